@@ -1,0 +1,260 @@
+//! Positions, sides, moves and the rules that end a game.
+
+use crate::union_find::UnionFind;
+use crate::{Edge, MAX_EDGES, Move, Node, NotationError, Size};
+
+/// The two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Side {
+    /// Removes resistors; wins when no path of uncut edges joins the terminals.
+    Cut,
+    /// Replaces resistors with wires; wins when wires alone join the terminals.
+    Short,
+}
+
+impl Side {
+    /// The other player.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::Cut => Side::Short,
+            Side::Short => Side::Cut,
+        }
+    }
+
+    /// `"cut"` or `"short"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Cut => "cut",
+            Side::Short => "short",
+        }
+    }
+}
+
+impl core::fmt::Display for Side {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Side::Cut => "Cut",
+            Side::Short => "Short",
+        })
+    }
+}
+
+/// What an edge currently is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum EdgeState {
+    /// Not yet played: a resistor in the network.
+    #[default]
+    Resistor,
+    /// Removed by Cut: an open circuit.
+    Cut,
+    /// Replaced by Short with a wire.
+    Short,
+}
+
+impl EdgeState {
+    /// `"resistor"`, `"cut"` or `"short"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeState::Resistor => "resistor",
+            EdgeState::Cut => "cut",
+            EdgeState::Short => "short",
+        }
+    }
+}
+
+/// A move the rules refuse. The position it was played on is left untouched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum MoveError {
+    /// The edge has been played before.
+    #[error("{edge} was already {}", if *.state == EdgeState::Cut { "cut" } else { "shorted" })]
+    AlreadyPlayed {
+        /// The edge named.
+        edge: Edge,
+        /// What it is now.
+        state: EdgeState,
+    },
+    /// Somebody has already won.
+    #[error("the game is over: {winner} has won")]
+    GameOver {
+        /// Who won.
+        winner: Side,
+    },
+    /// The move belongs to the other side.
+    #[error("it is {expected}'s turn, not {got}'s")]
+    WrongSide {
+        /// The side to move.
+        expected: Side,
+        /// The side the move was written for.
+        got: Side,
+    },
+}
+
+/// Why a move of a game record could not be played: its notation or the rules.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum PlayError {
+    /// The text does not name an edge of the board.
+    #[error(transparent)]
+    Notation(#[from] NotationError),
+    /// The rules refuse the move.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
+
+/// A game record that does not replay, with the 1-based number of the bad move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[error("move {number}: {error}")]
+pub struct RecordError {
+    /// 1-based index of the move in the record.
+    pub number: usize,
+    /// What is wrong with it.
+    pub error: PlayError,
+}
+
+/// A bird-cage position: the state of every edge, the side to move, and the winner once
+/// there is one.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Position {
+    size: Size,
+    edges: [EdgeState; MAX_EDGES],
+    to_move: Side,
+    winner: Option<Side>,
+    plies: u16,
+}
+
+impl Position {
+    /// The start position: every edge a resistor, `first` to move.
+    pub fn new(size: Size, first: Side) -> Position {
+        Position {
+            size,
+            edges: [EdgeState::Resistor; MAX_EDGES],
+            to_move: first,
+            winner: None,
+            plies: 0,
+        }
+    }
+
+    /// Replays a game record such as `A5,c5,C3` (Cut upper case, Short lower case;
+    /// commas between moves; an empty record is the start position).
+    ///
+    /// ```
+    /// use heuristic::{Position, Side, Size};
+    /// let m3 = Size::new(3).unwrap();
+    /// let p = Position::from_record(m3, Side::Cut, "A5,c5").unwrap();
+    /// assert_eq!(p.to_move(), Some(Side::Cut));
+    /// let err = Position::from_record(m3, Side::Cut, "A5,a5").unwrap_err();
+    /// assert_eq!(err.to_string(), "move 2: A5 was already cut");
+    /// ```
+    pub fn from_record(size: Size, first: Side, record: &str) -> Result<Position, RecordError> {
+        let mut position = Position::new(size, first);
+        if record.trim().is_empty() {
+            return Ok(position);
+        }
+        for (i, token) in record.split(',').enumerate() {
+            let number = i + 1;
+            let error = |error: PlayError| RecordError { number, error };
+            let mv = Move::parse(size, token).map_err(|e| error(e.into()))?;
+            position.play(mv).map_err(|e| error(e.into()))?;
+        }
+        Ok(position)
+    }
+
+    /// Board size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// State of one edge.
+    pub fn state(&self, edge: Edge) -> EdgeState {
+        self.edges[edge.index(self.size)]
+    }
+
+    /// Every edge with its state, in reading order.
+    pub fn edges(&self) -> impl Iterator<Item = (Edge, EdgeState)> + '_ {
+        self.size.edges().map(|e| (e, self.state(e)))
+    }
+
+    /// The side to move, or `None` once somebody has won.
+    pub fn to_move(&self) -> Option<Side> {
+        self.winner.is_none().then_some(self.to_move)
+    }
+
+    /// The winner, if the game is over.
+    pub fn winner(&self) -> Option<Side> {
+        self.winner
+    }
+
+    /// Moves played so far.
+    pub fn plies(&self) -> usize {
+        self.plies as usize
+    }
+
+    /// Whether `mv` is legal here, without playing it.
+    pub fn check(&self, mv: Move) -> Result<(), MoveError> {
+        if let Some(winner) = self.winner {
+            return Err(MoveError::GameOver { winner });
+        }
+        if mv.side != self.to_move {
+            return Err(MoveError::WrongSide { expected: self.to_move, got: mv.side });
+        }
+        match self.state(mv.edge) {
+            EdgeState::Resistor => Ok(()),
+            state => Err(MoveError::AlreadyPlayed { edge: mv.edge, state }),
+        }
+    }
+
+    /// Plays a move; on error the position is unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+        self.check(mv)?;
+        self.edges[mv.edge.index(self.size)] = match mv.side {
+            Side::Cut => EdgeState::Cut,
+            Side::Short => EdgeState::Short,
+        };
+        self.plies += 1;
+        self.to_move = mv.side.opponent();
+        self.winner = self.decide_winner();
+        Ok(())
+    }
+
+    /// Plays `edge` for the side to move.
+    pub fn play_edge(&mut self, edge: Edge) -> Result<(), MoveError> {
+        let side = match self.winner {
+            Some(winner) => return Err(MoveError::GameOver { winner }),
+            None => self.to_move,
+        };
+        self.play(Move { side, edge })
+    }
+
+    /// Edges still resistors, in reading order: the legal moves of either side.
+    pub fn resistors(&self) -> impl Iterator<Item = Edge> + '_ {
+        self.edges().filter(|&(_, s)| s == EdgeState::Resistor).map(|(e, _)| e)
+    }
+
+    /// Joins the ends of every edge for which `joins` holds.
+    fn connectivity(&self, joins: impl Fn(EdgeState) -> bool) -> UnionFind {
+        let mut sets = UnionFind::new();
+        for (edge, state) in self.edges() {
+            if joins(state) {
+                let (a, b) = edge.ends(self.size);
+                sets.union(a.index(self.size), b.index(self.size));
+            }
+        }
+        sets
+    }
+
+    fn decide_winner(&self) -> Option<Side> {
+        let (top, bottom) = (Node::Top.index(self.size), Node::Bottom.index(self.size));
+        if self.connectivity(|s| s == EdgeState::Short).same(top, bottom) {
+            Some(Side::Short)
+        } else if !self.connectivity(|s| s != EdgeState::Cut).same(top, bottom) {
+            Some(Side::Cut)
+        } else {
+            None
+        }
+    }
+}
