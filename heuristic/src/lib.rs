@@ -29,7 +29,7 @@ pub use circuit::{Circuit, Model, ModelError};
 pub use edge::{Edge, Orientation};
 pub use node::Node;
 pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token};
-pub use position::{EdgeState, MoveError, PlayError, Position, RecordError, Side};
+pub use position::{EdgeState, MoveError, PlayError, Position, RecordError, Side, record_moves};
 pub use reduction::{Branch, Reduction, Slot, Stamp};
 pub use size::{MAX_EDGES, MAX_NODES, MAX_SIZE, MIN_SIZE, Size, SizeError};
 pub use solver::{SolveError, Voltages, solve, solve_in};

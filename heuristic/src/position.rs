@@ -115,6 +115,28 @@ pub struct RecordError {
     pub error: PlayError,
 }
 
+/// The moves of a game record with their 1-based numbers, read but not played: commas
+/// between moves, an empty record has none.
+///
+/// ```
+/// use heuristic::{record_moves, Size};
+/// let moves: Vec<String> = record_moves(Size::new(3).unwrap(), " a5 , C3")
+///     .map(|(_, mv)| mv.unwrap().to_string())
+///     .collect();
+/// assert_eq!(moves, ["a5", "C3"]);
+/// ```
+pub fn record_moves(
+    size: Size,
+    record: &str,
+) -> impl Iterator<Item = (usize, Result<Move, RecordError>)> + '_ {
+    let tokens = (!record.trim().is_empty()).then(|| record.split(','));
+    tokens.into_iter().flatten().enumerate().map(move |(i, token)| {
+        let number = i + 1;
+        let mv = Move::parse(size, token).map_err(|e| RecordError { number, error: e.into() });
+        (number, mv)
+    })
+}
+
 /// A bird-cage position: the state of every edge, the side to move, and the winner once
 /// there is one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -152,14 +174,8 @@ impl Position {
     /// ```
     pub fn from_record(size: Size, first: Side, record: &str) -> Result<Position, RecordError> {
         let mut position = Position::new(size, first);
-        if record.trim().is_empty() {
-            return Ok(position);
-        }
-        for (i, token) in record.split(',').enumerate() {
-            let number = i + 1;
-            let error = |error: PlayError| RecordError { number, error };
-            let mv = Move::parse(size, token).map_err(|e| error(e.into()))?;
-            position.play(mv).map_err(|e| error(e.into()))?;
+        for (number, mv) in record_moves(size, record) {
+            position.play(mv?).map_err(|e| RecordError { number, error: e.into() })?;
         }
         Ok(position)
     }

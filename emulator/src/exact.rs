@@ -1,0 +1,304 @@
+//! Exact node voltages of a network with integer conductances, as rationals over one
+//! common denominator, so that equal drops are equal and ties are exact ties.
+//!
+//! The reduced nodal system (built by [`heuristic::Reduction`], shared with the float
+//! solver) is solved by fraction-free Gaussian elimination (Bareiss): every entry stays
+//! an integer minor of the matrix, the last pivot is the determinant, and back
+//! substitution gives det·v exactly. The elimination runs in `i64`, falls back to `i128`
+//! on overflow and to `BigInt` beyond that. The matrix is symmetric positive definite
+//! (every unknown is tied to a terminal), so no pivoting is needed.
+
+use heuristic::{
+    Circuit, Edge, EdgeState, Model, Node, NodeValue, Position, Ranking, Reduction, Size, Slot,
+    Stamp, ValuesError,
+};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+/// Integer arithmetic for the elimination: `None` means "overflowed, retry wider".
+trait Ring: Clone + Sized {
+    fn from_i64(v: i64) -> Self;
+    fn is_zero(&self) -> bool;
+    fn mul(&self, other: &Self) -> Option<Self>;
+    fn sub(&self, other: &Self) -> Option<Self>;
+    /// self / d, known to be exact.
+    fn div_exact(&self, d: &Self) -> Self;
+    fn into_big(self) -> BigInt;
+
+    /// a·b − c·d.
+    fn cross(a: &Self, b: &Self, c: &Self, d: &Self) -> Option<Self> {
+        a.mul(b)?.sub(&c.mul(d)?)
+    }
+}
+
+macro_rules! machine_ring {
+    ($($t:ty),*) => {$(
+        impl Ring for $t {
+            fn from_i64(v: i64) -> Self {
+                v.into()
+            }
+            fn is_zero(&self) -> bool {
+                *self == 0
+            }
+            fn mul(&self, other: &Self) -> Option<Self> {
+                self.checked_mul(*other)
+            }
+            fn sub(&self, other: &Self) -> Option<Self> {
+                self.checked_sub(*other)
+            }
+            fn div_exact(&self, d: &Self) -> Self {
+                self / d
+            }
+            fn into_big(self) -> BigInt {
+                self.into()
+            }
+        }
+    )*};
+}
+machine_ring!(i64, i128);
+
+impl Ring for BigInt {
+    fn from_i64(v: i64) -> Self {
+        v.into()
+    }
+    fn is_zero(&self) -> bool {
+        Zero::is_zero(self)
+    }
+    fn mul(&self, other: &Self) -> Option<Self> {
+        Some(self * other)
+    }
+    fn sub(&self, other: &Self) -> Option<Self> {
+        Some(self - other)
+    }
+    fn div_exact(&self, d: &Self) -> Self {
+        self / d
+    }
+    fn into_big(self) -> BigInt {
+        self
+    }
+}
+
+/// Solves G·v = i exactly: returns (det G, det G · v). `None` on overflow of `R`, or if
+/// a pivot vanishes (G not positive definite, which a reduced cage never is).
+fn bareiss<R: Ring>(n: usize, g: &[i64], rhs: &[i64]) -> Option<(R, Vec<R>)> {
+    let mut a: Vec<R> = g.iter().map(|&v| R::from_i64(v)).collect();
+    let mut b: Vec<R> = rhs.iter().map(|&v| R::from_i64(v)).collect();
+    let mut prev = R::from_i64(1);
+    for k in 0..n {
+        let pivot = a[k * n + k].clone();
+        if pivot.is_zero() {
+            return None;
+        }
+        for i in k + 1..n {
+            let factor = a[i * n + k].clone();
+            for j in k + 1..n {
+                a[i * n + j] =
+                    R::cross(&pivot, &a[i * n + j], &factor, &a[k * n + j])?.div_exact(&prev);
+            }
+            b[i] = R::cross(&pivot, &b[i], &factor, &b[k])?.div_exact(&prev);
+        }
+        prev = pivot;
+    }
+    // After the last step `prev` is the last pivot, which Bareiss makes det G.
+    let det = prev;
+    let mut y: Vec<R> = vec![R::from_i64(0); n];
+    for i in (0..n).rev() {
+        let mut acc = det.mul(&b[i])?;
+        for j in i + 1..n {
+            acc = acc.sub(&a[i * n + j].mul(&y[j])?)?;
+        }
+        y[i] = acc.div_exact(&a[i * n + i]);
+    }
+    Some((det, y))
+}
+
+/// Row-major integer nodal system, written by [`Reduction::stamp`].
+struct IntSystem {
+    n: usize,
+    supply: i64,
+    g: Vec<i64>,
+    rhs: Vec<i64>,
+    overflow: bool,
+}
+
+impl IntSystem {
+    fn bump(&mut self, at: usize, by: Option<i64>) {
+        match by.and_then(|by| self.g[at].checked_add(by)) {
+            Some(v) => self.g[at] = v,
+            None => self.overflow = true,
+        }
+    }
+}
+
+impl Stamp<i64> for IntSystem {
+    fn add(&mut self, row: usize, col: usize, g: i64) {
+        self.bump(row * self.n + col, Some(g));
+    }
+    fn sub(&mut self, row: usize, col: usize, g: i64) {
+        self.bump(row * self.n + col, g.checked_neg());
+    }
+    fn inject(&mut self, row: usize, g: i64, fixed: Slot) {
+        if fixed == Slot::Supply {
+            match g.checked_mul(self.supply).and_then(|c| self.rhs[row].checked_add(c)) {
+                Some(v) => self.rhs[row] = v,
+                None => self.overflow = true,
+            }
+        }
+    }
+}
+
+/// Conductances too large to stamp into an `i64` system, or a circuit that is not
+/// positive definite (negative conductances).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExactError {
+    /// A sum of conductances overflowed `i64`.
+    #[error("integer conductances overflow i64 when stamped")]
+    Overflow,
+    /// A zero pivot: the circuit has a negative or otherwise invalid conductance.
+    #[error("the nodal system is singular (negative conductance?)")]
+    Singular,
+    /// The circuit was made for another board size.
+    #[error("the circuit is for a {circuit} board but the position is {position}")]
+    SizeMismatch {
+        /// Size of the circuit.
+        circuit: Size,
+        /// Size of the position.
+        position: Size,
+    },
+}
+
+/// An exact node value: det·v for a common positive det. Differences compare exactly.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Scaled(pub BigInt);
+
+impl NodeValue for Scaled {
+    type Drop = BigInt;
+    fn drop_to(&self, other: &Self) -> BigInt {
+        (&self.0 - &other.0).abs()
+    }
+}
+
+/// Exact potentials of every node of a position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactVoltages {
+    position: Position,
+    det: BigInt,
+    scaled: Vec<Scaled>,
+    floating: Vec<bool>,
+}
+
+impl ExactVoltages {
+    /// The common denominator (positive).
+    pub fn denominator(&self) -> &BigInt {
+        &self.det
+    }
+
+    /// det·v for each node in [`Size::nodes`] order; floating nodes read 0.
+    pub fn scaled(&self) -> &[Scaled] {
+        &self.scaled
+    }
+
+    /// The potential of `node` as a fraction of the supply unit, `None` if it floats.
+    pub fn voltage(&self, node: Node) -> Option<BigRational> {
+        let i = node.index(self.position.size());
+        (!self.floating[i]).then(|| BigRational::new(self.scaled[i].0.clone(), self.det.clone()))
+    }
+
+    /// Whether `node` is cut off from both terminals and every pull-up.
+    pub fn is_floating(&self, node: Node) -> bool {
+        self.floating[node.index(self.position.size())]
+    }
+
+    /// Exact drop across `edge` in lowest terms; `None` for a cut edge.
+    pub fn drop(&self, edge: Edge) -> Option<BigRational> {
+        heuristic::edge_drop(&self.position, &self.scaled, edge)
+            .map(|d| BigRational::new(d, self.det.clone()))
+    }
+
+    /// The heuristic's ranking over the exact values: ties are exact ties.
+    pub fn rank(&self) -> Option<Ranking<BigInt>> {
+        match heuristic::rank(&self.position, &self.scaled) {
+            Ok(r) => r,
+            Err(ValuesError { .. }) => unreachable!("one value per node by construction"),
+        }
+    }
+
+    /// The position these voltages belong to.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+}
+
+/// Exact voltages of a named model; the supply is 1, so values are fractions of it.
+///
+/// ```
+/// use emulator::exact::solve_model;
+/// use heuristic::{Model, Position, Side, Size, Edge};
+/// let m3 = Size::new(3).unwrap();
+/// let v = solve_model(&Position::new(m3, Side::Cut), Model::Ideal);
+/// let a5 = Edge::parse(m3, "A5").unwrap();
+/// assert_eq!(v.drop(a5).unwrap().to_string(), "1/3");
+/// ```
+pub fn solve_model(position: &Position, model: Model) -> ExactVoltages {
+    match solve(position, &model.integer_circuit(position.size())) {
+        Ok(v) => v,
+        // The model circuits are small positive integers on a board of the right size.
+        Err(e) => unreachable!("model circuits always solve: {e}"),
+    }
+}
+
+/// Exact voltages for any circuit with integer conductances and supply.
+pub fn solve(position: &Position, circuit: &Circuit<i64>) -> Result<ExactVoltages, ExactError> {
+    let size = position.size();
+    if circuit.size != size {
+        return Err(ExactError::SizeMismatch { circuit: circuit.size, position: size });
+    }
+    let reduction = Reduction::new(position, circuit);
+    let n = reduction.unknowns();
+    let mut system = IntSystem {
+        n,
+        supply: circuit.supply,
+        g: vec![0; n * n],
+        rhs: vec![0; n],
+        overflow: false,
+    };
+    reduction.stamp(position, circuit, &mut system);
+    if system.overflow {
+        return Err(ExactError::Overflow);
+    }
+    let (det, y) = if let Some((d, y)) = bareiss::<i64>(n, &system.g, &system.rhs) {
+        (d.into_big(), y.into_iter().map(Ring::into_big).collect::<Vec<_>>())
+    } else if let Some((d, y)) = bareiss::<i128>(n, &system.g, &system.rhs) {
+        (d.into_big(), y.into_iter().map(Ring::into_big).collect())
+    } else {
+        bareiss::<BigInt>(n, &system.g, &system.rhs).ok_or(ExactError::Singular)?
+    };
+    if !det.is_positive() {
+        return Err(ExactError::Singular);
+    }
+    let supply = &det * BigInt::from(circuit.supply);
+    let mut scaled = Vec::with_capacity(size.node_count());
+    let mut floating = Vec::with_capacity(size.node_count());
+    for node in size.nodes() {
+        let slot = reduction.slot(node);
+        floating.push(slot == Slot::Floating);
+        scaled.push(Scaled(match slot {
+            Slot::Unknown(u) => y[usize::from(u)].clone(),
+            Slot::Supply => supply.clone(),
+            Slot::Ground | Slot::Floating => BigInt::zero(),
+        }));
+    }
+    Ok(ExactVoltages { position: position.clone(), det, scaled, floating })
+}
+
+/// Every edge's state and exact drop, in reading order.
+pub fn drops(v: &ExactVoltages) -> impl Iterator<Item = (Edge, EdgeState, Option<BigRational>)> + '_ {
+    v.position.edges().map(|(e, s)| (e, s, v.drop(e)))
+}
+
+/// The least common denominator of a set of fractions (1 for an empty set).
+pub fn common_denominator<'a>(values: impl IntoIterator<Item = &'a BigRational>) -> BigInt {
+    use num_integer::Integer;
+    values.into_iter().fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
+}

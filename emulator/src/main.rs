@@ -1,0 +1,60 @@
+//! `birdcage`: study and play Shannon's Bird Cage from the command line.
+
+mod cli;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(name = "birdcage", version, about = "Shannon's Bird Cage: exact analysis of the resistor game")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    Analyze(cli::analyze::Cmd),
+    Next(cli::next::Cmd),
+}
+
+/// Exit code for bad input, as for clap's own usage errors.
+const BAD_INPUT: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // One line naming the problem; clap's first line does exactly that.
+            let text = e.render().to_string();
+            let line = text.lines().next().unwrap_or("error: bad arguments");
+            eprintln!("{line}");
+            return ExitCode::from(BAD_INPUT);
+        }
+    };
+    let result = match &cli.command {
+        Command::Analyze(cmd) => cmd.run(),
+        Command::Next(cmd) => cmd.run(),
+    };
+    match result {
+        Ok(text) => {
+            let mut out = std::io::stdout().lock();
+            match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                Ok(()) => ExitCode::SUCCESS,
+                // A closed pipe (`| head`) is not worth a panic.
+                Err(_) => ExitCode::FAILURE,
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(BAD_INPUT)
+        }
+    }
+}
