@@ -32,10 +32,11 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // One line naming the problem; clap's first line does exactly that.
+            // One line naming the problem: clap's first paragraph, joined.
             let text = e.render().to_string();
-            let line = text.lines().next().unwrap_or("error: bad arguments");
-            eprintln!("{line}");
+            let first: Vec<&str> =
+                text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            eprintln!("{}", first.join(" "));
             return ExitCode::from(BAD_INPUT);
         }
     };
