@@ -1,1 +1,60 @@
-fn main() {}
+//! Solver throughput on M=4 positions: exact (Bareiss, i64 first) and f64 (nalgebra
+//! Cholesky, 16x16), each over the same 512 random mid-game positions.
+//!
+//! `cargo bench -p emulator --bench solve`; criterion prints time per batch and
+//! elements (positions) per second.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use emulator::exact;
+use emulator::games::random_position;
+use heuristic::{Model, Position, Side, Size, solve_in};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+
+fn positions() -> Vec<Position> {
+    let size = Size::new(4).expect("4 is a size");
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    (0..512)
+        .map(|_| {
+            let plies = rng.random_range(0..=12);
+            random_position(&mut rng, size, Side::Cut, plies)
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let positions = positions();
+    let size = positions[0].size();
+    let mut group = c.benchmark_group("solve M=4");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    for model in Model::ALL {
+        let circuit = model.circuit::<f64>(size);
+        group.bench_with_input(BenchmarkId::new("f64", model), &positions, |b, ps| {
+            b.iter(|| {
+                for p in ps {
+                    black_box(solve_in::<f64, 16>(black_box(p), &circuit).ok());
+                }
+            })
+        });
+        let circuit32 = model.circuit::<f32>(size);
+        group.bench_with_input(BenchmarkId::new("f32", model), &positions, |b, ps| {
+            b.iter(|| {
+                for p in ps {
+                    black_box(solve_in::<f32, 16>(black_box(p), &circuit32).ok());
+                }
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("exact", model), &positions, |b, ps| {
+            b.iter(|| {
+                for p in ps {
+                    black_box(exact::solve_model(black_box(p), model));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -4,14 +4,15 @@
 //! The reduced nodal system (built by [`heuristic::Reduction`], shared with the float
 //! solver) is solved by fraction-free Gaussian elimination (Bareiss): every entry stays
 //! an integer minor of the matrix, the last pivot is the determinant, and back
-//! substitution gives det·v exactly. The elimination runs in `i64`, falls back to `i128`
-//! on overflow and to `BigInt` beyond that. The matrix is symmetric positive definite
+//! substitution gives det·v exactly. The elimination runs in `i64` and widens on
+//! overflow to `i128`, `i256` and finally `BigInt`. The matrix is symmetric positive definite
 //! (every unknown is tied to a terminal), so no pivoting is needed.
 
 use heuristic::{
     Circuit, Edge, EdgeState, Model, Node, NodeValue, Position, Ranking, Reduction, Size, Slot,
     Stamp, ValuesError,
 };
+use ethnum::I256;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
@@ -22,8 +23,11 @@ trait Ring: Clone + Sized {
     fn is_zero(&self) -> bool;
     fn mul(&self, other: &Self) -> Option<Self>;
     fn sub(&self, other: &Self) -> Option<Self>;
+    /// A divisor prepared for many exact divisions.
+    type Divisor;
+    fn divisor(d: &Self) -> Self::Divisor;
     /// self / d, known to be exact.
-    fn div_exact(&self, d: &Self) -> Self;
+    fn div_exact(&self, d: &Self::Divisor) -> Self;
     fn into_big(self) -> BigInt;
 
     /// a·b − c·d.
@@ -36,10 +40,10 @@ macro_rules! machine_ring {
     ($($t:ty),*) => {$(
         impl Ring for $t {
             fn from_i64(v: i64) -> Self {
-                v.into()
+                <$t>::from(v)
             }
             fn is_zero(&self) -> bool {
-                *self == 0
+                *self == <$t>::from(0i64)
             }
             fn mul(&self, other: &Self) -> Option<Self> {
                 self.checked_mul(*other)
@@ -47,16 +51,30 @@ macro_rules! machine_ring {
             fn sub(&self, other: &Self) -> Option<Self> {
                 self.checked_sub(*other)
             }
-            fn div_exact(&self, d: &Self) -> Self {
-                self / d
+            // Exact division without a hardware (or, for i128, software) divide: strip
+            // the divisor's factors of two, then multiply by the inverse of its odd part
+            // modulo 2^bits (Newton's iteration doubles the correct bits each step).
+            type Divisor = (u32, $t);
+            fn divisor(d: &Self) -> (u32, $t) {
+                let shift = d.trailing_zeros();
+                let odd = d >> shift;
+                let mut inverse = odd;
+                for _ in 0..7 {
+                    let two = <$t>::from(2i64);
+                    inverse = inverse.wrapping_mul(two.wrapping_sub(odd.wrapping_mul(inverse)));
+                }
+                (shift, inverse)
+            }
+            fn div_exact(&self, &(shift, inverse): &(u32, $t)) -> Self {
+                (self >> shift).wrapping_mul(inverse)
             }
             fn into_big(self) -> BigInt {
-                self.into()
+                BigInt::from_signed_bytes_le(&self.to_le_bytes())
             }
         }
     )*};
 }
-machine_ring!(i64, i128);
+machine_ring!(i64, i128, I256);
 
 impl Ring for BigInt {
     fn from_i64(v: i64) -> Self {
@@ -71,7 +89,11 @@ impl Ring for BigInt {
     fn sub(&self, other: &Self) -> Option<Self> {
         Some(self - other)
     }
-    fn div_exact(&self, d: &Self) -> Self {
+    type Divisor = BigInt;
+    fn divisor(d: &Self) -> BigInt {
+        d.clone()
+    }
+    fn div_exact(&self, d: &BigInt) -> Self {
         self / d
     }
     fn into_big(self) -> BigInt {
@@ -90,13 +112,14 @@ fn bareiss<R: Ring>(n: usize, g: &[i64], rhs: &[i64]) -> Option<(R, Vec<R>)> {
         if pivot.is_zero() {
             return None;
         }
+        let divisor = R::divisor(&prev);
         for i in k + 1..n {
             let factor = a[i * n + k].clone();
             for j in k + 1..n {
                 a[i * n + j] =
-                    R::cross(&pivot, &a[i * n + j], &factor, &a[k * n + j])?.div_exact(&prev);
+                    R::cross(&pivot, &a[i * n + j], &factor, &a[k * n + j])?.div_exact(&divisor);
             }
-            b[i] = R::cross(&pivot, &b[i], &factor, &b[k])?.div_exact(&prev);
+            b[i] = R::cross(&pivot, &b[i], &factor, &b[k])?.div_exact(&divisor);
         }
         prev = pivot;
     }
@@ -108,9 +131,21 @@ fn bareiss<R: Ring>(n: usize, g: &[i64], rhs: &[i64]) -> Option<(R, Vec<R>)> {
         for j in i + 1..n {
             acc = acc.sub(&a[i * n + j].mul(&y[j])?)?;
         }
-        y[i] = acc.div_exact(&a[i * n + i]);
+        y[i] = acc.div_exact(&R::divisor(&a[i * n + i]));
     }
     Some((det, y))
+}
+
+/// Bareiss in the narrowest integer type that holds it: i64, i128, i256, then BigInt.
+fn widening(n: usize, g: &[i64], rhs: &[i64]) -> Option<(BigInt, Vec<BigInt>)> {
+    fn big<R: Ring>((d, y): (R, Vec<R>)) -> (BigInt, Vec<BigInt>) {
+        (d.into_big(), y.into_iter().map(Ring::into_big).collect())
+    }
+    bareiss::<i64>(n, g, rhs)
+        .map(big)
+        .or_else(|| bareiss::<i128>(n, g, rhs).map(big))
+        .or_else(|| bareiss::<I256>(n, g, rhs).map(big))
+        .or_else(|| bareiss::<BigInt>(n, g, rhs))
 }
 
 /// Row-major integer nodal system, written by [`Reduction::stamp`].
@@ -267,13 +302,7 @@ pub fn solve(position: &Position, circuit: &Circuit<i64>) -> Result<ExactVoltage
     if system.overflow {
         return Err(ExactError::Overflow);
     }
-    let (det, y) = if let Some((d, y)) = bareiss::<i64>(n, &system.g, &system.rhs) {
-        (d.into_big(), y.into_iter().map(Ring::into_big).collect::<Vec<_>>())
-    } else if let Some((d, y)) = bareiss::<i128>(n, &system.g, &system.rhs) {
-        (d.into_big(), y.into_iter().map(Ring::into_big).collect())
-    } else {
-        bareiss::<BigInt>(n, &system.g, &system.rhs).ok_or(ExactError::Singular)?
-    };
+    let (det, y) = widening(n, &system.g, &system.rhs).ok_or(ExactError::Singular)?;
     if !det.is_positive() {
         return Err(ExactError::Singular);
     }
@@ -301,4 +330,45 @@ pub fn drops(v: &ExactVoltages) -> impl Iterator<Item = (Edge, EdgeState, Option
 pub fn common_denominator<'a>(values: impl IntoIterator<Item = &'a BigRational>) -> BigInt {
     use num_integer::Integer;
     values.into_iter().fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tier gives the same exact answer where it fits, and overflow is reported
+    /// rather than wrapped.
+    #[test]
+    fn integer_tiers_agree() {
+        use heuristic::Model;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut overflowed = 0;
+        for m in 2..=5 {
+            let size = Size::new(m).unwrap();
+            for _ in 0..50 {
+                let p = crate::games::any_position(&mut rng, size);
+                for model in Model::ALL {
+                    let circuit = model.integer_circuit(size);
+                    let reduction = Reduction::new(&p, &circuit);
+                    let n = reduction.unknowns();
+                    let mut s = IntSystem { n, supply: 1, g: vec![0; n * n], rhs: vec![0; n], overflow: false };
+                    reduction.stamp(&p, &circuit, &mut s);
+                    let want = bareiss::<BigInt>(n, &s.g, &s.rhs).unwrap();
+                    let tiers = [
+                        bareiss::<i64>(n, &s.g, &s.rhs).map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect::<Vec<_>>())),
+                        bareiss::<i128>(n, &s.g, &s.rhs).map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect())),
+                        bareiss::<I256>(n, &s.g, &s.rhs).map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect())),
+                    ];
+                    for got in tiers {
+                        match got {
+                            Some(got) => assert_eq!(got, want, "{p:?} {model}"),
+                            None => overflowed += 1,
+                        }
+                    }
+                }
+            }
+        }
+        assert!(overflowed > 0, "the sample never exercised an overflow");
+    }
 }

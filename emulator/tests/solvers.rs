@@ -163,3 +163,51 @@ fn finished_games_solve_without_nan() {
         }
     }
 }
+
+/// Kirchhoff's current law, checked exactly at every node with a defined potential
+/// that is not held by a terminal: the test does not trust the elimination.
+#[test]
+fn exact_solutions_satisfy_kcl_on_large_boards() {
+    use num_rational::BigRational;
+    let mut rng = ChaCha8Rng::seed_from_u64(88);
+    for m in [6, 7, 8] {
+        for _ in 0..15 {
+            let p = any_position(&mut rng, size(m));
+            for model in Model::ALL {
+                let circuit = model.integer_circuit(p.size());
+                let reduction = heuristic::Reduction::new(&p, &circuit);
+                let v = solve_model(&p, model);
+                let g = |x: i64| BigRational::from_integer(x.into());
+                let volt = |n: Node| v.voltage(n).unwrap_or_else(|| q(0));
+                // Sum the current leaving each group of wired nodes.
+                let mut leaving = std::collections::HashMap::<u8, BigRational>::new();
+                for (edge, state) in p.edges() {
+                    if state != EdgeState::Resistor {
+                        continue;
+                    }
+                    let (a, b) = edge.ends(p.size());
+                    let i = (volt(a) - volt(b)) * g(circuit.edges[edge.index(p.size())]);
+                    if let heuristic::Slot::Unknown(k) = reduction.slot(a) {
+                        *leaving.entry(k).or_insert_with(|| q(0)) += i.clone();
+                    }
+                    if let heuristic::Slot::Unknown(k) = reduction.slot(b) {
+                        *leaving.entry(k).or_insert_with(|| q(0)) -= i;
+                    }
+                }
+                for n in p.size().nodes().filter(|&n| n != Node::Top) {
+                    if let heuristic::Slot::Unknown(k) = reduction.slot(n) {
+                        let pull = (volt(n) - q(1)) * g(circuit.pullups[n.index(p.size())]);
+                        *leaving.entry(k).or_insert_with(|| q(0)) += pull;
+                    }
+                }
+                if let (heuristic::Slot::Unknown(k), Some(s)) = (reduction.slot(Node::Bottom), circuit.series) {
+                    *leaving.entry(k).or_insert_with(|| q(0)) += volt(Node::Bottom) * g(s);
+                }
+                assert_eq!(leaving.len(), reduction.unknowns());
+                for (k, current) in leaving {
+                    assert_eq!(current, q(0), "unknown {k} of {p:?} ({model})");
+                }
+            }
+        }
+    }
+}

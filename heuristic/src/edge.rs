@@ -24,6 +24,14 @@ pub enum Orientation {
 }
 
 impl Edge {
+    /// Filler for unused slots of fixed-capacity tables.
+    pub(crate) const UNUSED: Edge = Edge { x: 0, y: 0 };
+
+    /// The edge at (x, y), unchecked: for tables built from the geometry itself.
+    pub(crate) const fn at(x: u8, y: u8) -> Edge {
+        Edge { x, y }
+    }
+
     /// The edge at (x, y), if the square is an edge of a board of this size.
     ///
     /// ```

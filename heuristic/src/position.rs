@@ -191,8 +191,13 @@ impl Position {
     }
 
     /// Every edge with its state, in reading order.
-    pub fn edges(&self) -> impl Iterator<Item = (Edge, EdgeState)> + '_ {
-        self.size.edges().map(|e| (e, self.state(e)))
+    pub fn edges(&self) -> impl Iterator<Item = (Edge, EdgeState)> + Clone + '_ {
+        self.size.edges().zip(self.edges.iter().copied())
+    }
+
+    /// Every edge's state in reading order (indexed like [`Edge::index`]).
+    pub fn states(&self) -> &[EdgeState] {
+        &self.edges[..self.size.edge_count()]
     }
 
     /// The side to move, or `None` once somebody has won.
@@ -254,10 +259,10 @@ impl Position {
     /// Joins the ends of every edge for which `joins` holds.
     fn connectivity(&self, joins: impl Fn(EdgeState) -> bool) -> UnionFind {
         let mut sets = UnionFind::new();
-        for (edge, state) in self.edges() {
+        for (i, &state) in self.states().iter().enumerate() {
             if joins(state) {
-                let (a, b) = edge.ends(self.size);
-                sets.union(a.index(self.size), b.index(self.size));
+                let (a, b) = self.size.edge_ends(i);
+                sets.union(a, b);
             }
         }
         sets

@@ -69,30 +69,27 @@ impl Reduction {
         // Groups of nodes joined by wires, then by anything that conducts.
         let mut wires = UnionFind::new();
         let mut paths = UnionFind::new();
-        for (edge, state) in position.edges() {
-            let (a, b) = edge.ends(size);
+        for (i, &state) in position.states().iter().enumerate() {
+            let (a, b) = size.edge_ends(i);
             match state {
                 EdgeState::Short => {
-                    wires.union(index(a), index(b));
-                    paths.union(index(a), index(b));
+                    wires.union(a, b);
+                    paths.union(a, b);
                 }
-                EdgeState::Resistor if conducts(&circuit.edges[edge.index(size)]) => {
-                    paths.union(index(a), index(b));
-                }
+                EdgeState::Resistor if conducts(&circuit.edges[i]) => paths.union(a, b),
                 _ => {}
             }
         }
-        for node in size.nodes() {
-            if conducts(&circuit.pullups[index(node)]) && node != Node::Top {
-                paths.union(index(node), top);
+        for (i, g) in circuit.pullups[..size.node_count()].iter().enumerate() {
+            if i != top && conducts(g) {
+                paths.union(i, top);
             }
         }
 
         let mut slots = [Slot::Floating; MAX_NODES];
         let mut unknowns = 0usize;
         let mut root_slot = [None::<Slot>; MAX_NODES];
-        for node in size.nodes() {
-            let i = index(node);
+        for i in 0..size.node_count() {
             let root = wires.find(i);
             let slot = match root_slot[root] {
                 Some(slot) => slot,
@@ -135,18 +132,20 @@ impl Reduction {
         circuit: &'a Circuit<T>,
     ) -> impl Iterator<Item = Branch<T>> + 'a {
         let size = self.size;
+        let slot = move |i: usize| self.slots[i];
         let edges = position
-            .edges()
-            .filter(|&(_, state)| state == EdgeState::Resistor)
-            .map(move |(edge, _)| {
-                let (a, b) = edge.ends(size);
-                Branch { a: self.slot(a), b: self.slot(b), g: circuit.edges[edge.index(size)] }
+            .states()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &state)| state == EdgeState::Resistor)
+            .map(move |(i, _)| {
+                let (a, b) = size.edge_ends(i);
+                Branch { a: slot(a), b: slot(b), g: circuit.edges[i] }
             });
-        let pullups = size.nodes().filter(|&n| n != Node::Top).map(move |n| Branch {
-            a: self.slot(n),
-            b: Slot::Supply,
-            g: circuit.pullups[n.index(size)],
-        });
+        let top = Node::Top.index(size);
+        let pullups = (0..size.node_count())
+            .filter(move |&i| i != top)
+            .map(move |i| Branch { a: slot(i), b: Slot::Supply, g: circuit.pullups[i] });
         let series = circuit.series.map(|g| Branch { a: self.slot(Node::Bottom), b: Slot::Ground, g });
         edges
             .chain(pullups)

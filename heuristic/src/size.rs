@@ -81,25 +81,91 @@ impl Size {
     /// let names: Vec<_> = Size::new(2).unwrap().edges().map(|e| e.to_string()).collect();
     /// assert_eq!(names, ["A3", "C3", "B2", "A1", "C1"]);
     /// ```
-    pub fn edges(self) -> impl DoubleEndedIterator<Item = Edge> + Clone {
-        let span = self.span();
-        (1..=span)
-            .rev()
-            .flat_map(move |y| (1..=span).map(move |x| (x, y)))
-            .filter_map(move |(x, y)| Edge::new(self, x, y))
+    pub fn edges(self) -> impl DoubleEndedIterator<Item = Edge> + ExactSizeIterator + Clone {
+        self.table().edges[..self.edge_count()].iter().copied()
+    }
+
+    /// The node indices ([`Node::index`]) at the two ends of the edge with reading-order
+    /// index `edge` (as [`Edge::ends`]), from a table built at compile time.
+    pub fn edge_ends(self, edge: usize) -> (usize, usize) {
+        let [a, b] = self.table().ends[edge];
+        (usize::from(a), usize::from(b))
+    }
+
+    fn table(self) -> &'static Table {
+        &TABLES[usize::from(self.0 - MIN_SIZE)]
     }
 
     /// Every node: internal nodes in reading order, then `Q`, then `0`, so that
     /// `nodes().nth(i)` is the node with [`Node::index`] i.
-    pub fn nodes(self) -> impl Iterator<Item = Node> + Clone {
-        let span = self.span();
-        (1..self.get())
-            .rev()
-            .flat_map(move |row| (1..=span).step_by(2).map(move |x| (x, 2 * row)))
-            .filter_map(move |(x, y)| Node::internal(self, x, y))
-            .chain([Node::Top, Node::Bottom])
+    pub fn nodes(self) -> impl DoubleEndedIterator<Item = Node> + ExactSizeIterator + Clone {
+        self.table().nodes[..self.node_count()].iter().copied()
     }
 }
+
+/// Geometry of one size, laid out once at compile time so that hot loops (solvers,
+/// winner detection) never rebuild it.
+struct Table {
+    edges: [Edge; MAX_EDGES],
+    ends: [[u8; 2]; MAX_EDGES],
+    nodes: [Node; MAX_NODES],
+}
+
+/// [`Node::index`] of the node at (x, y), with rows 0 and 2M the terminals.
+const fn node_index(m: u8, x: u8, y: u8) -> u8 {
+    let internal = m * (m - 1);
+    if y == 0 {
+        internal + 1
+    } else if y == 2 * m {
+        internal
+    } else {
+        (2 * m - 2 - y) / 2 * m + (x - 1) / 2
+    }
+}
+
+const fn table(m: u8) -> Table {
+    let mut t = Table {
+        edges: [Edge::UNUSED; MAX_EDGES],
+        ends: [[0; 2]; MAX_EDGES],
+        nodes: [Node::Top; MAX_NODES],
+    };
+    let span = 2 * m - 1;
+    let mut k = 0;
+    let mut y = span;
+    while y >= 1 {
+        let mut x = 1;
+        while x <= span {
+            if (x + y) % 2 == 0 {
+                t.edges[k] = Edge::at(x, y);
+                t.ends[k] = if x % 2 == 1 {
+                    [node_index(m, x, y + 1), node_index(m, x, y - 1)]
+                } else {
+                    [node_index(m, x - 1, y), node_index(m, x + 1, y)]
+                };
+                k += 1;
+            }
+            x += 1;
+        }
+        y -= 1;
+    }
+    let mut k = 0;
+    let mut y = 2 * m - 2;
+    while y >= 2 {
+        let mut x = 1;
+        while x <= span {
+            t.nodes[k] = Node::Internal { x, y };
+            k += 1;
+            x += 2;
+        }
+        y -= 2;
+    }
+    t.nodes[k] = Node::Top;
+    t.nodes[k + 1] = Node::Bottom;
+    t
+}
+
+static TABLES: [Table; (MAX_SIZE - MIN_SIZE + 1) as usize] =
+    [table(2), table(3), table(4), table(5), table(6), table(7), table(8)];
 
 impl core::fmt::Display for Size {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
