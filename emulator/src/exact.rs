@@ -37,7 +37,7 @@ trait Ring: Clone + Sized {
 }
 
 macro_rules! machine_ring {
-    ($($t:ty),*) => {$(
+    ($($t:ty: $checked_mul:expr, $checked_sub:expr);*) => {$(
         impl Ring for $t {
             fn from_i64(v: i64) -> Self {
                 <$t>::from(v)
@@ -46,10 +46,10 @@ macro_rules! machine_ring {
                 *self == <$t>::from(0i64)
             }
             fn mul(&self, other: &Self) -> Option<Self> {
-                self.checked_mul(*other)
+                $checked_mul(*self, *other)
             }
             fn sub(&self, other: &Self) -> Option<Self> {
-                self.checked_sub(*other)
+                $checked_sub(*self, *other)
             }
             // Exact division without a hardware (or, for i128, software) divide: strip
             // the divisor's factors of two, then multiply by the inverse of its odd part
@@ -74,7 +74,13 @@ macro_rules! machine_ring {
         }
     )*};
 }
-machine_ring!(i64, i128, I256);
+machine_ring!(
+    i64: i64::checked_mul, i64::checked_sub;
+    i128: i128::checked_mul, i128::checked_sub;
+    // i256 is only entered when the Hadamard bound guarantees no overflow (see
+    // `widening`), and its checked multiply costs twice the wrapping one.
+    I256: |a: I256, b| Some(a.wrapping_mul(b)), |a: I256, b| Some(a.wrapping_sub(b))
+);
 
 impl Ring for BigInt {
     fn from_i64(v: i64) -> Self {
@@ -136,15 +142,31 @@ fn bareiss<R: Ring>(n: usize, g: &[i64], rhs: &[i64]) -> Option<(R, Vec<R>)> {
     Some((det, y))
 }
 
+/// Bits that the largest intermediate of Bareiss on [G | i] can need: every entry is a
+/// minor, bounded by Hadamard's product of row norms, and the elimination multiplies
+/// two of them and sums up to n such products.
+fn bits_needed(n: usize, g: &[i64], rhs: &[i64]) -> f64 {
+    let minor_bits: f64 = (0..n)
+        .map(|i| {
+            let row = g[i * n..(i + 1) * n].iter().chain([&rhs[i]]);
+            row.map(|&v| (v as f64).powi(2)).sum::<f64>().sqrt().max(1.0).log2()
+        })
+        .sum();
+    2.0 * minor_bits + (n.max(1) as f64).log2() + 2.0
+}
+
 /// Bareiss in the narrowest integer type that holds it: i64, i128, i256, then BigInt.
+/// The tier the Hadamard bound guarantees is tried first; a narrower one might have
+/// held, but a failed attempt costs more than the wider arithmetic.
 fn widening(n: usize, g: &[i64], rhs: &[i64]) -> Option<(BigInt, Vec<BigInt>)> {
     fn big<R: Ring>((d, y): (R, Vec<R>)) -> (BigInt, Vec<BigInt>) {
         (d.into_big(), y.into_iter().map(Ring::into_big).collect())
     }
-    bareiss::<i64>(n, g, rhs)
-        .map(big)
-        .or_else(|| bareiss::<i128>(n, g, rhs).map(big))
-        .or_else(|| bareiss::<I256>(n, g, rhs).map(big))
+    let bits = bits_needed(n, g, rhs);
+    let tier = |width: f64| bits < width - 1.0;
+    None.or_else(|| if tier(64.0) { bareiss::<i64>(n, g, rhs).map(big) } else { None })
+        .or_else(|| if tier(128.0) { bareiss::<i128>(n, g, rhs).map(big) } else { None })
+        .or_else(|| if tier(256.0) { bareiss::<I256>(n, g, rhs).map(big) } else { None })
         .or_else(|| bareiss::<BigInt>(n, g, rhs))
 }
 
@@ -358,7 +380,11 @@ mod tests {
                     let tiers = [
                         bareiss::<i64>(n, &s.g, &s.rhs).map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect::<Vec<_>>())),
                         bareiss::<i128>(n, &s.g, &s.rhs).map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect())),
-                        bareiss::<I256>(n, &s.g, &s.rhs).map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect())),
+                        // i256 wraps instead of failing: only where the bound admits it.
+                        (bits_needed(n, &s.g, &s.rhs) < 255.0)
+                            .then(|| bareiss::<I256>(n, &s.g, &s.rhs))
+                            .flatten()
+                            .map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect())),
                     ];
                     for got in tiers {
                         match got {
