@@ -1,5 +1,6 @@
-//! Solver throughput on M=4 positions: exact (Bareiss, i64 first) and f64 (nalgebra
-//! Cholesky, 16x16), each over the same 512 random mid-game positions.
+//! Solver throughput on M=4 positions, each over the same 512 random positions of
+//! 0..=12 plies: exact (Bareiss, integer tier by Hadamard's bound), f64 (`solve`, capacity
+//! by unknowns) and f32 at the firmware's fixed 13x13 capacity.
 //!
 //! `cargo bench -p emulator --bench solve`; criterion prints time per batch and
 //! elements (positions) per second.
@@ -7,7 +8,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use emulator::exact;
 use emulator::games::random_position;
-use heuristic::{Model, Position, Side, Size, solve_in};
+use heuristic::{Model, Position, Side, Size, solve, solve_in};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
@@ -33,7 +34,7 @@ fn bench(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("f64", model), &positions, |b, ps| {
             b.iter(|| {
                 for p in ps {
-                    black_box(solve_in::<f64, 16>(black_box(p), &circuit).ok());
+                    black_box(solve::<f64>(black_box(p), &circuit).ok());
                 }
             })
         });
@@ -41,7 +42,8 @@ fn bench(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("f32", model), &positions, |b, ps| {
             b.iter(|| {
                 for p in ps {
-                    black_box(solve_in::<f32, 16>(black_box(p), &circuit32).ok());
+                    // As the firmware does: one capacity for M <= 4.
+                    black_box(solve_in::<f32, 13>(black_box(p), &circuit32).ok());
                 }
             })
         });

@@ -47,14 +47,25 @@ pub struct Analysis {
 }
 
 /// Replays `record` from the start position with `first` to move and solves it.
-pub fn analyze(size: Size, first: Side, record: &str, model: Model) -> Result<Analysis, RecordError> {
-    let moves: Vec<Move> = record_moves(size, record).map(|(_, mv)| mv).collect::<Result<_, _>>()?;
+pub fn analyze(
+    size: Size,
+    first: Side,
+    record: &str,
+    model: Model,
+) -> Result<Analysis, RecordError> {
+    let moves: Vec<Move> = record_moves(size, record)
+        .map(|(_, mv)| mv)
+        .collect::<Result<_, _>>()?;
     let position = Position::from_record(size, first, record)?;
     Ok(report(&position, &moves, model))
 }
 
 fn ratio_text(r: &BigRational) -> String {
-    if r.is_zero() { "0".to_string() } else { r.to_string() }
+    if r.is_zero() {
+        "0".to_string()
+    } else {
+        r.to_string()
+    }
 }
 
 /// The report of a position reached by `moves`.
@@ -73,7 +84,10 @@ pub fn report(position: &Position, moves: &[Move], model: Model) -> Analysis {
         (Some(r), Some(Side::Cut)) => Some(r.choice.to_string()),
         _ => None,
     };
-    let tied = ranking.iter().flat_map(|r| r.tied.iter().map(|e| e.to_string())).collect();
+    let tied = ranking
+        .iter()
+        .flat_map(|r| r.tied.iter().map(|e| e.to_string()))
+        .collect();
     Analysis {
         size: position.size().get(),
         network: model.name(),
@@ -103,8 +117,15 @@ impl Analysis {
             Some(n.to_string())
         };
         let mut out = String::new();
-        let record = if self.moves.is_empty() { "(start)".to_string() } else { self.moves.join(",") };
-        out.push_str(&format!("M={} {} network, moves: {}\n\n", self.size, self.network, record));
+        let record = if self.moves.is_empty() {
+            "(start)".to_string()
+        } else {
+            self.moves.join(",")
+        };
+        out.push_str(&format!(
+            "M={} {} network, moves: {}\n\n",
+            self.size, self.network, record
+        ));
         out.push_str(&crate::diagram::board(position));
         out.push_str(&format!("\nDrops in units of 1/{lcd} of the supply:\n\n"));
         out.push_str(&crate::diagram::labelled(position, scaled));

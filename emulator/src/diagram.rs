@@ -36,13 +36,21 @@ fn symbol(edge: Edge, state: EdgeState) -> &'static str {
 
 /// Lays the board out row by row, top terminal first, each cell `width` wide, with row
 /// numbers on the left and column letters below. `label` may replace an edge's symbol.
-fn layout(position: &Position, width: usize, label: impl Fn(Edge, EdgeState) -> Option<String>) -> String {
+fn layout(
+    position: &Position,
+    width: usize,
+    label: impl Fn(Edge, EdgeState) -> Option<String>,
+) -> String {
     let size = position.size();
     let span = size.span();
     let margin = if span >= 10 { 3 } else { 2 };
     let mut out = String::new();
     for y in (0..=2 * size.get()).rev() {
-        let row = if (1..=span).contains(&y) { y.to_string() } else { String::new() };
+        let row = if (1..=span).contains(&y) {
+            y.to_string()
+        } else {
+            String::new()
+        };
         let mut line = format!("{row:<margin$}");
         for x in 1..=span {
             let text = match cell(size, x, y, position) {
@@ -97,5 +105,11 @@ pub fn labelled(position: &Position, label: impl Fn(Edge) -> Option<String>) -> 
         .max()
         .unwrap_or(1)
         .max(1);
-    layout(position, width, |e, s| if s == EdgeState::Resistor { label(e) } else { None })
+    layout(position, width, |e, s| {
+        if s == EdgeState::Resistor {
+            label(e)
+        } else {
+            None
+        }
+    })
 }

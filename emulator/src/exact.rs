@@ -8,11 +8,11 @@
 //! overflow to `i128`, `i256` and finally `BigInt`. The matrix is symmetric positive definite
 //! (every unknown is tied to a terminal), so no pivoting is needed.
 
+use ethnum::I256;
 use heuristic::{
     Circuit, Edge, EdgeState, Model, Node, NodeValue, Position, Ranking, Reduction, Size, Slot,
     Stamp, ValuesError,
 };
-use ethnum::I256;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
@@ -149,7 +149,11 @@ fn bits_needed(n: usize, g: &[i64], rhs: &[i64]) -> f64 {
     let minor_bits: f64 = (0..n)
         .map(|i| {
             let row = g[i * n..(i + 1) * n].iter().chain([&rhs[i]]);
-            row.map(|&v| (v as f64).powi(2)).sum::<f64>().sqrt().max(1.0).log2()
+            row.map(|&v| (v as f64).powi(2))
+                .sum::<f64>()
+                .sqrt()
+                .max(1.0)
+                .log2()
         })
         .sum();
     2.0 * minor_bits + (n.max(1) as f64).log2() + 2.0
@@ -164,10 +168,28 @@ fn widening(n: usize, g: &[i64], rhs: &[i64]) -> Option<(BigInt, Vec<BigInt>)> {
     }
     let bits = bits_needed(n, g, rhs);
     let tier = |width: f64| bits < width - 1.0;
-    None.or_else(|| if tier(64.0) { bareiss::<i64>(n, g, rhs).map(big) } else { None })
-        .or_else(|| if tier(128.0) { bareiss::<i128>(n, g, rhs).map(big) } else { None })
-        .or_else(|| if tier(256.0) { bareiss::<I256>(n, g, rhs).map(big) } else { None })
-        .or_else(|| bareiss::<BigInt>(n, g, rhs))
+    None.or_else(|| {
+        if tier(64.0) {
+            bareiss::<i64>(n, g, rhs).map(big)
+        } else {
+            None
+        }
+    })
+    .or_else(|| {
+        if tier(128.0) {
+            bareiss::<i128>(n, g, rhs).map(big)
+        } else {
+            None
+        }
+    })
+    .or_else(|| {
+        if tier(256.0) {
+            bareiss::<I256>(n, g, rhs).map(big)
+        } else {
+            None
+        }
+    })
+    .or_else(|| bareiss::<BigInt>(n, g, rhs))
 }
 
 /// Row-major integer nodal system, written by [`Reduction::stamp`].
@@ -197,7 +219,10 @@ impl Stamp<i64> for IntSystem {
     }
     fn inject(&mut self, row: usize, g: i64, fixed: Slot) {
         if fixed == Slot::Supply {
-            match g.checked_mul(self.supply).and_then(|c| self.rhs[row].checked_add(c)) {
+            match g
+                .checked_mul(self.supply)
+                .and_then(|c| self.rhs[row].checked_add(c))
+            {
                 Some(v) => self.rhs[row] = v,
                 None => self.overflow = true,
             }
@@ -309,7 +334,10 @@ pub fn solve_model(position: &Position, model: Model) -> ExactVoltages {
 pub fn solve(position: &Position, circuit: &Circuit<i64>) -> Result<ExactVoltages, ExactError> {
     let size = position.size();
     if circuit.size != size {
-        return Err(ExactError::SizeMismatch { circuit: circuit.size, position: size });
+        return Err(ExactError::SizeMismatch {
+            circuit: circuit.size,
+            position: size,
+        });
     }
     let reduction = Reduction::new(position, circuit);
     let n = reduction.unknowns();
@@ -340,18 +368,27 @@ pub fn solve(position: &Position, circuit: &Circuit<i64>) -> Result<ExactVoltage
             Slot::Ground | Slot::Floating => BigInt::zero(),
         }));
     }
-    Ok(ExactVoltages { position: position.clone(), det, scaled, floating })
+    Ok(ExactVoltages {
+        position: position.clone(),
+        det,
+        scaled,
+        floating,
+    })
 }
 
 /// Every edge's state and exact drop, in reading order.
-pub fn drops(v: &ExactVoltages) -> impl Iterator<Item = (Edge, EdgeState, Option<BigRational>)> + '_ {
+pub fn drops(
+    v: &ExactVoltages,
+) -> impl Iterator<Item = (Edge, EdgeState, Option<BigRational>)> + '_ {
     v.position.edges().map(|(e, s)| (e, s, v.drop(e)))
 }
 
 /// The least common denominator of a set of fractions (1 for an empty set).
 pub fn common_denominator<'a>(values: impl IntoIterator<Item = &'a BigRational>) -> BigInt {
     use num_integer::Integer;
-    values.into_iter().fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
+    values
+        .into_iter()
+        .fold(BigInt::one(), |acc, v| acc.lcm(v.denom()))
 }
 
 #[cfg(test)]
@@ -374,17 +411,32 @@ mod tests {
                     let circuit = model.integer_circuit(size);
                     let reduction = Reduction::new(&p, &circuit);
                     let n = reduction.unknowns();
-                    let mut s = IntSystem { n, supply: 1, g: vec![0; n * n], rhs: vec![0; n], overflow: false };
+                    let mut s = IntSystem {
+                        n,
+                        supply: 1,
+                        g: vec![0; n * n],
+                        rhs: vec![0; n],
+                        overflow: false,
+                    };
                     reduction.stamp(&p, &circuit, &mut s);
                     let want = bareiss::<BigInt>(n, &s.g, &s.rhs).unwrap();
                     let tiers = [
-                        bareiss::<i64>(n, &s.g, &s.rhs).map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect::<Vec<_>>())),
-                        bareiss::<i128>(n, &s.g, &s.rhs).map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect())),
+                        bareiss::<i64>(n, &s.g, &s.rhs).map(|(d, y)| {
+                            (
+                                d.into_big(),
+                                y.into_iter().map(Ring::into_big).collect::<Vec<_>>(),
+                            )
+                        }),
+                        bareiss::<i128>(n, &s.g, &s.rhs).map(|(d, y)| {
+                            (d.into_big(), y.into_iter().map(Ring::into_big).collect())
+                        }),
                         // i256 wraps instead of failing: only where the bound admits it.
                         (bits_needed(n, &s.g, &s.rhs) < 255.0)
                             .then(|| bareiss::<I256>(n, &s.g, &s.rhs))
                             .flatten()
-                            .map(|(d, y)| (d.into_big(), y.into_iter().map(Ring::into_big).collect())),
+                            .map(|(d, y)| {
+                                (d.into_big(), y.into_iter().map(Ring::into_big).collect())
+                            }),
                     ];
                     for got in tiers {
                         match got {

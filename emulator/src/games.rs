@@ -13,7 +13,9 @@ pub fn random_position<R: Rng>(rng: &mut R, size: Size, first: Side, plies: usiz
         if position.winner().is_some() {
             break;
         }
-        let Some(edge) = position.resistors().choose(rng) else { break };
+        let Some(edge) = position.resistors().choose(rng) else {
+            break;
+        };
         if position.play_edge(edge).is_err() {
             break;
         }
@@ -23,7 +25,11 @@ pub fn random_position<R: Rng>(rng: &mut R, size: Size, first: Side, plies: usiz
 
 /// A random position of a random length: anything from the start to a finished game.
 pub fn any_position<R: Rng>(rng: &mut R, size: Size) -> Position {
-    let first = if rng.random_bool(0.8) { Side::Cut } else { Side::Short };
+    let first = if rng.random_bool(0.8) {
+        Side::Cut
+    } else {
+        Side::Short
+    };
     let plies = rng.random_range(0..=size.edge_count());
     random_position(rng, size, first, plies)
 }

@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
-#[command(name = "birdcage", version, about = "Shannon's Bird Cage: exact analysis of the resistor game")]
+#[command(
+    name = "birdcage",
+    version,
+    about = "Shannon's Bird Cage: exact analysis of the resistor game"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,8 +38,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line naming the problem: clap's first paragraph, joined.
             let text = e.render().to_string();
-            let first: Vec<&str> =
-                text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            let first: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
             eprintln!("{}", first.join(" "));
             return ExitCode::from(BAD_INPUT);
         }

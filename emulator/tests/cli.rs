@@ -6,22 +6,41 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn birdcage(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birdcage")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn json(args: &[&str]) -> Value {
     let mut all = args.to_vec();
     all.extend(["--format", "json"]);
     let out = birdcage(&all);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
 #[test]
 fn analyze_json_has_exactly_the_documented_keys() {
-    let v = json(&["analyze", "--size", "3", "--moves", "e1,B2", "--network", "reference", "--first", "short"]);
+    let v = json(&[
+        "analyze",
+        "--size",
+        "3",
+        "--moves",
+        "e1,B2",
+        "--network",
+        "reference",
+        "--first",
+        "short",
+    ]);
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    let mut want = ["size", "network", "moves", "to_move", "winner", "edges", "choice", "tied"];
+    let mut want = [
+        "size", "network", "moves", "to_move", "winner", "edges", "choice", "tied",
+    ];
     let mut got = keys.clone();
     got.sort();
     want.sort();
@@ -42,9 +61,19 @@ fn analyze_json_has_exactly_the_documented_keys() {
         }
     }
     let b2 = edges.iter().find(|e| e["edge"] == "B2").unwrap();
-    assert_eq!((b2["state"].clone(), b2["drop"].clone(), b2["drop_f64"].clone()), ("cut".into(), Value::Null, Value::Null));
+    assert_eq!(
+        (
+            b2["state"].clone(),
+            b2["drop"].clone(),
+            b2["drop_f64"].clone()
+        ),
+        ("cut".into(), Value::Null, Value::Null)
+    );
     let e1 = edges.iter().find(|e| e["edge"] == "E1").unwrap();
-    assert_eq!((e1["state"].clone(), e1["drop"].clone()), ("short".into(), "0".into()));
+    assert_eq!(
+        (e1["state"].clone(), e1["drop"].clone()),
+        ("short".into(), "0".into())
+    );
 }
 
 #[test]
@@ -52,7 +81,13 @@ fn analyze_json_matches_a_golden_position() {
     // tests/golden/drops.jsonl: M=3 "A3,e1,B2,b4,C1,a1", ideal.
     let v = json(&["analyze", "--size", "3", "--moves", "A3,e1,B2,b4,C1,a1"]);
     let drop = |name: &str| {
-        v["edges"].as_array().unwrap().iter().find(|e| e["edge"] == name).unwrap()["drop"].clone()
+        v["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["edge"] == name)
+            .unwrap()["drop"]
+            .clone()
     };
     assert_eq!(drop("E3"), "11/19");
     assert_eq!(drop("E5"), "8/19");
@@ -60,7 +95,14 @@ fn analyze_json_matches_a_golden_position() {
     assert_eq!(v["to_move"], "cut");
     assert_eq!(v["choice"], "E3");
     assert_eq!(v["tied"], serde_json::json!(["E3"]));
-    let f = v["edges"].as_array().unwrap().iter().find(|e| e["edge"] == "E3").unwrap()["drop_f64"].as_f64().unwrap();
+    let f = v["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["edge"] == "E3")
+        .unwrap()["drop_f64"]
+        .as_f64()
+        .unwrap();
     assert!((f - 11.0 / 19.0).abs() < 1e-15);
 }
 
@@ -127,17 +169,47 @@ fn assert_bad_input(args: &[&str], message: &str) {
 
 #[test]
 fn bad_input_gets_one_line_and_exit_code_2() {
-    assert_bad_input(&["analyze", "--size", "3", "--moves", "A5,z9"], "move 2: z9 is off the M=3 board");
-    assert_bad_input(&["analyze", "--size", "3", "--moves", "A5,Q"], "move 2: `Q` is not an edge name");
-    assert_bad_input(&["analyze", "--size", "3", "--moves", "A5,b3"], "move 2: b3 is not an edge");
-    assert_bad_input(&["analyze", "--size", "3", "--moves", "A5,a5"], "move 2: A5 was already cut");
-    assert_bad_input(&["analyze", "--size", "3", "--moves", "A5,A3"], "move 2: it is Short's turn, not Cut's");
-    assert_bad_input(&["analyze", "--size", "2", "--moves", "A1,b2,C1,a3"], "move 4: the game is over: Cut has won");
-    assert_bad_input(&["analyze", "--size", "9"], "board size M=9 is out of range (supported: 2..=8)");
+    assert_bad_input(
+        &["analyze", "--size", "3", "--moves", "A5,z9"],
+        "move 2: z9 is off the M=3 board",
+    );
+    assert_bad_input(
+        &["analyze", "--size", "3", "--moves", "A5,Q"],
+        "move 2: `Q` is not an edge name",
+    );
+    assert_bad_input(
+        &["analyze", "--size", "3", "--moves", "A5,b3"],
+        "move 2: b3 is not an edge",
+    );
+    assert_bad_input(
+        &["analyze", "--size", "3", "--moves", "A5,a5"],
+        "move 2: A5 was already cut",
+    );
+    assert_bad_input(
+        &["analyze", "--size", "3", "--moves", "A5,A3"],
+        "move 2: it is Short's turn, not Cut's",
+    );
+    assert_bad_input(
+        &["analyze", "--size", "2", "--moves", "A1,b2,C1,a3"],
+        "move 4: the game is over: Cut has won",
+    );
+    assert_bad_input(
+        &["analyze", "--size", "9"],
+        "board size M=9 is out of range (supported: 2..=8)",
+    );
     assert_bad_input(&["analyze", "--size", "x"], "`x` is not a board size");
-    assert_bad_input(&["next", "--size", "3", "--network", "spice"], "unknown network `spice` (expected ideal or reference)");
-    assert_bad_input(&["next", "--size", "3", "--moves", "A5"], "it is Short's turn");
-    assert_bad_input(&["next", "--size", "2", "--moves", "A1,b2,C1"], "the game is over: Cut has won");
+    assert_bad_input(
+        &["next", "--size", "3", "--network", "spice"],
+        "unknown network `spice` (expected ideal or reference)",
+    );
+    assert_bad_input(
+        &["next", "--size", "3", "--moves", "A5"],
+        "it is Short's turn",
+    );
+    assert_bad_input(
+        &["next", "--size", "2", "--moves", "A1,b2,C1"],
+        "the game is over: Cut has won",
+    );
     assert_bad_input(&["analyze"], "--size");
     assert_bad_input(&["analyse", "--size", "3"], "unrecognized subcommand");
 }

@@ -39,11 +39,18 @@ fn float_solver_agrees_with_exact_solver_on_random_positions() {
                 let exact = solve_model(&p, model);
                 let float = solve::<f64>(&p, &model.circuit(p.size())).unwrap();
                 for node in p.size().nodes() {
-                    assert_eq!(exact.is_floating(node), float.is_floating(node), "{node} in {p:?}");
+                    assert_eq!(
+                        exact.is_floating(node),
+                        float.is_floating(node),
+                        "{node} in {p:?}"
+                    );
                     if let Some(want) = exact.voltage(node) {
                         let got = float.get(node).unwrap();
                         let want = want.to_f64().unwrap();
-                        assert!((got - want).abs() <= 1e-12, "{node}: {got} vs {want} ({model})");
+                        assert!(
+                            (got - want).abs() <= 1e-12,
+                            "{node}: {got} vs {want} ({model})"
+                        );
                     }
                 }
                 for (edge, state) in p.edges() {
@@ -68,8 +75,14 @@ fn float_solver_agrees_with_exact_solver_on_random_positions() {
     }
     assert_eq!(positions, 4000);
     // The sample must hold the hard cases, or the agreement above proves little.
-    assert!(with_floating > 200, "only {with_floating} positions with floating parts");
-    assert!(with_dead_ends > 200, "only {with_dead_ends} positions with dead ends");
+    assert!(
+        with_floating > 200,
+        "only {with_floating} positions with floating parts"
+    );
+    assert!(
+        with_dead_ends > 200,
+        "only {with_dead_ends} positions with dead ends"
+    );
 }
 
 #[test]
@@ -101,7 +114,11 @@ fn ideal_empty_board_splits_every_column_evenly() {
             }
         }
         let r = v.rank().unwrap();
-        assert_eq!(r.choice, Edge::new(s, 1, s.span()).unwrap(), "top-left vertical on {s}");
+        assert_eq!(
+            r.choice,
+            Edge::new(s, 1, s.span()).unwrap(),
+            "top-left vertical on {s}"
+        );
         assert_eq!(r.tied.len(), usize::from(s.get()).pow(2));
         assert_eq!(r.runner_up, Some(0.into()));
     }
@@ -200,7 +217,9 @@ fn exact_solutions_satisfy_kcl_on_large_boards() {
                         *leaving.entry(k).or_insert_with(|| q(0)) += pull;
                     }
                 }
-                if let (heuristic::Slot::Unknown(k), Some(s)) = (reduction.slot(Node::Bottom), circuit.series) {
+                if let (heuristic::Slot::Unknown(k), Some(s)) =
+                    (reduction.slot(Node::Bottom), circuit.series)
+                {
                     *leaving.entry(k).or_insert_with(|| q(0)) += volt(Node::Bottom) * g(s);
                 }
                 assert_eq!(leaving.len(), reduction.unknowns());

@@ -110,9 +110,16 @@ pub fn rank<V: NodeValue>(
 ) -> Result<Option<Ranking<V::Drop>>, ValuesError> {
     let size = position.size();
     if values.len() < size.node_count() {
-        return Err(ValuesError { expected: size.node_count(), got: values.len() });
+        return Err(ValuesError {
+            expected: size.node_count(),
+            got: values.len(),
+        });
     }
-    let drops = || position.resistors().map(|e| (e, edge_drop(position, values, e)));
+    let drops = || {
+        position
+            .resistors()
+            .map(|e| (e, edge_drop(position, values, e)))
+    };
     let mut best: Option<(Edge, V::Drop)> = None;
     for (edge, drop) in drops() {
         let Some(drop) = drop else { continue };
@@ -124,7 +131,9 @@ pub fn rank<V: NodeValue>(
             best = Some((edge, drop));
         }
     }
-    let Some((choice, best)) = best else { return Ok(None) };
+    let Some((choice, best)) = best else {
+        return Ok(None);
+    };
     let mut tied = heapless::Vec::new();
     let mut runner_up: Option<V::Drop> = None;
     for (edge, drop) in drops() {
@@ -136,10 +145,18 @@ pub fn rank<V: NodeValue>(
             runner_up = Some(drop);
         }
     }
-    Ok(Some(Ranking { choice, best, runner_up, tied }))
+    Ok(Some(Ranking {
+        choice,
+        best,
+        runner_up,
+        tied,
+    }))
 }
 
 /// The heuristic's move alone: see [`rank`].
-pub fn choose<V: NodeValue>(position: &Position, values: &[V]) -> Result<Option<Edge>, ValuesError> {
+pub fn choose<V: NodeValue>(
+    position: &Position,
+    values: &[V],
+) -> Result<Option<Edge>, ValuesError> {
     Ok(rank(position, values)?.map(|r| r.choice))
 }

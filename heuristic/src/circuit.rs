@@ -34,7 +34,13 @@ impl<T: Copy + Zero> Circuit<T> {
                 pullups[node.index(size)] = g;
             }
         }
-        Circuit { size, supply, edges: [edge; MAX_EDGES], pullups, series }
+        Circuit {
+            size,
+            supply,
+            edges: [edge; MAX_EDGES],
+            pullups,
+            series,
+        }
     }
 }
 

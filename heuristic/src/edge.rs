@@ -43,7 +43,7 @@ impl Edge {
     /// ```
     pub fn new(size: Size, x: u8, y: u8) -> Option<Edge> {
         let span = size.span();
-        let ok = (1..=span).contains(&x) && (1..=span).contains(&y) && (x + y) % 2 == 0;
+        let ok = (1..=span).contains(&x) && (1..=span).contains(&y) && (x + y).is_multiple_of(2);
         ok.then_some(Edge { x, y })
     }
 

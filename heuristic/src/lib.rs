@@ -30,6 +30,6 @@ pub use edge::{Edge, Orientation};
 pub use node::Node;
 pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token};
 pub use position::{EdgeState, MoveError, PlayError, Position, RecordError, Side, record_moves};
-pub use reduction::{Branch, Reduction, Slot, Stamp};
+pub use reduction::{Reduction, Slot, Stamp};
 pub use size::{MAX_EDGES, MAX_NODES, MAX_SIZE, MIN_SIZE, Size, SizeError};
 pub use solver::{SolveError, Voltages, solve, solve_in};

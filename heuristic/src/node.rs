@@ -33,13 +33,14 @@ impl Node {
     /// assert!(Node::internal(m3, 1, 6).is_none()); // row 2M is the top terminal
     /// ```
     pub fn internal(size: Size, x: u8, y: u8) -> Option<Node> {
-        let ok = x % 2 == 1 && x <= size.span() && y % 2 == 0 && y >= 2 && y < 2 * size.get();
+        let ok =
+            x % 2 == 1 && x <= size.span() && y.is_multiple_of(2) && y >= 2 && y < 2 * size.get();
         ok.then_some(Node::Internal { x, y })
     }
 
     /// The node at (x, y) where row 0 and row 2M are the terminals.
     pub fn at(size: Size, x: u8, y: u8) -> Option<Node> {
-        if x % 2 == 0 || x > size.span() {
+        if x.is_multiple_of(2) || x > size.span() {
             None
         } else if y == 0 {
             Some(Node::Bottom)

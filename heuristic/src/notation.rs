@@ -54,14 +54,21 @@ pub(crate) fn token(text: &str) -> Token {
 fn split(text: &str) -> Result<(Side, u8, u8), NotationError> {
     let syntax = || NotationError::Syntax(token(text));
     let mut chars = text.chars();
-    let letter = chars.next().filter(char::is_ascii_alphabetic).ok_or_else(syntax)?;
+    let letter = chars
+        .next()
+        .filter(char::is_ascii_alphabetic)
+        .ok_or_else(syntax)?;
     let digits = chars.as_str();
     if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(syntax());
     }
     let y: u8 = digits.parse().map_err(|_| syntax())?;
     let x = letter.to_ascii_uppercase() as u8 - b'A' + 1;
-    let side = if letter.is_ascii_uppercase() { Side::Cut } else { Side::Short };
+    let side = if letter.is_ascii_uppercase() {
+        Side::Cut
+    } else {
+        Side::Short
+    };
     Ok((side, x, y))
 }
 
@@ -122,7 +129,10 @@ impl Move {
     pub fn parse(size: Size, text: &str) -> Result<Move, NotationError> {
         let text = text.trim();
         let (side, x, y) = split(text)?;
-        Ok(Move { side, edge: edge_at(size, text, x, y)? })
+        Ok(Move {
+            side,
+            edge: edge_at(size, text, x, y)?,
+        })
     }
 }
 

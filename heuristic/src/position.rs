@@ -130,11 +130,18 @@ pub fn record_moves(
     record: &str,
 ) -> impl Iterator<Item = (usize, Result<Move, RecordError>)> + '_ {
     let tokens = (!record.trim().is_empty()).then(|| record.split(','));
-    tokens.into_iter().flatten().enumerate().map(move |(i, token)| {
-        let number = i + 1;
-        let mv = Move::parse(size, token).map_err(|e| RecordError { number, error: e.into() });
-        (number, mv)
-    })
+    tokens
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(move |(i, token)| {
+            let number = i + 1;
+            let mv = Move::parse(size, token).map_err(|e| RecordError {
+                number,
+                error: e.into(),
+            });
+            (number, mv)
+        })
 }
 
 /// A bird-cage position: the state of every edge, the side to move, and the winner once
@@ -175,7 +182,10 @@ impl Position {
     pub fn from_record(size: Size, first: Side, record: &str) -> Result<Position, RecordError> {
         let mut position = Position::new(size, first);
         for (number, mv) in record_moves(size, record) {
-            position.play(mv?).map_err(|e| RecordError { number, error: e.into() })?;
+            position.play(mv?).map_err(|e| RecordError {
+                number,
+                error: e.into(),
+            })?;
         }
         Ok(position)
     }
@@ -221,11 +231,17 @@ impl Position {
             return Err(MoveError::GameOver { winner });
         }
         if mv.side != self.to_move {
-            return Err(MoveError::WrongSide { expected: self.to_move, got: mv.side });
+            return Err(MoveError::WrongSide {
+                expected: self.to_move,
+                got: mv.side,
+            });
         }
         match self.state(mv.edge) {
             EdgeState::Resistor => Ok(()),
-            state => Err(MoveError::AlreadyPlayed { edge: mv.edge, state }),
+            state => Err(MoveError::AlreadyPlayed {
+                edge: mv.edge,
+                state,
+            }),
         }
     }
 
@@ -253,7 +269,9 @@ impl Position {
 
     /// Edges still resistors, in reading order: the legal moves of either side.
     pub fn resistors(&self) -> impl Iterator<Item = Edge> + '_ {
-        self.edges().filter(|&(_, s)| s == EdgeState::Resistor).map(|(e, _)| e)
+        self.edges()
+            .filter(|&(_, s)| s == EdgeState::Resistor)
+            .map(|(e, _)| e)
     }
 
     /// Joins the ends of every edge for which `joins` holds.
@@ -270,7 +288,10 @@ impl Position {
 
     fn decide_winner(&self) -> Option<Side> {
         let (top, bottom) = (Node::Top.index(self.size), Node::Bottom.index(self.size));
-        if self.connectivity(|s| s == EdgeState::Short).same(top, bottom) {
+        if self
+            .connectivity(|s| s == EdgeState::Short)
+            .same(top, bottom)
+        {
             Some(Side::Short)
         } else if !self.connectivity(|s| s != EdgeState::Cut).same(top, bottom) {
             Some(Side::Cut)

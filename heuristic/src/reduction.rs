@@ -25,17 +25,6 @@ pub enum Slot {
     Floating,
 }
 
-/// A conductance between two slots: a resistor edge, a pull-up or the series resistor.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Branch<T> {
-    /// One end.
-    pub a: Slot,
-    /// The other end.
-    pub b: Slot,
-    /// Its conductance.
-    pub g: T,
-}
-
 /// Where a nodal system is written: the solvers implement this for their matrices.
 pub trait Stamp<T> {
     /// Adds `g` to the matrix entry (row, col).
@@ -89,29 +78,30 @@ impl Reduction {
         let mut slots = [Slot::Floating; MAX_NODES];
         let mut unknowns = 0usize;
         let mut root_slot = [None::<Slot>; MAX_NODES];
-        for i in 0..size.node_count() {
+        let (wired_top, wired_bottom) = (wires.find(top), wires.find(bottom));
+        let (path_top, path_bottom) = (paths.find(top), paths.find(bottom));
+        for (i, slot) in slots.iter_mut().enumerate().take(size.node_count()) {
             let root = wires.find(i);
-            let slot = match root_slot[root] {
-                Some(slot) => slot,
-                None => {
-                    let slot = if wires.same(root, top) {
-                        // Also when Short has joined Q to 0: everything sits at the supply.
-                        Slot::Supply
-                    } else if wires.same(root, bottom) && circuit.series.is_none() {
-                        Slot::Ground
-                    } else if paths.same(root, top) || (grounded && paths.same(root, bottom)) {
-                        unknowns += 1;
-                        Slot::Unknown((unknowns - 1) as u8)
-                    } else {
-                        Slot::Floating
-                    };
-                    root_slot[root] = Some(slot);
-                    slot
+            *slot = *root_slot[root].get_or_insert_with(|| {
+                let path = paths.find(root);
+                if root == wired_top {
+                    // Also when Short has joined Q to 0: everything sits at the supply.
+                    Slot::Supply
+                } else if root == wired_bottom && circuit.series.is_none() {
+                    Slot::Ground
+                } else if path == path_top || (grounded && path == path_bottom) {
+                    unknowns += 1;
+                    Slot::Unknown((unknowns - 1) as u8)
+                } else {
+                    Slot::Floating
                 }
-            };
-            slots[i] = slot;
+            });
         }
-        Reduction { size, slots, unknowns }
+        Reduction {
+            size,
+            slots,
+            unknowns,
+        }
     }
 
     /// Number of unknowns in the system.
@@ -124,58 +114,51 @@ impl Reduction {
         self.slots[node.index(self.size)]
     }
 
-    /// Every branch that touches an unknown: resistor edges between different groups,
-    /// pull-ups and the series resistor.
-    pub fn branches<'a, T: Copy + PartialOrd + Zero>(
-        &'a self,
-        position: &'a Position,
-        circuit: &'a Circuit<T>,
-    ) -> impl Iterator<Item = Branch<T>> + 'a {
-        let size = self.size;
-        let slot = move |i: usize| self.slots[i];
-        let edges = position
-            .states()
-            .iter()
-            .enumerate()
-            .filter(|&(_, &state)| state == EdgeState::Resistor)
-            .map(move |(i, _)| {
-                let (a, b) = size.edge_ends(i);
-                Branch { a: slot(a), b: slot(b), g: circuit.edges[i] }
-            });
-        let top = Node::Top.index(size);
-        let pullups = (0..size.node_count())
-            .filter(move |&i| i != top)
-            .map(move |i| Branch { a: slot(i), b: Slot::Supply, g: circuit.pullups[i] });
-        let series = circuit.series.map(|g| Branch { a: self.slot(Node::Bottom), b: Slot::Ground, g });
-        edges
-            .chain(pullups)
-            .chain(series)
-            .filter(|br| conducts(&br.g) && br.a != br.b)
-            .filter(|br| matches!(br.a, Slot::Unknown(_)) || matches!(br.b, Slot::Unknown(_)))
-    }
-
-    /// Writes the nodal equations G·v = i of the unknowns into `sink`.
+    /// Writes the nodal equations G·v = i of the unknowns into `sink`: every resistor
+    /// between two groups, every pull-up and the series resistor.
     pub fn stamp<T, S>(&self, position: &Position, circuit: &Circuit<T>, sink: &mut S)
     where
         T: Copy + PartialOrd + Zero,
         S: Stamp<T>,
     {
-        for Branch { a, b, g } in self.branches(position, circuit) {
-            match (a, b) {
-                (Slot::Unknown(i), Slot::Unknown(j)) => {
-                    let (i, j) = (usize::from(i), usize::from(j));
-                    sink.add(i, i, g);
-                    sink.add(j, j, g);
-                    sink.sub(i, j, g);
-                    sink.sub(j, i, g);
-                }
-                (Slot::Unknown(i), fixed) | (fixed, Slot::Unknown(i)) => {
-                    let i = usize::from(i);
-                    sink.add(i, i, g);
-                    sink.inject(i, g, fixed);
-                }
-                _ => {}
+        let size = self.size;
+        for (i, &state) in position.states().iter().enumerate() {
+            if state == EdgeState::Resistor {
+                let (a, b) = size.edge_ends(i);
+                branch(sink, self.slots[a], self.slots[b], circuit.edges[i]);
             }
         }
+        let top = Node::Top.index(size);
+        for (i, &g) in circuit.pullups[..size.node_count()].iter().enumerate() {
+            if i != top {
+                branch(sink, self.slots[i], Slot::Supply, g);
+            }
+        }
+        if let Some(g) = circuit.series {
+            branch(sink, self.slot(Node::Bottom), Slot::Ground, g);
+        }
+    }
+}
+
+/// Stamps one conductance `g` between slots `a` and `b`; nothing if it does not conduct,
+/// joins a group to itself, or touches no unknown.
+fn branch<T: Copy + PartialOrd + Zero, S: Stamp<T>>(sink: &mut S, a: Slot, b: Slot, g: T) {
+    if !conducts(&g) || a == b {
+        return;
+    }
+    match (a, b) {
+        (Slot::Unknown(i), Slot::Unknown(j)) => {
+            let (i, j) = (usize::from(i), usize::from(j));
+            sink.add(i, i, g);
+            sink.add(j, j, g);
+            sink.sub(i, j, g);
+            sink.sub(j, i, g);
+        }
+        (Slot::Unknown(i), fixed) | (fixed, Slot::Unknown(i)) => {
+            let i = usize::from(i);
+            sink.add(i, i, g);
+            sink.inject(i, g, fixed);
+        }
+        _ => {}
     }
 }

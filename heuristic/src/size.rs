@@ -34,8 +34,15 @@ pub struct SizeError(pub u32);
 
 impl Size {
     /// Every supported size, smallest first.
-    pub const ALL: [Size; (MAX_SIZE - MIN_SIZE + 1) as usize] =
-        [Size(2), Size(3), Size(4), Size(5), Size(6), Size(7), Size(8)];
+    pub const ALL: [Size; (MAX_SIZE - MIN_SIZE + 1) as usize] = [
+        Size(2),
+        Size(3),
+        Size(4),
+        Size(5),
+        Size(6),
+        Size(7),
+        Size(8),
+    ];
 
     /// Checked constructor.
     pub const fn new(m: u32) -> Result<Size, SizeError> {
@@ -135,7 +142,7 @@ const fn table(m: u8) -> Table {
     while y >= 1 {
         let mut x = 1;
         while x <= span {
-            if (x + y) % 2 == 0 {
+            if (x + y).is_multiple_of(2) {
                 t.edges[k] = Edge::at(x, y);
                 t.ends[k] = if x % 2 == 1 {
                     [node_index(m, x, y + 1), node_index(m, x, y - 1)]
@@ -164,8 +171,15 @@ const fn table(m: u8) -> Table {
     t
 }
 
-static TABLES: [Table; (MAX_SIZE - MIN_SIZE + 1) as usize] =
-    [table(2), table(3), table(4), table(5), table(6), table(7), table(8)];
+static TABLES: [Table; (MAX_SIZE - MIN_SIZE + 1) as usize] = [
+    table(2),
+    table(3),
+    table(4),
+    table(5),
+    table(6),
+    table(7),
+    table(8),
+];
 
 impl core::fmt::Display for Size {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

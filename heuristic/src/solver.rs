@@ -80,19 +80,39 @@ impl<T: RealField + Copy, const N: usize> Stamp<T> for System<T, N> {
 }
 
 /// Solves with an N×N matrix (unused rows are padded with the identity). Pick N at
-/// least the unknowns of the largest board in use: M(M−1)+1, so 16 covers M ≤ 4.
+/// least the unknowns of the largest board in use: M(M−1)+1, so 13 covers M ≤ 4.
 pub fn solve_in<T: RealField + Copy, const N: usize>(
     position: &Position,
     circuit: &Circuit<T>,
 ) -> Result<Voltages<T>, SolveError> {
-    let size = position.size();
-    if circuit.size != size {
-        return Err(SolveError::SizeMismatch { circuit: circuit.size, position: size });
+    solve_reduced::<T, N>(position, circuit, &reduce(position, circuit)?)
+}
+
+fn reduce<T: RealField + Copy>(
+    position: &Position,
+    circuit: &Circuit<T>,
+) -> Result<Reduction, SolveError> {
+    if circuit.size != position.size() {
+        return Err(SolveError::SizeMismatch {
+            circuit: circuit.size,
+            position: position.size(),
+        });
     }
-    let reduction = Reduction::new(position, circuit);
+    Ok(Reduction::new(position, circuit))
+}
+
+fn solve_reduced<T: RealField + Copy, const N: usize>(
+    position: &Position,
+    circuit: &Circuit<T>,
+    reduction: &Reduction,
+) -> Result<Voltages<T>, SolveError> {
+    let size = position.size();
     let n = reduction.unknowns();
     if n > N {
-        return Err(SolveError::Capacity { unknowns: n, capacity: N });
+        return Err(SolveError::Capacity {
+            unknowns: n,
+            capacity: N,
+        });
     }
     let mut system = System::<T, N> {
         g: SMatrix::zeros(),
@@ -103,13 +123,16 @@ pub fn solve_in<T: RealField + Copy, const N: usize>(
         system.g[(k, k)] = T::one();
     }
     reduction.stamp(position, circuit, &mut system);
-    let v = system.g.cholesky().ok_or(SolveError::NotPositiveDefinite)?.solve(&system.i);
+    let v = system
+        .g
+        .cholesky()
+        .ok_or(SolveError::NotPositiveDefinite)?
+        .solve(&system.i);
 
     let zero = T::zero();
     let mut values = [zero; MAX_NODES];
     let mut floating = [false; MAX_NODES];
-    for node in size.nodes() {
-        let k = node.index(size);
+    for (k, node) in size.nodes().enumerate() {
         values[k] = match reduction.slot(node) {
             Slot::Unknown(u) => v[usize::from(u)],
             Slot::Supply => circuit.supply,
@@ -120,10 +143,15 @@ pub fn solve_in<T: RealField + Copy, const N: usize>(
             }
         };
     }
-    Ok(Voltages { size, values, floating })
+    Ok(Voltages {
+        size,
+        values,
+        floating,
+    })
 }
 
-/// Solves with the smallest of 16, 32 or 64 unknowns that fits the board.
+/// Solves in the smallest of 8, 16, 32 or 64 unknowns that fits this position's system
+/// (the host's entry point; firmware picks one capacity with [`solve_in`]).
 ///
 /// ```
 /// use heuristic::{solve, Model, Node, Position, Side, Size};
@@ -137,9 +165,11 @@ pub fn solve<T: RealField + Copy>(
     position: &Position,
     circuit: &Circuit<T>,
 ) -> Result<Voltages<T>, SolveError> {
-    match position.size().node_count() - 1 {
-        0..=16 => solve_in::<T, 16>(position, circuit),
-        17..=32 => solve_in::<T, 32>(position, circuit),
-        _ => solve_in::<T, 64>(position, circuit),
+    let reduction = reduce(position, circuit)?;
+    match reduction.unknowns() {
+        0..=8 => solve_reduced::<T, 8>(position, circuit, &reduction),
+        9..=16 => solve_reduced::<T, 16>(position, circuit, &reduction),
+        17..=32 => solve_reduced::<T, 32>(position, circuit, &reduction),
+        _ => solve_reduced::<T, 64>(position, circuit, &reduction),
     }
 }

@@ -8,9 +8,15 @@ fn counts_follow_the_formulas_for_every_size() {
         let m = usize::from(size.get());
         assert_eq!(size.edges().count(), m * m + (m - 1) * (m - 1), "{size}");
         assert_eq!(size.edge_count(), size.edges().count());
-        assert_eq!(size.nodes().filter(|n| !n.is_terminal()).count(), m * (m - 1));
+        assert_eq!(
+            size.nodes().filter(|n| !n.is_terminal()).count(),
+            m * (m - 1)
+        );
         assert_eq!(size.nodes().count(), size.node_count());
-        let vertical = size.edges().filter(|e| e.orientation() == Orientation::Vertical).count();
+        let vertical = size
+            .edges()
+            .filter(|e| e.orientation() == Orientation::Vertical)
+            .count();
         assert_eq!(vertical, m * m);
     }
     let m3 = Size::new(3).unwrap();
@@ -23,7 +29,10 @@ fn counts_follow_the_formulas_for_every_size() {
 fn sizes_out_of_range_are_refused_with_the_value() {
     for m in [0, 1, 9, 200] {
         let err = Size::new(m).unwrap_err();
-        assert_eq!(err.to_string(), format!("board size M={m} is out of range (supported: 2..=8)"));
+        assert_eq!(
+            err.to_string(),
+            format!("board size M={m} is out of range (supported: 2..=8)")
+        );
     }
 }
 
@@ -33,7 +42,9 @@ fn reading_order_is_highest_row_first_then_column_a() {
     let names: Vec<String> = m3.edges().map(|e| e.to_string()).collect();
     assert_eq!(
         names,
-        ["A5", "C5", "E5", "B4", "D4", "A3", "C3", "E3", "B2", "D2", "A1", "C1", "E1"]
+        [
+            "A5", "C5", "E5", "B4", "D4", "A3", "C3", "E3", "B2", "D2", "A1", "C1", "E1"
+        ]
     );
     for size in Size::ALL {
         for (i, edge) in size.edges().enumerate() {
@@ -82,7 +93,11 @@ fn bad_names_are_told_apart() {
         "`5A` is not an edge name (expected a column letter and a row number, like C3)"
     );
     // Long garbage is truncated, not a panic.
-    assert!(err("this-is-a-very-long-token").to_string().contains("this-is-a-ve"));
+    assert!(
+        err("this-is-a-very-long-token")
+            .to_string()
+            .contains("this-is-a-ve")
+    );
 }
 
 #[test]
@@ -107,7 +122,10 @@ fn edges_join_the_right_nodes() {
                     a == node || b == node
                 })
                 .count();
-            assert!((3..=4).contains(&degree), "{node} on {size} has degree {degree}");
+            assert!(
+                (3..=4).contains(&degree),
+                "{node} on {size} has degree {degree}"
+            );
         }
         for edge in size.edges() {
             let (a, b) = edge.ends(size);

@@ -7,7 +7,11 @@ use proptest::prelude::*;
 /// A game as a size, an opener and a list of picks; pick k plays the k-th resistor left
 /// (mod how many remain), so every list is a legal game.
 fn game() -> impl Strategy<Value = (u32, bool, Vec<usize>)> {
-    (2u32..=8, any::<bool>(), prop::collection::vec(any::<usize>(), 0..120))
+    (
+        2u32..=8,
+        any::<bool>(),
+        prop::collection::vec(any::<usize>(), 0..120),
+    )
 }
 
 fn replay(m: u32, cut_first: bool, picks: &[usize]) -> Vec<Position> {

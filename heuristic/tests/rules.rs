@@ -46,10 +46,26 @@ fn errors_name_what_is_wrong_and_leave_the_position_alone() {
     let before = p.clone();
     let a5 = Edge::parse(size, "A5").unwrap();
     let c3 = Edge::parse(size, "C3").unwrap();
-    let err = p.play(Move { side: Side::Short, edge: a5 }).unwrap_err();
-    assert_eq!(err, MoveError::AlreadyPlayed { edge: a5, state: EdgeState::Cut });
+    let err = p
+        .play(Move {
+            side: Side::Short,
+            edge: a5,
+        })
+        .unwrap_err();
+    assert_eq!(
+        err,
+        MoveError::AlreadyPlayed {
+            edge: a5,
+            state: EdgeState::Cut
+        }
+    );
     assert_eq!(err.to_string(), "A5 was already cut");
-    let err = p.play(Move { side: Side::Cut, edge: c3 }).unwrap_err();
+    let err = p
+        .play(Move {
+            side: Side::Cut,
+            edge: c3,
+        })
+        .unwrap_err();
     assert_eq!(err.to_string(), "it is Short's turn, not Cut's");
     assert_eq!(p, before);
 
@@ -60,7 +76,10 @@ fn errors_name_what_is_wrong_and_leave_the_position_alone() {
     assert_eq!(err.to_string(), "move 3: C5 was already shorted");
     let err = Position::from_record(size, Side::Cut, "A5,z9").unwrap_err();
     assert!(matches!(err.error, PlayError::Notation(_)));
-    assert_eq!(err.to_string(), "move 2: z9 is off the M=3 board (columns A..E, rows 1..5)");
+    assert_eq!(
+        err.to_string(),
+        "move 2: z9 is off the M=3 board (columns A..E, rows 1..5)"
+    );
     let err = Position::from_record(size, Side::Cut, "A5,,c3").unwrap_err();
     assert_eq!(err.number, 2);
 

@@ -34,7 +34,10 @@ impl From<First> for Side {
 }
 
 fn parse_size(s: &str) -> Result<Size, String> {
-    let m: u32 = s.trim().parse().map_err(|_| format!("`{s}` is not a board size (expected 2..=8)"))?;
+    let m: u32 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a board size (expected 2..=8)"))?;
     Size::new(m).map_err(|e| e.to_string())
 }
 
@@ -49,7 +52,13 @@ pub struct GameArgs {
     #[arg(long, short = 's', value_name = "M", value_parser = parse_size)]
     pub size: Size,
     /// Game record, e.g. `A5,c5,C3` (Cut upper case, Short lower case); empty = start.
-    #[arg(long, short = 'm', value_name = "LIST", default_value = "", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        short = 'm',
+        value_name = "LIST",
+        default_value = "",
+        allow_hyphen_values = true
+    )]
     pub moves: String,
     /// Who moves first.
     #[arg(long, value_enum, default_value_t = First::Cut)]

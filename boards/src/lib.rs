@@ -1,0 +1,48 @@
+//! Shannon's Bird Cage: the boards the machine runs on, as plain typed const data.
+//!
+//! One [`Profile`] per physical build holds what the firmware, the emulator and the bench
+//! need to agree on: supply and ADC (resolution, reference, the datasheet's accuracy figures),
+//! resistor values and tolerance, series resistor, pull-ups and how they are switched, the pin
+//! map (node inputs, LEDs, button, pull-up control, edge fixture) and the probe-rs chip name.
+//!
+//! `no_std`, no alloc, no unsafe. Values carry their unit in their name and cite the datasheet
+//! they come from.
+//!
+//! ```
+//! let board = boards::by_name("nucleo-f446re").unwrap();
+//! assert_eq!(board.validate(), Ok(()));
+//! assert_eq!((board.full_scale_code(), board.supply_volts()), (1023, 3.3));
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod adc;
+mod arduino_mega;
+mod button;
+mod fixture;
+mod led;
+mod nucleo_f446re;
+mod pin;
+mod pin_map;
+mod profile;
+mod pullup;
+mod registry;
+mod resistor;
+mod tolerance;
+mod validation;
+
+pub use adc::{Adc, AdcAccuracy, AdcReference, LsbFigure};
+pub use arduino_mega::ARDUINO_MEGA;
+pub use button::{Button, ButtonPull};
+pub use fixture::{EdgeFixture, FixtureSignal, SpiBus};
+pub use led::LedDrive;
+pub use nucleo_f446re::NUCLEO_F446RE;
+pub use pin::{AnalogInput, ArduinoPin, Level, Pin, PinFamily, Port};
+pub use pin_map::{INTERNAL_NODES, LED_COLUMNS, LED_ROWS, NodePinError, PinMap, PinRole};
+pub use profile::Profile;
+pub use pullup::{GameOverReading, Pullups, RailRelease};
+pub use registry::{PROFILES, UNKNOWN_NAME_CAPACITY, UnknownBoard, by_name};
+pub use resistor::Resistors;
+pub use tolerance::{Distribution, PPM_PER_PERCENT, Tolerance};
+pub use validation::{ADC_BITS, MAX_TOLERANCE_PPM, ProfileError};

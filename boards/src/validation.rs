@@ -1,0 +1,345 @@
+//! Checking a profile's invariants, with errors that name the offending field.
+
+use crate::{
+    AdcReference, Distribution, GameOverReading, Pin, PinRole, Profile, Pullups, RailRelease,
+};
+
+/// Supported ADC resolutions.
+pub const ADC_BITS: core::ops::RangeInclusive<u8> = 6..=16;
+/// Tolerances must be below this (50 %): beyond it a resistor may be a short.
+pub const MAX_TOLERANCE_PPM: u32 = 500_000;
+/// Edges of M=4, the largest cage the pin maps wire.
+const M4_EDGES: usize = 25;
+
+/// A profile value that breaks an invariant; the message names the field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum ProfileError {
+    /// A text field that must say something is empty.
+    #[error("{field} is empty")]
+    Empty {
+        /// The field.
+        field: &'static str,
+    },
+    /// A value that must be positive is zero.
+    #[error("{field} is 0 (must be positive)")]
+    Zero {
+        /// The field.
+        field: &'static str,
+    },
+    /// A resolution outside 6..=16 bits.
+    #[error("{field} = {bits} is out of range (6..=16)")]
+    Bits {
+        /// The field.
+        field: &'static str,
+        /// Its value.
+        bits: u8,
+    },
+    /// A datasheet figure whose typical value exceeds its maximum.
+    #[error(
+        "adc.accuracy.{figure}: typical {typ_milli_lsb} mLSB exceeds maximum {max_milli_lsb} mLSB"
+    )]
+    TypicalAboveMax {
+        /// Which figure.
+        figure: &'static str,
+        /// Its typical value.
+        typ_milli_lsb: u32,
+        /// Its maximum.
+        max_milli_lsb: u32,
+    },
+    /// A fixed ADC reference above the supply (the inputs never exceed the supply).
+    #[error("adc.reference = {millivolts} mV exceeds supply_millivolts = {supply_millivolts} mV")]
+    ReferenceAboveSupply {
+        /// The reference.
+        millivolts: u32,
+        /// The supply.
+        supply_millivolts: u32,
+    },
+    /// A tolerance of 50 % or more.
+    #[error("resistors.tolerance.ppm = {ppm} is not below 500000 (50 %)")]
+    Tolerance {
+        /// Its value.
+        ppm: u32,
+    },
+    /// A binned distribution whose hole is as wide as the band, leaving no parts.
+    #[error(
+        "resistors.tolerance.distribution: hole_ppm = {hole_ppm} is not below the tolerance ({ppm} ppm)"
+    )]
+    BinHole {
+        /// The hole.
+        hole_ppm: u32,
+        /// The band.
+        ppm: u32,
+    },
+    /// An internal pull-up range upside down.
+    #[error("pullups.min_ohms = {min_ohms} exceeds pullups.max_ohms = {max_ohms}")]
+    PullupRange {
+        /// Lower end.
+        min_ohms: u32,
+        /// Upper end.
+        max_ohms: u32,
+    },
+    /// A floating rail couples all nodes during the game-over reading.
+    #[error(
+        "pullups.released = Floating couples every node through the rail during the game-over \
+         reading; use DrivenLow"
+    )]
+    FloatingRail,
+    /// A pin that does not exist.
+    #[error("pins: {role} is on {pin}, which does not exist")]
+    NoSuchPin {
+        /// What the pin is for.
+        role: PinRole,
+        /// The pin.
+        pin: Pin,
+    },
+    /// A pin named in another board's scheme.
+    #[error("pins: {role} is on {pin}, not a pin of this board's kind")]
+    ForeignPin {
+        /// What the pin is for.
+        role: PinRole,
+        /// The pin.
+        pin: Pin,
+    },
+    /// A node input on a digital-only Arduino pin.
+    #[error("pins.nodes: {role} is on {pin}, which is not an analog input")]
+    NotAnalog {
+        /// What the pin is for.
+        role: PinRole,
+        /// The pin.
+        pin: Pin,
+    },
+    /// Two roles on one pin.
+    #[error("pins: {pin} is used twice ({first} and {second})")]
+    PinUsedTwice {
+        /// The pin.
+        pin: Pin,
+        /// The role listed first.
+        first: PinRole,
+        /// The role listed second.
+        second: PinRole,
+    },
+    /// Two node inputs on one ADC channel.
+    #[error("pins.nodes: ADC channel {channel} is used twice ({first} and {second})")]
+    ChannelUsedTwice {
+        /// The channel.
+        channel: u8,
+        /// The role listed first.
+        first: PinRole,
+        /// The role listed second.
+        second: PinRole,
+    },
+    /// A fixture too small for the M=4 cage.
+    #[error(
+        "fixture: {devices} devices x {switches_per_device} switches cannot switch 25 edges x \
+         {switches_per_edge}"
+    )]
+    FixtureTooSmall {
+        /// Packages.
+        devices: u8,
+        /// Switches per package.
+        switches_per_device: u8,
+        /// Switches per edge.
+        switches_per_edge: u8,
+    },
+}
+
+impl Profile {
+    /// Checks the invariants every later crate relies on: ADC resolutions in 6..=16 bits,
+    /// positive resistances and supply, tolerance below 50 %, a fixed reference not above the
+    /// supply, 13 distinct analog node inputs on distinct channels, 7 + 7 LED pins, and no pin
+    /// used twice.
+    ///
+    /// ```
+    /// use boards::{Adc, Profile, ARDUINO_MEGA};
+    /// assert_eq!(ARDUINO_MEGA.validate(), Ok(()));
+    /// let bad = Profile { adc: Adc { bits_used: 20, ..ARDUINO_MEGA.adc }, ..ARDUINO_MEGA };
+    /// assert_eq!(
+    ///     bad.validate().unwrap_err().to_string(),
+    ///     "adc.bits_used = 20 is out of range (6..=16)"
+    /// );
+    /// ```
+    pub fn validate(&self) -> Result<(), ProfileError> {
+        self.validate_text()?;
+        self.validate_adc()?;
+        self.validate_resistors()?;
+        self.validate_pullups()?;
+        self.validate_pins()?;
+        self.validate_fixture()
+    }
+
+    fn validate_text(&self) -> Result<(), ProfileError> {
+        let fields = [
+            ("name", Some(self.name)),
+            ("description", Some(self.description)),
+            ("mcu", Some(self.mcu)),
+            ("probe_rs_chip", self.probe_rs_chip),
+        ];
+        match fields
+            .into_iter()
+            .find(|(_, text)| text.is_some_and(|t| t.trim().is_empty()))
+        {
+            Some((field, _)) => Err(ProfileError::Empty { field }),
+            None => Ok(()),
+        }
+    }
+
+    fn validate_adc(&self) -> Result<(), ProfileError> {
+        positive("supply_millivolts", self.supply_millivolts)?;
+        bits("adc.bits_used", self.adc.bits_used)?;
+        bits(
+            "adc.accuracy.resolution_bits",
+            self.adc.accuracy.resolution_bits,
+        )?;
+        for (figure, value) in self.adc.accuracy.figures() {
+            if let (Some(typ_milli_lsb), Some(max_milli_lsb)) =
+                (value.typ_milli_lsb, value.max_milli_lsb)
+                && typ_milli_lsb > max_milli_lsb
+            {
+                return Err(ProfileError::TypicalAboveMax {
+                    figure,
+                    typ_milli_lsb,
+                    max_milli_lsb,
+                });
+            }
+        }
+        if let AdcReference::Fixed { millivolts } = self.adc.reference {
+            positive("adc.reference.millivolts", millivolts)?;
+            if millivolts > self.supply_millivolts {
+                return Err(ProfileError::ReferenceAboveSupply {
+                    millivolts,
+                    supply_millivolts: self.supply_millivolts,
+                });
+            }
+        }
+        if let Some(ohms) = self.adc.max_source_ohms {
+            positive("adc.max_source_ohms", ohms)?;
+        }
+        Ok(())
+    }
+
+    fn validate_resistors(&self) -> Result<(), ProfileError> {
+        positive("resistors.nominal_ohms", self.resistors.nominal_ohms)?;
+        positive("series_ohms", self.series_ohms)?;
+        positive("leds.series_ohms", self.leds.series_ohms)?;
+        let tolerance = self.resistors.tolerance;
+        if tolerance.ppm >= MAX_TOLERANCE_PPM {
+            return Err(ProfileError::Tolerance { ppm: tolerance.ppm });
+        }
+        match tolerance.distribution {
+            Distribution::TruncatedGaussian { sigmas } => {
+                positive("resistors.tolerance.distribution.sigmas", u32::from(sigmas))
+            }
+            Distribution::Uniform => Ok(()),
+            Distribution::Binned { hole_ppm } if hole_ppm >= tolerance.ppm => {
+                Err(ProfileError::BinHole {
+                    hole_ppm,
+                    ppm: tolerance.ppm,
+                })
+            }
+            Distribution::Binned { .. } => Ok(()),
+        }
+    }
+
+    fn validate_pullups(&self) -> Result<(), ProfileError> {
+        match self.pullups {
+            Pullups::InternalAlwaysOn { min_ohms, max_ohms } => {
+                positive("pullups.min_ohms", min_ohms)?;
+                if min_ohms > max_ohms {
+                    return Err(ProfileError::PullupRange { min_ohms, max_ohms });
+                }
+            }
+            Pullups::SwitchedPerNode { ohms, .. } => positive("pullups.ohms", ohms)?,
+            Pullups::SharedRail { ohms, released, .. } => {
+                positive("pullups.ohms", ohms)?;
+                if released == RailRelease::Floating
+                    && self.game_over == GameOverReading::PullupsReleased
+                {
+                    return Err(ProfileError::FloatingRail);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_pins(&self) -> Result<(), ProfileError> {
+        let family = self.pins.bottom.pin.family();
+        for (role, pin) in self.pins() {
+            if !pin.exists() {
+                return Err(ProfileError::NoSuchPin { role, pin });
+            }
+            if pin.family() != family {
+                return Err(ProfileError::ForeignPin { role, pin });
+            }
+        }
+        for (node, input) in self.pins.measured() {
+            if let Pin::Arduino(pin) = input.pin
+                && !pin.is_analog()
+            {
+                return Err(ProfileError::NotAnalog {
+                    role: PinRole::Node(node),
+                    pin: input.pin,
+                });
+            }
+        }
+        for (i, (first, a)) in self.pins().enumerate() {
+            if let Some((second, _)) = self.pins().skip(i + 1).find(|(_, b)| a.same_pin(*b)) {
+                return Err(ProfileError::PinUsedTwice {
+                    pin: a,
+                    first,
+                    second,
+                });
+            }
+        }
+        for (i, (first, a)) in self.pins.measured().enumerate() {
+            let twin = self
+                .pins
+                .measured()
+                .skip(i + 1)
+                .find(|(_, b)| a.channel == b.channel);
+            if let Some((second, _)) = twin {
+                return Err(ProfileError::ChannelUsedTwice {
+                    channel: a.channel,
+                    first: PinRole::Node(first),
+                    second: PinRole::Node(second),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_fixture(&self) -> Result<(), ProfileError> {
+        let Some(fixture) = self.fixture else {
+            return Ok(());
+        };
+        positive("fixture.switch_on_milliohms", fixture.switch_on_milliohms)?;
+        positive(
+            "fixture.switches_per_edge",
+            u32::from(fixture.switches_per_edge),
+        )?;
+        if !fixture.covers(M4_EDGES) {
+            return Err(ProfileError::FixtureTooSmall {
+                devices: fixture.devices,
+                switches_per_device: fixture.switches_per_device,
+                switches_per_edge: fixture.switches_per_edge,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn positive(field: &'static str, value: u32) -> Result<(), ProfileError> {
+    if value == 0 {
+        Err(ProfileError::Zero { field })
+    } else {
+        Ok(())
+    }
+}
+
+fn bits(field: &'static str, value: u8) -> Result<(), ProfileError> {
+    if ADC_BITS.contains(&value) {
+        Ok(())
+    } else {
+        Err(ProfileError::Bits { field, bits: value })
+    }
+}
