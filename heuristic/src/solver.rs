@@ -150,7 +150,7 @@ fn solve_reduced<T: RealField + Copy, const N: usize>(
     })
 }
 
-/// Solves in the smallest of 8, 16, 32 or 64 unknowns that fits this position's system
+/// Solves in the smallest of 8, 13, 16, 32 or 64 unknowns that fits this position's system
 /// (the host's entry point; firmware picks one capacity with [`solve_in`]).
 ///
 /// ```
@@ -168,7 +168,9 @@ pub fn solve<T: RealField + Copy>(
     let reduction = reduce(position, circuit)?;
     match reduction.unknowns() {
         0..=8 => solve_reduced::<T, 8>(position, circuit, &reduction),
-        9..=16 => solve_reduced::<T, 16>(position, circuit, &reduction),
+        // 13 = M(M-1)+1 at M=4, the classic machine's largest system.
+        9..=13 => solve_reduced::<T, 13>(position, circuit, &reduction),
+        14..=16 => solve_reduced::<T, 16>(position, circuit, &reduction),
         17..=32 => solve_reduced::<T, 32>(position, circuit, &reduction),
         _ => solve_reduced::<T, 64>(position, circuit, &reduction),
     }
