@@ -53,10 +53,17 @@ pub fn analyze(
     record: &str,
     model: Model,
 ) -> Result<Analysis, RecordError> {
-    let moves: Vec<Move> = record_moves(size, record)
-        .map(|(_, mv)| mv)
-        .collect::<Result<_, _>>()?;
-    let position = Position::from_record(size, first, record)?;
+    // One pass: parse and play each move, keeping its number for the error.
+    let mut position = Position::new(size, first);
+    let mut moves = Vec::new();
+    for (number, mv) in record_moves(size, record) {
+        let mv = mv?;
+        position.play(mv).map_err(|e| RecordError {
+            number,
+            error: e.into(),
+        })?;
+        moves.push(mv);
+    }
     Ok(report(&position, &moves, model))
 }
 
