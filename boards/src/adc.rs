@@ -14,6 +14,9 @@ pub struct Adc {
     /// Largest source impedance the datasheet recommends, if it gives one. Nodes cut off from
     /// both terminals are driven only through their pull-up, which can exceed it.
     pub max_source_ohms: Option<u32>,
+    /// Conversions the firmware averages into one reading (1 = a single `analogRead`, as the
+    /// original sketch does). Averaging n samples divides the noise by about sqrt(n).
+    pub samples: u8,
 }
 
 /// What the ADC's full scale is.
@@ -60,6 +63,8 @@ pub struct AdcAccuracy {
     pub inl: LsbFigure,
     /// Differential non-linearity.
     pub dnl: LsbFigure,
+    /// Random noise, one standard deviation (rms), input-referred.
+    pub noise_rms: LsbFigure,
 }
 
 impl LsbFigure {
@@ -162,17 +167,19 @@ impl AdcAccuracy {
             gain: self.gain.shifted(shift),
             inl: self.inl.shifted(shift),
             dnl: self.dnl.shifted(shift),
+            noise_rms: self.noise_rms.shifted(shift),
         }
     }
 
     /// Each figure with the name validation errors use for it.
-    pub fn figures(&self) -> [(&'static str, LsbFigure); 5] {
+    pub fn figures(&self) -> [(&'static str, LsbFigure); 6] {
         [
             ("total", self.total),
             ("offset", self.offset),
             ("gain", self.gain),
             ("inl", self.inl),
             ("dnl", self.dnl),
+            ("noise_rms", self.noise_rms),
         ]
     }
 }

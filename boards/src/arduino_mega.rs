@@ -46,9 +46,13 @@ pub static ARDUINO_MEGA: Profile = Profile {
             gain: LsbFigure::UNSPECIFIED,
             inl: LsbFigure::typ(1_000),
             dnl: LsbFigure::UNSPECIFIED,
+            // Assumed: the datasheet gives no noise figure. Half an LSB rms.
+            noise_rms: LsbFigure::typ(500),
         },
         // Section 26.6.1, Analog Input Circuitry: optimised for sources of about 10 kΩ or less.
         max_source_ohms: Some(10_000),
+        // The sketch takes one `analogRead` per node.
+        samples: 1,
     },
     // Original bill of materials: "Resistor, 1kΩ, 1%".
     resistors: Resistors {
@@ -57,6 +61,8 @@ pub static ARDUINO_MEGA: Profile = Profile {
     },
     // A 1 kΩ from the same batch, bottom terminal to GND.
     series_ohms: 1_000,
+    // Assumed: a jumper wire through two header-socket contacts (about 20 mΩ each).
+    wire_milliohms: 50,
     // Chapter 31, DC Characteristics: R_PU, I/O pin pull-up resistor, 20..50 kΩ. The sketch
     // sets every node pin to INPUT_PULLUP while measuring.
     pullups: Pullups::InternalAlwaysOn {

@@ -32,6 +32,9 @@ pub struct EdgeFixture {
     pub switches_per_edge: u8,
     /// Typical on-resistance of one switch, seen in series with a resistor or as a short.
     pub switch_on_milliohms: u32,
+    /// Typical leakage through one open switch at the supply voltage; models treat an open
+    /// switch as the resistance that passes this current at full supply.
+    pub switch_off_leakage_picoamps: u32,
 }
 
 /// An SPI peripheral of the MCU.

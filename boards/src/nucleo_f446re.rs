@@ -44,15 +44,20 @@ pub static NUCLEO_F446RE: Profile = Profile {
             gain: LsbFigure::typ_max(1_500, 3_000),
             inl: LsbFigure::typ_max(1_500, 3_000),
             dnl: LsbFigure::typ_max(1_000, 2_000),
+            // Assumed: DS10693 gives no noise figure. 1 LSB rms at 12 bits (0.25 at 10).
+            noise_rms: LsbFigure::typ(1_000),
         },
         // DS10693, table "ADC characteristics": RAIN, external input impedance, max 50 kΩ.
         max_source_ohms: Some(50_000),
+        samples: 1,
     },
     resistors: Resistors {
         nominal_ohms: 1_000,
         tolerance: Tolerance::percent(1),
     },
     series_ohms: 1_000,
+    // Assumed: a jumper wire through two header-socket contacts (about 20 mΩ each).
+    wire_milliohms: 50,
     // GPIO pull-ups are disconnected in analog mode (RM0390, GPIO analog configuration), so
     // the pull-ups are external: 30 kΩ (E24, 30R as in the reference model). A shared rail
     // takes one GPIO instead of 13; the firmware only ever releases all of them at once (for
@@ -127,5 +132,7 @@ pub static NUCLEO_F446RE: Profile = Profile {
         // ADG714 data sheet, features: 2.5 Ω typical on-resistance (VDD = 5 V, fed from the
         // Nucleo's 5 V pin; 3.3 V logic drives its inputs).
         switch_on_milliohms: 2_500,
+        // ADG714 data sheet, leakage currents: source/drain off leakage ±0.01 nA typical.
+        switch_off_leakage_picoamps: 10,
     }),
 };

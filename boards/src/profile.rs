@@ -32,6 +32,8 @@ pub struct Profile {
     /// Resistor from the bottom terminal to ground, so that a win by Short is not a short
     /// circuit of the supply.
     pub series_ohms: u32,
+    /// Resistance of a Short: the wire that replaces a resistor, contacts included.
+    pub wire_milliohms: u32,
     /// Pull-ups on the measured nodes.
     pub pullups: Pullups,
     /// How the game-over reading is taken.

@@ -215,12 +215,14 @@ impl Profile {
         if let Some(ohms) = self.adc.max_source_ohms {
             positive("adc.max_source_ohms", ohms)?;
         }
+        positive("adc.samples", u32::from(self.adc.samples))?;
         Ok(())
     }
 
     fn validate_resistors(&self) -> Result<(), ProfileError> {
         positive("resistors.nominal_ohms", self.resistors.nominal_ohms)?;
         positive("series_ohms", self.series_ohms)?;
+        positive("wire_milliohms", self.wire_milliohms)?;
         positive("leds.series_ohms", self.leds.series_ohms)?;
         let tolerance = self.resistors.tolerance;
         if tolerance.ppm >= MAX_TOLERANCE_PPM {
@@ -313,6 +315,10 @@ impl Profile {
             return Ok(());
         };
         positive("fixture.switch_on_milliohms", fixture.switch_on_milliohms)?;
+        positive(
+            "fixture.switch_off_leakage_picoamps",
+            fixture.switch_off_leakage_picoamps,
+        )?;
         positive(
             "fixture.switches_per_edge",
             u32::from(fixture.switches_per_edge),

@@ -454,6 +454,23 @@ fn broken_values_fail_validation_naming_the_field() {
         ),
         (
             Profile {
+                wire_milliohms: 0,
+                ..nucleo
+            },
+            "wire_milliohms is 0 (must be positive)",
+        ),
+        (
+            Profile {
+                adc: Adc {
+                    samples: 0,
+                    ..nucleo.adc
+                },
+                ..nucleo
+            },
+            "adc.samples is 0 (must be positive)",
+        ),
+        (
+            Profile {
                 probe_rs_chip: Some(" "),
                 ..nucleo
             },
