@@ -13,3 +13,4 @@ pub mod analysis;
 pub mod diagram;
 pub mod exact;
 pub mod games;
+pub mod physical;

@@ -33,3 +33,4 @@ pub use position::{EdgeState, MoveError, PlayError, Position, RecordError, Side,
 pub use reduction::{Reduction, Slot, Stamp};
 pub use size::{MAX_EDGES, MAX_NODES, MAX_SIZE, MIN_SIZE, Size, SizeError};
 pub use solver::{SolveError, Voltages, solve, solve_in};
+pub use union_find::UnionFind;

@@ -276,7 +276,7 @@ impl Position {
 
     /// Joins the ends of every edge for which `joins` holds.
     fn connectivity(&self, joins: impl Fn(EdgeState) -> bool) -> UnionFind {
-        let mut sets = UnionFind::new();
+        let mut sets: UnionFind = UnionFind::new();
         for (i, &state) in self.states().iter().enumerate() {
             if joins(state) {
                 let (a, b) = self.size.edge_ends(i);

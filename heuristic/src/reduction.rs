@@ -56,8 +56,8 @@ impl Reduction {
         let grounded = circuit.series.is_none_or(|g| conducts(&g));
 
         // Groups of nodes joined by wires, then by anything that conducts.
-        let mut wires = UnionFind::new();
-        let mut paths = UnionFind::new();
+        let mut wires: UnionFind = UnionFind::new();
+        let mut paths: UnionFind = UnionFind::new();
         for (i, &state) in position.states().iter().enumerate() {
             let (a, b) = size.edge_ends(i);
             match state {

@@ -1,0 +1,209 @@
+//! The ADC: what code a voltage becomes on one device.
+//!
+//! The ideal transfer has its first transition at half an LSB: code = floor(V/Vref·2^N + 0.5),
+//! clamped to 0..=2^N − 1. A real device moves its transitions: an offset, a gain error
+//! (reached at full scale), a smooth integral non-linearity bow and a per-code differential
+//! jitter, all fixed for the device and drawn from a seed; on top of that each conversion sees
+//! Gaussian noise, and the firmware may average several conversions.
+//!
+//! How the datasheet's figures become one device (assumptions, stated once): each static
+//! figure's size is drawn as |N(0, typ/2)| (so the typical value is a 2σ figure), clipped at
+//! the datasheet maximum (or twice the typical value when no maximum is given); offset and
+//! gain fall back to the total (absolute) accuracy when the datasheet gives only that, as the
+//! ATmega2560's does. The DNL figure bounds how far each transition strays on its own.
+
+use boards::LsbFigure;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution as _, StandardNormal};
+
+use super::Board;
+
+/// One converter, with its static errors fixed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adc {
+    bits: u8,
+    reference_volts: f64,
+    /// Transition levels in LSB for codes 1..2^N, sorted; `None` for the ideal transfer.
+    transitions: Option<Vec<f64>>,
+    /// The static errors drawn, for reports.
+    errors: StaticErrors,
+    noise_lsb: f64,
+    samples: u8,
+}
+
+/// The static errors of one device, in LSB.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StaticErrors {
+    /// Shift of every transition.
+    pub offset: f64,
+    /// Extra shift of the last transition, growing linearly from zero.
+    pub gain: f64,
+    /// Largest deviation of the smooth non-linearity bow.
+    pub inl: f64,
+    /// Bound of each transition's own jitter.
+    pub dnl: f64,
+}
+
+impl Adc {
+    /// A perfect converter: the ideal transfer, no noise, one sample.
+    ///
+    /// ```
+    /// let adc = emulator::physical::Adc::ideal(10, 5.0);
+    /// assert_eq!(adc.transfer(0.0), 0);
+    /// assert_eq!(adc.transfer(5.0 * 0.49 / 1024.0), 0); // below the first transition
+    /// assert_eq!(adc.transfer(5.0 * 0.5 / 1024.0), 1);
+    /// assert_eq!(adc.transfer(5.0), 1023); // clamped
+    /// ```
+    pub fn ideal(bits: u8, reference_volts: f64) -> Adc {
+        Adc {
+            bits,
+            reference_volts,
+            transitions: None,
+            errors: StaticErrors::default(),
+            noise_lsb: 0.0,
+            samples: 1,
+        }
+    }
+
+    /// The board's converter as designed: ideal transfer at its resolution and reference,
+    /// no noise, averaging as the firmware does.
+    pub fn nominal(board: &Board) -> Adc {
+        Adc {
+            samples: board.adc.samples,
+            ..Adc::ideal(board.adc.bits, board.reference_volts())
+        }
+    }
+
+    /// One device of the board's converter, its static errors drawn from `seed`, with the
+    /// datasheet's noise.
+    pub fn draw(board: &Board, seed: u64) -> Adc {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let acc = board.adc.accuracy;
+        let or_total = |f: LsbFigure| {
+            if f.typ_milli_lsb.is_some() {
+                f
+            } else {
+                acc.total
+            }
+        };
+        let signed = |rng: &mut ChaCha8Rng, v: f64| if rng.random() { v } else { -v };
+        let offset = magnitude(&mut rng, or_total(acc.offset));
+        let offset = signed(&mut rng, offset);
+        let gain = magnitude(&mut rng, or_total(acc.gain));
+        let gain = signed(&mut rng, gain);
+        let errors = StaticErrors {
+            offset,
+            gain,
+            inl: magnitude(&mut rng, acc.inl),
+            dnl: magnitude(&mut rng, acc.dnl),
+        };
+        let bits = board.adc.bits;
+        let codes = 1usize << bits;
+        // A smooth bow: two low harmonics with random weights, scaled to the drawn INL.
+        let (h1, h2): (f64, f64) = (
+            StandardNormal.sample(&mut rng),
+            StandardNormal.sample(&mut rng),
+        );
+        let bow = |k: f64| {
+            let t = core::f64::consts::PI * k / codes as f64;
+            h1 * t.sin() + h2 * (2.0 * t).sin()
+        };
+        let peak = (1..codes)
+            .map(|k| bow(k as f64).abs())
+            .fold(0.0, f64::max)
+            .max(f64::MIN_POSITIVE);
+        let mut transitions: Vec<f64> = (1..codes)
+            .map(|k| {
+                let ideal = k as f64 - 0.5;
+                let jitter = errors.dnl * (rng.random::<f64>() - 0.5);
+                ideal
+                    + errors.offset
+                    + errors.gain * ideal / (codes as f64 - 1.5)
+                    + errors.inl * bow(k as f64) / peak
+                    + jitter
+            })
+            .collect();
+        // A DNL beyond 1 LSB can swap neighbours: that is a missing code, not a reversal.
+        transitions.sort_by(f64::total_cmp);
+        Adc {
+            bits,
+            reference_volts: board.reference_volts(),
+            transitions: Some(transitions),
+            errors,
+            noise_lsb: acc.noise_rms.typ_lsb().unwrap_or(0.0),
+            samples: board.adc.samples,
+        }
+    }
+
+    /// Resolution.
+    pub fn bits(&self) -> u8 {
+        self.bits
+    }
+
+    /// Highest code, 2^N − 1.
+    pub fn full_scale(&self) -> u16 {
+        ((1u32 << self.bits) - 1) as u16
+    }
+
+    /// The static errors of this device.
+    pub fn errors(&self) -> StaticErrors {
+        self.errors
+    }
+
+    /// Noise of one conversion, LSB rms.
+    pub fn noise_lsb(&self) -> f64 {
+        self.noise_lsb
+    }
+
+    /// Conversions averaged per reading.
+    pub fn samples(&self) -> u8 {
+        self.samples
+    }
+
+    /// The code of `volts` without noise (the device's static transfer). Inputs beyond the
+    /// rails clamp to 0 or full scale, as the input protection and the converter do.
+    pub fn transfer(&self, volts: f64) -> u16 {
+        self.code_at(volts / self.reference_volts * f64::from(1u32 << self.bits))
+    }
+
+    fn code_at(&self, lsb: f64) -> u16 {
+        let top = self.full_scale();
+        if lsb.is_nan() || lsb <= 0.0 {
+            return 0;
+        }
+        let code = match &self.transitions {
+            None => (lsb + 0.5).floor().min(f64::from(top)) as u16,
+            Some(t) => t.partition_point(|&level| level <= lsb) as u16,
+        };
+        code.min(top)
+    }
+
+    /// One reading of `volts` as the firmware takes it: `samples` noisy conversions,
+    /// averaged with rounding.
+    pub fn read<R: Rng>(&self, volts: f64, rng: &mut R) -> u16 {
+        let lsb = volts / self.reference_volts * f64::from(1u32 << self.bits);
+        let n = u32::from(self.samples.max(1));
+        let sum: u32 = (0..n)
+            .map(|_| {
+                let z: f64 = if self.noise_lsb > 0.0 {
+                    StandardNormal.sample(rng)
+                } else {
+                    0.0
+                };
+                u32::from(self.code_at(lsb + self.noise_lsb * z))
+            })
+            .sum();
+        ((sum + n / 2) / n) as u16
+    }
+}
+
+/// A static error's size for one device: |N(0, typ/2)| clipped at the bound.
+fn magnitude<R: Rng>(rng: &mut R, figure: LsbFigure) -> f64 {
+    let Some(typ) = figure.typ_lsb() else {
+        return 0.0;
+    };
+    let bound = figure.max_lsb().unwrap_or(2.0 * typ);
+    let z: f64 = StandardNormal.sample(rng);
+    (z.abs() * typ / 2.0).min(bound)
+}

@@ -1,0 +1,23 @@
+//! The resistor network as a real board builds it: parts drawn from their tolerance model,
+//! wires with contact resistance, the fixture's switches, the series resistor, pull-ups as
+//! the board has them, and the ADC that reads the result. Solved in f64.
+//!
+//! - [`Board`]: a board's electrical values (from a [`boards::Profile`] or a profile file);
+//! - [`Parts`]: one build's actual part values, nominal or drawn from a seed;
+//! - [`branches`]: the circuit a position makes, one list for the solver and the exports;
+//! - [`solve`]: node voltages, with parts cut off from both terminals left undefined;
+//! - [`Adc`]: what codes those voltages become.
+
+mod adc;
+mod board;
+mod file;
+mod network;
+mod parts;
+mod solve;
+
+pub use adc::{Adc, StaticErrors};
+pub use board::{AdcSpec, Board, BoardError, Pullups, Reference, Switches};
+pub use file::LoadError;
+pub use network::{Branch, End, Part, PullupState, branches};
+pub use parts::{Parts, factor};
+pub use solve::{Solution, solve};

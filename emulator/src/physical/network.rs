@@ -1,0 +1,128 @@
+//! The circuit a position makes on a board, as a list of two-terminal branches. The solver,
+//! the SPICE export and the tests all walk this one list, so the exported netlist is exactly
+//! the circuit that was solved.
+
+use boards::RailRelease;
+use heuristic::{Edge, EdgeState, Node, Position};
+
+use super::{Board, Parts, Pullups};
+
+/// Where a branch ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// A node of the cage (Q is held at the supply).
+    Node(Node),
+    /// The supply rail that feeds the pull-ups: the same potential as Q.
+    Supply,
+    /// Ground.
+    Ground,
+    /// A shared pull-up rail left floating: a node of its own.
+    Rail,
+}
+
+/// What a branch is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// An edge's resistor (with its series switch, when a fixture drives the edge).
+    Resistor(Edge),
+    /// A Short's wire.
+    Wire(Edge),
+    /// A Short made by the fixture's closed bypass switch.
+    Bypass(Edge),
+    /// Leakage through the fixture's open switches of an edge.
+    Leak(Edge),
+    /// A node's pull-up.
+    Pullup(Node),
+    /// The series resistor from the bottom terminal to ground.
+    Series,
+}
+
+/// One two-terminal resistance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Branch {
+    /// What it is.
+    pub part: Part,
+    /// One end.
+    pub a: End,
+    /// The other end.
+    pub b: End,
+    /// Its resistance, ohms (always positive).
+    pub ohms: f64,
+}
+
+/// Whether the pull-ups are connected for a reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PullupState {
+    /// Connected: the heuristic's measurement.
+    On,
+    /// Released: the game-over reading.
+    Released,
+}
+
+/// Calls `visit` on every branch of the circuit `position` makes on a board built from
+/// `parts`, with the pull-ups in `pullups`.
+///
+/// Per edge: a resistor is its part (plus one closed switch when a fixture drives it); a cut
+/// is nothing, or the fixture's two open switches; a short is a wire, or the fixture's closed
+/// bypass beside the open series switch.
+pub fn branches(
+    board: &Board,
+    parts: &Parts,
+    position: &Position,
+    pullups: PullupState,
+    mut visit: impl FnMut(Branch),
+) {
+    let size = position.size();
+    for (edge, state) in position.edges() {
+        let (a, b) = edge.ends(size);
+        let (a, b) = (End::Node(a), End::Node(b));
+        let resistor = parts.edge(edge);
+        let mut branch = |part, ohms| visit(Branch { part, a, b, ohms });
+        match (state, board.switches) {
+            (EdgeState::Resistor, None) => branch(Part::Resistor(edge), resistor),
+            (EdgeState::Cut, None) => {}
+            (EdgeState::Short, None) => branch(Part::Wire(edge), board.wire_ohms),
+            (EdgeState::Resistor, Some(s)) => {
+                branch(Part::Resistor(edge), resistor + s.on_ohms);
+                branch(Part::Leak(edge), s.off_ohms);
+            }
+            (EdgeState::Cut, Some(s)) => {
+                // Series path (resistor + open switch) beside the open bypass.
+                let series_path = resistor + s.off_ohms;
+                branch(
+                    Part::Leak(edge),
+                    series_path * s.off_ohms / (series_path + s.off_ohms),
+                );
+            }
+            (EdgeState::Short, Some(s)) => {
+                branch(Part::Bypass(edge), s.on_ohms);
+                branch(Part::Leak(edge), resistor + s.off_ohms);
+            }
+        }
+    }
+    let pull_to = match (pullups, board.pullups) {
+        (PullupState::On, _) => Some(End::Supply),
+        // Released pins (AVR INPUT, per-node GPIO as input) leave their resistor dangling.
+        (PullupState::Released, Pullups::Internal { .. } | Pullups::PerNode { .. }) => None,
+        (PullupState::Released, Pullups::SharedRail { released, .. }) => match released {
+            RailRelease::DrivenLow => Some(End::Ground),
+            RailRelease::Floating => Some(End::Rail),
+        },
+    };
+    if let Some(to) = pull_to {
+        for node in size.nodes().filter(|n| *n != Node::Top) {
+            visit(Branch {
+                part: Part::Pullup(node),
+                a: End::Node(node),
+                b: to,
+                ohms: parts.pullup(node),
+            });
+        }
+    }
+    visit(Branch {
+        part: Part::Series,
+        a: End::Node(Node::Bottom),
+        b: End::Ground,
+        ohms: parts.series_ohms,
+    });
+}
