@@ -1,5 +1,6 @@
 //! What `birdcage analyze` reports about a position: every edge's exact drop, the
-//! heuristic's choice and the edges tied with it.
+//! heuristic's choice and the edges tied with it; with a [`Reader`], also what a board's ADC
+//! reads, the move the firmware makes from the codes, and whether it diverges.
 
 use heuristic::{Model, Move, Position, RecordError, Side, Size, record_moves};
 use num_bigint::BigInt;
@@ -8,6 +9,7 @@ use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
 
 use crate::exact::{self, ExactVoltages};
+use crate::reading::{Reader, Reading};
 
 /// One edge of the report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -20,6 +22,39 @@ pub struct EdgeReport {
     pub drop: Option<String>,
     /// The same drop as a float.
     pub drop_f64: Option<f64>,
+    /// Drop in ADC codes, with a reader; `None` when cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code_drop: Option<u16>,
+    /// The resistor's drawn value in ohms, on a physical board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ohms: Option<f64>,
+}
+
+/// One node as the ADC reads it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NodeReport {
+    /// A1-style name (`Q`, `0` for the terminals).
+    pub node: String,
+    /// Volts; `null` where nothing defines the voltage.
+    pub volts: Option<f64>,
+    /// ADC code; Q is not measured and reads as full scale.
+    pub code: Option<u16>,
+    /// The node's drawn pull-up in ohms, on a physical board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pullup_ohms: Option<f64>,
+}
+
+/// The board that read the position.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoardReport {
+    /// Profile name or file; `null` for an ideal converter on the exact model.
+    pub name: Option<String>,
+    /// Seed of the parts and the ADC device; `null` for nominal values.
+    pub tolerance_seed: Option<u64>,
+    /// ADC resolution.
+    pub adc_bits: u8,
+    /// Drawn series resistor, ohms.
+    pub series_ohms: Option<f64>,
 }
 
 /// The JSON document of `birdcage analyze --format json`; the field order is the key order.
@@ -41,17 +76,31 @@ pub struct Analysis {
     pub choice: Option<String>,
     /// Every resistor whose drop equals the largest, in reading order.
     pub tied: Vec<String>,
+    /// With a reader: every node's volts and code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<NodeReport>>,
+    /// With a reader: the move the heuristic makes over the codes (Cut to move only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub firmware_choice: Option<String>,
+    /// With a reader: whether `firmware_choice` is outside `tied`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diverges: Option<bool>,
+    /// With a reader: who read it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<BoardReport>,
     /// The solved voltages, for the text rendering.
     #[serde(skip)]
     pub voltages: ExactVoltages,
 }
 
-/// Replays `record` from the start position with `first` to move and solves it.
+/// Replays `record` from the start position with `first` to move and solves it; with a
+/// `reader`, also reads it as that board would.
 pub fn analyze(
     size: Size,
     first: Side,
     record: &str,
     model: Model,
+    reader: Option<&Reader>,
 ) -> Result<Analysis, RecordError> {
     // One pass: parse and play each move, keeping its number for the error.
     let mut position = Position::new(size, first);
@@ -64,7 +113,12 @@ pub fn analyze(
         })?;
         moves.push(mv);
     }
-    Ok(report(&position, &moves, model))
+    let mut analysis = report(&position, &moves, model);
+    if let Some(reader) = reader {
+        let reading = reader.read(&position, &analysis.voltages);
+        analysis.add_reading(reader, &reading);
+    }
+    Ok(analysis)
 }
 
 fn ratio_text(r: &BigRational) -> String {
@@ -84,6 +138,8 @@ pub fn report(position: &Position, moves: &[Move], model: Model) -> Analysis {
             state: state.name(),
             drop_f64: drop.as_ref().and_then(ToPrimitive::to_f64),
             drop: drop.as_ref().map(ratio_text),
+            code_drop: None,
+            ohms: None,
         })
         .collect();
     let ranking = voltages.rank();
@@ -104,11 +160,60 @@ pub fn report(position: &Position, moves: &[Move], model: Model) -> Analysis {
         edges,
         choice,
         tied,
+        nodes: None,
+        firmware_choice: None,
+        diverges: None,
+        board: None,
         voltages,
     }
 }
 
 impl Analysis {
+    fn add_reading(&mut self, reader: &Reader, reading: &Reading) {
+        let position = self.voltages.position().clone();
+        let size = position.size();
+        let codes = reading.code_values();
+        for (report, edge) in self.edges.iter_mut().zip(size.edges()) {
+            report.code_drop = heuristic::edge_drop(&position, &codes, edge);
+            report.ohms = reading.parts.as_ref().map(|p| p.edge(edge));
+        }
+        self.nodes = Some(
+            size.nodes()
+                .enumerate()
+                .map(|(i, node)| NodeReport {
+                    node: node.to_string(),
+                    volts: reading.volts[i],
+                    code: reading.codes[i],
+                    pullup_ohms: match (&reading.parts, node) {
+                        (Some(p), n) if n != heuristic::Node::Top => Some(p.pullup(n)),
+                        _ => None,
+                    },
+                })
+                .collect(),
+        );
+        if position.to_move() == Some(Side::Cut)
+            && let Some(ranking) = reading.ranking(&position)
+        {
+            let choice = ranking.choice.to_string();
+            self.diverges = Some(!self.tied.contains(&choice));
+            self.firmware_choice = Some(choice);
+        }
+        self.board = Some(match reader {
+            Reader::Board { board, seed } => BoardReport {
+                name: Some(board.name.clone()),
+                tolerance_seed: *seed,
+                adc_bits: reading.adc.bits(),
+                series_ohms: reading.parts.as_ref().map(|p| p.series_ohms),
+            },
+            Reader::IdealAdc { bits } => BoardReport {
+                name: None,
+                tolerance_seed: None,
+                adc_bits: *bits,
+                series_ohms: None,
+            },
+        });
+    }
+
     /// The board, the drops scaled to integers by their least common denominator laid out
     /// on the board, and the heuristic's choice.
     pub fn to_text(&self) -> String {
@@ -150,6 +255,61 @@ impl Analysis {
                 "Short to move; the largest drop is at {}.\n",
                 self.tied.join(" ")
             )),
+        }
+        if let (Some(nodes), Some(board)) = (&self.nodes, &self.board) {
+            out.push('\n');
+            out.push_str(&self.reading_text(nodes, board));
+        }
+        out
+    }
+
+    fn reading_text(&self, nodes: &[NodeReport], board: &BoardReport) -> String {
+        let position = self.voltages.position();
+        let mut out = String::new();
+        let parts = match board.tolerance_seed {
+            Some(seed) => format!("parts drawn from tolerance seed {seed}"),
+            None => "nominal parts".to_string(),
+        };
+        match &board.name {
+            Some(name) => out.push_str(&format!(
+                "Read by {name} ({}-bit ADC, {parts}):\n\n",
+                board.adc_bits
+            )),
+            None => out.push_str(&format!(
+                "Read by an ideal {}-bit ADC (supply = 1 V = full scale):\n\n",
+                board.adc_bits
+            )),
+        }
+        out.push_str("  node      volts  code\n");
+        for n in nodes {
+            let volts = n
+                .volts
+                .map_or_else(|| "undefined".to_string(), |v| format!("{v:.6}"));
+            let code = n.code.map_or_else(|| "-".to_string(), |c| c.to_string());
+            out.push_str(&format!("  {:<4} {volts:>10} {code:>5}\n", n.node));
+        }
+        let code_drop = |edge: heuristic::Edge| {
+            self.edges
+                .iter()
+                .find(|e| e.edge == edge.to_string())
+                .and_then(|e| e.code_drop)
+                .map(|d| d.to_string())
+        };
+        out.push_str("\nDrops in ADC codes:\n\n");
+        out.push_str(&crate::diagram::labelled(position, code_drop));
+        out.push('\n');
+        if let (Some(choice), Some(diverges)) = (&self.firmware_choice, self.diverges) {
+            let verdict = if diverges {
+                format!(
+                    "DIVERGES from the exact choice (tied: {})",
+                    self.tied.join(" ")
+                )
+            } else {
+                "among the exact choices".to_string()
+            };
+            out.push_str(&format!(
+                "Firmware's move (largest code drop): {choice}, {verdict}\n"
+            ));
         }
         out
     }

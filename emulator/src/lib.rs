@@ -14,3 +14,4 @@ pub mod diagram;
 pub mod exact;
 pub mod games;
 pub mod physical;
+pub mod reading;

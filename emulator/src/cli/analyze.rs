@@ -3,13 +3,15 @@
 use anyhow::Result;
 use clap::Args;
 
-use super::{Format, GameArgs};
+use super::{Format, GameArgs, ReaderArgs};
 
 /// Show the board, every resistor's exact drop and the heuristic's choice.
 #[derive(Args, Debug)]
 pub struct Cmd {
     #[command(flatten)]
     game: GameArgs,
+    #[command(flatten)]
+    reader: ReaderArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -18,7 +20,10 @@ pub struct Cmd {
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let g = &self.game;
-        let analysis = emulator::analysis::analyze(g.size, g.first.into(), &g.moves, g.network)?;
+        let reader = self.reader.reader()?;
+        let model = self.reader.model(g);
+        let analysis =
+            emulator::analysis::analyze(g.size, g.first.into(), &g.moves, model, reader.as_ref())?;
         Ok(match self.format {
             Format::Text => analysis.to_text(),
             Format::Json => serde_json::to_string_pretty(&analysis)? + "\n",

@@ -3,7 +3,10 @@
 pub mod analyze;
 pub mod next;
 
+use anyhow::Result;
 use clap::{Args, ValueEnum};
+use emulator::physical::{Board, BoardError};
+use emulator::reading::Reader;
 use heuristic::{Model, Side, Size};
 
 /// How the text of a report is written.
@@ -66,4 +69,74 @@ pub struct GameArgs {
     /// Network model: ideal or reference.
     #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = parse_model)]
     pub network: Model,
+}
+
+/// A physical board in place of a network model.
+#[derive(Args, Debug, Clone)]
+pub struct BoardArgs {
+    /// Board profile (`arduino-mega`, `nucleo-f446re`) or a profile file (TOML): the network
+    /// as that board builds it.
+    #[arg(long, value_name = "PROFILE", conflicts_with = "network")]
+    pub board: Option<String>,
+    /// Draw the board's parts (and its ADC's static errors and noise) from this seed; without
+    /// it, every part is nominal and the ADC is perfect.
+    #[arg(long, value_name = "S", requires = "board")]
+    pub tolerance_seed: Option<u64>,
+}
+
+impl BoardArgs {
+    /// The board, loaded and checked; `None` without `--board`.
+    pub fn board(&self) -> Result<Option<Board>> {
+        Ok(match &self.board {
+            Some(spec) => Some(Board::load(spec)?),
+            None => None,
+        })
+    }
+}
+
+/// Who reads the position: a board (`--board`), or the model through an ideal ADC
+/// (`--adc-bits` alone).
+#[derive(Args, Debug, Clone)]
+pub struct ReaderArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// ADC resolution in bits (6..=16): overrides the board's; with a network model, the
+    /// model read by an ideal converter with Vref = supply.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub adc_bits: Option<i64>,
+}
+
+impl ReaderArgs {
+    /// The reader the options ask for, if any.
+    pub fn reader(&self) -> Result<Option<Reader>> {
+        Ok(match (self.board.board()?, self.adc_bits) {
+            (Some(board), bits) => {
+                let board = match bits {
+                    Some(b) => board.with_adc_bits(b)?,
+                    None => board,
+                };
+                Some(Reader::Board {
+                    board,
+                    seed: self.board.tolerance_seed,
+                })
+            }
+            (None, Some(bits)) => {
+                let bits = u8::try_from(bits)
+                    .ok()
+                    .filter(|b| boards::ADC_BITS.contains(b))
+                    .ok_or(BoardError::Bits { bits })?;
+                Some(Reader::IdealAdc { bits })
+            }
+            (None, None) => None,
+        })
+    }
+
+    /// The exact model the reading is compared with: `ideal` for a board.
+    pub fn model(&self, game: &GameArgs) -> Model {
+        if self.board.board.is_some() {
+            Model::Ideal
+        } else {
+            game.network
+        }
+    }
 }

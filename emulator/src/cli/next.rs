@@ -4,21 +4,31 @@ use anyhow::{Result, bail};
 use clap::Args;
 use heuristic::Side;
 
-use super::GameArgs;
+use super::{GameArgs, ReaderArgs};
 
-/// Print only the heuristic's move (Cut's) for the position.
+/// Print only the heuristic's move (Cut's) for the position: over exact drops, or over the
+/// ADC codes a board reads (`--board`, `--adc-bits`).
 #[derive(Args, Debug)]
 pub struct Cmd {
     #[command(flatten)]
     game: GameArgs,
+    #[command(flatten)]
+    reader: ReaderArgs,
 }
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let g = &self.game;
-        let analysis = emulator::analysis::analyze(g.size, g.first.into(), &g.moves, g.network)?;
+        let reader = self.reader.reader()?;
+        let model = self.reader.model(g);
+        let analysis =
+            emulator::analysis::analyze(g.size, g.first.into(), &g.moves, model, reader.as_ref())?;
         let position = analysis.voltages.position();
-        match (position.winner(), position.to_move(), analysis.choice) {
+        let choice = match reader {
+            Some(_) => analysis.firmware_choice,
+            None => analysis.choice,
+        };
+        match (position.winner(), position.to_move(), choice) {
             (Some(winner), _, _) => bail!("the game is over: {winner} has won"),
             (None, Some(Side::Short), _) => bail!("it is Short's turn; the heuristic plays Cut"),
             (_, _, Some(choice)) => Ok(choice + "\n"),
