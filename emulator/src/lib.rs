@@ -12,6 +12,7 @@
 pub mod analysis;
 pub mod diagram;
 pub mod exact;
+pub mod export;
 pub mod games;
 pub mod physical;
 pub mod reading;

@@ -22,6 +22,7 @@ struct Cli {
 enum Command {
     Analyze(cli::analyze::Cmd),
     Next(cli::next::Cmd),
+    Export(cli::export::Cmd),
 }
 
 /// Exit code for bad input, as for clap's own usage errors.
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Analyze(cmd) => cmd.run(),
         Command::Next(cmd) => cmd.run(),
+        Command::Export(cmd) => cmd.run(),
     };
     match result {
         Ok(text) => {

@@ -1,6 +1,7 @@
 //! The `birdcage` subcommands, one file each, and the options they share.
 
 pub mod analyze;
+pub mod export;
 pub mod next;
 
 use anyhow::Result;

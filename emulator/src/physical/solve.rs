@@ -62,13 +62,12 @@ impl Numbering {
                 unknowns += 1;
             }
         }
-        terms[Node::Top.index(size)] = Term::Fixed(board.supply_volts);
         Numbering { terms, unknowns }
     }
 
     fn term(&self, size: Size, end: End, supply: f64) -> Term {
         match end {
-            End::Supply => Term::Fixed(supply),
+            End::Supply | End::Node(Node::Top) => Term::Fixed(supply),
             End::Ground => Term::Fixed(0.0),
             other => self.terms[slot(size, other)],
         }
@@ -159,7 +158,7 @@ fn solve_in<const N: usize>(
         supply,
         volts: size
             .nodes()
-            .map(|node| value(numbering.terms[node.index(size)]))
+            .map(|node| value(numbering.term(size, End::Node(node), supply)))
             .collect(),
         rail: value(numbering.terms[RAIL]),
     }

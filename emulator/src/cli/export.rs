@@ -1,0 +1,92 @@
+//! `birdcage export spice|circuitjs`: a position as a file for ngspice or CircuitJS1.
+
+use anyhow::Result;
+use clap::{Args, Subcommand, ValueEnum};
+use emulator::export::{self, Network};
+use emulator::physical::{Parts, PullupState};
+use heuristic::Position;
+
+use super::{BoardArgs, GameArgs};
+
+/// Write a position as an ngspice netlist or a CircuitJS1 circuit (to stdout).
+#[derive(Args, Debug)]
+pub struct Cmd {
+    #[command(subcommand)]
+    format: Target,
+}
+
+#[derive(Subcommand, Debug)]
+enum Target {
+    /// An ngspice netlist of exactly the circuit the model solves, with `.op` and a control
+    /// block that prints every node voltage (`ngspice -b FILE`).
+    Spice {
+        #[command(flatten)]
+        network: NetworkArgs,
+        /// Pull-ups connected (the heuristic's measurement) or released (game-over reading).
+        #[arg(long, value_enum, default_value_t = Pullups::On)]
+        pullups: Pullups,
+    },
+    /// A CircuitJS1 circuit (File | Open File...): a three-way switch per edge
+    /// (resistor / short / open) with an ammeter, the supply rail, the series resistor and a
+    /// test point on the bottom terminal.
+    Circuitjs {
+        #[command(flatten)]
+        network: NetworkArgs,
+    },
+}
+
+#[derive(Args, Debug)]
+struct NetworkArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    #[command(flatten)]
+    board: BoardArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Pullups {
+    On,
+    Released,
+}
+
+impl NetworkArgs {
+    fn resolve(&self) -> Result<(Network, Position, String)> {
+        let g = &self.game;
+        let position = Position::from_record(g.size, g.first.into(), &g.moves)?;
+        let network = match self.board.board()? {
+            Some(board) => {
+                let parts = match self.board.tolerance_seed {
+                    Some(seed) => Parts::draw(&board, g.size, seed),
+                    None => Parts::nominal(&board, g.size),
+                };
+                Network::Board { board, parts }
+            }
+            None => Network::Model(g.network),
+        };
+        let record = if g.moves.trim().is_empty() {
+            "(start)".to_string()
+        } else {
+            g.moves.trim().to_string()
+        };
+        Ok((network, position, record))
+    }
+}
+
+impl Cmd {
+    pub fn run(&self) -> Result<String> {
+        Ok(match &self.format {
+            Target::Spice { network, pullups } => {
+                let (network, position, record) = network.resolve()?;
+                let pullups = match pullups {
+                    Pullups::On => PullupState::On,
+                    Pullups::Released => PullupState::Released,
+                };
+                export::spice::netlist(&network, &position, &record, pullups)
+            }
+            Target::Circuitjs { network } => {
+                let (network, position, _) = network.resolve()?;
+                export::circuitjs::circuit(&network, &position)
+            }
+        })
+    }
+}

@@ -1,0 +1,149 @@
+//! ngspice netlists of exactly the circuit a model solved.
+
+use std::fmt::Write as _;
+
+use heuristic::{EdgeState, Model, Node, Position};
+
+use super::{Network, node_name};
+use crate::exact;
+use crate::physical::{self, Branch, End, Part, PullupState};
+
+/// Options that make ngspice's operating point agree with an exact solver to far better than
+/// 1e-6 (its defaults stop at 1e-3 relative).
+const OPTIONS: &str = ".options reltol=1e-12 abstol=1e-18 vntol=1e-15";
+
+/// The netlist of `position` on `network` with `.op` and a control block that prints every
+/// node voltage with 15 digits (`ngspice -b` runs it). SPICE names are case-insensitive, so
+/// nodes are `a6`, `c4`, ... for A6, C4; `q` for the top terminal, `bottom` for 0, `rail` for
+/// a floating pull-up rail; `0` is ground. Parts cut off from both terminals are left out
+/// (listed in a comment): nothing defines their voltage.
+pub fn netlist(
+    network: &Network,
+    position: &Position,
+    record: &str,
+    pullups: PullupState,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "* birdcage: M={}, moves {record}, {}",
+        position.size().get(),
+        network.describe(pullups)
+    );
+    out.push_str(
+        "* nodes: a6 = node A6 (column A, row 6), q = top terminal Q, bottom = terminal 0\n",
+    );
+    match network {
+        Network::Model(model) => model_lines(&mut out, *model, position),
+        Network::Board { board, parts } => {
+            let solution = physical::solve(board, parts, position, pullups);
+            let undefined: Vec<String> = position
+                .size()
+                .nodes()
+                .filter(|n| solution.volts(*n).is_none())
+                .map(|n| n.to_string())
+                .collect();
+            if !undefined.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "* cut off from both terminals, left out: {}",
+                    undefined.join(" ")
+                );
+            }
+            let _ = writeln!(out, "Vsupply q 0 DC {}", board.supply_volts);
+            physical::branches(board, parts, position, pullups, |b| {
+                let defined = |end| solution.end_volts(end).is_some();
+                if defined(b.a) && defined(b.b) {
+                    branch_line(&mut out, &b);
+                }
+            });
+        }
+    }
+    out.push_str(OPTIONS);
+    out.push_str("\n.op\n.control\nset numdgt=15\nop\nprint all\n.endc\n.end\n");
+    out
+}
+
+fn end_name(end: End) -> String {
+    match end {
+        End::Node(n) => node_name(n),
+        End::Supply => "q".to_string(),
+        End::Ground => "0".to_string(),
+        End::Rail => "rail".to_string(),
+    }
+}
+
+fn branch_line(out: &mut String, b: &Branch) {
+    let name = match b.part {
+        Part::Resistor(e) => format!("R{e}"),
+        Part::Wire(e) => format!("Rwire_{e}"),
+        Part::Bypass(e) => format!("Rbypass_{e}"),
+        Part::Leak(e) => format!("Rleak_{e}"),
+        Part::Pullup(n) => format!("Rpullup_{}", node_name(n)),
+        Part::Series => "Rseries".to_string(),
+    };
+    // `{:e}` keeps every digit of the f64 (shortest round-trip form).
+    let _ = writeln!(
+        out,
+        "{name} {} {} {:e}",
+        end_name(b.a),
+        end_name(b.b),
+        b.ohms
+    );
+}
+
+/// The exact models: unit resistors, ideal wires as 0 V sources (SPICE has no 0 Ω
+/// resistor), pull-ups of 30 and a series resistor of 1 for `reference`, supply 1 V.
+fn model_lines(out: &mut String, model: Model, position: &Position) {
+    let size = position.size();
+    let exact = exact::solve_model(position, model);
+    let floating: Vec<String> = size
+        .nodes()
+        .filter(|n| exact.is_floating(*n))
+        .map(|n| n.to_string())
+        .collect();
+    if !floating.is_empty() {
+        let _ = writeln!(
+            out,
+            "* cut off from both terminals, left out: {}",
+            floating.join(" ")
+        );
+    }
+    if position.winner() == Some(heuristic::Side::Short) && model == Model::Ideal {
+        out.push_str(
+            "* Short has won: wires join the supply to ground, so ngspice will reject the loop\n",
+        );
+    }
+    out.push_str("Vsupply q 0 DC 1\n");
+    let live = |n: Node| !exact.is_floating(n);
+    for (edge, state) in position.edges() {
+        let (a, b) = edge.ends(size);
+        if !(live(a) && live(b)) {
+            continue;
+        }
+        let (na, nb) = (node_name(a), node_name(b));
+        match state {
+            EdgeState::Resistor => {
+                let _ = writeln!(out, "R{edge} {na} {nb} 1");
+            }
+            EdgeState::Short => {
+                let _ = writeln!(out, "Vwire_{edge} {na} {nb} DC 0");
+            }
+            EdgeState::Cut => {}
+        }
+    }
+    match model {
+        Model::Ideal => out.push_str("Vground bottom 0 DC 0\n"),
+        Model::Reference => {
+            for node in size.nodes().filter(|n| *n != Node::Top) {
+                let _ = writeln!(
+                    out,
+                    "Rpullup_{0} {0} q {1}",
+                    node_name(node),
+                    Model::REFERENCE_PULLUP_RATIO
+                );
+            }
+            let _ = writeln!(out, "Rseries bottom 0 {}", Model::REFERENCE_SERIES_RATIO);
+        }
+    }
+}
