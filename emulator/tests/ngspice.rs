@@ -1,0 +1,111 @@
+//! The physical solver against ngspice: random positions on random board variants (both
+//! profiles, every pull-up arrangement, fixture or not, drawn or nominal parts, pull-ups on or
+//! released), exported with `birdcage`'s own SPICE writer and run with `ngspice -b`. Every node
+//! voltage must agree to 1e-6 relative, and ngspice must see exactly the nodes the emulator
+//! defines.
+//!
+//! Needs Debian's `ngspice` (`.ci/run` installs it); without it the test says it is skipped.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use emulator::export::{Network, node_name, spice};
+use emulator::physical::solve;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+const NETLISTS: usize = 240;
+
+fn ngspice_available() -> bool {
+    Command::new("ngspice").arg("--version").output().is_ok()
+}
+
+/// `name = value` lines of `print all`, lower-cased names.
+fn node_voltages(output: &str) -> BTreeMap<String, f64> {
+    output
+        .lines()
+        .filter_map(|line| {
+            let (name, value) = line.split_once(" = ")?;
+            let name = name.trim();
+            if name.contains(['#', ' ']) {
+                return None; // source currents, timing lines
+            }
+            Some((name.to_lowercase(), value.trim().parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn physical_solver_agrees_with_ngspice() {
+    if !ngspice_available() {
+        eprintln!("skipped: ngspice not installed (apt-get install ngspice)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("birdcage-ngspice-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5_91CE);
+    let mut compared = 0;
+    let mut with_undefined = 0;
+    let mut worst: f64 = 0.0;
+    for k in 0..NETLISTS {
+        let c = common::random_case(&mut rng);
+        let sol = solve(&c.board, &c.parts, &c.position, c.pullups);
+        let network = Network::Board {
+            board: c.board.clone(),
+            parts: c.parts.clone(),
+        };
+        let text = spice::netlist(&network, &c.position, "random", c.pullups);
+        let path = dir.join(format!("case{k}.cir"));
+        std::fs::write(&path, &text).unwrap();
+        let out = Command::new("ngspice")
+            .arg("-b")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let spice_volts = node_voltages(&stdout);
+        assert!(
+            !spice_volts.is_empty(),
+            "case {k}: ngspice printed no voltages\n{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let size = c.position.size();
+        let mut ours: BTreeMap<String, f64> = size
+            .nodes()
+            .filter_map(|n| Some((node_name(n), sol.volts(n)?)))
+            .collect();
+        if let Some(rail) = sol.rail_volts() {
+            ours.insert("rail".to_string(), rail);
+        }
+        if ours.len() < size.node_count() {
+            with_undefined += 1;
+        }
+        assert_eq!(
+            ours.keys().collect::<Vec<_>>(),
+            spice_volts.keys().collect::<Vec<_>>(),
+            "case {k}: node sets differ\n{text}"
+        );
+        for (name, v) in &ours {
+            let s = spice_volts[name];
+            let scale = v.abs().max(1e-3 * c.board.supply_volts);
+            worst = worst.max((v - s).abs() / scale);
+            assert!(
+                (v - s).abs() <= 1e-6 * scale,
+                "case {k}, node {name}: emulator {v}, ngspice {s}\n{text}"
+            );
+            compared += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(compared > 2000, "{compared}");
+    assert!(
+        with_undefined >= 3,
+        "only {with_undefined} netlists with cut-off parts"
+    );
+    eprintln!(
+        "{NETLISTS} netlists ({with_undefined} with cut-off parts), {compared} node voltages; \
+         largest relative difference {worst:.1e}"
+    );
+}
