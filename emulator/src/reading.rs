@@ -21,7 +21,7 @@ pub enum Reader {
     /// parts drawn from the tolerance model, one ADC device's static errors and noise.
     Board {
         /// The board.
-        board: Board,
+        board: Box<Board>,
         /// The tolerance seed.
         seed: Option<u64>,
     },

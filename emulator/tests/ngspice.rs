@@ -53,7 +53,7 @@ fn physical_solver_agrees_with_ngspice() {
         let c = common::random_case(&mut rng);
         let sol = solve(&c.board, &c.parts, &c.position, c.pullups);
         let network = Network::Board {
-            board: c.board.clone(),
+            board: Box::new(c.board.clone()),
             parts: c.parts.clone(),
         };
         let text = spice::netlist(&network, &c.position, "random", c.pullups);

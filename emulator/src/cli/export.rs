@@ -59,7 +59,10 @@ impl NetworkArgs {
                     Some(seed) => Parts::draw(&board, g.size, seed),
                     None => Parts::nominal(&board, g.size),
                 };
-                Network::Board { board, parts }
+                Network::Board {
+                    board: Box::new(board),
+                    parts,
+                }
             }
             None => Network::Model(g.network),
         };

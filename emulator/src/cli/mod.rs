@@ -117,7 +117,7 @@ impl ReaderArgs {
                     None => board,
                 };
                 Some(Reader::Board {
-                    board,
+                    board: Box::new(board),
                     seed: self.board.tolerance_seed,
                 })
             }

@@ -16,7 +16,7 @@ pub enum Network {
     /// A physical board with these parts.
     Board {
         /// The board.
-        board: Board,
+        board: Box<Board>,
         /// Its parts (nominal or drawn).
         parts: Parts,
     },

@@ -1,0 +1,344 @@
+//! `birdcage analyze|next --board|--adc-bits` and `birdcage export` as users see them.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn birdcage(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = birdcage(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    serde_json::from_str(&stdout(&all)).unwrap()
+}
+
+#[test]
+fn board_analysis_reports_nodes_codes_and_the_firmware_choice() {
+    let v = json(&[
+        "analyze",
+        "--size",
+        "4",
+        "--moves",
+        "A7,c5",
+        "--board",
+        "nucleo-f446re",
+        "--tolerance-seed",
+        "7",
+    ]);
+    for key in [
+        "nodes",
+        "firmware_choice",
+        "diverges",
+        "tied",
+        "choice",
+        "board",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["network"], "ideal", "compared with the ideal network");
+    assert_eq!(v["board"]["name"], "nucleo-f446re");
+    assert_eq!(v["board"]["tolerance_seed"], 7);
+    let nodes = v["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 14);
+    for n in nodes {
+        let keys: Vec<&str> = n.as_object().unwrap().keys().map(String::as_str).collect();
+        assert!(
+            ["node", "volts", "code"].iter().all(|k| keys.contains(k)),
+            "{n}"
+        );
+        let volts = n["volts"].as_f64().unwrap();
+        let code = n["code"].as_u64().unwrap();
+        assert!((0.0..=3.3).contains(&volts) && code <= 1023, "{n}");
+    }
+    let q = nodes.iter().find(|n| n["node"] == "Q").unwrap();
+    assert_eq!(
+        (q["volts"].as_f64(), q["code"].as_u64()),
+        (Some(3.3), Some(1023))
+    );
+    // Code drops are the differences of the node codes.
+    let code = |name: &str| nodes.iter().find(|n| n["node"] == name).unwrap()["code"].as_i64();
+    let edges = v["edges"].as_array().unwrap();
+    let a5 = edges.iter().find(|e| e["edge"] == "A5").unwrap();
+    assert_eq!(
+        a5["code_drop"].as_i64().unwrap(),
+        (code("A6").unwrap() - code("A4").unwrap()).abs()
+    );
+    assert!(a5["ohms"].as_f64().unwrap() > 990.0);
+    let cut = edges.iter().find(|e| e["edge"] == "A7").unwrap();
+    assert_eq!(cut["code_drop"], Value::Null);
+    let choice = v["firmware_choice"].as_str().unwrap();
+    let tied: Vec<&str> = v["tied"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert_eq!(v["diverges"], !tied.contains(&choice));
+}
+
+#[test]
+fn without_a_reader_the_json_keys_stay_as_they_were() {
+    let v = json(&["analyze", "--size", "3", "--moves", "A5"]);
+    for key in ["nodes", "firmware_choice", "diverges", "board"] {
+        assert!(v.get(key).is_none(), "{key} appeared");
+    }
+    assert!(v["edges"][0].get("code_drop").is_none());
+}
+
+#[test]
+fn an_ideal_adc_reads_the_exact_model() {
+    let v = json(&[
+        "analyze",
+        "--size",
+        "4",
+        "--moves",
+        "A7,c5",
+        "--adc-bits",
+        "10",
+    ]);
+    assert_eq!(v["board"]["adc_bits"], 10);
+    assert_eq!(v["board"]["name"], Value::Null);
+    let a6 = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node"] == "A6")
+        .unwrap()
+        .clone();
+    let volts = a6["volts"].as_f64().unwrap();
+    assert_eq!(
+        a6["code"].as_u64().unwrap(),
+        (volts * 1024.0 + 0.5).floor() as u64
+    );
+    // The classic position: the codes agree with the exact choice.
+    assert_eq!(v["firmware_choice"], "C7");
+    assert_eq!(v["diverges"], false);
+    assert_eq!(
+        stdout(&[
+            "next",
+            "--size",
+            "4",
+            "--moves",
+            "A7,c5",
+            "--adc-bits",
+            "10"
+        ]),
+        "C7\n"
+    );
+}
+
+#[test]
+fn board_text_lists_node_codes_and_the_verdict() {
+    let text = stdout(&[
+        "analyze",
+        "--size",
+        "3",
+        "--moves",
+        "A5,c5",
+        "--board",
+        "arduino-mega",
+    ]);
+    assert!(
+        text.contains("Read by arduino-mega (10-bit ADC, nominal parts):"),
+        "{text}"
+    );
+    assert!(text.contains("Drops in ADC codes:"));
+    assert!(text.contains("  Q      5.000000  1023"), "{text}");
+    assert!(text.contains("Firmware's move (largest code drop): "));
+}
+
+#[test]
+fn profile_files_override_a_known_profile() {
+    let dir = std::env::temp_dir().join(format!("birdcage-profile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("twelve.toml");
+    std::fs::write(
+        &good,
+        "base = \"nucleo-f446re\"\nname = \"twelve\"\nadc_bits = 12\n",
+    )
+    .unwrap();
+    let v = json(&["analyze", "--size", "3", "--board", good.to_str().unwrap()]);
+    assert_eq!(v["board"]["name"], "twelve");
+    assert_eq!(v["board"]["adc_bits"], 12);
+    let q = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node"] == "Q")
+        .unwrap()
+        .clone();
+    assert_eq!(q["code"], 4095);
+
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "base = \"nucleo-f446re\"\n\nresistor_ohms = [1]\n").unwrap();
+    let out = birdcage(&["analyze", "--size", "3", "--board", bad.to_str().unwrap()]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("line 3"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let negative = dir.join("negative.toml");
+    std::fs::write(
+        &negative,
+        "base = \"arduino-mega\"\nresistor_ohms = -1000\n",
+    )
+    .unwrap();
+    let out = birdcage(&["next", "--size", "3", "--board", negative.to_str().unwrap()]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("resistor_ohms = -1000 is not positive"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn assert_bad_input(args: &[&str], message: &str) {
+    let out = birdcage(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_board_options_are_named() {
+    assert_bad_input(
+        &["analyze", "--size", "3", "--board", "uno"],
+        "unknown board `uno` (expected arduino-mega, nucleo-f446re, or a profile file)",
+    );
+    assert_bad_input(
+        &[
+            "analyze",
+            "--size",
+            "3",
+            "--board",
+            "nucleo-f446re",
+            "--adc-bits",
+            "20",
+        ],
+        "ADC resolution 20 bits is outside 6..=16",
+    );
+    assert_bad_input(
+        &["analyze", "--size", "3", "--adc-bits", "-3"],
+        "ADC resolution -3 bits is outside 6..=16",
+    );
+    assert_bad_input(
+        &["analyze", "--size", "3", "--tolerance-seed", "4"],
+        "--board",
+    );
+    assert_bad_input(
+        &[
+            "analyze",
+            "--size",
+            "3",
+            "--board",
+            "arduino-mega",
+            "--network",
+            "reference",
+        ],
+        "cannot be used with",
+    );
+    assert_bad_input(
+        &["export", "spice", "--size", "3", "--moves", "A5,a5"],
+        "move 2: A5 was already cut",
+    );
+    assert_bad_input(
+        &["export", "gerber", "--size", "3"],
+        "unrecognized subcommand",
+    );
+}
+
+#[test]
+fn spice_export_names_nodes_after_the_board() {
+    let net = stdout(&[
+        "export",
+        "spice",
+        "--size",
+        "3",
+        "--moves",
+        "A5,c5",
+        "--board",
+        "arduino-mega",
+        "--tolerance-seed",
+        "1",
+    ]);
+    assert!(net.starts_with("* birdcage: M=3, moves A5,c5, board arduino-mega, parts drawn from tolerance seed 1, pull-ups on\n"), "{net}");
+    assert!(net.contains("Vsupply q 0 DC 5\n"));
+    assert!(!net.contains("RA5 "), "a cut edge is no part");
+    assert!(net.contains("Rwire_C5 q c4 5e-2\n"), "{net}");
+    assert!(net.contains("Rpullup_bottom bottom q "));
+    assert!(net.contains("\n.op\n") && net.ends_with(".end\n"));
+    // The models: unit resistors, wires as 0 V sources.
+    let ideal = stdout(&["export", "spice", "--size", "2", "--moves", "A3,b2"]);
+    assert!(ideal.contains("Vwire_B2 a2 c2 DC 0\n"), "{ideal}");
+    assert!(ideal.contains("RC3 q c2 1\n"));
+    assert!(ideal.contains("Vground bottom 0 DC 0\n"));
+}
+
+#[test]
+fn circuitjs_export_has_a_three_way_switch_per_edge_set_to_the_position() {
+    let text = stdout(&[
+        "export",
+        "circuitjs",
+        "--size",
+        "3",
+        "--moves",
+        "A5,c5",
+        "--network",
+        "reference",
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("$ 1 "));
+    let switches: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("S "))
+        .collect();
+    assert_eq!(switches.len(), 13);
+    // Positions: middle = resistor, 0 = short, 2 = cut; A5 is the first edge, C5 the second.
+    let position = |l: &str| l.split(' ').nth(6).unwrap().to_string();
+    assert_eq!(position(switches[0]), "2");
+    assert_eq!(position(switches[1]), "0");
+    assert!(switches[2..].iter().all(|l| position(l) == "1"));
+    assert_eq!(lines.iter().filter(|l| l.starts_with("370 ")).count(), 13);
+    assert_eq!(lines.iter().filter(|l| l.starts_with("368 ")).count(), 1);
+    // Reference: 30 kΩ pull-ups on the 6 internal nodes and the bottom terminal, each fed by
+    // its own 5 V rail, plus the supply rail.
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.starts_with("r ") && l.ends_with(" 30000"))
+            .count(),
+        7
+    );
+    assert_eq!(lines.iter().filter(|l| l.starts_with("R ")).count(), 8);
+    assert!(!text.contains('+'), "CircuitJS splits tokens on '+'");
+    // Every coordinate on the 16 px grid.
+    for l in &lines[1..] {
+        for c in l.split(' ').skip(1).take(4) {
+            assert_eq!(c.parse::<i32>().unwrap() % 16, 0, "{l}");
+        }
+    }
+    let ideal = stdout(&["export", "circuitjs", "--size", "3"]);
+    assert_eq!(
+        ideal.lines().filter(|l| l.starts_with("R ")).count(),
+        1,
+        "no pull-ups"
+    );
+}
