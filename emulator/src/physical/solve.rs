@@ -93,10 +93,10 @@ fn slot(size: Size, end: End) -> usize {
 /// let parts = Parts::nominal(&board, m3);
 /// let start = Position::new(m3, Side::Cut);
 /// let on = solve(&board, &parts, &start, PullupState::On);
-/// let a4 = Node::internal(m3, 1, 4).unwrap();
-/// // Close to the ideal 2/3 of the supply, lifted a little by the pull-ups.
-/// let v = on.volts(a4).unwrap() / board.supply_volts;
-/// assert!(v > 2.0 / 3.0 && v < 0.7);
+/// // The cage (three columns of three 1 kΩ) over the 1 kΩ series resistor: the bottom
+/// // terminal sits near half the supply, lifted a little by the 30 kΩ pull-ups.
+/// let v0 = on.volts(Node::Bottom).unwrap() / board.supply_volts;
+/// assert!(v0 > 0.5 && v0 < 0.53);
 /// ```
 pub fn solve(board: &Board, parts: &Parts, position: &Position, pullups: PullupState) -> Solution {
     let numbering = Numbering::new(board, parts, position, pullups);
