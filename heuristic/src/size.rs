@@ -99,6 +99,19 @@ impl Size {
         (usize::from(a), usize::from(b))
     }
 
+    /// The node with [`Node::index`] `index`, from the compile-time table (cheaper than
+    /// `nodes().nth(index)` in hot loops). Panics past [`Size::node_count`].
+    ///
+    /// ```
+    /// use heuristic::{Node, Size};
+    /// let m3 = Size::new(3).unwrap();
+    /// assert_eq!(m3.node(6), Node::Top);
+    /// assert_eq!(m3.node(0), Node::internal(m3, 1, 4).unwrap());
+    /// ```
+    pub fn node(self, index: usize) -> Node {
+        self.table().nodes[..self.node_count()][index]
+    }
+
     fn table(self) -> &'static Table {
         &TABLES[usize::from(self.0 - MIN_SIZE)]
     }

@@ -6,11 +6,13 @@
 //! - [`Parts`]: one build's actual part values, nominal or drawn from a seed;
 //! - [`branches`]: the circuit a position makes, one list for the solver and the exports;
 //! - [`solve`]: node voltages, with parts cut off from both terminals left undefined;
+//! - [`Incremental`]: the same along a game, updating the factor move by move;
 //! - [`Adc`]: what codes those voltages become.
 
 mod adc;
 mod board;
 mod file;
+mod incremental;
 mod network;
 mod parts;
 mod solve;
@@ -18,6 +20,7 @@ mod solve;
 pub use adc::{Adc, StaticErrors};
 pub use board::{AdcSpec, Board, BoardError, Pullups, Reference, Switches};
 pub use file::LoadError;
+pub use incremental::Incremental;
 pub use network::{Branch, End, Part, PullupState, branches};
 pub use parts::{Parts, factor};
 pub use solve::{Solution, solve};

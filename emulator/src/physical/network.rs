@@ -3,7 +3,7 @@
 //! the circuit that was solved.
 
 use boards::RailRelease;
-use heuristic::{Edge, EdgeState, Node, Position};
+use heuristic::{Edge, EdgeState, Node, Position, Size};
 
 use super::{Board, Parts, Pullups};
 
@@ -35,6 +35,16 @@ pub enum Part {
     Pullup(Node),
     /// The series resistor from the bottom terminal to ground.
     Series,
+}
+
+impl Part {
+    /// The edge the part belongs to, if it is an edge's.
+    pub fn edge(self) -> Option<Edge> {
+        match self {
+            Part::Resistor(e) | Part::Wire(e) | Part::Bypass(e) | Part::Leak(e) => Some(e),
+            Part::Pullup(_) | Part::Series => None,
+        }
+    }
 }
 
 /// One two-terminal resistance.
@@ -73,32 +83,8 @@ pub fn branches(
     mut visit: impl FnMut(Branch),
 ) {
     let size = position.size();
-    for (edge, state) in position.edges() {
-        let (a, b) = edge.ends(size);
-        let (a, b) = (End::Node(a), End::Node(b));
-        let resistor = parts.edge(edge);
-        let mut branch = |part, ohms| visit(Branch { part, a, b, ohms });
-        match (state, board.switches) {
-            (EdgeState::Resistor, None) => branch(Part::Resistor(edge), resistor),
-            (EdgeState::Cut, None) => {}
-            (EdgeState::Short, None) => branch(Part::Wire(edge), board.wire_ohms),
-            (EdgeState::Resistor, Some(s)) => {
-                branch(Part::Resistor(edge), resistor + s.on_ohms);
-                branch(Part::Leak(edge), s.off_ohms);
-            }
-            (EdgeState::Cut, Some(s)) => {
-                // Series path (resistor + open switch) beside the open bypass.
-                let series_path = resistor + s.off_ohms;
-                branch(
-                    Part::Leak(edge),
-                    series_path * s.off_ohms / (series_path + s.off_ohms),
-                );
-            }
-            (EdgeState::Short, Some(s)) => {
-                branch(Part::Bypass(edge), s.on_ohms);
-                branch(Part::Leak(edge), resistor + s.off_ohms);
-            }
-        }
+    for (i, (edge, state)) in position.edges().enumerate() {
+        edge_branches(board, parts, size, i, edge, state, &mut visit);
     }
     let pull_to = match (pullups, board.pullups) {
         (PullupState::On, _) => Some(End::Supply),
@@ -125,4 +111,43 @@ pub fn branches(
         b: End::Ground,
         ohms: parts.series_ohms,
     });
+}
+
+/// The branches of the edge with reading-order index `i` (`edge`, in `state`): what
+/// [`branches`] visits for it, for callers that update one edge at a time.
+pub(super) fn edge_branches(
+    board: &Board,
+    parts: &Parts,
+    size: Size,
+    i: usize,
+    edge: Edge,
+    state: EdgeState,
+    mut visit: impl FnMut(Branch),
+) {
+    // Ends from the compile-time table: this is the solver's hot path.
+    let (a, b) = size.edge_ends(i);
+    let (a, b) = (End::Node(size.node(a)), End::Node(size.node(b)));
+    let resistor = parts.edge_ohms[i];
+    let mut branch = |part, ohms| visit(Branch { part, a, b, ohms });
+    match (state, board.switches) {
+        (EdgeState::Resistor, None) => branch(Part::Resistor(edge), resistor),
+        (EdgeState::Cut, None) => {}
+        (EdgeState::Short, None) => branch(Part::Wire(edge), board.wire_ohms),
+        (EdgeState::Resistor, Some(s)) => {
+            branch(Part::Resistor(edge), resistor + s.on_ohms);
+            branch(Part::Leak(edge), s.off_ohms);
+        }
+        (EdgeState::Cut, Some(s)) => {
+            // Series path (resistor + open switch) beside the open bypass.
+            let series_path = resistor + s.off_ohms;
+            branch(
+                Part::Leak(edge),
+                series_path * s.off_ohms / (series_path + s.off_ohms),
+            );
+        }
+        (EdgeState::Short, Some(s)) => {
+            branch(Part::Bypass(edge), s.on_ohms);
+            branch(Part::Leak(edge), resistor + s.off_ohms);
+        }
+    }
 }

@@ -11,7 +11,9 @@ use heuristic::{MAX_NODES, Node, Position, Size, UnionFind};
 use nalgebra::{SMatrix, SVector};
 
 use super::network::{Branch, End, PullupState, branches};
-use super::{Board, Parts};
+use boards::RailRelease;
+
+use super::{Board, Parts, Pullups};
 
 /// Node voltages of one reading.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +28,8 @@ pub struct Solution {
 const RAIL: usize = MAX_NODES;
 const FIXED: usize = MAX_NODES + 1;
 const SLOTS: usize = MAX_NODES + 2;
+/// Row marker of a slot that is not an unknown.
+const CUT_OFF: u8 = u8::MAX;
 
 /// What an end is in the linear system.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,21 +39,41 @@ enum Term {
     Undefined,
 }
 
-struct Numbering {
-    terms: [Term; SLOTS],
+/// Which ends are unknowns of the system (and their row), fixed, or cut off.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Numbering {
+    /// Per slot: the unknown's row, or [`CUT_OFF`]. One byte each, so that the numbering
+    /// stays small to copy.
+    rows: [u8; SLOTS],
     unknowns: usize,
 }
 
 impl Numbering {
-    fn new(board: &Board, parts: &Parts, position: &Position, pullups: PullupState) -> Self {
+    pub(super) fn new(
+        board: &Board,
+        parts: &Parts,
+        position: &Position,
+        pullups: PullupState,
+    ) -> Self {
         let size = position.size();
         let mut sets = UnionFind::<SLOTS>::new();
-        let mut rail_used = false;
-        branches(board, parts, position, pullups, |b| {
-            rail_used |= b.a == End::Rail || b.b == End::Rail;
-            sets.union(slot(size, b.a), slot(size, b.b));
-        });
-        let mut terms = [Term::Undefined; SLOTS];
+        let rail_used = pullups == PullupState::Released
+            && matches!(
+                board.pullups,
+                Pullups::SharedRail {
+                    released: RailRelease::Floating,
+                    ..
+                }
+            );
+        // Pull-ups on tie every node to the supply, and a fixture's leakage joins every
+        // edge: then nothing is cut off and the connectivity pass can be skipped.
+        let all_joined = pullups == PullupState::On || board.switches.is_some();
+        if !all_joined {
+            branches(board, parts, position, pullups, |b| {
+                sets.union(slot(size, b.a), slot(size, b.b));
+            });
+        }
+        let mut rows = [CUT_OFF; SLOTS];
         let mut unknowns = 0;
         let free = size
             .nodes()
@@ -57,19 +81,87 @@ impl Numbering {
             .map(|n| n.index(size))
             .chain(rail_used.then_some(RAIL));
         for s in free {
-            if sets.same(s, FIXED) {
-                terms[s] = Term::Unknown(unknowns);
+            if all_joined || sets.same(s, FIXED) {
+                rows[s] = unknowns as u8;
                 unknowns += 1;
             }
         }
-        Numbering { terms, unknowns }
+        Numbering { rows, unknowns }
     }
 
+    pub(super) fn unknowns(&self) -> usize {
+        self.unknowns
+    }
+
+    #[inline]
+    /// Stamps one branch: `add(p, q, g)` for matrix entries, `inject(p, i)` for the
+    /// right-hand side.
+    pub(super) fn stamp(
+        &self,
+        size: Size,
+        supply: f64,
+        b: &Branch,
+        mut add: impl FnMut(usize, usize, f64),
+        mut inject: impl FnMut(usize, f64),
+    ) {
+        let c = 1.0 / b.ohms;
+        match (self.term(size, b.a, supply), self.term(size, b.b, supply)) {
+            (Term::Unknown(p), Term::Unknown(q)) => {
+                add(p, p, c);
+                add(q, q, c);
+                add(p, q, -c);
+                add(q, p, -c);
+            }
+            (Term::Unknown(p), Term::Fixed(v)) | (Term::Fixed(v), Term::Unknown(p)) => {
+                add(p, p, c);
+                inject(p, c * v);
+            }
+            _ => {}
+        }
+    }
+
+    /// The unknown an end is, if it is one, else its fixed voltage (`Err(Some(v))`) or
+    /// nothing (`Err(None)`, cut off).
+    pub(super) fn unknown(&self, size: Size, end: End, supply: f64) -> Result<usize, Option<f64>> {
+        match self.term(size, end, supply) {
+            Term::Unknown(p) => Ok(p),
+            Term::Fixed(v) => Err(Some(v)),
+            Term::Undefined => Err(None),
+        }
+    }
+
+    /// The solution from the unknowns' values.
+    pub(super) fn solution(&self, size: Size, supply: f64, values: &[f64]) -> Solution {
+        let value = |t: Term| match t {
+            Term::Unknown(k) => Some(values[k]),
+            Term::Fixed(x) => Some(x),
+            Term::Undefined => None,
+        };
+        Solution {
+            size,
+            supply,
+            volts: size
+                .nodes()
+                .map(|node| value(self.term(size, End::Node(node), supply)))
+                .collect(),
+            rail: value(self.slot_term(RAIL)),
+        }
+    }
+
+    #[inline]
     fn term(&self, size: Size, end: End, supply: f64) -> Term {
         match end {
             End::Supply | End::Node(Node::Top) => Term::Fixed(supply),
             End::Ground => Term::Fixed(0.0),
-            other => self.terms[slot(size, other)],
+            other => self.slot_term(slot(size, other)),
+        }
+    }
+
+    #[inline]
+    fn slot_term(&self, slot: usize) -> Term {
+        match self.rows[slot] {
+            CUT_OFF => Term::Undefined,
+            row => Term::Unknown(usize::from(row)),
         }
     }
 }
@@ -102,8 +194,9 @@ pub fn solve(board: &Board, parts: &Parts, position: &Position, pullups: PullupS
     let numbering = Numbering::new(board, parts, position, pullups);
     match numbering.unknowns {
         0..=8 => solve_in::<8>(board, parts, position, pullups, &numbering),
-        // 14: M=4's 12 internal nodes, the bottom terminal and a floating rail.
-        9..=14 => solve_in::<14>(board, parts, position, pullups, &numbering),
+        // 13: M=4's 12 internal nodes and the bottom terminal; 14 with a floating rail.
+        9..=13 => solve_in::<13>(board, parts, position, pullups, &numbering),
+        14 => solve_in::<14>(board, parts, position, pullups, &numbering),
         15..=32 => solve_in::<32>(board, parts, position, pullups, &numbering),
         _ => solve_in::<64>(board, parts, position, pullups, &numbering),
     }
@@ -125,22 +218,7 @@ fn solve_in<const N: usize>(
         g[(k, k)] = 1.0;
     }
     branches(board, parts, position, pullups, |b: Branch| {
-        let c = 1.0 / b.ohms;
-        let ta = numbering.term(size, b.a, supply);
-        let tb = numbering.term(size, b.b, supply);
-        match (ta, tb) {
-            (Term::Unknown(p), Term::Unknown(q)) => {
-                g[(p, p)] += c;
-                g[(q, q)] += c;
-                g[(p, q)] -= c;
-                g[(q, p)] -= c;
-            }
-            (Term::Unknown(p), Term::Fixed(v)) | (Term::Fixed(v), Term::Unknown(p)) => {
-                g[(p, p)] += c;
-                i[p] += c * v;
-            }
-            _ => {}
-        }
+        numbering.stamp(size, supply, &b, |p, q, c| g[(p, q)] += c, |p, c| i[p] += c);
     });
     // Every unknown is joined to a fixed node through positive conductances, so the matrix
     // is positive definite; a failure would be a bug in the numbering, not bad input.
@@ -148,20 +226,7 @@ fn solve_in<const N: usize>(
         .cholesky()
         .expect("reduced conductance matrix is positive definite")
         .solve(&i);
-    let value = |t: Term| match t {
-        Term::Unknown(k) => Some(v[k]),
-        Term::Fixed(x) => Some(x),
-        Term::Undefined => None,
-    };
-    Solution {
-        size,
-        supply,
-        volts: size
-            .nodes()
-            .map(|node| value(numbering.term(size, End::Node(node), supply)))
-            .collect(),
-        rail: value(numbering.terms[RAIL]),
-    }
+    numbering.solution(size, supply, &v.as_slice()[..n])
 }
 
 impl Solution {
