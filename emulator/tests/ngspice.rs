@@ -6,8 +6,6 @@
 //!
 //! Needs Debian's `ngspice` (`.ci/run` installs it); without it the test says it is skipped.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::process::Command;
 
@@ -50,7 +48,7 @@ fn physical_solver_agrees_with_ngspice() {
     let mut with_undefined = 0;
     let mut worst: f64 = 0.0;
     for k in 0..NETLISTS {
-        let c = common::random_case(&mut rng);
+        let c = emulator::games::random_board_case(&mut rng);
         let sol = solve(&c.board, &c.parts, &c.position, c.pullups);
         let network = Network::Board {
             board: Box::new(c.board.clone()),

@@ -1,8 +1,6 @@
 //! The physical network against the exact models it must reduce to, Kirchhoff's current
 //! law on real boards, parts cut off from the terminals, tolerance draws and the ADC.
 
-mod common;
-
 use boards::{Distribution, RailRelease, Tolerance};
 use emulator::exact::solve_model;
 use emulator::games::any_position;
@@ -105,7 +103,7 @@ fn end_index(size: Size, end: End) -> Option<usize> {
 fn kirchhoff_current_law_holds_at_every_free_node_of_real_boards() {
     let mut rng = ChaCha8Rng::seed_from_u64(33);
     for _ in 0..1500 {
-        let c = common::random_case(&mut rng);
+        let c = emulator::games::random_board_case(&mut rng);
         let size = c.position.size();
         let sol = solve(&c.board, &c.parts, &c.position, c.pullups);
         let mut net = vec![0.0f64; size.node_count() + 1];
@@ -386,7 +384,7 @@ fn move_by_move_updates_match_solving_from_scratch() {
     let mut rng = ChaCha8Rng::seed_from_u64(37);
     let (mut moves, mut worst) = (0, 0.0f64);
     for _ in 0..150 {
-        let c = common::random_case(&mut rng);
+        let c = emulator::games::random_board_case(&mut rng);
         let size = c.position.size();
         let first = if rng.random_bool(0.8) {
             Side::Cut
