@@ -1,28 +1,10 @@
 //! The `birdcage` binary as users see it: exact JSON keys, the drawn board, one-line
 //! errors with exit code 2.
 
-use std::process::{Command, Output};
+mod support;
 
 use serde_json::Value;
-
-fn birdcage(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birdcage"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json"]);
-    let out = birdcage(&all);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use support::{assert_bad_input, birdcage, json};
 
 #[test]
 fn analyze_json_has_exactly_the_documented_keys() {
@@ -155,16 +137,6 @@ Drops in units of 1/2 of the supply:
 Cut's move (largest drop): C1
 ";
     assert_eq!(text, want);
-}
-
-fn assert_bad_input(args: &[&str], message: &str) {
-    let out = birdcage(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.contains(message), "{args:?}: {err}");
-    assert!(!err.contains("panicked"));
-    assert!(out.stdout.is_empty());
 }
 
 #[test]

@@ -1,31 +1,9 @@
 //! `birdcage analyze|next --board|--adc-bits` and `birdcage export` as users see them.
 
-use std::process::{Command, Output};
+mod support;
 
 use serde_json::Value;
-
-fn birdcage(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_birdcage"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = birdcage(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn json(args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json"]);
-    serde_json::from_str(&stdout(&all)).unwrap()
-}
+use support::{assert_bad_input, json, scratch_file, stdout};
 
 #[test]
 fn board_analysis_reports_nodes_codes_and_the_firmware_choice() {
@@ -164,104 +142,93 @@ fn board_text_lists_node_codes_and_the_verdict() {
 
 #[test]
 fn profile_files_override_a_known_profile() {
-    let dir = std::env::temp_dir().join(format!("birdcage-profile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("twelve.toml");
-    std::fs::write(
-        &good,
+    let good = scratch_file(
+        "twelve.toml",
         "base = \"nucleo-f446re\"\nname = \"twelve\"\nadc_bits = 12\n",
-    )
-    .unwrap();
+    );
     let v = json(&["analyze", "--size", "3", "--board", good.to_str().unwrap()]);
     assert_eq!(v["board"]["name"], "twelve");
     assert_eq!(v["board"]["adc_bits"], 12);
-    let q = v["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["node"] == "Q")
-        .unwrap()
-        .clone();
+    let nodes = v["nodes"].as_array().unwrap();
+    let q = nodes.iter().find(|n| n["node"] == "Q").unwrap();
     assert_eq!(q["code"], 4095);
 
-    let bad = dir.join("bad.toml");
-    std::fs::write(&bad, "base = \"nucleo-f446re\"\n\nresistor_ohms = [1]\n").unwrap();
-    let out = birdcage(&["analyze", "--size", "3", "--board", bad.to_str().unwrap()]);
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(err.contains("line 3"), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-
-    let negative = dir.join("negative.toml");
-    std::fs::write(
-        &negative,
-        "base = \"arduino-mega\"\nresistor_ohms = -1000\n",
-    )
-    .unwrap();
-    let out = birdcage(&["next", "--size", "3", "--board", negative.to_str().unwrap()]);
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("resistor_ohms = -1000 is not positive"),
-        "{err}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn assert_bad_input(args: &[&str], message: &str) {
-    let out = birdcage(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "one line: {err}");
-    assert!(err.contains(message), "{args:?}: {err}");
-    assert!(out.stdout.is_empty());
+    for (name, text, message) in [
+        (
+            "bad.toml",
+            "base = \"nucleo-f446re\"\n\nresistor_ohms = [1]\n",
+            "line 3",
+        ),
+        (
+            "negative.toml",
+            "base = \"arduino-mega\"\nresistor_ohms = -1000\n",
+            "resistor_ohms = -1000 is not positive",
+        ),
+        (
+            "wide.toml",
+            "base = \"arduino-mega\"\ntolerance_percent = 50\n",
+            "tolerance 50 % is outside 0..50 %",
+        ),
+    ] {
+        let path = scratch_file(name, text);
+        assert_bad_input(
+            &["next", "--size", "3", "--board", path.to_str().unwrap()],
+            message,
+        );
+    }
 }
 
 #[test]
 fn bad_board_options_are_named() {
-    assert_bad_input(
-        &["analyze", "--size", "3", "--board", "uno"],
-        "unknown board `uno` (expected arduino-mega, nucleo-f446re, or a profile file)",
-    );
-    assert_bad_input(
-        &[
-            "analyze",
-            "--size",
-            "3",
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["analyze", "--size", "3", "--board", "uno"],
+            "unknown board `uno` (expected arduino-mega, nucleo-f446re, or a profile file)",
+        ),
+        (
+            vec![
+                "analyze",
+                "--size",
+                "3",
+                "--board",
+                "nucleo-f446re",
+                "--adc-bits",
+                "20",
+            ],
+            "ADC resolution 20 bits is outside 6..=16",
+        ),
+        (
+            vec!["analyze", "--size", "3", "--adc-bits", "-3"],
+            "ADC resolution -3 bits is outside 6..=16",
+        ),
+        (
+            vec!["analyze", "--size", "3", "--tolerance-seed", "4"],
             "--board",
-            "nucleo-f446re",
-            "--adc-bits",
-            "20",
-        ],
-        "ADC resolution 20 bits is outside 6..=16",
-    );
-    assert_bad_input(
-        &["analyze", "--size", "3", "--adc-bits", "-3"],
-        "ADC resolution -3 bits is outside 6..=16",
-    );
-    assert_bad_input(
-        &["analyze", "--size", "3", "--tolerance-seed", "4"],
-        "--board",
-    );
-    assert_bad_input(
-        &[
-            "analyze",
-            "--size",
-            "3",
-            "--board",
-            "arduino-mega",
-            "--network",
-            "reference",
-        ],
-        "cannot be used with",
-    );
-    assert_bad_input(
-        &["export", "spice", "--size", "3", "--moves", "A5,a5"],
-        "move 2: A5 was already cut",
-    );
-    assert_bad_input(
-        &["export", "gerber", "--size", "3"],
-        "unrecognized subcommand",
-    );
+        ),
+        (
+            vec![
+                "analyze",
+                "--size",
+                "3",
+                "--board",
+                "arduino-mega",
+                "--network",
+                "reference",
+            ],
+            "cannot be used with",
+        ),
+        (
+            vec!["export", "spice", "--size", "3", "--moves", "A5,a5"],
+            "move 2: A5 was already cut",
+        ),
+        (
+            vec!["export", "gerber", "--size", "3"],
+            "unrecognized subcommand",
+        ),
+    ];
+    for (args, message) in cases {
+        assert_bad_input(&args, message);
+    }
 }
 
 #[test]

@@ -37,19 +37,7 @@ pub fn netlist(
         Network::Model(model) => model_lines(&mut out, *model, position),
         Network::Board { board, parts } => {
             let solution = physical::solve(board, parts, position, pullups);
-            let undefined: Vec<String> = position
-                .size()
-                .nodes()
-                .filter(|n| solution.volts(*n).is_none())
-                .map(|n| n.to_string())
-                .collect();
-            if !undefined.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "* cut off from both terminals, left out: {}",
-                    undefined.join(" ")
-                );
-            }
+            cut_off_comment(&mut out, position, |n| solution.volts(n).is_none());
             let _ = writeln!(out, "Vsupply q 0 DC {}", board.supply_volts);
             physical::branches(board, parts, position, pullups, |b| {
                 let defined = |end| solution.end_volts(end).is_some();
@@ -62,6 +50,23 @@ pub fn netlist(
     out.push_str(OPTIONS);
     out.push_str("\n.op\n.control\nset numdgt=15\nop\nprint all\n.endc\n.end\n");
     out
+}
+
+/// A comment naming the nodes left out because nothing defines their voltage.
+fn cut_off_comment(out: &mut String, position: &Position, cut_off: impl Fn(Node) -> bool) {
+    let names: Vec<String> = position
+        .size()
+        .nodes()
+        .filter(|n| cut_off(*n))
+        .map(|n| n.to_string())
+        .collect();
+    if !names.is_empty() {
+        let _ = writeln!(
+            out,
+            "* cut off from both terminals, left out: {}",
+            names.join(" ")
+        );
+    }
 }
 
 fn end_name(end: End) -> String {
@@ -97,18 +102,7 @@ fn branch_line(out: &mut String, b: &Branch) {
 fn model_lines(out: &mut String, model: Model, position: &Position) {
     let size = position.size();
     let exact = exact::solve_model(position, model);
-    let floating: Vec<String> = size
-        .nodes()
-        .filter(|n| exact.is_floating(*n))
-        .map(|n| n.to_string())
-        .collect();
-    if !floating.is_empty() {
-        let _ = writeln!(
-            out,
-            "* cut off from both terminals, left out: {}",
-            floating.join(" ")
-        );
-    }
+    cut_off_comment(out, position, |n| exact.is_floating(n));
     if position.winner() == Some(heuristic::Side::Short) && model == Model::Ideal {
         out.push_str(
             "* Short has won: wires join the supply to ground, so ngspice will reject the loop\n",

@@ -1,0 +1,51 @@
+//! Running the `birdcage` binary from tests: its output, its JSON, its one-line errors.
+#![allow(dead_code)] // each test file uses its own subset
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+pub fn birdcage(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Standard output of a run that must succeed.
+pub fn stdout(args: &[&str]) -> String {
+    let out = birdcage(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The JSON document of a run with `--format json` appended.
+pub fn json(args: &[&str]) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    serde_json::from_str(&stdout(&all)).unwrap()
+}
+
+/// Bad input: exit code 2, one line on stderr containing `message`, no panic, no output.
+pub fn assert_bad_input(args: &[&str], message: &str) {
+    let out = birdcage(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains(message), "{args:?}: {err}");
+    assert!(!err.contains("panicked"));
+    assert!(out.stdout.is_empty());
+}
+
+/// A file in a per-process scratch folder, written with `text`.
+pub fn scratch_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("birdcage-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
