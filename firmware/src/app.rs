@@ -297,7 +297,11 @@ where
             return self.try_start();
         };
         if let Some(winner) = game.thresholds.judge(bottom) {
-            info!("game over: the bottom terminal reads {}: {} has won", bottom, winner.name());
+            info!(
+                "game over: the bottom terminal reads {}: {} has won",
+                bottom,
+                winner.name()
+            );
             self.phase = Phase::Over;
             self.show(match winner {
                 Side::Cut => LedPattern::CUT_WON,
@@ -306,11 +310,19 @@ where
             return Ok(Outcome::GameOver(winner.into()));
         }
         let full_scale = self.profile.full_scale_code();
-        let codes = measure(&mut self.hw.sampler, game.size, full_scale, self.config.samples)
-            .map_err(|_| Fault::Hardware(Part::Sampler))?;
+        let codes = measure(
+            &mut self.hw.sampler,
+            game.size,
+            full_scale,
+            self.config.samples,
+        )
+        .map_err(|_| Fault::Hardware(Part::Sampler))?;
         if self.config.self_check {
             if let Some(short) = game.tracker.check(self.profile, &codes)? {
-                info!("self-check passed: Short played {}", display!(Square::from(short)));
+                info!(
+                    "self-check passed: Short played {}",
+                    display!(Square::from(short))
+                );
             }
         } else {
             game.tracker.assume();

@@ -111,7 +111,10 @@ impl<P: OutputPin> Leds for PinLeds<P> {
 
     fn show(&mut self, pattern: LedPattern) -> Result<(), P::Error> {
         let active = self.active;
-        let banks = [(&mut self.rows, pattern.rows), (&mut self.columns, pattern.columns)];
+        let banks = [
+            (&mut self.rows, pattern.rows),
+            (&mut self.columns, pattern.columns),
+        ];
         for (pins, bits) in banks {
             for (i, pin) in pins.iter_mut().enumerate() {
                 let lit = bits & (1 << i) != 0;

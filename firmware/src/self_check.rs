@@ -247,12 +247,23 @@ impl Tracker {
         let mut best_miss: Option<Deviation> = None;
         for before in &self.hypotheses {
             let mut after = before.clone();
-            if after.play(Move { side: Side::Cut, edge: cut }).is_err() {
+            if after
+                .play(Move {
+                    side: Side::Cut,
+                    edge: cut,
+                })
+                .is_err()
+            {
                 continue;
             }
             for short in after.resistors() {
                 let mut p = after.clone();
-                if p.play(Move { side: Side::Short, edge: short }).is_err() {
+                if p.play(Move {
+                    side: Side::Short,
+                    edge: short,
+                })
+                .is_err()
+                {
                     continue;
                 }
                 let d = worst(profile, &p, codes).ok_or(Fault::Prediction)?;
@@ -271,6 +282,27 @@ impl Tracker {
         }
         if found.is_empty() {
             return Err(self.diagnose(profile, codes, cut, best_miss));
+        }
+        // A short across a resistor that carries little current changes the codes little: when
+        // the position with no short at all fits strictly better than every short, nobody moved.
+        // (An exact tie, a short across a resistor with no current, is taken as the move.)
+        let best = found[0].0;
+        for before in &self.hypotheses {
+            let mut after = before.clone();
+            if after
+                .play(Move {
+                    side: Side::Cut,
+                    edge: cut,
+                })
+                .is_err()
+            {
+                continue;
+            }
+            if let Some(d) = worst(profile, &after, codes) {
+                if fits(&d) && d.code.abs_diff(d.expected) < best {
+                    return Err(Fault::NoShort(cut.into()));
+                }
+            }
         }
         let short = found[0].2;
         self.hypotheses.clear();
@@ -295,7 +327,12 @@ impl Tracker {
             let shorted = before.resistors().filter_map(|e| {
                 let mut p = before.clone();
                 p.set_to_move(Side::Short);
-                p.play(Move { side: Side::Short, edge: e }).ok().map(|_| p)
+                p.play(Move {
+                    side: Side::Short,
+                    edge: e,
+                })
+                .ok()
+                .map(|_| p)
             });
             if fits_one(before) || shorted.into_iter().any(|p| fits_one(&p)) {
                 return Fault::CutNotMade(cut.into());
@@ -303,7 +340,12 @@ impl Tracker {
         }
         for before in &self.hypotheses {
             let mut after = before.clone();
-            if after.play(Move { side: Side::Cut, edge: cut }).is_ok()
+            if after
+                .play(Move {
+                    side: Side::Cut,
+                    edge: cut,
+                })
+                .is_ok()
                 && fits_one(&after)
             {
                 return Fault::NoShort(cut.into());
@@ -317,7 +359,10 @@ impl Tracker {
 }
 
 /// Keeps `found` sorted by error, best first, dropping the worst when full.
-fn insert_best<T>(found: &mut heapless::Vec<(u16, T, Edge), { Tracker::CAPACITY }>, item: (u16, T, Edge)) {
+fn insert_best<T>(
+    found: &mut heapless::Vec<(u16, T, Edge), { Tracker::CAPACITY }>,
+    item: (u16, T, Edge),
+) {
     let at = found
         .iter()
         .position(|(e, _, _)| *e > item.0)

@@ -67,7 +67,11 @@ impl Sampler for NodeAdc<'_> {
 
     fn set_pullups(&mut self, on: bool) -> Result<(), NodePinError> {
         // The rail released is driven low (boards: RailRelease::DrivenLow).
-        let _ = if on { self.rail.set_high() } else { self.rail.set_low() };
+        let _ = if on {
+            self.rail.set_high()
+        } else {
+            self.rail.set_low()
+        };
         Ok(())
     }
 

@@ -56,38 +56,70 @@ mod board {
         let mut bench_down = channels.down.0;
 
         if let Err(e) = BOARD.validate() {
-            defmt::panic!("{} profile is invalid: {}", BOARD.name, defmt::Display2Format(&e));
+            defmt::panic!(
+                "{} profile is invalid: {}",
+                BOARD.name,
+                defmt::Display2Format(&e)
+            );
         }
         let dp = defmt::unwrap!(pac::Peripherals::take());
         let cp = defmt::unwrap!(cortex_m::Peripherals::take());
         // 84 MHz from the HSI through the PLL: APB2 84 MHz (ADC clock /4 = 21 MHz, under the
         // 36 MHz of DS10693's ADC characteristics), APB1 42 MHz.
-        let mut rcc = dp.RCC.freeze(rcc::Config::hsi().sysclk(84.MHz()).pclk1(42.MHz()));
+        let mut rcc = dp
+            .RCC
+            .freeze(rcc::Config::hsi().sysclk(84.MHz()).pclk1(42.MHz()));
         let delay = cp.SYST.delay(&rcc.clocks);
 
         let gpio = Gpio::new(dp.GPIOA, dp.GPIOB, dp.GPIOC, dp.GPIOD, dp.GPIOH, &mut rcc);
         let pins = &BOARD.pins;
 
-        let Pullups::SharedRail { control, released: RailRelease::DrivenLow, .. } = BOARD.pullups
+        let Pullups::SharedRail {
+            control,
+            released: RailRelease::DrivenLow,
+            ..
+        } = BOARD.pullups
         else {
             defmt::panic!("this binary drives a shared pull-up rail released low");
         };
-        let sampler = NodeAdc::new(dp.ADC1, dp.ADC_COMMON, &gpio, pins, gpio.output(control), &mut rcc);
+        let sampler = NodeAdc::new(
+            dp.ADC1,
+            dp.ADC_COMMON,
+            &gpio,
+            pins,
+            gpio.output(control),
+            &mut rcc,
+        );
 
         let leds = PinLeds::new(
             pins.row_leds.map(|p| gpio.output(p)),
             pins.column_leds.map(|p| gpio.output(p)),
             BOARD.leds.active,
         );
-        let button = Button::new(gpio.input(pins.button.pin), pins.button.active, Debouncer::default());
+        let button = Button::new(
+            gpio.input(pins.button.pin),
+            pins.button.active,
+            Debouncer::default(),
+        );
 
         let fixture = defmt::unwrap!(BOARD.fixture);
         let spi = Spi2::new(dp.SPI2, &gpio, &fixture, SPI_DIVIDER_LOG2, &mut rcc);
         let chain = defmt::unwrap!(Adg714Chain::new(spi, gpio.output(fixture.sync), fixture).ok());
 
-        let hardware = Hardware { sampler, leds, button, delay, fixture: chain };
+        let hardware = Hardware {
+            sampler,
+            leds,
+            button,
+            delay,
+            fixture: chain,
+        };
         let mut app = App::new(&BOARD, hardware, Config::default());
-        defmt::info!("{} on {} ({})", firmware::VERSION, BOARD.name, BOARD.description);
+        defmt::info!(
+            "{} on {} ({})",
+            firmware::VERSION,
+            BOARD.name,
+            BOARD.description
+        );
         app.start();
 
         let mut reader = FrameReader::new();

@@ -27,7 +27,10 @@ impl Spi2 {
         rcc: &mut Rcc,
     ) -> Spi2 {
         rcc.apb1enr().modify(|_, w| w.spi2en().set_bit());
-        for pin in [Some(fixture.sck), Some(fixture.mosi), fixture.miso].into_iter().flatten() {
+        for pin in [Some(fixture.sck), Some(fixture.mosi), fixture.miso]
+            .into_iter()
+            .flatten()
+        {
             gpio.alternate(pin, SPI2_AF);
         }
         spi.cr1().write(|w| {
