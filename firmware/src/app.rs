@@ -40,6 +40,15 @@ pub enum Player {
     Short,
 }
 
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::Cut => "Cut",
+            Player::Short => "Short",
+        })
+    }
+}
+
 impl From<Side> for Player {
     fn from(side: Side) -> Player {
         match side {
@@ -327,7 +336,14 @@ where
         } else {
             game.tracker.assume();
         }
-        let choice = choose(&game.tracker.position(), &codes)?;
+        let position = game.tracker.position();
+        if let Some(winner) = position.winner() {
+            return Err(Fault::Disagrees {
+                code: bottom,
+                winner: winner.into(),
+            });
+        }
+        let choice = choose(&position, &codes)?;
         game.tracker.play_cut(choice);
         let square = Square::from(choice);
         info!("Cut plays {}", display!(square));

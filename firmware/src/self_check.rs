@@ -84,6 +84,14 @@ pub enum Fault {
     /// No single new short explains the codes.
     #[error("no single short explains the codes: {0}")]
     Unexplained(Deviation),
+    /// The position the machine believes is over, but the game-over reading says play on.
+    #[error("the bottom terminal reads {code}, but the position says {winner} has won")]
+    Disagrees {
+        /// The bottom terminal's code with the pull-ups released.
+        code: u16,
+        /// Who has won in the position.
+        winner: crate::Player,
+    },
     /// The position has no resistor left although the game-over reading says play on.
     #[error("no resistor is left to cut, but the bottom terminal says the game goes on")]
     NoResistor,
@@ -171,7 +179,7 @@ pub struct Tracker {
 
 impl Tracker {
     /// Hypotheses kept when several shorts explain the codes.
-    pub const CAPACITY: usize = 4;
+    pub const CAPACITY: usize = 16;
 
     /// The start position of `size`, Cut (the machine) to move.
     pub fn new(size: Size) -> Tracker {
@@ -283,10 +291,12 @@ impl Tracker {
         if found.is_empty() {
             return Err(self.diagnose(profile, codes, cut, best_miss));
         }
-        // A short across a resistor that carries little current changes the codes little: when
-        // the position with no short at all fits strictly better than every short, nobody moved.
-        // (An exact tie, a short across a resistor with no current, is taken as the move.)
+        // A short across a resistor that carries little current changes the codes little. Only
+        // when the position with no short at all fits better than every short by more than half
+        // the band (more than reading noise can explain) did nobody move; otherwise the quiet
+        // short is taken as the move.
         let best = found[0].0;
+        let margin = band_codes(profile) / 2;
         for before in &self.hypotheses {
             let mut after = before.clone();
             if after
@@ -299,7 +309,7 @@ impl Tracker {
                 continue;
             }
             if let Some(d) = worst(profile, &after, codes) {
-                if fits(&d) && d.code.abs_diff(d.expected) < best {
+                if fits(&d) && d.code.abs_diff(d.expected) + margin < best {
                     return Err(Fault::NoShort(cut.into()));
                 }
             }

@@ -194,7 +194,21 @@ fn a_cut_not_made_is_named_and_the_next_press_recovers() {
 
 #[test]
 fn no_short_since_the_last_cut_is_named() {
-    let mut app = app(Cage::new(3));
+    // With 0.1 % resistors the band is 6 codes: after A1 on M=3 every short moves some code by
+    // at least 8, more than half the band beyond the no-move reading, so a press without
+    // Short's move is told apart from one.
+    let precise: &'static boards::Profile = Box::leak(Box::new(boards::Profile {
+        resistors: boards::Resistors {
+            tolerance: boards::Tolerance {
+                ppm: 1_000,
+                ..BOARD.resistors.tolerance
+            },
+            ..BOARD.resistors
+        },
+        ..*BOARD
+    }));
+    assert_eq!(firmware::band_codes(precise), 6);
+    let mut app = common::app_with(precise, Cage::new(3), Config::default());
     app.start();
     let first = app.on_button();
     app.hardware_mut().sampler.make(first);
@@ -202,6 +216,23 @@ fn no_short_since_the_last_cut_is_named() {
     assert_eq!(
         outcome.to_string(),
         "no new short since A1: make Short's move, then press"
+    );
+    finish(app);
+}
+
+#[test]
+fn a_press_without_a_move_passes_for_a_quiet_short() {
+    // After A1 on M=3, a short across D4 moves no code by more than 8: too little to tell from
+    // no move at all, so the machine takes it as Short's move (and never cuts D4).
+    let m3 = size(3);
+    let mut app = app(Cage::new(3));
+    app.start();
+    let first = app.on_button();
+    app.hardware_mut().sampler.make(first);
+    assert!(matches!(app.on_button(), Outcome::Move(_)));
+    assert_eq!(
+        app.position().unwrap().state(common::edge(m3, "D4")),
+        EdgeState::Short
     );
     finish(app);
 }

@@ -158,6 +158,11 @@ pub type TestApp<S = Cage> = App<S, ShownLeds, PinMock, NoopDelay, NoFixture>;
 
 /// The application on `sampler`, with a button pin that expects no reads.
 pub fn app_on<S: Sampler>(sampler: S, config: Config) -> TestApp<S> {
+    app_with(BOARD, sampler, config)
+}
+
+/// The same on another profile.
+pub fn app_with<S: Sampler>(profile: &'static Profile, sampler: S, config: Config) -> TestApp<S> {
     let hardware = Hardware {
         sampler,
         leds: ShownLeds::default(),
@@ -165,7 +170,7 @@ pub fn app_on<S: Sampler>(sampler: S, config: Config) -> TestApp<S> {
         delay: NoopDelay::new(),
         fixture: NoFixture,
     };
-    App::new(BOARD, hardware, config)
+    App::new(profile, hardware, config)
 }
 
 pub fn app(cage: Cage) -> TestApp {
