@@ -20,6 +20,7 @@
 mod adc;
 mod arduino_mega;
 mod button;
+mod cage;
 mod fixture;
 mod led;
 mod nucleo_f446re;
@@ -35,6 +36,7 @@ mod validation;
 pub use adc::{Adc, AdcAccuracy, AdcReference, LsbFigure};
 pub use arduino_mega::ARDUINO_MEGA;
 pub use button::{Button, ButtonPull};
+pub use cage::{CAGE_EDGES, CageSizeError, cage_states};
 pub use fixture::{EdgeFixture, FixtureSignal, SpiBus};
 pub use led::LedDrive;
 pub use nucleo_f446re::NUCLEO_F446RE;

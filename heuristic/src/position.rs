@@ -267,6 +267,20 @@ impl Position {
         self.play(Move { side, edge })
     }
 
+    /// Hands the turn to `side` without a move, for a player that does not see every move: the
+    /// firmware learns Short's move only from its measurements, and without its self-check it
+    /// never does. Edge states and the winner are untouched.
+    ///
+    /// ```
+    /// use heuristic::{Position, Side, Size};
+    /// let mut p = Position::from_record(Size::new(3).unwrap(), Side::Cut, "A5").unwrap();
+    /// p.set_to_move(Side::Cut);
+    /// assert_eq!(p.to_move(), Some(Side::Cut));
+    /// ```
+    pub fn set_to_move(&mut self, side: Side) {
+        self.to_move = side;
+    }
+
     /// Edges still resistors, in reading order: the legal moves of either side.
     pub fn resistors(&self) -> impl Iterator<Item = Edge> + '_ {
         self.edges()

@@ -1,0 +1,501 @@
+//! The machine's application: a state machine driven by explicit events (`start`, `on_button`,
+//! `tick`, and the bench's `handle`), generic over the hardware traits, so that the board
+//! binary, host tests and an emulated board all run the same code.
+
+use core::fmt;
+
+use boards::Profile;
+use embedded_hal::delay::DelayNs;
+use embedded_hal::digital::InputPin;
+use heuristic::{EdgeState, Node, Position, Side, Size, rank};
+use serde::{Deserialize, Serialize};
+
+use crate::log::{display, info, warn};
+use crate::protocol::{
+    self, Command, Frame, FrameReader, Identity, LinkError, MAX_SAMPLES, Measurement, NO_SEQ,
+    Reply, Status, WireState,
+};
+use crate::sampler::average;
+use crate::{
+    Button, Codes, EdgeSwitches, Fault, GameOverThresholds, LedPattern, Leds, Part, Sampler,
+    Square, Tracker, band_codes, measure,
+};
+
+const M3: Size = match Size::new(3) {
+    Ok(size) => size,
+    Err(_) => panic!("M=3 is a supported size"),
+};
+const M4: Size = match Size::new(4) {
+    Ok(size) => size,
+    Err(_) => panic!("M=4 is a supported size"),
+};
+
+/// A player on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Player {
+    /// The machine.
+    Cut,
+    /// The human (or the bench).
+    Short,
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Player::Cut => "Cut",
+            Player::Short => "Short",
+        })
+    }
+}
+
+impl From<Side> for Player {
+    fn from(side: Side) -> Player {
+        match side {
+            Side::Cut => Player::Cut,
+            Side::Short => Player::Short,
+        }
+    }
+}
+
+/// Where the state machine is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Phase {
+    /// Not started: the first press (or `start`) begins a new game.
+    Idle,
+    /// Every LED lit; the next press makes the machine's first move.
+    NewGame,
+    /// The machine's move is shown; the next press checks the cage and moves again.
+    Playing,
+    /// The result is shown; the next press begins a new game.
+    Over,
+    /// The error pattern is shown; the next press checks again (put the cage right first).
+    Fault,
+}
+
+/// What an event led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Outcome {
+    /// A new game on a board of this size; every LED lit.
+    NewGame {
+        /// M.
+        size: u8,
+    },
+    /// The machine cuts this edge; its row and column lit.
+    Move(Square),
+    /// The bottom terminal shows the game is over.
+    GameOver(Player),
+    /// The machine will not move; the error pattern lit.
+    Fault(Fault),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::NewGame { size } => write!(f, "new game on M={size}"),
+            Outcome::Move(edge) => write!(f, "Cut plays {edge}"),
+            Outcome::GameOver(Player::Cut) => f.write_str("Cut has won"),
+            Outcome::GameOver(Player::Short) => f.write_str("Short has won"),
+            Outcome::Fault(fault) => write!(f, "{fault}"),
+        }
+    }
+}
+
+/// Settings that are not board values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Conversions averaged per node.
+    pub samples: u8,
+    /// Check the cage after each of the opponent's turns (and learn Short's move from it).
+    pub self_check: bool,
+    /// Wait after switching the pull-ups: 30 kΩ into ~30 pF of pin, wiring and ADC sampling
+    /// capacitor settles in about 1 µs per time constant; 100 µs is ample.
+    pub settle_us: u32,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            samples: 4,
+            self_check: true,
+            settle_us: 100,
+        }
+    }
+}
+
+/// The hardware the application drives.
+#[derive(Debug)]
+pub struct Hardware<S, L, P, D, F> {
+    /// Node codes and pull-ups.
+    pub sampler: S,
+    /// The 14 LEDs.
+    pub leds: L,
+    /// The debounced button.
+    pub button: Button<P>,
+    /// Delays (pull-up settling).
+    pub delay: D,
+    /// The edge fixture, or [`crate::NoFixture`].
+    pub fixture: F,
+}
+
+#[derive(Debug)]
+struct Game {
+    size: Size,
+    thresholds: GameOverThresholds,
+    tracker: Tracker,
+}
+
+/// The machine.
+#[derive(Debug)]
+pub struct App<S, L, P, D, F> {
+    profile: &'static Profile,
+    hw: Hardware<S, L, P, D, F>,
+    config: Config,
+    game: Option<Game>,
+    phase: Phase,
+    last: Option<Outcome>,
+    shown: LedPattern,
+    fixture_loaded: bool,
+}
+
+impl<S, L, P, D, F> App<S, L, P, D, F>
+where
+    S: Sampler,
+    L: Leds,
+    P: InputPin,
+    D: DelayNs,
+    F: EdgeSwitches,
+{
+    /// A machine for `profile`, idle until [`App::start`] or the first press.
+    pub fn new(profile: &'static Profile, hw: Hardware<S, L, P, D, F>, config: Config) -> Self {
+        App {
+            profile,
+            hw,
+            config,
+            game: None,
+            phase: Phase::Idle,
+            last: None,
+            shown: LedPattern::OFF,
+            fixture_loaded: false,
+        }
+    }
+
+    /// The hardware (an emulated board reaches its cage through this).
+    pub fn hardware(&self) -> &Hardware<S, L, P, D, F> {
+        &self.hw
+    }
+
+    /// The hardware, mutably.
+    pub fn hardware_mut(&mut self) -> &mut Hardware<S, L, P, D, F> {
+        &mut self.hw
+    }
+
+    /// The hardware back.
+    pub fn release(self) -> Hardware<S, L, P, D, F> {
+        self.hw
+    }
+
+    /// Where the state machine is.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The size detected at the last new game.
+    pub fn size(&self) -> Option<Size> {
+        self.game.as_ref().map(|g| g.size)
+    }
+
+    /// The position the machine believes the cage holds, its pending cut included.
+    pub fn position(&self) -> Option<Position> {
+        self.game.as_ref().map(|g| g.tracker.position())
+    }
+
+    /// What the machine knows of the game.
+    pub fn tracker(&self) -> Option<&Tracker> {
+        self.game.as_ref().map(|g| &g.tracker)
+    }
+
+    /// The game-over thresholds for the detected size.
+    pub fn thresholds(&self) -> Option<GameOverThresholds> {
+        self.game.as_ref().map(|g| g.thresholds)
+    }
+
+    /// What the LEDs show.
+    pub fn leds(&self) -> LedPattern {
+        self.shown
+    }
+
+    /// The last outcome.
+    pub fn last(&self) -> Option<Outcome> {
+        self.last
+    }
+
+    /// Starts a new game: detects the size (3 when the M=4 cage's top internal row reads as the
+    /// supply, else 4) and lights every LED.
+    pub fn start(&mut self) -> Outcome {
+        let outcome = self.try_start().unwrap_or_else(|f| self.fail(f));
+        self.last = Some(outcome);
+        outcome
+    }
+
+    /// One press of the button: a new game when idle or over; otherwise the game-over reading,
+    /// then (game on) the measurement, the self-check and the machine's move.
+    pub fn on_button(&mut self) -> Outcome {
+        let result = match (self.phase, self.game.is_some()) {
+            (Phase::Idle | Phase::Over, _) | (_, false) => self.try_start(),
+            _ => self.try_turn(),
+        };
+        let outcome = result.unwrap_or_else(|f| self.fail(f));
+        self.last = Some(outcome);
+        outcome
+    }
+
+    /// Samples the button once (call every millisecond); a debounced press runs
+    /// [`App::on_button`].
+    pub fn tick(&mut self) -> Option<Outcome> {
+        match self.hw.button.poll() {
+            Ok(true) => Some(self.on_button()),
+            Ok(false) => None,
+            Err(_) => Some(self.fail(Fault::Hardware(Part::Button))),
+        }
+    }
+
+    fn try_start(&mut self) -> Result<Outcome, Fault> {
+        if self.hw.fixture.present() && !self.fixture_loaded {
+            // Power-on leaves every switch open; give the cage the M=4 start position.
+            let cage = boards::cage_states(&Position::new(M4, Side::Cut))
+                .map_err(|_| Fault::Hardware(Part::Fixture))?;
+            self.hw
+                .fixture
+                .set(&cage)
+                .map_err(|_| Fault::Hardware(Part::Fixture))?;
+            self.fixture_loaded = true;
+        }
+        self.pullups(true)?;
+        let near_supply = self
+            .profile
+            .full_scale_code()
+            .saturating_sub(band_codes(self.profile));
+        let mut m3 = true;
+        for node in M4.nodes().take(usize::from(M4.get())) {
+            let code = average(&mut self.hw.sampler, node, self.config.samples)
+                .map_err(|_| Fault::Hardware(Part::Sampler))?;
+            m3 &= code >= near_supply;
+        }
+        let size = if m3 { M3 } else { M4 };
+        self.game = Some(Game {
+            size,
+            thresholds: GameOverThresholds::derive(self.profile, size),
+            tracker: Tracker::new(size),
+        });
+        self.show(LedPattern::NEW_GAME)?;
+        self.phase = Phase::NewGame;
+        info!("new game on M={}", size.get());
+        Ok(Outcome::NewGame { size: size.get() })
+    }
+
+    fn try_turn(&mut self) -> Result<Outcome, Fault> {
+        self.show(LedPattern::OFF)?;
+        self.pullups(false)?;
+        let bottom = average(&mut self.hw.sampler, Node::Bottom, self.config.samples)
+            .map_err(|_| Fault::Hardware(Part::Sampler))?;
+        self.pullups(true)?;
+        let Some(game) = self.game.as_mut() else {
+            return self.try_start();
+        };
+        if let Some(winner) = game.thresholds.judge(bottom) {
+            info!(
+                "game over: the bottom terminal reads {}: {} has won",
+                bottom,
+                winner.name()
+            );
+            self.phase = Phase::Over;
+            self.show(match winner {
+                Side::Cut => LedPattern::CUT_WON,
+                Side::Short => LedPattern::SHORT_WON,
+            })?;
+            return Ok(Outcome::GameOver(winner.into()));
+        }
+        let full_scale = self.profile.full_scale_code();
+        let codes = measure(
+            &mut self.hw.sampler,
+            game.size,
+            full_scale,
+            self.config.samples,
+        )
+        .map_err(|_| Fault::Hardware(Part::Sampler))?;
+        if self.config.self_check {
+            if let Some(short) = game.tracker.check(self.profile, &codes)? {
+                info!(
+                    "self-check passed: Short played {}",
+                    display!(Square::from(short))
+                );
+            }
+        } else {
+            game.tracker.assume();
+        }
+        let position = game.tracker.position();
+        if let Some(winner) = position.winner() {
+            return Err(Fault::Disagrees {
+                code: bottom,
+                winner: winner.into(),
+            });
+        }
+        let choice = choose(&position, &codes)?;
+        game.tracker.play_cut(choice);
+        let square = Square::from(choice);
+        info!("Cut plays {}", display!(square));
+        self.show(LedPattern::edge(choice))?;
+        self.phase = Phase::Playing;
+        Ok(Outcome::Move(square))
+    }
+
+    fn fail(&mut self, fault: Fault) -> Outcome {
+        warn!("{}", display!(fault));
+        let _ = self.show(LedPattern::FAULT);
+        self.phase = Phase::Fault;
+        Outcome::Fault(fault)
+    }
+
+    fn show(&mut self, pattern: LedPattern) -> Result<(), Fault> {
+        self.hw
+            .leds
+            .show(pattern)
+            .map_err(|_| Fault::Hardware(Part::Leds))?;
+        self.shown = pattern;
+        Ok(())
+    }
+
+    fn pullups(&mut self, on: bool) -> Result<(), Fault> {
+        self.hw
+            .sampler
+            .set_pullups(on)
+            .map_err(|_| Fault::Hardware(Part::Sampler))?;
+        self.hw.delay.delay_us(self.config.settle_us);
+        Ok(())
+    }
+
+    /// Answers one bench command.
+    pub fn handle(&mut self, command: Command) -> Reply {
+        match command {
+            Command::Identify => Reply::Identity(Identity {
+                version: truncated(crate::VERSION),
+                board: truncated(self.profile.name),
+                size: self.size().map_or(0, Size::get),
+                adc_bits: self.profile.adc.bits_used,
+                fixture: self.hw.fixture.present(),
+            }),
+            Command::Measure { pullups, samples } => self
+                .measure_for_bench(pullups, samples)
+                .unwrap_or_else(Reply::Error),
+            Command::Decide => Reply::Turn(self.on_button()),
+            Command::NewGame => Reply::Turn(self.start()),
+            Command::SetEdges(states) => {
+                if !self.hw.fixture.present() {
+                    return Reply::Error(LinkError::NoFixture);
+                }
+                let cage = states.map(EdgeState::from);
+                match self.hw.fixture.set(&cage) {
+                    Ok(()) => {
+                        self.fixture_loaded = true;
+                        Reply::Done
+                    }
+                    Err(_) => Reply::Error(LinkError::Hardware(Part::Fixture)),
+                }
+            }
+            Command::Status => Reply::Status(self.status()),
+        }
+    }
+
+    fn measure_for_bench(&mut self, pullups: bool, samples: u8) -> Result<Reply, LinkError> {
+        if samples == 0 || samples > MAX_SAMPLES {
+            return Err(LinkError::BadArgument);
+        }
+        let size = self.size().unwrap_or(M4);
+        self.pullups(pullups)?;
+        let codes = measure(
+            &mut self.hw.sampler,
+            size,
+            self.profile.full_scale_code(),
+            samples,
+        );
+        self.pullups(true)?;
+        let codes = codes.map_err(|_| LinkError::Hardware(Part::Sampler))?;
+        Ok(Reply::Codes(Measurement {
+            size: size.get(),
+            pullups,
+            samples,
+            codes: codes.values().iter().copied().collect(),
+        }))
+    }
+
+    fn status(&self) -> Status {
+        let position = self.position();
+        let tracker = self.tracker();
+        Status {
+            phase: self.phase,
+            size: self.size().map_or(0, Size::get),
+            plies: position.as_ref().map_or(0, |p| p.plies() as u16),
+            edges: position
+                .iter()
+                .flat_map(|p| p.states().iter().copied().map(WireState::from))
+                .collect(),
+            pending_cut: tracker.and_then(Tracker::pending_cut).map(Square::from),
+            hypotheses: tracker.map_or(0, |t| t.hypotheses() as u8),
+            last: self.last,
+            leds: self.shown,
+        }
+    }
+}
+
+/// The heuristic's move on the codes: the uncut resistor with the largest drop.
+fn choose(position: &Position, codes: &Codes) -> Result<heuristic::Edge, Fault> {
+    match rank(position, codes.values()) {
+        Ok(Some(ranking)) => Ok(ranking.choice),
+        _ => Err(Fault::NoResistor),
+    }
+}
+
+fn truncated(text: &str) -> heapless::String<{ protocol::NAME_CAPACITY }> {
+    let mut out = heapless::String::new();
+    for c in text.chars() {
+        if out.push(c).is_err() {
+            break;
+        }
+    }
+    out
+}
+
+/// Feeds one received byte to the link: at the end of a frame, runs its command and encodes the
+/// reply into `out`, returning the reply's length. A frame that cannot be read is answered with
+/// [`Reply::Error`] and sequence number [`NO_SEQ`]; the next frame is read normally.
+pub fn serve<S, L, P, D, F>(
+    app: &mut App<S, L, P, D, F>,
+    reader: &mut FrameReader,
+    byte: u8,
+    out: &mut [u8],
+) -> Option<usize>
+where
+    S: Sampler,
+    L: Leds,
+    P: InputPin,
+    D: DelayNs,
+    F: EdgeSwitches,
+{
+    let reply = match reader.push::<Command>(byte)? {
+        Ok(frame) => Frame {
+            seq: frame.seq,
+            body: app.handle(frame.body),
+        },
+        Err(error) => {
+            warn!("bench link: {}", display!(error));
+            Frame {
+                seq: NO_SEQ,
+                body: Reply::Error(error),
+            }
+        }
+    };
+    protocol::encode(&reply, out).ok()
+}

@@ -1,0 +1,139 @@
+//! The machine on a NUCLEO-F446RE: the `firmware` application over the board's GPIO, ADC1 and
+//! SPI2, with defmt logs on RTT up channel 0 and the bench protocol on RTT up channel 1 and
+//! down channel 0.
+//!
+//! Every pin comes from `boards::NUCLEO_F446RE` at run time; this file only knows the chip.
+//! Build with `cargo fw`, flash and run with `cargo fw-run` (probe-rs).
+#![cfg_attr(target_os = "none", no_std, no_main)]
+
+#[cfg(not(target_os = "none"))]
+fn main() {
+    // The board binary runs on the MCU only; the library it wraps is tested on the host.
+}
+
+#[cfg(all(target_os = "none", not(feature = "defmt")))]
+compile_error!("build the board binary with `--features defmt` (`cargo fw` does)");
+
+#[cfg(target_os = "none")]
+mod adc;
+#[cfg(target_os = "none")]
+mod gpio;
+#[cfg(target_os = "none")]
+mod spi;
+
+#[cfg(target_os = "none")]
+mod board {
+    use boards::{NUCLEO_F446RE as BOARD, Pullups, RailRelease};
+    use embedded_hal::delay::DelayNs;
+    use firmware::protocol::{FrameReader, MAX_FRAME};
+    use firmware::{Adg714Chain, App, Button, Config, Debouncer, Hardware, PinLeds, serve};
+    use panic_probe as _;
+    use rtt_target::{ChannelMode, rtt_init};
+    use stm32f4xx_hal::{pac, prelude::*, rcc};
+
+    use crate::adc::NodeAdc;
+    use crate::gpio::Gpio;
+    use crate::spi::Spi2;
+
+    /// The ADG714 takes SCLK up to 30 MHz (ADG714 data sheet, timing); APB1 / 8 = 5.25 MHz.
+    const SPI_DIVIDER_LOG2: u8 = 3;
+    /// The main loop's period: the button is sampled once per millisecond.
+    const TICK_MS: u32 = 1;
+
+    #[cortex_m_rt::entry]
+    fn main() -> ! {
+        let channels = rtt_init! {
+            up: {
+                0: { size: 1024, mode: ChannelMode::NoBlockSkip, name: "defmt" }
+                1: { size: 512, mode: ChannelMode::NoBlockSkip, name: "bench" }
+            }
+            down: {
+                0: { size: 128, name: "bench" }
+            }
+        };
+        rtt_target::set_defmt_channel(channels.up.0);
+        let mut bench_up = channels.up.1;
+        let mut bench_down = channels.down.0;
+
+        if let Err(e) = BOARD.validate() {
+            defmt::panic!(
+                "{} profile is invalid: {}",
+                BOARD.name,
+                defmt::Display2Format(&e)
+            );
+        }
+        let dp = defmt::unwrap!(pac::Peripherals::take());
+        let cp = defmt::unwrap!(cortex_m::Peripherals::take());
+        // 84 MHz from the HSI through the PLL: APB2 84 MHz (ADC clock /4 = 21 MHz, under the
+        // 36 MHz of DS10693's ADC characteristics), APB1 42 MHz.
+        let mut rcc = dp
+            .RCC
+            .freeze(rcc::Config::hsi().sysclk(84.MHz()).pclk1(42.MHz()));
+        let delay = cp.SYST.delay(&rcc.clocks);
+
+        let gpio = Gpio::new(dp.GPIOA, dp.GPIOB, dp.GPIOC, dp.GPIOD, dp.GPIOH, &mut rcc);
+        let pins = &BOARD.pins;
+
+        let Pullups::SharedRail {
+            control,
+            released: RailRelease::DrivenLow,
+            ..
+        } = BOARD.pullups
+        else {
+            defmt::panic!("this binary drives a shared pull-up rail released low");
+        };
+        let sampler = NodeAdc::new(
+            dp.ADC1,
+            dp.ADC_COMMON,
+            &gpio,
+            pins,
+            gpio.output(control),
+            &mut rcc,
+        );
+
+        let leds = PinLeds::new(
+            pins.row_leds.map(|p| gpio.output(p)),
+            pins.column_leds.map(|p| gpio.output(p)),
+            BOARD.leds.active,
+        );
+        let button = Button::new(
+            gpio.input(pins.button.pin),
+            pins.button.active,
+            Debouncer::default(),
+        );
+
+        let fixture = defmt::unwrap!(BOARD.fixture);
+        let spi = Spi2::new(dp.SPI2, &gpio, &fixture, SPI_DIVIDER_LOG2, &mut rcc);
+        let chain = defmt::unwrap!(Adg714Chain::new(spi, gpio.output(fixture.sync), fixture).ok());
+
+        let hardware = Hardware {
+            sampler,
+            leds,
+            button,
+            delay,
+            fixture: chain,
+        };
+        let mut app = App::new(&BOARD, hardware, Config::default());
+        defmt::info!(
+            "{} on {} ({})",
+            firmware::VERSION,
+            BOARD.name,
+            BOARD.description
+        );
+        app.start();
+
+        let mut reader = FrameReader::new();
+        let mut received = [0u8; 32];
+        let mut reply = [0u8; MAX_FRAME];
+        loop {
+            app.tick();
+            let n = bench_down.read(&mut received);
+            for &byte in &received[..n] {
+                if let Some(len) = serve(&mut app, &mut reader, byte, &mut reply) {
+                    bench_up.write(&reply[..len]);
+                }
+            }
+            app.hardware_mut().delay.delay_ms(TICK_MS);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! The edge fixture: every edge of the M=4 cage gets a series switch (closed = resistor in
+//! circuit, open = cut) and a bypass switch across resistor and series switch (closed = short),
+//! from daisy-chained 8-channel ADG714 switches on SPI (7 packages for the 50 switches).
+//!
+//! Bit layout, from the board's [`boards::EdgeFixture`]: edge `i` of the cage in M=4 reading order
+//! uses switch `2i` (series) and `2i + 1` (bypass). Switch `s` is in package `s / 8` (package 0
+//! takes MOSI first) and is its switch S`(s % 8 + 1)`, data bit `s % 8` (ADG714: DB7..DB0
+//! control S8..S1, 1 closes). A daisy chain shifts the first byte out to the far end, so a
+//! frame sends the last package's byte first and package 0's byte last, then raises SYNC to
+//! latch every package at once.
+
+use boards::{CAGE_EDGES, EdgeFixture};
+use embedded_hal::digital::OutputPin;
+use embedded_hal::spi::SpiBus;
+use heuristic::EdgeState;
+
+/// Packages a frame can address (8 × 8 = 64 switches).
+pub const MAX_DEVICES: usize = 8;
+
+/// Sets every edge of the cage.
+pub trait EdgeSwitches {
+    /// What can go wrong driving the switches.
+    type Error: core::fmt::Debug;
+
+    /// Whether a fixture is fitted; without one the bench's `set edges` is refused.
+    fn present(&self) -> bool {
+        true
+    }
+
+    /// Makes the cage's edges (M=4 reading order, see [`boards::cage_states`]) what `cage` says.
+    fn set(&mut self, cage: &[EdgeState; CAGE_EDGES]) -> Result<(), Self::Error>;
+}
+
+/// No fixture fitted: edges are played by hand.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoFixture;
+
+impl EdgeSwitches for NoFixture {
+    type Error = core::convert::Infallible;
+
+    fn present(&self) -> bool {
+        false
+    }
+
+    fn set(&mut self, _cage: &[EdgeState; CAGE_EDGES]) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+/// The bytes to shift into the chain for `cage`, last package first; `None` if the chain
+/// described by `fixture` has too few switches or more than [`MAX_DEVICES`] packages.
+pub fn cage_frame(
+    fixture: &EdgeFixture,
+    cage: &[EdgeState; CAGE_EDGES],
+) -> Option<heapless::Vec<u8, MAX_DEVICES>> {
+    let devices = usize::from(fixture.devices);
+    let per_device = usize::from(fixture.switches_per_device);
+    if devices > MAX_DEVICES || per_device != 8 || fixture.switches_per_edge != 2 {
+        return None;
+    }
+    if !fixture.covers(CAGE_EDGES) {
+        return None;
+    }
+    let mut by_device = [0u8; MAX_DEVICES];
+    for (i, state) in cage.iter().enumerate() {
+        let (series, bypass) = match state {
+            EdgeState::Resistor => (true, false),
+            EdgeState::Cut => (false, false),
+            // The wire alone: the resistor's own switch open, the bypass closed.
+            EdgeState::Short => (false, true),
+        };
+        for (switch, closed) in [(2 * i, series), (2 * i + 1, bypass)] {
+            if closed {
+                by_device[switch / per_device] |= 1 << (switch % per_device);
+            }
+        }
+    }
+    Some(by_device[..devices].iter().rev().copied().collect())
+}
+
+/// Errors of the ADG714 chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainError<S, P> {
+    /// The SPI bus failed.
+    Spi(S),
+    /// The SYNC pin failed.
+    Sync(P),
+    /// The profile's fixture does not fit the frame format (see [`cage_frame`]).
+    Layout,
+}
+
+/// ADG714 packages daisy-chained on an SPI bus, SYNC driven as a GPIO (the whole chain is one
+/// frame). SPI mode 1 or 2 (the ADG714 samples DIN on SCLK's falling edge), MSB first.
+#[derive(Debug)]
+pub struct Adg714Chain<SPI, SYNC> {
+    spi: SPI,
+    sync: SYNC,
+    fixture: EdgeFixture,
+}
+
+impl<SPI: SpiBus, SYNC: OutputPin> Adg714Chain<SPI, SYNC> {
+    /// Takes the bus and SYNC, and raises SYNC (idle). The switches stay as they are (all open
+    /// after power-on) until [`EdgeSwitches::set`].
+    pub fn new(
+        spi: SPI,
+        mut sync: SYNC,
+        fixture: EdgeFixture,
+    ) -> Result<Self, ChainError<SPI::Error, SYNC::Error>> {
+        sync.set_high().map_err(ChainError::Sync)?;
+        Ok(Adg714Chain { spi, sync, fixture })
+    }
+
+    /// The bus and the pin back.
+    pub fn release(self) -> (SPI, SYNC) {
+        (self.spi, self.sync)
+    }
+}
+
+impl<SPI: SpiBus, SYNC: OutputPin> EdgeSwitches for Adg714Chain<SPI, SYNC> {
+    type Error = ChainError<SPI::Error, SYNC::Error>;
+
+    fn set(&mut self, cage: &[EdgeState; CAGE_EDGES]) -> Result<(), Self::Error> {
+        let frame = cage_frame(&self.fixture, cage).ok_or(ChainError::Layout)?;
+        self.sync.set_low().map_err(ChainError::Sync)?;
+        let sent = self
+            .spi
+            .write(&frame)
+            .and_then(|()| self.spi.flush())
+            .map_err(ChainError::Spi);
+        // Raise SYNC even after a bus error, so the chain is not left mid-frame.
+        self.sync.set_high().map_err(ChainError::Sync)?;
+        sent
+    }
+}

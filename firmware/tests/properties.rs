@@ -1,0 +1,153 @@
+//! Properties: whatever the codes and the presses, the application never panics and never cuts
+//! an edge that has been played.
+
+mod common;
+
+use common::{Cage, app_on};
+use firmware::protocol::Command;
+use firmware::{Config, Outcome, Sampler};
+use heuristic::{EdgeState, Node, Side};
+use proptest::prelude::*;
+
+/// Codes from a script, cycled.
+#[derive(Debug)]
+struct Scripted {
+    codes: Vec<u16>,
+    next: usize,
+}
+
+impl Sampler for Scripted {
+    type Error = core::convert::Infallible;
+
+    fn set_pullups(&mut self, _on: bool) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    fn read(&mut self, _node: Node) -> Result<u16, Self::Error> {
+        let code = self.codes[self.next % self.codes.len()];
+        self.next += 1;
+        Ok(code)
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Event {
+    Press,
+    NewGame,
+    Bench(u8),
+}
+
+fn event() -> impl Strategy<Value = Event> {
+    prop_oneof![
+        8 => Just(Event::Press),
+        1 => Just(Event::NewGame),
+        1 => (0u8..6).prop_map(Event::Bench),
+    ]
+}
+
+fn bench(which: u8) -> Command {
+    match which {
+        0 => Command::Identify,
+        1 => Command::Measure {
+            pullups: which % 2 == 0,
+            samples: 3,
+        },
+        2 => Command::Status,
+        3 => Command::Decide,
+        4 => Command::SetEdges([firmware::protocol::WireState::Cut; 25]),
+        _ => Command::Measure {
+            pullups: true,
+            samples: 0,
+        },
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Arbitrary codes and events: no panic, and every move is a resistor of the position the
+    /// machine believes, never repeated within a game.
+    #[test]
+    fn arbitrary_codes_never_cut_a_played_edge(
+        codes in prop::collection::vec(0u16..=1023, 1..64),
+        events in prop::collection::vec(event(), 1..60),
+        self_check in any::<bool>(),
+    ) {
+        let config = Config { self_check, ..Config::default() };
+        let mut app = app_on(Scripted { codes, next: 0 }, config);
+        let mut played = Vec::new();
+        let mut run = || -> Result<(), TestCaseError> { for event in events {
+            let before = app.position();
+            let outcome = match event {
+                Event::Press => app.on_button(),
+                Event::NewGame => app.start(),
+                Event::Bench(which) => {
+                    let _ = app.handle(bench(which));
+                    continue;
+                }
+            };
+            match outcome {
+                Outcome::Move(square) => {
+                    let before = before.expect("a move needs a game");
+                    let edge = square.edge(before.size()).expect("moves are edges of the board");
+                    prop_assert_eq!(before.state(edge), EdgeState::Resistor);
+                    prop_assert!(!played.contains(&square), "{} played twice", square);
+                    played.push(square);
+                }
+                Outcome::NewGame { .. } => played.clear(),
+                _ => {}
+            }
+        } Ok(()) };
+        let result = run();
+        common::finish(app);
+        result?;
+    }
+
+    /// A real cage with random replies from Short and reading noise inside the band: every move
+    /// is still a resistor on the cage.
+    #[test]
+    fn a_noisy_cage_never_loses_track(
+        m in 3u32..=4,
+        replies in prop::collection::vec(0usize..64, 1..14),
+        noise in prop::collection::vec(-8i32..=8, 14),
+    ) {
+        let mut cage = Cage::new(m);
+        let size = cage.position.size();
+        cage.offsets = size
+            .nodes()
+            .filter(|&n| n != Node::Top)
+            .zip(noise)
+            .collect();
+        let mut app = app_on(cage, Config::default());
+        app.start();
+        let mut replies = replies.into_iter();
+        let mut run = || -> Result<(), TestCaseError> { for _ in 0..30 {
+            let outcome = app.on_button();
+            match outcome {
+                Outcome::Move(square) => {
+                    let cage = &mut app.hardware_mut().sampler;
+                    let edge = square.edge(size).unwrap();
+                    prop_assert_eq!(cage.position.state(edge), EdgeState::Resistor);
+                    cage.make(outcome);
+                    if cage.position.winner().is_some() {
+                        continue;
+                    }
+                    let Some(choice) = replies.next() else { break };
+                    let moves: Vec<_> = cage.position.resistors().collect();
+                    let reply = moves[choice % moves.len()];
+                    cage.play(Side::Short, &reply.to_string());
+                }
+                Outcome::GameOver(winner) => {
+                    let cage = &app.hardware().sampler;
+                    prop_assert_eq!(cage.position.winner().map(firmware::Player::from), Some(winner));
+                    break;
+                }
+                Outcome::NewGame { .. } => prop_assert!(false, "a new game mid-game"),
+                Outcome::Fault(fault) => prop_assert!(false, "{}", fault),
+            }
+        } Ok(()) };
+        let result = run();
+        common::finish(app);
+        result?;
+    }
+}
