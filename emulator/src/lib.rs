@@ -11,6 +11,7 @@
 
 pub mod analysis;
 pub mod diagram;
+pub mod emulated;
 pub mod exact;
 pub mod export;
 pub mod games;

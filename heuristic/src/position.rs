@@ -190,6 +190,30 @@ impl Position {
         Ok(position)
     }
 
+    /// A position set up edge by edge, as a cage is wired by hand (or by the edge fixture):
+    /// `states` in reading order, `to_move` to move; the winner follows from the states.
+    /// `None` unless there is one state per edge.
+    ///
+    /// ```
+    /// use heuristic::{EdgeState, Position, Side, Size};
+    /// let m2 = Size::new(2).unwrap();
+    /// let mut states = [EdgeState::Resistor; 5];
+    /// states[0] = EdgeState::Cut; // A3
+    /// let p = Position::set_up(m2, &states, Side::Short).unwrap();
+    /// assert_eq!(p, Position::from_record(m2, Side::Cut, "A3").unwrap());
+    /// assert!(Position::set_up(m2, &states[..4], Side::Cut).is_none());
+    /// ```
+    pub fn set_up(size: Size, states: &[EdgeState], to_move: Side) -> Option<Position> {
+        if states.len() != size.edge_count() {
+            return None;
+        }
+        let mut position = Position::new(size, to_move);
+        position.edges[..states.len()].copy_from_slice(states);
+        position.plies = states.iter().filter(|s| **s != EdgeState::Resistor).count() as u16;
+        position.winner = position.decide_winner();
+        Some(position)
+    }
+
     /// Board size.
     pub fn size(&self) -> Size {
         self.size

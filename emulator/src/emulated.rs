@@ -1,0 +1,424 @@
+//! The in-process board (SIL): the firmware's hardware traits implemented over the physical
+//! network, so that the real [`firmware::App`] runs against an emulated cage.
+//!
+//! The cage is the M=4 board of a profile, with parts nominal or drawn from a seed and one ADC
+//! device; an M=3 game sits on it as the firmware expects (its own edges, jumpers from row 6 to
+//! Q, the rest cut: [`boards::cage_states`]). Moves are made by whoever holds the
+//! [`EmulatedCage`]: the machine's cut (which a person makes by hand on the real board) and the
+//! opponent's short. The sampler solves the cage as it stands, with the pull-ups as the
+//! firmware set them, and reads each node through the ADC with noise.
+
+use std::cell::RefCell;
+use std::convert::Infallible;
+use std::rc::Rc;
+
+use boards::Profile;
+use embedded_hal::delay::DelayNs;
+use embedded_hal::digital::{ErrorType, InputPin};
+use firmware::{App, Config, Hardware, LedPattern, Leds, NoFixture, Sampler};
+use heuristic::{Move, MoveError, Node, Position, Side, Size};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::physical::{Adc, Board, Parts, PullupState, Solution, solve};
+
+/// The cage every profile wires: M=4.
+const CAGE: Size = match Size::new(4) {
+    Ok(size) => size,
+    Err(_) => panic!("M=4 is a size"),
+};
+
+#[derive(Debug)]
+struct Inner {
+    board: Board,
+    parts: Parts,
+    adc: Adc,
+    noise: ChaCha8Rng,
+    game: Position,
+    pullups: PullupState,
+    /// The solved cage for the current position and pull-ups, until either changes.
+    solved: Option<Solution>,
+    leds: LedPattern,
+    conversions: u64,
+}
+
+impl Inner {
+    fn solution(&mut self) -> &Solution {
+        if self.solved.is_none() {
+            let states = boards::cage_states(&self.game)
+                .unwrap_or_else(|_| unreachable!("the game size was checked at construction"));
+            let cage = Position::set_up(CAGE, &states, Side::Cut)
+                .unwrap_or_else(|| unreachable!("one state per M=4 edge"));
+            self.solved = Some(solve(&self.board, &self.parts, &cage, self.pullups));
+        }
+        self.solved
+            .get_or_insert_with(|| unreachable!("just solved"))
+    }
+}
+
+/// A game on an emulated board, shared by the firmware's hardware handles and the caller who
+/// plays the moves.
+#[derive(Clone, Debug)]
+pub struct EmulatedCage {
+    inner: Rc<RefCell<Inner>>,
+}
+
+/// A game size the emulated board cannot hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the emulated board wires M=3 and M=4 games, not M={0}")]
+pub struct CageSizeError(pub u8);
+
+impl EmulatedCage {
+    /// A new game of `size` on `profile`'s board: nominal parts and a perfect ADC without a
+    /// seed; with one, parts, ADC device and noise drawn from it (as `analyze --board`).
+    pub fn new(profile: &Profile, size: Size, seed: Option<u64>) -> Result<Self, CageSizeError> {
+        if !matches!(size.get(), 3 | 4) {
+            return Err(CageSizeError(size.get()));
+        }
+        let board = Board::from_profile(profile);
+        let (parts, adc) = match seed {
+            Some(s) => (Parts::draw(&board, CAGE, s), Adc::draw(&board, s)),
+            None => (Parts::nominal(&board, CAGE), Adc::nominal(&board)),
+        };
+        Ok(EmulatedCage {
+            inner: Rc::new(RefCell::new(Inner {
+                board,
+                parts,
+                adc,
+                noise: ChaCha8Rng::seed_from_u64(seed.unwrap_or(0)),
+                game: Position::new(size, Side::Cut),
+                pullups: PullupState::On,
+                solved: None,
+                leds: LedPattern::OFF,
+                conversions: 0,
+            })),
+        })
+    }
+
+    /// Makes `mv` on the cage (cuts a resistor out or wires it over).
+    pub fn play(&self, mv: Move) -> Result<(), MoveError> {
+        let mut inner = self.inner.borrow_mut();
+        inner.game.play(mv)?;
+        inner.solved = None;
+        Ok(())
+    }
+
+    /// Rewires the cage to `position` (same size), whatever the rules say: what a person
+    /// who forgot a cut, or wired the wrong edge, leaves on the board.
+    pub fn wire(&self, position: Position) {
+        let mut inner = self.inner.borrow_mut();
+        debug_assert_eq!(position.size(), inner.game.size());
+        inner.game = position;
+        inner.solved = None;
+    }
+
+    /// The game as the cage holds it.
+    pub fn position(&self) -> Position {
+        self.inner.borrow().game.clone()
+    }
+
+    /// What the LEDs show.
+    pub fn leds(&self) -> LedPattern {
+        self.inner.borrow().leds
+    }
+
+    /// ADC conversions made so far.
+    pub fn conversions(&self) -> u64 {
+        self.inner.borrow().conversions
+    }
+
+    /// The firmware's hardware over this cage: sampler, LEDs, a button nobody presses (call
+    /// [`App::on_button`]), delays that take no time, no fixture.
+    pub fn hardware(&self) -> Hardware<CageSampler, CageLeds, Unpressed, NoDelay, NoFixture> {
+        Hardware {
+            sampler: CageSampler(self.clone()),
+            leds: CageLeds(self.clone()),
+            button: firmware::Button::new(
+                Unpressed,
+                boards::Level::Low,
+                firmware::Debouncer::new(1),
+            ),
+            delay: NoDelay,
+            fixture: NoFixture,
+        }
+    }
+
+    /// The firmware application on this cage, with `config`.
+    pub fn app(&self, profile: &'static Profile, config: Config) -> EmulatedApp {
+        App::new(profile, self.hardware(), config)
+    }
+}
+
+/// The firmware application running on an [`EmulatedCage`].
+pub type EmulatedApp = App<CageSampler, CageLeds, Unpressed, NoDelay, NoFixture>;
+
+/// The ADC and pull-up switch of an emulated cage.
+#[derive(Debug)]
+pub struct CageSampler(EmulatedCage);
+
+impl Sampler for CageSampler {
+    type Error = Infallible;
+
+    fn set_pullups(&mut self, on: bool) -> Result<(), Infallible> {
+        let mut inner = self.0.inner.borrow_mut();
+        let state = if on {
+            PullupState::On
+        } else {
+            PullupState::Released
+        };
+        if inner.pullups != state {
+            inner.pullups = state;
+            inner.solved = None;
+        }
+        Ok(())
+    }
+
+    fn read(&mut self, node: Node) -> Result<u16, Infallible> {
+        let mut inner = self.0.inner.borrow_mut();
+        // An undefined node (cut off, pull-ups released) reads whatever charge its input holds;
+        // take 0, a discharged sampling capacitor.
+        let volts = inner.solution().volts(node).unwrap_or(0.0);
+        let inner = &mut *inner;
+        inner.conversions += 1;
+        Ok(inner.adc.read(volts, &mut inner.noise))
+    }
+}
+
+/// The LEDs of an emulated cage.
+#[derive(Debug)]
+pub struct CageLeds(EmulatedCage);
+
+impl Leds for CageLeds {
+    type Error = Infallible;
+
+    fn show(&mut self, pattern: LedPattern) -> Result<(), Infallible> {
+        self.0.inner.borrow_mut().leds = pattern;
+        Ok(())
+    }
+}
+
+/// A button input that is never pressed: the caller presses by calling
+/// [`App::on_button`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unpressed;
+
+impl ErrorType for Unpressed {
+    type Error = Infallible;
+}
+
+impl InputPin for Unpressed {
+    fn is_high(&mut self) -> Result<bool, Infallible> {
+        Ok(true)
+    }
+
+    fn is_low(&mut self) -> Result<bool, Infallible> {
+        Ok(false)
+    }
+}
+
+/// Delays that return at once: the emulated network settles instantly.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoDelay;
+
+impl DelayNs for NoDelay {
+    fn delay_ns(&mut self, _ns: u32) {}
+}
+
+/// One of the machine's moves, judged against the exact ideal network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    /// The position the machine measured.
+    pub position: Position,
+    /// The edge it chose.
+    pub chosen: heuristic::Edge,
+    /// The ideal network's tied best edges there.
+    pub tied: Vec<heuristic::Edge>,
+    /// The ideal margin between the best drop and the runner-up, as a fraction of the
+    /// supply (1 when nothing else carries current): how much the board could blur.
+    pub margin: f64,
+}
+
+impl Turn {
+    /// Whether the machine's choice is outside the ideal tied set.
+    pub fn diverges(&self) -> bool {
+        !self.tied.contains(&self.chosen)
+    }
+}
+
+/// Why an emulated game stopped early.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SilError {
+    /// The firmware refused to move (its error pattern).
+    #[error("the firmware faulted after {record}: {fault}")]
+    Fault {
+        /// The game so far.
+        record: String,
+        /// What it reported.
+        fault: firmware::Fault,
+    },
+    /// The firmware chose an edge that is not a resistor, or moved out of turn.
+    #[error("the firmware played {square} after {record}, which is not a legal cut")]
+    Illegal {
+        /// The game so far.
+        record: String,
+        /// What it chose.
+        square: firmware::Square,
+    },
+    /// The firmware's game-over verdict is not the position's.
+    #[error("after {record} the firmware says {said}, the position says {truth:?}")]
+    Verdict {
+        /// The game so far.
+        record: String,
+        /// The firmware's outcome.
+        said: firmware::Outcome,
+        /// The real winner, if any.
+        truth: Option<Side>,
+    },
+}
+
+/// A whole game of the firmware against an opponent on an emulated cage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameLog {
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+    /// Each of the machine's moves with the ideal verdict.
+    pub turns: Vec<Turn>,
+    /// The winner, or why the game stopped.
+    pub result: Result<Side, SilError>,
+}
+
+impl GameLog {
+    /// The game record (`A7,c5,...`).
+    pub fn record(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(|m| m.to_string()).collect();
+        moves.join(",")
+    }
+}
+
+/// Plays a whole game: the firmware (Cut) moves on each press, the cut is made on the cage,
+/// then `opponent` picks Short's edge for the position. Stops at the firmware's game-over
+/// verdict (checked against the position) or at the first fault.
+pub fn run_game(
+    cage: &EmulatedCage,
+    app: &mut EmulatedApp,
+    mut opponent: impl FnMut(&Position) -> heuristic::Edge,
+) -> GameLog {
+    let mut log = GameLog {
+        moves: Vec::new(),
+        turns: Vec::new(),
+        result: Ok(Side::Cut),
+    };
+    let size = cage.position().size();
+    let stop = |log: &mut GameLog, e: SilError| log.result = Err(e);
+    match app.start() {
+        firmware::Outcome::NewGame { size: m } if m == size.get() => {}
+        said => {
+            let truth = cage.position().winner();
+            stop(
+                &mut log,
+                SilError::Verdict {
+                    record: String::new(),
+                    said,
+                    truth,
+                },
+            );
+            return log;
+        }
+    }
+    loop {
+        let before = cage.position();
+        let record = log.record();
+        match app.on_button() {
+            firmware::Outcome::Move(square) => {
+                let Some(edge) = square.edge(size).filter(|e| {
+                    before.winner().is_none() && before.state(*e) == heuristic::EdgeState::Resistor
+                }) else {
+                    stop(&mut log, SilError::Illegal { record, square });
+                    return log;
+                };
+                log.turns.push(judge(&before, edge));
+                let cut = Move {
+                    side: Side::Cut,
+                    edge,
+                };
+                // A legal cut (checked above) on the cage's own position.
+                let _ = cage.play(cut);
+                log.moves.push(cut);
+                let now = cage.position();
+                if now.winner().is_none() {
+                    let short = Move {
+                        side: Side::Short,
+                        edge: opponent(&now),
+                    };
+                    if cage.play(short).is_ok() {
+                        log.moves.push(short);
+                    }
+                }
+            }
+            firmware::Outcome::GameOver(player) => {
+                let said = match player {
+                    firmware::Player::Cut => Side::Cut,
+                    firmware::Player::Short => Side::Short,
+                };
+                if before.winner() == Some(said) {
+                    log.result = Ok(said);
+                } else {
+                    let outcome = firmware::Outcome::GameOver(player);
+                    let truth = before.winner();
+                    stop(
+                        &mut log,
+                        SilError::Verdict {
+                            record,
+                            said: outcome,
+                            truth,
+                        },
+                    );
+                }
+                return log;
+            }
+            firmware::Outcome::Fault(fault) => {
+                stop(&mut log, SilError::Fault { record, fault });
+                return log;
+            }
+            said => {
+                let truth = before.winner();
+                stop(
+                    &mut log,
+                    SilError::Verdict {
+                        record,
+                        said,
+                        truth,
+                    },
+                );
+                return log;
+            }
+        }
+    }
+}
+
+fn judge(position: &Position, chosen: heuristic::Edge) -> Turn {
+    use num_traits::ToPrimitive;
+    let exact = crate::exact::solve_model(position, heuristic::Model::Ideal);
+    let ranking = exact.rank();
+    let (tied, margin) = match &ranking {
+        Some(r) => {
+            let margin = match &r.runner_up {
+                Some(next) => num_rational::BigRational::new(
+                    r.best.clone() - next,
+                    exact.denominator().clone(),
+                )
+                .to_f64()
+                .unwrap_or(0.0),
+                None => 1.0,
+            };
+            (r.tied.iter().copied().collect(), margin)
+        }
+        None => (Vec::new(), 0.0),
+    };
+    Turn {
+        position: position.clone(),
+        chosen,
+        tied,
+        margin,
+    }
+}
