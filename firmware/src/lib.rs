@@ -29,7 +29,6 @@ pub mod protocol;
 mod sampler;
 mod self_check;
 mod square;
-mod stub;
 
 pub use app::{App, Config, Hardware, Outcome, Phase, Player, serve};
 pub use button::Button;
@@ -40,7 +39,6 @@ pub use leds::{LedPattern, Leds, PinLeds};
 pub use sampler::{Codes, Sampler, measure};
 pub use self_check::{Deviation, Fault, Part, Tracker, band_codes, predict};
 pub use square::Square;
-pub use stub::{NoButton, NoDelay};
 
 /// The firmware's version, as `identify` reports it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -249,20 +249,3 @@ fn the_application_loads_the_fixture_and_the_bench_sets_it() {
     spi.done();
     sync.done();
 }
-
-#[test]
-fn stand_ins_for_an_emulated_board() {
-    use embedded_hal::digital::InputPin;
-    // Active low: NoButton reads high, so never pressed; the application runs on on_button.
-    let hardware = Hardware {
-        sampler: Cage::new(3),
-        leds: ShownLeds::default(),
-        button: Button::new(firmware::NoButton, Level::Low, Debouncer::default()),
-        delay: firmware::NoDelay,
-        fixture: NoFixture,
-    };
-    let mut app = App::new(&NUCLEO_F446RE, hardware, Config::default());
-    assert!((0..100).all(|_| app.tick().is_none()));
-    assert_eq!(app.on_button(), Outcome::NewGame { size: 3 });
-    assert!(!firmware::NoButton.is_low().unwrap());
-}
