@@ -111,9 +111,8 @@ pub fn model_nets(position: &Position, model: Model) -> Vec<String> {
         }
     }
     let (top, bottom) = (Node::Top.index(size), Node::Bottom.index(size));
-    size.nodes()
-        .enumerate()
-        .map(|(i, node)| {
+    (0..size.node_count())
+        .map(|i| {
             if wires.same(i, top) {
                 "q".to_string()
             } else if wires.same(i, bottom) {
