@@ -10,10 +10,7 @@ use stm32f4xx_hal::rcc::Rcc;
 
 use crate::gpio::{Gpio, GpioPin};
 
-const M4: Size = match Size::new(4) {
-    Ok(size) => size,
-    Err(_) => panic!("M=4 is a supported size"),
-};
+const M4: Size = Size::M4;
 
 /// ADC1 reading the cage, and the GPIO that drives the pull-up rail.
 pub struct NodeAdc<'a> {
