@@ -3,7 +3,8 @@
 //! - [`exact`]: exact rational node voltages of the `ideal` and `reference` models (and of
 //!   any integer-conductance circuit), so ties are exact ties;
 //! - [`analysis`]: everything `birdcage analyze` reports about a position;
-//! - [`diagram`]: the board drawn as the original program drew it.
+//! - [`diagram`]: the board drawn as the original program drew it;
+//! - [`perfect`]: perfect play (Lehman's theorem by matroid partition).
 //!
 //! The rules, notation and the heuristic itself come from [`heuristic`]; nothing here
 //! re-implements them.
@@ -13,3 +14,4 @@ pub mod analysis;
 pub mod diagram;
 pub mod exact;
 pub mod games;
+pub mod perfect;
