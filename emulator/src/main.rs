@@ -22,6 +22,9 @@ struct Cli {
 enum Command {
     Analyze(cli::analyze::Cmd),
     Next(cli::next::Cmd),
+    Solve(cli::solve::Cmd),
+    Beat(cli::beat::Cmd),
+    Play(cli::play::Cmd),
 }
 
 /// Exit code for bad input, as for clap's own usage errors.
@@ -50,6 +53,9 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Analyze(cmd) => cmd.run(),
         Command::Next(cmd) => cmd.run(),
+        Command::Solve(cmd) => cmd.run(),
+        Command::Beat(cmd) => cmd.run(),
+        Command::Play(cmd) => return cmd.run(),
     };
     match result {
         Ok(text) => {

@@ -18,7 +18,8 @@ pub struct Cmd {
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let g = &self.game;
-        let analysis = emulator::analysis::analyze(g.size, g.first.into(), &g.moves, g.network)?;
+        let r = &g.record;
+        let analysis = emulator::analysis::analyze(r.size, r.first.into(), &r.moves, g.network)?;
         Ok(match self.format {
             Format::Text => analysis.to_text(),
             Format::Json => serde_json::to_string_pretty(&analysis)? + "\n",

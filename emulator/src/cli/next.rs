@@ -16,7 +16,8 @@ pub struct Cmd {
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let g = &self.game;
-        let analysis = emulator::analysis::analyze(g.size, g.first.into(), &g.moves, g.network)?;
+        let r = &g.record;
+        let analysis = emulator::analysis::analyze(r.size, r.first.into(), &r.moves, g.network)?;
         let position = analysis.voltages.position();
         match (position.winner(), position.to_move(), analysis.choice) {
             (Some(winner), _, _) => bail!("the game is over: {winner} has won"),
