@@ -1,0 +1,77 @@
+//! The perfect players: the first player wins the bird cage, and the perfect one never
+//! loses it, whatever the other side does.
+
+use std::collections::HashSet;
+
+use emulator::perfect;
+use emulator::players::{Opponent, perfect_move};
+use heuristic::{Model, Position, Side, Size};
+use rand::seq::IteratorRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Plays `perfect_side` with the perfect player against every line of the other side;
+/// returns how many finished games were reached, panicking on any loss.
+fn every_line(size: Size, perfect_side: Side) -> usize {
+    let mut seen = HashSet::new();
+    let mut stack = vec![Position::new(size, perfect_side)];
+    let mut finished = 0;
+    while let Some(p) = stack.pop() {
+        if !seen.insert(perfect::key(&p)) {
+            continue;
+        }
+        match (p.winner(), p.to_move()) {
+            (Some(w), _) => {
+                assert_eq!(w, perfect_side, "lost at {:?}", perfect::key(&p));
+                finished += 1;
+            }
+            (None, Some(side)) if side == perfect_side => {
+                let mut child = p.clone();
+                child.play_edge(perfect_move(&p).unwrap()).unwrap();
+                stack.push(child);
+            }
+            (None, _) => {
+                for e in p.resistors() {
+                    let mut child = p.clone();
+                    child.play_edge(e).unwrap();
+                    stack.push(child);
+                }
+            }
+        }
+    }
+    finished
+}
+
+#[test]
+fn perfect_first_player_never_loses_on_m3_against_any_line() {
+    let m3 = Size::new(3).unwrap();
+    // Cut first (the machine's game) and Short first (Bridg-It's): both are won.
+    let (cut_first, short_first) = (every_line(m3, Side::Cut), every_line(m3, Side::Short));
+    eprintln!("finished games: {cut_first} (Cut first), {short_first} (Short first)");
+    assert!(cut_first > 100 && short_first > 100);
+}
+
+#[test]
+fn perfect_first_player_wins_random_lines_on_m4_to_m6() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    for m in 4..=6 {
+        let size = Size::new(m).unwrap();
+        for first in [Side::Cut, Side::Short] {
+            for game in 0..40 {
+                let mut p = Position::new(size, first);
+                while let Some(side) = p.to_move() {
+                    let edge = if side == first {
+                        perfect_move(&p).unwrap()
+                    } else if rng.random_bool(0.5) {
+                        // Half the time a sensible opponent, half a random one.
+                        Opponent::Heuristic(Model::Ideal).reply(&p).unwrap()
+                    } else {
+                        p.resistors().choose(&mut rng).unwrap()
+                    };
+                    p.play_edge(edge).unwrap();
+                }
+                assert_eq!(p.winner(), Some(first), "M={m} {first} first, game {game}");
+            }
+        }
+    }
+}
