@@ -452,3 +452,21 @@ fn bad_options_of_the_game_commands_get_one_line_and_exit_code_2() {
     );
     assert_bad_input(&["play", "--size", "0"], "board size M=0 is out of range");
 }
+
+#[test]
+fn the_beat_line_replayed_through_play_beats_the_machine() {
+    // Short's moves of `birdcage beat --size 4`'s line; the machine is deterministic.
+    let v = json(&["beat", "--size", "4"]);
+    let line = v["line"].as_str().unwrap();
+    let shorts: Vec<&str> = line
+        .split(',')
+        .filter(|m| m.starts_with(|c: char| c.is_ascii_lowercase()))
+        .collect();
+    let out = birdcage_with_input(&["play", "--size", "4"], &(shorts.join("\n") + "\n"));
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with(&format!("Short has won: you win.\nRecord: {line}\n")),
+        "{text}"
+    );
+}
