@@ -5,12 +5,33 @@ use heuristic::{Edge, Model, Position};
 
 use crate::exact;
 
+/// How far (in units of the supply) the largest float drop must stand above every other
+/// for the float solve alone to decide the heuristic's move: a thousand times the error
+/// the solver tests allow against the exact solve (1e-12).
+const FLOAT_MARGIN: f64 = 1e-9;
+
+/// The heuristic's move when the float solve leaves no doubt: one largest drop, clear of
+/// the runner-up by [`FLOAT_MARGIN`]. Otherwise (near or exact ties) `None`: only the
+/// exact solve can tell. Exact solves of the `reference` network need big integers from
+/// M=5 on, so this saves the search most of its time.
+fn clear_choice(position: &Position, model: Model) -> Option<Edge> {
+    let circuit = model.circuit::<f64>(position.size());
+    let voltages = heuristic::solve(position, &circuit).ok()?;
+    let ranking = heuristic::rank(position, voltages.values()).ok()??;
+    let clear = ranking.tied.len() == 1
+        && ranking
+            .runner_up
+            .is_none_or(|r| ranking.best - r > FLOAT_MARGIN);
+    clear.then_some(ranking.choice)
+}
+
 /// The heuristic's move for the side to move: the resistor with the largest exact drop,
 /// ties to the first in reading order. Shannon's machine plays it as Cut; as Short it
 /// shorts that resistor, the same measurement read the other way.
 pub fn heuristic_move(position: &Position, model: Model) -> Option<Edge> {
     position.to_move()?;
-    exact::solve_model(position, model).rank().map(|r| r.choice)
+    clear_choice(position, model)
+        .or_else(|| exact::solve_model(position, model).rank().map(|r| r.choice))
 }
 
 /// Every move the heuristic might make when exact ties are broken either way: the
@@ -18,6 +39,9 @@ pub fn heuristic_move(position: &Position, model: Model) -> Option<Edge> {
 pub fn heuristic_moves(position: &Position, model: Model) -> Vec<Edge> {
     if position.to_move().is_none() {
         return Vec::new();
+    }
+    if let Some(edge) = clear_choice(position, model) {
+        return vec![edge];
     }
     exact::solve_model(position, model)
         .rank()

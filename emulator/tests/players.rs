@@ -75,3 +75,25 @@ fn perfect_first_player_wins_random_lines_on_m4_to_m6() {
         }
     }
 }
+
+#[test]
+fn the_heuristic_players_choose_exactly_as_the_exact_ranking() {
+    // The float short-cut must never change a move or a tie set.
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut float_decided = 0;
+    for _ in 0..1500 {
+        let m = rng.random_range(2..=6);
+        let p = emulator::games::any_position(&mut rng, Size::new(m).unwrap());
+        for model in Model::ALL {
+            let ranking = emulator::exact::solve_model(&p, model).rank();
+            let (choice, tied) = match (&ranking, p.to_move()) {
+                (Some(r), Some(_)) => (Some(r.choice), r.tied.to_vec()),
+                _ => (None, Vec::new()),
+            };
+            assert_eq!(emulator::players::heuristic_move(&p, model), choice);
+            assert_eq!(emulator::players::heuristic_moves(&p, model), tied);
+            float_decided += usize::from(tied.len() == 1);
+        }
+    }
+    assert!(float_decided > 500, "{float_decided}");
+}
