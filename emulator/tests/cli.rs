@@ -421,36 +421,41 @@ fn a_bad_scripted_move_keeps_the_output_and_exits_2() {
 
 #[test]
 fn bad_options_of_the_game_commands_get_one_line_and_exit_code_2() {
-    assert_bad_input(
-        &["solve", "--size", "1"],
-        "board size M=1 is out of range (supported: 2..=8)",
-    );
-    assert_bad_input(
-        &["solve", "--size", "3", "--moves", "A5,c4"],
-        "move 2: c4 is not an edge",
-    );
-    assert_bad_input(
-        &["solve", "--size", "3", "--moves", "A5,c5,C5"],
-        "move 3: C5 was already shorted",
-    );
-    assert_bad_input(
-        &["beat", "--size", "3", "--ties", "random"],
-        "invalid value 'random' for '--ties <TIES>'",
-    );
-    assert_bad_input(&["beat", "--size", "12"], "board size M=12 is out of range");
-    assert_bad_input(
-        &["play", "--opponent", "shannon"],
-        "invalid value 'shannon' for '--opponent <OPPONENT>'",
-    );
-    assert_bad_input(
-        &["play", "--opponent", "firmware"],
-        "error: --opponent firmware needs the in-process board, which is not built yet",
-    );
-    assert_bad_input(
-        &["play", "--board", "nucleo-f446re"],
-        "error: --board needs the physical board model, which is not built yet",
-    );
-    assert_bad_input(&["play", "--size", "0"], "board size M=0 is out of range");
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "--size", "1"],
+            "board size M=1 is out of range (supported: 2..=8)",
+        ),
+        (
+            &["solve", "--size", "3", "--moves", "A5,c4"],
+            "move 2: c4 is not an edge",
+        ),
+        (
+            &["solve", "--size", "3", "--moves", "A5,c5,C5"],
+            "move 3: C5 was already shorted",
+        ),
+        (
+            &["beat", "--size", "3", "--ties", "random"],
+            "invalid value 'random' for '--ties <TIES>'",
+        ),
+        (&["beat", "--size", "12"], "board size M=12 is out of range"),
+        (
+            &["play", "--opponent", "shannon"],
+            "invalid value 'shannon' for '--opponent <OPPONENT>'",
+        ),
+        (
+            &["play", "--opponent", "firmware"],
+            "error: --opponent firmware needs the in-process board, which is not built yet",
+        ),
+        (
+            &["play", "--board", "nucleo-f446re"],
+            "error: --board needs the physical board model, which is not built yet",
+        ),
+        (&["play", "--size", "0"], "board size M=0 is out of range"),
+    ];
+    for (args, message) in cases {
+        assert_bad_input(args, message);
+    }
 }
 
 #[test]
