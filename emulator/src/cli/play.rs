@@ -265,8 +265,13 @@ fn scripted(mut game: Session, input: impl BufRead, out: &mut impl Write) -> Res
             Command::Quit => break,
             Command::Hint => writeln!(out, "{}\n", game.hint())?,
             Command::Drops => writeln!(out, "{}", game.drops())?,
-            Command::Undo if game.undo() => writeln!(out, "Undone.\n\n{}", board(&game))?,
-            Command::Undo => writeln!(out, "Nothing to undo.\n")?,
+            Command::Undo => {
+                if game.undo() {
+                    writeln!(out, "Undone.\n\n{}", board(&game))?;
+                } else {
+                    writeln!(out, "Nothing to undo.\n")?;
+                }
+            }
             Command::Move(text) => match game.play(&text) {
                 Ok(mv) => {
                     writeln!(out, "You: {mv}\n\n{}", board(&game))?;

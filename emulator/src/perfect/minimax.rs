@@ -17,16 +17,6 @@ impl Minimax {
         Minimax::default()
     }
 
-    /// Positions solved so far.
-    pub fn len(&self) -> usize {
-        self.memo.len()
-    }
-
-    /// Whether nothing is solved yet.
-    pub fn is_empty(&self) -> bool {
-        self.memo.is_empty()
-    }
-
     /// Who wins from `position` with perfect play.
     pub fn winner(&mut self, position: &Position) -> Side {
         if let Some(w) = position.winner() {

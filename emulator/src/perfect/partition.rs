@@ -134,24 +134,9 @@ impl Packing {
         p
     }
 
-    /// Whether element `el` lies in one of the forests.
-    pub fn holds(&self, el: usize) -> bool {
-        self.owner[el] != NO_FOREST
-    }
-
     /// Whether element `el` is in the ground set.
     pub fn is_active(&self, el: usize) -> bool {
         self.active[el]
-    }
-
-    /// How many elements the forests hold.
-    pub fn len(&self) -> usize {
-        self.owner.iter().filter(|&&o| o != NO_FOREST).count()
-    }
-
-    /// Whether both forests are empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     fn rebuild(&mut self) {
