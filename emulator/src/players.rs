@@ -62,7 +62,9 @@ pub fn perfect_move(position: &Position) -> Option<Edge> {
 pub enum Opponent {
     /// Shannon's largest-drop heuristic over the exact drops of a network model.
     Heuristic(Model),
-    /// The Lehman solver's first winning move.
+    /// The Lehman solver's first winning move; once lost (the person has a winning
+    /// strategy), the heuristic's move on the ideal network, so the person must still
+    /// find the win.
     Perfect,
 }
 
@@ -71,7 +73,8 @@ impl Opponent {
     pub fn reply(&self, position: &Position) -> Option<Edge> {
         match *self {
             Opponent::Heuristic(model) => heuristic_move(position, model),
-            Opponent::Perfect => perfect_move(position),
+            Opponent::Perfect => crate::perfect::winning_move(position)
+                .or_else(|| heuristic_move(position, Model::Ideal)),
         }
     }
 

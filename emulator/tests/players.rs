@@ -97,3 +97,22 @@ fn the_heuristic_players_choose_exactly_as_the_exact_ranking() {
     }
     assert!(float_decided > 500, "{float_decided}");
 }
+
+#[test]
+fn the_perfect_opponent_beats_the_heuristic_from_either_side_when_it_moves_first() {
+    for m in 3..=5 {
+        let size = Size::new(m).unwrap();
+        for first in [Side::Cut, Side::Short] {
+            let mut p = Position::new(size, first);
+            while let Some(side) = p.to_move() {
+                let who = if side == first {
+                    Opponent::Perfect
+                } else {
+                    Opponent::Heuristic(Model::Reference)
+                };
+                p.play_edge(who.reply(&p).unwrap()).unwrap();
+            }
+            assert_eq!(p.winner(), Some(first), "M={m}, {first} first");
+        }
+    }
+}
