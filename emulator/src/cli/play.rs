@@ -236,13 +236,23 @@ impl Cmd {
         if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
             terminal::run(session)
         } else {
-            scripted(
+            let played = scripted(
                 session,
                 std::io::stdin().lock(),
                 &mut std::io::stdout().lock(),
-            )
+            );
+            match played {
+                // A closed pipe (`| head`) is not worth an error message.
+                Err(e) if is_broken_pipe(&e) => Ok(ExitCode::FAILURE),
+                other => other,
+            }
         }
     }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
 /// Plays from lines of input, writing everything to `out`. A bad move ends the game with
