@@ -105,6 +105,17 @@ impl Forest {
 }
 
 /// Two edge-disjoint forests over the active elements of a multigraph.
+///
+/// ```
+/// use emulator::perfect::partition::Packing;
+/// // Two vertices joined three times: two edges fit (one per forest), the third is spanned.
+/// let mut p = Packing::new(2, vec![[0, 1], [0, 1], [0, 1]]);
+/// assert!(p.insert(0) && p.insert(1));
+/// assert!(!p.augmentable(2));
+/// // Without one of the first two, the third fits again.
+/// p.remove(1);
+/// assert!(p.augmentable(2));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Packing {
     ends: Vec<[u8; 2]>,
