@@ -84,16 +84,24 @@ impl Game {
     }
 
     /// Cut's winning moves with Cut to move (element indices), stopping at the first one
-    /// when `first_only`. Each candidate cut is tried on a copy of the packing.
+    /// when `first_only`. A cut of a resistor outside the forests leaves them a maximum
+    /// packing, so Short's replies are those he has now, less that resistor; any other
+    /// cut is tried on a copy of the packing.
     fn cut_winning(&mut self, first_only: bool) -> Vec<usize> {
         if self.short_wins_second() {
             return Vec::new();
         }
+        let replies_now = self.short_winning(false);
         let mut wins = Vec::new();
         for e in 0..self.edges.len() {
-            let mut after = self.clone();
-            after.packing.remove(e);
-            if after.short_winning(true).is_empty() {
+            let short_can_win = if self.packing.holds(e) {
+                let mut after = self.clone();
+                after.packing.remove(e);
+                !after.short_winning(true).is_empty()
+            } else {
+                replies_now.iter().any(|&f| f != e)
+            };
+            if !short_can_win {
                 wins.push(e);
                 if first_only {
                     break;

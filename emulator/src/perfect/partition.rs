@@ -145,6 +145,11 @@ impl Packing {
         p
     }
 
+    /// Whether element `el` lies in one of the forests.
+    pub fn holds(&self, el: usize) -> bool {
+        self.owner[el] != NO_FOREST
+    }
+
     /// Whether element `el` is in the ground set.
     pub fn is_active(&self, el: usize) -> bool {
         self.active[el]
