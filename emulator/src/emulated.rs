@@ -261,6 +261,14 @@ pub enum SilError {
         /// What it chose.
         square: firmware::Square,
     },
+    /// A game the firmware cannot be replayed through.
+    #[error("cannot replay the firmware through {record}: {reason}")]
+    Replay {
+        /// The game so far.
+        record: String,
+        /// Why.
+        reason: String,
+    },
     /// The firmware's game-over verdict is not the position's.
     #[error("after {record} the firmware says {said}, the position says {truth:?}")]
     Verdict {
@@ -418,4 +426,59 @@ fn judge(position: &Position, chosen: heuristic::Edge) -> Turn {
         tied,
         margin,
     }
+}
+
+/// The firmware's next move in a game given by its moves so far (Cut first, the firmware
+/// playing Cut): a fresh cage and application replay the game press by press, then one more
+/// press gives the move. A function of the moves alone, so callers can undo freely; the same
+/// `seed` gives the same board and the same replies. `Ok(None)` once the game is over.
+pub fn firmware_reply(
+    profile: &'static Profile,
+    seed: Option<u64>,
+    size: Size,
+    moves: &[Move],
+) -> Result<Option<heuristic::Edge>, SilError> {
+    let cage = EmulatedCage::new(profile, size, seed).map_err(|e| SilError::Replay {
+        record: String::new(),
+        reason: e.to_string(),
+    })?;
+    let mut app = cage.app(profile, Config::default());
+    app.start();
+    let mut record: Vec<String> = Vec::new();
+    let press =
+        |app: &mut EmulatedApp, record: &[String]| -> Result<Option<heuristic::Edge>, SilError> {
+            let record = record.join(",");
+            match app.on_button() {
+                firmware::Outcome::Move(square) => square
+                    .edge(size)
+                    .map(Some)
+                    .ok_or(SilError::Illegal { record, square }),
+                firmware::Outcome::GameOver(_) => Ok(None),
+                firmware::Outcome::Fault(fault) => Err(SilError::Fault { record, fault }),
+                other => Err(SilError::Replay {
+                    record,
+                    reason: format!("the firmware answered `{other}`"),
+                }),
+            }
+        };
+    for mv in moves {
+        if mv.side == Side::Cut {
+            let chosen = press(&mut app, &record)?;
+            if chosen != Some(mv.edge) {
+                return Err(SilError::Replay {
+                    record: record.join(","),
+                    reason: format!("the firmware plays Cut, and would not have played {mv}"),
+                });
+            }
+        }
+        cage.play(*mv).map_err(|e| SilError::Replay {
+            record: record.join(","),
+            reason: e.to_string(),
+        })?;
+        record.push(mv.to_string());
+    }
+    if cage.position().winner().is_some() || cage.position().to_move() != Some(Side::Cut) {
+        return Ok(None);
+    }
+    press(&mut app, &record)
 }

@@ -56,8 +56,9 @@ pub fn perfect_move(position: &Position) -> Option<Edge> {
     crate::perfect::winning_move(position).or_else(|| position.resistors().next())
 }
 
-/// The machine a person plays against in `birdcage play`. A firmware-backed opponent on
-/// an emulated board joins here once the in-process board exists.
+/// A machine that answers from the position alone. (`birdcage play` also offers the
+/// firmware on an emulated board, which needs the game's moves: see
+/// [`crate::emulated::firmware_reply`].)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opponent {
     /// Shannon's largest-drop heuristic over the exact drops of a network model.

@@ -396,12 +396,21 @@ fn bad_options_of_the_game_commands_get_one_line_and_exit_code_2() {
             "invalid value 'shannon' for '--opponent <OPPONENT>'",
         ),
         (
-            &["play", "--opponent", "firmware"],
-            "error: --opponent firmware needs the in-process board, which is not built yet",
+            &["play", "--opponent", "firmware", "--you", "cut"],
+            "error: the firmware plays Cut; play it with --you short",
         ),
         (
-            &["play", "--board", "nucleo-f446re"],
-            "error: --board needs the physical board model, which is not built yet",
+            &["play", "--board", "nucleo-f446re", "--size", "5"],
+            "error: the firmware plays M=3 and M=4 (the cage its boards wire), not M=5",
+        ),
+        (&["play", "--board", "uno"], "error: unknown board `uno`"),
+        (
+            &["play", "--opponent", "perfect", "--board", "arduino-mega"],
+            "error: --board runs the firmware; the perfect player needs no board",
+        ),
+        (
+            &["play", "--tolerance-seed", "3"],
+            "error: --tolerance-seed draws the firmware's board; use it with --opponent firmware",
         ),
         (&["play", "--size", "0"], "board size M=0 is out of range"),
     ];
@@ -424,6 +433,28 @@ fn the_beat_line_replayed_through_play_beats_the_machine() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.ends_with(&format!("Short has won: you win.\nRecord: {line}\n")),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_firmware_opens_as_the_board_reading_says() {
+    let out = birdcage_with_input(&["play", "--opponent", "firmware", "--size", "3"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "M=3: you play Short against the firmware on an emulated nucleo-f446re (nominal parts)."
+        ),
+        "{text}"
+    );
+    let opening = support::stdout(&["next", "--size", "3", "--board", "nucleo-f446re"]);
+    assert!(
+        text.contains(&format!("Machine: {}", opening.trim())),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!("Record: {}\n", opening.trim())),
         "{text}"
     );
 }

@@ -99,3 +99,49 @@ fn a_cut_that_was_not_made_is_caught_by_the_self_check() {
     assert!(message.contains(&cut.to_string()), "{message}");
     assert_eq!(cage.leds(), firmware::LedPattern::FAULT);
 }
+
+#[test]
+fn replayed_firmware_moves_are_the_board_reading_choices() {
+    use emulator::emulated::firmware_reply;
+    use emulator::exact::solve_model;
+    use emulator::physical::Board;
+    use emulator::reading::Reader;
+    use heuristic::{Model, Move, Side};
+    let profile = &boards::NUCLEO_F446RE;
+    let reader = Reader::Board {
+        board: Box::new(Board::from_profile(profile)),
+        seed: None,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut compared = 0;
+    for m in [3, 4] {
+        let size = Size::new(m).unwrap();
+        for _ in 0..6 {
+            let mut moves = Vec::new();
+            let mut p = Position::new(size, Side::Cut);
+            while p.winner().is_none() {
+                let edge = match p.to_move() {
+                    Some(Side::Cut) => {
+                        let fw = firmware_reply(profile, None, size, &moves)
+                            .unwrap()
+                            .unwrap();
+                        let exact = solve_model(&p, Model::Ideal);
+                        let reading = reader.read(&p, &exact);
+                        assert_eq!(Some(fw), reading.ranking(&p).map(|r| r.choice));
+                        compared += 1;
+                        fw
+                    }
+                    _ => random_short(&mut rng)(&p),
+                };
+                let mv = Move {
+                    side: p.to_move().unwrap(),
+                    edge,
+                };
+                p.play(mv).unwrap();
+                moves.push(mv);
+            }
+            assert_eq!(firmware_reply(profile, None, size, &moves).unwrap(), None);
+        }
+    }
+    assert!(compared > 30, "{compared}");
+}

@@ -39,9 +39,13 @@ pub struct Cmd {
     /// Network the heuristic measures (and the drops shown): ideal or reference.
     #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = parse_model)]
     network: Model,
-    /// A physical board profile instead of a network model.
+    /// The board the firmware runs on (`arduino-mega`, `nucleo-f446re`); implies
+    /// `--opponent firmware`, whose default board is `nucleo-f446re`.
     #[arg(long, value_name = "NAME", conflicts_with = "network")]
     board: Option<String>,
+    /// Draw the firmware's board (parts, ADC errors, noise) from this seed; default nominal.
+    #[arg(long, value_name = "S")]
+    tolerance_seed: Option<u64>,
     /// Your side; Cut moves first.
     #[arg(long, value_enum, default_value_t = YouArg::Short)]
     you: YouArg,
@@ -56,11 +60,40 @@ pub enum YouArg {
     Cut,
 }
 
+/// Who answers the person: a player that needs only the position, or the firmware on an
+/// emulated board, which is replayed from the moves (so undo just works).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Machine {
+    Player(Opponent),
+    Firmware {
+        profile: &'static boards::Profile,
+        seed: Option<u64>,
+    },
+}
+
+impl Machine {
+    fn describe(&self) -> String {
+        match self {
+            Machine::Player(o) => o.describe(),
+            Machine::Firmware { profile, seed } => match seed {
+                Some(s) => format!(
+                    "the firmware on an emulated {} (tolerance seed {s})",
+                    profile.name
+                ),
+                None => format!(
+                    "the firmware on an emulated {} (nominal parts)",
+                    profile.name
+                ),
+            },
+        }
+    }
+}
+
 /// One game in progress: the moves so far, whose side is whose, and how to answer.
 #[derive(Debug)]
 pub(crate) struct Session {
     you: Side,
-    opponent: Opponent,
+    opponent: Machine,
     model: Model,
     moves: Vec<Move>,
     position: Position,
@@ -92,7 +125,7 @@ impl Command {
 }
 
 impl Session {
-    pub(crate) fn new(size: Size, you: Side, opponent: Opponent, model: Model) -> Session {
+    pub(crate) fn new(size: Size, you: Side, opponent: Machine, model: Model) -> Session {
         Session {
             you,
             opponent,
@@ -106,12 +139,25 @@ impl Session {
         &self.position
     }
 
-    /// The machine's move, if it is the machine's turn.
-    pub(crate) fn reply(&mut self) -> Option<Move> {
-        let side = self.position.to_move().filter(|&s| s != self.you)?;
-        let edge = self.opponent.reply(&self.position)?;
-        self.push(Move { side, edge });
-        self.moves.last().copied()
+    /// The machine's move, if it is the machine's turn; an error only from the firmware
+    /// (a fault on the emulated board).
+    pub(crate) fn reply(&mut self) -> Result<Option<Move>> {
+        let Some(side) = self.position.to_move().filter(|&s| s != self.you) else {
+            return Ok(None);
+        };
+        let edge = match self.opponent {
+            Machine::Player(o) => o.reply(&self.position),
+            Machine::Firmware { profile, seed } => emulator::emulated::firmware_reply(
+                profile,
+                seed,
+                self.position.size(),
+                &self.moves,
+            )?,
+        };
+        Ok(edge.map(|edge| {
+            self.push(Move { side, edge });
+            Move { side, edge }
+        }))
     }
 
     fn push(&mut self, mv: Move) {
@@ -214,16 +260,36 @@ impl Session {
 }
 
 impl Cmd {
-    fn opponent(&self) -> Result<Opponent> {
-        if self.board.is_some() {
-            bail!("--board needs the physical board model, which is not built yet");
-        }
-        Ok(match self.opponent {
-            OpponentArg::Heuristic => Opponent::Heuristic(self.network),
-            OpponentArg::Perfect => Opponent::Perfect,
-            OpponentArg::Firmware => {
-                bail!("--opponent firmware needs the in-process board, which is not built yet")
+    fn opponent(&self, you: Side) -> Result<Machine> {
+        let firmware = self.opponent == OpponentArg::Firmware || self.board.is_some();
+        if !firmware {
+            if self.tolerance_seed.is_some() {
+                bail!(
+                    "--tolerance-seed draws the firmware's board; use it with --opponent firmware"
+                );
             }
+            return Ok(Machine::Player(match self.opponent {
+                OpponentArg::Perfect => Opponent::Perfect,
+                _ => Opponent::Heuristic(self.network),
+            }));
+        }
+        if self.opponent == OpponentArg::Perfect {
+            bail!("--board runs the firmware; the perfect player needs no board");
+        }
+        if you == Side::Cut {
+            bail!("the firmware plays Cut; play it with --you short");
+        }
+        if !matches!(self.size.get(), 3 | 4) {
+            bail!(
+                "the firmware plays M=3 and M=4 (the cage its boards wire), not M={}",
+                self.size.get()
+            );
+        }
+        let name = self.board.as_deref().unwrap_or(boards::NUCLEO_F446RE.name);
+        let profile = boards::by_name(name)?;
+        Ok(Machine::Firmware {
+            profile,
+            seed: self.tolerance_seed,
         })
     }
 
@@ -232,7 +298,7 @@ impl Cmd {
             YouArg::Short => Side::Short,
             YouArg::Cut => Side::Cut,
         };
-        let session = Session::new(self.size, you, self.opponent()?, self.network);
+        let session = Session::new(self.size, you, self.opponent(you)?, self.network);
         if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
             terminal::run(session)
         } else {
@@ -255,12 +321,25 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
+/// The machine's reply; if it fails (the firmware faulted), the record so far is written
+/// before the error goes up, so nothing already played is lost.
+fn reply_or_record(game: &mut Session, out: &mut impl Write) -> Result<Option<Move>> {
+    match game.reply() {
+        Ok(mv) => Ok(mv),
+        Err(e) => {
+            writeln!(out, "Record: {}", game.record())?;
+            out.flush()?;
+            Err(e)
+        }
+    }
+}
+
 /// Plays from lines of input, writing everything to `out`. A bad move ends the game with
 /// exit code 2 after the record so far; end of input or `quit` ends it with 0.
 fn scripted(mut game: Session, input: impl BufRead, out: &mut impl Write) -> Result<ExitCode> {
     let board = |game: &Session| emulator::diagram::board(game.position());
     writeln!(out, "{}\n\n{}", game.header(), board(&game))?;
-    if let Some(mv) = game.reply() {
+    if let Some(mv) = reply_or_record(&mut game, out)? {
         writeln!(out, "Machine: {mv}\n\n{}", board(&game))?;
     }
     for (number, line) in input.lines().enumerate() {
@@ -285,7 +364,7 @@ fn scripted(mut game: Session, input: impl BufRead, out: &mut impl Write) -> Res
             Command::Move(text) => match game.play(&text) {
                 Ok(mv) => {
                     writeln!(out, "You: {mv}\n\n{}", board(&game))?;
-                    if let Some(mv) = game.reply() {
+                    if let Some(mv) = reply_or_record(&mut game, out)? {
                         writeln!(out, "Machine: {mv}\n\n{}", board(&game))?;
                     }
                 }

@@ -117,8 +117,10 @@ pub(super) fn run(mut game: Session) -> Result<ExitCode> {
     };
     {
         let _screen = Screen::enter()?;
-        if let Some(mv) = game.reply() {
-            ui.message = format!("Machine: {mv}");
+        match game.reply() {
+            Ok(Some(mv)) => ui.message = format!("Machine: {mv}"),
+            Ok(None) => {}
+            Err(e) => ui.message = format!("{e:#}"),
         }
         while game.position().winner().is_none() {
             draw(&game, &ui)?;
@@ -164,8 +166,9 @@ pub(super) fn run(mut game: Session) -> Result<ExitCode> {
                     };
                     ui.message = match played {
                         Ok(mv) => match game.reply() {
-                            Some(reply) => format!("You: {mv}   Machine: {reply}"),
-                            None => format!("You: {mv}"),
+                            Ok(Some(reply)) => format!("You: {mv}   Machine: {reply}"),
+                            Ok(None) => format!("You: {mv}"),
+                            Err(e) => format!("You: {mv}   {e:#}"),
                         },
                         Err(e) => format!("{e:#}"),
                     };
