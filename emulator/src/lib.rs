@@ -17,3 +17,4 @@ pub mod export;
 pub mod games;
 pub mod physical;
 pub mod reading;
+pub mod study;

@@ -23,6 +23,7 @@ enum Command {
     Analyze(cli::analyze::Cmd),
     Next(cli::next::Cmd),
     Export(cli::export::Cmd),
+    Study(cli::study::Cmd),
 }
 
 /// Exit code for bad input, as for clap's own usage errors.
@@ -52,6 +53,7 @@ fn main() -> ExitCode {
         Command::Analyze(cmd) => cmd.run(),
         Command::Next(cmd) => cmd.run(),
         Command::Export(cmd) => cmd.run(),
+        Command::Study(cmd) => cmd.run(),
     };
     match result {
         Ok(text) => {

@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod export;
 pub mod next;
+pub mod study;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
