@@ -119,20 +119,22 @@ impl Prepared {
     /// stream per reading, so a position reads the same whatever was read before), or the
     /// ideal transfer.
     pub fn reading(&self, volts: Vec<Option<f64>>) -> Reading {
-        let codes = match &self.board {
-            Some(_) => {
-                let mut noise = ChaCha8Rng::seed_from_u64(self.noise_seed);
-                node_codes(self.size, &self.adc, &volts, |v| {
-                    self.adc.read(v, &mut noise)
-                })
-            }
-            None => node_codes(self.size, &self.adc, &volts, |v| self.adc.transfer(v)),
-        };
         Reading {
+            codes: self.codes(&volts),
             volts,
-            codes,
             adc: self.adc.clone(),
             parts: self.board.as_ref().map(|(_, p)| p.clone()),
+        }
+    }
+
+    /// The codes alone of [`Prepared::reading`].
+    pub fn codes(&self, volts: &[Option<f64>]) -> Vec<Option<u16>> {
+        match &self.board {
+            Some(_) => {
+                let mut noise = ChaCha8Rng::seed_from_u64(self.noise_seed);
+                node_codes(self.size, &self.adc, volts, |v| self.adc.read(v, &mut noise))
+            }
+            None => node_codes(self.size, &self.adc, volts, |v| self.adc.transfer(v)),
         }
     }
 }

@@ -37,7 +37,7 @@ pub struct Cmd {
     #[arg(long, short = 's', value_name = "M", default_value = "3", value_parser = parse_size)]
     size: Size,
     /// Board profile or profile file (default: every profile for quantisation, nucleo-f446re
-    /// for the others).
+    /// for the others); `ideal` for the quantisation study's ideal converter alone.
     #[arg(long, value_name = "PROFILE")]
     board: Option<String>,
     /// Seed of every random draw (parts, ADC devices, noise, random games).
@@ -62,8 +62,9 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
-        let boards = match &self.board {
-            Some(spec) => vec![(spec.clone(), Board::load(spec)?)],
+        let boards = match self.board.as_deref() {
+            Some("ideal") if self.study == Study::Quantisation => Vec::new(),
+            Some(spec) => vec![(spec.to_string(), Board::load(spec)?)],
             None => Vec::new(),
         };
         let set = self.positions()?;
@@ -179,7 +180,7 @@ fn run_quantisation(
     out: &Output,
     command: &str,
 ) -> Result<String> {
-    let boards = if boards.is_empty() {
+    let boards = if boards.is_empty() && !command.contains("--board ideal") {
         boards::PROFILES
             .iter()
             .map(|p| (p.name.to_string(), Board::from_profile(p)))

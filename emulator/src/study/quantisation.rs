@@ -27,7 +27,7 @@ use super::stats::Rate;
 use super::{CHUNK, Control, Truth, code_choice};
 use crate::exact::{self, ExactVoltages};
 use crate::physical::{self, Adc, Board, BoardError, Parts, PullupState};
-use crate::reading::{Prepared, Reader};
+use crate::reading::{Prepared, Reader, code_ranking};
 
 /// What the study reads positions with.
 #[derive(Clone, Debug, PartialEq)]
@@ -295,11 +295,9 @@ fn judge(
         for stage in &p.stages {
             let quantised = code_choice(position, &stage.quantiser, &truth.volts);
             let chosen = match (&stage.board, &board_volts) {
-                (Some(s), Some((_, drawn))) => s
-                    .reader
-                    .reading(drawn.clone())
-                    .ranking(position)
-                    .map(|r| r.choice),
+                (Some(s), Some((_, drawn))) => {
+                    code_ranking(position, &s.reader.codes(drawn)).map(|r| r.choice)
+                }
                 _ => quantised,
             };
             let Some(chosen) = chosen else { continue };
