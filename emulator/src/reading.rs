@@ -132,7 +132,9 @@ impl Prepared {
         match &self.board {
             Some(_) => {
                 let mut noise = ChaCha8Rng::seed_from_u64(self.noise_seed);
-                node_codes(self.size, &self.adc, volts, |v| self.adc.read(v, &mut noise))
+                node_codes(self.size, &self.adc, volts, |v| {
+                    self.adc.read(v, &mut noise)
+                })
             }
             None => node_codes(self.size, &self.adc, volts, |v| self.adc.transfer(v)),
         }

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
+use emulator::study::outcome::Minimax;
 use emulator::study::positions::PositionSet;
 use emulator::study::report::Output;
 use emulator::study::{Control, pullups, quantisation, tolerance};
@@ -93,15 +94,30 @@ impl Cmd {
             Study::Quantisation => {
                 run_quantisation(&set, boards, self.seed, &control, &out, &command)?
             }
-            Study::Tolerance => tolerance::write(
-                &set,
-                self.board_or_default(boards)?,
-                self.seed,
-                self.boards.unwrap_or(200),
-                &control,
-                &out,
-                &command,
-            )?,
+            Study::Tolerance => {
+                let plan = tolerance::Plan {
+                    tolerances_ppm: tolerance::TOLERANCES_PPM.to_vec(),
+                    boards: self.boards.unwrap_or(200),
+                    seed: self.seed,
+                };
+                let mut minimax = Minimax::new();
+                let memo = std::sync::Mutex::new(&mut minimax);
+                let winner = |p: &heuristic::Position| memo.lock().ok().map(|mut m| m.winner(p));
+                let perfect: Option<(&str, emulator::study::outcome::Winner<'_>)> =
+                    (self.size.get() <= 3).then_some((
+                        "memoised minimax (M <= 3)",
+                        &winner as emulator::study::outcome::Winner<'_>,
+                    ));
+                tolerance::write(
+                    &set,
+                    self.board_or_default(boards)?,
+                    &plan,
+                    perfect,
+                    &control,
+                    &out,
+                    &command,
+                )?
+            }
             Study::Pullups => pullups::write(
                 &set,
                 self.board_or_default(boards)?,
