@@ -121,8 +121,8 @@ impl Cmd {
             Study::Pullups => pullups::write(
                 &set,
                 self.board_or_default(boards)?,
-                self.seed,
                 self.boards.unwrap_or(10),
+                self.seed,
                 &control,
                 &out,
                 &command,

@@ -28,7 +28,7 @@ pub struct Axes<'a> {
 
 type PlotResult = Result<(), Box<dyn std::error::Error>>;
 
-/// Line chart of `series` (a y axis from 0 to the largest value).
+/// Line chart of `series` (the y axis always shows 0).
 pub fn lines(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
     let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
     root.fill(&WHITE)?;
@@ -41,12 +41,9 @@ pub fn lines(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
     } else {
         (0.0, 1.0)
     };
-    let y1 = series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.1))
-        .fold(0.0f64, f64::max)
-        .max(1e-9)
-        * 1.05;
+    let ys = || series.iter().flat_map(|s| s.points.iter().map(|p| p.1));
+    let y0 = ys().fold(0.0f64, f64::min) * 1.05;
+    let y1 = (ys().fold(0.0f64, f64::max) * 1.05).max(y0 + 1e-9);
     let mut builder = ChartBuilder::on(&root);
     builder
         .caption(axes.title, ("sans-serif", 20))
@@ -54,7 +51,7 @@ pub fn lines(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
         .x_label_area_size(40)
         .y_label_area_size(70);
     if axes.log_x {
-        let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), 0.0..y1)?;
+        let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
         chart
             .configure_mesh()
             .x_desc(axes.x)
@@ -67,7 +64,7 @@ pub fn lines(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
             .border_style(BLACK)
             .draw()?;
     } else {
-        let mut chart = builder.build_cartesian_2d(x0..x1, 0.0..y1)?;
+        let mut chart = builder.build_cartesian_2d(x0..x1, y0..y1)?;
         chart
             .configure_mesh()
             .x_desc(axes.x)
