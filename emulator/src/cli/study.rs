@@ -129,6 +129,12 @@ impl Cmd {
             )?,
         };
         bar.finish_and_clear();
+        if STOP.load(Ordering::SeqCst) {
+            bail!(
+                "interrupted; what was finished is in {}",
+                out.path("summary.md").display()
+            );
+        }
         Ok(summary)
     }
 
@@ -222,13 +228,5 @@ fn run_quantisation(
     let summary = report.markdown(command);
     out.text("summary.md", &summary)?;
     quantisation::plots(&report, out).map_err(|e| anyhow::anyhow!("plotting: {e}"))?;
-    if report.interrupted {
-        bail!(
-            "interrupted after {} of {} decisions; what was finished is in {}",
-            report.decisions_done,
-            report.decisions,
-            out.path("summary.md").display()
-        );
-    }
     Ok(summary)
 }

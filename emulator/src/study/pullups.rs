@@ -22,6 +22,9 @@ use super::tolerance::board_seed;
 use super::{Control, Truth, code_choice};
 use crate::physical::{self, Adc, Board, Parts, PullupState, Pullups};
 
+/// One game-over reading: who has won, and the margin in codes.
+type Reading = (Option<Side>, i64);
+
 /// Pull-up values studied, in units of the cage resistor R.
 pub const RATIOS: [u32; 8] = [10, 20, 30, 50, 100, 200, 500, 1000];
 
@@ -212,7 +215,7 @@ pub fn run(
                     })
                     .count() as u64
             };
-            let per_board: Vec<(u64, Vec<(Option<Side>, i64)>)> = (0..boards)
+            let per_board: Vec<(u64, Vec<Reading>)> = (0..boards)
                 .into_par_iter()
                 .map(|k| {
                     let parts = Parts::draw(&b, size, board_seed(seed, k));
