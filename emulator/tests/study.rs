@@ -197,7 +197,9 @@ fn tolerance_cells(tolerances_ppm: Vec<u32>, boards: u64, name: &str) -> Vec<tol
         seed: 9,
     };
     let board = Board::from_profile(&boards::NUCLEO_F446RE);
-    tolerance::run(&set, &board, &plan, Some(&winners), &quiet(), &mut csv).unwrap()
+    tolerance::run(&set, &board, &plan, Some(&winners), &quiet(), &mut csv)
+        .unwrap()
+        .0
 }
 
 /// At 0 % tolerance every drawn board is the nominal board: no divergence, no impact.

@@ -107,6 +107,9 @@ pub struct Report {
     pub boards_per_cell: u64,
     /// Whether the run was stopped before the end.
     pub interrupted: bool,
+    /// Decisions where Cut, after the nominal board's move, wins with perfect play (the
+    /// positions where a divergence could lose a win); `None` without a solver.
+    pub cut_wins_after_nominal: Option<u64>,
     /// Which solver gave the outcome impact.
     pub perfect_play: String,
     /// The cells done, band by band.
@@ -161,7 +164,7 @@ pub fn run(
     winners: Option<&ChildWinners>,
     control: &Control<'_>,
     positions_csv: &mut CsvWriter,
-) -> std::io::Result<Vec<Cell>> {
+) -> std::io::Result<(Vec<Cell>, Option<u64>)> {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
     let nominal_parts = Parts::nominal(board, size);
@@ -180,6 +183,13 @@ pub fn run(
             })
         })
         .collect();
+    let cut_wins = winners.map(|w| {
+        decisions
+            .iter()
+            .enumerate()
+            .filter(|(k, d)| w[*k][d.nominal.index(size)] == Some(Side::Cut))
+            .count() as u64
+    });
     // Each finished game's decisions along its recorded path.
     let slot: std::collections::HashMap<u32, usize> = decision_indices
         .iter()
@@ -313,7 +323,7 @@ pub fn run(
             });
         }
     }
-    Ok(cells)
+    Ok((cells, cut_wins))
 }
 
 /// Runs the study with the default bands and writes `tolerance.json`, `tolerance.csv`,
@@ -331,7 +341,7 @@ pub fn write(
 ) -> anyhow::Result<String> {
     let winners = winner.map(|(_, w)| child_winners(set, w));
     let mut positions_csv = out.csv("tolerance-positions.csv")?;
-    let cells = run(
+    let (cells, cut_wins) = run(
         set,
         &board,
         plan,
@@ -351,6 +361,7 @@ pub fn write(
         boards_per_cell: plan.boards,
         interrupted: cells.len() < plan.tolerances_ppm.len() * 3
             || cells.iter().any(|c| c.boards < plan.boards),
+        cut_wins_after_nominal: cut_wins,
         perfect_play: winner.map_or(
             "none (outcome impact not computed)".to_string(),
             |(n, _)| n.to_string(),
@@ -421,7 +432,8 @@ impl Report {
             "# Tolerance study, M={}\n\nCommand: `{command}`\n\nBoard {} read by an ideal {}-bit converter \
              (pull-ups on); {} boards per band and distribution, seed {}. Positions: {} ({} decisions, {} finished \
              games).{}\n\nA decision diverges on a drawn board when its move differs from the nominal board's, \
-             unless both are exact ties of the ideal network. Outcome impact by {}.\n\n",
+             unless both are exact ties of the ideal network. Outcome impact by {}; after the nominal \
+             board's move Cut still wins {} of the decisions with perfect play.\n\n",
             self.size,
             self.board,
             self.adc_bits,
@@ -436,6 +448,8 @@ impl Report {
                 ""
             },
             self.perfect_play,
+            self.cut_wins_after_nominal
+                .map_or("-".to_string(), |n| n.to_string()),
         );
         md.push_str("| tolerance | distribution | boards | decision diverges (95 % CI) | positions ever | game diverges (95 % CI) | Cut win lost | Short win lost |\n");
         md.push_str("| ---: | --- | ---: | --- | ---: | --- | --- | --- |\n");
