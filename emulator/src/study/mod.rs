@@ -26,6 +26,7 @@ pub mod tolerance;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use heuristic::{Edge, MAX_EDGES, Model, Position, Size};
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
@@ -89,21 +90,20 @@ impl Truth {
         let size = position.size();
         let ranking = exact.rank()?;
         let det = exact.denominator();
-        let fraction = |n: &num_bigint::BigInt| {
-            BigRational::new(n.clone(), det.clone())
-                .to_f64()
-                .unwrap_or(0.0)
-        };
+        let fraction = |n: &BigInt| fraction(n, det);
         let mut drops = [0.0; MAX_EDGES];
         for e in position.resistors() {
-            drops[e.index(size)] = exact.drop(e).and_then(|d| d.to_f64()).unwrap_or(0.0);
+            if let Some(d) = heuristic::edge_drop(position, exact.scaled(), e) {
+                drops[e.index(size)] = fraction(&d);
+            }
         }
         Some(Truth {
             choice: ranking.choice,
             tied: mask(size, &ranking.tied),
             volts: size
                 .nodes()
-                .map(|n| exact.voltage(n).and_then(|v| v.to_f64()))
+                .zip(exact.scaled())
+                .map(|(n, v)| (!exact.is_floating(n)).then(|| fraction(&v.0)))
                 .collect(),
             drops,
             best: fraction(&ranking.best),
@@ -124,6 +124,18 @@ impl Truth {
     /// How much smaller than the best `edge`'s exact drop is, as a fraction of the supply.
     pub fn shortfall(&self, size: Size, edge: Edge) -> f64 {
         self.best - self.drops[edge.index(size)]
+    }
+}
+
+/// n / d as the nearest f64: one correctly rounded division while both are exact in f64
+/// (|x| < 2^53, the usual case), the rational's own conversion otherwise.
+fn fraction(n: &BigInt, d: &BigInt) -> f64 {
+    const EXACT: i64 = 1 << 53;
+    match (n.to_i64(), d.to_i64()) {
+        (Some(a), Some(b)) if a.abs() < EXACT && b.abs() < EXACT && b != 0 => a as f64 / b as f64,
+        _ => BigRational::new(n.clone(), d.clone())
+            .to_f64()
+            .unwrap_or(0.0),
     }
 }
 
