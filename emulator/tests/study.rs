@@ -147,6 +147,14 @@ fn worst_quantisation_case_replays_in_analyze() {
         .max_by(|a, b| a.lost_lsb.total_cmp(&b.lost_lsb))
         .expect("the Nucleo diverges somewhere on the M=3 tree");
     assert!(worst.verdict.diverges());
+    assert!(
+        worst.replay.starts_with(&format!(
+            "birdcage analyze --size 3 --moves '{}' --board nucleo-f446re",
+            worst.record
+        )),
+        "{}",
+        worst.replay
+    );
     let bits = board_rows
         .iter()
         .find(|r| r.worst.first() == Some(worst))

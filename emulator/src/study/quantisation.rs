@@ -456,7 +456,8 @@ pub fn run(
                 Worst {
                     index,
                     replay: format!(
-                        "birdcage analyze --size {size} --moves '{record}' {}",
+                        "birdcage analyze --size {} --moves '{record}' {}",
+                        size.get(),
                         converter.analyze_options(b)
                     ),
                     record,

@@ -58,8 +58,16 @@ pub fn wilson(count: u64, total: u64, z: f64) -> (f64, f64) {
     let centre = p + z2 / (2.0 * n);
     let spread = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     let denominator = 1.0 + z2 / n;
-    (
-        ((centre - spread) / denominator).max(0.0),
-        ((centre + spread) / denominator).min(1.0),
-    )
+    // At the ends the interval reaches 0 or 1 exactly (rounding would leave 1e-18).
+    let low = if count == 0 {
+        0.0
+    } else {
+        ((centre - spread) / denominator).max(0.0)
+    };
+    let high = if count == total {
+        1.0
+    } else {
+        ((centre + spread) / denominator).min(1.0)
+    };
+    (low, high)
 }
