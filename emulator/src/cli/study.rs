@@ -223,10 +223,9 @@ fn run_quantisation(
     let bits: Vec<u8> = emulator::study::BITS.collect();
     let mut positions_csv = out.csv("quantisation-positions.csv")?;
     let report = quantisation::run(set, &converters, &bits, 5, control, &mut positions_csv)?;
-    out.json("quantisation.json", &report)?;
     out.csv_rows("quantisation.csv", &report.csv_rows())?;
     let summary = report.markdown(command);
-    out.text("summary.md", &summary)?;
-    quantisation::plots(&report, out).map_err(|e| anyhow::anyhow!("plotting: {e}"))?;
-    Ok(summary)
+    emulator::study::report::finish(out, "quantisation", &report, summary, || {
+        quantisation::plots(&report, out)
+    })
 }

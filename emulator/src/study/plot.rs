@@ -52,44 +52,31 @@ pub fn lines(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
         .y_label_area_size(70);
     if axes.log_x {
         let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
-        chart
-            .configure_mesh()
-            .x_desc(axes.x)
-            .y_desc(axes.y)
-            .draw()?;
-        draw_series(&mut chart, series)?;
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()?;
+        draw_chart(&mut chart, axes, series)?;
     } else {
         let mut chart = builder.build_cartesian_2d(x0..x1, y0..y1)?;
-        chart
-            .configure_mesh()
-            .x_desc(axes.x)
-            .y_desc(axes.y)
-            .draw()?;
-        draw_series(&mut chart, series)?;
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()?;
+        draw_chart(&mut chart, axes, series)?;
     }
     root.present()?;
     Ok(())
 }
 
-fn draw_series<'a, DB, X>(
+/// Axes, grid, the lines and their legend on a chart of any x coordinate.
+fn draw_chart<'a, DB, X>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
+    axes: Axes<'_>,
     series: &[Series],
 ) -> PlotResult
 where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,
-    X: Ranged<ValueType = f64>,
+    X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
 {
+    chart
+        .configure_mesh()
+        .x_desc(axes.x)
+        .y_desc(axes.y)
+        .draw()?;
     for (i, s) in series.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         chart
@@ -103,6 +90,11 @@ where
             });
         chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
     }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
     Ok(())
 }
 

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::positions::PositionSet;
-use super::report::{CsvWriter, Output, fmt_f64, rate_text};
+use super::report::{CsvWriter, Header, Output, fmt_f64, rate_text};
 use super::stats::Rate;
 use super::tolerance::board_seed;
 use super::{Control, Truth, code_choice};
@@ -121,18 +121,9 @@ pub struct Case {
 /// The study's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// The study.
-    pub study: &'static str,
-    /// Board size.
-    pub size: u8,
-    /// The base board.
-    pub board: String,
-    /// Converter resolution.
-    pub adc_bits: u8,
-    /// Seed of the parts.
-    pub seed: u64,
-    /// The position set.
-    pub positions: String,
+    /// Study, size, board, resolution, seed and position set.
+    #[serde(flatten)]
+    pub header: Header,
     /// Positions read for the game-over margins.
     pub position_count: usize,
     /// Decisions.
@@ -292,12 +283,7 @@ pub fn run(
         }
     }
     Ok(Report {
-        study: "pullups",
-        size: size.get(),
-        board: spec.to_string(),
-        adc_bits: board.adc.bits,
-        seed,
-        positions: set.description().to_string(),
+        header: Header::new("pullups", set, spec, board.adc.bits, seed),
         position_count: set.len(),
         decisions: truths.len(),
         interrupted: (cases.len() as u64) < total,
@@ -326,13 +312,8 @@ pub fn write(
         control,
         &mut csv,
     )?;
-    out.json("pullups.json", &report)?;
     let summary = report.markdown(command, profile.name);
-    out.text("summary.md", &summary)?;
-    report
-        .plots(out)
-        .map_err(|e| anyhow::anyhow!("plotting: {e}"))?;
-    Ok(summary)
+    super::report::finish(out, "pullups", &report, summary, || report.plots(out))
 }
 
 impl Report {
@@ -345,12 +326,12 @@ impl Report {
              (the same converter on the ideal network alone gets {} wrong: quantisation). Game-over reading: \
              pull-ups released, bottom terminal against the firmware's thresholds for the {} profile with that \
              pull-up; margin in codes, negative = misjudged.\n\n",
-            self.size,
-            self.board,
+            self.header.size,
+            self.header.board,
             self.cases.first().map_or(0, |c| c.boards),
-            self.seed,
-            self.adc_bits,
-            self.positions,
+            self.header.seed,
+            self.header.adc_bits,
+            self.header.positions,
             self.position_count,
             self.decisions,
             if self.interrupted {
@@ -408,7 +389,10 @@ impl Report {
         super::plot::lines(
             &out.path("pullups-divergence.svg"),
             super::plot::Axes {
-                title: &format!("M={}: decisions outside the exact tied set", self.size),
+                title: &format!(
+                    "M={}: decisions outside the exact tied set",
+                    self.header.size
+                ),
                 x: "pull-up / R",
                 y: "divergence rate (%)",
                 log_x: true,
@@ -423,7 +407,7 @@ impl Report {
         super::plot::lines(
             &out.path("pullups-margins.svg"),
             super::plot::Axes {
-                title: &format!("M={}: smallest game-over margin (codes)", self.size),
+                title: &format!("M={}: smallest game-over margin (codes)", self.header.size),
                 x: "pull-up / R",
                 y: "margin (codes)",
                 log_x: true,

@@ -10,6 +10,43 @@ use serde::Serialize;
 
 use super::stats::Rate;
 
+/// What every board study's report starts with.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Header {
+    /// The study.
+    pub study: &'static str,
+    /// Board size.
+    pub size: u8,
+    /// The board (`--board`).
+    pub board: String,
+    /// ADC resolution of the ideal converter the study reads with.
+    pub adc_bits: u8,
+    /// Seed of the parts.
+    pub seed: u64,
+    /// The position set.
+    pub positions: String,
+}
+
+impl Header {
+    /// The header of `study` over `set` on `board`.
+    pub fn new(
+        study: &'static str,
+        set: &super::positions::PositionSet,
+        board: &str,
+        adc_bits: u8,
+        seed: u64,
+    ) -> Header {
+        Header {
+            study,
+            size: set.size().get(),
+            board: board.to_string(),
+            adc_bits,
+            seed,
+            positions: set.description().to_string(),
+        }
+    }
+}
+
 /// The folder a study writes into.
 #[derive(Clone, Debug)]
 pub struct Output {
@@ -56,6 +93,21 @@ impl Output {
         }
         csv.flush()
     }
+}
+
+/// The end of every study: `NAME.json`, then `summary.md`, then the plots (data first, so a
+/// plotting failure loses nothing); returns the summary.
+pub fn finish<T: Serialize>(
+    out: &Output,
+    name: &str,
+    report: &T,
+    summary: String,
+    plots: impl FnOnce() -> Result<(), Box<dyn std::error::Error>>,
+) -> anyhow::Result<String> {
+    out.json(&format!("{name}.json"), report)?;
+    out.text("summary.md", &summary)?;
+    plots().map_err(|e| anyhow::anyhow!("plotting: {e}"))?;
+    Ok(summary)
 }
 
 /// CSV rows written as they come; fields with a comma, quote or newline are quoted.

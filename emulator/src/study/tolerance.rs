@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use super::outcome::Winner;
 use super::positions::PositionSet;
-use super::report::{CsvWriter, Output, fmt_f64, rate_text};
+use super::report::{CsvWriter, Header, Output, fmt_f64, rate_text};
 use super::stats::Rate;
 use super::{Control, Truth, code_choice};
 use crate::physical::{self, Adc, Board, Parts, PullupState};
@@ -87,18 +87,9 @@ pub struct PositionRate {
 /// The study's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// The study.
-    pub study: &'static str,
-    /// Board size.
-    pub size: u8,
-    /// The board (`--board`).
-    pub board: String,
-    /// ADC resolution of the ideal converter.
-    pub adc_bits: u8,
-    /// The seed.
-    pub seed: u64,
-    /// The position set.
-    pub positions: String,
+    /// Study, size, board, resolution, seed and position set.
+    #[serde(flatten)]
+    pub header: Header,
     /// Decision positions.
     pub decisions: usize,
     /// Finished games in the set.
@@ -350,12 +341,7 @@ pub fn write(
         &mut positions_csv,
     )?;
     let report = Report {
-        study: "tolerance",
-        size: set.size().get(),
-        board: spec,
-        adc_bits: board.adc.bits,
-        seed: plan.seed,
-        positions: set.description().to_string(),
+        header: Header::new("tolerance", set, &spec, board.adc.bits, plan.seed),
         decisions: set.decisions().len(),
         games: set.finished().len(),
         boards_per_cell: plan.boards,
@@ -368,14 +354,9 @@ pub fn write(
         ),
         cells,
     };
-    out.json("tolerance.json", &report)?;
     out.csv_rows("tolerance.csv", &report.csv_rows())?;
     let summary = report.markdown(command);
-    out.text("summary.md", &summary)?;
-    report
-        .plots(out)
-        .map_err(|e| anyhow::anyhow!("plotting: {e}"))?;
-    Ok(summary)
+    super::report::finish(out, "tolerance", &report, summary, || report.plots(out))
 }
 
 impl Report {
@@ -434,12 +415,12 @@ impl Report {
              games).{}\n\nA decision diverges on a drawn board when its move differs from the nominal board's, \
              unless both are exact ties of the ideal network. Outcome impact by {}; after the nominal \
              board's move Cut still wins {} of the decisions with perfect play.\n\n",
-            self.size,
-            self.board,
-            self.adc_bits,
+            self.header.size,
+            self.header.board,
+            self.header.adc_bits,
             self.boards_per_cell,
-            self.seed,
-            self.positions,
+            self.header.seed,
+            self.header.positions,
             self.decisions,
             self.games,
             if self.interrupted {
@@ -512,7 +493,7 @@ impl Report {
             super::plot::Axes {
                 title: &format!(
                     "M={}: moves that differ from the nominal board's",
-                    self.size
+                    self.header.size
                 ),
                 x: "tolerance (%)",
                 y: "divergence rate (%)",
