@@ -7,10 +7,7 @@ use heuristic::{Edge, EdgeState, Position, Size};
 /// Edges of the M=4 cage.
 pub const CAGE_EDGES: usize = 25;
 
-const M4: Size = match Size::new(4) {
-    Ok(size) => size,
-    Err(_) => panic!("M=4 is a supported size"),
-};
+const M4: Size = Size::M4;
 
 /// A position of size M=3 or M=4 that the M=4 cage cannot hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

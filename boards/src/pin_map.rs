@@ -18,14 +18,8 @@ pub const LED_COLUMNS: usize = 7;
 /// Internal nodes of M=4: the analog inputs besides the bottom terminal.
 pub const INTERNAL_NODES: usize = 12;
 
-const M3: Size = match Size::new(3) {
-    Ok(size) => size,
-    Err(_) => panic!("M=3 is a supported size"),
-};
-const M4: Size = match Size::new(4) {
-    Ok(size) => size,
-    Err(_) => panic!("M=4 is a supported size"),
-};
+const M3: Size = Size::M3;
+const M4: Size = Size::M4;
 
 /// The board's pin map for the M=4 cage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

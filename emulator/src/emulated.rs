@@ -23,10 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::physical::{Adc, Board, Parts, PullupState, Solution, solve};
 
 /// The cage every profile wires: M=4.
-const CAGE: Size = match Size::new(4) {
-    Ok(size) => size,
-    Err(_) => panic!("M=4 is a size"),
-};
+const CAGE: Size = Size::M4;
 
 #[derive(Debug)]
 struct Inner {

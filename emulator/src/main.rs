@@ -23,6 +23,9 @@ enum Command {
     Analyze(cli::analyze::Cmd),
     Next(cli::next::Cmd),
     Export(cli::export::Cmd),
+    Solve(cli::solve::Cmd),
+    Beat(cli::beat::Cmd),
+    Play(cli::play::Cmd),
     Study(cli::study::Cmd),
 }
 
@@ -49,17 +52,25 @@ fn main() -> ExitCode {
             return ExitCode::from(BAD_INPUT);
         }
     };
+    let mut exit = None;
     let result = match &cli.command {
         Command::Analyze(cmd) => cmd.run(),
         Command::Next(cmd) => cmd.run(),
         Command::Export(cmd) => cmd.run(),
+        Command::Solve(cmd) => cmd.run(),
+        Command::Beat(cmd) => cmd.run(),
+        // The game streams its own output as it goes.
+        Command::Play(cmd) => cmd.run().map(|code| {
+            exit = Some(code);
+            String::new()
+        }),
         Command::Study(cmd) => cmd.run(),
     };
     match result {
         Ok(text) => {
             let mut out = std::io::stdout().lock();
             match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(()) => exit.unwrap_or(ExitCode::SUCCESS),
                 // A closed pipe (`| head`) is not worth a panic.
                 Err(_) => ExitCode::FAILURE,
             }

@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{assert_bad_input, birdcage, json};
+use support::{assert_bad_input, birdcage, birdcage_with_input, json};
 
 #[test]
 fn analyze_json_has_exactly_the_documented_keys() {
@@ -184,4 +184,246 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     );
     assert_bad_input(&["analyze"], "--size");
     assert_bad_input(&["analyse", "--size", "3"], "unrecognized subcommand");
+}
+
+#[test]
+fn solve_json_has_exactly_the_documented_keys() {
+    let v = json(&["solve", "--size", "3", "--moves", "A5,c5"]);
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        ["perfect_winner", "to_move", "winner", "winning_moves"]
+    );
+    assert_eq!(v["to_move"], "cut");
+    assert_eq!(v["winner"], Value::Null);
+    assert_eq!(v["perfect_winner"], "cut");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!(["E5", "D4", "C3", "E3", "D2", "C1", "E1"])
+    );
+    // Short to move and lost: no winning move; Short first on the empty board wins.
+    let v = json(&["solve", "--size", "3", "--moves", "A5"]);
+    assert_eq!(
+        (v["to_move"].clone(), v["perfect_winner"].clone()),
+        ("short".into(), "cut".into())
+    );
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    let v = json(&["solve", "--size", "2", "--first", "short"]);
+    assert_eq!(v["perfect_winner"], "short");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!(["a3", "c3", "b2", "a1", "c1"])
+    );
+    // A finished game.
+    let v = json(&["solve", "--size", "2", "--moves", "A1,b2,C1"]);
+    assert_eq!(
+        (
+            v["winner"].clone(),
+            v["to_move"].clone(),
+            v["perfect_winner"].clone()
+        ),
+        ("cut".into(), Value::Null, "cut".into())
+    );
+}
+
+#[test]
+fn solve_text_names_the_winner_and_the_moves() {
+    let out = birdcage(&["solve", "--size", "2", "--moves", "A3"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want = "\
+M=2, moves: A3
+
+  ● = ●
+3     |
+2 ● - ●
+1 |   |
+  ● = ●
+  A B C
+
+Short to move; with perfect play Cut wins.
+Short has no winning move.
+";
+    assert_eq!(text, want);
+}
+
+#[test]
+fn beat_json_reports_a_beatable_machine_and_its_line() {
+    let v = json(&["beat", "--size", "3"]);
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "beatable",
+            "line",
+            "network",
+            "searched",
+            "size",
+            "strategy_positions",
+            "ties",
+            "unbeaten_openings"
+        ]
+    );
+    assert_eq!(v["beatable"], true);
+    assert_eq!(v["ties"], "reading-order");
+    assert_eq!(v["line"], "A5,c5,C3,a1,B4,e3,E1,d2,E5,d4,B2,c1");
+    let v = json(&[
+        "beat",
+        "--size",
+        "3",
+        "--ties",
+        "any",
+        "--network",
+        "reference",
+    ]);
+    assert_eq!(v["beatable"], false);
+    assert_eq!(v["unbeaten_openings"], serde_json::json!(["C1"]));
+}
+
+#[test]
+fn play_reads_moves_from_a_pipe_and_prints_the_record() {
+    let out = birdcage_with_input(&["play", "--size", "2"], "hint\nc3\n");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with(
+        "M=2: you play Short against Shannon's heuristic (ideal network). Cut moves first.\n"
+    ));
+    assert!(text.contains("Machine: A3\n"), "{text}");
+    assert!(
+        text.contains("Hint: with perfect play the machine wins"),
+        "{text}"
+    );
+    assert!(text.contains("You: c3\n\n  ● = ●\n3     ‖\n"), "{text}");
+    assert!(text.contains("Machine: C1\n"), "{text}");
+    assert!(text.ends_with("Record: A3,c3,C1\n"), "{text}");
+    // The game goes on to the end: here the machine wins.
+    let out = birdcage_with_input(&["play", "--size", "2"], "c3\nb2\n");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with("Cut has won: the machine wins.\nRecord: A3,c3,C1,b2,A1\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn play_undo_drops_and_the_perfect_opponent() {
+    let out = birdcage_with_input(
+        &[
+            "play",
+            "--size",
+            "3",
+            "--opponent",
+            "perfect",
+            "--you",
+            "cut",
+        ],
+        "A5\nundo\nundo\ndrops\nquit\nC3\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("you play Cut against the perfect player"),
+        "{text}"
+    );
+    assert!(text.contains("You: A5\n"), "{text}");
+    assert!(text.contains("Undone.\n"), "{text}");
+    assert!(text.contains("Nothing to undo.\n"), "{text}");
+    assert!(text.contains("Drops in units of"), "{text}");
+    // quit stops reading: C3 is never played.
+    assert!(text.ends_with("Record: (none)\n"), "{text}");
+}
+
+#[test]
+fn play_with_no_input_prints_the_opening_and_exits_0() {
+    let out = birdcage_with_input(&["play"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("M=4: you play Short"), "{text}");
+    assert!(text.ends_with("Record: A7\n"), "{text}");
+}
+
+#[test]
+fn a_bad_scripted_move_keeps_the_output_and_exits_2() {
+    for (input, error) in [
+        (
+            "c3\nz9\n",
+            "error: line 2: `z9`: z9 is off the M=2 board (columns A..C, rows 1..3)",
+        ),
+        ("\nc3\nA3\n", "error: line 3: `A3`: A3 was already cut"),
+        ("c3\nc3\n", "error: line 2: `c3`: C3 was already shorted"),
+        (
+            "jump\n",
+            "error: line 1: `jump`: `jump` is not an edge name (expected a column letter and a row number, like C3)",
+        ),
+    ] {
+        let out = birdcage_with_input(&["play", "--size", "2"], input);
+        assert_eq!(out.status.code(), Some(2), "{input:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().collect::<Vec<_>>(), [error], "{input:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Machine: A3\n"), "{text}");
+        assert!(
+            text.lines().last().unwrap().starts_with("Record: A3"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn bad_options_of_the_game_commands_get_one_line_and_exit_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["solve", "--size", "1"],
+            "board size M=1 is out of range (supported: 2..=8)",
+        ),
+        (
+            &["solve", "--size", "3", "--moves", "A5,c4"],
+            "move 2: c4 is not an edge",
+        ),
+        (
+            &["solve", "--size", "3", "--moves", "A5,c5,C5"],
+            "move 3: C5 was already shorted",
+        ),
+        (
+            &["beat", "--size", "3", "--ties", "random"],
+            "invalid value 'random' for '--ties <TIES>'",
+        ),
+        (&["beat", "--size", "12"], "board size M=12 is out of range"),
+        (
+            &["play", "--opponent", "shannon"],
+            "invalid value 'shannon' for '--opponent <OPPONENT>'",
+        ),
+        (
+            &["play", "--opponent", "firmware"],
+            "error: --opponent firmware needs the in-process board, which is not built yet",
+        ),
+        (
+            &["play", "--board", "nucleo-f446re"],
+            "error: --board needs the physical board model, which is not built yet",
+        ),
+        (&["play", "--size", "0"], "board size M=0 is out of range"),
+    ];
+    for (args, message) in cases {
+        assert_bad_input(args, message);
+    }
+}
+
+#[test]
+fn the_beat_line_replayed_through_play_beats_the_machine() {
+    // Short's moves of `birdcage beat --size 4`'s line; the machine is deterministic.
+    let v = json(&["beat", "--size", "4"]);
+    let line = v["line"].as_str().unwrap();
+    let shorts: Vec<&str> = line
+        .split(',')
+        .filter(|m| m.starts_with(|c: char| c.is_ascii_lowercase()))
+        .collect();
+    let out = birdcage_with_input(&["play", "--size", "4"], &(shorts.join("\n") + "\n"));
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with(&format!("Short has won: you win.\nRecord: {line}\n")),
+        "{text}"
+    );
 }

@@ -253,9 +253,13 @@ fn spice_export_names_nodes_after_the_board() {
     assert!(net.contains("\n.op\n") && net.ends_with(".end\n"));
     // The models: unit resistors, wires as 0 V sources.
     let ideal = stdout(&["export", "spice", "--size", "2", "--moves", "A3,b2"]);
-    assert!(ideal.contains("Vwire_B2 a2 c2 DC 0\n"), "{ideal}");
-    assert!(ideal.contains("RC3 q c2 1\n"));
-    assert!(ideal.contains("Vground bottom 0 DC 0\n"));
+    // B2 is a wire: A2 and C2 are one net, named after A2; the bottom terminal is ground.
+    assert!(
+        ideal.contains("* wire B2: a2 and c2 are net a2\n"),
+        "{ideal}"
+    );
+    assert!(ideal.contains("RC3 q a2 1\n"), "{ideal}");
+    assert!(ideal.contains("RC1 a2 0 1\n"), "{ideal}");
 }
 
 #[test]

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 use emulator::export::{Network, node_name, spice};
+
 use emulator::physical::solve;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -106,4 +107,64 @@ fn physical_solver_agrees_with_ngspice() {
         "{NETLISTS} netlists ({with_undefined} with cut-off parts), {compared} node voltages; \
          largest relative difference {worst:.1e}"
     );
+}
+
+#[test]
+fn model_netlists_agree_with_the_exact_solver() {
+    use emulator::exact::solve_model;
+    use heuristic::{Model, Side, Size};
+    use num_traits::ToPrimitive;
+    if !ngspice_available() {
+        eprintln!("skipped: ngspice not installed (apt-get install ngspice)");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("birdcage-ngspice-models-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(0x30DE1);
+    let mut compared = 0;
+    for k in 0..60 {
+        let size = Size::new(3 + k % 2).unwrap();
+        let p = emulator::games::any_position(&mut rng, size);
+        let model = Model::ALL[k as usize % 2];
+        if model == Model::Ideal && p.winner() == Some(Side::Short) {
+            continue; // the supply shorted by wires: no circuit to solve
+        }
+        let text = spice::netlist(
+            &Network::Model(model),
+            &p,
+            "random",
+            emulator::physical::PullupState::On,
+        );
+        let path = dir.join(format!("model{k}.cir"));
+        std::fs::write(&path, &text).unwrap();
+        let out = Command::new("ngspice")
+            .arg("-b")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let volts = node_voltages(&String::from_utf8_lossy(&out.stdout));
+        let exact = solve_model(&p, model);
+        let nets = spice::model_nets(&p, model);
+        for node in size.nodes() {
+            let net = &nets[node.index(size)];
+            let spice_volts = match net.as_str() {
+                "0" => Some(&0.0),
+                name => volts.get(name),
+            };
+            match (exact.voltage(node), spice_volts) {
+                (Some(v), Some(s)) => {
+                    let v = v.to_f64().unwrap();
+                    assert!(
+                        (v - s).abs() <= 1e-9,
+                        "{node}: exact {v}, ngspice {s}\n{text}"
+                    );
+                    compared += 1;
+                }
+                (None, None) => {}
+                (v, s) => panic!("{node}: exact {v:?}, ngspice {s:?}\n{text}"),
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(compared > 300, "{compared}");
 }

@@ -21,14 +21,8 @@ use crate::{
     Square, Tracker, band_codes, measure,
 };
 
-const M3: Size = match Size::new(3) {
-    Ok(size) => size,
-    Err(_) => panic!("M=3 is a supported size"),
-};
-const M4: Size = match Size::new(4) {
-    Ok(size) => size,
-    Err(_) => panic!("M=4 is a supported size"),
-};
+const M3: Size = Size::M3;
+const M4: Size = Size::M4;
 
 /// A player on the wire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

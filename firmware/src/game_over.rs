@@ -12,9 +12,11 @@
 //!     only raises V0 (Rayleigh monotonicity), which leaves n resistors R from Q to W in parallel
 //!     against Rs ∥ Rpu: `V0 / Vs ≤ n / (n + R/Rs + R/Rpu)`, with n the largest number of edges
 //!     leaving a connected W ∌ Q ([`max_boundary`]).
-//!   - Lower bound. The weakest uncut path is the longest: every internal node in series, each
-//!     with its pull-down, a ladder of M(M−1)+1 resistors ending in Rs ∥ Rpu
-//!     ([`ladder_fraction`]).
+//!   - Lower bound. The weakest uncut path is taken to be the longest: every internal node in
+//!     series, each with its pull-down, a ladder of M(M−1)+1 resistors ending in Rs ∥ Rpu
+//!     ([`ladder_fraction`]). This one is not proven minimal (a shorter path could carry
+//!     side branches that load it); `tests/game_over.rs` checks it against an independent solve
+//!     on random positions, and the threshold keeps half of it as margin.
 //!
 //! The thresholds sit half way between each bound and the ideal reading, which leaves both
 //! sides the same margin for ADC offset, noise and resistor tolerance. For the NUCLEO-F446RE

@@ -308,10 +308,11 @@ impl Tracker {
             {
                 continue;
             }
-            if let Some(d) = worst(profile, &after, codes) {
-                if fits(&d) && d.code.abs_diff(d.expected) + margin < best {
-                    return Err(Fault::NoShort(cut.into()));
-                }
+            if let Some(d) = worst(profile, &after, codes)
+                && fits(&d)
+                && d.code.abs_diff(d.expected) + margin < best
+            {
+                return Err(Fault::NoShort(cut.into()));
             }
         }
         let short = found[0].2;

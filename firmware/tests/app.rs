@@ -314,6 +314,26 @@ fn without_the_self_check_the_machine_moves_on_anything() {
 }
 
 #[test]
+fn a_position_already_won_against_the_reading_is_refused() {
+    // Self-check off, and nobody makes the machine's cuts: after A1, C1, E1 the position the
+    // machine believes is won by Cut while the bottom terminal still says play on.
+    let config = Config {
+        self_check: false,
+        ..Config::default()
+    };
+    let mut app = app_on(Cage::new(3), config);
+    app.start();
+    let moves: Vec<_> = (0..3).map(|_| app.on_button()).collect();
+    let m3 = size(3);
+    assert_eq!(moves, ["A1", "C1", "E1"].map(|e| Outcome::Move(sq(m3, e))));
+    assert_eq!(
+        app.on_button().to_string(),
+        "the bottom terminal reads 300, but the position says Cut has won"
+    );
+    finish(app);
+}
+
+#[test]
 fn a_broken_sampler_shows_the_fault_pattern() {
     let mut app = app(Cage::new(4));
     app.start();

@@ -213,3 +213,39 @@ fn m3_on_the_m4_cage_jumpers_the_top_row() {
         ]
     );
 }
+
+#[test]
+fn the_application_loads_the_fixture_and_the_bench_sets_it() {
+    let fixture = NUCLEO_F446RE.fixture.unwrap();
+    let start = cage_frame(&fixture, &start_cage()).unwrap().to_vec();
+    let mut m3 = boards::cage_states(&Position::new(size(3), Side::Cut)).unwrap();
+    m3[edge(size(4), "C3").index(size(4))] = EdgeState::Short;
+    let m3_frame = cage_frame(&fixture, &m3).unwrap().to_vec();
+    let frame = |bytes: Vec<u8>| [SpiTx::write_vec(bytes), SpiTx::flush()];
+    let spi_table: Vec<SpiTx<u8>> = frame(start).into_iter().chain(frame(m3_frame)).collect();
+    let mut spi = SpiMock::new(&spi_table);
+    let latch = [PinTx::set(State::Low), PinTx::set(State::High)];
+    let mut sync_table = vec![PinTx::set(State::High)];
+    sync_table.extend(latch.iter().cloned().chain(latch.iter().cloned()));
+    let mut sync = PinMock::new(&sync_table);
+    let hardware = Hardware {
+        sampler: Cage::new(4),
+        leds: ShownLeds::default(),
+        button: Button::new(PinMock::new(&[]), Level::Low, Debouncer::default()),
+        delay: embedded_hal_mock::eh1::delay::NoopDelay::new(),
+        fixture: Adg714Chain::new(spi.clone(), sync.clone(), fixture).unwrap(),
+    };
+    let mut app = App::new(&NUCLEO_F446RE, hardware, Config::default());
+    // Power-on left every switch open: the first new game loads the M=4 start position.
+    assert_eq!(app.start(), Outcome::NewGame { size: 4 });
+    let wire = m3.map(firmware::protocol::WireState::from);
+    assert_eq!(
+        app.handle(firmware::protocol::Command::SetEdges(wire)),
+        firmware::protocol::Reply::Done
+    );
+    // A later new game leaves the fixture as the bench set it.
+    app.start();
+    app.release().button.release().done();
+    spi.done();
+    sync.done();
+}

@@ -106,11 +106,12 @@ fn released_bottom(position: &Position) -> f64 {
             .max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))
             .unwrap();
         a.swap(col, pivot);
-        for row in 0..m {
-            if row != col {
-                let f = a[row][col] / a[col][col];
-                for k in col..=m {
-                    a[row][k] -= f * a[col][k];
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col {
+                let f = row[col] / pivot_row[col];
+                for (x, p) in row.iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= f * p;
                 }
             }
         }

@@ -33,6 +33,11 @@ pub struct Size(u8);
 pub struct SizeError(pub u32);
 
 impl Size {
+    /// The classic M=3 machine.
+    pub const M3: Size = Size(3);
+    /// The classic M=4 machine: the cage every board profile wires.
+    pub const M4: Size = Size(4);
+
     /// Every supported size, smallest first.
     pub const ALL: [Size; (MAX_SIZE - MIN_SIZE + 1) as usize] = [
         Size(2),

@@ -52,12 +52,13 @@ enum Pullups {
 impl NetworkArgs {
     fn resolve(&self) -> Result<(Network, Position, String)> {
         let g = &self.game;
-        let position = Position::from_record(g.size, g.first.into(), &g.moves)?;
+        let r = &g.record;
+        let position = r.position()?;
         let network = match self.board.board()? {
             Some(board) => {
                 let parts = match self.board.tolerance_seed {
-                    Some(seed) => Parts::draw(&board, g.size, seed),
-                    None => Parts::nominal(&board, g.size),
+                    Some(seed) => Parts::draw(&board, r.size, seed),
+                    None => Parts::nominal(&board, r.size),
                 };
                 Network::Board {
                     board: Box::new(board),
@@ -66,10 +67,10 @@ impl NetworkArgs {
             }
             None => Network::Model(g.network),
         };
-        let record = if g.moves.trim().is_empty() {
+        let record = if r.moves.trim().is_empty() {
             "(start)".to_string()
         } else {
-            g.moves.trim().to_string()
+            r.moves.trim().to_string()
         };
         Ok((network, position, record))
     }

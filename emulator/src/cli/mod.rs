@@ -1,15 +1,18 @@
 //! The `birdcage` subcommands, one file each, and the options they share.
 
 pub mod analyze;
+pub mod beat;
 pub mod export;
 pub mod next;
+pub mod play;
+pub mod solve;
 pub mod study;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use emulator::physical::{Board, BoardError};
 use emulator::reading::Reader;
-use heuristic::{Model, Side, Size};
+use heuristic::{Model, Position, RecordError, Side, Size};
 
 /// How the text of a report is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,7 +41,7 @@ impl From<First> for Side {
     }
 }
 
-fn parse_size(s: &str) -> Result<Size, String> {
+pub(crate) fn parse_size(s: &str) -> Result<Size, String> {
     let m: u32 = s
         .trim()
         .parse()
@@ -46,13 +49,13 @@ fn parse_size(s: &str) -> Result<Size, String> {
     Size::new(m).map_err(|e| e.to_string())
 }
 
-fn parse_model(s: &str) -> Result<Model, String> {
+pub(crate) fn parse_model(s: &str) -> Result<Model, String> {
     s.parse().map_err(|e: heuristic::ModelError| e.to_string())
 }
 
-/// A position: board size, the moves that reach it, who opened, and the network model.
+/// A position: board size, the moves that reach it, and who opened.
 #[derive(Args, Debug, Clone)]
-pub struct GameArgs {
+pub struct RecordArgs {
     /// Board size M (2..=8).
     #[arg(long, short = 's', value_name = "M", value_parser = parse_size)]
     pub size: Size,
@@ -68,6 +71,20 @@ pub struct GameArgs {
     /// Who moves first.
     #[arg(long, value_enum, default_value_t = First::Cut)]
     pub first: First,
+}
+
+impl RecordArgs {
+    /// Replays the record; errors name the move and what is wrong with it.
+    pub fn position(&self) -> Result<Position, RecordError> {
+        Position::from_record(self.size, self.first.into(), &self.moves)
+    }
+}
+
+/// A position and the network model it is measured on.
+#[derive(Args, Debug, Clone)]
+pub struct GameArgs {
+    #[command(flatten)]
+    pub record: RecordArgs,
     /// Network model: ideal or reference.
     #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = parse_model)]
     pub network: Model,

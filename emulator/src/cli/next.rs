@@ -19,10 +19,11 @@ pub struct Cmd {
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let g = &self.game;
+        let r = &g.record;
         let reader = self.reader.reader()?;
         let model = self.reader.model(g);
         let analysis =
-            emulator::analysis::analyze(g.size, g.first.into(), &g.moves, model, reader.as_ref())?;
+            emulator::analysis::analyze(r.size, r.first.into(), &r.moves, model, reader.as_ref())?;
         let position = analysis.voltages.position();
         let choice = match reader {
             Some(_) => analysis.firmware_choice,

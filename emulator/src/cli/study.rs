@@ -7,7 +7,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
-use emulator::study::outcome::Minimax;
 use emulator::study::positions::PositionSet;
 use emulator::study::report::Output;
 use emulator::study::{Control, pullups, quantisation, tolerance};
@@ -100,14 +99,9 @@ impl Cmd {
                     boards: self.boards.unwrap_or(200),
                     seed: self.seed,
                 };
-                let mut minimax = Minimax::new();
-                let memo = std::sync::Mutex::new(&mut minimax);
-                let winner = |p: &heuristic::Position| memo.lock().ok().map(|mut m| m.winner(p));
+                let winner = |p: &heuristic::Position| Some(emulator::perfect::winner(p));
                 let perfect: Option<(&str, emulator::study::outcome::Winner<'_>)> =
-                    (self.size.get() <= 3).then_some((
-                        "memoised minimax (M <= 3)",
-                        &winner as emulator::study::outcome::Winner<'_>,
-                    ));
+                    Some(("Lehman's theorem (emulator::perfect)", &winner));
                 tolerance::write(
                     &set,
                     self.board_or_default(boards)?,

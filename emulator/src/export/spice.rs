@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use heuristic::{EdgeState, Model, Node, Position};
+use heuristic::{EdgeState, Model, Node, Position, UnionFind};
 
 use super::{Network, node_name};
 use crate::exact;
@@ -97,47 +97,84 @@ fn branch_line(out: &mut String, b: &Branch) {
     );
 }
 
-/// The exact models: unit resistors, ideal wires as 0 V sources (SPICE has no 0 Ω
-/// resistor), pull-ups of 30 and a series resistor of 1 for `reference`, supply 1 V.
+/// Net names of a model netlist, one per node in [`heuristic::Size::nodes`] order. Wires are
+/// ideal in the models, so the nodes they join are one net (as the exact solver merges them;
+/// SPICE would reject a loop of 0 V sources): named `q` if it holds Q, `bottom` if it holds 0
+/// (`0`, ground itself, in `ideal`), else after its first node in reading order.
+pub fn model_nets(position: &Position, model: Model) -> Vec<String> {
+    let size = position.size();
+    let mut wires: UnionFind = UnionFind::new();
+    for (i, state) in position.states().iter().enumerate() {
+        if *state == EdgeState::Short {
+            let (a, b) = size.edge_ends(i);
+            wires.union(a, b);
+        }
+    }
+    let (top, bottom) = (Node::Top.index(size), Node::Bottom.index(size));
+    (0..size.node_count())
+        .map(|i| {
+            if wires.same(i, top) {
+                "q".to_string()
+            } else if wires.same(i, bottom) {
+                match model {
+                    Model::Ideal => "0".to_string(),
+                    Model::Reference => "bottom".to_string(),
+                }
+            } else {
+                node_name(size.node(wires.find(i)))
+            }
+        })
+        .collect()
+}
+
+/// The exact models: unit resistors, ideal wires as merged nets, pull-ups of 30 and a series
+/// resistor of 1 for `reference`, supply 1 V.
 fn model_lines(out: &mut String, model: Model, position: &Position) {
     let size = position.size();
     let exact = exact::solve_model(position, model);
     cut_off_comment(out, position, |n| exact.is_floating(n));
+    let nets = model_nets(position, model);
+    let net = |n: Node| nets[n.index(size)].as_str();
+    for (edge, state) in position.edges() {
+        let (a, b) = edge.ends(size);
+        if state == EdgeState::Short {
+            let _ = writeln!(
+                out,
+                "* wire {edge}: {} and {} are net {}",
+                node_name(a),
+                node_name(b),
+                net(a)
+            );
+        }
+    }
     if position.winner() == Some(heuristic::Side::Short) && model == Model::Ideal {
         out.push_str(
-            "* Short has won: wires join the supply to ground, so ngspice will reject the loop\n",
+            "* Short has won: wires join the supply to ground, so ngspice will reject the circuit\n",
         );
     }
     out.push_str("Vsupply q 0 DC 1\n");
     let live = |n: Node| !exact.is_floating(n);
     for (edge, state) in position.edges() {
         let (a, b) = edge.ends(size);
-        if !(live(a) && live(b)) {
-            continue;
-        }
-        let (na, nb) = (node_name(a), node_name(b));
-        match state {
-            EdgeState::Resistor => {
-                let _ = writeln!(out, "R{edge} {na} {nb} 1");
-            }
-            EdgeState::Short => {
-                let _ = writeln!(out, "Vwire_{edge} {na} {nb} DC 0");
-            }
-            EdgeState::Cut => {}
+        if state == EdgeState::Resistor && live(a) && live(b) && net(a) != net(b) {
+            let _ = writeln!(out, "R{edge} {} {} 1", net(a), net(b));
         }
     }
-    match model {
-        Model::Ideal => out.push_str("Vground bottom 0 DC 0\n"),
-        Model::Reference => {
-            for node in size.nodes().filter(|n| *n != Node::Top) {
-                let _ = writeln!(
-                    out,
-                    "Rpullup_{0} {0} q {1}",
-                    node_name(node),
-                    Model::REFERENCE_PULLUP_RATIO
-                );
-            }
-            let _ = writeln!(out, "Rseries bottom 0 {}", Model::REFERENCE_SERIES_RATIO);
+    if model == Model::Reference {
+        for node in size.nodes().filter(|n| *n != Node::Top && net(*n) != "q") {
+            let _ = writeln!(
+                out,
+                "Rpullup_{} {} q {}",
+                node_name(node),
+                net(node),
+                Model::REFERENCE_PULLUP_RATIO
+            );
         }
+        let _ = writeln!(
+            out,
+            "Rseries {} 0 {}",
+            net(Node::Bottom),
+            Model::REFERENCE_SERIES_RATIO
+        );
     }
 }

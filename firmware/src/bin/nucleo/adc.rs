@@ -10,10 +10,7 @@ use stm32f4xx_hal::rcc::Rcc;
 
 use crate::gpio::{Gpio, GpioPin};
 
-const M4: Size = match Size::new(4) {
-    Ok(size) => size,
-    Err(_) => panic!("M=4 is a supported size"),
-};
+const M4: Size = Size::M4;
 
 /// ADC1 reading the cage, and the GPIO that drives the pull-up rail.
 pub struct NodeAdc<'a> {
@@ -40,10 +37,11 @@ impl<'a> NodeAdc<'a> {
         }
         common.ccr().modify(|_, w| w.adcpre().div4());
         adc.cr1().modify(|_, w| w.res().ten_bit());
-        for n in 0..=9 {
+        // SMPR2 holds channels 0..=9, SMPR1 channels 10..=18 (its field 0 is channel 10).
+        for n in 0..10 {
             adc.smpr2().modify(|_, w| w.smp(n).cycles480());
         }
-        for n in 10..=18 {
+        for n in 0..9 {
             adc.smpr1().modify(|_, w| w.smp(n).cycles480());
         }
         adc.sqr1().modify(|_, w| w.l().set(0));

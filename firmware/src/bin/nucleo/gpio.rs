@@ -123,10 +123,11 @@ impl Gpio {
         let (port, n) = split(pin);
         on_port!(self, port, rb => {
             rb.ospeedr().modify(|_, w| w.ospeedr(n).very_high_speed());
+            // AFRL holds pins 0..=7, AFRH pins 8..=15 (its field 0 is pin 8).
             if n < 8 {
                 rb.afrl().modify(|_, w| w.afr(n).set(af));
             } else {
-                rb.afrh().modify(|_, w| w.afr(n).set(af));
+                rb.afrh().modify(|_, w| w.afr(n - 8).set(af));
             }
             rb.moder().modify(|_, w| w.moder(n).alternate());
         });

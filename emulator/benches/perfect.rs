@@ -1,0 +1,64 @@
+//! Perfect-play speed: Lehman's criterion on M=4 positions and every winning move of M=6
+//! positions, each over fixed random positions (seeded), plus one `beat` search.
+//!
+//! `cargo bench -p emulator --bench perfect`; criterion prints the time per batch, and
+//! per position through the element throughput.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use emulator::beat::{Ties, beat};
+use emulator::games::random_position;
+use emulator::perfect;
+use heuristic::{Model, Position, Side, Size};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+
+/// 256 open positions of an M board with `side` to move, 0..=max_plies plies in.
+fn positions(m: u32, side: Side, max_plies: usize) -> Vec<Position> {
+    let size = Size::new(m).expect("a size");
+    let mut rng = ChaCha8Rng::seed_from_u64(u64::from(m));
+    let mut out = Vec::new();
+    while out.len() < 256 {
+        let plies = rng.random_range(0..=max_plies);
+        let p = random_position(&mut rng, size, Side::Cut, plies);
+        if p.to_move() == Some(side) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("perfect");
+    let m4 = positions(4, Side::Cut, 14);
+    group.throughput(Throughput::Elements(m4.len() as u64));
+    group.bench_function("lehman M=4", |b| {
+        b.iter(|| {
+            for p in &m4 {
+                black_box(perfect::short_wins_second(black_box(p)));
+            }
+        })
+    });
+    for side in [Side::Cut, Side::Short] {
+        let m6 = positions(6, side, 30);
+        group.throughput(Throughput::Elements(m6.len() as u64));
+        group.bench_function(format!("winning moves M=6, {side} to move"), |b| {
+            b.iter(|| {
+                for p in &m6 {
+                    black_box(perfect::solve(black_box(p)));
+                }
+            })
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("beat");
+    group.sample_size(10);
+    group.bench_function("M=4 ideal any", |b| {
+        b.iter(|| black_box(beat(Size::new(4).expect("4"), Model::Ideal, Ties::Any)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

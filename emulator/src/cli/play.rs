@@ -1,0 +1,307 @@
+//! `birdcage play`: a game against the machine, as the original program played it.
+//!
+//! On a terminal the board is drawn full screen and edges are picked with the cursor keys
+//! (see `terminal`); otherwise moves and commands are read one a line and the board is
+//! printed after every move, so that a game can be scripted and tested.
+
+mod terminal;
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use emulator::players::Opponent;
+use heuristic::{Edge, Model, Move, Position, Side, Size};
+
+use super::{parse_model, parse_size};
+
+/// Who the machine is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OpponentArg {
+    /// Shannon's heuristic: the largest drop, ties in reading order.
+    Heuristic,
+    /// The firmware application on an emulated board.
+    Firmware,
+    /// The perfect player (Lehman's theorem).
+    Perfect,
+}
+
+/// Play a game against the machine (Cut moves first).
+#[derive(Args, Debug)]
+pub struct Cmd {
+    /// Board size M (2..=8).
+    #[arg(long, short = 's', value_name = "M", default_value = "4", value_parser = parse_size)]
+    size: Size,
+    /// The machine you play against.
+    #[arg(long, value_enum, default_value_t = OpponentArg::Heuristic)]
+    opponent: OpponentArg,
+    /// Network the heuristic measures (and the drops shown): ideal or reference.
+    #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = parse_model)]
+    network: Model,
+    /// A physical board profile instead of a network model.
+    #[arg(long, value_name = "NAME", conflicts_with = "network")]
+    board: Option<String>,
+    /// Your side; Cut moves first.
+    #[arg(long, value_enum, default_value_t = YouArg::Short)]
+    you: YouArg,
+}
+
+/// The side the person plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum YouArg {
+    /// Replace resistors with wires; the machine cuts first.
+    Short,
+    /// Cut resistors; you move first.
+    Cut,
+}
+
+/// One game in progress: the moves so far, whose side is whose, and how to answer.
+#[derive(Debug)]
+pub(crate) struct Session {
+    you: Side,
+    opponent: Opponent,
+    model: Model,
+    moves: Vec<Move>,
+    position: Position,
+}
+
+/// What a line of input (or a key) asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Command {
+    Move(String),
+    Hint,
+    Drops,
+    Undo,
+    Quit,
+}
+
+impl Command {
+    /// Reads a typed line: a command word or a move.
+    pub(crate) fn parse(line: &str) -> Option<Command> {
+        let word = line.trim();
+        Some(match word.to_ascii_lowercase().as_str() {
+            "" => return None,
+            "hint" | "?" => Command::Hint,
+            "drops" => Command::Drops,
+            "undo" => Command::Undo,
+            "quit" | "exit" => Command::Quit,
+            _ => Command::Move(word.to_string()),
+        })
+    }
+}
+
+impl Session {
+    pub(crate) fn new(size: Size, you: Side, opponent: Opponent, model: Model) -> Session {
+        Session {
+            you,
+            opponent,
+            model,
+            moves: Vec::new(),
+            position: Position::new(size, Side::Cut),
+        }
+    }
+
+    pub(crate) fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The machine's move, if it is the machine's turn.
+    pub(crate) fn reply(&mut self) -> Option<Move> {
+        let side = self.position.to_move().filter(|&s| s != self.you)?;
+        let edge = self.opponent.reply(&self.position)?;
+        self.push(Move { side, edge });
+        self.moves.last().copied()
+    }
+
+    fn push(&mut self, mv: Move) {
+        self.position
+            .play(mv)
+            .expect("moves are checked before they are pushed");
+        self.moves.push(mv);
+    }
+
+    /// Plays the person's move named by `text` (either case: the side is theirs).
+    pub(crate) fn play(&mut self, text: &str) -> Result<Move> {
+        let edge = Edge::parse(self.position.size(), text)?;
+        self.play_edge(edge)
+    }
+
+    /// Plays `edge` for the person.
+    pub(crate) fn play_edge(&mut self, edge: Edge) -> Result<Move> {
+        let mv = Move {
+            side: self.you,
+            edge,
+        };
+        if let Some(side) = self.position.to_move().filter(|&s| s != self.you) {
+            bail!("it is {side}'s turn");
+        }
+        self.position.check(mv)?;
+        self.push(mv);
+        Ok(mv)
+    }
+
+    /// Takes back moves until it is the person's turn again, one of theirs at least.
+    pub(crate) fn undo(&mut self) -> bool {
+        let Some(last_own) = self.moves.iter().rposition(|m| m.side == self.you) else {
+            return false;
+        };
+        self.moves.truncate(last_own);
+        let mut position = Position::new(self.position.size(), Side::Cut);
+        for &mv in &self.moves {
+            position
+                .play(mv)
+                .expect("a prefix of a legal game is legal");
+        }
+        self.position = position;
+        true
+    }
+
+    /// The solver's verdict and, when the person can win, a winning move.
+    pub(crate) fn hint(&self) -> String {
+        let Some(side) = self.position.to_move() else {
+            return "The game is over.".to_string();
+        };
+        let verdict = emulator::perfect::solve(&self.position);
+        let who = if verdict.perfect_winner == self.you {
+            "you win"
+        } else {
+            "the machine wins"
+        };
+        match verdict.winning_moves.first() {
+            Some(&edge) if side == self.you => format!(
+                "Hint: with perfect play {who}; a winning move: {}",
+                Move { side, edge }
+            ),
+            _ => format!("Hint: with perfect play {who}; no move of yours wins against it."),
+        }
+    }
+
+    /// The board with every resistor's exact drop, as `birdcage analyze` shows it.
+    pub(crate) fn drops(&self) -> String {
+        emulator::analysis::report(&self.position, &self.moves, self.model).to_text()
+    }
+
+    /// The game record so far, `(none)` before the first move.
+    pub(crate) fn record(&self) -> String {
+        if self.moves.is_empty() {
+            return "(none)".to_string();
+        }
+        let moves: Vec<String> = self.moves.iter().map(ToString::to_string).collect();
+        moves.join(",")
+    }
+
+    /// Who the person plays against, for the header.
+    pub(crate) fn header(&self) -> String {
+        format!(
+            "{}: you play {} against {}. Cut moves first.",
+            self.position.size(),
+            self.you,
+            self.opponent.describe()
+        )
+    }
+
+    /// The result line once the game is over.
+    pub(crate) fn outcome(&self) -> Option<String> {
+        let w = self.position.winner()?;
+        let who = if w == self.you {
+            "you win"
+        } else {
+            "the machine wins"
+        };
+        Some(format!("{w} has won: {who}."))
+    }
+}
+
+impl Cmd {
+    fn opponent(&self) -> Result<Opponent> {
+        if self.board.is_some() {
+            bail!("--board needs the physical board model, which is not built yet");
+        }
+        Ok(match self.opponent {
+            OpponentArg::Heuristic => Opponent::Heuristic(self.network),
+            OpponentArg::Perfect => Opponent::Perfect,
+            OpponentArg::Firmware => {
+                bail!("--opponent firmware needs the in-process board, which is not built yet")
+            }
+        })
+    }
+
+    pub fn run(&self) -> Result<ExitCode> {
+        let you = match self.you {
+            YouArg::Short => Side::Short,
+            YouArg::Cut => Side::Cut,
+        };
+        let session = Session::new(self.size, you, self.opponent()?, self.network);
+        if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+            terminal::run(session)
+        } else {
+            let played = scripted(
+                session,
+                std::io::stdin().lock(),
+                &mut std::io::stdout().lock(),
+            );
+            match played {
+                // A closed pipe (`| head`) is not worth an error message.
+                Err(e) if is_broken_pipe(&e) => Ok(ExitCode::FAILURE),
+                other => other,
+            }
+        }
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+/// Plays from lines of input, writing everything to `out`. A bad move ends the game with
+/// exit code 2 after the record so far; end of input or `quit` ends it with 0.
+fn scripted(mut game: Session, input: impl BufRead, out: &mut impl Write) -> Result<ExitCode> {
+    let board = |game: &Session| emulator::diagram::board(game.position());
+    writeln!(out, "{}\n\n{}", game.header(), board(&game))?;
+    if let Some(mv) = game.reply() {
+        writeln!(out, "Machine: {mv}\n\n{}", board(&game))?;
+    }
+    for (number, line) in input.lines().enumerate() {
+        if game.position().winner().is_some() {
+            break;
+        }
+        let line = line?;
+        let Some(command) = Command::parse(&line) else {
+            continue;
+        };
+        match command {
+            Command::Quit => break,
+            Command::Hint => writeln!(out, "{}\n", game.hint())?,
+            Command::Drops => writeln!(out, "{}", game.drops())?,
+            Command::Undo => {
+                if game.undo() {
+                    writeln!(out, "Undone.\n\n{}", board(&game))?;
+                } else {
+                    writeln!(out, "Nothing to undo.\n")?;
+                }
+            }
+            Command::Move(text) => match game.play(&text) {
+                Ok(mv) => {
+                    writeln!(out, "You: {mv}\n\n{}", board(&game))?;
+                    if let Some(mv) = game.reply() {
+                        writeln!(out, "Machine: {mv}\n\n{}", board(&game))?;
+                    }
+                }
+                Err(e) => {
+                    writeln!(out, "Record: {}", game.record())?;
+                    out.flush()?;
+                    eprintln!("error: line {}: `{text}`: {e:#}", number + 1);
+                    return Ok(ExitCode::from(2));
+                }
+            },
+        }
+    }
+    if let Some(outcome) = game.outcome() {
+        writeln!(out, "{outcome}")?;
+    }
+    writeln!(out, "Record: {}", game.record())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

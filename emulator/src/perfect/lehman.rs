@@ -1,0 +1,131 @@
+//! Lehman's theorem, turned into verdicts for either side to move.
+//!
+//! Short wins as second player (Cut to move) iff the reduced graph holds two
+//! edge-disjoint trees spanning one vertex set that contains both terminals. In the union
+//! of two graphic matroids that is one question: is the edge `x = Q0` spanned by the
+//! resistors? (A circuit through `x` has 2k−1 edges on its k vertices, so without `x` it
+//! is two spanning trees of them; conversely two such trees plus `x` are dependent.)
+//!
+//! Short to move wins iff some move `f` makes `x` spanned. Shorting `f` contracts it,
+//! which for this question is the same as doubling it (adding a parallel copy `f'`), so:
+//! if `x` is spanned already, every move wins; otherwise `f` wins iff `f'` is not spanned
+//! by the resistors but is by the resistors and `x` (matroid exchange: then `x` is
+//! spanned by the resistors and `f'`). Cut to move wins iff `x` is not spanned, and a cut
+//! `e` wins iff Short, to move without `e`, has no winning move.
+
+use heuristic::{Edge, Position, Side};
+
+use super::graph::Reduced;
+use super::partition::Packing;
+
+/// A position's resistors in a maximum two-forest packing, with `x = Q0` as the last
+/// element (inactive).
+#[derive(Clone, Debug)]
+pub(crate) struct Game {
+    edges: Vec<Edge>,
+    ends: Vec<[u8; 2]>,
+    packing: Packing,
+}
+
+impl Game {
+    pub(crate) fn new(position: &Position) -> Game {
+        let reduced = Reduced::new(position);
+        let (edges, mut ends): (Vec<Edge>, Vec<[u8; 2]>) = reduced.resistors.into_iter().unzip();
+        ends.push([reduced.top, reduced.bottom]);
+        let mut packing = Packing::new(reduced.vertices, ends.clone());
+        for el in 0..edges.len() {
+            packing.insert(el);
+        }
+        Game {
+            edges,
+            ends,
+            packing,
+        }
+    }
+
+    fn x(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Lehman's criterion: Short wins with Cut to move.
+    pub(crate) fn short_wins_second(&mut self) -> bool {
+        let x = self.x();
+        !self.packing.augmentable(x)
+    }
+
+    /// Short's winning moves with Short to move (element indices), stopping at the first
+    /// one when `first_only`.
+    fn short_winning(&mut self, first_only: bool) -> Vec<usize> {
+        let active: Vec<usize> = (0..self.edges.len())
+            .filter(|&e| self.packing.is_active(e))
+            .collect();
+        if self.short_wins_second() {
+            return active;
+        }
+        let free: Vec<bool> = {
+            let reach = self.packing.reach();
+            (0..self.edges.len())
+                .map(|f| reach.admits(self.ends[f]))
+                .collect()
+        };
+        let mut with_x = self.packing.clone();
+        with_x.insert(self.x());
+        let reach = with_x.reach();
+        let mut wins = Vec::new();
+        for f in active {
+            if free[f] && !reach.admits(self.ends[f]) {
+                wins.push(f);
+                if first_only {
+                    break;
+                }
+            }
+        }
+        wins
+    }
+
+    /// Cut's winning moves with Cut to move (element indices), stopping at the first one
+    /// when `first_only`. A cut of a resistor outside the forests leaves them a maximum
+    /// packing, so Short's replies are those he has now, less that resistor; any other
+    /// cut is tried on a copy of the packing.
+    fn cut_winning(&mut self, first_only: bool) -> Vec<usize> {
+        if self.short_wins_second() {
+            return Vec::new();
+        }
+        let replies_now = self.short_winning(false);
+        let mut wins = Vec::new();
+        for e in 0..self.edges.len() {
+            let short_can_win = if self.packing.holds(e) {
+                let mut after = self.clone();
+                after.packing.remove(e);
+                !after.short_winning(true).is_empty()
+            } else {
+                replies_now.iter().any(|&f| f != e)
+            };
+            if !short_can_win {
+                wins.push(e);
+                if first_only {
+                    break;
+                }
+            }
+        }
+        wins
+    }
+
+    /// The winning moves of `side`, to move here, in reading order.
+    pub(crate) fn winning_moves(&mut self, side: Side, first_only: bool) -> Vec<Edge> {
+        let wins = match side {
+            Side::Short => self.short_winning(first_only),
+            Side::Cut => self.cut_winning(first_only),
+        };
+        wins.into_iter().map(|e| self.edges[e]).collect()
+    }
+
+    /// Who wins with perfect play, `side` to move.
+    pub(crate) fn winner(&mut self, side: Side) -> Side {
+        let short_wins = match side {
+            Side::Cut => self.short_wins_second(),
+            Side::Short => !self.short_winning(true).is_empty(),
+        };
+        if short_wins { Side::Short } else { Side::Cut }
+    }
+}

@@ -1,0 +1,312 @@
+//! Matroid partition into two forests (Edmonds; Knuth's augmenting paths).
+//!
+//! A set of edges splits into two forests exactly when it is independent in the union of
+//! two graphic matroids. [`Packing`] keeps such a split of the *active* elements it was
+//! given and grows it one element at a time along shortest augmenting paths of the
+//! exchange graph: `u → z` when `z` sits in forest `i`, `u` does not, and swapping them
+//! keeps forest `i` acyclic; a path ends at an element that enters some forest freely.
+//! Whether an element could be added ([`Packing::augmentable`]) is whether such a path
+//! exists; [`Reach`] answers that for many new elements at once.
+
+/// No element: a root's parent edge, an element in neither forest.
+const NONE: u16 = u16::MAX;
+
+/// One forest, rooted: parent links and Euler intervals for path and subtree queries.
+#[derive(Clone, Debug, Default)]
+struct Forest {
+    /// Parent vertex and the element joining it; roots have `NONE`.
+    up: Vec<(u8, u16)>,
+    depth: Vec<u8>,
+    root: Vec<u8>,
+    /// A vertex's subtree is the vertices `u` with `enter[v] <= enter[u] < leave[v]`.
+    enter: Vec<u8>,
+    leave: Vec<u8>,
+}
+
+impl Forest {
+    /// Roots every tree of the forest whose adjacency lists are `adj`.
+    fn rebuild(&mut self, adj: &[Vec<(u8, u16)>], stack: &mut Vec<(u8, usize)>) {
+        let n = adj.len();
+        self.up.clear();
+        self.up.resize(n, (0, NONE));
+        self.depth.clear();
+        self.depth.resize(n, u8::MAX);
+        self.root.clear();
+        self.root.resize(n, 0);
+        self.enter.clear();
+        self.enter.resize(n, 0);
+        self.leave.clear();
+        self.leave.resize(n, 0);
+        let mut clock = 0u8;
+        for r in 0..n {
+            if self.depth[r] != u8::MAX {
+                continue;
+            }
+            let r = r as u8;
+            self.depth[usize::from(r)] = 0;
+            self.root[usize::from(r)] = r;
+            self.enter[usize::from(r)] = clock;
+            clock += 1;
+            stack.push((r, 0));
+            while let Some((v, k)) = stack.last_mut() {
+                let v = usize::from(*v);
+                if let Some(&(w, el)) = adj[v].get(*k) {
+                    *k += 1;
+                    if el == self.up[v].1 {
+                        continue;
+                    }
+                    let w_ = usize::from(w);
+                    self.up[w_] = (v as u8, el);
+                    self.depth[w_] = self.depth[v] + 1;
+                    self.root[w_] = r;
+                    self.enter[w_] = clock;
+                    clock += 1;
+                    stack.push((w, 0));
+                } else {
+                    self.leave[v] = clock;
+                    stack.pop();
+                }
+            }
+        }
+    }
+
+    fn connected(&self, a: u8, b: u8) -> bool {
+        self.root[usize::from(a)] == self.root[usize::from(b)]
+    }
+
+    /// Calls `visit` on each element of the forest path from `a` to `b` until it returns
+    /// true; `None` when `a` and `b` lie in different trees.
+    fn any_on_path(
+        &self,
+        mut a: u8,
+        mut b: u8,
+        mut visit: impl FnMut(u16) -> bool,
+    ) -> Option<bool> {
+        if !self.connected(a, b) {
+            return None;
+        }
+        while a != b {
+            let (da, db) = (self.depth[usize::from(a)], self.depth[usize::from(b)]);
+            let v = if da >= db { &mut a } else { &mut b };
+            let (parent, el) = self.up[usize::from(*v)];
+            if visit(el) {
+                return Some(true);
+            }
+            *v = parent;
+        }
+        Some(false)
+    }
+
+    /// Whether `a` is in the subtree below vertex `c`.
+    fn below(&self, c: u8, a: u8) -> bool {
+        let (c, a) = (usize::from(c), usize::from(a));
+        self.enter[c] <= self.enter[a] && self.enter[a] < self.leave[c]
+    }
+}
+
+/// Two edge-disjoint forests over the active elements of a multigraph.
+///
+/// ```
+/// use emulator::perfect::partition::Packing;
+/// // Two vertices joined three times: two edges fit (one per forest), the third is spanned.
+/// let mut p = Packing::new(2, vec![[0, 1], [0, 1], [0, 1]]);
+/// assert!(p.insert(0) && p.insert(1));
+/// assert!(!p.augmentable(2));
+/// // Without one of the first two, the third fits again.
+/// p.remove(1);
+/// assert!(p.augmentable(2));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Packing {
+    ends: Vec<[u8; 2]>,
+    active: Vec<bool>,
+    /// The forest (0 or 1) holding each element, or `NO_FOREST`.
+    owner: Vec<u8>,
+    forests: [Forest; 2],
+    adj: Vec<Vec<(u8, u16)>>,
+    stack: Vec<(u8, usize)>,
+}
+
+const NO_FOREST: u8 = u8::MAX;
+
+impl Packing {
+    /// An empty packing over `vertices` vertices and elements with these ends, all inactive.
+    pub fn new(vertices: usize, ends: Vec<[u8; 2]>) -> Packing {
+        let n = ends.len();
+        let mut p = Packing {
+            ends,
+            active: vec![false; n],
+            owner: vec![NO_FOREST; n],
+            forests: Default::default(),
+            adj: vec![Vec::new(); vertices],
+            stack: Vec::new(),
+        };
+        p.rebuild();
+        p
+    }
+
+    /// Whether element `el` lies in one of the forests.
+    pub fn holds(&self, el: usize) -> bool {
+        self.owner[el] != NO_FOREST
+    }
+
+    /// Whether element `el` is in the ground set.
+    pub fn is_active(&self, el: usize) -> bool {
+        self.active[el]
+    }
+
+    fn rebuild(&mut self) {
+        for i in 0..2u8 {
+            for list in &mut self.adj {
+                list.clear();
+            }
+            for (el, &[a, b]) in self.ends.iter().enumerate() {
+                if self.owner[el] == i {
+                    self.adj[usize::from(a)].push((b, el as u16));
+                    self.adj[usize::from(b)].push((a, el as u16));
+                }
+            }
+            self.forests[usize::from(i)].rebuild(&self.adj, &mut self.stack);
+        }
+    }
+
+    /// Adds element `el` to the ground set and to the forests if it fits (after
+    /// exchanges); returns whether it went in. A loop never does.
+    pub fn insert(&mut self, el: usize) -> bool {
+        self.active[el] = true;
+        self.augment(&[el], true)
+    }
+
+    /// Takes element `el` out of the ground set; if it was in a forest, refills the
+    /// packing from the active elements left out, so that it stays maximum.
+    pub fn remove(&mut self, el: usize) {
+        self.active[el] = false;
+        if self.owner[el] != NO_FOREST {
+            self.owner[el] = NO_FOREST;
+            self.rebuild();
+            let outside: Vec<usize> = (0..self.ends.len())
+                .filter(|&e| self.active[e] && self.owner[e] == NO_FOREST)
+                .collect();
+            self.augment(&outside, true);
+        }
+    }
+
+    /// Whether an (inactive or left-out) element `el` could join the forests: false means
+    /// the active elements span it in the union matroid.
+    pub fn augmentable(&mut self, el: usize) -> bool {
+        self.augment(&[el], false)
+    }
+
+    /// Breadth-first search for a shortest augmenting path from any of `sources`; when
+    /// `apply`, performs the exchanges along it.
+    fn augment(&mut self, sources: &[usize], apply: bool) -> bool {
+        let n = self.ends.len();
+        let mut pred = vec![NONE; n];
+        let mut seen = vec![false; n];
+        let mut queue = std::collections::VecDeque::with_capacity(n);
+        for &s in sources {
+            seen[s] = true;
+            queue.push_back(s);
+        }
+        while let Some(u) = queue.pop_front() {
+            let [a, b] = self.ends[u];
+            if a == b {
+                continue;
+            }
+            for i in 0..2u8 {
+                if self.owner[u] == i {
+                    continue;
+                }
+                let forest = &self.forests[usize::from(i)];
+                let found = forest.any_on_path(a, b, |z| {
+                    let z = usize::from(z);
+                    if !seen[z] {
+                        seen[z] = true;
+                        pred[z] = u as u16;
+                        queue.push_back(z);
+                    }
+                    false
+                });
+                if found.is_none() {
+                    // `u` enters forest `i` freely: shift every element of the path.
+                    if apply {
+                        let (mut w, mut into) = (u, i);
+                        loop {
+                            let left = self.owner[w];
+                            self.owner[w] = into;
+                            match pred[w] {
+                                NONE => break,
+                                p => (w, into) = (usize::from(p), left),
+                            }
+                        }
+                        self.rebuild();
+                    }
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Which forest elements can reach a free slot by exchanges, for [`Reach::admits`].
+    pub fn reach(&self) -> Reach<'_> {
+        let n = self.ends.len();
+        let mut reaches = vec![false; n];
+        let mut queue = Vec::with_capacity(n);
+        let held: Vec<usize> = (0..n).filter(|&e| self.owner[e] != NO_FOREST).collect();
+        for &z in &held {
+            let [a, b] = self.ends[z];
+            if !self.forests[usize::from(1 - self.owner[z])].connected(a, b) {
+                reaches[z] = true;
+                queue.push(z);
+            }
+        }
+        // Backwards: `z` reaches when it could displace a reaching `w` of the other forest,
+        // that is when removing `w` from its forest separates the ends of `z`.
+        while let Some(w) = queue.pop() {
+            let j = self.owner[w];
+            let forest = &self.forests[usize::from(j)];
+            let [a, b] = self.ends[w];
+            let child = if forest.up[usize::from(a)].1 == w as u16 {
+                a
+            } else {
+                b
+            };
+            for &z in &held {
+                if reaches[z] || self.owner[z] == j {
+                    continue;
+                }
+                let [za, zb] = self.ends[z];
+                if forest.connected(za, child) && forest.below(child, za) != forest.below(child, zb)
+                {
+                    reaches[z] = true;
+                    queue.push(z);
+                }
+            }
+        }
+        Reach {
+            packing: self,
+            reaches,
+        }
+    }
+}
+
+/// The elements of a packing from which an augmenting path starts.
+#[derive(Debug)]
+pub struct Reach<'a> {
+    packing: &'a Packing,
+    reaches: Vec<bool>,
+}
+
+impl Reach<'_> {
+    /// Whether a new element joining `a` and `b` (one not in the forests) could be added.
+    pub fn admits(&self, [a, b]: [u8; 2]) -> bool {
+        if a == b {
+            return false;
+        }
+        self.packing.forests.iter().any(|f| {
+            f.any_on_path(a, b, |z| self.reaches[usize::from(z)])
+                .unwrap_or(true)
+        })
+    }
+}
