@@ -75,6 +75,22 @@ fn random_games_and_records_sets() {
     let b = PositionSet::random_games(size(4), 20, 5);
     assert_eq!(a.entries(), b.entries(), "same seed, same games");
     assert_eq!(a.finished().len(), 20, "20 different finished games");
+    // Boards past 32 edges (M=6 has 61): distinct positions stay distinct, records replay, the
+    // tied set holds every edge index.
+    let big = PositionSet::random_games(size(6), 4, 2);
+    assert_eq!(big.finished().len(), 4);
+    for i in 0..big.len() as u32 {
+        let replayed = Position::from_record(size(6), Side::Cut, &big.record(i)).unwrap();
+        assert_eq!(replayed, big.entries()[i as usize].position);
+    }
+    let report = quantise(&big, &[Converter::Ideal], "q6");
+    assert_eq!(report.decisions, big.decisions().len());
+    let start = emulator::study::Truth::of(&Position::new(size(6), Side::Cut)).unwrap();
+    assert_eq!(
+        start.tied.count_ones(),
+        6,
+        "the six verticals below Q tie on the empty M=6 board"
+    );
     let text = "# two games\nA5,c5,C3,a1\n\nA5,e5\n";
     let set = PositionSet::records(size(3), text, "games.txt").unwrap();
     assert_eq!(set.len(), 6, "start, A5, c5, C3, a1 and e5");

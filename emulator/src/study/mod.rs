@@ -67,8 +67,8 @@ pub const BITS: std::ops::RangeInclusive<u8> = 6..=16;
 pub struct Truth {
     /// The heuristic's exact move.
     pub choice: Edge,
-    /// Every edge tied with it, one bit per edge index.
-    pub tied: u32,
+    /// Every edge tied with it, one bit per edge index (M=8 has 113 edges).
+    pub tied: u128,
     /// Node voltages as fractions of the supply; `None` where undefined.
     pub volts: Vec<Option<f64>>,
     /// Every edge's exact drop as a fraction of the supply (0 for a cut edge), by edge index.
@@ -140,7 +140,7 @@ fn fraction(n: &BigInt, d: &BigInt) -> f64 {
 }
 
 /// One bit per edge of `edges`.
-pub fn mask(size: Size, edges: &[Edge]) -> u32 {
+pub fn mask(size: Size, edges: &[Edge]) -> u128 {
     edges.iter().fold(0, |m, e| m | (1 << e.index(size)))
 }
 

@@ -30,7 +30,7 @@ pub struct PositionSet {
     size: Size,
     description: String,
     entries: Vec<Entry>,
-    index: HashMap<u64, u32>,
+    index: HashMap<Key, u32>,
 }
 
 /// A records file that does not replay: the line and what is wrong on it.
@@ -45,16 +45,20 @@ pub struct RecordsError {
     pub error: RecordError,
 }
 
-/// Two bits per edge (and the side to move): a position's identity within one size.
-pub(crate) fn key(position: &Position) -> u64 {
-    let mut k = u64::from(position.to_move() == Some(Side::Short));
-    for &s in position.states() {
-        k = (k << 2)
-            | match s {
-                EdgeState::Resistor => 0,
-                EdgeState::Cut => 1,
-                EdgeState::Short => 2,
-            };
+/// A position's identity within one size: two bits per edge (up to M=8's 113 edges) and
+/// the side to move.
+type Key = [u64; 4];
+
+fn key(position: &Position) -> Key {
+    let mut k = [0u64; 4];
+    k[3] = u64::from(position.to_move() == Some(Side::Short)) << 63;
+    for (i, &s) in position.states().iter().enumerate() {
+        let bits = match s {
+            EdgeState::Resistor => 0,
+            EdgeState::Cut => 1,
+            EdgeState::Short => 2,
+        };
+        k[i / 32] |= bits << (2 * (i % 32));
     }
     k
 }

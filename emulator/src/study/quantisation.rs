@@ -501,7 +501,7 @@ pub fn run(
 }
 
 /// The edges of a tied mask, in reading order.
-pub fn tied_names(size: heuristic::Size, tied: u32) -> Vec<String> {
+pub fn tied_names(size: heuristic::Size, tied: u128) -> Vec<String> {
     size.edges()
         .filter(|e| tied & (1 << e.index(size)) != 0)
         .map(|e| e.to_string())
