@@ -6,7 +6,8 @@
 //! - [`diagram`]: the board drawn as the original program drew it;
 //! - [`perfect`]: perfect play (Lehman's theorem by matroid partition);
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
-//! - [`beat`]: the search for a Short strategy that always beats the heuristic.
+//! - [`beat`]: the search for a Short strategy that always beats the heuristic;
+//! - [`study`]: quantisation, tolerance and pull-up studies over whole position sets.
 //!
 //! The rules, notation and the heuristic itself come from [`heuristic`]; nothing here
 //! re-implements them.
@@ -23,3 +24,4 @@ pub mod perfect;
 pub mod physical;
 pub mod players;
 pub mod reading;
+pub mod study;

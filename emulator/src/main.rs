@@ -26,6 +26,7 @@ enum Command {
     Solve(cli::solve::Cmd),
     Beat(cli::beat::Cmd),
     Play(cli::play::Cmd),
+    Study(cli::study::Cmd),
 }
 
 /// Exit code for bad input, as for clap's own usage errors.
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
             exit = Some(code);
             String::new()
         }),
+        Command::Study(cmd) => cmd.run(),
     };
     match result {
         Ok(text) => {

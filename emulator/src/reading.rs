@@ -1,7 +1,7 @@
 //! What the firmware would read on a position: node voltages, then ADC codes, then the move
 //! the heuristic makes from those codes.
 
-use heuristic::{Node, Position, Ranking};
+use heuristic::{Node, Position, Ranking, Size};
 use num_traits::ToPrimitive;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -51,7 +51,14 @@ impl Reader {
     /// Reads `position`; `exact` is the exact solution of the model (used by
     /// [`Reader::IdealAdc`]).
     pub fn read(&self, position: &Position, exact: &ExactVoltages) -> Reading {
-        let size = position.size();
+        let prepared = self.prepare(position.size());
+        let volts = prepared.volts(position, exact);
+        prepared.reading(volts)
+    }
+
+    /// The reader with its parts and converter drawn once for boards of `size`, to read many
+    /// positions as [`Reader::read`] reads each one.
+    pub fn prepare(&self, size: Size) -> Prepared {
         match self {
             Reader::Board { board, seed } => {
                 let (parts, adc) = match seed {
@@ -61,47 +68,94 @@ impl Reader {
                     ),
                     None => (Parts::nominal(board, size), Adc::nominal(board)),
                 };
-                let mut noise = ChaCha8Rng::seed_from_u64(seed.unwrap_or(0) ^ NOISE_STREAM);
-                let solution = physical::solve(board, &parts, position, PullupState::On);
-                let volts = solution.all_volts().to_vec();
-                let codes = size
-                    .nodes()
-                    .zip(&volts)
-                    .map(|(node, v)| match node {
-                        Node::Top => Some(adc.full_scale()),
-                        _ => v.map(|v| adc.read(v, &mut noise)),
-                    })
-                    .collect();
-                Reading {
-                    volts,
-                    codes,
+                Prepared {
+                    size,
+                    board: Some((board.clone(), parts)),
                     adc,
-                    parts: Some(parts),
+                    noise_seed: seed.unwrap_or(0) ^ NOISE_STREAM,
                 }
             }
-            Reader::IdealAdc { bits } => {
-                let adc = Adc::ideal(*bits, 1.0);
-                let volts: Vec<Option<f64>> = size
-                    .nodes()
-                    .map(|n| exact.voltage(n).and_then(|v| v.to_f64()))
-                    .collect();
-                let codes = size
-                    .nodes()
-                    .zip(&volts)
-                    .map(|(node, v)| match node {
-                        Node::Top => Some(adc.full_scale()),
-                        _ => v.map(|v| adc.transfer(v)),
-                    })
-                    .collect();
-                Reading {
-                    volts,
-                    codes,
-                    adc,
-                    parts: None,
-                }
-            }
+            Reader::IdealAdc { bits } => Prepared {
+                size,
+                board: None,
+                adc: Adc::ideal(*bits, 1.0),
+                noise_seed: 0,
+            },
         }
     }
+}
+
+/// A [`Reader`] with its parts and converter drawn: reads any position of its size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prepared {
+    size: Size,
+    board: Option<(Box<Board>, Parts)>,
+    adc: Adc,
+    noise_seed: u64,
+}
+
+impl Prepared {
+    /// The node voltages the converter sees: the board's network with its parts (pull-ups
+    /// on), or the exact model's voltages as fractions of a 1 V supply.
+    pub fn volts(&self, position: &Position, exact: &ExactVoltages) -> Vec<Option<f64>> {
+        match &self.board {
+            Some((board, parts)) => physical::solve(board, parts, position, PullupState::On)
+                .all_volts()
+                .to_vec(),
+            None => self
+                .size
+                .nodes()
+                .map(|n| exact.voltage(n).and_then(|v| v.to_f64()))
+                .collect(),
+        }
+    }
+
+    /// The converter.
+    pub fn adc(&self) -> &Adc {
+        &self.adc
+    }
+
+    /// What the converter makes of `volts`: a board's device with its noise (a fresh noise
+    /// stream per reading, so a position reads the same whatever was read before), or the
+    /// ideal transfer.
+    pub fn reading(&self, volts: Vec<Option<f64>>) -> Reading {
+        Reading {
+            codes: self.codes(&volts),
+            volts,
+            adc: self.adc.clone(),
+            parts: self.board.as_ref().map(|(_, p)| p.clone()),
+        }
+    }
+
+    /// The codes alone of [`Prepared::reading`].
+    pub fn codes(&self, volts: &[Option<f64>]) -> Vec<Option<u16>> {
+        match &self.board {
+            Some(_) => {
+                let mut noise = ChaCha8Rng::seed_from_u64(self.noise_seed);
+                node_codes(self.size, &self.adc, volts, |v| {
+                    self.adc.read(v, &mut noise)
+                })
+            }
+            None => node_codes(self.size, &self.adc, volts, |v| self.adc.transfer(v)),
+        }
+    }
+}
+
+/// The code of every node in [`Size::nodes`] order: Q is not measured and is taken as full
+/// scale, as the firmware does; an undefined voltage has no code.
+pub fn node_codes(
+    size: Size,
+    adc: &Adc,
+    volts: &[Option<f64>],
+    mut convert: impl FnMut(f64) -> u16,
+) -> Vec<Option<u16>> {
+    size.nodes()
+        .zip(volts)
+        .map(|(node, v)| match node {
+            Node::Top => Some(adc.full_scale()),
+            _ => v.map(&mut convert),
+        })
+        .collect()
 }
 
 impl Reading {
@@ -114,8 +168,12 @@ impl Reading {
     /// The heuristic's ranking over the codes, as the firmware makes it (reading-order
     /// tie-break on equal code drops); `None` when no resistor is left.
     pub fn ranking(&self, position: &Position) -> Option<Ranking<u16>> {
-        heuristic::rank(position, &self.code_values())
-            .ok()
-            .flatten()
+        code_ranking(position, &self.codes)
     }
+}
+
+/// The heuristic over node codes as the firmware ranks them: an undefined node reads 0.
+pub fn code_ranking(position: &Position, codes: &[Option<u16>]) -> Option<Ranking<u16>> {
+    let values: Vec<u16> = codes.iter().map(|c| c.unwrap_or(0)).collect();
+    heuristic::rank(position, &values).ok().flatten()
 }

@@ -6,6 +6,7 @@ pub mod export;
 pub mod next;
 pub mod play;
 pub mod solve;
+pub mod study;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};

@@ -1,0 +1,225 @@
+//! `birdcage study`: the quantisation, tolerance and pull-up studies, written to a folder as
+//! JSON, CSV, SVG plots and a Markdown summary (also printed).
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use emulator::physical::Board;
+use emulator::study::positions::PositionSet;
+use emulator::study::report::Output;
+use emulator::study::{Control, pullups, quantisation, tolerance};
+use heuristic::Size;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::parse_size;
+
+/// Which study.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Study {
+    /// ADC resolution 6..=16 bits: ideal converter, then each board's.
+    Quantisation,
+    /// Monte Carlo over boards drawn from each tolerance and distribution.
+    Tolerance,
+    /// Pull-up value and topology: decisions and the game-over reading.
+    Pullups,
+}
+
+/// Run a study over a set of positions and write its report.
+#[derive(Args, Debug)]
+pub struct Cmd {
+    /// The study.
+    #[arg(value_enum)]
+    study: Study,
+    /// Board size M: the tree of the heuristic against every Short reply for M <= 4, random
+    /// games above.
+    #[arg(long, short = 's', value_name = "M", default_value = "3", value_parser = parse_size)]
+    size: Size,
+    /// Board profile or profile file (default: every profile for quantisation, nucleo-f446re
+    /// for the others); `ideal` for the quantisation study's ideal converter alone.
+    #[arg(long, value_name = "PROFILE")]
+    board: Option<String>,
+    /// Seed of every random draw (parts, ADC devices, noise, random games).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Boards drawn per tolerance and distribution (tolerance), per pull-up case (pullups).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    boards: Option<u64>,
+    /// Study random games instead of the tree: Cut plays the heuristic, Short at random.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "records")]
+    random_games: Option<u64>,
+    /// Study the games of a file: one record per line (Cut first), `#` comments.
+    #[arg(long, value_name = "FILE")]
+    records: Option<PathBuf>,
+    /// Folder for the report (created if missing).
+    #[arg(long, value_name = "DIR", default_value = "study")]
+    out: PathBuf,
+}
+
+/// Set by Ctrl-C: studies finish the chunk in hand and report what they finished.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+impl Cmd {
+    pub fn run(&self) -> Result<String> {
+        let boards = match self.board.as_deref() {
+            Some("ideal") if self.study == Study::Quantisation => Vec::new(),
+            Some(spec) => vec![(spec.to_string(), Board::load(spec)?)],
+            None => Vec::new(),
+        };
+        let set = self.positions()?;
+        let out =
+            Output::new(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
+        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(format!("{:?}", self.study).to_lowercase());
+        let progress = |done: u64, total: u64| {
+            bar.set_length(total);
+            bar.set_position(done);
+        };
+        let control = Control {
+            stop: &STOP,
+            progress: &progress,
+        };
+        let command = self.command_line();
+        let summary = match self.study {
+            Study::Quantisation => {
+                run_quantisation(&set, boards, self.seed, &control, &out, &command)?
+            }
+            Study::Tolerance => {
+                let plan = tolerance::Plan {
+                    tolerances_ppm: tolerance::TOLERANCES_PPM.to_vec(),
+                    boards: self.boards.unwrap_or(200),
+                    seed: self.seed,
+                };
+                let winner = |p: &heuristic::Position| Some(emulator::perfect::winner(p));
+                let perfect: Option<(&str, emulator::study::outcome::Winner<'_>)> =
+                    Some(("Lehman's theorem (emulator::perfect)", &winner));
+                tolerance::write(
+                    &set,
+                    self.board_or_default(boards)?,
+                    &plan,
+                    perfect,
+                    &control,
+                    &out,
+                    &command,
+                )?
+            }
+            Study::Pullups => pullups::write(
+                &set,
+                self.board_or_default(boards)?,
+                self.boards.unwrap_or(10),
+                self.seed,
+                &control,
+                &out,
+                &command,
+            )?,
+        };
+        bar.finish_and_clear();
+        if STOP.load(Ordering::SeqCst) {
+            bail!(
+                "interrupted; what was finished is in {}",
+                out.path("summary.md").display()
+            );
+        }
+        Ok(summary)
+    }
+
+    fn board_or_default(&self, mut boards: Vec<(String, Board)>) -> Result<(String, Board)> {
+        Ok(match boards.pop() {
+            Some(b) => b,
+            None => (
+                "nucleo-f446re".to_string(),
+                Board::from_profile(&boards::NUCLEO_F446RE),
+            ),
+        })
+    }
+
+    fn positions(&self) -> Result<PositionSet> {
+        let size = self.size;
+        if let Some(path) = &self.records {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read records file {}", path.display()))?;
+            return Ok(PositionSet::records(
+                size,
+                &text,
+                &path.display().to_string(),
+            )?);
+        }
+        let games = match self.random_games {
+            Some(n) => Some(n),
+            None if size.get() > 4 => Some(1000),
+            None => None,
+        };
+        Ok(match games {
+            Some(n) => PositionSet::random_games(size, n as usize, self.seed),
+            None => PositionSet::tree(size),
+        })
+    }
+
+    /// The command as a person would type it again (for the summary).
+    fn command_line(&self) -> String {
+        let mut c = format!(
+            "birdcage study {} --size {} --seed {}",
+            format!("{:?}", self.study).to_lowercase(),
+            self.size.get(),
+            self.seed
+        );
+        if let Some(b) = &self.board {
+            c.push_str(&format!(" --board {b}"));
+        }
+        if let Some(n) = self.boards {
+            c.push_str(&format!(" --boards {n}"));
+        }
+        if let Some(n) = self.random_games {
+            c.push_str(&format!(" --random-games {n}"));
+        }
+        if let Some(p) = &self.records {
+            c.push_str(&format!(" --records {}", p.display()));
+        }
+        c
+    }
+}
+
+fn run_quantisation(
+    set: &PositionSet,
+    boards: Vec<(String, Board)>,
+    seed: u64,
+    control: &Control<'_>,
+    out: &Output,
+    command: &str,
+) -> Result<String> {
+    let boards = if boards.is_empty() && !command.contains("--board ideal") {
+        boards::PROFILES
+            .iter()
+            .map(|p| (p.name.to_string(), Board::from_profile(p)))
+            .collect()
+    } else {
+        boards
+    };
+    let mut converters = vec![quantisation::Converter::Ideal];
+    converters.extend(
+        boards
+            .into_iter()
+            .map(|(spec, board)| quantisation::Converter::Board {
+                spec,
+                board: Box::new(board),
+                seed,
+            }),
+    );
+    let bits: Vec<u8> = emulator::study::BITS.collect();
+    let mut positions_csv = out.csv("quantisation-positions.csv")?;
+    let report = quantisation::run(set, &converters, &bits, 5, control, &mut positions_csv)?;
+    out.csv_rows("quantisation.csv", &report.csv_rows())?;
+    let summary = report.markdown(command);
+    emulator::study::report::finish(out, "quantisation", &report, summary, || {
+        quantisation::plots(&report, out)
+    })
+}

@@ -1,0 +1,9 @@
+//! Who wins a position under perfect play, for the outcome impact of a divergence.
+//!
+//! Studies take the winner as a function, so any solver can serve; the CLI passes
+//! [`crate::perfect::winner`] (Lehman's theorem).
+
+use heuristic::{Position, Side};
+
+/// Perfect-play winner of a position (`None` when the solver cannot tell).
+pub type Winner<'a> = &'a (dyn Fn(&Position) -> Option<Side> + Sync);

@@ -1,0 +1,302 @@
+//! The position sets the studies walk: the tree Cut's heuristic leaves open to every reply of
+//! Short, random games, or the games of a records file. Each set deduplicates positions and
+//! keeps one parent link per position, so any position's game record can be printed and
+//! replayed (`birdcage analyze --moves ...`).
+
+use std::collections::HashMap;
+
+use heuristic::{EdgeState, Model, Move, Position, RecordError, Side, Size};
+use rand::SeedableRng;
+use rand::seq::IteratorRandom;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+use crate::exact;
+
+/// One position of a set and how it was first reached.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The position.
+    pub position: Position,
+    /// The entry it was first reached from; `None` for a start position.
+    pub parent: Option<u32>,
+    /// The move from the parent.
+    pub mv: Option<Move>,
+}
+
+/// A deduplicated set of positions of one board size, in the order they were found.
+#[derive(Clone, Debug)]
+pub struct PositionSet {
+    size: Size,
+    description: String,
+    entries: Vec<Entry>,
+    index: HashMap<Key, u32>,
+}
+
+/// A records file that does not replay: the line and what is wrong on it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{origin} line {line}: {error}")]
+pub struct RecordsError {
+    /// The file, as named by the caller.
+    pub origin: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// The bad move (its number and what is wrong).
+    pub error: RecordError,
+}
+
+/// A position's identity within one size: two bits per edge (up to M=8's 113 edges) and
+/// the side to move.
+type Key = [u64; 4];
+
+fn key(position: &Position) -> Key {
+    let mut k = [0u64; 4];
+    k[3] = u64::from(position.to_move() == Some(Side::Short)) << 63;
+    for (i, &s) in position.states().iter().enumerate() {
+        let bits = match s {
+            EdgeState::Resistor => 0,
+            EdgeState::Cut => 1,
+            EdgeState::Short => 2,
+        };
+        k[i / 32] |= bits << (2 * (i % 32));
+    }
+    k
+}
+
+/// The move Cut's heuristic plays on the exact `ideal` network, if any resistor is left.
+pub fn heuristic_move(position: &Position) -> Option<Move> {
+    let ranking = exact::solve_model(position, Model::Ideal).rank()?;
+    Some(Move {
+        side: Side::Cut,
+        edge: ranking.choice,
+    })
+}
+
+impl PositionSet {
+    fn empty(size: Size, description: String) -> PositionSet {
+        PositionSet {
+            size,
+            description,
+            entries: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+
+    /// Adds `position` unless it is already in the set; returns its index and whether it is new.
+    fn insert(&mut self, position: Position, parent: Option<u32>, mv: Option<Move>) -> (u32, bool) {
+        let k = key(&position);
+        if let Some(&i) = self.index.get(&k) {
+            return (i, false);
+        }
+        let i = u32::try_from(self.entries.len())
+            .unwrap_or_else(|_| unreachable!("sets stay far below 2^32"));
+        self.index.insert(k, i);
+        self.entries.push(Entry {
+            position,
+            parent,
+            mv,
+        });
+        (i, true)
+    }
+
+    /// Every position reachable from the start (Cut first) when Cut plays the heuristic on
+    /// the exact `ideal` network and Short plays every legal move. Built level by level; the
+    /// heuristic's moves of a level are solved in parallel, the set grows in a fixed order.
+    pub fn tree(size: Size) -> PositionSet {
+        let mut set = PositionSet::empty(
+            size,
+            format!(
+                "M={} tree: Cut plays the heuristic, Short every move",
+                size.get()
+            ),
+        );
+        let (start, _) = set.insert(Position::new(size, Side::Cut), None, None);
+        let mut level = vec![start];
+        while !level.is_empty() {
+            let children: Vec<Vec<(Position, Move)>> = level
+                .par_iter()
+                .map(|&i| set.children(&set.entries[i as usize].position))
+                .collect();
+            let mut next = Vec::new();
+            for (&parent, kids) in level.iter().zip(children) {
+                for (position, mv) in kids {
+                    let (i, new) = set.insert(position, Some(parent), Some(mv));
+                    if new {
+                        next.push(i);
+                    }
+                }
+            }
+            level = next;
+        }
+        set
+    }
+
+    /// The tree's moves from `position`: the heuristic's for Cut, every resistor for Short.
+    fn children(&self, position: &Position) -> Vec<(Position, Move)> {
+        let moves: Vec<Move> = match position.to_move() {
+            None => Vec::new(),
+            Some(Side::Cut) => heuristic_move(position).into_iter().collect(),
+            Some(Side::Short) => position
+                .resistors()
+                .map(|edge| Move {
+                    side: Side::Short,
+                    edge,
+                })
+                .collect(),
+        };
+        moves
+            .into_iter()
+            .filter_map(|mv| {
+                let mut child = position.clone();
+                child.play(mv).ok().map(|()| (child, mv))
+            })
+            .collect()
+    }
+
+    /// `games` games from the start (Cut first): Cut plays the heuristic, Short a random legal
+    /// move drawn from `seed`. The games are drawn in parallel from one seed each, then added in
+    /// order, so the set depends on the seed alone.
+    pub fn random_games(size: Size, games: usize, seed: u64) -> PositionSet {
+        let mut set = PositionSet::empty(
+            size,
+            format!(
+                "M={}, {games} random games (Cut plays the heuristic, Short at random; seed {seed})",
+                size.get()
+            ),
+        );
+        let lines: Vec<Vec<Move>> = (0..games as u64)
+            .into_par_iter()
+            .map(|g| {
+                let mut rng =
+                    ChaCha8Rng::seed_from_u64(seed ^ g.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                let mut position = Position::new(size, Side::Cut);
+                let mut moves = Vec::new();
+                while let Some(side) = position.to_move() {
+                    let mv = match side {
+                        Side::Cut => heuristic_move(&position),
+                        Side::Short => position
+                            .resistors()
+                            .choose(&mut rng)
+                            .map(|edge| Move { side, edge }),
+                    };
+                    let Some(mv) = mv else { break };
+                    if position.play(mv).is_err() {
+                        break;
+                    }
+                    moves.push(mv);
+                }
+                moves
+            })
+            .collect();
+        for moves in lines {
+            set.add_line(&moves);
+        }
+        set
+    }
+
+    /// The games of a records file, one record per line (Cut first; blank lines and lines
+    /// starting with `#` are skipped), every position along each game. `origin` names the file
+    /// in errors.
+    pub fn records(size: Size, text: &str, origin: &str) -> Result<PositionSet, RecordsError> {
+        let mut set = PositionSet::empty(size, format!("M={} games of {origin}", size.get()));
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let error = |error| RecordsError {
+                origin: origin.to_string(),
+                line: n + 1,
+                error,
+            };
+            let mut position = Position::new(size, Side::Cut);
+            let mut moves = Vec::new();
+            for (number, mv) in heuristic::record_moves(size, line) {
+                let mv = mv.map_err(error)?;
+                position.play(mv).map_err(|e| {
+                    error(RecordError {
+                        number,
+                        error: e.into(),
+                    })
+                })?;
+                moves.push(mv);
+            }
+            set.add_line(&moves);
+        }
+        Ok(set)
+    }
+
+    /// Adds every position along `moves` from the start.
+    fn add_line(&mut self, moves: &[Move]) {
+        let mut position = Position::new(self.size, Side::Cut);
+        let (mut parent, _) = self.insert(position.clone(), None, None);
+        for &mv in moves {
+            if position.play(mv).is_err() {
+                return;
+            }
+            parent = self.insert(position.clone(), Some(parent), Some(mv)).0;
+        }
+    }
+
+    /// Board size.
+    pub fn size(&self) -> Size {
+        self.size
+    }
+
+    /// What the set is, for reports.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Every entry in the order found.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the set holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The positions where the heuristic decides: Cut to move, game not over.
+    pub fn decisions(&self) -> Vec<u32> {
+        self.indices(|p| p.to_move() == Some(Side::Cut) && p.resistors().next().is_some())
+    }
+
+    /// The finished games: positions with a winner.
+    pub fn finished(&self) -> Vec<u32> {
+        self.indices(|p| p.winner().is_some())
+    }
+
+    fn indices(&self, keep: impl Fn(&Position) -> bool) -> Vec<u32> {
+        (0..self.entries.len() as u32)
+            .filter(|&i| keep(&self.entries[i as usize].position))
+            .collect()
+    }
+
+    /// The entries from the start to `index`, following parent links.
+    pub fn path(&self, index: u32) -> Vec<u32> {
+        let mut path = vec![index];
+        let mut at = index;
+        while let Some(parent) = self.entries[at as usize].parent {
+            path.push(parent);
+            at = parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// The game record that reaches entry `index` (`A5,c5,C3`), as `analyze --moves` takes it.
+    pub fn record(&self, index: u32) -> String {
+        self.path(index)
+            .iter()
+            .filter_map(|&i| self.entries[i as usize].mv.map(|m| m.to_string()))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}

@@ -1,0 +1,505 @@
+//! Tolerance study: Monte Carlo over boards whose resistors are drawn from each tolerance band
+//! and distribution, read through an ideal converter at the board's resolution (the ADC's own
+//! errors belong to the quantisation study). A decision diverges on a drawn board when its move
+//! differs from the nominal board's, unless both moves are exact ties of the `ideal` network.
+//! At 0 % tolerance a drawn board is the nominal board, so nothing diverges.
+//!
+//! Per position: the probability over boards that its move diverges; per game (every finished
+//! game of the set, along its recorded path): the probability that any of its moves does; and
+//! the impact under perfect play: how often the divergent move turns a position Cut would win
+//! (after the nominal move) into one Short wins, and the reverse.
+
+use boards::{Distribution, Tolerance};
+use heuristic::{Edge, MAX_EDGES, Position, Side};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::outcome::Winner;
+use super::positions::PositionSet;
+use super::report::{CsvWriter, Header, Output, fmt_f64, rate_text};
+use super::stats::Rate;
+use super::{Control, Truth, code_choice};
+use crate::physical::{self, Adc, Board, Parts, PullupState};
+
+/// Tolerance bands studied by default, ppm (0.1 % .. 10 %).
+pub const TOLERANCES_PPM: [u32; 6] = [1_000, 5_000, 10_000, 20_000, 50_000, 100_000];
+
+/// The distributions studied for a band of `ppm`: 3σ Gaussian, uniform, binned with the
+/// inner half of the band sorted out.
+pub fn distributions(ppm: u32) -> [Distribution; 3] {
+    [
+        Distribution::TruncatedGaussian { sigmas: 3 },
+        Distribution::Uniform,
+        Distribution::Binned { hole_ppm: ppm / 2 },
+    ]
+}
+
+/// A distribution's name in reports.
+pub fn distribution_name(d: Distribution) -> &'static str {
+    match d {
+        Distribution::TruncatedGaussian { .. } => "gaussian",
+        Distribution::Uniform => "uniform",
+        Distribution::Binned { .. } => "binned",
+    }
+}
+
+/// The seed of board `i`: the same boards (as random streams) for every band, so bands
+/// compare like with like.
+pub fn board_seed(seed: u64, i: u64) -> u64 {
+    seed ^ (i + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// One band and distribution.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    /// Band half-width, %.
+    pub tolerance_percent: f64,
+    /// `gaussian`, `uniform` or `binned`.
+    pub distribution: &'static str,
+    /// Boards drawn (fewer than asked if interrupted).
+    pub boards: u64,
+    /// Decision × board pairs that diverge.
+    pub decision_divergence: Rate,
+    /// Positions that diverged on at least one board.
+    pub positions_ever: u64,
+    /// The position most likely to diverge: its probability over boards.
+    pub worst_position: Option<PositionRate>,
+    /// Game × board pairs with at least one divergent move.
+    pub game_divergence: Rate,
+    /// Decision × board pairs where the divergence turns a Cut win into a Short win;
+    /// `None` without a perfect-play solver.
+    pub cut_win_lost: Option<Rate>,
+    /// ... and a Short win into a Cut win.
+    pub short_win_lost: Option<Rate>,
+}
+
+/// One position's divergence probability over the boards of a cell.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PositionRate {
+    /// Index in the set.
+    pub index: u32,
+    /// Game record.
+    pub record: String,
+    /// Boards on which it diverged, of all boards.
+    pub rate: Rate,
+}
+
+/// The study's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// Study, size, board, resolution, seed and position set.
+    #[serde(flatten)]
+    pub header: Header,
+    /// Decision positions.
+    pub decisions: usize,
+    /// Finished games in the set.
+    pub games: usize,
+    /// Boards per cell asked for.
+    pub boards_per_cell: u64,
+    /// Whether the run was stopped before the end.
+    pub interrupted: bool,
+    /// Decisions where Cut, after the nominal board's move, wins with perfect play (the
+    /// positions where a divergence could lose a win); `None` without a solver.
+    pub cut_wins_after_nominal: Option<u64>,
+    /// Which solver gave the outcome impact.
+    pub perfect_play: String,
+    /// The cells done, band by band.
+    pub cells: Vec<Cell>,
+}
+
+/// What the study needs besides the set and the board.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Bands, ppm.
+    pub tolerances_ppm: Vec<u32>,
+    /// Boards per band and distribution.
+    pub boards: u64,
+    /// Seed of the boards.
+    pub seed: u64,
+}
+
+/// Per decision: the perfect-play winner after each edge is cut (by edge index).
+pub type ChildWinners = Vec<[Option<Side>; MAX_EDGES]>;
+
+/// The winners [`run`] needs, from `winner`: after every legal Cut move of every decision.
+pub fn child_winners(set: &PositionSet, winner: Winner<'_>) -> ChildWinners {
+    let size = set.size();
+    set.decisions()
+        .par_iter()
+        .map(|&i| {
+            let p = &set.entries()[i as usize].position;
+            let mut out = [None; MAX_EDGES];
+            for e in p.resistors() {
+                let mut child = p.clone();
+                if child.play_edge(e).is_ok() {
+                    out[e.index(size)] = winner(&child);
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+struct Decision {
+    position: Position,
+    truth: Truth,
+    nominal: Edge,
+}
+
+/// Runs the study; `winners` (from [`child_winners`]) gives the outcome impact. Streams one
+/// row per position that ever diverges to `positions_csv`, cell by cell.
+pub fn run(
+    set: &PositionSet,
+    board: &Board,
+    plan: &Plan,
+    winners: Option<&ChildWinners>,
+    control: &Control<'_>,
+    positions_csv: &mut CsvWriter,
+) -> std::io::Result<(Vec<Cell>, Option<u64>)> {
+    let size = set.size();
+    let adc = Adc::ideal(board.adc.bits, board.reference_volts());
+    let nominal_parts = Parts::nominal(board, size);
+    let decision_indices = set.decisions();
+    let decisions: Vec<Decision> = decision_indices
+        .par_iter()
+        .filter_map(|&i| {
+            let position = set.entries()[i as usize].position.clone();
+            let truth = Truth::of(&position)?;
+            let volts = physical::solve(board, &nominal_parts, &position, PullupState::On);
+            let nominal = code_choice(&position, &adc, volts.all_volts())?;
+            Some(Decision {
+                position,
+                truth,
+                nominal,
+            })
+        })
+        .collect();
+    let cut_wins = winners.map(|w| {
+        decisions
+            .iter()
+            .enumerate()
+            .filter(|(k, d)| w[*k][d.nominal.index(size)] == Some(Side::Cut))
+            .count() as u64
+    });
+    // Each finished game's decisions along its recorded path.
+    let slot: std::collections::HashMap<u32, usize> = decision_indices
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| (i, k))
+        .collect();
+    let games: Vec<Vec<usize>> = set
+        .finished()
+        .iter()
+        .map(|&g| {
+            set.path(g)
+                .iter()
+                .filter_map(|i| slot.get(i).copied())
+                .collect()
+        })
+        .collect();
+    positions_csv.row(&[
+        "tolerance_percent",
+        "distribution",
+        "index",
+        "record",
+        "boards_diverged",
+        "boards",
+        "rate",
+        "ci_low",
+        "ci_high",
+    ])?;
+    let cells_total = plan.tolerances_ppm.len() as u64 * 3;
+    let mut cells = Vec::new();
+    'cells: for &ppm in &plan.tolerances_ppm {
+        for distribution in distributions(ppm) {
+            if control.stopped() {
+                break 'cells;
+            }
+            let mut drawn = board.clone();
+            drawn.tolerance = Tolerance { ppm, distribution };
+            let mut diverged = vec![0u64; decisions.len()];
+            let (mut game_hits, mut cut_lost, mut short_lost, mut pairs) = (0u64, 0u64, 0u64, 0u64);
+            let mut boards_done = 0u64;
+            let chunk = 64u64;
+            while boards_done < plan.boards {
+                if control.stopped() {
+                    break;
+                }
+                let upto = (boards_done + chunk).min(plan.boards);
+                let results: Vec<Vec<(usize, Edge)>> = (boards_done..upto)
+                    .into_par_iter()
+                    .map(|b| {
+                        let parts = Parts::draw(&drawn, size, board_seed(plan.seed, b));
+                        decisions
+                            .iter()
+                            .enumerate()
+                            .filter_map(|(k, d)| {
+                                let volts =
+                                    physical::solve(&drawn, &parts, &d.position, PullupState::On);
+                                let e = code_choice(&d.position, &adc, volts.all_volts())?;
+                                let benign = e == d.nominal
+                                    || (d.truth.is_tied(size, e)
+                                        && d.truth.is_tied(size, d.nominal));
+                                (!benign).then_some((k, e))
+                            })
+                            .collect()
+                    })
+                    .collect();
+                for divergences in results {
+                    let mut hit = vec![false; decisions.len()];
+                    for &(k, e) in &divergences {
+                        diverged[k] += 1;
+                        hit[k] = true;
+                        if let Some(w) = winners {
+                            let d = &decisions[k];
+                            let before = w[k][d.nominal.index(size)];
+                            let after = w[k][e.index(size)];
+                            match (before, after) {
+                                (Some(Side::Cut), Some(Side::Short)) => cut_lost += 1,
+                                (Some(Side::Short), Some(Side::Cut)) => short_lost += 1,
+                                _ => {}
+                            }
+                        }
+                    }
+                    game_hits += games.iter().filter(|g| g.iter().any(|&k| hit[k])).count() as u64;
+                    pairs += decisions.len() as u64;
+                }
+                boards_done = upto;
+                let done_cells = cells.len() as u64;
+                (control.progress)(
+                    done_cells * plan.boards + boards_done,
+                    cells_total * plan.boards,
+                );
+            }
+            let percent = f64::from(ppm) / 1e4;
+            let name = distribution_name(distribution);
+            let mut worst: Option<PositionRate> = None;
+            for (k, &n) in diverged.iter().enumerate() {
+                if n == 0 {
+                    continue;
+                }
+                let index = decision_indices[k];
+                let rate = Rate::new(n, boards_done);
+                positions_csv.row(&[
+                    fmt_f64(percent),
+                    name.to_string(),
+                    index.to_string(),
+                    set.record(index),
+                    n.to_string(),
+                    boards_done.to_string(),
+                    fmt_f64(rate.rate),
+                    fmt_f64(rate.low),
+                    fmt_f64(rate.high),
+                ])?;
+                if worst.as_ref().is_none_or(|w| n > w.rate.count) {
+                    worst = Some(PositionRate {
+                        index,
+                        record: set.record(index),
+                        rate,
+                    });
+                }
+            }
+            positions_csv.flush()?;
+            let total_div: u64 = diverged.iter().sum();
+            cells.push(Cell {
+                tolerance_percent: percent,
+                distribution: name,
+                boards: boards_done,
+                decision_divergence: Rate::new(total_div, pairs),
+                positions_ever: diverged.iter().filter(|&&n| n > 0).count() as u64,
+                worst_position: worst,
+                game_divergence: Rate::new(game_hits, boards_done * games.len() as u64),
+                cut_win_lost: winners.map(|_| Rate::new(cut_lost, pairs)),
+                short_win_lost: winners.map(|_| Rate::new(short_lost, pairs)),
+            });
+        }
+    }
+    Ok((cells, cut_wins))
+}
+
+/// Runs the study with the default bands and writes `tolerance.json`, `tolerance.csv`,
+/// `tolerance-positions.csv`, `divergence-vs-tolerance.svg` and `summary.md`; returns the
+/// summary. `perfect` names the solver behind `winner`.
+#[allow(clippy::too_many_arguments)]
+pub fn write(
+    set: &PositionSet,
+    (spec, board): (String, Board),
+    plan: &Plan,
+    winner: Option<(&str, Winner<'_>)>,
+    control: &Control<'_>,
+    out: &Output,
+    command: &str,
+) -> anyhow::Result<String> {
+    let winners = winner.map(|(_, w)| child_winners(set, w));
+    let mut positions_csv = out.csv("tolerance-positions.csv")?;
+    let (cells, cut_wins) = run(
+        set,
+        &board,
+        plan,
+        winners.as_ref(),
+        control,
+        &mut positions_csv,
+    )?;
+    let report = Report {
+        header: Header::new("tolerance", set, &spec, board.adc.bits, plan.seed),
+        decisions: set.decisions().len(),
+        games: set.finished().len(),
+        boards_per_cell: plan.boards,
+        interrupted: cells.len() < plan.tolerances_ppm.len() * 3
+            || cells.iter().any(|c| c.boards < plan.boards),
+        cut_wins_after_nominal: cut_wins,
+        perfect_play: winner.map_or(
+            "none (outcome impact not computed)".to_string(),
+            |(n, _)| n.to_string(),
+        ),
+        cells,
+    };
+    out.csv_rows("tolerance.csv", &report.csv_rows())?;
+    let summary = report.markdown(command);
+    super::report::finish(out, "tolerance", &report, summary, || report.plots(out))
+}
+
+impl Report {
+    /// One row per cell (header first).
+    pub fn csv_rows(&self) -> Vec<Vec<String>> {
+        let mut rows = vec![
+            [
+                "tolerance_percent",
+                "distribution",
+                "boards",
+                "decision_rate",
+                "decision_ci_low",
+                "decision_ci_high",
+                "positions_ever",
+                "game_rate",
+                "game_ci_low",
+                "game_ci_high",
+                "cut_win_lost_rate",
+                "cut_win_lost_ci_high",
+                "short_win_lost_rate",
+                "short_win_lost_ci_high",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        ];
+        let opt = |r: &Option<Rate>, f: fn(&Rate) -> f64| {
+            r.as_ref().map(|r| fmt_f64(f(r))).unwrap_or_default()
+        };
+        for c in &self.cells {
+            rows.push(vec![
+                fmt_f64(c.tolerance_percent),
+                c.distribution.to_string(),
+                c.boards.to_string(),
+                fmt_f64(c.decision_divergence.rate),
+                fmt_f64(c.decision_divergence.low),
+                fmt_f64(c.decision_divergence.high),
+                c.positions_ever.to_string(),
+                fmt_f64(c.game_divergence.rate),
+                fmt_f64(c.game_divergence.low),
+                fmt_f64(c.game_divergence.high),
+                opt(&c.cut_win_lost, |r| r.rate),
+                opt(&c.cut_win_lost, |r| r.high),
+                opt(&c.short_win_lost, |r| r.rate),
+                opt(&c.short_win_lost, |r| r.high),
+            ]);
+        }
+        rows
+    }
+
+    /// The Markdown summary.
+    pub fn markdown(&self, command: &str) -> String {
+        let mut md = format!(
+            "# Tolerance study, M={}\n\nCommand: `{command}`\n\nBoard {} read by an ideal {}-bit converter \
+             (pull-ups on); {} boards per band and distribution, seed {}. Positions: {} ({} decisions, {} finished \
+             games).{}\n\nA decision diverges on a drawn board when its move differs from the nominal board's, \
+             unless both are exact ties of the ideal network. Outcome impact by {}; after the nominal \
+             board's move Cut still wins {} of the decisions with perfect play.\n\n",
+            self.header.size,
+            self.header.board,
+            self.header.adc_bits,
+            self.boards_per_cell,
+            self.header.seed,
+            self.header.positions,
+            self.decisions,
+            self.games,
+            if self.interrupted {
+                " INTERRUPTED: the table covers the boards finished."
+            } else {
+                ""
+            },
+            self.perfect_play,
+            self.cut_wins_after_nominal
+                .map_or("-".to_string(), |n| n.to_string()),
+        );
+        md.push_str("| tolerance | distribution | boards | decision diverges (95 % CI) | positions ever | game diverges (95 % CI) | Cut win lost | Short win lost |\n");
+        md.push_str("| ---: | --- | ---: | --- | ---: | --- | --- | --- |\n");
+        for c in &self.cells {
+            md.push_str(&format!(
+                "| {} % | {} | {} | {} | {} | {} | {} | {} |\n",
+                c.tolerance_percent,
+                c.distribution,
+                c.boards,
+                rate_text(&c.decision_divergence),
+                c.positions_ever,
+                rate_text(&c.game_divergence),
+                c.cut_win_lost.as_ref().map_or("-".into(), rate_text),
+                c.short_win_lost.as_ref().map_or("-".into(), rate_text),
+            ));
+        }
+        md.push_str("\n## Most fragile position per cell\n\n");
+        for c in &self.cells {
+            if let Some(w) = &c.worst_position {
+                md.push_str(&format!(
+                    "- {} % {}: `{}` diverges on {}\n",
+                    c.tolerance_percent,
+                    c.distribution,
+                    w.record,
+                    rate_text(&w.rate)
+                ));
+            }
+        }
+        md.push_str("\nFiles: `tolerance.json`, `tolerance.csv` (one row per cell), `tolerance-positions.csv` \
+            (every position that diverged, per cell, with its Wilson interval), `divergence-vs-tolerance.svg`.\n");
+        md
+    }
+
+    /// `divergence-vs-tolerance.svg`: decision and game divergence against the band, per distribution.
+    pub fn plots(&self, out: &Output) -> Result<(), Box<dyn std::error::Error>> {
+        let mut series = Vec::new();
+        for name in ["gaussian", "uniform", "binned"] {
+            let cells: Vec<&Cell> = self
+                .cells
+                .iter()
+                .filter(|c| c.distribution == name)
+                .collect();
+            series.push(super::plot::Series {
+                name: format!("{name}: per decision"),
+                points: cells
+                    .iter()
+                    .map(|c| (c.tolerance_percent, 100.0 * c.decision_divergence.rate))
+                    .collect(),
+            });
+            series.push(super::plot::Series {
+                name: format!("{name}: per game"),
+                points: cells
+                    .iter()
+                    .map(|c| (c.tolerance_percent, 100.0 * c.game_divergence.rate))
+                    .collect(),
+            });
+        }
+        super::plot::lines(
+            &out.path("divergence-vs-tolerance.svg"),
+            super::plot::Axes {
+                title: &format!(
+                    "M={}: moves that differ from the nominal board's",
+                    self.header.size
+                ),
+                x: "tolerance (%)",
+                y: "divergence rate (%)",
+                log_x: true,
+            },
+            &series,
+        )
+    }
+}

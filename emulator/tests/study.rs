@@ -1,0 +1,512 @@
+//! The studies, small and fast: position sets, quantisation, tolerance and pull-ups, with
+//! checks that mean something, and the `birdcage study` CLI (determinism, bad input,
+//! interrupts).
+
+mod support;
+
+use std::sync::atomic::AtomicBool;
+
+use emulator::physical::Board;
+use emulator::study::positions::PositionSet;
+use emulator::study::quantisation::{self, Converter, Verdict};
+use emulator::study::report::Output;
+use emulator::study::{Control, pullups, tolerance};
+use heuristic::{Position, Side, Size};
+use support::{assert_bad_input, birdcage, json, scratch_file};
+
+fn size(m: u32) -> Size {
+    Size::new(m).unwrap()
+}
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+fn quiet() -> Control<'static> {
+    Control {
+        stop: &NEVER,
+        progress: &|_, _| {},
+    }
+}
+
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("birdcage-study-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn nucleo() -> Converter {
+    Converter::Board {
+        spec: "nucleo-f446re".into(),
+        board: Box::new(Board::from_profile(&boards::NUCLEO_F446RE)),
+        seed: 1,
+    }
+}
+
+fn quantise(set: &PositionSet, converters: &[Converter], name: &str) -> quantisation::Report {
+    let out = Output::new(&scratch_dir(name)).unwrap();
+    let mut csv = out.csv("positions.csv").unwrap();
+    let bits: Vec<u8> = emulator::study::BITS.collect();
+    quantisation::run(set, converters, &bits, 3, &quiet(), &mut csv).unwrap()
+}
+
+/// The M=3 tree: its size, no position twice, every record replays to its position, Cut's
+/// positions have exactly one child (the heuristic's move) and Short's one per resistor.
+#[test]
+fn m3_tree_is_complete_and_replays() {
+    let set = PositionSet::tree(size(3));
+    assert_eq!(
+        (set.len(), set.decisions().len(), set.finished().len()),
+        (901, 502, 288)
+    );
+    for (i, entry) in set.entries().iter().enumerate() {
+        let replayed = Position::from_record(size(3), Side::Cut, &set.record(i as u32)).unwrap();
+        assert_eq!(replayed, entry.position, "entry {i}");
+    }
+    // The start has one child (A5 on the empty M=3 board), then Short has 12 replies.
+    assert_eq!(set.record(1), "A5");
+    assert_eq!(
+        set.entries().iter().filter(|e| e.parent == Some(1)).count(),
+        12
+    );
+}
+
+#[test]
+fn random_games_and_records_sets() {
+    let a = PositionSet::random_games(size(4), 20, 5);
+    let b = PositionSet::random_games(size(4), 20, 5);
+    assert_eq!(a.entries(), b.entries(), "same seed, same games");
+    assert_eq!(a.finished().len(), 20, "20 different finished games");
+    // Boards past 32 edges (M=6 has 61): distinct positions stay distinct, records replay, the
+    // tied set holds every edge index.
+    let big = PositionSet::random_games(size(6), 4, 2);
+    assert_eq!(big.finished().len(), 4);
+    for i in 0..big.len() as u32 {
+        let replayed = Position::from_record(size(6), Side::Cut, &big.record(i)).unwrap();
+        assert_eq!(replayed, big.entries()[i as usize].position);
+    }
+    let report = quantise(&big, &[Converter::Ideal], "q6");
+    assert_eq!(report.decisions, big.decisions().len());
+    let start = emulator::study::Truth::of(&Position::new(size(6), Side::Cut)).unwrap();
+    // On the empty M=6 board the 6 columns of 6 verticals carry equal drops: 36 ties, bits
+    // up to index 60 of the mask.
+    assert_eq!(start.tied.count_ones(), 36);
+    assert!(start.tied >> 32 != 0);
+    assert_eq!(start.choice.to_string(), "A11");
+    let text = "# two games\nA5,c5,C3,a1\n\nA5,e5\n";
+    let set = PositionSet::records(size(3), text, "games.txt").unwrap();
+    assert_eq!(set.len(), 6, "start, A5, c5, C3, a1 and e5");
+    let err = PositionSet::records(size(3), "A5\nA5,a5\n", "games.txt").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "games.txt line 2: move 2: A5 was already cut"
+    );
+    let err = PositionSet::records(size(3), "A5,z9\n", "games.txt").unwrap_err();
+    assert!(
+        err.to_string().starts_with("games.txt line 1: move 2: "),
+        "{err}"
+    );
+}
+
+/// Ideal converter on the M=3 tree: no divergence at any resolution (the smallest exact
+/// margin is over 1 LSB at 6 bits), so certainly none at 16; every exact tie broken another
+/// way is counted as benign, never as a divergence.
+#[test]
+fn quantisation_ideal_m3_has_no_divergence() {
+    let set = PositionSet::tree(size(3));
+    let report = quantise(&set, &[Converter::Ideal], "q3");
+    assert_eq!(report.rows.len(), 11);
+    for row in &report.rows {
+        assert_eq!(row.divergence.count, 0, "{} bits", row.bits);
+        assert_eq!(row.decisions, 502);
+        assert!(row.min_margin_lsb.unwrap() > 1.0);
+    }
+    assert!(report.rows.iter().all(|r| r.agree + r.tie == 502));
+    assert!(
+        report.rows.iter().any(|r| r.tie > 0),
+        "the tree has exact ties"
+    );
+}
+
+/// On M=4 games the ideal converter does diverge at low resolution; divergence falls as bits
+/// rise and is gone at 16 bits; nothing lost to quantisation exceeds 2 LSB (each of the two
+/// codes of a drop is off by at most half an LSB).
+#[test]
+fn quantisation_falls_with_bits() {
+    let set = PositionSet::random_games(size(4), 400, 3);
+    let report = quantise(&set, &[Converter::Ideal], "q4");
+    let at = |b: u8| report.rows.iter().find(|r| r.bits == b).unwrap();
+    assert!(at(6).divergence.count > 0, "6 bits loses some moves");
+    assert!(at(6).divergence.count >= at(8).divergence.count);
+    assert!(at(8).divergence.count >= at(12).divergence.count);
+    assert_eq!(at(16).divergence.count, 0);
+    for row in &report.rows {
+        assert!(row.max_lost_lsb.unwrap_or(0.0) < 2.0, "{row:?}");
+        assert_eq!(row.divergence.count, row.quantisation);
+    }
+}
+
+/// A board's divergences are classified; the worst one replays through `birdcage analyze`
+/// with the printed options and diverges there too, with the same move.
+#[test]
+fn worst_quantisation_case_replays_in_analyze() {
+    let set = PositionSet::tree(size(3));
+    let report = quantise(&set, &[Converter::Ideal, nucleo()], "q3b");
+    let board_rows: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|r| r.converter == "nucleo-f446re#1")
+        .collect();
+    assert_eq!(board_rows.len(), 11);
+    let worst = board_rows
+        .iter()
+        .flat_map(|r| r.worst.first())
+        .max_by(|a, b| a.lost_lsb.total_cmp(&b.lost_lsb))
+        .expect("the Nucleo diverges somewhere on the M=3 tree");
+    assert!(worst.verdict.diverges());
+    assert!(
+        worst.replay.starts_with(&format!(
+            "birdcage analyze --size 3 --moves '{}' --board nucleo-f446re",
+            worst.record
+        )),
+        "{}",
+        worst.replay
+    );
+    let bits = board_rows
+        .iter()
+        .find(|r| r.worst.first() == Some(worst))
+        .unwrap()
+        .bits;
+    let bits = bits.to_string();
+    let analysis = json(&[
+        "analyze",
+        "--size",
+        "3",
+        "--moves",
+        &worst.record,
+        "--board",
+        "nucleo-f446re",
+        "--tolerance-seed",
+        "1",
+        "--adc-bits",
+        &bits,
+    ]);
+    assert_eq!(analysis["diverges"], true, "{}", worst.replay);
+    assert_eq!(analysis["firmware_choice"], worst.code_choice.as_str());
+    assert_eq!(analysis["choice"], worst.exact_choice.as_str());
+    // Every divergence on the board has a cause.
+    for r in &board_rows {
+        assert_eq!(
+            r.divergence.count,
+            r.quantisation + r.pullups + r.tolerance + r.adc
+        );
+        assert!(
+            r.worst
+                .iter()
+                .all(|w| w.verdict != Verdict::Agree && w.verdict != Verdict::Tie)
+        );
+    }
+}
+
+fn tolerance_cells(tolerances_ppm: Vec<u32>, boards: u64, name: &str) -> Vec<tolerance::Cell> {
+    let set = PositionSet::tree(size(3));
+    let winner = |p: &Position| Some(emulator::perfect::winner(p));
+    let winners = tolerance::child_winners(&set, &winner);
+    let out = Output::new(&scratch_dir(name)).unwrap();
+    let mut csv = out.csv("positions.csv").unwrap();
+    let plan = tolerance::Plan {
+        tolerances_ppm,
+        boards,
+        seed: 9,
+    };
+    let board = Board::from_profile(&boards::NUCLEO_F446RE);
+    tolerance::run(&set, &board, &plan, Some(&winners), &quiet(), &mut csv)
+        .unwrap()
+        .0
+}
+
+/// At 0 % tolerance every drawn board is the nominal board: no divergence, no impact.
+#[test]
+fn tolerance_zero_never_diverges() {
+    let cells = tolerance_cells(vec![0], 5, "t0");
+    assert_eq!(cells.len(), 3, "three distributions");
+    for c in &cells {
+        assert_eq!(c.decision_divergence.count, 0, "{c:?}");
+        assert_eq!(c.game_divergence.count, 0);
+        assert_eq!(c.decision_divergence.total, 5 * 502);
+        assert_eq!(c.cut_win_lost.unwrap().count, 0);
+    }
+}
+
+/// Wide tolerances do diverge, more at 10 % than at 1 %, the per-game rate is at least the
+/// per-decision rate's share, and each rate sits inside its Wilson interval.
+#[test]
+fn tolerance_grows_with_the_band() {
+    let cells = tolerance_cells(vec![10_000, 100_000], 40, "t10");
+    let uniform = |percent: f64| {
+        cells
+            .iter()
+            .find(|c| c.tolerance_percent == percent && c.distribution == "uniform")
+            .unwrap()
+    };
+    assert!(uniform(10.0).decision_divergence.count > 0);
+    assert!(uniform(10.0).decision_divergence.rate >= uniform(1.0).decision_divergence.rate);
+    assert!(uniform(10.0).game_divergence.rate > uniform(10.0).decision_divergence.rate);
+    for c in &cells {
+        for r in [c.decision_divergence, c.game_divergence] {
+            assert!(r.low <= r.rate && r.rate <= r.high);
+        }
+        assert!(c.worst_position.is_some() == (c.positions_ever > 0));
+    }
+}
+
+/// The outcome impact comes from the perfect-play solver: on M=3 Cut keeps its win after the
+/// nominal board's move almost everywhere, and no divergence can lose more wins than it has.
+#[test]
+fn tolerance_outcome_impact() {
+    let set = PositionSet::tree(size(3));
+    let winner = |p: &Position| Some(emulator::perfect::winner(p));
+    let winners = tolerance::child_winners(&set, &winner);
+    assert_eq!(winners.len(), set.decisions().len());
+    // After the heuristic's exact opening A5, Cut (first player) still wins the M=3 cage.
+    let a5 = heuristic::Edge::parse(size(3), "A5").unwrap();
+    assert_eq!(winners[0][a5.index(size(3))], Some(Side::Cut));
+    let out = Output::new(&scratch_dir("impact")).unwrap();
+    let mut csv = out.csv("positions.csv").unwrap();
+    let plan = tolerance::Plan {
+        tolerances_ppm: vec![100_000],
+        boards: 30,
+        seed: 3,
+    };
+    let board = Board::from_profile(&boards::NUCLEO_F446RE);
+    let (cells, cut_wins) =
+        tolerance::run(&set, &board, &plan, Some(&winners), &quiet(), &mut csv).unwrap();
+    assert!(cut_wins.unwrap() > 450, "{cut_wins:?} of 502");
+    for c in &cells {
+        let lost = c.cut_win_lost.unwrap().count + c.short_win_lost.unwrap().count;
+        assert!(lost <= c.decision_divergence.count, "{c:?}");
+    }
+}
+
+/// Small pull-ups hurt the decisions and large ones do not; the Nucleo's design (shared rail
+/// driven low at 30R) reads every game-over position on the right side of both thresholds.
+#[test]
+fn pullups_study() {
+    let set = PositionSet::tree(size(3));
+    let board = Board::from_profile(&boards::NUCLEO_F446RE);
+    let out = Output::new(&scratch_dir("p3")).unwrap();
+    let mut csv = out.csv("pullups.csv").unwrap();
+    let report = pullups::run(
+        &set,
+        ("nucleo-f446re", &board, &boards::NUCLEO_F446RE),
+        3,
+        2,
+        &quiet(),
+        &mut csv,
+    )
+    .unwrap();
+    assert_eq!(report.cases.len(), 24);
+    let case = |t: pullups::Topology, r: u32| {
+        report
+            .cases
+            .iter()
+            .find(|c| c.topology == t && c.ratio == r)
+            .unwrap()
+    };
+    for t in pullups::Topology::ALL {
+        assert!(
+            case(t, 10).divergence.rate > case(t, 1000).divergence.rate,
+            "{t:?}"
+        );
+        assert_eq!(case(t, 1000).nominal_divergences, 0);
+    }
+    let nucleo = case(pullups::Topology::SharedRail, 30);
+    for m in [&nucleo.cut_won, &nucleo.short_won, &nucleo.in_play] {
+        assert!(m.readings > 0);
+        assert_eq!(m.misjudged, 0);
+        assert!(m.min_codes.unwrap() > 0);
+    }
+}
+
+fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "csv"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The same seed writes byte-identical data files; the summary names what was run.
+#[test]
+fn cli_runs_are_deterministic() {
+    for (study, extra) in [
+        ("quantisation", vec![]),
+        ("tolerance", vec!["--boards", "3"]),
+        ("pullups", vec!["--boards", "2"]),
+    ] {
+        let dirs = [
+            scratch_dir(&format!("{study}-a")),
+            scratch_dir(&format!("{study}-b")),
+        ];
+        for dir in &dirs {
+            let mut args = vec![
+                "study",
+                study,
+                "--size",
+                "3",
+                "--seed",
+                "4",
+                "--out",
+                dir.to_str().unwrap(),
+            ];
+            args.extend(&extra);
+            let out = birdcage(&args);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(String::from_utf8(out.stdout).unwrap().starts_with('#'));
+        }
+        let (a, b) = (files(&dirs[0]), files(&dirs[1]));
+        assert!(a.len() >= 2, "{study}: {a:?}");
+        assert_eq!(a, b, "{study}");
+        let summary = std::fs::read_to_string(dirs[0].join("summary.md")).unwrap();
+        assert!(summary.contains(&format!("birdcage study {study} --size 3 --seed 4")));
+        assert!(
+            std::fs::read_dir(&dirs[0]).unwrap().any(|e| e
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "svg"))
+        );
+    }
+}
+
+/// Bad input: one line, exit 2, and a report already in the folder stays.
+#[test]
+fn cli_bad_input() {
+    let dir = scratch_dir("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("summary.md"), "earlier report\n").unwrap();
+    let out = dir.to_str().unwrap();
+    assert_bad_input(&["study", "speed", "--out", out], "invalid value 'speed'");
+    assert_bad_input(
+        &["study", "tolerance", "--board", "uno", "--out", out],
+        "unknown board `uno`",
+    );
+    assert_bad_input(
+        &["study", "tolerance", "--boards", "0", "--out", out],
+        "0 is not in 1..",
+    );
+    assert_bad_input(
+        &[
+            "study",
+            "quantisation",
+            "--records",
+            "/nonexistent/games.txt",
+            "--out",
+            out,
+        ],
+        "cannot read records file /nonexistent/games.txt",
+    );
+    let records = scratch_file("bad-games.txt", "A5,c5\nA5,c5,C3,c3\n");
+    let message = format!("{} line 2: move 4: C3 was already cut", records.display());
+    assert_bad_input(
+        &[
+            "study",
+            "quantisation",
+            "--records",
+            records.to_str().unwrap(),
+            "--out",
+            out,
+        ],
+        &message,
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("summary.md")).unwrap(),
+        "earlier report\n"
+    );
+}
+
+/// A records file is a position set of its own.
+#[test]
+fn cli_records_file() {
+    let records = scratch_file("games.txt", "A5,c5,C3,a1\nA5,e5,E3\n");
+    let dir = scratch_dir("records");
+    let out = birdcage(&[
+        "study",
+        "quantisation",
+        "--records",
+        records.to_str().unwrap(),
+        "--board",
+        "ideal",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("quantisation.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["position_count"], 7, "start, A5, c5, C3, a1, e5, E3");
+    assert_eq!(
+        report["decisions"], 4,
+        "start, after c5, after a1 (not over), after e5"
+    );
+}
+
+/// Ctrl-C (SIGINT) stops a long run: exit 2 with one line, and the finished part is on disk
+/// with a summary that says it was interrupted.
+#[test]
+fn cli_interrupt_keeps_the_finished_part() {
+    let dir = scratch_dir("interrupt");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args([
+            "study",
+            "tolerance",
+            "--size",
+            "3",
+            "--boards",
+            "1000000",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the run is under way (the positions file is created first).
+    let started = std::time::Instant::now();
+    while !dir.join("tolerance-positions.csv").exists() && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(summary.contains("INTERRUPTED"), "{summary}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tolerance.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["interrupted"], true);
+    let boards = report["cells"][0]["boards"].as_u64().unwrap();
+    assert!(boards > 0 && boards < 1_000_000, "{boards}");
+}
