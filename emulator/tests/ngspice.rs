@@ -36,14 +36,23 @@ fn node_voltages(output: &str) -> BTreeMap<String, f64> {
         .collect()
 }
 
-#[test]
-fn physical_solver_agrees_with_ngspice() {
+/// A scratch folder for one test's netlists, or `None` (with the skip message) when ngspice
+/// is not installed.
+fn scratch(test: &str) -> Option<std::path::PathBuf> {
     if !ngspice_available() {
         eprintln!("skipped: ngspice not installed (apt-get install ngspice)");
-        return;
+        return None;
     }
-    let dir = std::env::temp_dir().join(format!("birdcage-ngspice-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("birdcage-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
+    Some(dir)
+}
+
+#[test]
+fn physical_solver_agrees_with_ngspice() {
+    let Some(dir) = scratch("ngspice") else {
+        return;
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(0x5_91CE);
     let mut compared = 0;
     let mut with_undefined = 0;
@@ -114,12 +123,9 @@ fn model_netlists_agree_with_the_exact_solver() {
     use emulator::exact::solve_model;
     use heuristic::{Model, Side, Size};
     use num_traits::ToPrimitive;
-    if !ngspice_available() {
-        eprintln!("skipped: ngspice not installed (apt-get install ngspice)");
+    let Some(dir) = scratch("ngspice-models") else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("birdcage-ngspice-models-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    };
     let mut rng = ChaCha8Rng::seed_from_u64(0x30DE1);
     let mut compared = 0;
     for k in 0..60 {

@@ -254,16 +254,9 @@ impl Tracker {
             heapless::Vec::new();
         let mut best_miss: Option<Deviation> = None;
         for before in &self.hypotheses {
-            let mut after = before.clone();
-            if after
-                .play(Move {
-                    side: Side::Cut,
-                    edge: cut,
-                })
-                .is_err()
-            {
+            let Some(after) = with_cut(before, cut) else {
                 continue;
-            }
+            };
             for short in after.resistors() {
                 let mut p = after.clone();
                 if p.play(Move {
@@ -298,16 +291,9 @@ impl Tracker {
         let best = found[0].0;
         let margin = band_codes(profile) / 2;
         for before in &self.hypotheses {
-            let mut after = before.clone();
-            if after
-                .play(Move {
-                    side: Side::Cut,
-                    edge: cut,
-                })
-                .is_err()
-            {
+            let Some(after) = with_cut(before, cut) else {
                 continue;
-            }
+            };
             if let Some(d) = worst(profile, &after, codes)
                 && fits(&d)
                 && d.code.abs_diff(d.expected) + margin < best
@@ -385,4 +371,16 @@ fn insert_best<T>(
         found.pop();
     }
     let _ = found.insert(at, item);
+}
+
+/// `before` with the machine's `cut` made, if it can be.
+fn with_cut(before: &Position, cut: Edge) -> Option<Position> {
+    let mut after = before.clone();
+    after
+        .play(Move {
+            side: Side::Cut,
+            edge: cut,
+        })
+        .ok()?;
+    Some(after)
 }
