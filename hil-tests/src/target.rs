@@ -55,9 +55,9 @@ pub struct Sequence(u16);
 
 impl Sequence {
     /// The next command's number.
-    pub fn next(&mut self) -> u16 {
+    pub fn take(&mut self) -> u16 {
         let seq = self.0;
-        self.0 = if seq + 1 >= NO_SEQ { 0 } else { seq + 1 };
+        self.0 = if seq + 1 == NO_SEQ { 0 } else { seq + 1 };
         seq
     }
 }
@@ -130,7 +130,7 @@ impl Target for Sil {
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
-        let seq = self.seq.next();
+        let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         let mut out = [0u8; MAX_FRAME];
         let mut reply = Vec::new();
@@ -157,5 +157,18 @@ impl Target for Sil {
         }
         self.cage.wire(position.clone());
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sequence_numbers_wrap_around_the_error_number() {
+        let mut seq = Sequence(NO_SEQ - 2);
+        assert_eq!(seq.take(), NO_SEQ - 2);
+        assert_eq!(seq.take(), 0);
+        assert_eq!(seq.take(), 1);
     }
 }
