@@ -168,6 +168,7 @@ mod tests {
     fn sequence_numbers_wrap_around_the_error_number() {
         let mut seq = Sequence(NO_SEQ - 2);
         assert_eq!(seq.take(), NO_SEQ - 2);
+        assert_eq!(seq.take(), NO_SEQ - 1);
         assert_eq!(seq.take(), 0);
         assert_eq!(seq.take(), 1);
     }
