@@ -12,6 +12,8 @@
 mod bench;
 mod compare;
 mod hil;
+#[cfg(feature = "probe")]
+mod probe;
 mod report;
 mod scenario;
 mod target;
@@ -19,6 +21,8 @@ mod target;
 pub use bench::{Tally, measure, play_game};
 pub use compare::{Class, Predictor, Step};
 pub use hil::{PROBE_ENV, probe_request};
+#[cfg(feature = "probe")]
+pub use probe::Hil;
 pub use report::{Header, Report, ReportError};
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{Sequence, Sil, Target, TargetError, decode_reply, encode_command};

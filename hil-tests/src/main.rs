@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
-use hil_tests::{Report, Scenario, Sil, campaign, header};
+use hil_tests::{Report, Scenario, Sil, Target, campaign, header};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The Bird Cage test bench.
@@ -59,6 +59,9 @@ struct Run {
     /// M for `records:FILE`.
     #[arg(long, default_value_t = 4)]
     size: u32,
+    /// The firmware ELF to flash (HIL).
+    #[arg(long)]
+    elf: Option<PathBuf>,
     /// Keep the finished games of an interrupted report in `--out` and play the rest.
     #[arg(long)]
     resume: bool,
@@ -82,15 +85,41 @@ impl Run {
         })
     }
 
+    #[cfg(feature = "probe")]
+    fn hil(&self, profile: &'static boards::Profile) -> anyhow::Result<Box<dyn Target>> {
+        let request = hil_tests::probe_request()
+            .or_else(|| profile.probe_rs_chip.map(str::to_string))
+            .with_context(|| {
+                format!(
+                    "{} has no probe-rs chip; set {}",
+                    profile.name,
+                    hil_tests::PROBE_ENV
+                )
+            })?;
+        let elf = self
+            .elf
+            .as_ref()
+            .context("--target hil needs --elf (the firmware to flash)")?;
+        Ok(Box::new(hil_tests::Hil::connect(&request, profile, elf)?))
+    }
+
+    #[cfg(not(feature = "probe"))]
+    fn hil(&self, _profile: &'static boards::Profile) -> anyhow::Result<Box<dyn Target>> {
+        bail!(
+            "the HIL target needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
+        )
+    }
+
     fn run(self) -> anyhow::Result<()> {
         let profile = boards::by_name(&self.board)?;
         let scenario = self.scenario()?;
-        let mut target = match self.target {
-            Stage::Sil => Sil::new(profile, scenario.size, self.board_seed)?,
+        let mut target: Box<dyn Target> = match self.target {
+            Stage::Sil => Box::new(Sil::new(profile, scenario.size, self.board_seed)?),
             Stage::Pil => bail!("the PIL target (QEMU) is not built yet; use --target sil"),
-            Stage::Hil => bail!("the HIL target (probe-rs) is not built yet; use --target sil"),
+            Stage::Hil => self.hil(profile)?,
         };
-        let header = header(&mut target, &scenario, self.board_seed)?;
+        let target = target.as_mut();
+        let header = header(target, &scenario, self.board_seed)?;
         let mut report = Report::open(&self.out, header, self.resume)?;
         let bar = ProgressBar::new(scenario.games.len() as u64);
         bar.set_style(
@@ -98,7 +127,7 @@ impl Run {
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         campaign(
-            &mut target,
+            target,
             profile,
             &scenario,
             &mut report,
