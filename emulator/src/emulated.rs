@@ -429,10 +429,23 @@ pub fn run_game(
 }
 
 fn judge(position: &Position, chosen: heuristic::Edge) -> Turn {
+    let (tied, margin) = ideal_tied(position);
+    Turn {
+        position: position.clone(),
+        chosen,
+        tied,
+        margin,
+    }
+}
+
+/// The exact ideal network's tied best edges on `position` (in reading order: the first is
+/// the heuristic's choice) and the margin between the best drop and the runner-up as a
+/// fraction of the supply (1 when nothing else carries current); no edges and 0 when no
+/// resistor is left.
+pub fn ideal_tied(position: &Position) -> (Vec<heuristic::Edge>, f64) {
     use num_traits::ToPrimitive;
     let exact = crate::exact::solve_model(position, heuristic::Model::Ideal);
-    let ranking = exact.rank();
-    let (tied, margin) = match &ranking {
+    match &exact.rank() {
         Some(r) => {
             let margin = match &r.runner_up {
                 Some(next) => num_rational::BigRational::new(
@@ -446,12 +459,6 @@ fn judge(position: &Position, chosen: heuristic::Edge) -> Turn {
             (r.tied.iter().copied().collect(), margin)
         }
         None => (Vec::new(), 0.0),
-    };
-    Turn {
-        position: position.clone(),
-        chosen,
-        tied,
-        margin,
     }
 }
 

@@ -5,7 +5,6 @@ use emulator::emulated::EmulatedCage;
 use emulator::reading::{Reader, code_ranking};
 use firmware::{Outcome, Sampler};
 use heuristic::{Model, Node, Position, Side};
-use num_traits::ToPrimitive;
 use serde::{Deserialize, Serialize};
 
 /// Why the board's move is not the ideal choice, or that it is.
@@ -128,24 +127,8 @@ impl Predictor {
             .map(|(n, d)| (n.to_string(), d));
         let in_band =
             codes.len() == predicted.len() && worst.as_ref().is_none_or(|(_, d)| *d <= self.band);
-        let exact = emulator::exact::solve_model(position, Model::Ideal);
-        let ranking = exact.rank();
-        let (ideal, tied, margin) = match &ranking {
-            Some(r) => (
-                Some(r.choice),
-                r.tied.iter().copied().collect::<Vec<_>>(),
-                match &r.runner_up {
-                    Some(next) => num_rational::BigRational::new(
-                        r.best.clone() - next,
-                        exact.denominator().clone(),
-                    )
-                    .to_f64()
-                    .unwrap_or(0.0),
-                    None => 1.0,
-                },
-            ),
-            None => (None, Vec::new(), 0.0),
-        };
+        let (tied, margin) = emulator::emulated::ideal_tied(position);
+        let ideal = tied.first().copied();
         let mut chosen = None;
         let (class, detail) = match outcome {
             Outcome::Move(square) => match square.edge(size) {
@@ -162,7 +145,7 @@ impl Predictor {
                     } else if tied.contains(&edge) {
                         (Class::Tie, format!("{edge} is tied with the ideal choice"))
                     } else {
-                        self.explain(position, &exact, edge)
+                        self.explain(position, edge)
                     }
                 }
                 _ => (Class::Fault, format!("{square} is not a legal cut here")),
@@ -220,15 +203,11 @@ impl Predictor {
     }
 
     /// A move outside the tied set with the codes in band: which model explains it.
-    fn explain(
-        &self,
-        position: &Position,
-        exact: &emulator::exact::ExactVoltages,
-        edge: heuristic::Edge,
-    ) -> (Class, String) {
+    fn explain(&self, position: &Position, edge: heuristic::Edge) -> (Class, String) {
+        let exact = emulator::exact::solve_model(position, Model::Ideal);
         let bits = self.profile.adc.bits_used;
         let quantised = Reader::IdealAdc { bits }
-            .read(position, exact)
+            .read(position, &exact)
             .ranking(position);
         if quantised.is_some_and(|r| r.choice == edge) {
             return (
