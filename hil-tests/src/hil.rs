@@ -1,7 +1,7 @@
 //! HIL: the real board over probe-rs and RTT, opt-in by an environment variable.
 //!
-//! The probe-rs target itself is not built yet (it would sit behind the `probe` feature,
-//! which CI does not build); what is here is the opt-in every HIL test goes through.
+//! The probe-rs target itself (`Hil`) sits behind the `probe` feature, which CI does not
+//! build; what is here is the opt-in every HIL test goes through.
 
 /// The environment variable that opts in to HIL: the probe (`VID:PID[:SERIAL]`) or the chip
 /// (`STM32F446RETx`) to use.

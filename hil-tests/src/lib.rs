@@ -1,8 +1,8 @@
 //! The Bird Cage test bench: the firmware against ideal solving, at three stages.
 //!
 //! - [`Target`]: the bench protocol to a board: [`Sil`] in-process (the firmware application
-//!   on the emulated board, frames through [`firmware::serve`]); the HIL target behind the
-//!   `probe` feature; PIL (QEMU) is not built yet.
+//!   on the emulated board, frames through [`firmware::serve`]); `Hil` (probe-rs and RTT)
+//!   behind the `probe` feature; PIL (QEMU) is not built yet.
 //! - [`Scenario`]: replayed records, the M=3 tree, random games.
 //! - [`Predictor::check`]: one decision against the emulator's codes and the ideal tied set,
 //!   classified ([`Class`]).
