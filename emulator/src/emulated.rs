@@ -24,6 +24,9 @@ use crate::physical::{Adc, Board, Parts, PullupState, Solution, solve};
 
 /// The cage every profile wires: M=4.
 const CAGE: Size = Size::M4;
+/// An open resistor: a leak of a gigaohm, which no ADC sees (a true open would leave the
+/// network's matrix singular where the part was a node's only connection).
+const OPEN_OHMS: f64 = 1e9;
 
 #[derive(Debug)]
 struct Inner {
@@ -37,6 +40,8 @@ struct Inner {
     solved: Option<Solution>,
     leds: LedPattern,
     conversions: u64,
+    /// ADC channels that read one code whatever the voltage (an injected fault).
+    stuck: Vec<(Node, u16)>,
 }
 
 impl Inner {
@@ -88,6 +93,7 @@ impl EmulatedCage {
                 solved: None,
                 leds: LedPattern::OFF,
                 conversions: 0,
+                stuck: Vec::new(),
             })),
         })
     }
@@ -107,6 +113,23 @@ impl EmulatedCage {
         debug_assert_eq!(position.size(), inner.game.size());
         inner.game = position;
         inner.solved = None;
+    }
+
+    /// Injects a fault: the resistor on the M=4 cage's `edge` goes open (a broken lead), so
+    /// it carries no current whatever the game says.
+    pub fn open_resistor(&self, edge: heuristic::Edge) {
+        let mut inner = self.inner.borrow_mut();
+        let i = edge.index(CAGE);
+        inner.parts.edge_ohms[i] = OPEN_OHMS;
+        inner.solved = None;
+    }
+
+    /// Injects a fault: the ADC channel of `node` (a node of the game's size) reads `code`
+    /// whatever its voltage (a shorted or disconnected input).
+    pub fn stick_channel(&self, node: Node, code: u16) {
+        let mut inner = self.inner.borrow_mut();
+        inner.stuck.retain(|&(n, _)| n != node);
+        inner.stuck.push((node, code));
     }
 
     /// The game as the cage holds it.
@@ -172,6 +195,10 @@ impl Sampler for CageSampler {
 
     fn read(&mut self, node: Node) -> Result<u16, Infallible> {
         let mut inner = self.0.inner.borrow_mut();
+        if let Some(&(_, code)) = inner.stuck.iter().find(|&&(n, _)| n == node) {
+            inner.conversions += 1;
+            return Ok(code);
+        }
         // An undefined node (cut off, pull-ups released) reads whatever charge its input holds;
         // take 0, a discharged sampling capacitor.
         let volts = inner.solution().volts(node).unwrap_or(0.0);
@@ -402,10 +429,23 @@ pub fn run_game(
 }
 
 fn judge(position: &Position, chosen: heuristic::Edge) -> Turn {
+    let (tied, margin) = ideal_tied(position);
+    Turn {
+        position: position.clone(),
+        chosen,
+        tied,
+        margin,
+    }
+}
+
+/// The exact ideal network's tied best edges on `position` (in reading order: the first is
+/// the heuristic's choice) and the margin between the best drop and the runner-up as a
+/// fraction of the supply (1 when nothing else carries current); no edges and 0 when no
+/// resistor is left.
+pub fn ideal_tied(position: &Position) -> (Vec<heuristic::Edge>, f64) {
     use num_traits::ToPrimitive;
     let exact = crate::exact::solve_model(position, heuristic::Model::Ideal);
-    let ranking = exact.rank();
-    let (tied, margin) = match &ranking {
+    match &exact.rank() {
         Some(r) => {
             let margin = match &r.runner_up {
                 Some(next) => num_rational::BigRational::new(
@@ -419,12 +459,6 @@ fn judge(position: &Position, chosen: heuristic::Edge) -> Turn {
             (r.tied.iter().copied().collect(), margin)
         }
         None => (Vec::new(), 0.0),
-    };
-    Turn {
-        position: position.clone(),
-        chosen,
-        tied,
-        margin,
     }
 }
 

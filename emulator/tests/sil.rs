@@ -145,3 +145,29 @@ fn replayed_firmware_moves_are_the_board_reading_choices() {
     }
     assert!(compared > 30, "{compared}");
 }
+
+#[test]
+fn a_stuck_channel_and_an_open_resistor_change_what_the_sampler_reads() {
+    use firmware::Sampler;
+    let profile = &boards::NUCLEO_F446RE;
+    let m4 = Size::new(4).unwrap();
+    let cage = EmulatedCage::new(profile, m4, None).unwrap();
+    let mut hw = cage.hardware();
+    let node = m4.nodes().next().unwrap();
+    let before = hw.sampler.read(node).unwrap();
+    cage.stick_channel(node, 7);
+    assert_ne!(before, 7);
+    assert_eq!(hw.sampler.read(node).unwrap(), 7);
+    // The top row's leftmost vertical: with it open, the node below it reads lower.
+    let fresh = EmulatedCage::new(profile, m4, None).unwrap();
+    let mut hw = fresh.hardware();
+    let mut codes = || -> Vec<u16> { m4.nodes().map(|n| hw.sampler.read(n).unwrap()).collect() };
+    let intact = codes();
+    fresh.open_resistor(heuristic::Edge::new(m4, 1, 7).unwrap());
+    let broken = codes();
+    assert_ne!(intact, broken);
+    // The firmware's self-check refuses the first move on the broken cage.
+    let mut app = fresh.app(profile, firmware::Config::default());
+    app.start();
+    assert!(matches!(app.on_button(), firmware::Outcome::Fault(_)));
+}

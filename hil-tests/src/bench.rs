@@ -1,0 +1,176 @@
+//! The runner: plays a scenario's games on a target, one checked step per decision.
+
+use firmware::Outcome;
+use firmware::protocol::{Command, Reply};
+use heuristic::{Move, Position, Side, Size};
+
+use crate::compare::{Class, Predictor, Step};
+use crate::scenario::{Script, game_rng, random_short};
+use crate::target::{Target, TargetError};
+
+/// Conversions averaged per node for the bench's own measurement.
+const SAMPLES: u8 = 4;
+
+/// Asks the board for its codes with the pull-ups on.
+pub fn measure(target: &mut dyn Target) -> Result<Vec<u16>, TargetError> {
+    match target.exchange(Command::Measure {
+        pullups: true,
+        samples: SAMPLES,
+    })? {
+        Reply::Codes(m) => Ok(m.codes.to_vec()),
+        other => Err(unexpected("measure", &other)),
+    }
+}
+
+fn turn(target: &mut dyn Target, command: Command) -> Result<Outcome, TargetError> {
+    match target.exchange(command)? {
+        Reply::Turn(outcome) => Ok(outcome),
+        other => Err(unexpected("a turn", &other)),
+    }
+}
+
+fn unexpected(what: &str, reply: &Reply) -> TargetError {
+    TargetError::Lost(format!("expected {what}, the board answered {reply:?}"))
+}
+
+fn record(moves: &[Move]) -> String {
+    let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
+    moves.join(",")
+}
+
+/// Plays game `index` of `script` on `target`, passing every checked step to `step` as it is
+/// made. Stops at the end of the game, at the board's first fault, or where the board leaves
+/// a replayed record. For a [`Script::Branch`], returns the number of Short's replies where
+/// the branch stops (0 when the game ended first).
+pub fn play_game(
+    target: &mut dyn Target,
+    predictor: &Predictor,
+    size: Size,
+    index: usize,
+    script: &Script,
+    step: &mut dyn FnMut(Step),
+) -> Result<usize, TargetError> {
+    let mut shorts = 0usize;
+    let branch_len = match script {
+        Script::Branch(path) => path.len(),
+        _ => 0,
+    };
+    let mut position = Position::new(size, Side::Cut);
+    let mut moves: Vec<Move> = Vec::new();
+    let mut rng = match script {
+        Script::Random(seed) => Some(game_rng(*seed)),
+        Script::Record(_) | Script::Branch(_) => None,
+    };
+    target.set_cage(&position)?;
+    match turn(target, Command::NewGame)? {
+        Outcome::NewGame { size: m } if m == size.get() => {}
+        other => {
+            let codes = measure(target)?;
+            step(predictor.check(index, "", &position, &codes, other));
+            return Ok(0);
+        }
+    }
+    loop {
+        let next = match script {
+            Script::Record(all) => all.get(moves.len()).copied(),
+            Script::Random(_) => None,
+            Script::Branch(path) if position.to_move() == Some(Side::Short) => {
+                let resistors: Vec<_> = position.resistors().collect();
+                match path.get(shorts) {
+                    Some(&i) => resistors.get(usize::from(i)).map(|&edge| Move {
+                        side: Side::Short,
+                        edge,
+                    }),
+                    None if position.winner().is_none() => return Ok(resistors.len()),
+                    None => None,
+                }
+            }
+            Script::Branch(_) => None,
+        };
+        if position.winner().is_some() || position.to_move() == Some(Side::Cut) {
+            let replay_over = matches!(script, Script::Record(_)) && next.is_none();
+            let codes = measure(target)?;
+            let outcome = turn(target, Command::Decide)?;
+            let mut checked = predictor.check(index, &record(&moves), &position, &codes, outcome);
+            let chosen = match outcome {
+                Outcome::Move(square) if !checked.class.is_fault() => square.edge(size),
+                _ => None,
+            };
+            let leaves = match (chosen, next) {
+                (Some(edge), Some(expected)) if expected.edge != edge => {
+                    checked.detail = format!(
+                        "{} (the record plays {expected}; the replay stops here)",
+                        checked.detail
+                    );
+                    true
+                }
+                _ => false,
+            };
+            if shorts >= branch_len {
+                step(checked);
+            }
+            let Some(edge) = chosen.filter(|_| !leaves && !replay_over) else {
+                return Ok(0);
+            };
+            let cut = Move {
+                side: Side::Cut,
+                edge,
+            };
+            if position.play(cut).is_err() {
+                return Ok(0);
+            }
+            moves.push(cut);
+        } else {
+            let short = match (next, rng.as_mut()) {
+                (Some(mv), _) => Some(mv),
+                (None, Some(rng)) => random_short(rng, &position).map(|edge| Move {
+                    side: Side::Short,
+                    edge,
+                }),
+                (None, None) => None,
+            };
+            let Some(short) = short.filter(|mv| mv.side == Side::Short) else {
+                return Ok(0);
+            };
+            if position.play(short).is_err() {
+                return Ok(0);
+            }
+            moves.push(short);
+            shorts += 1;
+        }
+        target.set_cage(&position)?;
+    }
+}
+
+/// Step counts per class.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Tally {
+    /// Games played to their end (or to the board's fault).
+    pub games: usize,
+    /// Checked steps.
+    pub steps: usize,
+    /// Steps per class, in [`Class`] order.
+    pub classes: Vec<(Class, usize)>,
+}
+
+impl Tally {
+    /// Counts one step.
+    pub fn add(&mut self, step: &Step) {
+        self.steps += 1;
+        match self.classes.iter_mut().find(|(c, _)| *c == step.class) {
+            Some((_, n)) => *n += 1,
+            None => {
+                self.classes.push((step.class, 1));
+                self.classes.sort_by_key(|(c, _)| *c as u8);
+            }
+        }
+    }
+
+    /// Steps of `class`.
+    pub fn count(&self, class: Class) -> usize {
+        self.classes
+            .iter()
+            .find(|(c, _)| *c == class)
+            .map_or(0, |(_, n)| *n)
+    }
+}

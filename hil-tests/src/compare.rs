@@ -1,0 +1,232 @@
+//! One step's checks: the board's codes against the emulator's prediction for its profile,
+//! and the board's move against the ideal tied set, with each divergence classified.
+
+use emulator::emulated::EmulatedCage;
+use emulator::reading::{Reader, code_ranking};
+use firmware::{Outcome, Sampler};
+use heuristic::{Model, Node, Position, Side};
+use serde::{Deserialize, Serialize};
+
+/// Why the board's move is not the ideal choice, or that it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Class {
+    /// The ideal choice, or the right game-over verdict.
+    Agree,
+    /// Another edge of the ideal tied set: the tie-break met a code difference.
+    Tie,
+    /// An ideal ADC of the board's resolution on the ideal network chooses the same edge.
+    Quantisation,
+    /// The profile's nominal network (pull-ups and series resistor) chooses the same edge.
+    Pullups,
+    /// Only the board's own part values explain the move (the codes are in band).
+    Tolerance,
+    /// The codes are outside the band the profile allows: the cage is not what the bench
+    /// set (a wire swapped, an open resistor, a stuck channel).
+    Wiring,
+    /// The firmware refused to move, or its verdict is wrong.
+    Fault,
+}
+
+impl Class {
+    /// Whether the step is a divergence at all.
+    pub fn diverges(self) -> bool {
+        self != Class::Agree
+    }
+
+    /// Whether the step points at the board rather than at the heuristic.
+    pub fn is_fault(self) -> bool {
+        matches!(self, Class::Wiring | Class::Fault)
+    }
+}
+
+/// One decision of the board, checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// Index of the game in the scenario.
+    pub game: usize,
+    /// The game record up to this position.
+    pub record: String,
+    /// Codes the board measured (pull-ups on), in node order.
+    pub codes: Vec<u16>,
+    /// Codes the emulator predicts for the profile (nominal parts, ideal converter).
+    pub predicted: Vec<u16>,
+    /// The half-width of the band allowed around each prediction, in codes.
+    pub band: u16,
+    /// The node farthest from its prediction and by how many codes.
+    pub worst: Option<(String, u16)>,
+    /// What the board answered to the decision.
+    pub outcome: String,
+    /// The edge it cut, if it moved.
+    pub chosen: Option<String>,
+    /// The ideal network's choice (the tie-break's first edge).
+    pub ideal: Option<String>,
+    /// The ideal tied set.
+    pub tied: Vec<String>,
+    /// Ideal margin between best and runner-up drops, as a fraction of the supply.
+    pub margin: f64,
+    /// The verdict.
+    pub class: Class,
+    /// Why, in words, when the step diverges.
+    pub detail: String,
+}
+
+/// The emulator's view of a profile, kept for a whole run.
+#[derive(Debug)]
+pub struct Predictor {
+    profile: &'static boards::Profile,
+    nominal: EmulatedCage,
+    band: u16,
+}
+
+impl Predictor {
+    /// Predictions for games of `size` on `profile`.
+    pub fn new(profile: &'static boards::Profile, size: heuristic::Size) -> Predictor {
+        let nominal = EmulatedCage::new(profile, size, None).unwrap_or_else(|_| {
+            EmulatedCage::new(profile, heuristic::Size::M4, None)
+                .unwrap_or_else(|_| unreachable!("M=4 is always wired"))
+        });
+        Predictor {
+            profile,
+            nominal,
+            band: firmware::band_codes(profile),
+        }
+    }
+
+    /// The nominal board's codes on `position`, pull-ups on, in node order.
+    pub fn codes(&self, position: &Position) -> Vec<u16> {
+        self.nominal.wire(position.clone());
+        let mut hw = self.nominal.hardware();
+        let _ = hw.sampler.set_pullups(true);
+        position
+            .size()
+            .nodes()
+            .map(|n| match hw.sampler.read(n) {
+                Ok(code) => code,
+                Err(never) => match never {},
+            })
+            .collect()
+    }
+
+    /// Checks one decision: `codes` measured on `position`, then `outcome`.
+    pub fn check(
+        &self,
+        game: usize,
+        record: &str,
+        position: &Position,
+        codes: &[u16],
+        outcome: Outcome,
+    ) -> Step {
+        let size = position.size();
+        let predicted = self.codes(position);
+        let worst = size
+            .nodes()
+            .zip(codes.iter().zip(&predicted))
+            .filter(|(n, _)| *n != Node::Top)
+            .map(|(n, (&c, &p))| (n, c.abs_diff(p)))
+            .max_by_key(|&(_, d)| d)
+            .map(|(n, d)| (n.to_string(), d));
+        let in_band =
+            codes.len() == predicted.len() && worst.as_ref().is_none_or(|(_, d)| *d <= self.band);
+        let (tied, margin) = emulator::emulated::ideal_tied(position);
+        let ideal = tied.first().copied();
+        let mut chosen = None;
+        let (class, detail) = match outcome {
+            Outcome::Move(square) => match square.edge(size) {
+                Some(edge)
+                    if position.winner().is_none()
+                        && position.to_move() == Some(Side::Cut)
+                        && position.state(edge) == heuristic::EdgeState::Resistor =>
+                {
+                    chosen = Some(edge);
+                    if Some(edge) == ideal {
+                        (Class::Agree, String::new())
+                    } else if !in_band {
+                        (Class::Wiring, self.band_detail(&worst))
+                    } else if tied.contains(&edge) {
+                        (Class::Tie, format!("{edge} is tied with the ideal choice"))
+                    } else {
+                        self.explain(position, edge)
+                    }
+                }
+                _ => (Class::Fault, format!("{square} is not a legal cut here")),
+            },
+            Outcome::GameOver(player) => {
+                let said = match player {
+                    firmware::Player::Cut => Side::Cut,
+                    firmware::Player::Short => Side::Short,
+                };
+                if position.winner() == Some(said) {
+                    (Class::Agree, String::new())
+                } else if !in_band {
+                    (Class::Wiring, self.band_detail(&worst))
+                } else {
+                    (
+                        Class::Fault,
+                        format!(
+                            "the board says {player} has won; the position says {:?}",
+                            position.winner()
+                        ),
+                    )
+                }
+            }
+            Outcome::Fault(fault) if !in_band => (
+                Class::Wiring,
+                format!("{fault}; {}", self.band_detail(&worst)),
+            ),
+            other => (Class::Fault, other.to_string()),
+        };
+        Step {
+            game,
+            record: record.to_string(),
+            codes: codes.to_vec(),
+            predicted,
+            band: self.band,
+            worst,
+            outcome: outcome.to_string(),
+            chosen: chosen.map(|e| e.to_string()),
+            ideal: ideal.map(|e| e.to_string()),
+            tied: tied.iter().map(|e| e.to_string()).collect(),
+            margin,
+            class,
+            detail,
+        }
+    }
+
+    fn band_detail(&self, worst: &Option<(String, u16)>) -> String {
+        match worst {
+            Some((node, d)) => format!(
+                "node {node} reads {d} codes from its prediction (band {})",
+                self.band
+            ),
+            None => "the board measured another number of nodes".to_string(),
+        }
+    }
+
+    /// A move outside the tied set with the codes in band: which model explains it.
+    fn explain(&self, position: &Position, edge: heuristic::Edge) -> (Class, String) {
+        let exact = emulator::exact::solve_model(position, Model::Ideal);
+        let bits = self.profile.adc.bits_used;
+        let quantised = Reader::IdealAdc { bits }
+            .read(position, &exact)
+            .ranking(position);
+        if quantised.is_some_and(|r| r.choice == edge) {
+            return (
+                Class::Quantisation,
+                format!("an ideal {bits}-bit ADC on the ideal network also cuts {edge}"),
+            );
+        }
+        let nominal: Vec<Option<u16>> = self.codes(position).into_iter().map(Some).collect();
+        if code_ranking(position, &nominal).is_some_and(|r| r.choice == edge) {
+            return (
+                Class::Pullups,
+                format!(
+                    "the profile's nominal network (pull-ups, series resistor) also cuts {edge}"
+                ),
+            );
+        }
+        (
+            Class::Tolerance,
+            format!("only this board's part values lead to {edge}"),
+        )
+    }
+}

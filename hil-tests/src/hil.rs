@@ -1,0 +1,16 @@
+//! HIL: the real board over probe-rs and RTT, opt-in by an environment variable.
+//!
+//! The probe-rs target itself (`Hil`) sits behind the `probe` feature, which CI does not
+//! build; what is here is the opt-in every HIL test goes through.
+
+/// The environment variable that opts in to HIL: the probe (`VID:PID[:SERIAL]`) or the chip
+/// (`STM32F446RETx`) to use.
+pub const PROBE_ENV: &str = "BIRDCAGE_HIL_PROBE";
+
+/// The probe or chip named in [`PROBE_ENV`], if any (blank counts as unset).
+pub fn probe_request() -> Option<String> {
+    std::env::var(PROBE_ENV)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}

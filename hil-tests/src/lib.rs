@@ -1,0 +1,109 @@
+//! The Bird Cage test bench: the firmware against ideal solving, at three stages.
+//!
+//! - [`Target`]: the bench protocol to a board: [`Sil`] in-process (the firmware application
+//!   on the emulated board, frames through [`firmware::serve`]); `Hil` (probe-rs and RTT)
+//!   behind the `probe` feature; PIL (QEMU) is not built yet.
+//! - [`Scenario`]: replayed records, the M=3 tree, random games.
+//! - [`Predictor::check`]: one decision against the emulator's codes and the ideal tied set,
+//!   classified ([`Class`]).
+//! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries.
+//! - [`campaign`]: all of it.
+
+mod bench;
+mod compare;
+mod hil;
+#[cfg(feature = "probe")]
+mod probe;
+mod report;
+mod scenario;
+mod target;
+
+pub use bench::{Tally, measure, play_game};
+pub use compare::{Class, Predictor, Step};
+pub use hil::{PROBE_ENV, probe_request};
+#[cfg(feature = "probe")]
+pub use probe::Hil;
+pub use report::{Header, Report, ReportError};
+pub use scenario::{Scenario, ScenarioError, Script};
+pub use target::{Sequence, Sil, Target, TargetError, decode_reply, encode_command};
+
+use firmware::protocol::{Command, Reply};
+
+/// Why a campaign stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignError {
+    /// The target failed.
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    /// The report could not be written.
+    #[error(transparent)]
+    Report(#[from] ReportError),
+}
+
+/// Identifies the target and builds the report header.
+pub fn header(
+    target: &mut dyn Target,
+    scenario: &Scenario,
+    board_seed: Option<u64>,
+) -> Result<Header, TargetError> {
+    match target.exchange(Command::Identify)? {
+        Reply::Identity(id) => Ok(Header {
+            stage: target.stage().to_string(),
+            firmware: id.version.to_string(),
+            board: id.board.to_string(),
+            board_seed,
+            scenario: scenario.name.clone(),
+            size: scenario.size.get(),
+            games: scenario.games.len(),
+        }),
+        other => Err(TargetError::Lost(format!(
+            "expected its identity, the board answered {other:?}"
+        ))),
+    }
+}
+
+/// Plays every game of `scenario` not yet in `report`, writing each step as it comes;
+/// `progress(done, known)` is called after each game. A tree grows breadth first from its
+/// root branch, one game per branch.
+pub fn campaign(
+    target: &mut dyn Target,
+    profile: &'static boards::Profile,
+    scenario: &Scenario,
+    report: &mut Report,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<(), CampaignError> {
+    let predictor = Predictor::new(profile, scenario.size);
+    let mut games: std::collections::VecDeque<Script> = scenario.games.iter().cloned().collect();
+    let mut index = 0;
+    while let Some(script) = games.pop_front() {
+        let branches = match report.done(index) {
+            Some(b) => b,
+            None => {
+                let mut steps = Vec::new();
+                let b = play_game(
+                    target,
+                    &predictor,
+                    scenario.size,
+                    index,
+                    &script,
+                    &mut |s| steps.push(s),
+                )?;
+                for s in steps {
+                    report.step(s)?;
+                }
+                report.end_game(index, b)?;
+                b
+            }
+        };
+        if let Script::Branch(path) = &script {
+            for i in 0..branches.min(usize::from(u8::MAX)) {
+                let mut child = path.clone();
+                child.push(i as u8);
+                games.push_back(Script::Branch(child));
+            }
+        }
+        index += 1;
+        progress(index, index + games.len());
+    }
+    Ok(())
+}

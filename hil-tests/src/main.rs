@@ -1,0 +1,167 @@
+//! `hil-tests run --target sil|pil|hil --scenario tree3|random4|records:FILE --out DIR`
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand, ValueEnum};
+use hil_tests::{Report, Scenario, Sil, Target, campaign, header};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// The Bird Cage test bench.
+#[derive(Debug, Parser)]
+#[command(name = "hil-tests", version)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Debug, Subcommand)]
+enum Cmd {
+    /// Run a scenario on a target and write its report.
+    Run(Run),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Stage {
+    /// The firmware application in-process on the emulated board.
+    Sil,
+    /// The firmware in QEMU (not built yet).
+    Pil,
+    /// The real board over probe-rs (build with `--features probe`; not built yet).
+    Hil,
+}
+
+#[derive(Debug, clap::Args)]
+struct Run {
+    /// Test stage.
+    #[arg(long)]
+    target: Stage,
+    /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), or
+    /// `records:FILE` (one game record per line; `--size` gives M).
+    #[arg(long)]
+    scenario: String,
+    /// Report folder (steps.jsonl, summary.json, summary.md).
+    #[arg(long)]
+    out: PathBuf,
+    /// Board profile.
+    #[arg(long, default_value = "nucleo-f446re")]
+    board: String,
+    /// Seed of the emulated board's parts and ADC (SIL); nominal parts without it.
+    #[arg(long)]
+    board_seed: Option<u64>,
+    /// Games of `random4`.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Seed of `random4`'s games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// M for `records:FILE`.
+    #[arg(long, default_value_t = 4)]
+    size: u32,
+    /// The firmware ELF to flash (HIL).
+    #[arg(long)]
+    elf: Option<PathBuf>,
+    /// Keep the finished games of an interrupted report in `--out` and play the rest.
+    #[arg(long)]
+    resume: bool,
+}
+
+impl Run {
+    fn scenario(&self) -> anyhow::Result<Scenario> {
+        let size =
+            |m: u32| heuristic::Size::new(m).with_context(|| format!("M={m} is not a board size"));
+        Ok(match self.scenario.as_str() {
+            "tree3" => Scenario::tree(size(3)?),
+            "random4" => Scenario::random(size(4)?, self.games, self.seed),
+            other => match other.strip_prefix("records:") {
+                Some(file) => {
+                    let text = std::fs::read_to_string(file)
+                        .with_context(|| format!("cannot read records file {file}"))?;
+                    Scenario::records(size(self.size)?, &text, file)?
+                }
+                None => bail!(hil_tests::ScenarioError::Unknown(other.to_string())),
+            },
+        })
+    }
+
+    #[cfg(feature = "probe")]
+    fn hil(&self, profile: &'static boards::Profile) -> anyhow::Result<Box<dyn Target>> {
+        let request = hil_tests::probe_request()
+            .or_else(|| profile.probe_rs_chip.map(str::to_string))
+            .with_context(|| {
+                format!(
+                    "{} has no probe-rs chip; set {}",
+                    profile.name,
+                    hil_tests::PROBE_ENV
+                )
+            })?;
+        let elf = self
+            .elf
+            .as_ref()
+            .context("--target hil needs --elf (the firmware to flash)")?;
+        Ok(Box::new(hil_tests::Hil::connect(&request, profile, elf)?))
+    }
+
+    #[cfg(not(feature = "probe"))]
+    fn hil(&self, _profile: &'static boards::Profile) -> anyhow::Result<Box<dyn Target>> {
+        bail!(
+            "the HIL target needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
+        )
+    }
+
+    fn run(self) -> anyhow::Result<()> {
+        let profile = boards::by_name(&self.board)?;
+        let scenario = self.scenario()?;
+        let mut target: Box<dyn Target> = match self.target {
+            Stage::Sil => Box::new(Sil::new(profile, scenario.size, self.board_seed)?),
+            Stage::Pil => bail!("the PIL target (QEMU) is not built yet; use --target sil"),
+            Stage::Hil => self.hil(profile)?,
+        };
+        let target = target.as_mut();
+        let header = header(target, &scenario, self.board_seed)?;
+        let mut report = Report::open(&self.out, header, self.resume)?;
+        let bar = ProgressBar::new(scenario.games.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} (eta {eta})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        campaign(
+            target,
+            profile,
+            &scenario,
+            &mut report,
+            &mut |done, known| {
+                bar.set_length(known as u64);
+                bar.set_position(done as u64);
+            },
+        )?;
+        bar.finish_and_clear();
+        print!("{}", report.finish()?);
+        println!("Report: {}", self.out.display());
+        Ok(())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("bad arguments"));
+            return ExitCode::from(2);
+        }
+    };
+    let Cmd::Run(run) = cli.cmd;
+    match run.run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! HIL over probe-rs (feature `probe`): find the probe (or the one named), attach to the
+//! profile's chip, flash the ELF, attach RTT with a timeout and retries, decode defmt on up
+//! channel 0, speak the bench protocol on up channel 1 and down channel 0.
+//!
+//! Built and type-checked, never run against a board yet.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use defmt_decoder::{DecodeError, StreamDecoder, Table};
+use firmware::protocol::{Command, FrameReader, Reply};
+use heuristic::Position;
+use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
+use probe_rs::probe::list::Lister;
+use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_attach_to_rtt};
+use probe_rs::{Permissions, Session};
+
+use crate::target::{Sequence, Target, TargetError, encode_command};
+
+/// How long RTT attach keeps trying (the control block appears once the firmware has run
+/// its `rtt_init!`), and how many times the whole attach is retried.
+const RTT_TIMEOUT: Duration = Duration::from_secs(2);
+const RTT_ATTEMPTS: u32 = 3;
+/// How long a reply may take: a decision reads every node several times.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The real board.
+pub struct Hil {
+    session: Session,
+    rtt: Rtt,
+    defmt: Box<dyn StreamDecoder + Send + Sync>,
+    logs: Vec<String>,
+    seq: Sequence,
+}
+
+impl std::fmt::Debug for Hil {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hil").finish_non_exhaustive()
+    }
+}
+
+fn lost(e: impl std::fmt::Display) -> TargetError {
+    TargetError::Lost(e.to_string())
+}
+
+impl Hil {
+    /// Connects: `request` names the probe (`VID:PID[:SERIAL]`) or the chip; the chip defaults
+    /// to the profile's. Flashes `elf` and attaches RTT.
+    pub fn connect(
+        request: &str,
+        profile: &'static boards::Profile,
+        elf: &Path,
+    ) -> Result<Hil, TargetError> {
+        let lister = Lister::new();
+        let probes = lister.list_all();
+        let named = request.contains(':');
+        let info = probes
+            .iter()
+            .find(|p| {
+                !named || {
+                    let id = format!("{:04x}:{:04x}", p.vendor_id, p.product_id);
+                    let full = format!("{id}:{}", p.serial_number.as_deref().unwrap_or(""));
+                    request.eq_ignore_ascii_case(&id) || request.eq_ignore_ascii_case(&full)
+                }
+            })
+            .ok_or_else(|| lost(format!("no probe found matching `{request}`")))?;
+        let chip = match (named, profile.probe_rs_chip) {
+            (false, _) => request.to_string(),
+            (true, Some(chip)) => chip.to_string(),
+            (true, None) => return Err(lost(format!("{} has no probe-rs chip", profile.name))),
+        };
+        let probe = lister.open(info).map_err(lost)?;
+        let mut session = probe.attach(chip, Permissions::default()).map_err(lost)?;
+        download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
+        let bytes = std::fs::read(elf).map_err(lost)?;
+        let table = Table::parse(&bytes)
+            .map_err(lost)?
+            .ok_or_else(|| lost("the ELF has no defmt table"))?;
+        // The decoder borrows the table for the whole run.
+        let table: &'static Table = Box::leak(Box::new(table));
+        let region = match find_rtt_control_block_in_raw_file(&bytes) {
+            Ok(Some(addr)) => ScanRegion::Exact(addr),
+            _ => ScanRegion::Ram,
+        };
+        let mut last = None;
+        for _ in 0..RTT_ATTEMPTS {
+            let mut core = session.core(0).map_err(lost)?;
+            core.reset().map_err(lost)?;
+            match try_attach_to_rtt(&mut core, RTT_TIMEOUT, &region) {
+                Ok(rtt) => {
+                    drop(core);
+                    return Ok(Hil {
+                        session,
+                        rtt,
+                        defmt: table.new_stream_decoder(),
+                        logs: Vec::new(),
+                        seq: Sequence::default(),
+                    });
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(lost(format!(
+            "RTT did not come up after {RTT_ATTEMPTS} attempts: {}",
+            last.map_or_else(String::new, |e| e.to_string())
+        )))
+    }
+}
+
+/// Reads what up channel 0 holds and decodes every whole defmt frame into `logs`.
+fn pump_logs(
+    rtt: &mut Rtt,
+    defmt: &mut (dyn StreamDecoder + Send + Sync),
+    logs: &mut Vec<String>,
+    core: &mut probe_rs::Core<'_>,
+) -> Result<(), TargetError> {
+    let mut buf = [0u8; 1024];
+    let Some(up) = rtt.up_channel(0) else {
+        return Ok(());
+    };
+    let n = up.read(core, &mut buf).map_err(lost)?;
+    defmt.received(&buf[..n]);
+    loop {
+        match defmt.decode() {
+            Ok(frame) => logs.push(frame.display_message().to_string()),
+            Err(DecodeError::UnexpectedEof) => return Ok(()),
+            Err(DecodeError::Malformed) => {
+                logs.push("(malformed defmt frame)".to_string());
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl Target for Hil {
+    fn stage(&self) -> &'static str {
+        "HIL"
+    }
+
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        let seq = self.seq.take();
+        let frame = encode_command(seq, command)?;
+        let mut core = self.session.core(0).map_err(lost)?;
+        let down = self
+            .rtt
+            .down_channel(0)
+            .ok_or_else(|| lost("the firmware has no RTT down channel 0"))?;
+        let mut sent = 0;
+        let start = Instant::now();
+        while sent < frame.len() {
+            sent += down.write(&mut core, &frame[sent..]).map_err(lost)?;
+            if start.elapsed() > REPLY_TIMEOUT {
+                return Err(TargetError::NoReply { seq });
+            }
+        }
+        let mut reader = FrameReader::new();
+        let mut buf = [0u8; 256];
+        let start = Instant::now();
+        while start.elapsed() < REPLY_TIMEOUT {
+            let up = self
+                .rtt
+                .up_channel(1)
+                .ok_or_else(|| lost("the firmware has no RTT up channel 1"))?;
+            let n = up.read(&mut core, &mut buf).map_err(lost)?;
+            for &b in &buf[..n] {
+                if let Some(frame) = reader.push::<Reply>(b) {
+                    let frame = frame?;
+                    if frame.seq != seq {
+                        return Err(TargetError::LostFrame {
+                            expected: seq,
+                            got: frame.seq,
+                        });
+                    }
+                    pump_logs(&mut self.rtt, &mut *self.defmt, &mut self.logs, &mut core)?;
+                    return Ok(frame.body);
+                }
+            }
+            if n == 0 {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        Err(TargetError::NoReply { seq })
+    }
+
+    fn logs(&mut self) -> Vec<String> {
+        if let Ok(mut core) = self.session.core(0) {
+            // A probe gone here shows at the next exchange; the logs so far are kept.
+            let _ = pump_logs(&mut self.rtt, &mut *self.defmt, &mut self.logs, &mut core);
+        }
+        std::mem::take(&mut self.logs)
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        let states = boards::cage_states(position).map_err(|e| TargetError::Cage(e.to_string()))?;
+        match self.exchange(Command::SetEdges(states.map(Into::into)))? {
+            Reply::Done => Ok(()),
+            Reply::Error(e) => Err(TargetError::Cage(format!(
+                "{e}: this board needs the operator-guided scenario (not built yet)"
+            ))),
+            other => Err(lost(format!("expected Done, the board answered {other:?}"))),
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! The run's report, written as the run goes: `steps.jsonl` (a header line, then one line per
+//! checked step and one per finished game, each flushed), so an interrupted run keeps what it
+//! had and `--resume` skips the games already finished; `summary.json` and `summary.md` at the
+//! end.
+
+use std::fs::{self, File};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bench::Tally;
+use crate::compare::{Class, Step};
+
+/// What was run, on what.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// SIL, PIL or HIL.
+    pub stage: String,
+    /// The firmware's version, as it identified itself.
+    pub firmware: String,
+    /// The board profile, as it identified itself.
+    pub board: String,
+    /// The emulated board's parts seed (SIL/PIL), if any.
+    pub board_seed: Option<u64>,
+    /// The scenario.
+    pub scenario: String,
+    /// Board size.
+    pub size: u8,
+    /// Games in the scenario.
+    pub games: usize,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Line {
+    Header(Header),
+    Step(Box<Step>),
+    GameEnd(usize, usize),
+}
+
+/// A report being written.
+#[derive(Debug)]
+pub struct Report {
+    dir: PathBuf,
+    file: File,
+    header: Header,
+    tally: Tally,
+    divergences: Vec<Step>,
+    done: Vec<Option<usize>>,
+}
+
+/// A report that cannot be written or resumed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A file operation failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The report to resume was written by another run.
+    #[error(
+        "{0}: written by another run (stage, board, seed or scenario differ); use another --out"
+    )]
+    Mismatch(PathBuf),
+}
+
+/// Most divergences kept for the Markdown summary.
+const LISTED: usize = 50;
+
+impl Report {
+    /// Starts `dir/steps.jsonl`; with `resume`, keeps the finished games of a report of the
+    /// same run and drops the unfinished one.
+    pub fn open(dir: &Path, header: Header, resume: bool) -> Result<Report, ReportError> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| ReportError::Io { path, source }
+        };
+        fs::create_dir_all(dir).map_err(io(dir))?;
+        let path = dir.join("steps.jsonl");
+        let mut kept: Vec<Line> = Vec::new();
+        if resume && path.exists() {
+            let file = File::open(&path).map_err(io(&path))?;
+            let mut pending: Vec<Line> = Vec::new();
+            for (i, line) in BufReader::new(file).lines().enumerate() {
+                let line = line.map_err(io(&path))?;
+                // A line cut short by an interruption ends the usable part.
+                let Ok(parsed) = serde_json::from_str::<Line>(&line) else {
+                    break;
+                };
+                match parsed {
+                    Line::Header(h) if i == 0 && h == header => {}
+                    Line::Header(_) => return Err(ReportError::Mismatch(path)),
+                    Line::Step(s) => pending.push(Line::Step(s)),
+                    Line::GameEnd(g, branches) => {
+                        kept.append(&mut pending);
+                        kept.push(Line::GameEnd(g, branches));
+                    }
+                }
+            }
+        }
+        let file = File::create(&path).map_err(io(&path))?;
+        let mut report = Report {
+            dir: dir.to_path_buf(),
+            file,
+            header: header.clone(),
+            tally: Tally::default(),
+            divergences: Vec::new(),
+            done: Vec::new(),
+        };
+        report.write(&Line::Header(header))?;
+        for line in kept {
+            match line {
+                Line::Step(s) => report.step(*s)?,
+                Line::GameEnd(g, branches) => report.end_game(g, branches)?,
+                Line::Header(_) => {}
+            }
+        }
+        Ok(report)
+    }
+
+    /// Whether game `index` is already in the report, and the branches it left (tree).
+    pub fn done(&self, index: usize) -> Option<usize> {
+        self.done.get(index).copied().flatten()
+    }
+
+    fn write(&mut self, line: &Line) -> Result<(), ReportError> {
+        let path = self.dir.join("steps.jsonl");
+        let text = serde_json::to_string(line).map_err(|e| ReportError::Io {
+            path: path.clone(),
+            source: e.into(),
+        })?;
+        writeln!(self.file, "{text}")
+            .and_then(|()| self.file.flush())
+            .map_err(|source| ReportError::Io { path, source })
+    }
+
+    /// Records one step.
+    pub fn step(&mut self, step: Step) -> Result<(), ReportError> {
+        self.tally.add(&step);
+        self.write(&Line::Step(Box::new(step.clone())))?;
+        if step.class.diverges() && self.divergences.len() < LISTED {
+            self.divergences.push(step);
+        }
+        Ok(())
+    }
+
+    /// Records the end of game `index`, which left `branches` replies of Short to explore
+    /// (tree scenarios; 0 otherwise).
+    pub fn end_game(&mut self, index: usize, branches: usize) -> Result<(), ReportError> {
+        self.tally.games += 1;
+        if self.done.len() <= index {
+            self.done.resize(index + 1, None);
+        }
+        self.done[index] = Some(branches);
+        self.write(&Line::GameEnd(index, branches))
+    }
+
+    /// The counts so far.
+    pub fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
+    /// Writes `summary.json` and `summary.md`; returns the Markdown.
+    pub fn finish(&mut self) -> Result<String, ReportError> {
+        let json = serde_json::json!({
+            "header": self.header,
+            "tally": self.tally,
+            "divergences": self.divergences,
+        });
+        let md = self.markdown();
+        for (name, text) in [
+            (
+                "summary.json",
+                serde_json::to_string_pretty(&json).unwrap_or_default(),
+            ),
+            ("summary.md", md.clone()),
+        ] {
+            let path = self.dir.join(name);
+            fs::write(&path, text).map_err(|source| ReportError::Io { path, source })?;
+        }
+        Ok(md)
+    }
+
+    fn markdown(&self) -> String {
+        let h = &self.header;
+        let t = &self.tally;
+        let mut md = format!(
+            "# {} bench: {} on {}\n\nFirmware {}, board {}, parts seed {}, M={}.\n\n\
+             {} games played ({} planned; a tree grows as it goes), {} steps.\n\n| class | steps |\n| --- | ---: |\n",
+            h.stage,
+            h.scenario,
+            h.board,
+            h.firmware,
+            h.board,
+            h.board_seed
+                .map_or("none (nominal)".to_string(), |s| s.to_string()),
+            h.size,
+            t.games,
+            h.games,
+            t.steps,
+        );
+        for (class, n) in &t.classes {
+            md.push_str(&format!("| {class:?} | {n} |\n"));
+        }
+        if !self.divergences.is_empty() {
+            md.push_str(&format!(
+                "\n## Divergences (first {LISTED})\n\n| game | record | board | ideal | class | why |\n\
+                 | ---: | --- | --- | --- | --- | --- |\n"
+            ));
+            for s in &self.divergences {
+                md.push_str(&format!(
+                    "| {} | `{}` | {} | {} | {:?} | {} |\n",
+                    s.game,
+                    s.record,
+                    s.chosen.as_deref().unwrap_or(&s.outcome),
+                    s.tied.join(" "),
+                    s.class,
+                    s.detail
+                ));
+            }
+        }
+        let faults = t.count(Class::Wiring) + t.count(Class::Fault);
+        md.push_str(&format!("\nFaults (wiring or firmware): {faults}.\n"));
+        md
+    }
+}

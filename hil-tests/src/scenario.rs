@@ -1,0 +1,125 @@
+//! Scenarios: the games the bench plays. Each game is a script for Short (and, for replays,
+//! the Cut moves the record expects); the board always plays Cut itself.
+
+use heuristic::{Edge, Move, Position, Side, Size, record_moves};
+use rand::SeedableRng;
+use rand::seq::IteratorRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// What Short does in one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Script {
+    /// A fixed record: Short's moves are played, Cut's are what the board is expected to
+    /// play (the replay stops where the board plays another edge).
+    Record(Vec<Move>),
+    /// Short plays a random resistor, drawn from this seed.
+    Random(u64),
+    /// A branch of the tree: Short's replies as indices into the position's resistors in
+    /// reading order; the game stops at the first Short turn past them, and only the board's
+    /// decisions after the last of them are checked (the earlier ones belong to the branch's
+    /// parents).
+    Branch(Vec<u8>),
+}
+
+/// A named list of games of one size.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    /// What it is, for the report.
+    pub name: String,
+    /// Board size.
+    pub size: Size,
+    /// The games.
+    pub games: Vec<Script>,
+}
+
+/// A scenario that cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScenarioError {
+    /// A records file line that does not parse or replay.
+    #[error("{origin} line {line}: {error}")]
+    Record {
+        /// The file.
+        origin: String,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        error: heuristic::RecordError,
+    },
+    /// An unknown scenario name.
+    #[error("unknown scenario `{0}` (expected tree3, random4 or records:FILE)")]
+    Unknown(String),
+}
+
+impl Scenario {
+    /// Every position the board reaches playing Cut itself against every reply of Short:
+    /// the tree is grown as the run goes (each game is one branch, see [`Script::Branch`]),
+    /// so it is the board's own tree, not the ideal heuristic's.
+    pub fn tree(size: Size) -> Scenario {
+        Scenario {
+            name: format!("tree{}", size.get()),
+            size,
+            games: vec![Script::Branch(Vec::new())],
+        }
+    }
+
+    /// Whether the games grow from the first one (a tree).
+    pub fn is_tree(&self) -> bool {
+        matches!(self.games.as_slice(), [Script::Branch(_)])
+    }
+
+    /// `games` games where Short plays random resistors; game `i` draws from `seed + i`.
+    pub fn random(size: Size, games: usize, seed: u64) -> Scenario {
+        Scenario {
+            name: format!("random{} ({games} games, seed {seed})", size.get()),
+            size,
+            games: (0..games as u64)
+                .map(|i| Script::Random(seed.wrapping_add(i)))
+                .collect(),
+        }
+    }
+
+    /// The games of a records file: one record per line (`A7,c5,...`), blank lines and
+    /// lines starting with `#` skipped.
+    pub fn records(size: Size, text: &str, origin: &str) -> Result<Scenario, ScenarioError> {
+        let mut games = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = |error| ScenarioError::Record {
+                origin: origin.to_string(),
+                line: i + 1,
+                error,
+            };
+            let mut position = Position::new(size, Side::Cut);
+            let mut moves = Vec::new();
+            for (number, mv) in record_moves(size, line) {
+                let mv = mv.map_err(bad)?;
+                position.play(mv).map_err(|e| {
+                    bad(heuristic::RecordError {
+                        number,
+                        error: e.into(),
+                    })
+                })?;
+                moves.push(mv);
+            }
+            games.push(Script::Record(moves));
+        }
+        Ok(Scenario {
+            name: format!("records {origin}"),
+            size,
+            games,
+        })
+    }
+}
+
+/// Short's random reply: a uniformly drawn resistor.
+pub fn random_short(rng: &mut ChaCha8Rng, position: &Position) -> Option<Edge> {
+    position.resistors().choose(rng)
+}
+
+/// The generator of one random game.
+pub fn game_rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}

@@ -1,0 +1,106 @@
+//! The `hil-tests` command: what users read.
+
+use std::process::Command;
+
+fn bench(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_run_writes_its_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let records = dir.path().join("games.txt");
+    std::fs::write(&records, "A1,c5\n").unwrap();
+    let run = bench(&[
+        "run",
+        "--target",
+        "sil",
+        "--scenario",
+        &format!("records:{}", records.display()),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(stdout.starts_with("# SIL bench: records "), "{stdout}");
+    assert!(stdout.contains("| Tie | 1 |"), "{stdout}");
+    for file in ["steps.jsonl", "summary.json", "summary.md"] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["header"]["firmware"], firmware::VERSION);
+    assert_eq!(summary["tally"]["steps"], 2);
+}
+
+#[test]
+fn bad_input_is_one_line_on_stderr_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for (args, message) in [
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--scenario",
+                "tree5",
+                "--out",
+                out,
+            ],
+            "error: unknown scenario `tree5` (expected tree3, random4 or records:FILE)",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--scenario",
+                "tree3",
+                "--board",
+                "uno",
+                "--out",
+                out,
+            ],
+            "error: unknown board `uno` (expected arduino-mega or nucleo-f446re)",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "pil",
+                "--scenario",
+                "tree3",
+                "--out",
+                out,
+            ],
+            "error: the PIL target (QEMU) is not built yet; use --target sil",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "qemu",
+                "--scenario",
+                "tree3",
+                "--out",
+                out,
+            ],
+            "error: invalid value 'qemu' for '--target <TARGET>'",
+        ),
+    ] {
+        let run = bench(&args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8(run.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.starts_with(message), "{stderr}");
+    }
+}

@@ -1,0 +1,46 @@
+//! HIL: only with a probe named in `BIRDCAGE_HIL_PROBE` (and the firmware ELF in
+//! `BIRDCAGE_HIL_ELF`, built with `--features probe`); otherwise skipped, and passing.
+
+#[test]
+fn hil_campaign_on_a_connected_board() {
+    let Some(probe) = hil_tests::probe_request() else {
+        eprintln!(
+            "skipped: no probe attached (set {} to the probe or chip)",
+            hil_tests::PROBE_ENV
+        );
+        return;
+    };
+    campaign(&probe);
+}
+
+#[cfg(not(feature = "probe"))]
+fn campaign(probe: &str) {
+    panic!(
+        "{}={probe} asks for HIL, but this build has no probe-rs: cargo test -p hil-tests --features probe",
+        hil_tests::PROBE_ENV
+    );
+}
+
+#[cfg(feature = "probe")]
+fn campaign(probe: &str) {
+    use hil_tests::{Class, Report, Scenario, Target, header};
+    let elf = std::env::var("BIRDCAGE_HIL_ELF")
+        .expect("BIRDCAGE_HIL_ELF names the firmware ELF to flash");
+    let profile = &boards::NUCLEO_F446RE;
+    let mut hil = hil_tests::Hil::connect(probe, profile, std::path::Path::new(&elf)).unwrap();
+    let scenario = Scenario::random(heuristic::Size::M4, 3, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let header = header(&mut hil, &scenario, None).unwrap();
+    let mut report = Report::open(dir.path(), header, false).unwrap();
+    hil_tests::campaign(&mut hil, profile, &scenario, &mut report, &mut |_, _| {}).unwrap();
+    let tally = report.tally().clone();
+    eprintln!("{}", report.finish().unwrap());
+    for line in hil.logs() {
+        eprintln!("defmt: {line}");
+    }
+    assert_eq!(
+        tally.count(Class::Wiring) + tally.count(Class::Fault),
+        0,
+        "{tally:?}"
+    );
+}

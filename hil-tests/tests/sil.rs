@@ -1,0 +1,249 @@
+//! SIL: the bench against the firmware application in-process on the emulated board.
+
+use firmware::protocol::{Command, Reply};
+use heuristic::{Edge, Position, Size};
+use hil_tests::{
+    Class, Predictor, Report, Scenario, Script, Sil, Step, Target, TargetError, campaign,
+    decode_reply, encode_command, header, play_game,
+};
+
+const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
+
+fn steps_of(target: &mut dyn Target, size: Size, script: &Script) -> Vec<Step> {
+    let predictor = Predictor::new(NUCLEO, size);
+    let mut steps = Vec::new();
+    play_game(target, &predictor, size, 0, script, &mut |s| steps.push(s)).unwrap();
+    steps
+}
+
+#[test]
+fn sil_speaks_the_bench_protocol_with_sequence_numbers() {
+    let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
+    let Reply::Identity(id) = sil.exchange(Command::Identify).unwrap() else {
+        panic!("identify should answer an identity");
+    };
+    assert_eq!(id.version.as_str(), firmware::VERSION);
+    assert_eq!(id.board.as_str(), "nucleo-f446re");
+    assert_eq!(
+        sil.exchange(Command::Measure {
+            pullups: true,
+            samples: 0
+        })
+        .unwrap(),
+        Reply::Error(firmware::protocol::LinkError::BadArgument)
+    );
+    // A reply to another command is a lost frame.
+    let frame = encode_command(7, Command::Status).unwrap();
+    assert_eq!(
+        decode_reply(8, &frame).unwrap_err().to_string(),
+        "bench link: malformed frame: not a message"
+    );
+    let mut reply = [0u8; firmware::protocol::MAX_FRAME];
+    let n = firmware::protocol::encode(
+        &firmware::protocol::Frame {
+            seq: 7,
+            body: Reply::Done,
+        },
+        &mut reply,
+    )
+    .unwrap();
+    assert_eq!(
+        decode_reply(8, &reply[..n]).unwrap_err(),
+        TargetError::LostFrame {
+            expected: 8,
+            got: 7
+        }
+    );
+    assert_eq!(decode_reply(7, &reply[..n]).unwrap(), Reply::Done);
+}
+
+#[test]
+fn the_m3_tree_on_the_nominal_board_has_no_fault_and_only_explained_divergences() {
+    let mut sil = Sil::new(NUCLEO, Size::M3, None).unwrap();
+    let scenario = Scenario::tree(Size::M3);
+    let dir = tempfile::tempdir().unwrap();
+    let header = header(&mut sil, &scenario, None).unwrap();
+    let mut report = Report::open(dir.path(), header, false).unwrap();
+    campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {}).unwrap();
+    let tally = report.tally().clone();
+    // The board's own tree: many branches, every decision checked once.
+    assert!(tally.games > 500, "{tally:?}");
+    assert_eq!(
+        tally.count(Class::Wiring) + tally.count(Class::Fault),
+        0,
+        "{tally:?}"
+    );
+    assert_eq!(tally.count(Class::Tolerance), 0, "nominal parts: {tally:?}");
+    assert!(tally.count(Class::Agree) > tally.steps / 2, "{tally:?}");
+    let md = report.finish().unwrap();
+    assert!(
+        md.starts_with("# SIL bench: tree3 on nucleo-f446re"),
+        "{md}"
+    );
+    let lines = std::fs::read_to_string(dir.path().join("steps.jsonl")).unwrap();
+    assert_eq!(
+        lines.lines().filter(|l| l.starts_with("{\"step\"")).count(),
+        tally.steps
+    );
+}
+
+#[test]
+fn every_step_of_random_games_on_a_drawn_board_is_in_band_and_checked() {
+    let mut sil = Sil::new(NUCLEO, Size::M4, Some(5)).unwrap();
+    for seed in 0..20 {
+        let steps = steps_of(&mut sil, Size::M4, &Script::Random(seed));
+        assert!(steps.len() >= 4, "a game has several decisions: {steps:?}");
+        for s in &steps {
+            assert!(!s.class.is_fault(), "{s:?}");
+            assert_eq!(s.codes.len(), Size::M4.node_count());
+            match s.class {
+                Class::Agree if s.chosen.is_some() => assert_eq!(s.chosen, s.ideal),
+                Class::Agree => assert!(s.outcome.contains("has won"), "{s:?}"),
+                Class::Tie => assert!(s.tied.contains(s.chosen.as_ref().unwrap())),
+                _ => assert!(!s.tied.contains(s.chosen.as_ref().unwrap()), "{s:?}"),
+            }
+        }
+        // The last step is the game-over verdict.
+        assert!(
+            steps.last().unwrap().outcome.contains("has won"),
+            "{steps:?}"
+        );
+    }
+}
+
+#[test]
+fn a_replayed_record_stops_where_the_board_leaves_it() {
+    let scenario = Scenario::records(Size::M4, "# a comment\n\nA1,c5\nG1,g3\n", "r.txt").unwrap();
+    assert_eq!(scenario.games.len(), 2);
+    let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
+    let first = steps_of(&mut sil, Size::M4, &scenario.games[0]);
+    // A1 is the nominal board's opening (its pull-ups break the ideal tie of the empty
+    // board), then one more decision after c5, where the record ends.
+    assert_eq!(first.len(), 2, "{first:?}");
+    assert_eq!(first[0].chosen.as_deref(), Some("A1"));
+    assert_eq!(first[0].class, Class::Tie);
+    assert_eq!(first[1].record, "A1,c5");
+    let second = steps_of(&mut sil, Size::M4, &scenario.games[1]);
+    assert_eq!(second.len(), 1);
+    assert!(
+        second[0].detail.contains("the record plays G1"),
+        "{second:?}"
+    );
+}
+
+#[test]
+fn a_bad_records_file_names_the_line_and_the_move() {
+    let err = Scenario::records(Size::M3, "A5,c5\nA5,a5\n", "games.txt").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "games.txt line 2: move 2: A5 was already cut"
+    );
+}
+
+/// Every divergent step of games on a broken board is a fault, and there is one.
+fn assert_reported_as_fault(target: &mut dyn Target, size: Size) {
+    let mut faults = 0;
+    for seed in 0..5 {
+        for s in steps_of(target, size, &Script::Random(seed)) {
+            if s.class.diverges() && s.class != Class::Tie {
+                assert!(s.class.is_fault(), "reported as a move divergence: {s:?}");
+            }
+            faults += usize::from(s.class.is_fault());
+        }
+    }
+    assert!(faults > 0, "the fault went unnoticed");
+}
+
+#[test]
+fn an_open_resistor_is_reported_as_a_fault() {
+    let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
+    sil.cage().open_resistor(Edge::new(Size::M4, 3, 5).unwrap());
+    let mut sil = sil;
+    assert_reported_as_fault(&mut sil, Size::M4);
+}
+
+#[test]
+fn a_stuck_adc_channel_is_reported_as_a_fault() {
+    let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
+    let node = Size::M4.nodes().nth(5).unwrap();
+    sil.cage().stick_channel(node, 100);
+    let mut sil = sil;
+    assert_reported_as_fault(&mut sil, Size::M4);
+}
+
+/// A cage whose wiring swaps two edges: what the bench sets on one is made on the other.
+#[derive(Debug)]
+struct Swapped {
+    sil: Sil,
+    a: Edge,
+    b: Edge,
+}
+
+impl Target for Swapped {
+    fn stage(&self) -> &'static str {
+        self.sil.stage()
+    }
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        self.sil.exchange(command)
+    }
+    fn logs(&mut self) -> Vec<String> {
+        self.sil.logs()
+    }
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        let mut states = position.states().to_vec();
+        let (a, b) = (self.a.index(Size::M4), self.b.index(Size::M4));
+        states.swap(a, b);
+        let swapped = Position::set_up(
+            Size::M4,
+            &states,
+            position.to_move().unwrap_or(heuristic::Side::Cut),
+        )
+        .unwrap();
+        self.sil.set_cage(&swapped)
+    }
+}
+
+#[test]
+fn a_swapped_wire_is_reported_as_a_fault() {
+    let mut target = Swapped {
+        sil: Sil::new(NUCLEO, Size::M4, None).unwrap(),
+        // The nominal board's opening A1 lands on G7.
+        a: Edge::new(Size::M4, 1, 1).unwrap(),
+        b: Edge::new(Size::M4, 7, 7).unwrap(),
+    };
+    assert_reported_as_fault(&mut target, Size::M4);
+}
+
+#[test]
+fn an_interrupted_report_resumes_where_it_stopped() {
+    let scenario = Scenario::random(Size::M4, 6, 11);
+    let run = |dir: &std::path::Path, resume: bool| {
+        // Nominal parts and a noiseless converter: a fresh board reads as the old one did.
+        let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
+        let header = header(&mut sil, &scenario, None).unwrap();
+        let mut report = Report::open(dir, header, resume).unwrap();
+        let mut played = 0;
+        campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {
+            played += 1
+        })
+        .unwrap();
+        report.finish().unwrap();
+        report.tally().clone()
+    };
+    let whole = tempfile::tempdir().unwrap();
+    let full = run(whole.path(), false);
+    let text = std::fs::read_to_string(whole.path().join("steps.jsonl")).unwrap();
+    // Interrupted in the middle of the fourth game, with a half-written last line.
+    let cut = text.match_indices("{\"game_end\"").nth(2).unwrap().0;
+    let after = &text[cut..];
+    let next_line = cut + after.find('\n').unwrap() + 1;
+    let partial = format!("{}{}", &text[..next_line + 40], "");
+    let broken = tempfile::tempdir().unwrap();
+    std::fs::write(broken.path().join("steps.jsonl"), partial).unwrap();
+    let resumed = run(broken.path(), true);
+    assert_eq!(resumed, full);
+    assert_eq!(
+        std::fs::read_to_string(broken.path().join("steps.jsonl")).unwrap(),
+        text
+    );
+}
