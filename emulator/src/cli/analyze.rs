@@ -19,12 +19,7 @@ pub struct Cmd {
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
-        let g = &self.game;
-        let r = &g.record;
-        let reader = self.reader.reader()?;
-        let model = self.reader.model(g);
-        let analysis =
-            emulator::analysis::analyze(r.size, r.first.into(), &r.moves, model, reader.as_ref())?;
+        let analysis = self.reader.analyze(&self.game)?;
         Ok(match self.format {
             Format::Text => analysis.to_text(),
             Format::Json => serde_json::to_string_pretty(&analysis)? + "\n",

@@ -150,6 +150,20 @@ impl ReaderArgs {
         })
     }
 
+    /// Replays the game and analyses it, read as these options ask.
+    pub fn analyze(&self, game: &GameArgs) -> Result<emulator::analysis::Analysis> {
+        let r = &game.record;
+        let reader = self.reader()?;
+        let model = self.model(game);
+        Ok(emulator::analysis::analyze(
+            r.size,
+            r.first.into(),
+            &r.moves,
+            model,
+            reader.as_ref(),
+        )?)
+    }
+
     /// The exact model the reading is compared with: `ideal` for a board.
     pub fn model(&self, game: &GameArgs) -> Model {
         if self.board.board.is_some() {

@@ -18,14 +18,10 @@ pub struct Cmd {
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
-        let g = &self.game;
-        let r = &g.record;
-        let reader = self.reader.reader()?;
-        let model = self.reader.model(g);
-        let analysis =
-            emulator::analysis::analyze(r.size, r.first.into(), &r.moves, model, reader.as_ref())?;
+        let analysis = self.reader.analyze(&self.game)?;
         let position = analysis.voltages.position();
-        let choice = match reader {
+        // With a reader, the move the firmware makes from the codes.
+        let choice = match analysis.board {
             Some(_) => analysis.firmware_choice,
             None => analysis.choice,
         };
