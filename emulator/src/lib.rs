@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+pub mod args;
 pub mod beat;
 pub mod diagram;
 pub mod emulated;

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use emulator::args::BAD_INPUT;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -29,28 +30,10 @@ enum Command {
     Study(cli::study::Cmd),
 }
 
-/// Exit code for bad input, as for clap's own usage errors.
-const BAD_INPUT: u8 = 2;
-
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli: Cli = match emulator::args::parse() {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            // One line naming the problem: clap's first paragraph, joined.
-            let text = e.render().to_string();
-            let first: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            eprintln!("{}", first.join(" "));
-            return ExitCode::from(BAD_INPUT);
-        }
+        Err(code) => return code,
     };
     let mut exit = None;
     let result = match &cli.command {

@@ -144,17 +144,9 @@ impl Run {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli: Cli = match emulator::args::parse() {
         Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
-        Err(e) => {
-            let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("bad arguments"));
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let Cmd::Run(run) = cli.cmd;
     match run.run() {
