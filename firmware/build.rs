@@ -1,14 +1,25 @@
-//! Puts memory.x where the linker finds it, for the board binary only (the library and host
-//! builds do not link against it).
+//! Puts each binary's memory map where the linker finds it: `memory.x` (the STM32F446RE) for the
+//! board binary, `qemu/memory.x` (QEMU's mps2-an386) for the QEMU one. The library and host
+//! builds do not link against either.
 
 use std::{env, fs, path::PathBuf};
 
+/// (binary, memory map in this crate)
+const MAPS: [(&str, &str); 2] = [("firmware", "memory.x"), ("firmware-qemu", "qemu/memory.x")];
+
 fn main() {
-    println!("cargo:rerun-if-changed=memory.x");
+    for (_, map) in MAPS {
+        println!("cargo:rerun-if-changed={map}");
+    }
     if env::var("CARGO_CFG_TARGET_OS").as_deref() != Ok("none") {
         return;
     }
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    fs::copy("memory.x", out.join("memory.x")).expect("copy memory.x to OUT_DIR");
-    println!("cargo:rustc-link-search={}", out.display());
+    for (bin, map) in MAPS {
+        // One folder per binary, so that cortex-m-rt's `INCLUDE memory.x` finds only its own.
+        let dir = out.join(bin);
+        fs::create_dir_all(&dir).expect("create a memory map folder in OUT_DIR");
+        fs::copy(map, dir.join("memory.x")).expect("copy a memory map to OUT_DIR");
+        println!("cargo:rustc-link-arg-bin={bin}=-L{}", dir.display());
+    }
 }

@@ -13,9 +13,8 @@ use std::convert::Infallible;
 use std::rc::Rc;
 
 use boards::Profile;
-use embedded_hal::delay::DelayNs;
-use embedded_hal::digital::{ErrorType, InputPin};
 use firmware::{App, Config, Hardware, LedPattern, Leds, NoFixture, Sampler};
+pub use firmware::{NoDelay, Unpressed};
 use heuristic::{Move, MoveError, Node, Position, Side, Size};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -219,33 +218,6 @@ impl Leds for CageLeds {
         self.0.inner.borrow_mut().leds = pattern;
         Ok(())
     }
-}
-
-/// A button input that is never pressed: the caller presses by calling
-/// [`App::on_button`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Unpressed;
-
-impl ErrorType for Unpressed {
-    type Error = Infallible;
-}
-
-impl InputPin for Unpressed {
-    fn is_high(&mut self) -> Result<bool, Infallible> {
-        Ok(true)
-    }
-
-    fn is_low(&mut self) -> Result<bool, Infallible> {
-        Ok(false)
-    }
-}
-
-/// Delays that return at once: the emulated network settles instantly.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoDelay;
-
-impl DelayNs for NoDelay {
-    fn delay_ns(&mut self, _ns: u32) {}
 }
 
 /// One of the machine's moves, judged against the exact ideal network.

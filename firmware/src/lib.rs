@@ -11,7 +11,8 @@
 //!   (embedded-hal [`DelayNs`](embedded_hal::delay::DelayNs)), the optional [`EdgeSwitches`];
 //! - the state machine: [`App`] (`start`, `on_button`, `tick`, `handle`);
 //! - the decisions it needs: [`GameOverThresholds`], the self-check [`Tracker`];
-//! - the bench link: [`protocol`] (postcard + COBS + CRC, sequence numbers);
+//! - the bench link: [`protocol`] (postcard + COBS + CRC, sequence numbers), and [`pil`], the
+//!   link of the QEMU build, whose sampler asks the bench for every conversion;
 //! - the edge fixture driver: [`Adg714Chain`].
 #![no_std]
 #![forbid(unsafe_code)]
@@ -24,7 +25,9 @@ mod button;
 mod debounce;
 mod fixture;
 mod game_over;
+mod headless;
 mod leds;
+pub mod pil;
 pub mod protocol;
 mod sampler;
 mod self_check;
@@ -35,6 +38,7 @@ pub use button::Button;
 pub use debounce::{Debouncer, Transition};
 pub use fixture::{Adg714Chain, ChainError, EdgeSwitches, MAX_DEVICES, NoFixture, cage_frame};
 pub use game_over::{GameOverThresholds, ladder_fraction, max_boundary};
+pub use headless::{NoDelay, Unpressed};
 pub use leds::{LedPattern, Leds, PinLeds};
 pub use sampler::{Codes, Sampler, measure};
 pub use self_check::{Deviation, Fault, Part, Tracker, band_codes, predict};

@@ -2,7 +2,7 @@
 //!
 //! - [`Target`]: the bench protocol to a board: [`Sil`] in-process (the firmware application
 //!   on the emulated board, frames through [`firmware::serve`]); `Hil` (probe-rs and RTT)
-//!   behind the `probe` feature; PIL (QEMU) is not built yet.
+//!   behind the `probe` feature; [`Pil`], the firmware built for Cortex-M4F in QEMU.
 //! - [`Scenario`]: replayed records, the M=3 tree, random games.
 //! - [`Predictor::check`]: one decision against the emulator's codes and the ideal tied set,
 //!   classified ([`Class`]).
@@ -11,7 +11,9 @@
 
 mod bench;
 mod compare;
+mod defmt_log;
 mod hil;
+mod pil;
 #[cfg(feature = "probe")]
 mod probe;
 mod report;
@@ -20,7 +22,9 @@ mod target;
 
 pub use bench::{Tally, measure, play_game};
 pub use compare::{Class, Predictor, Step};
+pub use defmt_log::DefmtLog;
 pub use hil::{PROBE_ENV, probe_request};
+pub use pil::{ELF_ENV, Pil, PilOptions, QEMU, firmware_elf, qemu_available};
 #[cfg(feature = "probe")]
 pub use probe::Hil;
 pub use report::{Header, Report, ReportError};

@@ -148,16 +148,22 @@ impl Target for Sil {
     }
 
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        if position.size() != self.cage.position().size() {
-            return Err(TargetError::Cage(format!(
-                "the emulated cage holds M={} games, not M={}",
-                self.cage.position().size().get(),
-                position.size().get()
-            )));
-        }
-        self.cage.wire(position.clone());
-        Ok(())
+        wire(&self.cage, position)
     }
+}
+
+/// Wires an emulated cage (SIL, PIL) to `position`, which must be of the cage's size.
+pub(crate) fn wire(cage: &EmulatedCage, position: &Position) -> Result<(), TargetError> {
+    let holds = cage.position().size();
+    if position.size() != holds {
+        return Err(TargetError::Cage(format!(
+            "the emulated cage holds M={} games, not M={}",
+            holds.get(),
+            position.size().get()
+        )));
+    }
+    cage.wire(position.clone());
+    Ok(())
 }
 
 #[cfg(test)]

@@ -1,0 +1,268 @@
+//! The PIL link: the firmware built for QEMU's `mps2-an386` has no ADC and no cage, so its node
+//! sampler asks the bench for every conversion, over the same byte link as the bench protocol.
+//!
+//! Down (bench to board) the link carries [`Frame<Command>`](crate::protocol::Command) while the
+//! board waits for a command, and a `Frame<u16>` (one code) after each [`Up::Read`]. Up (board to
+//! bench) every frame is a [`Frame<Up>`]: a reply, or one of the sampler's requests. The exchange
+//! is strictly one request at a time, so the two directions never need more state than a frame.
+//!
+//! The host side answers [`Up::Read`] from the emulated board, in the order the firmware reads,
+//! so that the same board, seed and firmware give the same codes in-process (SIL) and in QEMU
+//! (PIL): any difference is the compiled firmware's.
+
+use embedded_hal::delay::DelayNs;
+use embedded_hal::digital::InputPin;
+use heuristic::{Node, Size};
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::{self, Command, Frame, FrameReader, LinkError, MAX_FRAME, NO_SEQ, Reply};
+use crate::{App, EdgeSwitches, Leds, Sampler};
+
+/// What the board sends up the PIL link.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Up {
+    /// The reply to a bench command (its frame carries the command's number).
+    Reply(Reply),
+    /// The sampler switches the pull-ups on (`true`) or releases them; no answer.
+    Pullups(bool),
+    /// The sampler asks for one conversion of the node with this index in M=4
+    /// [`Size::nodes`] order; the bench answers with a `Frame<u16>` of the same number.
+    Read(u8),
+}
+
+/// A byte link to the bench: blocking, in order, nothing lost (semihosting in QEMU, a pipe in
+/// tests).
+pub trait Link {
+    /// What can go wrong on the link.
+    type Error: core::fmt::Debug;
+
+    /// Sends all of `bytes`.
+    fn send(&mut self, bytes: &[u8]) -> Result<(), Self::Error>;
+
+    /// Receives at least one byte into `buf`, blocking until there is one; returns the count.
+    fn receive(&mut self, buf: &mut [u8]) -> Result<usize, Self::Error>;
+}
+
+/// Why the bench's sampler could not give a code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PilError<E> {
+    /// The link failed.
+    Link(E),
+    /// The link ended (the bench closed it).
+    Closed,
+    /// A frame could not be encoded or read.
+    Frame(LinkError),
+    /// The answer carried another request's number.
+    Sequence {
+        /// The request's number.
+        expected: u16,
+        /// The answer's.
+        got: u16,
+    },
+}
+
+/// A [`Sampler`] whose conversions come from the bench.
+#[derive(Debug)]
+pub struct HostSampler<L> {
+    link: L,
+    reader: FrameReader,
+    seq: u16,
+}
+
+impl<L: Link> HostSampler<L> {
+    /// A sampler over `link`.
+    pub fn new(link: L) -> HostSampler<L> {
+        HostSampler {
+            link,
+            reader: FrameReader::new(),
+            seq: 0,
+        }
+    }
+
+    fn request(&mut self, up: Up) -> Result<u16, PilError<L::Error>> {
+        let seq = self.seq;
+        self.seq = self.seq.wrapping_add(1);
+        send_up(&mut self.link, seq, up)?;
+        Ok(seq)
+    }
+}
+
+/// Sends one frame up `link`.
+pub fn send_up<L: Link>(link: &mut L, seq: u16, up: Up) -> Result<(), PilError<L::Error>> {
+    let mut out = [0u8; MAX_FRAME];
+    let n = protocol::encode(&Frame { seq, body: up }, &mut out).map_err(PilError::Frame)?;
+    link.send(&out[..n]).map_err(PilError::Link)
+}
+
+/// Receives frames from `link` into `reader` until one decodes as `T` (or fails to). Bytes are
+/// taken one receive at a time; in a strict request-and-answer exchange nothing follows the
+/// frame, so nothing is read past it.
+pub fn receive<L: Link, T: serde::de::DeserializeOwned>(
+    link: &mut L,
+    reader: &mut FrameReader,
+) -> Result<Frame<T>, PilError<L::Error>> {
+    let mut buf = [0u8; MAX_FRAME];
+    loop {
+        let n = link.receive(&mut buf).map_err(PilError::Link)?;
+        if n == 0 {
+            return Err(PilError::Closed);
+        }
+        let mut found = None;
+        for &b in &buf[..n.min(buf.len())] {
+            if let Some(frame) = reader.push::<T>(b) {
+                found = Some(frame.map_err(PilError::Frame));
+            }
+        }
+        if let Some(frame) = found {
+            return frame;
+        }
+    }
+}
+
+/// Waits for one bench command on `link`, carries it out and sends the reply up: the PIL
+/// build's main loop. A frame that cannot be read is answered with [`Reply::Error`] and
+/// [`NO_SEQ`], as [`crate::serve`] does on the board.
+pub fn serve<S, L, P, D, F, K>(
+    app: &mut App<S, L, P, D, F>,
+    link: &mut K,
+    reader: &mut FrameReader,
+) -> Result<(), PilError<K::Error>>
+where
+    S: Sampler,
+    L: Leds,
+    P: InputPin,
+    D: DelayNs,
+    F: EdgeSwitches,
+    K: Link,
+{
+    let (seq, reply) = match receive::<K, Command>(link, reader) {
+        Ok(frame) => (frame.seq, app.handle(frame.body)),
+        Err(PilError::Frame(error)) => (NO_SEQ, Reply::Error(error)),
+        Err(other) => return Err(other),
+    };
+    send_up(link, seq, Up::Reply(reply))
+}
+
+impl<L: Link> Sampler for HostSampler<L> {
+    type Error = PilError<L::Error>;
+
+    fn set_pullups(&mut self, on: bool) -> Result<(), Self::Error> {
+        self.request(Up::Pullups(on)).map(|_| ())
+    }
+
+    fn read(&mut self, node: Node) -> Result<u16, Self::Error> {
+        // Every node a sampler is asked for is on the M=4 cage (M=3 sits on it).
+        let index = node.index(Size::M4) as u8;
+        let seq = self.request(Up::Read(index))?;
+        let answer = receive::<L, u16>(&mut self.link, &mut self.reader)?;
+        if answer.seq != seq {
+            return Err(PilError::Sequence {
+                expected: seq,
+                got: answer.seq,
+            });
+        }
+        Ok(answer.body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A bench that answers every read with the node's index times ten.
+    struct Bench {
+        down: heapless::Vec<u8, 256>,
+        up: FrameReader,
+        requests: heapless::Vec<Up, 16>,
+        lose_sequence: bool,
+    }
+
+    impl Link for Bench {
+        type Error = ();
+
+        fn send(&mut self, bytes: &[u8]) -> Result<(), ()> {
+            for &b in bytes {
+                if let Some(frame) = self.up.push::<Up>(b) {
+                    let frame = frame.map_err(|_| ())?;
+                    if let Up::Read(i) = frame.body {
+                        let seq = frame.seq + u16::from(self.lose_sequence);
+                        let mut out = [0u8; MAX_FRAME];
+                        let body = u16::from(i) * 10;
+                        let n = protocol::encode(&Frame { seq, body }, &mut out).map_err(|_| ())?;
+                        self.down.extend_from_slice(&out[..n]).map_err(|_| ())?;
+                    }
+                    self.requests.push(frame.body).map_err(|_| ())?;
+                }
+            }
+            Ok(())
+        }
+
+        fn receive(&mut self, buf: &mut [u8]) -> Result<usize, ()> {
+            // One byte at a time: the sampler must assemble frames across receives.
+            match self.down.first().copied() {
+                Some(b) => {
+                    buf[0] = b;
+                    self.down.remove(0);
+                    Ok(1)
+                }
+                None => Ok(0),
+            }
+        }
+    }
+
+    fn bench(lose_sequence: bool) -> Bench {
+        Bench {
+            down: heapless::Vec::new(),
+            up: FrameReader::new(),
+            requests: heapless::Vec::new(),
+            lose_sequence,
+        }
+    }
+
+    #[test]
+    fn reads_come_from_the_bench_in_order() {
+        let mut sampler = HostSampler::new(bench(false));
+        sampler.set_pullups(true).unwrap();
+        let a1 = Size::M4.node(0);
+        let bottom = Node::Bottom;
+        assert_eq!(sampler.read(a1).unwrap(), 0);
+        let expected = Node::Bottom.index(Size::M4) as u16 * 10;
+        assert_eq!(sampler.read(bottom).unwrap(), expected);
+        assert_eq!(
+            sampler.link.requests.as_slice(),
+            &[
+                Up::Pullups(true),
+                Up::Read(0),
+                Up::Read(Node::Bottom.index(Size::M4) as u8)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_answer_to_another_request_is_refused() {
+        let mut sampler = HostSampler::new(bench(true));
+        assert_eq!(
+            sampler.read(Node::Bottom),
+            Err(PilError::Sequence {
+                expected: 0,
+                got: 1
+            })
+        );
+    }
+
+    #[test]
+    fn a_closed_link_is_an_error_not_a_hang() {
+        struct Closed;
+        impl Link for Closed {
+            type Error = ();
+            fn send(&mut self, _: &[u8]) -> Result<(), ()> {
+                Ok(())
+            }
+            fn receive(&mut self, _: &mut [u8]) -> Result<usize, ()> {
+                Ok(0)
+            }
+        }
+        let mut sampler = HostSampler::new(Closed);
+        assert_eq!(sampler.read(Node::Bottom), Err(PilError::Closed));
+    }
+}

@@ -1,0 +1,60 @@
+//! defmt log frames decoded against the firmware's ELF, for the targets whose firmware logs in
+//! defmt (PIL over semihosting stdout, HIL over RTT up channel 0).
+
+use defmt_decoder::{DecodeError, StreamDecoder, Table};
+
+/// A decoder for one firmware's defmt stream, and the lines it decoded.
+pub struct DefmtLog {
+    decoder: Box<dyn StreamDecoder + Send + Sync>,
+    lines: Vec<String>,
+}
+
+impl std::fmt::Debug for DefmtLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DefmtLog")
+            .field("lines", &self.lines.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl DefmtLog {
+    /// A decoder for the ELF `bytes`; an error names what is missing.
+    pub fn new(elf: &[u8]) -> Result<DefmtLog, String> {
+        let table = Table::parse(elf)
+            .map_err(|e| format!("cannot read the ELF's defmt table: {e}"))?
+            .ok_or("the ELF has no defmt table (was it built with defmt?)")?;
+        // The decoder borrows the table for the whole run; one table per target.
+        let table: &'static Table = Box::leak(Box::new(table));
+        Ok(DefmtLog {
+            decoder: table.new_stream_decoder(),
+            lines: Vec::new(),
+        })
+    }
+
+    /// Takes bytes of the stream and decodes every whole frame in them.
+    pub fn received(&mut self, bytes: &[u8]) {
+        self.decoder.received(bytes);
+        loop {
+            match self.decoder.decode() {
+                Ok(frame) => {
+                    let level = frame.level().map_or("", |l| l.as_str());
+                    self.lines.push(
+                        format!("{level} {}", frame.display_message())
+                            .trim()
+                            .to_string(),
+                    );
+                }
+                Err(DecodeError::UnexpectedEof) => return,
+                Err(DecodeError::Malformed) => {
+                    self.lines.push("(malformed defmt frame)".to_string());
+                    return;
+                }
+            }
+        }
+    }
+
+    /// The lines decoded since the last call.
+    pub fn take(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.lines)
+    }
+}

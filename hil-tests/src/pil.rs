@@ -1,0 +1,370 @@
+//! PIL: the firmware compiled for Cortex-M4F, run in QEMU's `mps2-an386`, fed the emulated
+//! board's codes. The firmware's node sampler asks for every conversion over semihosting
+//! ([`firmware::pil`]); this side answers from an [`EmulatedCage`] in the order it is asked,
+//! so that the same board and seed give the same codes as SIL.
+//!
+//! Streams: commands and codes go down QEMU's stdin; frames come up its stderr; defmt comes up
+//! its stdout and is decoded against the ELF. A hang is a timeout, a crash is QEMU's exit code;
+//! both errors carry the last decoded log lines.
+
+use std::collections::VecDeque;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command as Process, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use emulator::emulated::{CageSampler, EmulatedCage};
+use firmware::Sampler;
+use firmware::pil::Up;
+use firmware::protocol::{self, Command, Frame, FrameReader, MAX_FRAME, Reply};
+use heuristic::{Position, Size};
+
+use crate::defmt_log::DefmtLog;
+use crate::target::{Sequence, Target, TargetError, encode_command, wire};
+
+/// The QEMU executable.
+pub const QEMU: &str = "qemu-system-arm";
+/// The environment variable naming a prebuilt QEMU firmware ELF (CI builds it once).
+pub const ELF_ENV: &str = "BIRDCAGE_PIL_ELF";
+/// How many of the last log lines an error quotes.
+const RECENT: usize = 8;
+
+/// How to start the firmware in QEMU.
+#[derive(Clone, Debug)]
+pub struct PilOptions {
+    /// The `firmware-qemu` ELF.
+    pub elf: PathBuf,
+    /// The longest wait for a frame before the firmware is declared hung.
+    pub timeout: Duration,
+    /// Extra words for the firmware's command line (`panic-at=N`, `hang-at=N`).
+    pub args: Vec<String>,
+}
+
+impl PilOptions {
+    /// Options for `elf` with a 10 s timeout.
+    pub fn new(elf: impl Into<PathBuf>) -> PilOptions {
+        PilOptions {
+            elf: elf.into(),
+            timeout: Duration::from_secs(10),
+            args: Vec::new(),
+        }
+    }
+}
+
+/// Whether `qemu-system-arm` can be started.
+pub fn qemu_available() -> bool {
+    Process::new(QEMU)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The QEMU firmware ELF: the one [`ELF_ENV`] names, or one built now with cargo into
+/// `target/pil` (a target folder of its own, so that a build from inside `cargo test` does not
+/// wait for the outer cargo's lock).
+pub fn firmware_elf() -> Result<PathBuf, String> {
+    if let Some(elf) = std::env::var_os(ELF_ENV).filter(|v| !v.is_empty()) {
+        let elf = PathBuf::from(elf);
+        return if elf.is_file() {
+            Ok(elf)
+        } else {
+            Err(format!(
+                "{ELF_ENV} names {}, which is not a file",
+                elf.display()
+            ))
+        };
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .ok_or("hil-tests is not inside the workspace")?;
+    let target_dir = root.join("target").join("pil");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Process::new(cargo)
+        .current_dir(root)
+        .args([
+            "build",
+            "-p",
+            "firmware",
+            "--bin",
+            "firmware-qemu",
+            "--features",
+            "qemu",
+            "--target",
+            "thumbv7em-none-eabihf",
+            "--profile",
+            "fw",
+            "--target-dir",
+        ])
+        .arg(&target_dir)
+        .output()
+        .map_err(|e| format!("cannot run cargo to build the QEMU firmware: {e}"))?;
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let last: Vec<&str> = stderr.lines().rev().take(6).collect();
+        return Err(format!(
+            "building the QEMU firmware failed (is the thumbv7em-none-eabihf target installed?): {}",
+            last.into_iter().rev().collect::<Vec<_>>().join(" | ")
+        ));
+    }
+    Ok(target_dir.join("thumbv7em-none-eabihf/fw/firmware-qemu"))
+}
+
+/// The firmware in QEMU on an emulated board.
+#[derive(Debug)]
+pub struct Pil {
+    qemu: Child,
+    down: ChildStdin,
+    up: Receiver<Vec<u8>>,
+    log: Receiver<String>,
+    logs: Vec<String>,
+    recent: VecDeque<String>,
+    /// Bytes up that were not frames: QEMU's own messages.
+    stray: Vec<u8>,
+    reader: FrameReader,
+    seq: Sequence,
+    cage: EmulatedCage,
+    sampler: CageSampler,
+    timeout: Duration,
+}
+
+fn lost(e: impl std::fmt::Display) -> TargetError {
+    TargetError::Lost(e.to_string())
+}
+
+impl Pil {
+    /// Starts QEMU with the firmware for `profile`, on an emulated board for games of `size`
+    /// (parts and ADC drawn from `seed`, nominal without).
+    pub fn start(
+        options: &PilOptions,
+        profile: &'static boards::Profile,
+        size: Size,
+        seed: Option<u64>,
+    ) -> Result<Pil, TargetError> {
+        let cage =
+            EmulatedCage::new(profile, size, seed).map_err(|e| TargetError::Cage(e.to_string()))?;
+        let elf = std::fs::read(&options.elf)
+            .map_err(|e| lost(format!("cannot read {}: {e}", options.elf.display())))?;
+        let mut defmt = DefmtLog::new(&elf).map_err(lost)?;
+        let mut append = vec![profile.name.to_string()];
+        append.extend(options.args.iter().cloned());
+        let mut qemu = Process::new(QEMU)
+            .args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
+            .args(["-display", "none", "-monitor", "none", "-serial", "none"])
+            .args(["-semihosting-config", "enable=on,target=native"])
+            .arg("-kernel")
+            .arg(&options.elf)
+            .arg("-append")
+            .arg(append.join(" "))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| lost(format!("cannot start {QEMU}: {e}")))?;
+        let (Some(down), Some(mut up), Some(mut stdout)) =
+            (qemu.stdin.take(), qemu.stderr.take(), qemu.stdout.take())
+        else {
+            return Err(lost("QEMU's standard streams are not piped"));
+        };
+        let (frames, up_rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = up.read(&mut buf) {
+                if frames.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let (lines, log_rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n @ 1..) = stdout.read(&mut buf) {
+                defmt.received(&buf[..n]);
+                for line in defmt.take() {
+                    if lines.send(line).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        let sampler = cage.hardware().sampler;
+        Ok(Pil {
+            qemu,
+            down,
+            up: up_rx,
+            log: log_rx,
+            logs: Vec::new(),
+            recent: VecDeque::new(),
+            stray: Vec::new(),
+            reader: FrameReader::new(),
+            seq: Sequence::default(),
+            cage,
+            sampler,
+            timeout: options.timeout,
+        })
+    }
+
+    /// The emulated cage, to inject faults.
+    pub fn cage(&self) -> &EmulatedCage {
+        &self.cage
+    }
+
+    fn drain_logs(&mut self) {
+        while let Ok(line) = self.log.try_recv() {
+            if self.recent.len() == RECENT {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(line.clone());
+            self.logs.push(line);
+        }
+    }
+
+    /// Why the firmware stopped answering: `what`, QEMU's exit, its own words and the last
+    /// log lines.
+    fn failure(&mut self, what: String) -> TargetError {
+        // Let the log thread catch up with what QEMU wrote before it stopped.
+        let deadline = Instant::now() + Duration::from_millis(200);
+        let status = loop {
+            match self.qemu.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                _ if Instant::now() >= deadline => break None,
+                _ => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        while let Ok(bytes) = self.up.try_recv() {
+            self.stray.extend(bytes);
+        }
+        self.drain_logs();
+        let mut message = what;
+        match status {
+            Some(status) => match status.code() {
+                Some(101) => message.push_str("; the firmware panicked (exit code 101)"),
+                Some(102) => message.push_str("; the firmware hit a hard fault (exit code 102)"),
+                Some(code) => message.push_str(&format!("; QEMU exited with code {code}")),
+                None => message.push_str("; QEMU was killed by a signal"),
+            },
+            None => {
+                let _ = self.qemu.kill();
+                let _ = self.qemu.wait();
+                message.push_str("; QEMU was stopped");
+            }
+        }
+        let said = String::from_utf8_lossy(&self.stray)
+            .chars()
+            .filter(|c| !c.is_control() || *c == ' ')
+            .collect::<String>();
+        let said = said.trim();
+        if !said.is_empty() {
+            message.push_str(&format!("; QEMU said: {said}"));
+        }
+        if self.recent.is_empty() {
+            message.push_str("; no log lines");
+        } else {
+            let recent: Vec<&str> = self.recent.iter().map(String::as_str).collect();
+            message.push_str(&format!("; last log lines: {}", recent.join(" | ")));
+        }
+        TargetError::Lost(message)
+    }
+
+    fn send(&mut self, bytes: &[u8]) -> Result<(), TargetError> {
+        match self.down.write_all(bytes).and_then(|()| self.down.flush()) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.failure(format!("cannot write to QEMU: {e}"))),
+        }
+    }
+
+    /// Answers one request of the firmware's sampler.
+    fn answer(&mut self, seq: u16, up: Up) -> Result<Option<Reply>, TargetError> {
+        match up {
+            Up::Reply(reply) => return Ok(Some(reply)),
+            Up::Pullups(on) => match self.sampler.set_pullups(on) {
+                Ok(()) => {}
+                Err(never) => match never {},
+            },
+            Up::Read(index) => {
+                let nodes = Size::M4.node_count();
+                if usize::from(index) >= nodes {
+                    return Err(lost(format!(
+                        "the firmware asked for node {index}; the M=4 cage has {nodes}"
+                    )));
+                }
+                let code = match self.sampler.read(Size::M4.node(usize::from(index))) {
+                    Ok(code) => code,
+                    Err(never) => match never {},
+                };
+                let mut out = [0u8; MAX_FRAME];
+                let n = protocol::encode(&Frame { seq, body: code }, &mut out)?;
+                self.send(&out[..n])?;
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Target for Pil {
+    fn stage(&self) -> &'static str {
+        "PIL"
+    }
+
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        let seq = self.seq.take();
+        let frame = encode_command(seq, command)?;
+        self.send(&frame)?;
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            self.drain_logs();
+            let bytes = match self
+                .up
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(bytes) => bytes,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(self.failure(format!(
+                        "no answer to command {seq} within {:?}: the firmware hangs",
+                        self.timeout
+                    )));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.failure(format!("QEMU stopped during command {seq}")));
+                }
+            };
+            for b in bytes {
+                let Some(frame) = self.reader.push::<Up>(b) else {
+                    continue;
+                };
+                let frame = match frame {
+                    Ok(frame) => frame,
+                    Err(e) => return Err(self.failure(format!("bench link: {e}"))),
+                };
+                if let Some(reply) = self.answer(frame.seq, frame.body)? {
+                    if frame.seq != seq {
+                        return Err(TargetError::LostFrame {
+                            expected: seq,
+                            got: frame.seq,
+                        });
+                    }
+                    return Ok(reply);
+                }
+            }
+        }
+    }
+
+    fn logs(&mut self) -> Vec<String> {
+        self.drain_logs();
+        std::mem::take(&mut self.logs)
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        wire(&self.cage, position)
+    }
+}
+
+impl Drop for Pil {
+    fn drop(&mut self) {
+        let _ = self.qemu.kill();
+        let _ = self.qemu.wait();
+    }
+}
