@@ -9,6 +9,7 @@
 //! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries.
 //! - [`campaign`]: all of it.
 
+mod agreement;
 mod bench;
 mod compare;
 mod defmt_log;
@@ -20,6 +21,7 @@ mod report;
 mod scenario;
 mod target;
 
+pub use agreement::{Compared, Lockstep};
 pub use bench::{Tally, measure, play_game};
 pub use compare::{Class, Predictor, Step};
 pub use defmt_log::DefmtLog;

@@ -5,7 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
-use hil_tests::{Report, Scenario, Sil, Target, campaign, header};
+use std::time::Duration;
+
+use heuristic::Size;
+use hil_tests::{Lockstep, Pil, PilOptions, Report, Scenario, Sil, Target, campaign, header};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The Bird Cage test bench.
@@ -26,7 +29,7 @@ enum Cmd {
 enum Stage {
     /// The firmware application in-process on the emulated board.
     Sil,
-    /// The firmware in QEMU (not built yet).
+    /// The firmware built for Cortex-M4F, in QEMU, on the emulated board.
     Pil,
     /// The real board over probe-rs (build with `--features probe`; not built yet).
     Hil,
@@ -59,9 +62,16 @@ struct Run {
     /// M for `records:FILE`.
     #[arg(long, default_value_t = 4)]
     size: u32,
-    /// The firmware ELF to flash (HIL).
+    /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not
+    /// given, or taken from BIRDCAGE_PIL_ELF).
     #[arg(long)]
     elf: Option<PathBuf>,
+    /// PIL: longest wait in seconds for the firmware's next frame before it counts as hung.
+    #[arg(long, default_value_t = 10.0)]
+    timeout: f64,
+    /// PIL: run SIL on the same board in lockstep and stop at the first reply that differs.
+    #[arg(long)]
+    compare_sil: bool,
     /// Keep the finished games of an interrupted report in `--out` and play the rest.
     #[arg(long)]
     resume: bool,
@@ -110,12 +120,46 @@ impl Run {
         )
     }
 
+    fn pil(
+        &self,
+        profile: &'static boards::Profile,
+        size: Size,
+    ) -> anyhow::Result<Box<dyn Target>> {
+        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+            bail!(
+                "--timeout must be a positive number of seconds, not {}",
+                self.timeout
+            );
+        }
+        let elf = match &self.elf {
+            Some(elf) => elf.clone(),
+            None => {
+                eprintln!("building the QEMU firmware (cargo, target/pil)...");
+                hil_tests::firmware_elf().map_err(anyhow::Error::msg)?
+            }
+        };
+        let mut options = PilOptions::new(elf);
+        options.timeout = Duration::from_secs_f64(self.timeout);
+        let pil = Pil::start(&options, profile, size, self.board_seed)?;
+        Ok(if self.compare_sil {
+            Box::new(Lockstep::new(
+                Sil::new(profile, size, self.board_seed)?,
+                pil,
+            ))
+        } else {
+            Box::new(pil)
+        })
+    }
+
     fn run(self) -> anyhow::Result<()> {
         let profile = boards::by_name(&self.board)?;
         let scenario = self.scenario()?;
+        if self.compare_sil && self.target != Stage::Pil {
+            bail!("--compare-sil compares PIL with SIL: use it with --target pil");
+        }
         let mut target: Box<dyn Target> = match self.target {
             Stage::Sil => Box::new(Sil::new(profile, scenario.size, self.board_seed)?),
-            Stage::Pil => bail!("the PIL target (QEMU) is not built yet; use --target sil"),
+            Stage::Pil => self.pil(profile, scenario.size)?,
             Stage::Hil => self.hil(profile)?,
         };
         let target = target.as_mut();

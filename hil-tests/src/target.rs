@@ -32,6 +32,9 @@ pub enum TargetError {
     /// The target stopped answering (a probe unplugged, QEMU exited).
     #[error("target lost: {0}")]
     Lost(String),
+    /// Two targets driven in lockstep answered the same command differently.
+    #[error("targets disagree: {0}")]
+    Disagree(String),
 }
 
 /// A board the bench drives: one command at a time, plus the cage under the board.

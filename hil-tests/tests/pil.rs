@@ -1,0 +1,171 @@
+//! PIL: the firmware compiled for Cortex-M4F in QEMU, against SIL on the same emulated board.
+//! Runs when `qemu-system-arm` is installed (`.ci/run` installs it); says why it skips
+//! otherwise. The firmware ELF is `BIRDCAGE_PIL_ELF`, or built once here.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use firmware::protocol::{Command, Reply};
+use heuristic::{Edge, Size};
+use hil_tests::{
+    Class, Lockstep, Pil, PilOptions, Predictor, Report, Scenario, Script, Sil, Target,
+    TargetError, campaign, header, play_game,
+};
+
+const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
+const MEGA: &boards::Profile = &boards::ARDUINO_MEGA;
+
+/// The QEMU firmware, or `None` (and why, printed) when QEMU is not installed.
+fn elf() -> Option<PathBuf> {
+    static ELF: OnceLock<Option<PathBuf>> = OnceLock::new();
+    ELF.get_or_init(|| {
+        if !hil_tests::qemu_available() {
+            eprintln!("skipped: {} not installed", hil_tests::QEMU);
+            return None;
+        }
+        Some(hil_tests::firmware_elf().unwrap_or_else(|e| panic!("{e}")))
+    })
+    .clone()
+}
+
+fn pil(profile: &'static boards::Profile, size: Size, seed: Option<u64>) -> Option<Pil> {
+    Some(Pil::start(&PilOptions::new(elf()?), profile, size, seed).unwrap())
+}
+
+/// Runs `scenario` on SIL and PIL in lockstep; returns what was compared and the steps.
+fn agree(
+    profile: &'static boards::Profile,
+    scenario: &Scenario,
+    seed: Option<u64>,
+) -> Option<(hil_tests::Compared, hil_tests::Tally)> {
+    let sil = Sil::new(profile, scenario.size, seed).unwrap();
+    let pil = pil(profile, scenario.size, seed)?;
+    let mut both = Lockstep::new(sil, pil);
+    let dir = tempfile::tempdir().unwrap();
+    let header = header(&mut both, scenario, seed).unwrap();
+    let mut report = Report::open(dir.path(), header, false).unwrap();
+    if let Err(e) = campaign(&mut both, profile, scenario, &mut report, &mut |_, _| {}) {
+        panic!("{e}");
+    }
+    Some((both.compared(), report.tally().clone()))
+}
+
+#[test]
+fn pil_and_sil_agree_on_every_position_of_the_m3_tree() {
+    for (profile, seed) in [(NUCLEO, Some(3)), (MEGA, Some(4))] {
+        let Some((compared, tally)) = agree(profile, &Scenario::tree(Size::M3), seed) else {
+            return;
+        };
+        // Every position of the board's own tree: one measurement and one decision each.
+        assert!(tally.steps > 1000, "{tally:?}");
+        assert!(compared.measurements >= tally.steps, "{compared:?}");
+        assert!(compared.decisions >= tally.steps, "{compared:?}");
+        assert_eq!(tally.count(Class::Fault) + tally.count(Class::Wiring), 0);
+    }
+}
+
+#[test]
+fn pil_and_sil_agree_on_ten_thousand_m4_positions() {
+    let scenario = Scenario::random(Size::M4, 1900, 20_261_121);
+    let Some((compared, tally)) = agree(NUCLEO, &scenario, Some(5)) else {
+        return;
+    };
+    assert!(tally.steps >= 10_000, "{tally:?}");
+    assert!(compared.measurements >= 10_000, "{compared:?}");
+    assert!(compared.decisions >= 10_000, "{compared:?}");
+}
+
+#[test]
+fn the_firmware_logs_in_defmt_and_the_bench_decodes_it() {
+    let Some(mut pil) = pil(NUCLEO, Size::M4, None) else {
+        return;
+    };
+    let Reply::Identity(id) = pil.exchange(Command::Identify).unwrap() else {
+        panic!("identify answers an identity");
+    };
+    assert_eq!(id.board.as_str(), "nucleo-f446re");
+    pil.exchange(Command::NewGame).unwrap();
+    pil.exchange(Command::Decide).unwrap();
+    let logs = pil.logs().join("\n");
+    assert!(logs.contains("in QEMU as nucleo-f446re"), "{logs}");
+    assert!(logs.contains("Cut plays A1"), "{logs}");
+}
+
+fn crashed(args: &[&str], timeout: Duration) -> Option<String> {
+    let mut options = PilOptions::new(elf()?);
+    options.args = args.iter().map(|a| a.to_string()).collect();
+    options.timeout = timeout;
+    let mut pil = Pil::start(&options, NUCLEO, Size::M4, None).unwrap();
+    for command in [Command::Identify, Command::NewGame, Command::Decide] {
+        if let Err(e) = pil.exchange(command) {
+            return Some(e.to_string());
+        }
+    }
+    panic!("the firmware was asked to fail and did not");
+}
+
+#[test]
+fn a_crash_is_reported_with_the_exit_code_and_the_last_log_lines() {
+    let Some(error) = crashed(&["panic-at=2"], Duration::from_secs(10)) else {
+        return;
+    };
+    assert!(
+        error.contains("the firmware panicked (exit code 101)"),
+        "{error}"
+    );
+    assert!(error.contains("asked to panic at command 2"), "{error}");
+    assert!(error.contains("in QEMU as nucleo-f446re"), "{error}");
+}
+
+#[test]
+fn a_hang_is_reported_as_a_timeout() {
+    let Some(error) = crashed(&["hang-at=3"], Duration::from_millis(500)) else {
+        return;
+    };
+    assert!(
+        error.contains("no answer to command 2 within 500ms"),
+        "{error}"
+    );
+    assert!(error.contains("asked to hang at command 3"), "{error}");
+}
+
+#[test]
+fn a_missing_firmware_file_is_a_clear_error() {
+    let options = PilOptions::new("/nonexistent/firmware-qemu");
+    let error = Pil::start(&options, NUCLEO, Size::M4, None).unwrap_err();
+    assert!(
+        matches!(&error, TargetError::Lost(m) if m.contains("/nonexistent/firmware-qemu")),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
+    let Some(pil) = pil(NUCLEO, Size::M4, None) else {
+        return;
+    };
+    pil.cage().open_resistor(Edge::new(Size::M4, 3, 5).unwrap());
+    let mut pil = pil;
+    let predictor = Predictor::new(NUCLEO, Size::M4);
+    let mut faults = 0;
+    for seed in 0..5 {
+        let mut steps = Vec::new();
+        play_game(
+            &mut pil,
+            &predictor,
+            Size::M4,
+            0,
+            &Script::Random(seed),
+            &mut |s| steps.push(s),
+        )
+        .unwrap();
+        for s in steps {
+            if s.class.diverges() && s.class != Class::Tie {
+                assert!(s.class.is_fault(), "reported as a move divergence: {s:?}");
+            }
+            faults += usize::from(s.class.is_fault());
+        }
+    }
+    assert!(faults > 0, "the open resistor went unnoticed");
+}
