@@ -7,7 +7,6 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use defmt_decoder::{DecodeError, StreamDecoder, Table};
 use firmware::protocol::{Command, FrameReader, Reply};
 use heuristic::Position;
 use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
@@ -15,6 +14,7 @@ use probe_rs::probe::list::Lister;
 use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_attach_to_rtt};
 use probe_rs::{Permissions, Session};
 
+use crate::defmt_log::DefmtLog;
 use crate::target::{Sequence, Target, TargetError, encode_command};
 
 /// How long RTT attach keeps trying (the control block appears once the firmware has run
@@ -28,8 +28,7 @@ const REPLY_TIMEOUT: Duration = Duration::from_secs(3);
 pub struct Hil {
     session: Session,
     rtt: Rtt,
-    defmt: Box<dyn StreamDecoder + Send + Sync>,
-    logs: Vec<String>,
+    defmt: DefmtLog,
     seq: Sequence,
 }
 
@@ -73,11 +72,7 @@ impl Hil {
         let mut session = probe.attach(chip, Permissions::default()).map_err(lost)?;
         download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
         let bytes = std::fs::read(elf).map_err(lost)?;
-        let table = Table::parse(&bytes)
-            .map_err(lost)?
-            .ok_or_else(|| lost("the ELF has no defmt table"))?;
-        // The decoder borrows the table for the whole run.
-        let table: &'static Table = Box::leak(Box::new(table));
+        let defmt = DefmtLog::new(&bytes).map_err(lost)?;
         let region = match find_rtt_control_block_in_raw_file(&bytes) {
             Ok(Some(addr)) => ScanRegion::Exact(addr),
             _ => ScanRegion::Ram,
@@ -92,8 +87,7 @@ impl Hil {
                     return Ok(Hil {
                         session,
                         rtt,
-                        defmt: table.new_stream_decoder(),
-                        logs: Vec::new(),
+                        defmt,
                         seq: Sequence::default(),
                     });
                 }
@@ -107,11 +101,10 @@ impl Hil {
     }
 }
 
-/// Reads what up channel 0 holds and decodes every whole defmt frame into `logs`.
+/// Reads what up channel 0 holds and decodes every whole defmt frame.
 fn pump_logs(
     rtt: &mut Rtt,
-    defmt: &mut (dyn StreamDecoder + Send + Sync),
-    logs: &mut Vec<String>,
+    defmt: &mut DefmtLog,
     core: &mut probe_rs::Core<'_>,
 ) -> Result<(), TargetError> {
     let mut buf = [0u8; 1024];
@@ -120,16 +113,7 @@ fn pump_logs(
     };
     let n = up.read(core, &mut buf).map_err(lost)?;
     defmt.received(&buf[..n]);
-    loop {
-        match defmt.decode() {
-            Ok(frame) => logs.push(frame.display_message().to_string()),
-            Err(DecodeError::UnexpectedEof) => return Ok(()),
-            Err(DecodeError::Malformed) => {
-                logs.push("(malformed defmt frame)".to_string());
-                return Ok(());
-            }
-        }
-    }
+    Ok(())
 }
 
 impl Target for Hil {
@@ -171,7 +155,7 @@ impl Target for Hil {
                             got: frame.seq,
                         });
                     }
-                    pump_logs(&mut self.rtt, &mut *self.defmt, &mut self.logs, &mut core)?;
+                    pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
                     return Ok(frame.body);
                 }
             }
@@ -185,9 +169,9 @@ impl Target for Hil {
     fn logs(&mut self) -> Vec<String> {
         if let Ok(mut core) = self.session.core(0) {
             // A probe gone here shows at the next exchange; the logs so far are kept.
-            let _ = pump_logs(&mut self.rtt, &mut *self.defmt, &mut self.logs, &mut core);
+            let _ = pump_logs(&mut self.rtt, &mut self.defmt, &mut core);
         }
-        std::mem::take(&mut self.logs)
+        self.defmt.take()
     }
 
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
