@@ -21,7 +21,7 @@ use firmware::protocol::{self, Command, Frame, FrameReader, MAX_FRAME, Reply};
 use heuristic::{Position, Size};
 
 use crate::defmt_log::DefmtLog;
-use crate::target::{Sequence, Target, TargetError, encode_command, wire};
+use crate::target::{Sequence, Target, TargetError, encode_command, lost, wire};
 
 /// The QEMU executable.
 pub const QEMU: &str = "qemu-system-arm";
@@ -128,10 +128,6 @@ pub struct Pil {
     cage: EmulatedCage,
     sampler: CageSampler,
     timeout: Duration,
-}
-
-fn lost(e: impl std::fmt::Display) -> TargetError {
-    TargetError::Lost(e.to_string())
 }
 
 impl Pil {

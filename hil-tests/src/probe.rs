@@ -15,7 +15,7 @@ use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_att
 use probe_rs::{Permissions, Session};
 
 use crate::defmt_log::DefmtLog;
-use crate::target::{Sequence, Target, TargetError, encode_command};
+use crate::target::{Sequence, Target, TargetError, encode_command, lost};
 
 /// How long RTT attach keeps trying (the control block appears once the firmware has run
 /// its `rtt_init!`), and how many times the whole attach is retried.
@@ -36,10 +36,6 @@ impl std::fmt::Debug for Hil {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Hil").finish_non_exhaustive()
     }
-}
-
-fn lost(e: impl std::fmt::Display) -> TargetError {
-    TargetError::Lost(e.to_string())
 }
 
 impl Hil {

@@ -155,6 +155,11 @@ impl Target for Sil {
     }
 }
 
+/// A target lost for the reason `e` gives.
+pub(crate) fn lost(e: impl std::fmt::Display) -> TargetError {
+    TargetError::Lost(e.to_string())
+}
+
 /// Wires an emulated cage (SIL, PIL) to `position`, which must be of the cage's size.
 pub(crate) fn wire(cage: &EmulatedCage, position: &Position) -> Result<(), TargetError> {
     let holds = cage.position().size();
