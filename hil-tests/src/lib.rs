@@ -7,10 +7,12 @@
 //! - [`Predictor::check`]: one decision against the emulator's codes and the ideal tied set,
 //!   classified ([`Class`]).
 //! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries.
-//! - [`campaign`]: all of it.
+//! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
+//!   cage without an edge fixture.
 
 mod bench;
 mod compare;
+mod guided;
 mod hil;
 #[cfg(feature = "probe")]
 mod probe;
@@ -19,7 +21,8 @@ mod scenario;
 mod target;
 
 pub use bench::{Tally, measure, play_game};
-pub use compare::{Class, Predictor, Step};
+pub use compare::{Class, Fit, Off, Predictor, Step};
+pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
 #[cfg(feature = "probe")]
 pub use probe::Hil;
