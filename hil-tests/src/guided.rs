@@ -121,7 +121,7 @@ pub enum GuidedError {
     Console(#[from] std::io::Error),
     /// The input ended in the middle of a game.
     #[error(
-        "end of input in game {game} after `{record}`: the report keeps the finished games (--resume plays the rest)"
+        "end of input in game {game} after `{record}`; the report keeps the finished games, --resume plays the rest"
     )]
     EndOfInput {
         /// 1-based game number.
@@ -131,7 +131,7 @@ pub enum GuidedError {
     },
     /// The operator typed `q`.
     #[error(
-        "stopped by the operator in game {game}: the report keeps the finished games (--resume plays the rest)"
+        "stopped by the operator in game {game}; the report keeps the finished games, --resume plays the rest"
     )]
     Quit {
         /// 1-based game number.

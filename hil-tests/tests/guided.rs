@@ -203,7 +203,7 @@ fn end_of_input_mid_game_stops_with_the_report_kept_and_resumes() {
     let err = r.result.unwrap_err();
     assert_eq!(
         err.to_string(),
-        "end of input in game 2 after `A1`: the report keeps the finished games (--resume plays the rest)"
+        "end of input in game 2 after `A1`; the report keeps the finished games, --resume plays the rest"
     );
     assert_eq!(r.report.tally().games, 1);
     assert_eq!(
@@ -231,7 +231,7 @@ fn q_quits() {
     );
     assert_eq!(
         r.result.unwrap_err().to_string(),
-        "stopped by the operator in game 1: the report keeps the finished games (--resume plays the rest)"
+        "stopped by the operator in game 1; the report keeps the finished games, --resume plays the rest"
     );
     assert_eq!(r.steps.len(), 1);
 }
