@@ -6,7 +6,7 @@
 //! - [`Scenario`]: replayed records, the M=3 tree, random games.
 //! - [`Predictor::check`]: one decision against the emulator's codes and the ideal tied set,
 //!   classified ([`Class`]).
-//! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries.
+//! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries, an SVG plot.
 //! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
 //!   cage without an edge fixture.
 
@@ -14,6 +14,7 @@ mod bench;
 mod compare;
 mod guided;
 mod hil;
+mod plot;
 #[cfg(feature = "probe")]
 mod probe;
 mod report;
@@ -26,7 +27,7 @@ pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
 #[cfg(feature = "probe")]
 pub use probe::Hil;
-pub use report::{Header, Report, ReportError};
+pub use report::{Header, PLOT, Report, ReportError};
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{Sequence, Sil, Target, TargetError, decode_reply, encode_command};
 
