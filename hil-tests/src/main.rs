@@ -112,8 +112,8 @@ impl Run {
         )
     }
 
-    /// The guided game at the console: on SIL the emulated cage does what the operator is
-    /// told; on a real board the operator's hands do.
+    /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
+    /// operator is told; on a real board the operator's hands do.
     fn guided(
         &self,
         target: &mut dyn Target,
@@ -121,9 +121,10 @@ impl Run {
         scenario: &Scenario,
         report: &mut Report,
     ) -> anyhow::Result<()> {
+        // SIL and PIL read an emulated cage; HIL's cage is under the operator's hands.
         let mut hands: Box<dyn hil_tests::Hands> = match self.target {
-            Stage::Sil => Box::new(hil_tests::Emulated),
-            Stage::Pil | Stage::Hil => Box::new(hil_tests::Human),
+            Stage::Sil | Stage::Pil => Box::new(hil_tests::Emulated),
+            Stage::Hil => Box::new(hil_tests::Human),
         };
         let mut stdin = std::io::stdin().lock();
         let mut stdout = std::io::stdout();
