@@ -155,6 +155,8 @@ pub fn guided(
         if report.done(index).is_some() {
             continue;
         }
+        // Short's drawn moves: the guided game's seed (a script of another kind, given here,
+        // draws from its index).
         let seed = match script {
             Script::Guided(seed) | Script::Random(seed) => *seed,
             Script::Record(_) | Script::Branch(_) => index as u64,

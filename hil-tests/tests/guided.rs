@@ -235,3 +235,41 @@ fn q_quits() {
     );
     assert_eq!(r.steps.len(), 1);
 }
+
+#[test]
+fn the_fit_names_each_node_off_its_band_and_only_those() {
+    let predictor = hil_tests::Predictor::new(NUCLEO, Size::M3);
+    let position = heuristic::Position::new(Size::M3, Side::Cut);
+    let predicted = predictor.codes(&position);
+    assert!(predictor.fit(&position, &predicted).in_band());
+    let nodes: Vec<_> = Size::M3.nodes().collect();
+    let (a, b) = (
+        nodes.iter().position(|n| n.to_string() == "C2").unwrap(),
+        nodes.iter().position(|n| n.to_string() == "A4").unwrap(),
+    );
+    let mut codes = predicted.clone();
+    codes[a] += 24; // on the band's edge
+    assert!(predictor.fit(&position, &codes).in_band());
+    codes[a] += 1;
+    codes[b] -= 30;
+    let fit = predictor.fit(&position, &codes);
+    assert!(!fit.in_band());
+    let off: Vec<String> = fit.off.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        off,
+        [
+            format!(
+                "node A4 reads {}, expected {} (off by 30)",
+                codes[b], predicted[b]
+            ),
+            format!(
+                "node C2 reads {}, expected {} (off by 25)",
+                codes[a], predicted[a]
+            ),
+        ]
+    );
+    assert!(
+        !predictor.fit(&position, &codes[1..]).in_band(),
+        "a node short"
+    );
+}
