@@ -22,7 +22,7 @@ pub fn measure(target: &mut dyn Target) -> Result<Vec<u16>, TargetError> {
     }
 }
 
-fn turn(target: &mut dyn Target, command: Command) -> Result<Outcome, TargetError> {
+pub(crate) fn turn(target: &mut dyn Target, command: Command) -> Result<Outcome, TargetError> {
     match target.exchange(command)? {
         Reply::Turn(outcome) => Ok(outcome),
         other => Err(unexpected("a turn", &other)),
@@ -33,7 +33,7 @@ fn unexpected(what: &str, reply: &Reply) -> TargetError {
     TargetError::Lost(format!("expected {what}, the board answered {reply:?}"))
 }
 
-fn record(moves: &[Move]) -> String {
+pub(crate) fn record(moves: &[Move]) -> String {
     let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
     moves.join(",")
 }
@@ -58,7 +58,8 @@ pub fn play_game(
     let mut position = Position::new(size, Side::Cut);
     let mut moves: Vec<Move> = Vec::new();
     let mut rng = match script {
-        Script::Random(seed) => Some(game_rng(*seed)),
+        // Without an operator, a guided game's Short plays what Enter would have drawn.
+        Script::Random(seed) | Script::Guided(seed) => Some(game_rng(*seed)),
         Script::Record(_) | Script::Branch(_) => None,
     };
     target.set_cage(&position)?;
@@ -73,7 +74,7 @@ pub fn play_game(
     loop {
         let next = match script {
             Script::Record(all) => all.get(moves.len()).copied(),
-            Script::Random(_) => None,
+            Script::Random(_) | Script::Guided(_) => None,
             Script::Branch(path) if position.to_move() == Some(Side::Short) => {
                 let resistors: Vec<_> = position.resistors().collect();
                 match path.get(shorts) {

@@ -70,6 +70,53 @@ pub struct Step {
     pub detail: String,
 }
 
+/// A node whose code is outside the band around its prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Off {
+    /// The node.
+    pub node: Node,
+    /// What the board read.
+    pub code: u16,
+    /// What the profile predicts.
+    pub expected: u16,
+}
+
+impl std::fmt::Display for Off {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "node {} reads {}, expected {} (off by {})",
+            self.node,
+            self.code,
+            self.expected,
+            self.code.abs_diff(self.expected)
+        )
+    }
+}
+
+/// Measured codes against a position's prediction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fit {
+    /// How many codes the board measured.
+    pub measured: usize,
+    /// The prediction, in node order.
+    pub predicted: Vec<u16>,
+    /// The half-width of the band allowed around each prediction, in codes.
+    pub band: u16,
+    /// The node farthest from its prediction and by how many codes (the top terminal is the
+    /// supply and not compared).
+    pub worst: Option<(Node, u16)>,
+    /// The nodes outside the band, farthest first.
+    pub off: Vec<Off>,
+}
+
+impl Fit {
+    /// Whether every node is within the band (and the board measured every node).
+    pub fn in_band(&self) -> bool {
+        self.measured == self.predicted.len() && self.off.is_empty()
+    }
+}
+
 /// The emulator's view of a profile, kept for a whole run.
 #[derive(Debug)]
 pub struct Predictor {
@@ -107,6 +154,40 @@ impl Predictor {
             .collect()
     }
 
+    /// How `codes` measured on `position` fit the prediction: the one test of the cage
+    /// (a decision's step, and the guided game's check of each thing the operator did).
+    pub fn fit(&self, position: &Position, codes: &[u16]) -> Fit {
+        let predicted = self.codes(position);
+        let deviations: Vec<(Node, u16, u16)> = position
+            .size()
+            .nodes()
+            .zip(codes.iter().zip(&predicted))
+            .filter(|(n, _)| *n != Node::Top)
+            .map(|(n, (&c, &p))| (n, c, p))
+            .collect();
+        let worst = deviations
+            .iter()
+            .map(|&(n, c, p)| (n, c.abs_diff(p)))
+            .max_by_key(|&(_, d)| d);
+        let mut off: Vec<Off> = deviations
+            .into_iter()
+            .filter(|&(_, c, p)| c.abs_diff(p) > self.band)
+            .map(|(node, code, expected)| Off {
+                node,
+                code,
+                expected,
+            })
+            .collect();
+        off.sort_by_key(|o| std::cmp::Reverse(o.code.abs_diff(o.expected)));
+        Fit {
+            measured: codes.len(),
+            predicted,
+            band: self.band,
+            worst,
+            off,
+        }
+    }
+
     /// Checks one decision: `codes` measured on `position`, then `outcome`.
     pub fn check(
         &self,
@@ -117,16 +198,10 @@ impl Predictor {
         outcome: Outcome,
     ) -> Step {
         let size = position.size();
-        let predicted = self.codes(position);
-        let worst = size
-            .nodes()
-            .zip(codes.iter().zip(&predicted))
-            .filter(|(n, _)| *n != Node::Top)
-            .map(|(n, (&c, &p))| (n, c.abs_diff(p)))
-            .max_by_key(|&(_, d)| d)
-            .map(|(n, d)| (n.to_string(), d));
-        let in_band =
-            codes.len() == predicted.len() && worst.as_ref().is_none_or(|(_, d)| *d <= self.band);
+        let fit = self.fit(position, codes);
+        let in_band = fit.in_band();
+        let worst = fit.worst.map(|(n, d)| (n.to_string(), d));
+        let predicted = fit.predicted;
         let (tied, margin) = emulator::emulated::ideal_tied(position);
         let ideal = tied.first().copied();
         let mut chosen = None;

@@ -6,15 +6,18 @@
 //! - [`Scenario`]: replayed records, the M=3 tree, random games.
 //! - [`Predictor::check`]: one decision against the emulator's codes and the ideal tied set,
 //!   classified ([`Class`]).
-//! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries.
-//! - [`campaign`]: all of it.
+//! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries, an SVG plot.
+//! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
+//!   cage without an edge fixture.
 
 mod agreement;
 mod bench;
 mod compare;
 mod defmt_log;
+mod guided;
 mod hil;
 mod pil;
+mod plot;
 #[cfg(feature = "probe")]
 mod probe;
 mod report;
@@ -23,13 +26,14 @@ mod target;
 
 pub use agreement::{Compared, Lockstep};
 pub use bench::{Tally, measure, play_game};
-pub use compare::{Class, Predictor, Step};
+pub use compare::{Class, Fit, Off, Predictor, Step};
 pub use defmt_log::DefmtLog;
+pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
 pub use pil::{ELF_ENV, Pil, PilOptions, QEMU, firmware_elf, qemu_available};
 #[cfg(feature = "probe")]
 pub use probe::Hil;
-pub use report::{Header, Report, ReportError};
+pub use report::{Header, PLOT, Report, ReportError};
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{Sequence, Sil, Target, TargetError, decode_reply, encode_command};
 

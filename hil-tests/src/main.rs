@@ -1,4 +1,4 @@
-//! `hil-tests run --target sil|pil|hil --scenario tree3|random4|records:FILE --out DIR`
+//! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|records:FILE --out DIR`
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,7 +40,8 @@ struct Run {
     /// Test stage.
     #[arg(long)]
     target: Stage,
-    /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), or
+    /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), `guided`
+    /// (the operator makes the moves on a cage without fixture; `--size` gives M), or
     /// `records:FILE` (one game record per line; `--size` gives M).
     #[arg(long)]
     scenario: String,
@@ -53,13 +54,13 @@ struct Run {
     /// Seed of the emulated board's parts and ADC (SIL); nominal parts without it.
     #[arg(long)]
     board_seed: Option<u64>,
-    /// Games of `random4`.
-    #[arg(long, default_value_t = 100)]
-    games: usize,
-    /// Seed of `random4`'s games.
+    /// Games of `random4` (default 100) or `guided` (default 1).
+    #[arg(long)]
+    games: Option<usize>,
+    /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// M for `records:FILE`.
+    /// M for `records:FILE` and `guided`.
     #[arg(long, default_value_t = 4)]
     size: u32,
     /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not
@@ -83,7 +84,8 @@ impl Run {
             |m: u32| heuristic::Size::new(m).with_context(|| format!("M={m} is not a board size"));
         Ok(match self.scenario.as_str() {
             "tree3" => Scenario::tree(size(3)?),
-            "random4" => Scenario::random(size(4)?, self.games, self.seed),
+            "random4" => Scenario::random(size(4)?, self.games.unwrap_or(100), self.seed),
+            "guided" => Scenario::guided(size(self.size)?, self.games.unwrap_or(1), self.seed),
             other => match other.strip_prefix("records:") {
                 Some(file) => {
                     let text = std::fs::read_to_string(file)
@@ -151,6 +153,36 @@ impl Run {
         })
     }
 
+    /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
+    /// operator is told; on a real board the operator's hands do.
+    fn guided(
+        &self,
+        target: &mut dyn Target,
+        profile: &'static boards::Profile,
+        scenario: &Scenario,
+        report: &mut Report,
+    ) -> anyhow::Result<()> {
+        // SIL and PIL read an emulated cage; HIL's cage is under the operator's hands.
+        let mut hands: Box<dyn hil_tests::Hands> = match self.target {
+            Stage::Sil | Stage::Pil => Box::new(hil_tests::Emulated),
+            Stage::Hil => Box::new(hil_tests::Human),
+        };
+        let mut stdin = std::io::stdin().lock();
+        let mut stdout = std::io::stdout();
+        let mut console = hil_tests::Console::new(&mut stdin, &mut stdout);
+        hil_tests::guided(
+            target,
+            profile,
+            scenario,
+            report,
+            &mut console,
+            hands.as_mut(),
+        )?;
+        print!("{}", report.finish()?);
+        println!("Report: {}", self.out.display());
+        Ok(())
+    }
+
     fn run(self) -> anyhow::Result<()> {
         let profile = boards::by_name(&self.board)?;
         let scenario = self.scenario()?;
@@ -165,6 +197,9 @@ impl Run {
         let target = target.as_mut();
         let header = header(target, &scenario, self.board_seed)?;
         let mut report = Report::open(&self.out, header, self.resume)?;
+        if scenario.is_guided() {
+            return self.guided(target, profile, &scenario, &mut report);
+        }
         let bar = ProgressBar::new(scenario.games.len() as u64);
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} (eta {eta})")

@@ -175,7 +175,7 @@ impl Target for Hil {
         match self.exchange(Command::SetEdges(states.map(Into::into)))? {
             Reply::Done => Ok(()),
             Reply::Error(e) => Err(TargetError::Cage(format!(
-                "{e}: this board needs the operator-guided scenario (not built yet)"
+                "{e}: a board without an edge fixture plays `--scenario guided`"
             ))),
             other => Err(lost(format!("expected Done, the board answered {other:?}"))),
         }

@@ -1,7 +1,7 @@
 //! The run's report, written as the run goes: `steps.jsonl` (a header line, then one line per
 //! checked step and one per finished game, each flushed), so an interrupted run keeps what it
-//! had and `--resume` skips the games already finished; `summary.json` and `summary.md` at the
-//! end.
+//! had and `--resume` skips the games already finished; `summary.json`, `summary.md` and
+//! `plot.svg` at the end.
 
 use std::fs::{self, File};
 use std::io::{BufRead, BufReader, Write};
@@ -48,6 +48,10 @@ pub struct Report {
     tally: Tally,
     divergences: Vec<Step>,
     done: Vec<Option<usize>>,
+    /// Every step's worst deviation and class, for the plot.
+    points: Vec<crate::plot::Point>,
+    /// The widest band of any step.
+    band: Option<u16>,
 }
 
 /// A report that cannot be written or resumed.
@@ -61,12 +65,23 @@ pub enum ReportError {
         /// Why.
         source: std::io::Error,
     },
+    /// The plot could not be drawn.
+    #[error("{path}: cannot draw the plot: {message}")]
+    Plot {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
     /// The report to resume was written by another run.
     #[error(
         "{0}: written by another run (stage, board, seed or scenario differ); use another --out"
     )]
     Mismatch(PathBuf),
 }
+
+/// The plot's file name in the report folder.
+pub const PLOT: &str = "plot.svg";
 
 /// Most divergences kept for the Markdown summary.
 const LISTED: usize = 50;
@@ -110,6 +125,8 @@ impl Report {
             tally: Tally::default(),
             divergences: Vec::new(),
             done: Vec::new(),
+            points: Vec::new(),
+            band: None,
         };
         report.write(&Line::Header(header))?;
         for line in kept {
@@ -141,6 +158,9 @@ impl Report {
     /// Records one step.
     pub fn step(&mut self, step: Step) -> Result<(), ReportError> {
         self.tally.add(&step);
+        self.points
+            .push((step.worst.as_ref().map_or(0, |w| w.1), step.class));
+        self.band = self.band.max(Some(step.band));
         self.write(&Line::Step(Box::new(step.clone())))?;
         if step.class.diverges() && self.divergences.len() < LISTED {
             self.divergences.push(step);
@@ -164,7 +184,7 @@ impl Report {
         &self.tally
     }
 
-    /// Writes `summary.json` and `summary.md`; returns the Markdown.
+    /// Writes `summary.json`, `summary.md` and `plot.svg`; returns the Markdown.
     pub fn finish(&mut self) -> Result<String, ReportError> {
         let json = serde_json::json!({
             "header": self.header,
@@ -182,6 +202,18 @@ impl Report {
             let path = self.dir.join(name);
             fs::write(&path, text).map_err(|source| ReportError::Io { path, source })?;
         }
+        let path = self.dir.join(PLOT);
+        let h = &self.header;
+        let title = format!(
+            "{} {} on {}: {} steps, worst node per step",
+            h.stage, h.scenario, h.board, self.tally.steps
+        );
+        crate::plot::deviations(&path, &title, &self.points, self.band).map_err(|e| {
+            ReportError::Plot {
+                path,
+                message: e.to_string(),
+            }
+        })?;
         Ok(md)
     }
 
@@ -225,6 +257,9 @@ impl Report {
         }
         let faults = t.count(Class::Wiring) + t.count(Class::Fault);
         md.push_str(&format!("\nFaults (wiring or firmware): {faults}.\n"));
+        md.push_str(&format!(
+            "\nPlot: `{PLOT}` (per step, the worst |code - prediction| against the band, by class).\n"
+        ));
         md
     }
 }

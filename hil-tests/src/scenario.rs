@@ -19,6 +19,9 @@ pub enum Script {
     /// decisions after the last of them are checked (the earlier ones belong to the branch's
     /// parents).
     Branch(Vec<u8>),
+    /// An operator-guided game ([`crate::guided`]): Short's moves are typed by the operator,
+    /// or drawn from this seed when they just press Enter.
+    Guided(u64),
 }
 
 /// A named list of games of one size.
@@ -46,7 +49,7 @@ pub enum ScenarioError {
         error: heuristic::RecordError,
     },
     /// An unknown scenario name.
-    #[error("unknown scenario `{0}` (expected tree3, random4 or records:FILE)")]
+    #[error("unknown scenario `{0}` (expected tree3, random4, guided or records:FILE)")]
     Unknown(String),
 }
 
@@ -76,6 +79,23 @@ impl Scenario {
                 .map(|i| Script::Random(seed.wrapping_add(i)))
                 .collect(),
         }
+    }
+
+    /// `games` operator-guided games (boards without an edge fixture): the operator makes
+    /// every move on the cage; game `i` draws Short's random replies from `seed + i`.
+    pub fn guided(size: Size, games: usize, seed: u64) -> Scenario {
+        Scenario {
+            name: format!("guided{} ({games} games, seed {seed})", size.get()),
+            size,
+            games: (0..games as u64)
+                .map(|i| Script::Guided(seed.wrapping_add(i)))
+                .collect(),
+        }
+    }
+
+    /// Whether the operator makes the moves on the cage.
+    pub fn is_guided(&self) -> bool {
+        matches!(self.games.first(), Some(Script::Guided(_)))
     }
 
     /// The games of a records file: one record per line (`A7,c5,...`), blank lines and

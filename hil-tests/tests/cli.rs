@@ -41,6 +41,73 @@ fn a_run_writes_its_report() {
     assert_eq!(summary["tally"]["steps"], 2);
 }
 
+fn bench_with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_guided_game_at_the_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("guided");
+    let args = [
+        "run",
+        "--target",
+        "sil",
+        "--scenario",
+        "guided",
+        "--size",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    // Set up, A1 made, Short's b2 typed and made, C1, a3, E1: Cut wins.
+    let run = bench_with_input(&args, "\n\nb2\n\n\na3\n\n\n");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(stdout.starts_with("Game 1 of 1 (M=3).\n"), "{stdout}");
+    assert!(
+        stdout.contains("The board says Cut has won.\n# SIL bench: guided3 (1 games, seed 1)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("| Agree | 3 |"), "{stdout}");
+
+    // Input ends after the first cut: one line on stderr, exit 2, the step kept.
+    let cut_short = dir.path().join("cut-short");
+    let mut args = args.to_vec();
+    let last = args.len() - 1;
+    args[last] = cut_short.to_str().unwrap();
+    let run = bench_with_input(&args, "\n\n");
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "error: end of input in game 1 after `A1`; the report keeps the finished games, --resume plays the rest\n"
+    );
+    let steps = std::fs::read_to_string(cut_short.join("steps.jsonl")).unwrap();
+    assert_eq!(
+        steps.lines().filter(|l| l.starts_with("{\"step\"")).count(),
+        1
+    );
+}
+
 #[test]
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
@@ -56,7 +123,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: unknown scenario `tree5` (expected tree3, random4 or records:FILE)",
+            "error: unknown scenario `tree5` (expected tree3, random4, guided or records:FILE)",
         ),
         (
             vec![

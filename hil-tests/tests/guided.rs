@@ -1,0 +1,275 @@
+//! The operator-guided game on SIL: a scripted operator at the console, hands on the
+//! emulated cage.
+
+use heuristic::{Side, Size};
+use hil_tests::{
+    Class, Console, Emulated, GuidedError, Hands, Report, Scenario, Sil, Target, TargetError, Task,
+    guided, header,
+};
+
+const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
+
+/// What a guided run left: its result, what the operator read, and the report's lines.
+struct Run {
+    result: Result<(), GuidedError>,
+    said: String,
+    steps: Vec<serde_json::Value>,
+    report: Report,
+}
+
+fn run(
+    scenario: &Scenario,
+    input: &str,
+    hands: &mut dyn Hands,
+    dir: &std::path::Path,
+    resume: bool,
+) -> Run {
+    let mut sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
+    let header = header(&mut sil, scenario, None).unwrap();
+    let mut report = Report::open(dir, header, resume).unwrap();
+    let mut input = input.as_bytes();
+    let mut said = Vec::new();
+    let mut console = Console::new(&mut input, &mut said);
+    let result = guided(&mut sil, NUCLEO, scenario, &mut report, &mut console, hands);
+    let steps = std::fs::read_to_string(dir.join("steps.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v.get("step").cloned())
+        .collect();
+    Run {
+        result,
+        said: String::from_utf8(said).unwrap(),
+        steps,
+        report,
+    }
+}
+
+#[test]
+fn a_scripted_operator_plays_a_whole_guided_game() {
+    let dir = tempfile::tempdir().unwrap();
+    // Set up, then the board's cut, Short's typed b2, the next cut, Short's a3 and the last
+    // cut: each made as told, then Enter.
+    let input = "\n\nb2\n\n\na3\n\n\n";
+    let r = run(
+        &Scenario::guided(Size::M3, 1, 1),
+        input,
+        &mut Emulated,
+        dir.path(),
+        false,
+    );
+    assert!(r.result.is_ok(), "{:?}\n{}", r.result, r.said);
+    let tally = r.report.tally().clone();
+    assert_eq!((tally.games, tally.steps), (1, 4), "{tally:?}");
+    let moves: Vec<_> = r
+        .steps
+        .iter()
+        .map(|s| (s["record"].as_str().unwrap(), s["class"].as_str().unwrap()))
+        .collect();
+    // The empty board's tie is broken by the pull-ups; every later decision is the ideal one.
+    assert_eq!(
+        moves,
+        [
+            ("", "Tie"),
+            ("A1,b2", "Agree"),
+            ("A1,b2,C1,a3", "Agree"),
+            ("A1,b2,C1,a3,E1", "Agree"),
+        ],
+        "{}",
+        r.said
+    );
+    assert!(
+        r.said
+            .contains("The board cuts A1: take the resistor at A1 out"),
+        "{}",
+        r.said
+    );
+    assert!(
+        r.said
+            .contains("Short plays b2: put a wire across the resistor at B2"),
+        "{}",
+        r.said
+    );
+    assert!(
+        r.said.trim_end().ends_with("The board says Cut has won."),
+        "{}",
+        r.said
+    );
+    assert!(!r.said.contains("do not fit"), "{}", r.said);
+}
+
+#[test]
+fn enter_draws_short_s_moves_and_a_bad_one_is_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    // z9 is not an edge, A1 is the board's cut: both asked again; then Enter draws.
+    let input = format!("\n\nz9\na1\n{}", "\n".repeat(40));
+    let r = run(
+        &Scenario::guided(Size::M4, 2, 7),
+        &input,
+        &mut Emulated,
+        dir.path(),
+        false,
+    );
+    assert!(r.result.is_ok(), "{:?}\n{}", r.result, r.said);
+    assert!(r.said.contains("z9 is off the M=4 board"), "{}", r.said);
+    assert!(r.said.contains("A1 was already cut."), "{}", r.said);
+    let tally = r.report.tally().clone();
+    assert_eq!(tally.games, 2, "{tally:?}");
+    assert_eq!(
+        tally.count(Class::Wiring) + tally.count(Class::Fault),
+        0,
+        "{tally:?}"
+    );
+}
+
+/// Hands that short another edge than told, once, then do as told.
+struct Clumsy {
+    slipped: Option<(heuristic::Edge, heuristic::Edge)>,
+}
+
+impl Hands for Clumsy {
+    fn made(&mut self, target: &mut dyn Target, task: &Task) -> Result<(), TargetError> {
+        match task.mv {
+            Some(mv) if mv.side == Side::Short && self.slipped.is_none() => {
+                // C3 instead: a resistor that carries current here, so the slip shows.
+                let wrong = heuristic::Edge::parse(Size::M3, "C3").unwrap();
+                assert_ne!(wrong, mv.edge);
+                self.slipped = Some((mv.edge, wrong));
+                let mut slip = task.before.clone();
+                slip.play(heuristic::Move {
+                    side: Side::Short,
+                    edge: wrong,
+                })
+                .unwrap();
+                target.set_cage(&slip)
+            }
+            _ => target.set_cage(&task.after),
+        }
+    }
+}
+
+#[test]
+fn a_wrong_move_on_the_cage_is_named_by_node_and_the_game_goes_on_once_fixed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut hands = Clumsy { slipped: None };
+    // Told b2, the hands short C3; Enter again after fixing it.
+    let input = "\n\nb2\n\n\n\na3\n\n\n";
+    let r = run(
+        &Scenario::guided(Size::M3, 1, 1),
+        input,
+        &mut hands,
+        dir.path(),
+        false,
+    );
+    assert!(r.result.is_ok(), "{:?}\n{}", r.result, r.said);
+    let complaint = r
+        .said
+        .lines()
+        .find(|l| l.starts_with("The codes do not fit"))
+        .unwrap_or_else(|| panic!("{}", r.said));
+    assert!(
+        complaint.starts_with("The codes do not fit the position after b2: node "),
+        "{complaint}"
+    );
+    assert!(complaint.contains(", expected "), "{complaint}");
+    assert!(complaint.contains("(off by "), "{complaint}");
+    assert!(
+        complaint.ends_with("(band ±24). Fix the cage and press Enter (q quits)."),
+        "{complaint}"
+    );
+    assert_eq!(r.said.matches("do not fit").count(), 1, "{}", r.said);
+    // Once fixed, the game is the one played without the slip.
+    assert_eq!(r.report.tally().steps, 4);
+    assert!(
+        r.said.trim_end().ends_with("The board says Cut has won."),
+        "{}",
+        r.said
+    );
+}
+
+#[test]
+fn end_of_input_mid_game_stops_with_the_report_kept_and_resumes() {
+    let scenario = Scenario::guided(Size::M3, 2, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let whole = "\n\nb2\n\n\na3\n\n\n";
+    // The first game whole, the second cut short after its first cut.
+    let r = run(
+        &scenario,
+        &format!("{whole}\n\n"),
+        &mut Emulated,
+        dir.path(),
+        false,
+    );
+    let err = r.result.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "end of input in game 2 after `A1`; the report keeps the finished games, --resume plays the rest"
+    );
+    assert_eq!(r.report.tally().games, 1);
+    assert_eq!(
+        r.steps.len(),
+        5,
+        "the unfinished game's step is written too"
+    );
+    drop(r.report);
+    let r = run(&scenario, whole, &mut Emulated, dir.path(), true);
+    assert!(r.result.is_ok(), "{:?}\n{}", r.result, r.said);
+    assert!(r.said.starts_with("Game 2 of 2"), "{}", r.said);
+    assert_eq!(r.report.tally().games, 2);
+    assert_eq!(r.steps.len(), 8);
+}
+
+#[test]
+fn q_quits() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        &Scenario::guided(Size::M3, 1, 1),
+        "\nq\n",
+        &mut Emulated,
+        dir.path(),
+        false,
+    );
+    assert_eq!(
+        r.result.unwrap_err().to_string(),
+        "stopped by the operator in game 1; the report keeps the finished games, --resume plays the rest"
+    );
+    assert_eq!(r.steps.len(), 1);
+}
+
+#[test]
+fn the_fit_names_each_node_off_its_band_and_only_those() {
+    let predictor = hil_tests::Predictor::new(NUCLEO, Size::M3);
+    let position = heuristic::Position::new(Size::M3, Side::Cut);
+    let predicted = predictor.codes(&position);
+    assert!(predictor.fit(&position, &predicted).in_band());
+    let nodes: Vec<_> = Size::M3.nodes().collect();
+    let (a, b) = (
+        nodes.iter().position(|n| n.to_string() == "C2").unwrap(),
+        nodes.iter().position(|n| n.to_string() == "A4").unwrap(),
+    );
+    let mut codes = predicted.clone();
+    codes[a] += 24; // on the band's edge
+    assert!(predictor.fit(&position, &codes).in_band());
+    codes[a] += 1;
+    codes[b] -= 30;
+    let fit = predictor.fit(&position, &codes);
+    assert!(!fit.in_band());
+    let off: Vec<String> = fit.off.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        off,
+        [
+            format!(
+                "node A4 reads {}, expected {} (off by 30)",
+                codes[b], predicted[b]
+            ),
+            format!(
+                "node C2 reads {}, expected {} (off by 25)",
+                codes[a], predicted[a]
+            ),
+        ]
+    );
+    assert!(
+        !predictor.fit(&position, &codes[1..]).in_band(),
+        "a node short"
+    );
+}
