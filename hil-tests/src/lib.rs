@@ -7,9 +7,11 @@
 //! - [`Predictor::check`]: one decision against the emulator's codes and the ideal tied set,
 //!   classified ([`Class`]).
 //! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries.
+//! - [`calibrate`]: one board's part values fitted from its codes, and re-predicted.
 //! - [`campaign`]: all of it.
 
 mod bench;
+mod calibrate;
 mod compare;
 mod hil;
 #[cfg(feature = "probe")]
@@ -19,6 +21,9 @@ mod scenario;
 mod target;
 
 pub use bench::{Tally, measure, play_game};
+pub use calibrate::{
+    Calibration, CalibrationError, Fit, Fitted, MIN_STEPS, Observation, calibrate, observations,
+};
 pub use compare::{Class, Predictor, Step};
 pub use hil::{PROBE_ENV, probe_request};
 #[cfg(feature = "probe")]

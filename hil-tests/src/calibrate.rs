@@ -1,0 +1,512 @@
+//! Calibration: one board's actual part values fitted from the codes it measured over many
+//! positions, and each step re-predicted with them.
+//!
+//! The forward model is the emulator's own ([`emulator::emulated::solve_game`] on the
+//! profile's [`Board`]), read as continuous codes (volts / Vref · 2^bits, no rounding) through
+//! a linear converter error: `code ≈ c · (1 + gain) + offset`. Levenberg–Marquardt fits, by
+//! nonlinear least squares over every measured node of every step:
+//!
+//! - each cage resistor, as ln(ohms) (relative changes are what the data see, and the value
+//!   stays positive);
+//! - the series resistor, as ln(ohms): it sets every code of every position;
+//! - the ADC's offset (codes) and gain error (fraction): without them a device's gain error
+//!   would be absorbed by the resistors.
+//!
+//! The pull-ups stay at nominal. A ratiometric network's codes depend on ratios of resistances
+//! only; the pull-ups (30 times the cage's resistors) are what anchors the absolute scale, so
+//! fitting them too would leave the scale free. A pull-up moves a code by a tenth of a code per
+//! percent, below the converter's non-linearity, so they could not be fitted individually
+//! anyway. The anchor costs a bias of the mean pull-up error on every fitted resistor.
+//!
+//! An edge whose resistor never carries current in the data (a cut, the cage edges an M=3
+//! game leaves out, a short's bypassed part) has no influence on any code: it is reported
+//! as not identifiable and kept at nominal. Standard errors come from (JᵀJ)⁻¹ scaled by the
+//! residual variance; an edge whose standard error exceeds the parts' tolerance is reported
+//! as weakly determined (the data say less than the datasheet).
+
+use emulator::emulated::{CAGE, solve_game};
+use emulator::physical::{Board, Parts, PullupState};
+use heuristic::{Node, Position, Side, Size};
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+use crate::compare::Step;
+
+/// Fewest steps a fit accepts: below that a board's 25 resistors are not determined.
+pub const MIN_STEPS: usize = 20;
+/// Most Levenberg–Marquardt iterations.
+const MAX_ITERATIONS: usize = 50;
+/// Finite-difference step in ln(ohms).
+const STEP_LN: f64 = 1e-6;
+/// A parameter whose influence on the codes is below this fraction of the largest one's is
+/// not identifiable (an open branch leaks through the fixture's switches at 1e-8 of that).
+const NO_INFLUENCE: f64 = 1e-4;
+
+/// One position the board measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observation {
+    /// The game position.
+    pub position: Position,
+    /// The codes in the game's node order (Q included, as full scale; not fitted).
+    pub codes: Vec<u16>,
+}
+
+/// Why a calibration cannot be made.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum CalibrationError {
+    /// A step's record does not replay.
+    #[error("step {index}: record `{record}` does not replay: {why}")]
+    Record {
+        /// 0-based step.
+        index: usize,
+        /// The record.
+        record: String,
+        /// Why.
+        why: String,
+    },
+    /// A step's codes are not one per node.
+    #[error("step {index}: {got} codes for {expected} nodes")]
+    Codes {
+        /// 0-based step.
+        index: usize,
+        /// Codes in the step.
+        got: usize,
+        /// Nodes of the game.
+        expected: usize,
+    },
+    /// Too few steps.
+    #[error("only {0} steps with codes; a calibration needs at least {MIN_STEPS}")]
+    TooFew(usize),
+    /// The board cannot hold games of the report's size.
+    #[error("{0}")]
+    Size(String),
+}
+
+/// The positions and codes of a report's steps, for games of `size`.
+pub fn observations(size: Size, steps: &[Step]) -> Result<Vec<Observation>, CalibrationError> {
+    let mut out = Vec::with_capacity(steps.len());
+    for (index, step) in steps.iter().enumerate() {
+        let bad = |why: String| CalibrationError::Record {
+            index,
+            record: step.record.clone(),
+            why,
+        };
+        let mut position = Position::new(size, Side::Cut);
+        for (_, mv) in heuristic::record_moves(size, &step.record) {
+            let mv = mv.map_err(|e| bad(e.to_string()))?;
+            position.play(mv).map_err(|e| bad(e.to_string()))?;
+        }
+        if step.codes.len() != size.node_count() {
+            return Err(CalibrationError::Codes {
+                index,
+                got: step.codes.len(),
+                expected: size.node_count(),
+            });
+        }
+        out.push(Observation {
+            position,
+            codes: step.codes.clone(),
+        });
+    }
+    Ok(out)
+}
+
+/// One fitted resistor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fitted {
+    /// The cage edge (M=4 cage names), or `series`.
+    pub part: String,
+    /// Nominal value, ohms.
+    pub nominal: f64,
+    /// Fitted value, ohms (nominal when not identifiable).
+    pub fitted: f64,
+    /// Standard error, ohms; `None` when not identifiable.
+    pub std_error: Option<f64>,
+    /// Whether the data determine it at all.
+    pub identifiable: bool,
+    /// Whether its standard error is within the parts' tolerance.
+    pub determined: bool,
+}
+
+/// How well a set of parts predicts the measured codes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fit {
+    /// RMS of continuous prediction minus code over the fitted nodes, codes.
+    pub rms: f64,
+    /// The largest deviation of a rounded prediction from a measured code (Q left out).
+    pub worst: u16,
+    /// The mean over steps of each step's worst deviation, codes.
+    pub mean_worst: f64,
+}
+
+/// A board's calibration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    /// The profile.
+    pub board: String,
+    /// Steps used.
+    pub steps: usize,
+    /// Residuals fitted (measured nodes off the rails).
+    pub residuals: usize,
+    /// Levenberg–Marquardt iterations.
+    pub iterations: usize,
+    /// Nominal parts, ideal converter.
+    pub before: Fit,
+    /// Fitted parts and converter.
+    pub after: Fit,
+    /// Every cage edge, in M=4 reading order.
+    pub edges: Vec<Fitted>,
+    /// The series resistor.
+    pub series: Fitted,
+    /// The converter's offset, codes, and its standard error.
+    pub adc_offset: (f64, f64),
+    /// The converter's gain error, fraction, and its standard error.
+    pub adc_gain: (f64, f64),
+    /// The fitted parts (pull-ups nominal).
+    #[serde(skip)]
+    pub parts: Option<Parts>,
+}
+
+/// The board model being fitted: parts plus a linear converter error.
+#[derive(Clone, Debug)]
+struct Model {
+    parts: Parts,
+    offset: f64,
+    gain: f64,
+}
+
+/// What each fitted parameter is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Param {
+    Edge(usize),
+    Series,
+    Offset,
+    Gain,
+}
+
+impl Model {
+    fn get(&self, p: Param) -> f64 {
+        match p {
+            Param::Edge(i) => self.parts.edge_ohms[i].ln(),
+            Param::Series => self.parts.series_ohms.ln(),
+            Param::Offset => self.offset,
+            Param::Gain => self.gain,
+        }
+    }
+
+    fn set(&mut self, p: Param, v: f64) {
+        match p {
+            Param::Edge(i) => self.parts.edge_ohms[i] = v.exp(),
+            Param::Series => self.parts.series_ohms = v.exp(),
+            Param::Offset => self.offset = v,
+            Param::Gain => self.gain = v,
+        }
+    }
+}
+
+/// The forward model with the board's values.
+#[derive(Debug)]
+struct Forward<'a> {
+    board: &'a Board,
+    scale: f64,
+    full_scale: u16,
+}
+
+impl Forward<'_> {
+    /// Continuous codes of the game's nodes (the converter's linear error included); Q, and
+    /// a node nothing defines, as `None`.
+    fn codes(&self, model: &Model, position: &Position) -> Vec<Option<f64>> {
+        let Ok(solved) = solve_game(self.board, &model.parts, position, PullupState::On) else {
+            return vec![None; position.size().node_count()];
+        };
+        position
+            .size()
+            .nodes()
+            .map(|n| match n {
+                Node::Top => None,
+                _ => solved
+                    .volts(n)
+                    .map(|v| v * self.scale * (1.0 + model.gain) + model.offset),
+            })
+            .collect()
+    }
+
+    /// Whether a measured code carries information (not clamped at a rail).
+    fn usable(&self, code: u16) -> bool {
+        code > 0 && code < self.full_scale
+    }
+
+    /// Residuals over every usable measured node, in a fixed order.
+    fn residuals(&self, model: &Model, data: &[Observation]) -> Vec<f64> {
+        let mut r = Vec::new();
+        for o in data {
+            for (c, &code) in self.codes(model, &o.position).iter().zip(&o.codes) {
+                if let Some(c) = c
+                    && self.usable(code)
+                {
+                    r.push(c - f64::from(code));
+                }
+            }
+        }
+        r
+    }
+
+    /// The Jacobian of [`Forward::residuals`] over `params`: resistors by forward
+    /// differences, the converter's terms exactly.
+    fn jacobian(&self, model: &Model, params: &[Param], data: &[Observation]) -> DMatrix<f64> {
+        let mut rows: Vec<Vec<f64>> = Vec::new();
+        let mut trial = model.clone();
+        for o in data {
+            let base = self.codes(model, &o.position);
+            let mut columns: Vec<Vec<Option<f64>>> = Vec::with_capacity(params.len());
+            for &p in params {
+                let column = match p {
+                    Param::Offset => base.iter().map(|c| c.map(|_| 1.0)).collect(),
+                    Param::Gain => base
+                        .iter()
+                        .map(|c| c.map(|c| (c - model.offset) / (1.0 + model.gain)))
+                        .collect(),
+                    Param::Edge(_) | Param::Series => {
+                        let v = model.get(p);
+                        trial.set(p, v + STEP_LN);
+                        let moved = self.codes(&trial, &o.position);
+                        trial.set(p, v);
+                        base.iter()
+                            .zip(&moved)
+                            .map(|(b, m)| Some((m.as_ref()? - b.as_ref()?) / STEP_LN))
+                            .collect()
+                    }
+                };
+                columns.push(column);
+            }
+            for (k, &code) in o.codes.iter().enumerate() {
+                if base[k].is_some() && self.usable(code) {
+                    rows.push(columns.iter().map(|c| c[k].unwrap_or(0.0)).collect());
+                }
+            }
+        }
+        DMatrix::from_fn(rows.len(), params.len(), |i, j| rows[i][j])
+    }
+
+    /// How the model's rounded predictions meet the codes.
+    fn fit(&self, model: &Model, data: &[Observation]) -> Fit {
+        let r = self.residuals(model, data);
+        let rms = (r.iter().map(|x| x * x).sum::<f64>() / r.len().max(1) as f64).sqrt();
+        let worsts: Vec<u16> = data
+            .iter()
+            .map(|o| {
+                self.codes(model, &o.position)
+                    .iter()
+                    .zip(&o.codes)
+                    .filter_map(|(c, &code)| {
+                        let predicted = (*c)?.round().clamp(0.0, f64::from(self.full_scale)) as u16;
+                        Some(predicted.abs_diff(code))
+                    })
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        Fit {
+            rms,
+            worst: worsts.iter().copied().max().unwrap_or(0),
+            mean_worst: worsts.iter().map(|&w| f64::from(w)).sum::<f64>()
+                / worsts.len().max(1) as f64,
+        }
+    }
+}
+
+fn cost(r: &[f64]) -> f64 {
+    r.iter().map(|x| x * x).sum()
+}
+
+/// Fits `profile`'s board to `data` (see the module notes for what is fitted and why).
+pub fn calibrate(
+    profile: &boards::Profile,
+    data: &[Observation],
+) -> Result<Calibration, CalibrationError> {
+    if data.len() < MIN_STEPS {
+        return Err(CalibrationError::TooFew(data.len()));
+    }
+    let board = Board::from_profile(profile);
+    let forward = Forward {
+        board: &board,
+        scale: f64::from(1u32 << board.adc.bits) / board.reference_volts(),
+        full_scale: ((1u32 << board.adc.bits) - 1) as u16,
+    };
+    let nominal = Model {
+        parts: Parts::nominal(&board, CAGE),
+        offset: 0.0,
+        gain: 0.0,
+    };
+    if let Some(o) = data.first()
+        && let Err(e) = solve_game(&board, &nominal.parts, &o.position, PullupState::On)
+    {
+        return Err(CalibrationError::Size(e.to_string()));
+    }
+
+    // Which parameters the data see at all.
+    let all: Vec<Param> = (0..CAGE.edge_count())
+        .map(Param::Edge)
+        .chain([Param::Series, Param::Offset, Param::Gain])
+        .collect();
+    let j0 = forward.jacobian(&nominal, &all, data);
+    let norms: Vec<f64> = (0..all.len()).map(|j| j0.column(j).norm()).collect();
+    let largest = norms.iter().copied().fold(0.0, f64::max);
+    let params: Vec<Param> = all
+        .iter()
+        .zip(&norms)
+        .filter(|(_, n)| **n > NO_INFLUENCE * largest)
+        .map(|(p, _)| *p)
+        .collect();
+
+    // Levenberg–Marquardt with Marquardt's diagonal scaling.
+    let mut model = nominal.clone();
+    let mut r = forward.residuals(&model, data);
+    let mut lambda = 1e-3;
+    let mut iterations = 0;
+    while iterations < MAX_ITERATIONS {
+        iterations += 1;
+        let j = forward.jacobian(&model, &params, data);
+        let jt = j.transpose();
+        let a = &jt * &j;
+        let g = &jt * DVector::from_column_slice(&r);
+        let mut improved = false;
+        let mut step_size = 0.0;
+        while lambda < 1e12 {
+            let mut damped = a.clone();
+            for k in 0..params.len() {
+                damped[(k, k)] += lambda * a[(k, k)].max(f64::MIN_POSITIVE);
+            }
+            let Ok(delta) = damped.svd(true, true).solve(&(-&g), 1e-12) else {
+                break;
+            };
+            let mut trial = model.clone();
+            for (k, &p) in params.iter().enumerate() {
+                trial.set(p, model.get(p) + delta[k]);
+            }
+            let rt = forward.residuals(&trial, data);
+            if cost(&rt) < cost(&r) {
+                step_size = delta.amax();
+                model = trial;
+                r = rt;
+                lambda = (lambda / 10.0).max(1e-12);
+                improved = true;
+                break;
+            }
+            lambda *= 10.0;
+        }
+        if !improved || step_size < 1e-9 {
+            break;
+        }
+    }
+
+    // Standard errors at the solution.
+    let j = forward.jacobian(&model, &params, data);
+    let dof = r.len().saturating_sub(params.len()).max(1);
+    let variance = cost(&r) / dof as f64;
+    let covariance = (j.transpose() * &j)
+        .pseudo_inverse(1e-12)
+        .unwrap_or_else(|_| DMatrix::zeros(params.len(), params.len()));
+    let se = |p: Param| {
+        params
+            .iter()
+            .position(|&q| q == p)
+            .map(|k| (covariance[(k, k)] * variance).sqrt())
+    };
+    let tolerance = board.tolerance.fraction();
+    let fitted = |p: Param, part: String, nominal: f64, value: f64| {
+        let se_ln = se(p);
+        Fitted {
+            part,
+            nominal,
+            fitted: value,
+            std_error: se_ln.map(|s| s * value),
+            identifiable: se_ln.is_some(),
+            determined: se_ln.is_some_and(|s| s <= tolerance),
+        }
+    };
+    let edges = CAGE
+        .edges()
+        .enumerate()
+        .map(|(i, e)| {
+            fitted(
+                Param::Edge(i),
+                e.to_string(),
+                board.resistor_ohms,
+                model.parts.edge_ohms[i],
+            )
+        })
+        .collect();
+    Ok(Calibration {
+        board: profile.name.to_string(),
+        steps: data.len(),
+        residuals: r.len(),
+        iterations,
+        before: forward.fit(&nominal, data),
+        after: forward.fit(&model, data),
+        edges,
+        series: fitted(
+            Param::Series,
+            "series".to_string(),
+            board.series_ohms,
+            model.parts.series_ohms,
+        ),
+        adc_offset: (model.offset, se(Param::Offset).unwrap_or(f64::NAN)),
+        adc_gain: (model.gain, se(Param::Gain).unwrap_or(f64::NAN)),
+        parts: Some(model.parts),
+    })
+}
+
+impl Calibration {
+    /// The summary's section.
+    pub fn markdown(&self) -> String {
+        let mut md = format!(
+            "## Calibration\n\n{} steps ({} measured nodes off the rails) fitted in {} \
+             iterations: each cage resistor and the series resistor (ln ohms), the ADC's offset \
+             and gain; pull-ups nominal.\n\n\
+             | prediction | RMS (codes, unrounded) | worst deviation | mean worst per step |\n\
+             | --- | ---: | ---: | ---: |\n\
+             | nominal parts | {:.3} | {} | {:.2} |\n| fitted parts | {:.3} | {} | {:.2} |\n\n\
+             ADC offset {:+.3} ± {:.3} codes, gain error {:+.4} ± {:.4} %.\n\n\
+             | part | nominal Ω | fitted Ω | ± (1σ) Ω | |\n| --- | ---: | ---: | ---: | --- |\n",
+            self.steps,
+            self.residuals,
+            self.iterations,
+            self.before.rms,
+            self.before.worst,
+            self.before.mean_worst,
+            self.after.rms,
+            self.after.worst,
+            self.after.mean_worst,
+            self.adc_offset.0,
+            self.adc_offset.1,
+            self.adc_gain.0 * 100.0,
+            self.adc_gain.1 * 100.0,
+        );
+        let mut hidden = Vec::new();
+        for f in self.edges.iter().chain(std::iter::once(&self.series)) {
+            match f.std_error {
+                Some(se) => md.push_str(&format!(
+                    "| {} | {:.0} | {:.2} | {:.2} | {} |\n",
+                    f.part,
+                    f.nominal,
+                    f.fitted,
+                    se,
+                    if f.determined {
+                        ""
+                    } else {
+                        "weak: error above the tolerance"
+                    }
+                )),
+                None => hidden.push(f.part.as_str()),
+            }
+        }
+        if !hidden.is_empty() {
+            md.push_str(&format!(
+                "\nNot identifiable (no current in any measured position; kept nominal): {}.\n",
+                hidden.join(" ")
+            ));
+        }
+        md
+    }
+}
