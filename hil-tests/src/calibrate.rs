@@ -31,6 +31,7 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
 use crate::compare::Step;
+use crate::report::{Report, ReportError};
 
 /// Fewest steps a fit accepts: below that a board's 25 resistors are not determined.
 pub const MIN_STEPS: usize = 20;
@@ -52,8 +53,14 @@ pub struct Observation {
 }
 
 /// Why a calibration cannot be made.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum CalibrationError {
+    /// The report cannot be read or the calibration cannot be written.
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    /// The report names a board that is not a profile.
+    #[error("{0}")]
+    Board(#[from] boards::UnknownBoard),
     /// A step's record does not replay.
     #[error("step {index}: record `{record}` does not replay: {why}")]
     Record {
@@ -129,7 +136,7 @@ pub struct Fitted {
 }
 
 /// How well a set of parts predicts the measured codes.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Fit {
     /// RMS of continuous prediction minus code over the fitted nodes, codes.
     pub rms: f64,
@@ -137,6 +144,9 @@ pub struct Fit {
     pub worst: u16,
     /// The mean over steps of each step's worst deviation, codes.
     pub mean_worst: f64,
+    /// Steps by their worst deviation: entry k counts the steps whose worst node is k codes
+    /// from its prediction.
+    pub histogram: Vec<usize>,
 }
 
 /// A board's calibration.
@@ -162,9 +172,6 @@ pub struct Calibration {
     pub adc_offset: (f64, f64),
     /// The converter's gain error, fraction, and its standard error.
     pub adc_gain: (f64, f64),
-    /// The fitted parts (pull-ups nominal).
-    #[serde(skip)]
-    pub parts: Option<Parts>,
 }
 
 /// The board model being fitted: parts plus a linear converter error.
@@ -213,6 +220,14 @@ struct Forward<'a> {
 }
 
 impl Forward<'_> {
+    fn new(board: &Board) -> Forward<'_> {
+        Forward {
+            board,
+            scale: f64::from(1u32 << board.adc.bits) / board.reference_volts(),
+            full_scale: ((1u32 << board.adc.bits) - 1) as u16,
+        }
+    }
+
     /// Continuous codes of the game's nodes (the converter's linear error included); Q, and
     /// a node nothing defines, as `None`.
     fn codes(&self, model: &Model, position: &Position) -> Vec<Option<f64>> {
@@ -306,9 +321,15 @@ impl Forward<'_> {
                     .unwrap_or(0)
             })
             .collect();
+        let worst = worsts.iter().copied().max().unwrap_or(0);
+        let mut histogram = vec![0; usize::from(worst) + 1];
+        for &w in &worsts {
+            histogram[usize::from(w)] += 1;
+        }
         Fit {
             rms,
-            worst: worsts.iter().copied().max().unwrap_or(0),
+            worst,
+            histogram,
             mean_worst: worsts.iter().map(|&w| f64::from(w)).sum::<f64>()
                 / worsts.len().max(1) as f64,
         }
@@ -328,11 +349,7 @@ pub fn calibrate(
         return Err(CalibrationError::TooFew(data.len()));
     }
     let board = Board::from_profile(profile);
-    let forward = Forward {
-        board: &board,
-        scale: f64::from(1u32 << board.adc.bits) / board.reference_volts(),
-        full_scale: ((1u32 << board.adc.bits) - 1) as u16,
-    };
+    let forward = Forward::new(&board);
     let nominal = Model {
         parts: Parts::nominal(&board, CAGE),
         offset: 0.0,
@@ -453,11 +470,41 @@ pub fn calibrate(
         ),
         adc_offset: (model.offset, se(Param::Offset).unwrap_or(f64::NAN)),
         adc_gain: (model.gain, se(Param::Gain).unwrap_or(f64::NAN)),
-        parts: Some(model.parts),
     })
 }
 
 impl Calibration {
+    /// The fitted board's codes on `position` (rounded, clamped; Q at full scale), in node
+    /// order: the step's prediction re-made with the fitted parts and converter.
+    pub fn predict(
+        &self,
+        profile: &boards::Profile,
+        position: &Position,
+    ) -> Result<Vec<u16>, CalibrationError> {
+        let board = Board::from_profile(profile);
+        let mut parts = Parts::nominal(&board, CAGE);
+        for (slot, f) in parts.edge_ohms.iter_mut().zip(&self.edges) {
+            *slot = f.fitted;
+        }
+        parts.series_ohms = self.series.fitted;
+        let model = Model {
+            parts,
+            offset: self.adc_offset.0,
+            gain: self.adc_gain.0,
+        };
+        let forward = Forward::new(&board);
+        solve_game(&board, &model.parts, position, PullupState::On)
+            .map_err(|e| CalibrationError::Size(e.to_string()))?;
+        Ok(forward
+            .codes(&model, position)
+            .iter()
+            .map(|c| match c {
+                Some(c) => c.round().clamp(0.0, f64::from(forward.full_scale)) as u16,
+                None => forward.full_scale,
+            })
+            .collect())
+    }
+
     /// The summary's section.
     pub fn markdown(&self) -> String {
         let mut md = format!(
@@ -508,5 +555,88 @@ impl Calibration {
             ));
         }
         md
+    }
+}
+
+/// Calibrates from the report in `dir` (any stage's `steps.jsonl`; `board` overrides the
+/// profile the report names), then writes `calibration.json` and the summary's calibration
+/// section (replacing an earlier one; the rest of `summary.md` is kept).
+pub fn calibrate_report(
+    dir: &std::path::Path,
+    board: Option<&str>,
+) -> Result<Calibration, CalibrationError> {
+    let (header, steps) = Report::read_steps(dir)?;
+    let profile = boards::by_name(board.unwrap_or(&header.board))?;
+    let size = Size::new(u32::from(header.size))
+        .map_err(|_| CalibrationError::Size(format!("M={} is not a board size", header.size)))?;
+    let calibration = calibrate(profile, &observations(size, &steps)?)?;
+    let json = serde_json::to_string_pretty(&calibration).unwrap_or_default();
+    write(&dir.join("calibration.json"), &json)?;
+    let summary = dir.join("summary.md");
+    let old = std::fs::read_to_string(&summary).unwrap_or_default();
+    write(&summary, &with_section(&old, &calibration.markdown()))?;
+    Ok(calibration)
+}
+
+/// `md` with its `## Calibration` section replaced by `section` (or added at the end).
+fn with_section(md: &str, section: &str) -> String {
+    const HEADING: &str = "## Calibration\n";
+    let Some(start) = md.find(HEADING) else {
+        let sep = if md.is_empty() || md.ends_with("\n\n") {
+            ""
+        } else if md.ends_with('\n') {
+            "\n"
+        } else {
+            "\n\n"
+        };
+        return format!("{md}{sep}{section}");
+    };
+    let rest = &md[start + HEADING.len()..];
+    let end = rest
+        .find("\n## ")
+        .map_or(md.len(), |k| start + HEADING.len() + k + 1);
+    format!(
+        "{}{section}{}",
+        &md[..start],
+        if end < md.len() {
+            format!("\n{}", &md[end..])
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// Writes a file whole or not at all: a temporary beside it, then a rename.
+fn write(path: &std::path::Path, text: &str) -> Result<(), CalibrationError> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|source| {
+            CalibrationError::Report(ReportError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_section;
+
+    #[test]
+    fn the_calibration_section_replaces_its_old_self_and_keeps_the_rest() {
+        let section = "## Calibration\n\nnew\n";
+        assert_eq!(
+            with_section("# S\n", section),
+            "# S\n\n## Calibration\n\nnew\n"
+        );
+        assert_eq!(
+            with_section("# S\n\n## Calibration\n\nold\n\n## Plot\n\nx\n", section),
+            "# S\n\n## Calibration\n\nnew\n\n## Plot\n\nx\n"
+        );
+        assert_eq!(
+            with_section("# S\n\n## Calibration\n\nold\n", section),
+            "# S\n\n## Calibration\n\nnew\n"
+        );
     }
 }

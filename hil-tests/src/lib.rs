@@ -22,7 +22,8 @@ mod target;
 
 pub use bench::{Tally, measure, play_game};
 pub use calibrate::{
-    Calibration, CalibrationError, Fit, Fitted, MIN_STEPS, Observation, calibrate, observations,
+    Calibration, CalibrationError, Fit, Fitted, MIN_STEPS, Observation, calibrate,
+    calibrate_report, observations,
 };
 pub use compare::{Class, Predictor, Step};
 pub use hil::{PROBE_ENV, probe_request};

@@ -23,15 +23,19 @@ fn steps(size: Size, scenario: &Scenario, seed: u64) -> (Vec<Step>, Sil) {
 
 #[test]
 fn explore() {
-    for seed in [1u64, 2, 3] {
+    for seed in [1u64, 2] {
         let t = std::time::Instant::now();
-        let (steps, sil) = steps(Size::M3, &Scenario::tree(Size::M3), seed);
+        let (steps, sil) = steps(Size::M4, &Scenario::random(Size::M4, 100, 1), seed);
         let t1 = t.elapsed();
-        let data = observations(Size::M3, &steps).unwrap();
+        let data = observations(Size::M4, &steps).unwrap();
         let cal = calibrate(NUCLEO, &data).unwrap();
         let t2 = t.elapsed();
         let truth = sil.cage().parts();
-        eprintln!("seed {seed}: campaign {t1:?} fit {:?}, {} steps", t2 - t1, steps.len());
+        eprintln!(
+            "seed {seed}: campaign {t1:?} fit {:?}, {} steps",
+            t2 - t1,
+            steps.len()
+        );
         eprintln!("{}", cal.markdown());
         let mut errs = Vec::new();
         for (i, f) in cal.edges.iter().enumerate() {
@@ -39,11 +43,24 @@ fn explore() {
                 let e = (f.fitted / truth.edge_ohms[i] - 1.0) * 100.0;
                 let n = (f.nominal / truth.edge_ohms[i] - 1.0) * 100.0;
                 errs.push((e, n));
-                eprintln!("{} fit err {e:+.3}% nominal err {n:+.3}% se {:.3}%", f.part, f.std_error.unwrap() / f.fitted * 100.0);
+                eprintln!(
+                    "{} fit err {e:+.3}% nominal err {n:+.3}% se {:.3}%",
+                    f.part,
+                    f.std_error.unwrap() / f.fitted * 100.0
+                );
             }
         }
-        eprintln!("series fit err {:+.3}% nominal {:+.3}%", (cal.series.fitted / truth.series_ohms - 1.0) * 100.0, (cal.series.nominal / truth.series_ohms - 1.0) * 100.0);
-        let pu: f64 = truth.pullup_ohms.iter().map(|p| (p / 30000.0).ln()).sum::<f64>() / truth.pullup_ohms.len() as f64;
+        eprintln!(
+            "series fit err {:+.3}% nominal {:+.3}%",
+            (cal.series.fitted / truth.series_ohms - 1.0) * 100.0,
+            (cal.series.nominal / truth.series_ohms - 1.0) * 100.0
+        );
+        let pu: f64 = truth
+            .pullup_ohms
+            .iter()
+            .map(|p| (p / 30000.0).ln())
+            .sum::<f64>()
+            / truth.pullup_ohms.len() as f64;
         eprintln!("mean pullup err {:+.3}%", pu * 100.0);
     }
 }
