@@ -17,7 +17,7 @@
 //! one by one. The codes of a ratiometric network see ratios of resistances only; the one
 //! thing that sets the absolute scale, the pull-ups against the cage, is as weak, and left free
 //! the scale soaked up the converter's errors (up to 0.5 % on all resistors at once, measured on
-//! drawn SIL boards, with the ratios right to 0.1 %). So the scale is anchored: the geometric
+//! drawn SIL boards, with the ratios right to 0.2 %). So the scale is anchored: the geometric
 //! mean of the fitted resistors (identifiable edges and the series resistor) is held at
 //! nominal, a heavily weighted extra residual; each resistor counts in that mean by how strongly
 //! the codes see it (its Jacobian column's squared norm), so that one the data barely see does
