@@ -181,10 +181,11 @@ pub struct Calibration {
     pub edges: Vec<Fitted>,
     /// The series resistor.
     pub series: Fitted,
-    /// The converter's offset, codes, and its standard error.
-    pub adc_offset: (f64, f64),
-    /// The converter's gain error, fraction, and its standard error.
-    pub adc_gain: (f64, f64),
+    /// The converter's offset, codes, and its standard error (`None`: not identifiable).
+    pub adc_offset: (f64, Option<f64>),
+    /// The converter's gain error, fraction, and its standard error (`None`: not
+    /// identifiable).
+    pub adc_gain: (f64, Option<f64>),
 }
 
 /// The board model being fitted: parts plus a linear converter error.
@@ -521,8 +522,8 @@ pub fn calibrate(
             board.series_ohms,
             model.parts.series_ohms,
         ),
-        adc_offset: (model.offset, se(Param::Offset).unwrap_or(f64::NAN)),
-        adc_gain: (model.gain, se(Param::Gain).unwrap_or(f64::NAN)),
+        adc_offset: (model.offset, se(Param::Offset)),
+        adc_gain: (model.gain, se(Param::Gain)),
     })
 }
 
@@ -567,7 +568,7 @@ impl Calibration {
              | prediction | RMS (codes, unrounded) | worst deviation | mean worst per step |\n\
              | --- | ---: | ---: | ---: |\n\
              | nominal parts | {:.3} | {} | {:.2} |\n| fitted parts | {:.3} | {} | {:.2} |\n\n\
-             ADC offset {:+.3} ± {:.3} codes, gain error {:+.4} ± {:.4} %.\n\n\
+             ADC offset {:+.3} ± {} codes, gain error {:+.4} ± {} %.\n\n\
              | part | nominal Ω | fitted Ω | ± (1σ) Ω | |\n| --- | ---: | ---: | ---: | --- |\n",
             self.steps,
             self.residuals,
@@ -579,9 +580,9 @@ impl Calibration {
             self.after.worst,
             self.after.mean_worst,
             self.adc_offset.0,
-            self.adc_offset.1,
+            error(self.adc_offset.1, 1.0),
             self.adc_gain.0 * 100.0,
-            self.adc_gain.1 * 100.0,
+            error(self.adc_gain.1, 100.0),
         );
         let mut hidden = Vec::new();
         for f in self.edges.iter().chain(std::iter::once(&self.series)) {
@@ -609,6 +610,11 @@ impl Calibration {
         }
         md
     }
+}
+
+/// A standard error for the summary: `?` when the data do not determine it.
+fn error(se: Option<f64>, scale: f64) -> String {
+    se.map_or_else(|| "?".to_string(), |s| format!("{:.4}", s * scale))
 }
 
 /// Calibrates from the report in `dir` (any stage's `steps.jsonl`; `board` overrides the
