@@ -22,7 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::physical::{Adc, Board, Parts, PullupState, Solution, solve};
 
 /// The cage every profile wires: M=4.
-const CAGE: Size = Size::M4;
+pub const CAGE: Size = Size::M4;
 /// An open resistor: a leak of a gigaohm, which no ADC sees (a true open would leave the
 /// network's matrix singular where the part was a node's only connection).
 const OPEN_OHMS: f64 = 1e9;
@@ -46,15 +46,40 @@ struct Inner {
 impl Inner {
     fn solution(&mut self) -> &Solution {
         if self.solved.is_none() {
-            let states = boards::cage_states(&self.game)
+            let solved = solve_game(&self.board, &self.parts, &self.game, self.pullups)
                 .unwrap_or_else(|_| unreachable!("the game size was checked at construction"));
-            let cage = Position::set_up(CAGE, &states, Side::Cut)
-                .unwrap_or_else(|| unreachable!("one state per M=4 edge"));
-            self.solved = Some(solve(&self.board, &self.parts, &cage, self.pullups));
+            self.solved = Some(solved);
         }
         self.solved
             .get_or_insert_with(|| unreachable!("just solved"))
     }
+}
+
+/// Solves the emulated board's cage (M=4, built from `parts`, which fit [`CAGE`]) holding
+/// `game`: an M=3 game sits on it as [`boards::cage_states`] says. This is the sampler's own
+/// solve, public so that a calibration can try other part values; read the result with the
+/// game's nodes.
+///
+/// ```
+/// use emulator::emulated::{CAGE, solve_game};
+/// use emulator::physical::{Board, Parts, PullupState};
+/// use heuristic::{Node, Position, Side, Size};
+/// let board = Board::from_profile(&boards::NUCLEO_F446RE);
+/// let parts = Parts::nominal(&board, CAGE);
+/// let game = Position::new(Size::M3, Side::Cut);
+/// let v = solve_game(&board, &parts, &game, PullupState::On).unwrap();
+/// assert!(v.volts(Node::Bottom).unwrap() > 0.5 * board.supply_volts);
+/// ```
+pub fn solve_game(
+    board: &Board,
+    parts: &Parts,
+    game: &Position,
+    pullups: PullupState,
+) -> Result<Solution, CageSizeError> {
+    let states = boards::cage_states(game).map_err(|_| CageSizeError(game.size().get()))?;
+    let cage = Position::set_up(CAGE, &states, Side::Cut)
+        .unwrap_or_else(|| unreachable!("one state per M=4 edge"));
+    Ok(solve(board, parts, &cage, pullups))
 }
 
 /// A game on an emulated board, shared by the firmware's hardware handles and the caller who
@@ -129,6 +154,17 @@ impl EmulatedCage {
         let mut inner = self.inner.borrow_mut();
         inner.stuck.retain(|&(n, _)| n != node);
         inner.stuck.push((node, code));
+    }
+
+    /// The board's electrical values.
+    pub fn board(&self) -> Board {
+        self.inner.borrow().board.clone()
+    }
+
+    /// The parts this board was built from (the drawn values, faults included): what a
+    /// calibration should find.
+    pub fn parts(&self) -> Parts {
+        self.inner.borrow().parts.clone()
     }
 
     /// The game as the cage holds it.

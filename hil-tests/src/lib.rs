@@ -7,11 +7,13 @@
 //! - [`Predictor::check`]: one decision against the emulator's codes and the ideal tied set,
 //!   classified ([`Class`]).
 //! - [`Report`]: JSON lines as the run goes, JSON and Markdown summaries, an SVG plot.
+//! - [`calibrate`]: one board's part values fitted from its codes, and re-predicted.
 //! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
 //!   cage without an edge fixture.
 
 mod agreement;
 mod bench;
+mod calibrate;
 mod compare;
 mod defmt_log;
 mod guided;
@@ -26,6 +28,10 @@ mod target;
 
 pub use agreement::{Compared, Lockstep};
 pub use bench::{Tally, measure, play_game};
+pub use calibrate::{
+    Calibration, CalibrationError, Fitted, MIN_STEPS, Observation, Residuals, calibrate,
+    calibrate_report, observations,
+};
 pub use compare::{Class, Fit, Off, Predictor, Step};
 pub use defmt_log::DefmtLog;
 pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};

@@ -23,6 +23,27 @@ struct Cli {
 enum Cmd {
     /// Run a scenario on a target and write its report.
     Run(Run),
+    /// Fit the board's part values from a report's steps (any stage) and re-predict them.
+    Calibrate(Calibrate),
+}
+
+#[derive(Debug, clap::Args)]
+struct Calibrate {
+    /// Report folder holding steps.jsonl; gets calibration.json and a summary.md section.
+    #[arg(long)]
+    out: PathBuf,
+    /// Board profile, when not the one the report names.
+    #[arg(long)]
+    board: Option<String>,
+}
+
+/// Calibrates the report in `out` and prints the summary's section.
+fn calibrate(out: &std::path::Path, board: Option<&str>) -> anyhow::Result<()> {
+    // The error's own line says it all (its source is part of it).
+    let calibration =
+        hil_tests::calibrate_report(out, board).map_err(|e| anyhow::anyhow!("{e}"))?;
+    print!("\n{}", calibration.markdown());
+    Ok(())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -76,6 +97,9 @@ struct Run {
     /// Keep the finished games of an interrupted report in `--out` and play the rest.
     #[arg(long)]
     resume: bool,
+    /// Then fit the board's part values from the steps (calibration.json, summary section).
+    #[arg(long)]
+    calibrate: bool,
 }
 
 impl Run {
@@ -217,6 +241,9 @@ impl Run {
         )?;
         bar.finish_and_clear();
         print!("{}", report.finish()?);
+        if self.calibrate {
+            calibrate(&self.out, Some(&self.board))?;
+        }
         println!("Report: {}", self.out.display());
         Ok(())
     }
@@ -227,8 +254,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    let Cmd::Run(run) = cli.cmd;
-    match run.run() {
+    let result = match cli.cmd {
+        Cmd::Run(run) => run.run(),
+        Cmd::Calibrate(c) => calibrate(&c.out, c.board.as_deref()),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");

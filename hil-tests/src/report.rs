@@ -78,6 +78,14 @@ pub enum ReportError {
         "{0}: written by another run (stage, board, seed or scenario differ); use another --out"
     )]
     Mismatch(PathBuf),
+    /// A report line that is not one (only a cut-short last line is an interruption).
+    #[error("{path} line {line}: not a report line")]
+    Garbled {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+    },
 }
 
 /// The plot's file name in the report folder.
@@ -137,6 +145,39 @@ impl Report {
             }
         }
         Ok(report)
+    }
+
+    /// Reads the header and the steps of the report in `dir`, as a calibration reads any
+    /// stage's report: a last line cut short (an interrupted run) is dropped, any other line
+    /// that does not parse is an error.
+    pub fn read_steps(dir: &Path) -> Result<(Header, Vec<Step>), ReportError> {
+        let path = dir.join("steps.jsonl");
+        let text = fs::read_to_string(&path).map_err(|source| ReportError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let lines: Vec<&str> = text.lines().collect();
+        let mut header = None;
+        let mut steps = Vec::new();
+        for (i, line) in lines.iter().enumerate() {
+            let garbled = || ReportError::Garbled {
+                path: path.clone(),
+                line: i + 1,
+            };
+            match serde_json::from_str::<Line>(line) {
+                Ok(Line::Header(h)) if i == 0 => header = Some(h),
+                Ok(Line::Header(_)) => return Err(garbled()),
+                Ok(Line::Step(_) | Line::GameEnd(..)) if header.is_none() => {
+                    return Err(garbled());
+                }
+                Ok(Line::Step(s)) => steps.push(*s),
+                Ok(Line::GameEnd(..)) => {}
+                Err(_) if i + 1 == lines.len() && i > 0 && !text.ends_with('\n') => {}
+                Err(_) => return Err(garbled()),
+            }
+        }
+        let header = header.ok_or(ReportError::Garbled { path, line: 1 })?;
+        Ok((header, steps))
     }
 
     /// Whether game `index` is already in the report, and the branches it left (tree).
