@@ -673,7 +673,7 @@ fn write(path: &std::path::Path, text: &str) -> Result<(), CalibrationError> {
         .map_err(|source| {
             CalibrationError::Report(ReportError::Io {
                 path: path.to_path_buf(),
-                source,
+                error: source,
             })
         })
 }

@@ -58,12 +58,13 @@ pub struct Report {
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// A file operation failed.
-    #[error("{path}: {source}")]
+    /// (Not a `source`: the message already says why, and a chain would say it twice.)
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The plot could not be drawn.
     #[error("{path}: cannot draw the plot: {message}")]
@@ -100,7 +101,10 @@ impl Report {
     pub fn open(dir: &Path, header: Header, resume: bool) -> Result<Report, ReportError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
-            move |source| ReportError::Io { path, source }
+            move |source| ReportError::Io {
+                path,
+                error: source,
+            }
         };
         fs::create_dir_all(dir).map_err(io(dir))?;
         let path = dir.join("steps.jsonl");
@@ -154,7 +158,7 @@ impl Report {
         let path = dir.join("steps.jsonl");
         let text = fs::read_to_string(&path).map_err(|source| ReportError::Io {
             path: path.clone(),
-            source,
+            error: source,
         })?;
         let lines: Vec<&str> = text.lines().collect();
         let mut header = None;
@@ -189,11 +193,14 @@ impl Report {
         let path = self.dir.join("steps.jsonl");
         let text = serde_json::to_string(line).map_err(|e| ReportError::Io {
             path: path.clone(),
-            source: e.into(),
+            error: e.into(),
         })?;
         writeln!(self.file, "{text}")
             .and_then(|()| self.file.flush())
-            .map_err(|source| ReportError::Io { path, source })
+            .map_err(|source| ReportError::Io {
+                path,
+                error: source,
+            })
     }
 
     /// Records one step.
@@ -241,7 +248,10 @@ impl Report {
             ("summary.md", md.clone()),
         ] {
             let path = self.dir.join(name);
-            fs::write(&path, text).map_err(|source| ReportError::Io { path, source })?;
+            fs::write(&path, text).map_err(|source| ReportError::Io {
+                path,
+                error: source,
+            })?;
         }
         let path = self.dir.join(PLOT);
         let h = &self.header;

@@ -200,3 +200,29 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         assert!(stderr.starts_with(message), "{stderr}");
     }
 }
+
+#[test]
+fn a_report_folder_that_cannot_be_made_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let out = file.join("report");
+    let run = bench(&[
+        "run",
+        "--target",
+        "sil",
+        "--scenario",
+        "tree3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("error: {}: ", out.display())),
+        "{stderr}"
+    );
+    // The operating system's reason appears once, not once per error in the chain.
+    assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");
+}
