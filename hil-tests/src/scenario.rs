@@ -70,27 +70,32 @@ impl Scenario {
         matches!(self.games.as_slice(), [Script::Branch(_)])
     }
 
-    /// `games` games where Short plays random resistors; game `i` draws from `seed + i`.
-    pub fn random(size: Size, games: usize, seed: u64) -> Scenario {
+    /// `games` games of `script`, game `i` seeded with `seed + i`.
+    fn seeded(
+        kind: &str,
+        size: Size,
+        games: usize,
+        seed: u64,
+        script: fn(u64) -> Script,
+    ) -> Scenario {
         Scenario {
-            name: format!("random{} ({games} games, seed {seed})", size.get()),
+            name: format!("{kind}{} ({games} games, seed {seed})", size.get()),
             size,
             games: (0..games as u64)
-                .map(|i| Script::Random(seed.wrapping_add(i)))
+                .map(|i| script(seed.wrapping_add(i)))
                 .collect(),
         }
+    }
+
+    /// `games` games where Short plays random resistors; game `i` draws from `seed + i`.
+    pub fn random(size: Size, games: usize, seed: u64) -> Scenario {
+        Scenario::seeded("random", size, games, seed, Script::Random)
     }
 
     /// `games` operator-guided games (boards without an edge fixture): the operator makes
     /// every move on the cage; game `i` draws Short's random replies from `seed + i`.
     pub fn guided(size: Size, games: usize, seed: u64) -> Scenario {
-        Scenario {
-            name: format!("guided{} ({games} games, seed {seed})", size.get()),
-            size,
-            games: (0..games as u64)
-                .map(|i| Script::Guided(seed.wrapping_add(i)))
-                .collect(),
-        }
+        Scenario::seeded("guided", size, games, seed, Script::Guided)
     }
 
     /// Whether the operator makes the moves on the cage.
