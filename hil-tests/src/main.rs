@@ -146,11 +146,7 @@ impl Run {
         )
     }
 
-    fn pil(
-        &self,
-        profile: &'static boards::Profile,
-        size: Size,
-    ) -> anyhow::Result<Box<dyn Target>> {
+    fn pil(&self, profile: &'static boards::Profile, size: Size) -> anyhow::Result<Pil> {
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
             bail!(
                 "--timeout must be a positive number of seconds, not {}",
@@ -166,15 +162,7 @@ impl Run {
         };
         let mut options = PilOptions::new(elf);
         options.timeout = Duration::from_secs_f64(self.timeout);
-        let pil = Pil::start(&options, profile, size, self.board_seed)?;
-        Ok(if self.compare_sil {
-            Box::new(Lockstep::new(
-                Sil::new(profile, size, self.board_seed)?,
-                pil,
-            ))
-        } else {
-            Box::new(pil)
-        })
+        Ok(Pil::start(&options, profile, size, self.board_seed)?)
     }
 
     /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
@@ -213,12 +201,17 @@ impl Run {
         if self.compare_sil && self.target != Stage::Pil {
             bail!("--compare-sil compares PIL with SIL: use it with --target pil");
         }
-        let mut target: Box<dyn Target> = match self.target {
-            Stage::Sil => Box::new(Sil::new(profile, scenario.size, self.board_seed)?),
-            Stage::Pil => self.pil(profile, scenario.size)?,
-            Stage::Hil => self.hil(profile)?,
+        let size = scenario.size;
+        let mut bench = match self.target {
+            Stage::Sil => Bench::One(Box::new(Sil::new(profile, size, self.board_seed)?)),
+            Stage::Pil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
+                Sil::new(profile, size, self.board_seed)?,
+                self.pil(profile, size)?,
+            ))),
+            Stage::Pil => Bench::One(Box::new(self.pil(profile, size)?)),
+            Stage::Hil => Bench::One(self.hil(profile)?),
         };
-        let target = target.as_mut();
+        let target = bench.target();
         let header = header(target, &scenario, self.board_seed)?;
         let mut report = Report::open(&self.out, header, self.resume)?;
         if scenario.is_guided() {
@@ -241,11 +234,34 @@ impl Run {
         )?;
         bar.finish_and_clear();
         print!("{}", report.finish()?);
+        if let Bench::Both(both) = &bench {
+            let c = both.compared();
+            println!(
+                "\nSIL and PIL agreed on all {} commands: {} measurements, {} decisions.",
+                c.commands, c.measurements, c.decisions
+            );
+        }
         if self.calibrate {
             calibrate(&self.out, Some(&self.board))?;
         }
         println!("Report: {}", self.out.display());
         Ok(())
+    }
+}
+
+/// The target a run drives: one, or SIL and PIL in lockstep (kept whole to report what was
+/// compared).
+enum Bench {
+    One(Box<dyn Target>),
+    Both(Box<Lockstep<Sil, Pil>>),
+}
+
+impl Bench {
+    fn target(&mut self) -> &mut dyn Target {
+        match self {
+            Bench::One(target) => target.as_mut(),
+            Bench::Both(both) => both.as_mut(),
+        }
     }
 }
 

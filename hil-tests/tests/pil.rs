@@ -169,3 +169,36 @@ fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
     }
     assert!(faults > 0, "the open resistor went unnoticed");
 }
+
+#[test]
+fn the_cli_runs_pil_in_lockstep_with_sil_and_says_what_it_compared() {
+    let Some(elf) = elf() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args([
+            "run",
+            "--target",
+            "pil",
+            "--compare-sil",
+            "--scenario",
+            "random4",
+        ])
+        .args(["--games", "3", "--board-seed", "2", "--elf"])
+        .arg(&elf)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.starts_with("# SIL=PIL bench: random4"), "{stdout}");
+    assert!(stdout.contains("SIL and PIL agreed on all "), "{stdout}");
+    assert!(out.join("steps.jsonl").exists());
+}
