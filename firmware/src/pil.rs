@@ -16,7 +16,7 @@ use heuristic::{Node, Size};
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{self, Command, Frame, FrameReader, LinkError, MAX_FRAME, NO_SEQ, Reply};
-use crate::{App, EdgeSwitches, Leds, Sampler};
+use crate::{App, BURST, EdgeSwitches, Leds, Sampler};
 
 /// What the board sends up the PIL link.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -28,7 +28,18 @@ pub enum Up {
     /// The sampler asks for one conversion of the node with this index in M=4
     /// [`Size::nodes`] order; the bench answers with a `Frame<u16>` of the same number.
     Read(u8),
+    /// The sampler asks for `count` (1..=[`BURST`]) conversions in a row of the node with
+    /// this index; the bench answers with one `Frame<Vec<u16>>` of the same number.
+    Burst {
+        /// Node index in M=4 [`Size::nodes`] order.
+        node: u8,
+        /// Conversions.
+        count: u8,
+    },
 }
+
+/// The codes of one [`Up::Burst`].
+pub type BurstCodes = heapless::Vec<u16, BURST>;
 
 /// A byte link to the bench: blocking, in order, nothing lost (semihosting in QEMU, a pipe in
 /// tests).
@@ -52,6 +63,13 @@ pub enum PilError<E> {
     Closed,
     /// A frame could not be encoded or read.
     Frame(LinkError),
+    /// The bench answered a burst with another number of codes.
+    BurstLength {
+        /// Conversions asked for.
+        asked: usize,
+        /// Codes received.
+        got: usize,
+    },
     /// The answer carried another request's number.
     Sequence {
         /// The request's number.
@@ -84,6 +102,29 @@ impl<L: Link> HostSampler<L> {
         self.seq = self.seq.wrapping_add(1);
         send_up(&mut self.link, seq, up)?;
         Ok(seq)
+    }
+}
+
+/// A node's index on the M=4 cage, where every node a sampler is asked for lies (M=3 sits on
+/// it).
+fn index(node: Node) -> u8 {
+    node.index(Size::M4) as u8
+}
+
+impl<L: Link> HostSampler<L> {
+    /// The bench's answer to request `seq`.
+    fn answer<T: serde::de::DeserializeOwned>(
+        &mut self,
+        seq: u16,
+    ) -> Result<T, PilError<L::Error>> {
+        let answer = receive::<L, T>(&mut self.link, &mut self.reader)?;
+        if answer.seq != seq {
+            return Err(PilError::Sequence {
+                expected: seq,
+                got: answer.seq,
+            });
+        }
+        Ok(answer.body)
     }
 }
 
@@ -151,17 +192,26 @@ impl<L: Link> Sampler for HostSampler<L> {
     }
 
     fn read(&mut self, node: Node) -> Result<u16, Self::Error> {
-        // Every node a sampler is asked for is on the M=4 cage (M=3 sits on it).
-        let index = node.index(Size::M4) as u8;
-        let seq = self.request(Up::Read(index))?;
-        let answer = receive::<L, u16>(&mut self.link, &mut self.reader)?;
-        if answer.seq != seq {
-            return Err(PilError::Sequence {
-                expected: seq,
-                got: answer.seq,
+        let seq = self.request(Up::Read(index(node)))?;
+        self.answer(seq)
+    }
+
+    /// One round trip for the whole burst rather than one per conversion.
+    fn read_burst(&mut self, node: Node, out: &mut [u16]) -> Result<(), Self::Error> {
+        let asked = out.len().min(BURST);
+        let seq = self.request(Up::Burst {
+            node: index(node),
+            count: asked as u8,
+        })?;
+        let codes: BurstCodes = self.answer(seq)?;
+        if codes.len() != out.len() {
+            return Err(PilError::BurstLength {
+                asked: out.len(),
+                got: codes.len(),
             });
         }
-        Ok(answer.body)
+        out.copy_from_slice(&codes);
+        Ok(())
     }
 }
 
@@ -184,13 +234,24 @@ mod tests {
             for &b in bytes {
                 if let Some(frame) = self.up.push::<Up>(b) {
                     let frame = frame.map_err(|_| ())?;
-                    if let Up::Read(i) = frame.body {
-                        let seq = frame.seq + u16::from(self.lose_sequence);
-                        let mut out = [0u8; MAX_FRAME];
-                        let body = u16::from(i) * 10;
-                        let n = protocol::encode(&Frame { seq, body }, &mut out).map_err(|_| ())?;
-                        self.down.extend_from_slice(&out[..n]).map_err(|_| ())?;
+                    let seq = frame.seq + u16::from(self.lose_sequence);
+                    let mut out = [0u8; MAX_FRAME];
+                    let n = match frame.body {
+                        Up::Read(i) => {
+                            let body = u16::from(i) * 10;
+                            protocol::encode(&Frame { seq, body }, &mut out)
+                        }
+                        // Conversion k of a burst reads the node's index times ten, plus k.
+                        Up::Burst { node, count } => {
+                            let body: BurstCodes = (0..u16::from(count))
+                                .map(|k| u16::from(node) * 10 + k)
+                                .collect();
+                            protocol::encode(&Frame { seq, body }, &mut out)
+                        }
+                        _ => Ok(0),
                     }
+                    .map_err(|_| ())?;
+                    self.down.extend_from_slice(&out[..n]).map_err(|_| ())?;
                     self.requests.push(frame.body).map_err(|_| ())?;
                 }
             }
@@ -234,6 +295,25 @@ mod tests {
                 Up::Pullups(true),
                 Up::Read(0),
                 Up::Read(Node::Bottom.index(Size::M4) as u8)
+            ]
+        );
+    }
+
+    #[test]
+    fn an_average_asks_for_its_conversions_in_bursts() {
+        let mut sampler = HostSampler::new(bench(false));
+        let node = Size::M4.node(2);
+        // 40 conversions: a burst of 32, then one of 8; codes 20..=51 and 20..=27.
+        let expected = ((20..52).sum::<u32>() + (20..28).sum::<u32>() + 20) / 40;
+        assert_eq!(
+            crate::sampler::average(&mut sampler, node, 40),
+            Ok(expected as u16)
+        );
+        assert_eq!(
+            sampler.link.requests.as_slice(),
+            &[
+                Up::Burst { node: 2, count: 32 },
+                Up::Burst { node: 2, count: 8 }
             ]
         );
     }

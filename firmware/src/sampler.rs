@@ -16,7 +16,20 @@ pub trait Sampler {
 
     /// One conversion of the voltage at `node`.
     fn read(&mut self, node: Node) -> Result<u16, Self::Error>;
+
+    /// `out.len()` conversions of `node` in a row (at most [`BURST`]), in order. The default
+    /// reads them one by one; a sampler whose conversions travel (PIL, where each one is a
+    /// round trip to the bench) asks for them at once.
+    fn read_burst(&mut self, node: Node, out: &mut [u16]) -> Result<(), Self::Error> {
+        for slot in out {
+            *slot = self.read(node)?;
+        }
+        Ok(())
+    }
 }
+
+/// Most conversions asked for in one [`Sampler::read_burst`]: what one bench frame carries.
+pub const BURST: usize = 32;
 
 /// One ADC code per node of a board, in [`Size::nodes`] order (internal nodes in reading order,
 /// then Q, then 0): what [`heuristic::rank`] takes.
@@ -76,10 +89,16 @@ pub(crate) fn average<S: Sampler>(
     node: Node,
     samples: u8,
 ) -> Result<u16, S::Error> {
-    let n = u32::from(samples.max(1));
+    let n = usize::from(samples.max(1));
+    let mut burst = [0u16; BURST];
     let mut sum = 0u32;
-    for _ in 0..n {
-        sum += u32::from(sampler.read(node)?);
+    let mut left = n;
+    while left > 0 {
+        let codes = &mut burst[..left.min(BURST)];
+        sampler.read_burst(node, codes)?;
+        sum += codes.iter().map(|&c| u32::from(c)).sum::<u32>();
+        left -= codes.len();
     }
+    let n = n as u32;
     Ok(((sum + n / 2) / n) as u16)
 }

@@ -281,22 +281,44 @@ impl Pil {
                 Err(never) => match never {},
             },
             Up::Read(index) => {
-                let nodes = Size::M4.node_count();
-                if usize::from(index) >= nodes {
+                let code = self.convert(index, 1)?[0];
+                self.send_frame(seq, code)?;
+            }
+            Up::Burst { node, count } => {
+                if !(1..=firmware::BURST).contains(&usize::from(count)) {
                     return Err(lost(format!(
-                        "the firmware asked for node {index}; the M=4 cage has {nodes}"
+                        "the firmware asked for a burst of {count} conversions (1..={})",
+                        firmware::BURST
                     )));
                 }
-                let code = match self.sampler.read(Size::M4.node(usize::from(index))) {
-                    Ok(code) => code,
-                    Err(never) => match never {},
-                };
-                let mut out = [0u8; MAX_FRAME];
-                let n = protocol::encode(&Frame { seq, body: code }, &mut out)?;
-                self.send(&out[..n])?;
+                let codes = self.convert(node, count)?;
+                self.send_frame(seq, codes)?;
             }
         }
         Ok(None)
+    }
+
+    /// `count` conversions of the node with M=4 index `index`, from the emulated cage.
+    fn convert(&mut self, index: u8, count: u8) -> Result<Vec<u16>, TargetError> {
+        let nodes = Size::M4.node_count();
+        if usize::from(index) >= nodes {
+            return Err(lost(format!(
+                "the firmware asked for node {index}; the M=4 cage has {nodes}"
+            )));
+        }
+        let node = Size::M4.node(usize::from(index));
+        Ok((0..count)
+            .map(|_| match self.sampler.read(node) {
+                Ok(code) => code,
+                Err(never) => match never {},
+            })
+            .collect())
+    }
+
+    fn send_frame(&mut self, seq: u16, body: impl serde::Serialize) -> Result<(), TargetError> {
+        let mut out = [0u8; MAX_FRAME];
+        let n = protocol::encode(&Frame { seq, body }, &mut out)?;
+        self.send(&out[..n])
     }
 }
 
