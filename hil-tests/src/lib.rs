@@ -43,6 +43,8 @@ pub use report::{Header, PLOT, Report, ReportError};
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{Sequence, Sil, Target, TargetError, decode_reply, encode_command};
 
+use std::ops::ControlFlow;
+
 use firmware::protocol::{Command, Reply};
 
 /// Why a campaign stopped.
@@ -54,6 +56,14 @@ pub enum CampaignError {
     /// The report could not be written.
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// The caller stopped the run between two games (the CLI on Ctrl-C).
+    #[error("stopped after game {games} of {known} (Ctrl-C)")]
+    Stopped {
+        /// Games finished.
+        games: usize,
+        /// Games known by then (a tree grows as it goes).
+        known: usize,
+    },
 }
 
 /// Identifies the target and builds the report header.
@@ -79,14 +89,14 @@ pub fn header(
 }
 
 /// Plays every game of `scenario` not yet in `report`, writing each step as it comes;
-/// `progress(done, known)` is called after each game. A tree grows breadth first from its
-/// root branch, one game per branch.
+/// `progress(done, known)` is called after each game, and stops the run by breaking. A tree
+/// grows breadth first from its root branch, one game per branch.
 pub fn campaign(
     target: &mut dyn Target,
     profile: &'static boards::Profile,
     scenario: &Scenario,
     report: &mut Report,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<(), CampaignError> {
     let predictor = Predictor::new(profile, scenario.size);
     let mut games: std::collections::VecDeque<Script> = scenario.games.iter().cloned().collect();
@@ -119,7 +129,13 @@ pub fn campaign(
             }
         }
         index += 1;
-        progress(index, index + games.len());
+        let known = index + games.len();
+        if progress(index, known).is_break() && !games.is_empty() {
+            return Err(CampaignError::Stopped {
+                games: index,
+                known,
+            });
+        }
     }
     Ok(())
 }

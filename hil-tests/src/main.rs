@@ -1,7 +1,9 @@
 //! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|records:FILE --out DIR`
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -52,7 +54,7 @@ enum Stage {
     Sil,
     /// The firmware built for Cortex-M4F, in QEMU, on the emulated board.
     Pil,
-    /// The real board over probe-rs (build with `--features probe`; not built yet).
+    /// The real board over probe-rs (needs a build with `--features probe`).
     Hil,
 }
 
@@ -217,12 +219,14 @@ impl Run {
         if scenario.is_guided() {
             return self.guided(target, profile, &scenario, &mut report);
         }
+        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let bar = ProgressBar::new(scenario.games.len() as u64);
         bar.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} (eta {eta})")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        campaign(
+        let played = campaign(
             target,
             profile,
             &scenario,
@@ -230,9 +234,26 @@ impl Run {
             &mut |done, known| {
                 bar.set_length(known as u64);
                 bar.set_position(done as u64);
+                if STOP.load(Ordering::SeqCst) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
             },
-        )?;
+        );
         bar.finish_and_clear();
+        if let Err(stopped) = played {
+            // What was finished is summed up, marked INTERRUPTED; the first error is the one told.
+            let why = stopped.to_string();
+            match report.interrupted(&why) {
+                Ok(md) => print!("{md}"),
+                Err(e) => eprintln!("error: {e}"),
+            }
+            bail!(
+                "{why}; the games finished are in {}, and `--resume` plays the rest",
+                self.out.display()
+            );
+        }
         print!("{}", report.finish()?);
         if let Bench::Both(both) = &bench {
             let c = both.compared();
@@ -248,6 +269,9 @@ impl Run {
         Ok(())
     }
 }
+
+/// Set by Ctrl-C: the campaign stops after the game in hand and reports what it finished.
+static STOP: AtomicBool = AtomicBool::new(false);
 
 /// The target a run drives: one, or SIL and PIL in lockstep (kept whole to report what was
 /// compared).

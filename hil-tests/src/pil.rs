@@ -146,7 +146,12 @@ impl Pil {
         let mut defmt = DefmtLog::new(&elf).map_err(lost)?;
         let mut append = vec![profile.name.to_string()];
         append.extend(options.args.iter().cloned());
-        let mut qemu = Process::new(QEMU)
+        let mut qemu = Process::new(QEMU);
+        // Its own process group: a Ctrl-C stops the bench between games, not QEMU mid-reply
+        // (the bench kills QEMU when it is done with it).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut qemu, 0);
+        let mut qemu = qemu
             .args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
             .args(["-display", "none", "-monitor", "none", "-serial", "none"])
             .args(["-semihosting-config", "enable=on,target=native"])

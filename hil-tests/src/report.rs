@@ -52,6 +52,8 @@ pub struct Report {
     points: Vec<crate::plot::Point>,
     /// The widest band of any step.
     band: Option<u16>,
+    /// Why the run stopped before its end, if it did.
+    interrupted: Option<String>,
 }
 
 /// A report that cannot be written or resumed.
@@ -139,6 +141,7 @@ impl Report {
             done: Vec::new(),
             points: Vec::new(),
             band: None,
+            interrupted: None,
         };
         report.write(&Line::Header(header))?;
         for line in kept {
@@ -232,10 +235,18 @@ impl Report {
         &self.tally
     }
 
+    /// Writes the summaries of a run that stopped before its end, marked INTERRUPTED with
+    /// `why`: what was finished is summed up, and `--resume` plays the rest.
+    pub fn interrupted(&mut self, why: &str) -> Result<String, ReportError> {
+        self.interrupted = Some(why.to_string());
+        self.finish()
+    }
+
     /// Writes `summary.json`, `summary.md` and `plot.svg`; returns the Markdown.
     pub fn finish(&mut self) -> Result<String, ReportError> {
         let json = serde_json::json!({
             "header": self.header,
+            "interrupted": self.interrupted,
             "tally": self.tally,
             "divergences": self.divergences,
         });
@@ -286,6 +297,12 @@ impl Report {
             h.games,
             t.steps,
         );
+        if let Some(why) = &self.interrupted {
+            md.push_str(&format!(
+                "**INTERRUPTED**: {why}. The figures cover the games finished; \
+                 `--resume` with the same options plays the rest.\n\n"
+            ));
+        }
         for (class, n) in &t.classes {
             md.push_str(&format!("| {class:?} | {n} |\n"));
         }

@@ -1,6 +1,7 @@
 //! Calibration on SIL boards with drawn 1 % parts: the fit finds the values the emulator
 //! drew, and its predictions meet the codes better than nominal ones.
 
+use std::ops::ControlFlow;
 use std::process::Command;
 
 use heuristic::{Edge, Size};
@@ -16,7 +17,10 @@ fn run(dir: &std::path::Path, scenario: &Scenario, seed: u64) -> Sil {
     let mut sil = Sil::new(NUCLEO, scenario.size, Some(seed)).unwrap();
     let header = header(&mut sil, scenario, Some(seed)).unwrap();
     let mut report = Report::open(dir, header, false).unwrap();
-    campaign(&mut sil, NUCLEO, scenario, &mut report, &mut |_, _| {}).unwrap();
+    campaign(&mut sil, NUCLEO, scenario, &mut report, &mut |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     report.finish().unwrap();
     sil
 }

@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+mod common;
+
 fn bench(args: &[&str]) -> std::process::Output {
     bench_with_input(args, "")
 }
@@ -222,4 +224,46 @@ fn a_report_folder_that_cannot_be_made_is_named_once() {
     );
     // The operating system's reason appears once, not once per error in the chain.
     assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");
+}
+
+#[test]
+fn ctrl_c_stops_between_games_keeps_the_report_and_resume_finishes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let args = |extra: &[&str]| {
+        let mut a = vec!["run", "--target", "sil", "--scenario", "random4"];
+        a.extend(["--games", "200", "--out", out.to_str().unwrap()]);
+        a.extend(extra);
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hil-tests"));
+    command.args(args(&[]));
+    let run = common::interrupted(command, &out);
+    let stdout = String::from_utf8(run.stdout).unwrap();
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(run.status.code(), Some(2), "{stdout}{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: stopped after game "), "{stderr}");
+    assert!(stderr.contains("`--resume` plays the rest"), "{stderr}");
+    assert!(
+        stdout.contains("**INTERRUPTED**: stopped after game "),
+        "{stdout}"
+    );
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert_eq!(summary, stdout);
+
+    let resumed = bench(
+        &args(&["--resume"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let stdout = String::from_utf8(resumed.stdout).unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(stdout.contains("200 games played"), "{stdout}");
+    assert!(!stdout.contains("INTERRUPTED"), "{stdout}");
 }

@@ -32,7 +32,10 @@ fn campaign(probe: &str) {
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut hil, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, false).unwrap();
-    hil_tests::campaign(&mut hil, profile, &scenario, &mut report, &mut |_, _| {}).unwrap();
+    hil_tests::campaign(&mut hil, profile, &scenario, &mut report, &mut |_, _| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap();
     let tally = report.tally().clone();
     eprintln!("{}", report.finish().unwrap());
     for line in hil.logs() {

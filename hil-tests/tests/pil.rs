@@ -2,6 +2,7 @@
 //! Runs when `qemu-system-arm` is installed (`.ci/run` installs it); says why it skips
 //! otherwise. The firmware ELF is `BIRDCAGE_PIL_ELF`, or built once here.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -12,6 +13,8 @@ use hil_tests::{
     Class, Lockstep, Pil, PilOptions, Predictor, Report, Scenario, Script, Sil, Target,
     TargetError, campaign, header, play_game,
 };
+
+mod common;
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 const MEGA: &boards::Profile = &boards::ARDUINO_MEGA;
@@ -45,7 +48,9 @@ fn agree(
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut both, scenario, seed).unwrap();
     let mut report = Report::open(dir.path(), header, false).unwrap();
-    if let Err(e) = campaign(&mut both, profile, scenario, &mut report, &mut |_, _| {}) {
+    if let Err(e) = campaign(&mut both, profile, scenario, &mut report, &mut |_, _| {
+        ControlFlow::Continue(())
+    }) {
         panic!("{e}");
     }
     Some((both.compared(), report.tally().clone()))
@@ -170,35 +175,48 @@ fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
     assert!(faults > 0, "the open resistor went unnoticed");
 }
 
+/// Ctrl-C reaches QEMU too (same terminal, same process group unless the bench moves it):
+/// the bench must still stop between games, with its PIL target answering.
 #[test]
-fn the_cli_runs_pil_in_lockstep_with_sil_and_says_what_it_compared() {
+fn the_cli_runs_pil_in_lockstep_with_sil_stops_cleanly_on_ctrl_c_and_resumes() {
     let Some(elf) = elf() else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("report");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
-        .args([
-            "run",
-            "--target",
-            "pil",
-            "--compare-sil",
-            "--scenario",
-            "random4",
-        ])
-        .args(["--games", "3", "--board-seed", "2", "--elf"])
-        .arg(&elf)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(run.stdout).unwrap();
+    let run = || {
+        let mut run = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"));
+        run.args(["run", "--target", "pil", "--compare-sil"])
+            .args([
+                "--scenario",
+                "random4",
+                "--games",
+                "60",
+                "--board-seed",
+                "2",
+            ])
+            .arg("--elf")
+            .arg(&elf)
+            .arg("--out")
+            .arg(&out);
+        run
+    };
+    let stopped = common::interrupted(run(), &out);
+    let stderr = String::from_utf8(stopped.stderr).unwrap();
+    assert_eq!(stopped.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: stopped after game "), "{stderr}");
+    assert!(!stderr.contains("QEMU"), "{stderr}");
+    let stdout = String::from_utf8(stopped.stdout).unwrap();
+    assert!(stdout.contains("**INTERRUPTED**"), "{stdout}");
+
+    let resumed = run().arg("--resume").output().unwrap();
+    let stdout = String::from_utf8(resumed.stdout).unwrap();
     assert!(
-        run.status.success(),
+        resumed.status.success(),
         "{}",
-        String::from_utf8_lossy(&run.stderr)
+        String::from_utf8_lossy(&resumed.stderr)
     );
     assert!(stdout.starts_with("# SIL=PIL bench: random4"), "{stdout}");
+    assert!(stdout.contains("60 games played"), "{stdout}");
     assert!(stdout.contains("SIL and PIL agreed on all "), "{stdout}");
-    assert!(out.join("steps.jsonl").exists());
 }

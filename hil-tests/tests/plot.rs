@@ -1,5 +1,7 @@
 //! The report's plot: one point per step, coloured by class, the band as a line.
 
+use std::ops::ControlFlow;
+
 use heuristic::Size;
 use hil_tests::{Class, PLOT, Report, Scenario, Sil, campaign, header};
 
@@ -26,7 +28,10 @@ fn the_plot_has_one_point_per_step_coloured_by_class() {
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut sil, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, false).unwrap();
-    campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {}).unwrap();
+    campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     let md = report.finish().unwrap();
     let tally = report.tally().clone();
     assert!(md.contains("Plot: `plot.svg`"), "{md}");

@@ -1,5 +1,7 @@
 //! SIL: the bench against the firmware application in-process on the emulated board.
 
+use std::ops::ControlFlow;
+
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Position, Size};
 use hil_tests::{
@@ -64,7 +66,10 @@ fn the_m3_tree_on_the_nominal_board_has_no_fault_and_only_explained_divergences(
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut sil, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, false).unwrap();
-    campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {}).unwrap();
+    campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     let tally = report.tally().clone();
     // The board's own tree: many branches, every decision checked once.
     assert!(tally.games > 500, "{tally:?}");
@@ -222,9 +227,8 @@ fn an_interrupted_report_resumes_where_it_stopped() {
         let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
         let header = header(&mut sil, &scenario, None).unwrap();
         let mut report = Report::open(dir, header, resume).unwrap();
-        let mut played = 0;
         campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {
-            played += 1
+            ControlFlow::Continue(())
         })
         .unwrap();
         report.finish().unwrap();
@@ -246,4 +250,121 @@ fn an_interrupted_report_resumes_where_it_stopped() {
         std::fs::read_to_string(broken.path().join("steps.jsonl")).unwrap(),
         text
     );
+}
+
+/// A board whose probe is pulled out after `left` more exchanges.
+#[derive(Debug)]
+struct Unplugged {
+    sil: Sil,
+    left: usize,
+}
+
+impl Target for Unplugged {
+    fn stage(&self) -> &'static str {
+        self.sil.stage()
+    }
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        match self.left.checked_sub(1) {
+            Some(left) => {
+                self.left = left;
+                self.sil.exchange(command)
+            }
+            None => Err(TargetError::Lost("probe unplugged".to_string())),
+        }
+    }
+    fn logs(&mut self) -> Vec<String> {
+        self.sil.logs()
+    }
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        self.sil.set_cage(position)
+    }
+}
+
+/// Runs `scenario` to its end in `dir` on the nominal board, resuming what is there; returns
+/// the tally and the summary's `interrupted` field.
+fn run_to_the_end(dir: &std::path::Path, scenario: &Scenario) -> (hil_tests::Tally, String) {
+    let mut sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
+    let header = header(&mut sil, scenario, None).unwrap();
+    let mut report = Report::open(dir, header, true).unwrap();
+    campaign(&mut sil, NUCLEO, scenario, &mut report, &mut |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    report.finish().unwrap();
+    (report.tally().clone(), interrupted(dir))
+}
+
+fn interrupted(dir: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(dir.join("summary.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    json["interrupted"].to_string()
+}
+
+#[test]
+fn a_probe_lost_mid_run_is_summed_up_as_interrupted_and_the_run_resumes() {
+    let scenario = Scenario::random(Size::M4, 6, 5);
+    let whole = tempfile::tempdir().unwrap();
+    let (full, complete) = run_to_the_end(whole.path(), &scenario);
+    assert_eq!(complete, "null");
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut target = Unplugged {
+        sil: Sil::new(NUCLEO, Size::M4, None).unwrap(),
+        left: 60,
+    };
+    let header = header(&mut target, &scenario, None).unwrap();
+    let mut report = Report::open(dir.path(), header, false).unwrap();
+    let error = campaign(&mut target, NUCLEO, &scenario, &mut report, &mut |_, _| {
+        ControlFlow::Continue(())
+    })
+    .unwrap_err();
+    assert_eq!(error.to_string(), "target lost: probe unplugged");
+    let finished = report.tally().games;
+    assert!(0 < finished && finished < 6, "{finished} games finished");
+    let md = report.interrupted(&error.to_string()).unwrap();
+    assert!(
+        md.contains("**INTERRUPTED**: target lost: probe unplugged."),
+        "{md}"
+    );
+    assert!(md.contains(&format!("{finished} games played")), "{md}");
+    assert_eq!(interrupted(dir.path()), "\"target lost: probe unplugged\"");
+
+    let (resumed, complete) = run_to_the_end(dir.path(), &scenario);
+    assert_eq!(resumed, full);
+    assert_eq!(complete, "null");
+}
+
+#[test]
+fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
+    let scenario = Scenario::random(Size::M4, 6, 5);
+    let whole = tempfile::tempdir().unwrap();
+    let (full, _) = run_to_the_end(whole.path(), &scenario);
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
+    let header = header(&mut sil, &scenario, None).unwrap();
+    let mut report = Report::open(dir.path(), header, false).unwrap();
+    let error = campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |done, _| {
+        if done == 2 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            hil_tests::CampaignError::Stopped { games: 2, known: 6 }
+        ),
+        "{error}"
+    );
+    assert_eq!(report.tally().games, 2);
+    report.interrupted(&error.to_string()).unwrap();
+    assert_eq!(
+        interrupted(dir.path()),
+        "\"stopped after game 2 of 6 (Ctrl-C)\""
+    );
+    let (resumed, _) = run_to_the_end(dir.path(), &scenario);
+    assert_eq!(resumed, full);
 }

@@ -1,0 +1,34 @@
+//! What more than one test binary needs.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Runs the bench `command` in a process group of its own, and once its report in `out` holds
+/// a finished game, sends the whole group SIGINT, as a terminal's Ctrl-C does.
+pub fn interrupted(mut command: Command, out: &Path) -> Output {
+    use std::os::unix::process::CommandExt;
+    let child = command
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let steps = out.join("steps.jsonl");
+    while !std::fs::read_to_string(&steps).is_ok_and(|t| t.contains("\"game_end\"")) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no game finished in a minute"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let group = format!("-{}", child.id());
+    let kill = Command::new("kill")
+        .args(["-INT", "--", &group])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    child.wait_with_output().unwrap()
+}
