@@ -8,6 +8,12 @@
 //! control S8..S1, 1 closes). A daisy chain shifts the first byte out to the far end, so a
 //! frame sends the last package's byte first and package 0's byte last, then raises SYNC to
 //! latch every package at once.
+//!
+//! Read-back: when the last package's DOUT is wired to MISO, every frame is shifted twice in
+//! one SYNC window. The chain keeps (and latches) the second copy and hands the first back on
+//! MISO, so a frame that does not come back means the chain is absent, short or broken. At
+//! start-up a test pattern followed by an all-open frame finds out whether a fixture is fitted
+//! at all: a bare board then plays by hand instead of trusting switches that are not there.
 
 use boards::{CAGE_EDGES, EdgeFixture};
 use embedded_hal::digital::OutputPin;
@@ -87,6 +93,9 @@ pub enum ChainError<S, P> {
     Sync(P),
     /// The profile's fixture does not fit the frame format (see [`cage_frame`]).
     Layout,
+    /// The frame did not come back through the chain's DOUT: a package is missing or the chain
+    /// is broken.
+    Readback,
 }
 
 /// ADG714 packages daisy-chained on an SPI bus, SYNC driven as a GPIO (the whole chain is one
@@ -96,39 +105,91 @@ pub struct Adg714Chain<SPI, SYNC> {
     spi: SPI,
     sync: SYNC,
     fixture: EdgeFixture,
+    fitted: bool,
+}
+
+/// The start-up test pattern for package `i`: never all 0 or all 1 (what an unconnected MISO
+/// reads), and different for each package, so a chain a package short or long does not match.
+fn pattern(i: usize) -> u8 {
+    0xA5 ^ (i as u8)
 }
 
 impl<SPI: SpiBus, SYNC: OutputPin> Adg714Chain<SPI, SYNC> {
-    /// Takes the bus and SYNC, and raises SYNC (idle). The switches stay as they are (all open
-    /// after power-on) until [`EdgeSwitches::set`].
+    /// Takes the bus and SYNC, and raises SYNC (idle). With MISO wired, checks that a chain of
+    /// the profile's length answers (and leaves every switch open, as power-on does); without
+    /// it, takes the fixture as fitted. The switches are set by [`EdgeSwitches::set`].
     pub fn new(
         spi: SPI,
         mut sync: SYNC,
         fixture: EdgeFixture,
     ) -> Result<Self, ChainError<SPI::Error, SYNC::Error>> {
         sync.set_high().map_err(ChainError::Sync)?;
-        Ok(Adg714Chain { spi, sync, fixture })
+        let mut chain = Adg714Chain {
+            spi,
+            sync,
+            fixture,
+            fitted: true,
+        };
+        if chain.fixture.miso.is_some() {
+            let n = usize::from(chain.fixture.devices).min(MAX_DEVICES);
+            let mut probe = [0u8; MAX_DEVICES];
+            for (i, byte) in probe[..n].iter_mut().enumerate() {
+                *byte = pattern(i);
+            }
+            let mut out = [0u8; 2 * MAX_DEVICES];
+            out[..n].copy_from_slice(&probe[..n]);
+            chain.fitted = chain.shift(&out[..2 * n], &probe[..n])?;
+        }
+        Ok(chain)
     }
 
     /// The bus and the pin back.
     pub fn release(self) -> (SPI, SYNC) {
         (self.spi, self.sync)
     }
+
+    /// Shifts `out` in one SYNC window and latches it; with MISO wired, whether the last
+    /// `expect.len()` bytes read back are `expect`.
+    fn shift(
+        &mut self,
+        out: &[u8],
+        expect: &[u8],
+    ) -> Result<bool, ChainError<SPI::Error, SYNC::Error>> {
+        let mut back = [0u8; 2 * MAX_DEVICES];
+        let back = &mut back[..out.len()];
+        self.sync.set_low().map_err(ChainError::Sync)?;
+        let sent = match self.fixture.miso {
+            Some(_) => self.spi.transfer(back, out),
+            None => self.spi.write(out),
+        }
+        .and_then(|()| self.spi.flush())
+        .map_err(ChainError::Spi);
+        // Raise SYNC even after a bus error, so the chain is not left mid-frame.
+        self.sync.set_high().map_err(ChainError::Sync)?;
+        sent?;
+        Ok(back.ends_with(expect))
+    }
 }
 
 impl<SPI: SpiBus, SYNC: OutputPin> EdgeSwitches for Adg714Chain<SPI, SYNC> {
     type Error = ChainError<SPI::Error, SYNC::Error>;
 
+    fn present(&self) -> bool {
+        self.fitted
+    }
+
     fn set(&mut self, cage: &[EdgeState; CAGE_EDGES]) -> Result<(), Self::Error> {
         let frame = cage_frame(&self.fixture, cage).ok_or(ChainError::Layout)?;
-        self.sync.set_low().map_err(ChainError::Sync)?;
-        let sent = self
-            .spi
-            .write(&frame)
-            .and_then(|()| self.spi.flush())
-            .map_err(ChainError::Spi);
-        // Raise SYNC even after a bus error, so the chain is not left mid-frame.
-        self.sync.set_high().map_err(ChainError::Sync)?;
-        sent
+        if self.fixture.miso.is_none() {
+            return self.shift(&frame, &[]).map(|_| ());
+        }
+        let n = frame.len();
+        let mut twice = [0u8; 2 * MAX_DEVICES];
+        twice[..n].copy_from_slice(&frame);
+        twice[n..2 * n].copy_from_slice(&frame);
+        match self.shift(&twice[..2 * n], &frame)? {
+            true => Ok(()),
+            false => Err(ChainError::Readback),
+        }
     }
 }

@@ -175,19 +175,162 @@ fn fixture_refuses_a_chain_too_short() {
     assert_eq!(cage_frame(&fixture, &start_cage()), None);
 }
 
+/// What MISO gives back in a SYNC window before the chain's own frame arrives: whatever the
+/// packages held.
+const HELD: u8 = 0x3C;
+
+/// The start-up probe's SPI expectations: a test pattern then an all-open frame, MISO giving
+/// back `back` (the pattern itself from a chain of the right length).
+fn probe(fixture: &boards::EdgeFixture, back: impl Fn(&[u8]) -> Vec<u8>) -> [SpiTx<u8>; 2] {
+    let n = usize::from(fixture.devices);
+    let pattern: Vec<u8> = (0..n).map(|i| 0xA5 ^ i as u8).collect();
+    let mut out = pattern.clone();
+    out.resize(2 * n, 0);
+    let mut answer = vec![HELD; n];
+    answer.extend(back(&pattern));
+    [SpiTx::transfer(out, answer), SpiTx::flush()]
+}
+
+/// A frame shifted twice in one SYNC window, MISO giving back `back`.
+fn twice(frame: &[u8], back: &[u8]) -> [SpiTx<u8>; 2] {
+    let out = [frame, frame].concat();
+    let answer = [vec![HELD; frame.len()], back.to_vec()].concat();
+    [SpiTx::transfer(out, answer), SpiTx::flush()]
+}
+
+/// SYNC idle at construction, then low and high (latch) for each of `windows`.
+fn sync_pin(windows: usize) -> PinMock {
+    let mut table = vec![PinTx::set(State::High)];
+    for _ in 0..windows {
+        table.extend([PinTx::set(State::Low), PinTx::set(State::High)]);
+    }
+    PinMock::new(&table)
+}
+
 #[test]
-fn fixture_shifts_one_frame_between_sync_edges() {
+fn fixture_finds_its_chain_then_shifts_each_frame_twice_and_reads_it_back() {
     let fixture = NUCLEO_F446RE.fixture.unwrap();
     let frame = cage_frame(&fixture, &start_cage()).unwrap().to_vec();
-    let mut spi = SpiMock::new(&[SpiTx::write_vec(frame), SpiTx::flush()]);
-    let mut sync = PinMock::new(&[
-        PinTx::set(State::High), // idle at construction
-        PinTx::set(State::Low),
-        PinTx::set(State::High), // latch
-    ]);
+    let table: Vec<SpiTx<u8>> = probe(&fixture, |p| p.to_vec())
+        .into_iter()
+        .chain(twice(&frame, &frame))
+        .collect();
+    let mut spi = SpiMock::new(&table);
+    let mut sync = sync_pin(2);
     let mut chain = Adg714Chain::new(spi.clone(), sync.clone(), fixture).unwrap();
     assert!(chain.present());
     chain.set(&start_cage()).unwrap();
+    spi.done();
+    sync.done();
+}
+
+#[test]
+fn fixture_without_read_back_shifts_one_frame_and_is_taken_as_fitted() {
+    let fixture = boards::EdgeFixture {
+        miso: None,
+        ..NUCLEO_F446RE.fixture.unwrap()
+    };
+    let frame = cage_frame(&fixture, &start_cage()).unwrap().to_vec();
+    let mut spi = SpiMock::new(&[SpiTx::write_vec(frame), SpiTx::flush()]);
+    let mut sync = sync_pin(1);
+    let mut chain = Adg714Chain::new(spi.clone(), sync.clone(), fixture).unwrap();
+    assert!(chain.present());
+    chain.set(&start_cage()).unwrap();
+    spi.done();
+    sync.done();
+}
+
+#[test]
+fn no_chain_or_a_chain_a_package_short_is_not_taken_for_a_fixture() {
+    let fixture = NUCLEO_F446RE.fixture.unwrap();
+    let floating_high = |p: &[u8]| vec![0xFFu8; p.len()];
+    let floating_low = |p: &[u8]| vec![0x00u8; p.len()];
+    // One package fewer: the pattern comes back a byte early.
+    let short = |p: &[u8]| [&[HELD][..], &p[..p.len() - 1]].concat();
+    for back in [
+        &floating_high as &dyn Fn(&[u8]) -> Vec<u8>,
+        &floating_low,
+        &short,
+    ] {
+        let mut spi = SpiMock::new(&probe(&fixture, back));
+        let mut sync = sync_pin(1);
+        let chain = Adg714Chain::new(spi.clone(), sync.clone(), fixture).unwrap();
+        assert!(!chain.present());
+        spi.done();
+        sync.done();
+    }
+}
+
+/// The application on mocks, over an ADG714 chain on a mocked bus.
+type ChainApp = App<
+    Cage,
+    ShownLeds,
+    PinMock,
+    embedded_hal_mock::eh1::delay::NoopDelay,
+    Adg714Chain<SpiMock<u8>, PinMock>,
+>;
+
+/// The application over a chain whose SPI expects `table` and whose SYNC sees `windows`.
+fn app_on_chain(table: &[SpiTx<u8>], windows: usize) -> (ChainApp, SpiMock<u8>, PinMock) {
+    let spi = SpiMock::new(table);
+    let sync = sync_pin(windows);
+    let hardware = Hardware {
+        sampler: Cage::new(4),
+        leds: ShownLeds::default(),
+        button: Button::new(PinMock::new(&[]), Level::Low, Debouncer::default()),
+        delay: embedded_hal_mock::eh1::delay::NoopDelay::new(),
+        fixture: Adg714Chain::new(spi.clone(), sync.clone(), NUCLEO_F446RE.fixture.unwrap())
+            .unwrap(),
+    };
+    (
+        App::new(&NUCLEO_F446RE, hardware, Config::default()),
+        spi,
+        sync,
+    )
+}
+
+#[test]
+fn a_bare_board_plays_by_hand_and_refuses_the_bench_s_set_edges() {
+    let fixture = NUCLEO_F446RE.fixture.unwrap();
+    let (mut app, mut spi, mut sync) = app_on_chain(&probe(&fixture, |p| vec![0xFFu8; p.len()]), 1);
+    // No switch is driven: a new game reads the cage as the operator left it.
+    assert_eq!(app.start(), Outcome::NewGame { size: 4 });
+    let firmware::protocol::Reply::Identity(id) = app.handle(firmware::protocol::Command::Identify)
+    else {
+        panic!("identify should answer an identity");
+    };
+    assert!(!id.fixture);
+    let wire = start_cage().map(firmware::protocol::WireState::from);
+    assert_eq!(
+        app.handle(firmware::protocol::Command::SetEdges(wire)),
+        firmware::protocol::Reply::Error(firmware::protocol::LinkError::NoFixture)
+    );
+    app.release().button.release().done();
+    spi.done();
+    sync.done();
+}
+
+#[test]
+fn a_frame_that_does_not_come_back_is_a_fixture_fault() {
+    let fixture = NUCLEO_F446RE.fixture.unwrap();
+    let frame = cage_frame(&fixture, &start_cage()).unwrap().to_vec();
+    let mut broken = frame.clone();
+    broken[3] ^= 0x10;
+    let table: Vec<SpiTx<u8>> = probe(&fixture, |p| p.to_vec())
+        .into_iter()
+        .chain(twice(&frame, &frame))
+        .chain(twice(&frame, &broken))
+        .collect();
+    let (mut app, mut spi, mut sync) = app_on_chain(&table, 3);
+    assert_eq!(app.start(), Outcome::NewGame { size: 4 });
+    let wire = start_cage().map(firmware::protocol::WireState::from);
+    assert_eq!(
+        app.handle(firmware::protocol::Command::SetEdges(wire)),
+        firmware::protocol::Reply::Error(firmware::protocol::LinkError::Hardware(
+            firmware::Part::Fixture
+        ))
+    );
+    app.release().button.release().done();
     spi.done();
     sync.done();
 }
@@ -221,21 +364,12 @@ fn the_application_loads_the_fixture_and_the_bench_sets_it() {
     let mut m3 = boards::cage_states(&Position::new(size(3), Side::Cut)).unwrap();
     m3[edge(size(4), "C3").index(size(4))] = EdgeState::Short;
     let m3_frame = cage_frame(&fixture, &m3).unwrap().to_vec();
-    let frame = |bytes: Vec<u8>| [SpiTx::write_vec(bytes), SpiTx::flush()];
-    let spi_table: Vec<SpiTx<u8>> = frame(start).into_iter().chain(frame(m3_frame)).collect();
-    let mut spi = SpiMock::new(&spi_table);
-    let latch = [PinTx::set(State::Low), PinTx::set(State::High)];
-    let mut sync_table = vec![PinTx::set(State::High)];
-    sync_table.extend(latch.iter().cloned().chain(latch.iter().cloned()));
-    let mut sync = PinMock::new(&sync_table);
-    let hardware = Hardware {
-        sampler: Cage::new(4),
-        leds: ShownLeds::default(),
-        button: Button::new(PinMock::new(&[]), Level::Low, Debouncer::default()),
-        delay: embedded_hal_mock::eh1::delay::NoopDelay::new(),
-        fixture: Adg714Chain::new(spi.clone(), sync.clone(), fixture).unwrap(),
-    };
-    let mut app = App::new(&NUCLEO_F446RE, hardware, Config::default());
+    let table: Vec<SpiTx<u8>> = probe(&fixture, |p| p.to_vec())
+        .into_iter()
+        .chain(twice(&start, &start))
+        .chain(twice(&m3_frame, &m3_frame))
+        .collect();
+    let (mut app, mut spi, mut sync) = app_on_chain(&table, 3);
     // Power-on left every switch open: the first new game loads the M=4 start position.
     assert_eq!(app.start(), Outcome::NewGame { size: 4 });
     let wire = m3.map(firmware::protocol::WireState::from);

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use firmware::protocol::{Command, FrameReader, Reply};
+use firmware::protocol::{Command, FrameReader, LinkError, Reply};
 use heuristic::Position;
 use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
 use probe_rs::probe::list::Lister;
@@ -155,6 +155,8 @@ impl Target for Hil {
                     return Ok(frame.body);
                 }
             }
+            // The log channel drops what does not fit: keep it drained while the board works.
+            pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
             if n == 0 {
                 std::thread::sleep(Duration::from_millis(2));
             }
@@ -174,9 +176,11 @@ impl Target for Hil {
         let states = boards::cage_states(position).map_err(|e| TargetError::Cage(e.to_string()))?;
         match self.exchange(Command::SetEdges(states.map(Into::into)))? {
             Reply::Done => Ok(()),
-            Reply::Error(e) => Err(TargetError::Cage(format!(
-                "{e}: a board without an edge fixture plays `--scenario guided`"
+            Reply::Error(LinkError::NoFixture) => Err(TargetError::Cage(format!(
+                "{}: a board without an edge fixture plays `--scenario guided`",
+                LinkError::NoFixture
             ))),
+            Reply::Error(e) => Err(TargetError::Cage(e.to_string())),
             other => Err(lost(format!("expected Done, the board answered {other:?}"))),
         }
     }

@@ -26,7 +26,9 @@ mod board {
     use boards::{NUCLEO_F446RE as BOARD, Pullups, RailRelease};
     use embedded_hal::delay::DelayNs;
     use firmware::protocol::{FrameReader, MAX_FRAME};
-    use firmware::{Adg714Chain, App, Button, Config, Debouncer, Hardware, PinLeds, serve};
+    use firmware::{
+        Adg714Chain, App, Button, Config, Debouncer, EdgeSwitches, Hardware, PinLeds, serve,
+    };
     use panic_probe as _;
     use rtt_target::{ChannelMode, rtt_init};
     use stm32f4xx_hal::{pac, prelude::*, rcc};
@@ -105,6 +107,11 @@ mod board {
         let fixture = defmt::unwrap!(BOARD.fixture);
         let spi = Spi2::new(dp.SPI2, &gpio, &fixture, SPI_DIVIDER_LOG2, &mut rcc);
         let chain = defmt::unwrap!(Adg714Chain::new(spi, gpio.output(fixture.sync), fixture).ok());
+        if chain.present() {
+            defmt::info!("edge fixture found: {} packages answer", fixture.devices);
+        } else {
+            defmt::info!("no edge fixture answers on MISO: moves are made by hand");
+        }
 
         let hardware = Hardware {
             sampler,
