@@ -207,6 +207,18 @@ fn sync_pin(windows: usize) -> PinMock {
     PinMock::new(&table)
 }
 
+/// Sets the start cage on a chain of `fixture` whose bus expects `table` (the construction's
+/// probe, if any, and the frame) in `windows` SYNC windows; the chain must take itself as fitted.
+fn set_start_cage(fixture: boards::EdgeFixture, table: &[SpiTx<u8>], windows: usize) {
+    let mut spi = SpiMock::new(table);
+    let mut sync = sync_pin(windows);
+    let mut chain = Adg714Chain::new(spi.clone(), sync.clone(), fixture).unwrap();
+    assert!(chain.present());
+    chain.set(&start_cage()).unwrap();
+    spi.done();
+    sync.done();
+}
+
 #[test]
 fn fixture_finds_its_chain_then_shifts_each_frame_twice_and_reads_it_back() {
     let fixture = NUCLEO_F446RE.fixture.unwrap();
@@ -215,13 +227,7 @@ fn fixture_finds_its_chain_then_shifts_each_frame_twice_and_reads_it_back() {
         .into_iter()
         .chain(twice(&frame, &frame))
         .collect();
-    let mut spi = SpiMock::new(&table);
-    let mut sync = sync_pin(2);
-    let mut chain = Adg714Chain::new(spi.clone(), sync.clone(), fixture).unwrap();
-    assert!(chain.present());
-    chain.set(&start_cage()).unwrap();
-    spi.done();
-    sync.done();
+    set_start_cage(fixture, &table, 2);
 }
 
 #[test]
@@ -231,13 +237,7 @@ fn fixture_without_read_back_shifts_one_frame_and_is_taken_as_fitted() {
         ..NUCLEO_F446RE.fixture.unwrap()
     };
     let frame = cage_frame(&fixture, &start_cage()).unwrap().to_vec();
-    let mut spi = SpiMock::new(&[SpiTx::write_vec(frame), SpiTx::flush()]);
-    let mut sync = sync_pin(1);
-    let mut chain = Adg714Chain::new(spi.clone(), sync.clone(), fixture).unwrap();
-    assert!(chain.present());
-    chain.set(&start_cage()).unwrap();
-    spi.done();
-    sync.done();
+    set_start_cage(fixture, &[SpiTx::write_vec(frame), SpiTx::flush()], 1);
 }
 
 #[test]
