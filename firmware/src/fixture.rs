@@ -131,14 +131,13 @@ impl<SPI: SpiBus, SYNC: OutputPin> Adg714Chain<SPI, SYNC> {
             fitted: true,
         };
         if chain.fixture.miso.is_some() {
+            // The pattern, then an all-open frame to latch; the pattern must come back.
             let n = usize::from(chain.fixture.devices).min(MAX_DEVICES);
-            let mut probe = [0u8; MAX_DEVICES];
-            for (i, byte) in probe[..n].iter_mut().enumerate() {
+            let mut out = [0u8; 2 * MAX_DEVICES];
+            for (i, byte) in out[..n].iter_mut().enumerate() {
                 *byte = pattern(i);
             }
-            let mut out = [0u8; 2 * MAX_DEVICES];
-            out[..n].copy_from_slice(&probe[..n]);
-            chain.fitted = chain.shift(&out[..2 * n], &probe[..n])?;
+            chain.fitted = chain.shift(&out[..2 * n], &out[..n])?;
         }
         Ok(chain)
     }

@@ -56,8 +56,8 @@ pub enum CampaignError {
     /// The report could not be written.
     #[error(transparent)]
     Report(#[from] ReportError),
-    /// The caller stopped the run between two games (the CLI on Ctrl-C).
-    #[error("stopped after game {games} of {known} (Ctrl-C)")]
+    /// The caller stopped the run between two games (the CLI does on Ctrl-C).
+    #[error("stopped after game {games} of {known}")]
     Stopped {
         /// Games finished.
         games: usize,

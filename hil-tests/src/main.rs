@@ -10,7 +10,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::time::Duration;
 
 use heuristic::Size;
-use hil_tests::{Lockstep, Pil, PilOptions, Report, Scenario, Sil, Target, campaign, header};
+use hil_tests::{
+    CampaignError, Lockstep, Pil, PilOptions, Report, Scenario, Sil, Target, campaign, header,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// The Bird Cage test bench.
@@ -243,8 +245,11 @@ impl Run {
         );
         bar.finish_and_clear();
         if let Err(stopped) = played {
-            // What was finished is summed up, marked INTERRUPTED; the first error is the one told.
-            let why = stopped.to_string();
+            // What was finished is summed up, marked INTERRUPTED with why.
+            let why = match stopped {
+                CampaignError::Stopped { .. } => format!("{stopped} (Ctrl-C)"),
+                _ => stopped.to_string(),
+            };
             match report.interrupted(&why) {
                 Ok(md) => print!("{md}"),
                 Err(e) => eprintln!("error: {e}"),

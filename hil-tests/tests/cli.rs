@@ -244,6 +244,10 @@ fn ctrl_c_stops_between_games_keeps_the_report_and_resume_finishes_it() {
     assert_eq!(run.status.code(), Some(2), "{stdout}{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("error: stopped after game "), "{stderr}");
+    assert!(
+        stderr.contains(" (Ctrl-C); the games finished are in "),
+        "{stderr}"
+    );
     assert!(stderr.contains("`--resume` plays the rest"), "{stderr}");
     assert!(
         stdout.contains("**INTERRUPTED**: stopped after game "),

@@ -361,10 +361,7 @@ fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
     );
     assert_eq!(report.tally().games, 2);
     report.interrupted(&error.to_string()).unwrap();
-    assert_eq!(
-        interrupted(dir.path()),
-        "\"stopped after game 2 of 6 (Ctrl-C)\""
-    );
+    assert_eq!(interrupted(dir.path()), "\"stopped after game 2 of 6\"");
     let (resumed, _) = run_to_the_end(dir.path(), &scenario);
     assert_eq!(resumed, full);
 }
