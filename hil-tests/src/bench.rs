@@ -152,6 +152,9 @@ pub struct Tally {
     pub steps: usize,
     /// Steps per class, in [`Class`] order.
     pub classes: Vec<(Class, usize)>,
+    /// Guided moves whose codes did not fit until the operator fixed the cage.
+    #[serde(default)]
+    pub misfits: usize,
 }
 
 impl Tally {

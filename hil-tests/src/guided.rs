@@ -16,7 +16,7 @@ use heuristic::{Edge, Move, Position, Side, Size};
 
 use crate::bench::{measure, record, turn};
 use crate::compare::Predictor;
-use crate::report::{Report, ReportError};
+use crate::report::{Misfit, Report, ReportError};
 use crate::scenario::{Scenario, Script, game_rng, random_short};
 use crate::target::{Target, TargetError};
 
@@ -360,6 +360,14 @@ impl Game<'_, '_> {
                 let off: Vec<String> = fit.off.iter().map(ToString::to_string).collect();
                 format!("{} (band ±{})", off.join("; "), fit.band)
             };
+            let mut moves = self.moves.clone();
+            moves.extend(task.mv);
+            self.report.misfit(Misfit {
+                game: self.index,
+                record: record(&moves),
+                codes,
+                why: why.clone(),
+            })?;
             self.say(&format!(
                 "The codes do not fit {what}: {why}. Fix the cage and press Enter (q quits)."
             ))?;

@@ -39,7 +39,7 @@ pub use hil::{PROBE_ENV, probe_request};
 pub use pil::{ELF_ENV, Pil, PilOptions, QEMU, firmware_elf, qemu_available};
 #[cfg(feature = "probe")]
 pub use probe::Hil;
-pub use report::{Header, PLOT, Report, ReportError};
+pub use report::{Header, Misfit, PLOT, Report, ReportError};
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{Sequence, Sil, Target, TargetError, decode_reply, encode_command};
 

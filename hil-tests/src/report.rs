@@ -31,12 +31,27 @@ pub struct Header {
     pub games: usize,
 }
 
+/// A guided game's cage that did not fit the position the operator was asked to make: kept
+/// so the report shows every correction, not only the game played once it was fixed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Misfit {
+    /// 0-based game.
+    pub game: usize,
+    /// The moves up to and including the one the operator was asked to make.
+    pub record: String,
+    /// The node codes measured.
+    pub codes: Vec<u16>,
+    /// Which nodes were off their band, and by how much.
+    pub why: String,
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Line {
     Header(Header),
     Step(Box<Step>),
     GameEnd(usize, usize),
+    Misfit(Box<Misfit>),
 }
 
 /// A report being written.
@@ -123,7 +138,7 @@ impl Report {
                 match parsed {
                     Line::Header(h) if i == 0 && h == header => {}
                     Line::Header(_) => return Err(ReportError::Mismatch(path)),
-                    Line::Step(s) => pending.push(Line::Step(s)),
+                    Line::Step(_) | Line::Misfit(_) => pending.push(parsed),
                     Line::GameEnd(g, branches) => {
                         kept.append(&mut pending);
                         kept.push(Line::GameEnd(g, branches));
@@ -147,6 +162,7 @@ impl Report {
         for line in kept {
             match line {
                 Line::Step(s) => report.step(*s)?,
+                Line::Misfit(m) => report.misfit(*m)?,
                 Line::GameEnd(g, branches) => report.end_game(g, branches)?,
                 Line::Header(_) => {}
             }
@@ -174,11 +190,12 @@ impl Report {
             match serde_json::from_str::<Line>(line) {
                 Ok(Line::Header(h)) if i == 0 => header = Some(h),
                 Ok(Line::Header(_)) => return Err(garbled()),
-                Ok(Line::Step(_) | Line::GameEnd(..)) if header.is_none() => {
+                Ok(Line::Step(_) | Line::GameEnd(..) | Line::Misfit(_)) if header.is_none() => {
                     return Err(garbled());
                 }
                 Ok(Line::Step(s)) => steps.push(*s),
-                Ok(Line::GameEnd(..)) => {}
+                // A misfit's codes are of no known position: not a calibration's to use.
+                Ok(Line::GameEnd(..) | Line::Misfit(_)) => {}
                 Err(_) if i + 1 == lines.len() && i > 0 && !text.ends_with('\n') => {}
                 Err(_) => return Err(garbled()),
             }
@@ -217,6 +234,12 @@ impl Report {
             self.divergences.push(step);
         }
         Ok(())
+    }
+
+    /// Records a guided game's cage that did not fit (the operator then fixes it).
+    pub fn misfit(&mut self, misfit: Misfit) -> Result<(), ReportError> {
+        self.tally.misfits += 1;
+        self.write(&Line::Misfit(Box::new(misfit)))
     }
 
     /// Records the end of game `index`, which left `branches` replies of Short to explore
@@ -325,6 +348,13 @@ impl Report {
         }
         let faults = t.count(Class::Wiring) + t.count(Class::Fault);
         md.push_str(&format!("\nFaults (wiring or firmware): {faults}.\n"));
+        if t.misfits > 0 {
+            md.push_str(&format!(
+                "\nCage corrections (a guided move that did not fit, fixed by the operator): {} \
+                 (`misfit` lines in steps.jsonl).\n",
+                t.misfits
+            ));
+        }
         md.push_str(&format!(
             "\nPlot: `{PLOT}` (per step, the worst |code - prediction| against the band, by class).\n"
         ));

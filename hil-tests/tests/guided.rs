@@ -178,6 +178,22 @@ fn a_wrong_move_on_the_cage_is_named_by_node_and_the_game_goes_on_once_fixed() {
         "{complaint}"
     );
     assert_eq!(r.said.matches("do not fit").count(), 1, "{}", r.said);
+    // The report keeps the slip: what was asked, the codes read, and why they did not fit.
+    let text = std::fs::read_to_string(dir.path().join("steps.jsonl")).unwrap();
+    let misfits: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v.get("misfit").cloned())
+        .collect();
+    assert_eq!(misfits.len(), 1, "{text}");
+    assert_eq!(misfits[0]["record"], "A1,b2");
+    assert_eq!(
+        misfits[0]["codes"].as_array().unwrap().len(),
+        r.steps[0]["codes"].as_array().unwrap().len()
+    );
+    let why = misfits[0]["why"].as_str().unwrap();
+    assert!(complaint.contains(why), "{why} / {complaint}");
+    assert_eq!(r.report.tally().misfits, 1);
     // Once fixed, the game is the one played without the slip.
     assert_eq!(r.report.tally().steps, 4);
     assert!(
@@ -185,6 +201,25 @@ fn a_wrong_move_on_the_cage_is_named_by_node_and_the_game_goes_on_once_fixed() {
         "{}",
         r.said
     );
+    // A calibration reads the steps and passes over the slip.
+    let (_, steps) = Report::read_steps(dir.path()).unwrap();
+    assert_eq!(steps.len(), 4);
+    let mut report = r.report;
+    let md = report.finish().unwrap();
+    assert!(
+        md.contains("Cage corrections (a guided move that did not fit, fixed by the operator): 1 "),
+        "{md}"
+    );
+    // Resumed, the finished game keeps its slip.
+    let again = run(
+        &Scenario::guided(Size::M3, 1, 1),
+        "",
+        &mut Emulated,
+        dir.path(),
+        true,
+    );
+    assert!(again.result.is_ok(), "{:?}", again.result);
+    assert_eq!(again.report.tally(), report.tally());
 }
 
 #[test]
