@@ -1,27 +1,25 @@
 //! Calibration on SIL boards with drawn 1 % parts: the fit finds the values the emulator
 //! drew, and its predictions meet the codes better than nominal ones.
 
-use std::ops::ControlFlow;
 use std::process::Command;
 
 use heuristic::{Edge, Size};
 use hil_tests::{
     Calibration, CalibrationError, Report, ReportError, Scenario, Sil, calibrate, calibrate_report,
-    campaign, header, observations,
+    observations,
 };
+
+mod common;
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
 /// Runs `scenario` on the SIL board drawn from `seed` into a report in `dir`.
 fn run(dir: &std::path::Path, scenario: &Scenario, seed: u64) -> Sil {
     let mut sil = Sil::new(NUCLEO, scenario.size, Some(seed)).unwrap();
-    let header = header(&mut sil, scenario, Some(seed)).unwrap();
-    let mut report = Report::open(dir, header, false).unwrap();
-    campaign(&mut sil, NUCLEO, scenario, &mut report, &mut |_, _| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
-    report.finish().unwrap();
+    common::played(NUCLEO, &mut sil, scenario, Some(seed), dir, false)
+        .unwrap()
+        .finish()
+        .unwrap();
     sil
 }
 

@@ -2,7 +2,6 @@
 //! Runs when `qemu-system-arm` is installed (`.ci/run` installs it); says why it skips
 //! otherwise. The firmware ELF is `BIRDCAGE_PIL_ELF`, or built once here.
 
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -10,8 +9,8 @@ use std::time::Duration;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Size};
 use hil_tests::{
-    Class, Lockstep, Pil, PilOptions, Predictor, Report, Scenario, Script, Sil, Target,
-    TargetError, campaign, header, play_game,
+    Class, Lockstep, Pil, PilOptions, Predictor, Scenario, Script, Sil, Target, TargetError,
+    play_game,
 };
 
 mod common;
@@ -46,13 +45,8 @@ fn agree(
     let pil = pil(profile, scenario.size, seed)?;
     let mut both = Lockstep::new(sil, pil);
     let dir = tempfile::tempdir().unwrap();
-    let header = header(&mut both, scenario, seed).unwrap();
-    let mut report = Report::open(dir.path(), header, false).unwrap();
-    if let Err(e) = campaign(&mut both, profile, scenario, &mut report, &mut |_, _| {
-        ControlFlow::Continue(())
-    }) {
-        panic!("{e}");
-    }
+    let report = common::played(profile, &mut both, scenario, seed, dir.path(), false)
+        .unwrap_or_else(|e| panic!("{e}"));
     Some((both.compared(), report.tally().clone()))
 }
 

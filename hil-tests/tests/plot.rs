@@ -1,9 +1,9 @@
 //! The report's plot: one point per step, coloured by class, the band as a line.
 
-use std::ops::ControlFlow;
-
 use heuristic::Size;
-use hil_tests::{Class, PLOT, Report, Scenario, Sil, campaign, header};
+use hil_tests::{Class, PLOT, Report, Scenario, Sil, header};
+
+mod common;
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
@@ -26,12 +26,7 @@ fn the_plot_has_one_point_per_step_coloured_by_class() {
     let mut sil = sil;
     let scenario = Scenario::random(Size::M4, 4, 3);
     let dir = tempfile::tempdir().unwrap();
-    let header = header(&mut sil, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, false).unwrap();
-    campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
+    let mut report = common::played(NUCLEO, &mut sil, &scenario, None, dir.path(), false).unwrap();
     let md = report.finish().unwrap();
     let tally = report.tally().clone();
     assert!(md.contains("Plot: `plot.svg`"), "{md}");

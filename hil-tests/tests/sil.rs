@@ -9,6 +9,8 @@ use hil_tests::{
     decode_reply, encode_command, header, play_game,
 };
 
+mod common;
+
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
 fn steps_of(target: &mut dyn Target, size: Size, script: &Script) -> Vec<Step> {
@@ -64,12 +66,7 @@ fn the_m3_tree_on_the_nominal_board_has_no_fault_and_only_explained_divergences(
     let mut sil = Sil::new(NUCLEO, Size::M3, None).unwrap();
     let scenario = Scenario::tree(Size::M3);
     let dir = tempfile::tempdir().unwrap();
-    let header = header(&mut sil, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, false).unwrap();
-    campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
+    let mut report = common::played(NUCLEO, &mut sil, &scenario, None, dir.path(), false).unwrap();
     let tally = report.tally().clone();
     // The board's own tree: many branches, every decision checked once.
     assert!(tally.games > 500, "{tally:?}");
@@ -222,20 +219,8 @@ fn a_swapped_wire_is_reported_as_a_fault() {
 #[test]
 fn an_interrupted_report_resumes_where_it_stopped() {
     let scenario = Scenario::random(Size::M4, 6, 11);
-    let run = |dir: &std::path::Path, resume: bool| {
-        // Nominal parts and a noiseless converter: a fresh board reads as the old one did.
-        let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
-        let header = header(&mut sil, &scenario, None).unwrap();
-        let mut report = Report::open(dir, header, resume).unwrap();
-        campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |_, _| {
-            ControlFlow::Continue(())
-        })
-        .unwrap();
-        report.finish().unwrap();
-        report.tally().clone()
-    };
     let whole = tempfile::tempdir().unwrap();
-    let full = run(whole.path(), false);
+    let (full, _) = run_to_the_end(whole.path(), &scenario);
     let text = std::fs::read_to_string(whole.path().join("steps.jsonl")).unwrap();
     // Interrupted in the middle of the fourth game, with a half-written last line.
     let cut = text.match_indices("{\"game_end\"").nth(2).unwrap().0;
@@ -244,7 +229,7 @@ fn an_interrupted_report_resumes_where_it_stopped() {
     let partial = format!("{}{}", &text[..next_line + 40], "");
     let broken = tempfile::tempdir().unwrap();
     std::fs::write(broken.path().join("steps.jsonl"), partial).unwrap();
-    let resumed = run(broken.path(), true);
+    let (resumed, _) = run_to_the_end(broken.path(), &scenario);
     assert_eq!(resumed, full);
     assert_eq!(
         std::fs::read_to_string(broken.path().join("steps.jsonl")).unwrap(),
@@ -280,16 +265,12 @@ impl Target for Unplugged {
     }
 }
 
-/// Runs `scenario` to its end in `dir` on the nominal board, resuming what is there; returns
-/// the tally and the summary's `interrupted` field.
+/// Runs `scenario` to its end in `dir` on the nominal board (parts and a noiseless converter:
+/// a fresh board reads as the old one did), resuming what is there; returns the tally and the
+/// summary's `interrupted` field.
 fn run_to_the_end(dir: &std::path::Path, scenario: &Scenario) -> (hil_tests::Tally, String) {
     let mut sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
-    let header = header(&mut sil, scenario, None).unwrap();
-    let mut report = Report::open(dir, header, true).unwrap();
-    campaign(&mut sil, NUCLEO, scenario, &mut report, &mut |_, _| {
-        ControlFlow::Continue(())
-    })
-    .unwrap();
+    let mut report = common::played(NUCLEO, &mut sil, scenario, None, dir, true).unwrap();
     report.finish().unwrap();
     (report.tally().clone(), interrupted(dir))
 }

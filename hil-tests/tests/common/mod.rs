@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 /// Runs the bench `command` in a process group of its own, and once its report in `out` holds
 /// a finished game, sends the whole group SIGINT, as a terminal's Ctrl-C does.
+#[allow(dead_code)] // Not every test binary that shares this module interrupts a run.
 pub fn interrupted(mut command: Command, out: &Path) -> Output {
     use std::os::unix::process::CommandExt;
     let child = command
@@ -31,4 +32,23 @@ pub fn interrupted(mut command: Command, out: &Path) -> Output {
         .unwrap();
     assert!(kill.success());
     child.wait_with_output().unwrap()
+}
+
+/// Identifies `target`, opens its report in `dir` (resuming what is there when asked) and
+/// plays every game of `scenario` on `profile`; the report is left for the test to finish.
+#[allow(dead_code)] // Not every test binary that shares this module plays a campaign.
+pub fn played(
+    profile: &'static boards::Profile,
+    target: &mut dyn hil_tests::Target,
+    scenario: &hil_tests::Scenario,
+    board_seed: Option<u64>,
+    dir: &Path,
+    resume: bool,
+) -> Result<hil_tests::Report, hil_tests::CampaignError> {
+    let header = hil_tests::header(target, scenario, board_seed)?;
+    let mut report = hil_tests::Report::open(dir, header, resume)?;
+    hil_tests::campaign(target, profile, scenario, &mut report, &mut |_, _| {
+        std::ops::ControlFlow::Continue(())
+    })?;
+    Ok(report)
 }
