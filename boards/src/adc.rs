@@ -171,15 +171,15 @@ impl AdcAccuracy {
         }
     }
 
-    /// Each figure with the name validation errors use for it.
+    /// Each figure with its field path in a profile (and in validation errors).
     pub fn figures(&self) -> [(&'static str, LsbFigure); 6] {
         [
-            ("total", self.total),
-            ("offset", self.offset),
-            ("gain", self.gain),
-            ("inl", self.inl),
-            ("dnl", self.dnl),
-            ("noise_rms", self.noise_rms),
+            ("adc.accuracy.total", self.total),
+            ("adc.accuracy.offset", self.offset),
+            ("adc.accuracy.gain", self.gain),
+            ("adc.accuracy.inl", self.inl),
+            ("adc.accuracy.dnl", self.dnl),
+            ("adc.accuracy.noise_rms", self.noise_rms),
         ]
     }
 }

@@ -17,10 +17,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "file")]
+extern crate std;
+
 mod adc;
 mod arduino_mega;
 mod button;
 mod cage;
+#[cfg(feature = "file")]
+pub mod file;
 mod fixture;
 mod led;
 mod nucleo_f446re;
@@ -47,4 +52,4 @@ pub use pullup::{GameOverReading, Pullups, RailRelease};
 pub use registry::{PROFILES, UNKNOWN_NAME_CAPACITY, UnknownBoard, by_name};
 pub use resistor::Resistors;
 pub use tolerance::{Distribution, PPM_PER_PERCENT, Tolerance};
-pub use validation::{ADC_BITS, MAX_TOLERANCE_PPM, ProfileError};
+pub use validation::{ADC_BITS, ADC_SAMPLES, MAX_TOLERANCE_PPM, ProfileError};

@@ -6,6 +6,8 @@ use crate::{
 
 /// Supported ADC resolutions.
 pub const ADC_BITS: core::ops::RangeInclusive<u8> = 6..=16;
+/// Conversions a reading may average: the bench protocol carries at most 64 per request.
+pub const ADC_SAMPLES: core::ops::RangeInclusive<u8> = 1..=64;
 /// Tolerances must be below this (50 %): beyond it a resistor may be a short.
 pub const MAX_TOLERANCE_PPM: u32 = 500_000;
 /// Edges of M=4, the largest cage the pin maps wire.
@@ -35,12 +37,18 @@ pub enum ProfileError {
         /// Its value.
         bits: u8,
     },
+    /// More conversions per reading than [`ADC_SAMPLES`] allows.
+    #[error("adc.samples = {samples} is out of range ({}..={})", ADC_SAMPLES.start(), ADC_SAMPLES.end())]
+    Samples {
+        /// Its value.
+        samples: u8,
+    },
     /// A datasheet figure whose typical value exceeds its maximum.
     #[error(
-        "adc.accuracy.{figure}: typical {typ_milli_lsb} mLSB exceeds maximum {max_milli_lsb} mLSB"
+        "{figure}: typical {typ_milli_lsb} mLSB exceeds maximum {max_milli_lsb} mLSB"
     )]
     TypicalAboveMax {
-        /// Which figure.
+        /// Which figure (`adc.accuracy.inl`).
         figure: &'static str,
         /// Its typical value.
         typ_milli_lsb: u32,
@@ -144,7 +152,53 @@ pub enum ProfileError {
     },
 }
 
+impl ProfileError {
+    /// The profile field at fault, as profile files name it (`adc.bits_used`).
+    ///
+    /// ```
+    /// use boards::ProfileError;
+    /// assert_eq!(ProfileError::Tolerance { ppm: 600_000 }.field(), "resistors.tolerance.ppm");
+    /// ```
+    pub fn field(&self) -> &'static str {
+        match self {
+            ProfileError::Empty { field } | ProfileError::Zero { field } => field,
+            ProfileError::Bits { field, .. } => field,
+            ProfileError::Samples { .. } => "adc.samples",
+            ProfileError::TypicalAboveMax { figure, .. } => figure,
+            ProfileError::ReferenceAboveSupply { .. } => "adc.reference",
+            ProfileError::Tolerance { .. } => "resistors.tolerance.ppm",
+            ProfileError::BinHole { .. } => "resistors.tolerance.distribution",
+            ProfileError::PullupRange { .. } => "pullups.min_ohms",
+            ProfileError::FloatingRail => "pullups.released",
+            ProfileError::NoSuchPin { .. }
+            | ProfileError::ForeignPin { .. }
+            | ProfileError::NotAnalog { .. }
+            | ProfileError::PinUsedTwice { .. }
+            | ProfileError::ChannelUsedTwice { .. } => "pins",
+            ProfileError::FixtureTooSmall { .. } => "fixture",
+        }
+    }
+}
+
 impl Profile {
+    /// The same board read at `bits` of resolution (a study's or `--adc-bits`'s change),
+    /// checked: the datasheet figures stay as given and are restated by
+    /// [`Profile::adc_accuracy`].
+    ///
+    /// ```
+    /// let p = boards::NUCLEO_F446RE.with_adc_bits(12).unwrap();
+    /// assert_eq!(p.adc_accuracy().offset.typ_milli_lsb, Some(1_500));
+    /// assert_eq!(
+    ///     boards::NUCLEO_F446RE.with_adc_bits(17).unwrap_err().to_string(),
+    ///     "adc.bits_used = 17 is out of range (6..=16)"
+    /// );
+    /// ```
+    pub fn with_adc_bits(mut self, bits: u8) -> Result<Profile, ProfileError> {
+        self.adc.bits_used = bits;
+        self.validate()?;
+        Ok(self)
+    }
+
     /// Checks the invariants every later crate relies on: ADC resolutions in 6..=16 bits,
     /// positive resistances and supply, tolerance below 50 %, a fixed reference not above the
     /// supply, 13 distinct analog node inputs on distinct channels, 7 + 7 LED pins, and no pin
@@ -216,6 +270,11 @@ impl Profile {
             positive("adc.max_source_ohms", ohms)?;
         }
         positive("adc.samples", u32::from(self.adc.samples))?;
+        if !ADC_SAMPLES.contains(&self.adc.samples) {
+            return Err(ProfileError::Samples {
+                samples: self.adc.samples,
+            });
+        }
         Ok(())
     }
 

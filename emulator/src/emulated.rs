@@ -16,10 +16,9 @@ use boards::Profile;
 use firmware::{App, Config, Hardware, LedPattern, Leds, NoFixture, Sampler};
 pub use firmware::{NoDelay, Unpressed};
 use heuristic::{Move, MoveError, Node, Position, Side, Size};
-use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::physical::{Adc, Board, Parts, PullupState, Solution, solve};
+use crate::physical::{Board, Build, Parts, PullupState, Solution, solve_on_cage};
 
 /// The cage every profile wires: M=4.
 pub const CAGE: Size = Size::M4;
@@ -30,8 +29,7 @@ const OPEN_OHMS: f64 = 1e9;
 #[derive(Debug)]
 struct Inner {
     board: Board,
-    parts: Parts,
-    adc: Adc,
+    build: Build,
     noise: ChaCha8Rng,
     game: Position,
     pullups: PullupState,
@@ -46,7 +44,9 @@ struct Inner {
 impl Inner {
     fn solution(&mut self) -> &Solution {
         if self.solved.is_none() {
-            let solved = solve_game(&self.board, &self.parts, &self.game, self.pullups)
+            let solved = self
+                .build
+                .solve(&self.board, &self.game, self.pullups)
                 .unwrap_or_else(|_| unreachable!("the game size was checked at construction"));
             self.solved = Some(solved);
         }
@@ -56,9 +56,8 @@ impl Inner {
 }
 
 /// Solves the emulated board's cage (M=4, built from `parts`, which fit [`CAGE`]) holding
-/// `game`: an M=3 game sits on it as [`boards::cage_states`] says. This is the sampler's own
-/// solve, public so that a calibration can try other part values; read the result with the
-/// game's nodes.
+/// `game`, as [`Build::solve`] does: public so that a calibration can try other part values;
+/// read the result with the game's nodes.
 ///
 /// ```
 /// use emulator::emulated::{CAGE, solve_game};
@@ -76,10 +75,10 @@ pub fn solve_game(
     game: &Position,
     pullups: PullupState,
 ) -> Result<Solution, CageSizeError> {
-    let states = boards::cage_states(game).map_err(|_| CageSizeError(game.size().get()))?;
-    let cage = Position::set_up(CAGE, &states, Side::Cut)
-        .unwrap_or_else(|| unreachable!("one state per M=4 edge"));
-    Ok(solve(board, parts, &cage, pullups))
+    if !matches!(game.size().get(), 3 | 4) || parts.size != CAGE {
+        return Err(CageSizeError(game.size().get()));
+    }
+    solve_on_cage(board, parts, game, pullups).map_err(|_| CageSizeError(game.size().get()))
 }
 
 /// A game on an emulated board, shared by the firmware's hardware handles and the caller who
@@ -95,23 +94,20 @@ pub struct EmulatedCage {
 pub struct CageSizeError(pub u8);
 
 impl EmulatedCage {
-    /// A new game of `size` on `profile`'s board: nominal parts and a perfect ADC without a
-    /// seed; with one, parts, ADC device and noise drawn from it (as `analyze --board`).
+    /// A new game of `size` on `profile`'s board, built by [`Build::draw`] from `seed` (the
+    /// same build `analyze --board P --tolerance-seed S` and the studies read): nominal parts
+    /// and a perfect ADC without a seed.
     pub fn new(profile: &Profile, size: Size, seed: Option<u64>) -> Result<Self, CageSizeError> {
         if !matches!(size.get(), 3 | 4) {
             return Err(CageSizeError(size.get()));
         }
         let board = Board::from_profile(profile);
-        let (parts, adc) = match seed {
-            Some(s) => (Parts::draw(&board, CAGE, s), Adc::draw(&board, s)),
-            None => (Parts::nominal(&board, CAGE), Adc::nominal(&board)),
-        };
+        let build = Build::draw(&board, size, seed);
         Ok(EmulatedCage {
             inner: Rc::new(RefCell::new(Inner {
                 board,
-                parts,
-                adc,
-                noise: ChaCha8Rng::seed_from_u64(seed.unwrap_or(0)),
+                noise: build.noise(),
+                build,
                 game: Position::new(size, Side::Cut),
                 pullups: PullupState::On,
                 solved: None,
@@ -144,7 +140,7 @@ impl EmulatedCage {
     pub fn open_resistor(&self, edge: heuristic::Edge) {
         let mut inner = self.inner.borrow_mut();
         let i = edge.index(CAGE);
-        inner.parts.edge_ohms[i] = OPEN_OHMS;
+        inner.build.parts.edge_ohms[i] = OPEN_OHMS;
         inner.solved = None;
     }
 
@@ -164,7 +160,7 @@ impl EmulatedCage {
     /// The parts this board was built from (the drawn values, faults included): what a
     /// calibration should find.
     pub fn parts(&self) -> Parts {
-        self.inner.borrow().parts.clone()
+        self.inner.borrow().build.parts.clone()
     }
 
     /// The game as the cage holds it.
@@ -239,7 +235,7 @@ impl Sampler for CageSampler {
         let volts = inner.solution().volts(node).unwrap_or(0.0);
         let inner = &mut *inner;
         inner.conversions += 1;
-        Ok(inner.adc.read(volts, &mut inner.noise))
+        Ok(inner.build.adc.read(volts, &mut inner.noise))
     }
 }
 

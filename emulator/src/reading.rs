@@ -3,22 +3,15 @@
 
 use heuristic::{Node, Position, Ranking, Size};
 use num_traits::ToPrimitive;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use crate::exact::ExactVoltages;
-use crate::physical::{self, Adc, Board, Parts, PullupState};
-
-/// Seeds of one board are split into streams so that drawing the ADC does not shift the
-/// resistor values drawn from the same seed.
-const ADC_STREAM: u64 = 0x0adc;
-const NOISE_STREAM: u64 = 0x7015e;
+use crate::physical::{Adc, Board, Build, Parts, PullupState, game_volts};
 
 /// Who reads the position.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Reader {
-    /// A physical board: nominal parts and a perfect converter without a seed; with one,
-    /// parts drawn from the tolerance model, one ADC device's static errors and noise.
+    /// A physical board: its [`Build`] for the seed (nominal parts and a perfect converter
+    /// without one), M=3 and M=4 games on the M=4 cage as the firmware plays them.
     Board {
         /// The board.
         board: Box<Board>,
@@ -61,25 +54,17 @@ impl Reader {
     pub fn prepare(&self, size: Size) -> Prepared {
         match self {
             Reader::Board { board, seed } => {
-                let (parts, adc) = match seed {
-                    Some(s) => (
-                        Parts::draw(board, size, *s),
-                        Adc::draw(board, s.wrapping_add(ADC_STREAM)),
-                    ),
-                    None => (Parts::nominal(board, size), Adc::nominal(board)),
-                };
+                let build = Build::draw(board, size, *seed);
                 Prepared {
                     size,
-                    board: Some((board.clone(), parts)),
-                    adc,
-                    noise_seed: seed.unwrap_or(0) ^ NOISE_STREAM,
+                    adc: build.adc.clone(),
+                    board: Some((board.clone(), build)),
                 }
             }
             Reader::IdealAdc { bits } => Prepared {
                 size,
                 board: None,
                 adc: Adc::ideal(*bits, 1.0),
-                noise_seed: 0,
             },
         }
     }
@@ -89,9 +74,8 @@ impl Reader {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Prepared {
     size: Size,
-    board: Option<(Box<Board>, Parts)>,
+    board: Option<(Box<Board>, Build)>,
     adc: Adc,
-    noise_seed: u64,
 }
 
 impl Prepared {
@@ -99,9 +83,10 @@ impl Prepared {
     /// on), or the exact model's voltages as fractions of a 1 V supply.
     pub fn volts(&self, position: &Position, exact: &ExactVoltages) -> Vec<Option<f64>> {
         match &self.board {
-            Some((board, parts)) => physical::solve(board, parts, position, PullupState::On)
-                .all_volts()
-                .to_vec(),
+            Some((board, build)) => {
+                game_volts(board, &build.parts, position, PullupState::On)
+                    .unwrap_or_else(|_| unreachable!("the build's cage fits the size"))
+            }
             None => self
                 .size
                 .nodes()
@@ -123,15 +108,15 @@ impl Prepared {
             codes: self.codes(&volts),
             volts,
             adc: self.adc.clone(),
-            parts: self.board.as_ref().map(|(_, p)| p.clone()),
+            parts: self.board.as_ref().map(|(_, b)| b.parts.clone()),
         }
     }
 
     /// The codes alone of [`Prepared::reading`].
     pub fn codes(&self, volts: &[Option<f64>]) -> Vec<Option<u16>> {
         match &self.board {
-            Some(_) => {
-                let mut noise = ChaCha8Rng::seed_from_u64(self.noise_seed);
+            Some((_, build)) => {
+                let mut noise = build.noise();
                 node_codes(self.size, &self.adc, volts, |v| {
                     self.adc.read(v, &mut noise)
                 })

@@ -335,51 +335,6 @@ fn averaging_conversions_shrinks_the_noise() {
 }
 
 #[test]
-fn board_values_that_describe_no_board_are_named() {
-    let mut b = Board::from_profile(&boards::NUCLEO_F446RE);
-    b.wire_ohms = 0.0;
-    assert_eq!(
-        b.validate().unwrap_err().to_string(),
-        "wire_ohms = 0 is not positive"
-    );
-    let mut b = Board::from_profile(&boards::NUCLEO_F446RE);
-    b.resistor_ohms = f64::NAN;
-    assert_eq!(
-        b.validate().unwrap_err().to_string(),
-        "resistor_ohms = NaN is not positive"
-    );
-    let e = Board::parse(
-        "base = \"nucleo-f446re\"\ntolerance_percent = 60\n",
-        "x.toml",
-    )
-    .unwrap_err();
-    assert_eq!(e.to_string(), "x.toml: tolerance 60 % is outside 0..50 %");
-    let e = Board::parse("base = \"nucleo-f446re\"\nadc_bits = 5\n", "x.toml").unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "x.toml: ADC resolution 5 bits is outside 6..=16"
-    );
-    let e = Board::parse(
-        "base = \"nucleo-f446re\"\n\nseries_ohms = \"big\"\n",
-        "x.toml",
-    )
-    .unwrap_err()
-    .to_string();
-    assert!(
-        e.starts_with("profile file x.toml: TOML parse error at line 3"),
-        "{e}"
-    );
-    let e = Board::parse("base = \"nucleo\"\n", "x.toml")
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("unknown board `nucleo`"), "{e}");
-    let e = Board::parse("base = \"nucleo-f446re\"\ncolour = 1\n", "x.toml")
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("line 2") && e.contains("colour"), "{e}");
-}
-
-#[test]
 fn move_by_move_updates_match_solving_from_scratch() {
     let mut rng = ChaCha8Rng::seed_from_u64(37);
     let (mut moves, mut worst) = (0, 0.0f64);

@@ -100,8 +100,9 @@ impl fmt::Display for Outcome {
 /// Settings that are not board values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Conversions averaged per node.
-    pub samples: u8,
+    /// Conversions averaged per node, if not the profile's `adc.samples` (the board's one
+    /// value, which the emulator and the studies model): an override for tests.
+    pub samples: Option<u8>,
     /// Check the cage after each of the opponent's turns (and learn Short's move from it).
     pub self_check: bool,
     /// Wait after switching the pull-ups: 30 kΩ into ~30 pF of pin, wiring and ADC sampling
@@ -112,7 +113,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            samples: 4,
+            samples: None,
             self_check: true,
             settle_us: 100,
         }
@@ -174,6 +175,11 @@ where
             shown: LedPattern::OFF,
             fixture_loaded: false,
         }
+    }
+
+    /// Conversions averaged per node: the config's override, else the profile's.
+    fn samples(&self) -> u8 {
+        self.config.samples.unwrap_or(self.profile.adc.samples)
     }
 
     /// The hardware (an emulated board reaches its cage through this).
@@ -273,8 +279,9 @@ where
             .full_scale_code()
             .saturating_sub(band_codes(self.profile));
         let mut m3 = true;
+        let samples = self.samples();
         for node in M4.nodes().take(usize::from(M4.get())) {
-            let code = average(&mut self.hw.sampler, node, self.config.samples)
+            let code = average(&mut self.hw.sampler, node, samples)
                 .map_err(|_| Fault::Hardware(Part::Sampler))?;
             m3 &= code >= near_supply;
         }
@@ -293,7 +300,8 @@ where
     fn try_turn(&mut self) -> Result<Outcome, Fault> {
         self.show(LedPattern::OFF)?;
         self.pullups(false)?;
-        let bottom = average(&mut self.hw.sampler, Node::Bottom, self.config.samples)
+        let samples = self.samples();
+        let bottom = average(&mut self.hw.sampler, Node::Bottom, samples)
             .map_err(|_| Fault::Hardware(Part::Sampler))?;
         self.pullups(true)?;
         let Some(game) = self.game.as_mut() else {
@@ -313,12 +321,7 @@ where
             return Ok(Outcome::GameOver(winner.into()));
         }
         let full_scale = self.profile.full_scale_code();
-        let codes = measure(
-            &mut self.hw.sampler,
-            game.size,
-            full_scale,
-            self.config.samples,
-        )
+        let codes = measure(&mut self.hw.sampler, game.size, full_scale, samples)
         .map_err(|_| Fault::Hardware(Part::Sampler))?;
         if self.config.self_check {
             if let Some(short) = game.tracker.check(self.profile, &codes)? {

@@ -31,7 +31,7 @@ pub const CAGE_EDGES: usize = boards::CAGE_EDGES;
 /// Longest board name or version string carried.
 pub const NAME_CAPACITY: usize = 16;
 /// Most samples a measurement averages.
-pub const MAX_SAMPLES: u8 = 64;
+pub const MAX_SAMPLES: u8 = *boards::ADC_SAMPLES.end();
 
 /// One message with its sequence number.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -348,7 +348,7 @@ fn a_broken_sampler_shows_the_fault_pattern() {
 #[test]
 fn averaging_reads_each_node_samples_times() {
     let config = Config {
-        samples: 3,
+        samples: Some(3),
         ..Config::default()
     };
     let mut app = app_on(Cage::new(4), config);

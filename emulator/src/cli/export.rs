@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use emulator::export::{self, Network};
-use emulator::physical::{Parts, PullupState};
+use emulator::physical::{Build, PullupState, wired};
 use heuristic::Position;
 
 use super::{BoardArgs, GameArgs};
@@ -53,19 +53,20 @@ impl NetworkArgs {
     fn resolve(&self) -> Result<(Network, Position, String)> {
         let g = &self.game;
         let r = &g.record;
-        let position = r.position()?;
-        let network = match self.board.board()? {
+        let game = r.position()?;
+        // A board's cage as its build holds the game (M=3 on the M=4 cage), as `analyze
+        // --board` and the firmware read it.
+        let (network, position) = match self.board.board()? {
             Some(board) => {
-                let parts = match self.board.tolerance_seed {
-                    Some(seed) => Parts::draw(&board, r.size, seed),
-                    None => Parts::nominal(&board, r.size),
-                };
-                Network::Board {
+                let build = Build::draw(&board, r.size, self.board.tolerance_seed);
+                let position = wired(build.cage(), &game)?;
+                let network = Network::Board {
                     board: Box::new(board),
-                    parts,
-                }
+                    parts: build.parts,
+                };
+                (network, position)
             }
-            None => Network::Model(g.network),
+            None => (Network::Model(g.network), game),
         };
         let record = if r.moves.trim().is_empty() {
             "(start)".to_string()

@@ -10,7 +10,7 @@ pub mod study;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use emulator::physical::{Board, BoardError};
+use emulator::physical::Board;
 use emulator::reading::Reader;
 use heuristic::{Model, Position, RecordError, Side, Size};
 
@@ -104,12 +104,17 @@ pub struct BoardArgs {
 }
 
 impl BoardArgs {
-    /// The board, loaded and checked; `None` without `--board`.
-    pub fn board(&self) -> Result<Option<Board>> {
+    /// The board's profile, loaded and checked; `None` without `--board`.
+    pub fn profile(&self) -> Result<Option<&'static boards::Profile>> {
         Ok(match &self.board {
-            Some(spec) => Some(Board::load(spec)?),
+            Some(spec) => Some(boards::file::load(spec)?),
             None => None,
         })
+    }
+
+    /// The board's electrical values; `None` without `--board`.
+    pub fn board(&self) -> Result<Option<Board>> {
+        Ok(self.profile()?.map(Board::from_profile))
     }
 }
 
@@ -121,8 +126,15 @@ pub struct ReaderArgs {
     pub board: BoardArgs,
     /// ADC resolution in bits (6..=16): overrides the board's; with a network model, the
     /// model read by an ideal converter with Vref = supply.
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub adc_bits: Option<i64>,
+    #[arg(
+        long,
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = clap::value_parser!(u8).range(
+            i64::from(*boards::ADC_BITS.start())..=i64::from(*boards::ADC_BITS.end())
+        )
+    )]
+    pub adc_bits: Option<u8>,
 }
 
 impl ReaderArgs {
@@ -139,13 +151,7 @@ impl ReaderArgs {
                     seed: self.board.tolerance_seed,
                 })
             }
-            (None, Some(bits)) => {
-                let bits = u8::try_from(bits)
-                    .ok()
-                    .filter(|b| boards::ADC_BITS.contains(b))
-                    .ok_or(BoardError::Bits { bits })?;
-                Some(Reader::IdealAdc { bits })
-            }
+            (None, Some(bits)) => Some(Reader::IdealAdc { bits }),
             (None, None) => None,
         })
     }

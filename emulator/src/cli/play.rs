@@ -39,7 +39,7 @@ pub struct Cmd {
     /// Network the heuristic measures (and the drops shown): ideal or reference.
     #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = parse_model)]
     network: Model,
-    /// The board the firmware runs on (`arduino-mega`, `nucleo-f446re`); implies
+    /// The board the firmware runs on (`arduino-mega`, `nucleo-f446re` or a profile file); implies
     /// `--opponent firmware`, whose default board is `nucleo-f446re`.
     #[arg(long, value_name = "NAME", conflicts_with = "network")]
     board: Option<String>,
@@ -286,7 +286,7 @@ impl Cmd {
             );
         }
         let name = self.board.as_deref().unwrap_or(boards::NUCLEO_F446RE.name);
-        let profile = boards::by_name(name)?;
+        let profile = boards::file::load(name)?;
         Ok(Machine::Firmware {
             profile,
             seed: self.tolerance_seed,

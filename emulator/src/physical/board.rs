@@ -1,16 +1,19 @@
-//! A board's electrical description, read from a [`boards::Profile`] (or a profile file) and
-//! checked, in the units a solver wants.
+//! A board's electrical description, derived from a checked [`boards::Profile`] (built in or
+//! read from a profile file by [`boards::file`]), in the units a solver wants.
 
-use boards::{AdcAccuracy, Distribution, Profile, RailRelease, Tolerance};
+use boards::{AdcAccuracy, Profile, ProfileError, RailRelease, Tolerance};
 
 /// Everything about a physical build that decides what its ADC reads: parts and their spread,
 /// pull-ups, the edge fixture's switches and the converter. Pins are left out: they do not
 /// change a voltage.
 ///
-/// Built from a profile with [`Board::from_profile`]; fields are public so that studies can
-/// vary one, and [`Board::validate`] checks a modified copy.
+/// Derived from a profile that [`Profile::validate`] accepted, with [`Board::from_profile`],
+/// and never checked again: the profile is the one description of a build. Fields are public
+/// so that a study can vary one electrical value as a counterfactual.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
+    /// The profile it was derived from.
+    pub profile: Profile,
     /// Profile name (or profile file) it came from, for reports.
     pub name: String,
     /// Supply across the cage (top terminal Q), volts.
@@ -91,61 +94,13 @@ pub struct AdcSpec {
     pub samples: u8,
 }
 
-/// A board value that cannot describe a real board; the message names the value.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum BoardError {
-    /// A resistance, voltage or count that must be positive is not.
-    #[error("{field} = {value} is not positive")]
-    NotPositive {
-        /// The value's name.
-        field: &'static str,
-        /// The value.
-        value: f64,
-    },
-    /// A tolerance outside 0..50 %.
-    #[error("tolerance {percent} % is outside 0..50 %")]
-    Tolerance {
-        /// The tolerance.
-        percent: f64,
-    },
-    /// A resolution outside 6..=16 bits.
-    #[error("ADC resolution {bits} bits is outside 6..=16")]
-    Bits {
-        /// The resolution.
-        bits: i64,
-    },
-    /// Internal pull-up range upside down.
-    #[error("pull-up range {min} .. {max} ohms is upside down")]
-    PullupRange {
-        /// Lower end.
-        min: f64,
-        /// Upper end.
-        max: f64,
-    },
-    /// A binned distribution whose hole swallows the band.
-    #[error("binned tolerance: hole {hole_percent} % is not inside the band ({percent} %)")]
-    BinHole {
-        /// The hole's half-width.
-        hole_percent: f64,
-        /// The band's half-width.
-        percent: f64,
-    },
-    /// A fixed reference above the supply.
-    #[error("ADC reference {reference} V is above the supply {supply} V")]
-    ReferenceAboveSupply {
-        /// The reference.
-        reference: f64,
-        /// The supply.
-        supply: f64,
-    },
-}
-
 fn milli(v: u32) -> f64 {
     f64::from(v) / 1000.0
 }
 
 impl Board {
-    /// The profile's electrical values.
+    /// The electrical values of `profile`, which must have passed [`Profile::validate`] (the
+    /// built-in profiles, and every profile [`boards::file`] returns, have).
     ///
     /// ```
     /// let b = emulator::physical::Board::from_profile(&boards::NUCLEO_F446RE);
@@ -167,6 +122,7 @@ impl Board {
         };
         let supply_volts = profile.supply_volts();
         Board {
+            profile: *profile,
             name: profile.name.to_string(),
             supply_volts,
             reference: match profile.adc.reference {
@@ -190,20 +146,19 @@ impl Board {
         }
     }
 
-    /// The same board read at `bits` of resolution (accuracy figures restated).
+    /// The same board read at `bits` of resolution: the profile's ADC changed and checked,
+    /// the accuracy figures restated; the other values, varied or not, are kept.
     ///
     /// ```
     /// use emulator::physical::Board;
     /// let b = Board::from_profile(&boards::NUCLEO_F446RE).with_adc_bits(12).unwrap();
     /// assert_eq!(b.adc.accuracy.offset.typ_milli_lsb, Some(1_500));
-    /// assert!(Board::from_profile(&boards::NUCLEO_F446RE).with_adc_bits(17).is_err());
+    /// let e = Board::from_profile(&boards::NUCLEO_F446RE).with_adc_bits(17).unwrap_err();
+    /// assert_eq!(e.to_string(), "adc.bits_used = 17 is out of range (6..=16)");
     /// ```
-    pub fn with_adc_bits(mut self, bits: i64) -> Result<Board, BoardError> {
-        let bits = u8::try_from(bits)
-            .ok()
-            .filter(|b| boards::ADC_BITS.contains(b))
-            .ok_or(BoardError::Bits { bits })?;
-        self.adc.accuracy = self.adc.accuracy.at_bits(bits);
+    pub fn with_adc_bits(mut self, bits: u8) -> Result<Board, ProfileError> {
+        self.profile = self.profile.with_adc_bits(bits)?;
+        self.adc.accuracy = self.profile.adc_accuracy();
         self.adc.bits = bits;
         Ok(self)
     }
@@ -214,85 +169,5 @@ impl Board {
             Reference::Supply => self.supply_volts,
             Reference::Fixed(v) => v,
         }
-    }
-
-    /// Checks that the values describe a buildable board (positive resistances, tolerance
-    /// inside 0..50 %, 6..=16 bits); the error names the first value that does not.
-    ///
-    /// ```
-    /// use emulator::physical::Board;
-    /// let mut b = Board::from_profile(&boards::ARDUINO_MEGA);
-    /// assert_eq!(b.validate(), Ok(()));
-    /// b.series_ohms = -5.0;
-    /// assert_eq!(b.validate().unwrap_err().to_string(), "series_ohms = -5 is not positive");
-    /// ```
-    pub fn validate(&self) -> Result<(), BoardError> {
-        let mut values = vec![
-            ("supply_volts", self.supply_volts),
-            ("resistor_ohms", self.resistor_ohms),
-            ("series_ohms", self.series_ohms),
-            ("wire_ohms", self.wire_ohms),
-            ("adc.samples", f64::from(self.adc.samples)),
-        ];
-        match self.pullups {
-            Pullups::Internal { min_ohms, max_ohms } => {
-                values.push(("pullups.min_ohms", min_ohms));
-                values.push(("pullups.max_ohms", max_ohms));
-            }
-            Pullups::PerNode { ohms } | Pullups::SharedRail { ohms, .. } => {
-                values.push(("pullups.ohms", ohms));
-            }
-        }
-        if let Some(s) = self.switches {
-            values.push(("switches.on_ohms", s.on_ohms));
-            values.push(("switches.off_ohms", s.off_ohms));
-        }
-        if let Reference::Fixed(v) = self.reference {
-            values.push(("adc.reference_volts", v));
-        }
-        for (field, value) in values {
-            // `!(v > 0)` also catches NaN.
-            if !(value > 0.0 && value.is_finite()) {
-                return Err(BoardError::NotPositive { field, value });
-            }
-        }
-        let percent = self.tolerance.fraction() * 100.0;
-        if self.tolerance.ppm >= boards::MAX_TOLERANCE_PPM {
-            return Err(BoardError::Tolerance { percent });
-        }
-        if let Distribution::Binned { hole_ppm } = self.tolerance.distribution
-            && hole_ppm >= self.tolerance.ppm
-        {
-            return Err(BoardError::BinHole {
-                hole_percent: f64::from(hole_ppm) / 1e4,
-                percent,
-            });
-        }
-        if let Distribution::TruncatedGaussian { sigmas: 0 } = self.tolerance.distribution {
-            return Err(BoardError::NotPositive {
-                field: "tolerance.sigmas",
-                value: 0.0,
-            });
-        }
-        if let Pullups::Internal { min_ohms, max_ohms } = self.pullups
-            && min_ohms > max_ohms
-        {
-            return Err(BoardError::PullupRange {
-                min: min_ohms,
-                max: max_ohms,
-            });
-        }
-        if !boards::ADC_BITS.contains(&self.adc.bits) {
-            return Err(BoardError::Bits {
-                bits: i64::from(self.adc.bits),
-            });
-        }
-        if self.reference_volts() > self.supply_volts {
-            return Err(BoardError::ReferenceAboveSupply {
-                reference: self.reference_volts(),
-                supply: self.supply_volts,
-            });
-        }
-        Ok(())
     }
 }

@@ -2,8 +2,10 @@
 //! wires with contact resistance, the fixture's switches, the series resistor, pull-ups as
 //! the board has them, and the ADC that reads the result. Solved in f64.
 //!
-//! - [`Board`]: a board's electrical values (from a [`boards::Profile`] or a profile file);
+//! - [`Board`]: a board's electrical values, derived from a checked [`boards::Profile`];
 //! - [`Parts`]: one build's actual part values, nominal or drawn from a seed;
+//! - [`Build`]: the one draw of a build from a seed (parts, ADC device, noise) that SIL,
+//!   `analyze --board`, the studies and the bench share;
 //! - [`branches`]: the circuit a position makes, one list for the solver and the exports;
 //! - [`solve`]: node voltages, with parts cut off from both terminals left undefined;
 //! - [`Incremental`]: the same along a game, updating the factor move by move;
@@ -11,15 +13,15 @@
 
 mod adc;
 mod board;
-mod file;
+mod build;
 mod incremental;
 mod network;
 mod parts;
 mod solve;
 
 pub use adc::{Adc, StaticErrors};
-pub use board::{AdcSpec, Board, BoardError, Pullups, Reference, Switches};
-pub use file::LoadError;
+pub use board::{AdcSpec, Board, Pullups, Reference, Switches};
+pub use build::{Build, cage_for, game_volts, solve_on_cage, wired};
 pub use incremental::Incremental;
 pub use network::{Branch, End, Part, PullupState, branches};
 pub use parts::{Parts, factor};

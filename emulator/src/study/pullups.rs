@@ -20,7 +20,7 @@ use super::report::{CsvWriter, Header, Output, fmt_f64, rate_text};
 use super::stats::Rate;
 use super::tolerance::board_seed;
 use super::{Control, Truth, code_choice};
-use crate::physical::{self, Adc, Board, Parts, PullupState, Pullups};
+use crate::physical::{self, Adc, Board, Build, Parts, PullupState, Pullups};
 
 /// One game-over reading: who has won, and the margin in codes.
 type Reading = (Option<Side>, i64);
@@ -194,14 +194,15 @@ pub fn run(
                 max_ohms: ohms.round() as u32,
             };
             let thresholds = firmware::GameOverThresholds::derive(&p, size);
-            let nominal = Parts::nominal(&b, size);
+            let nominal = Build::parts(&b, size, None);
             let diverges = |parts: &Parts| -> u64 {
                 truths
                     .iter()
                     .filter(|(i, t)| {
                         let position = &set.entries()[*i].position;
-                        let volts = physical::solve(&b, parts, position, PullupState::On);
-                        code_choice(position, &adc, volts.all_volts())
+                        physical::game_volts(&b, parts, position, PullupState::On)
+                            .ok()
+                            .and_then(|volts| code_choice(position, &adc, &volts))
                             .is_some_and(|e| !t.is_tied(size, e))
                     })
                     .count() as u64
@@ -209,15 +210,20 @@ pub fn run(
             let per_board: Vec<(u64, Vec<Reading>)> = (0..boards)
                 .into_par_iter()
                 .map(|k| {
-                    let parts = Parts::draw(&b, size, board_seed(seed, k));
+                    let parts = Build::parts(&b, size, Some(board_seed(seed, k)));
                     let margins = set
                         .entries()
                         .iter()
                         .map(|e| {
-                            let volts =
-                                physical::solve(&b, &parts, &e.position, PullupState::Released);
-                            let code =
-                                i64::from(volts.volts(Node::Bottom).map_or(0, |v| adc.transfer(v)));
+                            let bottom = physical::solve_on_cage(
+                                &b,
+                                &parts,
+                                &e.position,
+                                PullupState::Released,
+                            )
+                            .ok()
+                            .and_then(|v| v.volts(Node::Bottom));
+                            let code = i64::from(bottom.map_or(0, |v| adc.transfer(v)));
                             let (cut, short) = (
                                 i64::from(thresholds.cut_at_most),
                                 i64::from(thresholds.short_at_least),

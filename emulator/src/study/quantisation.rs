@@ -26,7 +26,7 @@ use super::report::{CsvWriter, fmt_f64};
 use super::stats::Rate;
 use super::{CHUNK, Control, Truth, code_choice};
 use crate::exact::{self, ExactVoltages};
-use crate::physical::{self, Adc, Board, BoardError, Parts, PullupState};
+use crate::physical::{self, Adc, Board, Build, Parts, PullupState};
 use crate::reading::{Prepared, Reader, code_ranking};
 
 /// What the study reads positions with.
@@ -138,7 +138,7 @@ struct PreparedConverter {
 }
 
 impl PreparedConverter {
-    fn new(converter: &Converter, bits: &[u8], set: &PositionSet) -> Result<Self, BoardError> {
+    fn new(converter: &Converter, bits: &[u8], set: &PositionSet) -> Result<Self, boards::ProfileError> {
         let size = set.size();
         let mut stages = Vec::new();
         for &b in bits {
@@ -149,7 +149,7 @@ impl PreparedConverter {
                     board: None,
                 },
                 Converter::Board { board, seed, .. } => {
-                    let board = board.as_ref().clone().with_adc_bits(i64::from(b))?;
+                    let board = board.as_ref().clone().with_adc_bits(b)?;
                     let ratio = board.reference_volts() / board.supply_volts;
                     Stage {
                         lsb: f64::from(1u32 << b) / ratio,
@@ -168,7 +168,7 @@ impl PreparedConverter {
         }
         let board = match converter {
             Converter::Ideal => None,
-            Converter::Board { board, .. } => Some((board.clone(), Parts::nominal(board, size))),
+            Converter::Board { board, .. } => Some((board.clone(), Build::parts(board, size, None))),
         };
         Ok(PreparedConverter { stages, board })
     }
@@ -284,13 +284,14 @@ fn judge(
     let mut out = Vec::new();
     for p in prepared {
         let board_volts = p.board.as_ref().map(|(board, nominal)| {
-            let nominal_volts = physical::solve(board, nominal, position, PullupState::On);
+            let nominal_volts = physical::game_volts(board, nominal, position, PullupState::On)
+                .unwrap_or_else(|_| vec![None; size.node_count()]);
             let drawn = p.stages[0]
                 .board
                 .as_ref()
                 .map(|s| s.reader.volts(position, exact))
                 .unwrap_or_default();
-            (nominal_volts.all_volts().to_vec(), drawn)
+            (nominal_volts, drawn)
         });
         for stage in &p.stages {
             let quantised = code_choice(position, &stage.quantiser, &truth.volts);
@@ -513,7 +514,7 @@ pub fn tied_names(size: heuristic::Size, tied: u128) -> Vec<String> {
 pub enum StudyError {
     /// A board value out of range (ADC bits).
     #[error(transparent)]
-    Board(#[from] BoardError),
+    Board(#[from] boards::ProfileError),
     /// Writing the data failed.
     #[error("writing the study's data: {0}")]
     Io(#[from] io::Error),

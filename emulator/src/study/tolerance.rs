@@ -19,7 +19,7 @@ use super::positions::PositionSet;
 use super::report::{CsvWriter, Header, Output, fmt_f64, rate_text};
 use super::stats::Rate;
 use super::{Control, Truth, code_choice};
-use crate::physical::{self, Adc, Board, Parts, PullupState};
+use crate::physical::{self, Adc, Board, Build, PullupState};
 
 /// Tolerance bands studied by default, ppm (0.1 % .. 10 %).
 pub const TOLERANCES_PPM: [u32; 6] = [1_000, 5_000, 10_000, 20_000, 50_000, 100_000];
@@ -158,15 +158,16 @@ pub fn run(
 ) -> std::io::Result<(Vec<Cell>, Option<u64>)> {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
-    let nominal_parts = Parts::nominal(board, size);
+    let nominal_parts = Build::parts(board, size, None);
     let decision_indices = set.decisions();
     let decisions: Vec<Decision> = decision_indices
         .par_iter()
         .filter_map(|&i| {
             let position = set.entries()[i as usize].position.clone();
             let truth = Truth::of(&position)?;
-            let volts = physical::solve(board, &nominal_parts, &position, PullupState::On);
-            let nominal = code_choice(&position, &adc, volts.all_volts())?;
+            let volts =
+                physical::game_volts(board, &nominal_parts, &position, PullupState::On).ok()?;
+            let nominal = code_choice(&position, &adc, &volts)?;
             Some(Decision {
                 position,
                 truth,
@@ -229,14 +230,19 @@ pub fn run(
                 let results: Vec<Vec<(usize, Edge)>> = (boards_done..upto)
                     .into_par_iter()
                     .map(|b| {
-                        let parts = Parts::draw(&drawn, size, board_seed(plan.seed, b));
+                        let parts = Build::parts(&drawn, size, Some(board_seed(plan.seed, b)));
                         decisions
                             .iter()
                             .enumerate()
                             .filter_map(|(k, d)| {
-                                let volts =
-                                    physical::solve(&drawn, &parts, &d.position, PullupState::On);
-                                let e = code_choice(&d.position, &adc, volts.all_volts())?;
+                                let volts = physical::game_volts(
+                                    &drawn,
+                                    &parts,
+                                    &d.position,
+                                    PullupState::On,
+                                )
+                                .ok()?;
+                                let e = code_choice(&d.position, &adc, &volts)?;
                                 let benign = e == d.nominal
                                     || (d.truth.is_tied(size, e)
                                         && d.truth.is_tied(size, d.nominal));

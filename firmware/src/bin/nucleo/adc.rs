@@ -1,5 +1,5 @@
-//! The node sampler: ADC1 single conversions at 10 bits on the channel `boards` gives each node,
-//! and the shared pull-up rail.
+//! The node sampler: ADC1 single conversions at the profile's resolution on the channel
+//! `boards` gives each node, and the shared pull-up rail.
 
 use boards::{NodePinError, PinMap};
 use embedded_hal::digital::OutputPin;
@@ -12,6 +12,32 @@ use crate::gpio::{Gpio, GpioPin};
 
 const M4: Size = Size::M4;
 
+/// The resolutions ADC1 converts at (RM0390 13.13.2, ADC_CR1.RES).
+#[derive(Clone, Copy)]
+pub enum Resolution {
+    /// RES = 00.
+    Twelve,
+    /// RES = 01.
+    Ten,
+    /// RES = 10.
+    Eight,
+    /// RES = 11.
+    Six,
+}
+
+impl Resolution {
+    /// The resolution of `bits`, if ADC1 has it.
+    pub const fn of(bits: u8) -> Option<Resolution> {
+        match bits {
+            12 => Some(Resolution::Twelve),
+            10 => Some(Resolution::Ten),
+            8 => Some(Resolution::Eight),
+            6 => Some(Resolution::Six),
+            _ => None,
+        }
+    }
+}
+
 /// ADC1 reading the cage, and the GPIO that drives the pull-up rail.
 pub struct NodeAdc<'a> {
     adc: pac::ADC1,
@@ -20,14 +46,15 @@ pub struct NodeAdc<'a> {
 }
 
 impl<'a> NodeAdc<'a> {
-    /// Puts every node pin in analog mode and configures ADC1: 10-bit resolution (RES = 01),
-    /// ADC clock PCLK2 / 4, 480-cycle sampling on every channel (the pull-ups make sources of up
+    /// Puts every node pin in analog mode and configures ADC1: `bits` of resolution (the
+    /// profile's `adc.bits_used`: 12, 10, 8 or 6, RM0390 13.13.2 ADC_CR1.RES), ADC clock PCLK2 / 4, 480-cycle sampling on every channel (the pull-ups make sources of up
     /// to 30 kΩ; DS10693 allows R_AIN up to 50 kΩ with long enough sampling).
     pub fn new(
         adc: pac::ADC1,
         common: pac::ADC_COMMON,
         gpio: &Gpio,
         pins: &'static PinMap,
+        bits: Resolution,
         rail: GpioPin<'a>,
         rcc: &mut Rcc,
     ) -> NodeAdc<'a> {
@@ -36,7 +63,12 @@ impl<'a> NodeAdc<'a> {
             gpio.analog(input.pin);
         }
         common.ccr().modify(|_, w| w.adcpre().div4());
-        adc.cr1().modify(|_, w| w.res().ten_bit());
+        adc.cr1().modify(|_, w| match bits {
+            Resolution::Twelve => w.res().twelve_bit(),
+            Resolution::Ten => w.res().ten_bit(),
+            Resolution::Eight => w.res().eight_bit(),
+            Resolution::Six => w.res().six_bit(),
+        });
         // SMPR2 holds channels 0..=9, SMPR1 channels 10..=18 (its field 0 is channel 10).
         for n in 0..10 {
             adc.smpr2().modify(|_, w| w.smp(n).cycles480());

@@ -33,7 +33,7 @@ mod board {
     use rtt_target::{ChannelMode, rtt_init};
     use stm32f4xx_hal::{pac, prelude::*, rcc};
 
-    use crate::adc::NodeAdc;
+    use crate::adc::{NodeAdc, Resolution};
     use crate::gpio::Gpio;
     use crate::spi::Spi2;
 
@@ -41,6 +41,12 @@ mod board {
     const SPI_DIVIDER_LOG2: u8 = 3;
     /// The main loop's period: the button is sampled once per millisecond.
     const TICK_MS: u32 = 1;
+    /// ADC1 converts at the profile's resolution; a profile asking for one ADC1 lacks does
+    /// not build.
+    const ADC_RESOLUTION: Resolution = match Resolution::of(BOARD.adc.bits_used) {
+        Some(r) => r,
+        None => panic!("ADC1 converts at 12, 10, 8 or 6 bits only"),
+    };
 
     #[cortex_m_rt::entry]
     fn main() -> ! {
@@ -89,6 +95,7 @@ mod board {
             dp.ADC_COMMON,
             &gpio,
             pins,
+            ADC_RESOLUTION,
             gpio.output(control),
             &mut rcc,
         );
