@@ -51,8 +51,8 @@ use crate::{
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// Neither a known profile nor a file.
-    #[error("{0} (or a profile file)")]
-    Unknown(UnknownBoard),
+    #[error("unknown board `{0}` (expected {names} or a profile file)", names = known_names())]
+    Unknown(String),
     /// The file could not be read.
     #[error("cannot read profile file {path}: {source}")]
     Read {
@@ -117,24 +117,35 @@ pub enum FileError {
 /// assert_eq!(nucleo.name, "nucleo-f446re");
 /// assert_eq!(
 ///     boards::file::load("uno").unwrap_err().to_string(),
-///     "unknown board `uno` (expected arduino-mega or nucleo-f446re) (or a profile file)"
+///     "unknown board `uno` (expected arduino-mega, nucleo-f446re or a profile file)"
 /// );
 /// ```
 pub fn load(spec: &str) -> Result<&'static Profile, FileError> {
-    let unknown = match crate::by_name(spec) {
-        Ok(profile) => return Ok(profile),
-        Err(e) => e,
-    };
+    load_with_base(spec).map(|(profile, _)| profile)
+}
+
+/// [`load`], with the built-in profile the board starts from: itself for a built-in name,
+/// the file's `base` for a file. Firmware that only knows built-in profiles (the QEMU build,
+/// a flashed board) runs the base while the host models the file's board.
+///
+/// ```
+/// let (p, base) = boards::file::load_with_base("arduino-mega").unwrap();
+/// assert!(core::ptr::eq(p, base));
+/// ```
+pub fn load_with_base(spec: &str) -> Result<(&'static Profile, &'static Profile), FileError> {
+    if let Ok(profile) = crate::by_name(spec) {
+        return Ok((profile, profile));
+    }
     let path = Path::new(spec);
     if !path.is_file() {
-        return Err(FileError::Unknown(unknown));
+        return Err(FileError::Unknown(spec.to_string()));
     }
     let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
         path: spec.to_string(),
         source,
     })?;
-    let profile = parse(&text, spec)?;
-    Ok(Box::leak(Box::new(profile)))
+    let (profile, base) = parse_with_base(&text, spec)?;
+    Ok((Box::leak(Box::new(profile)), base))
 }
 
 /// The profile the text of a profile file describes, checked; `origin` names the file in
@@ -150,6 +161,10 @@ pub fn load(spec: &str) -> Result<&'static Profile, FileError> {
 /// );
 /// ```
 pub fn parse(text: &str, origin: &str) -> Result<Profile, FileError> {
+    parse_with_base(text, origin).map(|(profile, _)| profile)
+}
+
+fn parse_with_base(text: &str, origin: &str) -> Result<(Profile, &'static Profile), FileError> {
     let file: File = toml::from_str(text).map_err(|e| FileError::Syntax {
         path: origin.to_string(),
         message: one_line(&e.to_string()),
@@ -184,7 +199,13 @@ pub fn parse(text: &str, origin: &str) -> Result<Profile, FileError> {
         base: base.name,
         source,
     })?;
-    Ok(profile)
+    Ok((profile, base))
+}
+
+/// The built-in profiles' names, comma-separated.
+fn known_names() -> String {
+    let names: std::vec::Vec<&str> = crate::PROFILES.iter().map(|p| p.name).collect();
+    names.join(", ")
 }
 
 fn leak(text: &str) -> &'static str {

@@ -144,7 +144,7 @@ fn board_text_lists_node_codes_and_the_verdict() {
 fn profile_files_override_a_known_profile() {
     let good = scratch_file(
         "twelve.toml",
-        "base = \"nucleo-f446re\"\nname = \"twelve\"\nadc_bits = 12\n",
+        "base = \"nucleo-f446re\"\nname = \"twelve\"\n[adc]\nbits_used = 12\n",
     );
     let v = json(&["analyze", "--size", "3", "--board", good.to_str().unwrap()]);
     assert_eq!(v["board"]["name"], "twelve");
@@ -156,18 +156,18 @@ fn profile_files_override_a_known_profile() {
     for (name, text, message) in [
         (
             "bad.toml",
-            "base = \"nucleo-f446re\"\n\nresistor_ohms = [1]\n",
+            "base = \"nucleo-f446re\"\n[resistors]\nnominal_ohms = [1]\n",
             "line 3",
         ),
         (
             "negative.toml",
-            "base = \"arduino-mega\"\nresistor_ohms = -1000\n",
-            "resistor_ohms = -1000 is not positive",
+            "base = \"arduino-mega\"\nseries_ohms = 0\n",
+            "negative.toml, line 2: series_ohms is 0 (must be positive)",
         ),
         (
             "wide.toml",
-            "base = \"arduino-mega\"\ntolerance_percent = 50\n",
-            "tolerance 50 % is outside 0..50 %",
+            "base = \"arduino-mega\"\n[resistors.tolerance]\nppm = 500000\n",
+            "wide.toml, line 3: resistors.tolerance.ppm = 500000 is not below 500000 (50 %)",
         ),
     ] {
         let path = scratch_file(name, text);
@@ -183,7 +183,7 @@ fn bad_board_options_are_named() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (
             vec!["analyze", "--size", "3", "--board", "uno"],
-            "unknown board `uno` (expected arduino-mega, nucleo-f446re, or a profile file)",
+            "unknown board `uno` (expected arduino-mega, nucleo-f446re or a profile file)",
         ),
         (
             vec![
@@ -195,11 +195,11 @@ fn bad_board_options_are_named() {
                 "--adc-bits",
                 "20",
             ],
-            "ADC resolution 20 bits is outside 6..=16",
+            "invalid value '20' for '--adc-bits <N>': 20 is not in 6..=16",
         ),
         (
             vec!["analyze", "--size", "3", "--adc-bits", "-3"],
-            "ADC resolution -3 bits is outside 6..=16",
+            "invalid value '-3' for '--adc-bits <N>': -3 is not in 6..=16",
         ),
         (
             vec!["analyze", "--size", "3", "--tolerance-seed", "4"],
@@ -245,10 +245,12 @@ fn spice_export_names_nodes_after_the_board() {
         "--tolerance-seed",
         "1",
     ]);
-    assert!(net.starts_with("* birdcage: M=3, moves A5,c5, board arduino-mega, parts drawn from tolerance seed 1, pull-ups on\n"), "{net}");
+    // M=3 is exported as the board holds it: on the M=4 cage, with jumpers from row 6 to Q.
+    assert!(net.starts_with("* birdcage: M=4, moves A5,c5 (an M=3 game on the M=4 cage), board arduino-mega, parts drawn from tolerance seed 1, pull-ups on\n"), "{net}");
     assert!(net.contains("Vsupply q 0 DC 5\n"));
     assert!(!net.contains("RA5 "), "a cut edge is no part");
-    assert!(net.contains("Rwire_C5 q c4 5e-2\n"), "{net}");
+    assert!(net.contains("Rwire_C5 c6 c4 5e-2\n"), "{net}");
+    assert!(net.contains("Rwire_C7 q c6 5e-2\n"), "{net}");
     assert!(net.contains("Rpullup_bottom bottom q "));
     assert!(net.contains("\n.op\n") && net.ends_with(".end\n"));
     // The models: unit resistors, wires as 0 V sources.

@@ -8,14 +8,12 @@ use crate::compare::{Class, Predictor, Step};
 use crate::scenario::{Script, game_rng, random_short};
 use crate::target::{Target, TargetError};
 
-/// Conversions averaged per node for the bench's own measurement.
-const SAMPLES: u8 = 4;
-
-/// Asks the board for its codes with the pull-ups on.
-pub fn measure(target: &mut dyn Target) -> Result<Vec<u16>, TargetError> {
+/// Asks the board for its codes with the pull-ups on, averaging `samples` conversions per
+/// node (the profile's `adc.samples`: what the firmware averages for its own decisions).
+pub fn measure(target: &mut dyn Target, samples: u8) -> Result<Vec<u16>, TargetError> {
     match target.exchange(Command::Measure {
         pullups: true,
-        samples: SAMPLES,
+        samples,
     })? {
         Reply::Codes(m) => Ok(m.codes.to_vec()),
         other => Err(unexpected("measure", &other)),
@@ -66,7 +64,7 @@ pub fn play_game(
     match turn(target, Command::NewGame)? {
         Outcome::NewGame { size: m } if m == size.get() => {}
         other => {
-            let codes = measure(target)?;
+            let codes = measure(target, predictor.profile().adc.samples)?;
             step(predictor.check(index, "", &position, &codes, other));
             return Ok(0);
         }
@@ -90,7 +88,7 @@ pub fn play_game(
         };
         if position.winner().is_some() || position.to_move() == Some(Side::Cut) {
             let replay_over = matches!(script, Script::Record(_)) && next.is_none();
-            let codes = measure(target)?;
+            let codes = measure(target, predictor.profile().adc.samples)?;
             let outcome = turn(target, Command::Decide)?;
             let mut checked = predictor.check(index, &record(&moves), &position, &codes, outcome);
             let chosen = match outcome {

@@ -69,9 +69,9 @@ pub enum CalibrationError {
     /// The report cannot be read or the calibration cannot be written.
     #[error(transparent)]
     Report(#[from] ReportError),
-    /// The report names a board that is not a profile.
+    /// The report names a board that is not a profile, or the profile file is not valid.
     #[error("{0}")]
-    Board(#[from] boards::UnknownBoard),
+    Board(#[from] boards::file::FileError),
     /// A step's record does not replay.
     #[error("step {index}: record `{record}` does not replay: {why}")]
     Record {
@@ -625,7 +625,7 @@ pub fn calibrate_report(
     board: Option<&str>,
 ) -> Result<Calibration, CalibrationError> {
     let (header, steps) = Report::read_steps(dir)?;
-    let profile = boards::by_name(board.unwrap_or(&header.board))?;
+    let profile = boards::file::load(board.unwrap_or(&header.board))?;
     let size = Size::new(u32::from(header.size))
         .map_err(|_| CalibrationError::Size(format!("M={} is not a board size", header.size)))?;
     let calibration = calibrate(profile, &observations(size, &steps)?)?;

@@ -139,6 +139,11 @@ impl Predictor {
         }
     }
 
+    /// The profile predicted.
+    pub fn profile(&self) -> &'static boards::Profile {
+        self.profile
+    }
+
     /// The nominal board's codes on `position`, pull-ups on, in node order.
     pub fn codes(&self, position: &Position) -> Vec<u16> {
         self.nominal.wire(position.clone());

@@ -223,7 +223,7 @@ impl Game<'_, '_> {
         })?;
         loop {
             let mv = if position.winner().is_some() || position.to_move() == Some(Side::Cut) {
-                let codes = measure(self.target)?;
+                let codes = measure(self.target, self.predictor.profile().adc.samples)?;
                 let outcome = turn(self.target, Command::Decide)?;
                 let step = self.predictor.check(
                     self.index,
@@ -341,7 +341,7 @@ impl Game<'_, '_> {
                     }
                 }
             }
-            let codes = measure(self.target)?;
+            let codes = measure(self.target, self.predictor.profile().adc.samples)?;
             let fit = self.predictor.fit(&task.after, &codes);
             if fit.in_band() {
                 return Ok(());

@@ -36,7 +36,7 @@ struct Calibrate {
     /// Report folder holding steps.jsonl; gets calibration.json and a summary.md section.
     #[arg(long)]
     out: PathBuf,
-    /// Board profile, when not the one the report names.
+    /// Board profile (a name or a profile file), when not the one the report names.
     #[arg(long)]
     board: Option<String>,
 }
@@ -73,7 +73,8 @@ struct Run {
     /// Report folder (steps.jsonl, summary.json, summary.md).
     #[arg(long)]
     out: PathBuf,
-    /// Board profile.
+    /// Board profile: a name or a profile file (TOML; the firmware in QEMU or on a board runs
+    /// the file's base, the bench predicts the file's board).
     #[arg(long, default_value = "nucleo-f446re")]
     board: String,
     /// Seed of the emulated board's parts and ADC (SIL); nominal parts without it.
@@ -150,7 +151,12 @@ impl Run {
         )
     }
 
-    fn pil(&self, profile: &'static boards::Profile, size: Size) -> anyhow::Result<Pil> {
+    fn pil(
+        &self,
+        profile: &'static boards::Profile,
+        base: &'static boards::Profile,
+        size: Size,
+    ) -> anyhow::Result<Pil> {
         if !(self.timeout.is_finite() && self.timeout > 0.0) {
             bail!(
                 "--timeout must be a positive number of seconds, not {}",
@@ -166,7 +172,7 @@ impl Run {
         };
         let mut options = PilOptions::new(elf);
         options.timeout = Duration::from_secs_f64(self.timeout);
-        Ok(Pil::start(&options, profile, size, self.board_seed)?)
+        Ok(Pil::start(&options, profile, base, size, self.board_seed)?)
     }
 
     /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
@@ -200,7 +206,9 @@ impl Run {
     }
 
     fn run(self) -> anyhow::Result<()> {
-        let profile = boards::by_name(&self.board)?;
+        // A profile file's board is what the bench models; firmware that knows only built-in
+        // profiles (QEMU's, a flashed board's) runs the file's base.
+        let (profile, base) = boards::file::load_with_base(&self.board)?;
         let scenario = self.scenario()?;
         if self.compare_sil && self.target != Stage::Pil {
             bail!("--compare-sil compares PIL with SIL: use it with --target pil");
@@ -210,9 +218,9 @@ impl Run {
             Stage::Sil => Bench::One(Box::new(Sil::new(profile, size, self.board_seed)?)),
             Stage::Pil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
                 Sil::new(profile, size, self.board_seed)?,
-                self.pil(profile, size)?,
+                self.pil(profile, base, size)?,
             ))),
-            Stage::Pil => Bench::One(Box::new(self.pil(profile, size)?)),
+            Stage::Pil => Bench::One(Box::new(self.pil(profile, base, size)?)),
             Stage::Hil => Bench::One(self.hil(profile)?),
         };
         let target = bench.target();

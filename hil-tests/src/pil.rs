@@ -131,11 +131,13 @@ pub struct Pil {
 }
 
 impl Pil {
-    /// Starts QEMU with the firmware for `profile`, on an emulated board for games of `size`
-    /// (parts and ADC drawn from `seed`, nominal without).
+    /// Starts QEMU with the firmware for `firmware` (a built-in profile: the firmware knows no
+    /// other), on `profile`'s emulated board for games of `size` (parts and ADC drawn from
+    /// `seed`, nominal without). `profile` is `firmware` unless a profile file changed it.
     pub fn start(
         options: &PilOptions,
         profile: &'static boards::Profile,
+        firmware: &'static boards::Profile,
         size: Size,
         seed: Option<u64>,
     ) -> Result<Pil, TargetError> {
@@ -144,7 +146,7 @@ impl Pil {
         let elf = std::fs::read(&options.elf)
             .map_err(|e| lost(format!("cannot read {}: {e}", options.elf.display())))?;
         let mut defmt = DefmtLog::new(&elf).map_err(lost)?;
-        let mut append = vec![profile.name.to_string()];
+        let mut append = vec![firmware.name.to_string()];
         append.extend(options.args.iter().cloned());
         let mut qemu = Process::new(QEMU);
         // Its own process group: a Ctrl-C stops the bench between games, not QEMU mid-reply

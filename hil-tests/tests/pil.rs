@@ -32,7 +32,7 @@ fn elf() -> Option<PathBuf> {
 }
 
 fn pil(profile: &'static boards::Profile, size: Size, seed: Option<u64>) -> Option<Pil> {
-    Some(Pil::start(&PilOptions::new(elf()?), profile, size, seed).unwrap())
+    Some(Pil::start(&PilOptions::new(elf()?), profile, profile, size, seed).unwrap())
 }
 
 /// Runs `scenario` on SIL and PIL in lockstep; returns what was compared and the steps.
@@ -95,7 +95,7 @@ fn crashed(args: &[&str], timeout: Duration) -> Option<String> {
     let mut options = PilOptions::new(elf()?);
     options.args = args.iter().map(|a| a.to_string()).collect();
     options.timeout = timeout;
-    let mut pil = Pil::start(&options, NUCLEO, Size::M4, None).unwrap();
+    let mut pil = Pil::start(&options, NUCLEO, NUCLEO, Size::M4, None).unwrap();
     for command in [Command::Identify, Command::NewGame, Command::Decide] {
         if let Err(e) = pil.exchange(command) {
             return Some(e.to_string());
@@ -132,7 +132,7 @@ fn a_hang_is_reported_as_a_timeout() {
 #[test]
 fn a_missing_firmware_file_is_a_clear_error() {
     let options = PilOptions::new("/nonexistent/firmware-qemu");
-    let error = Pil::start(&options, NUCLEO, Size::M4, None).unwrap_err();
+    let error = Pil::start(&options, NUCLEO, NUCLEO, Size::M4, None).unwrap_err();
     assert!(
         matches!(&error, TargetError::Lost(m) if m.contains("/nonexistent/firmware-qemu")),
         "{error}"

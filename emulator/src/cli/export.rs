@@ -68,11 +68,18 @@ impl NetworkArgs {
             }
             None => (Network::Model(g.network), game),
         };
-        let record = if r.moves.trim().is_empty() {
+        let mut record = if r.moves.trim().is_empty() {
             "(start)".to_string()
         } else {
             r.moves.trim().to_string()
         };
+        if position.size() != r.size {
+            record = format!(
+                "{record} (an {} game on the {} cage)",
+                r.size,
+                position.size()
+            );
+        }
         Ok((network, position, record))
     }
 }
