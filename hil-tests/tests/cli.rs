@@ -136,7 +136,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: unknown board `uno` (expected arduino-mega or nucleo-f446re)",
+            "error: unknown board `uno` (expected arduino-mega, nucleo-f446re or a profile file)",
         ),
         (
             vec![
