@@ -10,6 +10,9 @@
 //! - [`calibrate`]: one board's part values fitted from its codes, and re-predicted.
 //! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
 //!   cage without an edge fixture.
+//!
+//! The crate has no public modules: one concept per private module, every item re-exported
+//! here.
 
 mod agreement;
 mod bench;
