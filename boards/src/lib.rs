@@ -6,7 +6,8 @@
 //! map (node inputs, LEDs, button, pull-up control, edge fixture) and the probe-rs chip name.
 //!
 //! `no_std`, no alloc, no unsafe. Values carry their unit in their name and cite the datasheet
-//! they come from.
+//! they come from. The crate has no public modules: one concept per private module, every
+//! item re-exported here.
 //!
 //! ```
 //! let board = boards::by_name("nucleo-f446re").unwrap();

@@ -2,32 +2,71 @@
 //! heuristic's choice and the edges tied with it; with a [`Reader`], also what a board's ADC
 //! reads, the move the firmware makes from the codes, and whether it diverges.
 
-use heuristic::{Model, Move, Position, RecordError, Side, Size, record_moves};
+use std::fmt::Display;
+
+use heuristic::{Edge, EdgeState, Model, Move, Position, RecordError, Side, Size, record_moves};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
 
 use crate::exact::{self, ExactVoltages};
 use crate::reading::{Reader, Reading};
 
-/// One edge of the report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One edge of the report. Serialised as `{edge, state, drop, drop_f64}` (plus `code_drop`
+/// and `ohms` when known): the A1 name, `resistor`/`cut`/`short`, the exact drop in lowest
+/// terms as text (`"0"` for none) and the same drop as a float.
+#[derive(Debug, Clone, PartialEq)]
 pub struct EdgeReport {
-    /// A1 name.
-    pub edge: String,
-    /// `resistor`, `cut` or `short`.
-    pub state: &'static str,
-    /// Exact drop relative to the supply in lowest terms (`"0"` for none); `None` when cut.
-    pub drop: Option<String>,
-    /// The same drop as a float.
-    pub drop_f64: Option<f64>,
+    /// The edge.
+    pub edge: Edge,
+    /// Resistor, cut or short.
+    pub state: EdgeState,
+    /// Exact drop relative to the supply; `None` when cut.
+    pub drop: Option<BigRational>,
     /// Drop in ADC codes, with a reader; `None` when cut.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub code_drop: Option<u16>,
     /// The resistor's drawn value in ohms, on a physical board.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ohms: Option<f64>,
+}
+
+impl Serialize for EdgeReport {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let known = usize::from(self.code_drop.is_some()) + usize::from(self.ohms.is_some());
+        let mut e = s.serialize_struct("EdgeReport", 4 + known)?;
+        e.serialize_field("edge", &Text(&self.edge))?;
+        e.serialize_field("state", self.state.name())?;
+        e.serialize_field("drop", &self.drop.as_ref().map(ratio_text))?;
+        e.serialize_field(
+            "drop_f64",
+            &self.drop.as_ref().and_then(ToPrimitive::to_f64),
+        )?;
+        if let Some(code_drop) = self.code_drop {
+            e.serialize_field("code_drop", &code_drop)?;
+        }
+        if let Some(ohms) = self.ohms {
+            e.serialize_field("ohms", &ohms)?;
+        }
+        e.end()
+    }
+}
+
+/// A value serialised as its text (`Display`): an edge as its A1 name.
+struct Text<'a, T>(&'a T);
+
+impl<T: Display> Serialize for Text<'_, T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self.0)
+    }
+}
+
+fn edge_text<S: Serializer>(edge: &Option<Edge>, s: S) -> Result<S::Ok, S::Error> {
+    edge.as_ref().map(Text).serialize(s)
+}
+
+fn edges_text<S: Serializer>(edges: &[Edge], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(edges.iter().map(Text))
 }
 
 /// One node as the ADC reads it.
@@ -73,15 +112,17 @@ pub struct Analysis {
     /// Every edge in reading order.
     pub edges: Vec<EdgeReport>,
     /// The heuristic's move, only when it is Cut's turn.
-    pub choice: Option<String>,
+    #[serde(serialize_with = "edge_text")]
+    pub choice: Option<Edge>,
     /// Every resistor whose drop equals the largest, in reading order.
-    pub tied: Vec<String>,
+    #[serde(serialize_with = "edges_text")]
+    pub tied: Vec<Edge>,
     /// With a reader: every node's volts and code.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<Vec<NodeReport>>,
     /// With a reader: the move the heuristic makes over the codes (Cut to move only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub firmware_choice: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "edge_text")]
+    pub firmware_choice: Option<Edge>,
     /// With a reader: whether `firmware_choice` is outside `tied`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub diverges: Option<bool>,
@@ -134,22 +175,21 @@ pub fn report(position: &Position, moves: &[Move], model: Model) -> Analysis {
     let voltages = exact::solve_model(position, model);
     let edges = exact::drops(&voltages)
         .map(|(edge, state, drop)| EdgeReport {
-            edge: edge.to_string(),
-            state: state.name(),
-            drop_f64: drop.as_ref().and_then(ToPrimitive::to_f64),
-            drop: drop.as_ref().map(ratio_text),
+            edge,
+            state,
+            drop,
             code_drop: None,
             ohms: None,
         })
         .collect();
     let ranking = voltages.rank();
     let choice = match (&ranking, position.to_move()) {
-        (Some(r), Some(Side::Cut)) => Some(r.choice.to_string()),
+        (Some(r), Some(Side::Cut)) => Some(r.choice),
         _ => None,
     };
     let tied = ranking
         .iter()
-        .flat_map(|r| r.tied.iter().map(|e| e.to_string()))
+        .flat_map(|r| r.tied.iter().copied())
         .collect();
     Analysis {
         size: position.size().get(),
@@ -194,7 +234,7 @@ impl Analysis {
         if position.to_move() == Some(Side::Cut)
             && let Some(ranking) = reading.ranking(&position)
         {
-            let choice = ranking.choice.to_string();
+            let choice = ranking.choice;
             self.diverges = Some(!self.tied.contains(&choice));
             self.firmware_choice = Some(choice);
         }
@@ -247,13 +287,13 @@ impl Analysis {
             (None, Some(Side::Cut), Some(choice)) => {
                 out.push_str(&format!("Cut's move (largest drop): {choice}"));
                 if self.tied.len() > 1 {
-                    out.push_str(&format!(" (tied: {})", self.tied.join(" ")));
+                    out.push_str(&format!(" (tied: {})", self.tied_text()));
                 }
                 out.push('\n');
             }
             _ => out.push_str(&format!(
                 "Short to move; the largest drop is at {}.\n",
-                self.tied.join(" ")
+                self.tied_text()
             )),
         }
         if let (Some(nodes), Some(board)) = (&self.nodes, &self.board) {
@@ -261,6 +301,12 @@ impl Analysis {
             out.push_str(&self.reading_text(nodes, board));
         }
         out
+    }
+
+    /// The tied edges' names, space-separated.
+    fn tied_text(&self) -> String {
+        let names: Vec<String> = self.tied.iter().map(Edge::to_string).collect();
+        names.join(" ")
     }
 
     fn reading_text(&self, nodes: &[NodeReport], board: &BoardReport) -> String {
@@ -291,7 +337,7 @@ impl Analysis {
         let code_drop = |edge: heuristic::Edge| {
             self.edges
                 .iter()
-                .find(|e| e.edge == edge.to_string())
+                .find(|e| e.edge == edge)
                 .and_then(|e| e.code_drop)
                 .map(|d| d.to_string())
         };
@@ -302,7 +348,7 @@ impl Analysis {
             let verdict = if diverges {
                 format!(
                     "DIVERGES from the exact choice (tied: {})",
-                    self.tied.join(" ")
+                    self.tied_text()
                 )
             } else {
                 "among the exact choices".to_string()

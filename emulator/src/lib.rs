@@ -2,19 +2,26 @@
 //!
 //! - [`exact`]: exact rational node voltages of the `ideal` and `reference` models (and of
 //!   any integer-conductance circuit), so ties are exact ties;
+//! - [`physical`]: the network as a real board builds it (drawn parts, wires, fixture
+//!   switches, pull-ups, series resistor) solved in f64, and the ADC that reads it;
+//! - [`reading`]: what the firmware would read on a position (volts, codes) and the move it
+//!   makes from them;
+//! - [`emulated`]: the in-process board (SIL) on which the firmware's application runs;
 //! - [`analysis`]: everything `birdcage analyze` reports about a position;
 //! - [`diagram`]: the board drawn as the original program drew it;
+//! - [`export`]: positions as ngspice netlists and CircuitJS1 circuits;
+//! - [`games`]: seeded random legal games and board variants for tests, benches and studies;
 //! - [`perfect`]: perfect play (Lehman's theorem by matroid partition);
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
 //! - [`beat`]: the search for a Short strategy that always beats the heuristic;
 //! - [`study`]: quantisation, tolerance and pull-up studies over whole position sets.
 //!
 //! The rules, notation and the heuristic itself come from [`heuristic`]; nothing here
-//! re-implements them.
+//! re-implements them. The `birdcage` command line is a crate of its own on top of this one,
+//! so that nothing here carries its dependencies.
 #![forbid(unsafe_code)]
 
 pub mod analysis;
-pub mod args;
 pub mod beat;
 pub mod diagram;
 pub mod emulated;

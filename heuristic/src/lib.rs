@@ -9,6 +9,9 @@
 //! - the heuristic over measured node values: [`rank`], [`choose`];
 //! - networks: [`Model`], [`Circuit`], the float solver [`solve`], and the
 //!   [`Reduction`] that exact solvers build on.
+//!
+//! The crate has no public modules: one concept per private module, every item re-exported
+//! here.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

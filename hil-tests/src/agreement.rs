@@ -51,16 +51,15 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
-        let what = format!("{command:?}");
         let ra = self.a.exchange(command.clone())?;
-        let rb = self.b.exchange(command)?;
+        let rb = self.b.exchange(command.clone())?;
         if ra != rb {
-            return Err(TargetError::Disagree(format!(
-                "after {} agreeing commands, {what}: {} answered {ra:?}, {} answered {rb:?}",
-                self.compared.commands,
-                self.a.stage(),
-                self.b.stage()
-            )));
+            return Err(TargetError::Disagree {
+                commands: self.compared.commands,
+                command,
+                stages: [self.a.stage(), self.b.stage()],
+                replies: Box::new([ra, rb]),
+            });
         }
         self.compared.commands += 1;
         match ra {

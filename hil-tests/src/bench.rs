@@ -27,8 +27,12 @@ pub(crate) fn turn(target: &mut dyn Target, command: Command) -> Result<Outcome,
     }
 }
 
-fn unexpected(what: &str, reply: &Reply) -> TargetError {
-    TargetError::Lost(format!("expected {what}, the board answered {reply:?}"))
+fn unexpected(expected: &'static str, reply: &Reply) -> TargetError {
+    crate::target::Lost::Unexpected {
+        expected,
+        reply: reply.clone(),
+    }
+    .into()
 }
 
 pub(crate) fn record(moves: &[Move]) -> String {

@@ -32,9 +32,9 @@
 //! cuts first in most games) can land several standard errors off, as the converter's
 //! non-linearity is not in the model.
 
-use emulator::emulated::{CAGE, solve_game};
+use emulator::emulated::{CAGE, CageSizeError, solve_game};
 use emulator::physical::{Board, Parts, PullupState};
-use heuristic::{Node, Position, Side, Size};
+use heuristic::{Node, Position, RecordError, Side, Size};
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
@@ -79,8 +79,8 @@ pub enum CalibrationError {
         index: usize,
         /// The record.
         record: String,
-        /// Why.
-        why: String,
+        /// The bad move and what is wrong with it.
+        why: RecordError,
     },
     /// A step's codes are not one per node.
     #[error("step {index}: {got} codes for {expected} nodes")]
@@ -95,24 +95,35 @@ pub enum CalibrationError {
     /// Too few steps.
     #[error("only {0} steps with codes; a calibration needs at least {MIN_STEPS}")]
     TooFew(usize),
-    /// The board cannot hold games of the report's size.
-    #[error("{0}")]
-    Size(String),
+    /// The emulated board, the forward model, cannot hold games of the report's size.
+    #[error(transparent)]
+    Size(#[from] CageSizeError),
+    /// The report's header names a size that is not a board size.
+    #[error("M={size} is not a board size")]
+    NotASize {
+        /// The size in the header.
+        size: u8,
+    },
 }
 
 /// The positions and codes of a report's steps, for games of `size`.
 pub fn observations(size: Size, steps: &[Step]) -> Result<Vec<Observation>, CalibrationError> {
     let mut out = Vec::with_capacity(steps.len());
     for (index, step) in steps.iter().enumerate() {
-        let bad = |why: String| CalibrationError::Record {
+        let bad = |why: RecordError| CalibrationError::Record {
             index,
             record: step.record.clone(),
             why,
         };
         let mut position = Position::new(size, Side::Cut);
-        for (_, mv) in heuristic::record_moves(size, &step.record) {
-            let mv = mv.map_err(|e| bad(e.to_string()))?;
-            position.play(mv).map_err(|e| bad(e.to_string()))?;
+        for (number, mv) in heuristic::record_moves(size, &step.record) {
+            let mv = mv.map_err(bad)?;
+            position.play(mv).map_err(|e| {
+                bad(RecordError {
+                    number,
+                    error: e.into(),
+                })
+            })?;
         }
         if step.codes.len() != size.node_count() {
             return Err(CalibrationError::Codes {
@@ -372,7 +383,7 @@ pub fn calibrate(
     if let Some(o) = data.first()
         && let Err(e) = solve_game(&board, &nominal.parts, &o.position, PullupState::On)
     {
-        return Err(CalibrationError::Size(e.to_string()));
+        return Err(CalibrationError::Size(e));
     }
 
     // Which parameters the data see at all.
@@ -547,8 +558,7 @@ impl Calibration {
             gain: self.adc_gain.0,
         };
         let forward = Forward::new(&board);
-        solve_game(&board, &model.parts, position, PullupState::On)
-            .map_err(|e| CalibrationError::Size(e.to_string()))?;
+        solve_game(&board, &model.parts, position, PullupState::On)?;
         Ok(forward
             .codes(&model, position)
             .iter()
@@ -627,7 +637,7 @@ pub fn calibrate_report(
     let (header, steps) = Report::read_steps(dir)?;
     let profile = boards::file::load(board.unwrap_or(&header.board))?;
     let size = Size::new(u32::from(header.size))
-        .map_err(|_| CalibrationError::Size(format!("M={} is not a board size", header.size)))?;
+        .map_err(|_| CalibrationError::NotASize { size: header.size })?;
     let calibration = calibrate(profile, &observations(size, &steps)?)?;
     let json = serde_json::to_string_pretty(&calibration).unwrap_or_default();
     write(&dir.join("calibration.json"), &json)?;

@@ -3,6 +3,17 @@
 
 use defmt_decoder::{DecodeError, StreamDecoder, Table};
 
+/// Why a firmware's defmt stream cannot be decoded.
+#[derive(Debug, thiserror::Error)]
+pub enum DefmtError {
+    /// The ELF's defmt table does not parse (defmt-decoder's error).
+    #[error("cannot read the ELF's defmt table: {0}")]
+    Table(Box<dyn std::error::Error + Send + Sync>),
+    /// The ELF has no defmt table.
+    #[error("the ELF has no defmt table (was it built with defmt?)")]
+    NoTable,
+}
+
 /// A decoder for one firmware's defmt stream, and the lines it decoded.
 pub struct DefmtLog {
     decoder: Box<dyn StreamDecoder + Send + Sync>,
@@ -19,10 +30,10 @@ impl std::fmt::Debug for DefmtLog {
 
 impl DefmtLog {
     /// A decoder for the ELF `bytes`; an error names what is missing.
-    pub fn new(elf: &[u8]) -> Result<DefmtLog, String> {
+    pub fn new(elf: &[u8]) -> Result<DefmtLog, DefmtError> {
         let table = Table::parse(elf)
-            .map_err(|e| format!("cannot read the ELF's defmt table: {e}"))?
-            .ok_or("the ELF has no defmt table (was it built with defmt?)")?;
+            .map_err(|e| DefmtError::Table(e.into()))?
+            .ok_or(DefmtError::NoTable)?;
         // The decoder borrows the table for the whole run; one table per target.
         let table: &'static Table = Box::leak(Box::new(table));
         Ok(DefmtLog {

@@ -10,6 +10,9 @@
 //! - [`calibrate`]: one board's part values fitted from its codes, and re-predicted.
 //! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
 //!   cage without an edge fixture.
+//!
+//! The crate has no public modules: one concept per private module, every item re-exported
+//! here.
 
 mod agreement;
 mod bench;
@@ -33,15 +36,19 @@ pub use calibrate::{
     calibrate_report, observations,
 };
 pub use compare::{Class, Fit, Off, Predictor, Step};
-pub use defmt_log::DefmtLog;
+pub use defmt_log::{DefmtError, DefmtLog};
 pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
-pub use pil::{ELF_ENV, Pil, PilOptions, QEMU, firmware_elf, qemu_available};
+pub use pil::{
+    ELF_ENV, Pil, PilOptions, QEMU, QemuEvent, QemuExit, QemuFailure, firmware_elf, qemu_available,
+};
 #[cfg(feature = "probe")]
 pub use probe::Hil;
 pub use report::{Header, Misfit, PLOT, Report, ReportError};
 pub use scenario::{Scenario, ScenarioError, Script};
-pub use target::{Sequence, Sil, Target, TargetError, decode_reply, encode_command};
+pub use target::{
+    CageError, Lost, Sequence, Sil, Target, TargetError, decode_reply, encode_command,
+};
 
 use std::ops::ControlFlow;
 
@@ -82,9 +89,11 @@ pub fn header(
             size: scenario.size.get(),
             games: scenario.games.len(),
         }),
-        other => Err(TargetError::Lost(format!(
-            "expected its identity, the board answered {other:?}"
-        ))),
+        reply => Err(Lost::Unexpected {
+            expected: "its identity",
+            reply,
+        }
+        .into()),
     }
 }
 

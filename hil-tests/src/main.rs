@@ -1,5 +1,7 @@
 //! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|records:FILE --out DIR`
 
+mod args;
+
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -303,7 +305,7 @@ impl Bench {
 }
 
 fn main() -> ExitCode {
-    let cli: Cli = match emulator::args::parse() {
+    let cli: Cli = match args::parse() {
         Ok(cli) => cli,
         Err(code) => return code,
     };

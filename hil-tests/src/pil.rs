@@ -21,7 +21,7 @@ use firmware::protocol::{self, Command, Frame, FrameReader, MAX_FRAME, Reply};
 use heuristic::{Position, Size};
 
 use crate::defmt_log::DefmtLog;
-use crate::target::{Sequence, Target, TargetError, encode_command, lost, wire};
+use crate::target::{CageError, Lost, Sequence, Target, TargetError, encode_command, wire};
 
 /// The QEMU executable.
 pub const QEMU: &str = "qemu-system-arm";
@@ -112,6 +112,72 @@ pub fn firmware_elf() -> Result<PathBuf, String> {
     Ok(target_dir.join("thumbv7em-none-eabihf/fw/firmware-qemu"))
 }
 
+/// Why QEMU stopped answering: what the bench saw, how QEMU ended, what it said on its own
+/// and the last log lines.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{what}; {exit}{}{}",
+    if said.is_empty() { String::new() } else { format!("; QEMU said: {said}") },
+    if recent.is_empty() {
+        "; no log lines".to_string()
+    } else {
+        format!("; last log lines: {}", recent.join(" | "))
+    }
+)]
+pub struct QemuFailure {
+    /// What the bench saw.
+    pub what: QemuEvent,
+    /// How QEMU ended.
+    pub exit: QemuExit,
+    /// What QEMU wrote outside the bench's frames, control characters removed.
+    pub said: String,
+    /// The last log lines the firmware wrote.
+    pub recent: Vec<String>,
+}
+
+/// What the bench saw when QEMU stopped answering.
+#[derive(Debug, thiserror::Error)]
+pub enum QemuEvent {
+    /// A command could not be written to QEMU's stdin.
+    #[error("cannot write to QEMU: {0}")]
+    Write(std::io::Error),
+    /// No reply came in time.
+    #[error("no answer to command {seq} within {timeout:?}: the firmware hangs")]
+    Hang {
+        /// The command's sequence number.
+        seq: u16,
+        /// How long the bench waited.
+        timeout: Duration,
+    },
+    /// QEMU closed its end during a command.
+    #[error("QEMU stopped during command {seq}")]
+    Stopped {
+        /// The command's sequence number.
+        seq: u16,
+    },
+    /// A frame from the firmware did not decode.
+    #[error("bench link: {0}")]
+    Link(protocol::LinkError),
+}
+
+/// How QEMU ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum QemuExit {
+    /// It exited with this code (101: the firmware panicked, 102: a hard fault).
+    #[error("{}", match .0 {
+        101 => "the firmware panicked (exit code 101)".to_string(),
+        102 => "the firmware hit a hard fault (exit code 102)".to_string(),
+        code => format!("QEMU exited with code {code}"),
+    })]
+    Code(i32),
+    /// A signal killed it.
+    #[error("QEMU was killed by a signal")]
+    Signal,
+    /// It was still running; the bench stopped it.
+    #[error("QEMU was stopped")]
+    Stopped,
+}
+
 /// The firmware in QEMU on an emulated board.
 #[derive(Debug)]
 pub struct Pil {
@@ -141,11 +207,12 @@ impl Pil {
         size: Size,
         seed: Option<u64>,
     ) -> Result<Pil, TargetError> {
-        let cage =
-            EmulatedCage::new(profile, size, seed).map_err(|e| TargetError::Cage(e.to_string()))?;
-        let elf = std::fs::read(&options.elf)
-            .map_err(|e| lost(format!("cannot read {}: {e}", options.elf.display())))?;
-        let mut defmt = DefmtLog::new(&elf).map_err(lost)?;
+        let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
+        let elf = std::fs::read(&options.elf).map_err(|error| Lost::Elf {
+            path: options.elf.clone(),
+            error,
+        })?;
+        let mut defmt = DefmtLog::new(&elf).map_err(Lost::Defmt)?;
         let mut append = vec![firmware.name.to_string()];
         append.extend(options.args.iter().cloned());
         let mut qemu = Process::new(QEMU);
@@ -165,11 +232,11 @@ impl Pil {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| lost(format!("cannot start {QEMU}: {e}")))?;
+            .map_err(Lost::Start)?;
         let (Some(down), Some(mut up), Some(mut stdout)) =
             (qemu.stdin.take(), qemu.stderr.take(), qemu.stdout.take())
         else {
-            return Err(lost("QEMU's standard streams are not piped"));
+            return Err(Lost::Pipes.into());
         };
         let (frames, up_rx) = mpsc::channel();
         std::thread::spawn(move || {
@@ -226,7 +293,7 @@ impl Pil {
 
     /// Why the firmware stopped answering: `what`, QEMU's exit, its own words and the last
     /// log lines.
-    fn failure(&mut self, what: String) -> TargetError {
+    fn failure(&mut self, what: QemuEvent) -> TargetError {
         // Let the log thread catch up with what QEMU wrote before it stopped.
         let deadline = Instant::now() + Duration::from_millis(200);
         let status = loop {
@@ -241,41 +308,34 @@ impl Pil {
             self.stray.extend(bytes);
         }
         self.drain_logs();
-        let mut message = what;
-        match status {
+        let exit = match status {
             Some(status) => match status.code() {
-                Some(101) => message.push_str("; the firmware panicked (exit code 101)"),
-                Some(102) => message.push_str("; the firmware hit a hard fault (exit code 102)"),
-                Some(code) => message.push_str(&format!("; QEMU exited with code {code}")),
-                None => message.push_str("; QEMU was killed by a signal"),
+                Some(code) => QemuExit::Code(code),
+                None => QemuExit::Signal,
             },
             None => {
                 let _ = self.qemu.kill();
                 let _ = self.qemu.wait();
-                message.push_str("; QEMU was stopped");
+                QemuExit::Stopped
             }
-        }
+        };
         let said = String::from_utf8_lossy(&self.stray)
             .chars()
             .filter(|c| !c.is_control() || *c == ' ')
             .collect::<String>();
-        let said = said.trim();
-        if !said.is_empty() {
-            message.push_str(&format!("; QEMU said: {said}"));
-        }
-        if self.recent.is_empty() {
-            message.push_str("; no log lines");
-        } else {
-            let recent: Vec<&str> = self.recent.iter().map(String::as_str).collect();
-            message.push_str(&format!("; last log lines: {}", recent.join(" | ")));
-        }
-        TargetError::Lost(message)
+        Lost::Qemu(Box::new(QemuFailure {
+            what,
+            exit,
+            said: said.trim().to_string(),
+            recent: self.recent.iter().cloned().collect(),
+        }))
+        .into()
     }
 
     fn send(&mut self, bytes: &[u8]) -> Result<(), TargetError> {
         match self.down.write_all(bytes).and_then(|()| self.down.flush()) {
             Ok(()) => Ok(()),
-            Err(e) => Err(self.failure(format!("cannot write to QEMU: {e}"))),
+            Err(e) => Err(self.failure(QemuEvent::Write(e))),
         }
     }
 
@@ -293,10 +353,7 @@ impl Pil {
             }
             Up::Burst { node, count } => {
                 if !(1..=firmware::BURST).contains(&usize::from(count)) {
-                    return Err(lost(format!(
-                        "the firmware asked for a burst of {count} conversions (1..={})",
-                        firmware::BURST
-                    )));
+                    return Err(Lost::Burst(count).into());
                 }
                 let codes = self.convert(node, count)?;
                 self.send_frame(seq, codes)?;
@@ -309,9 +366,7 @@ impl Pil {
     fn convert(&mut self, index: u8, count: u8) -> Result<Vec<u16>, TargetError> {
         let nodes = Size::M4.node_count();
         if usize::from(index) >= nodes {
-            return Err(lost(format!(
-                "the firmware asked for node {index}; the M=4 cage has {nodes}"
-            )));
+            return Err(Lost::Node { index, nodes }.into());
         }
         let node = Size::M4.node(usize::from(index));
         Ok((0..count)
@@ -347,13 +402,13 @@ impl Target for Pil {
             {
                 Ok(bytes) => bytes,
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(self.failure(format!(
-                        "no answer to command {seq} within {:?}: the firmware hangs",
-                        self.timeout
-                    )));
+                    return Err(self.failure(QemuEvent::Hang {
+                        seq,
+                        timeout: self.timeout,
+                    }));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.failure(format!("QEMU stopped during command {seq}")));
+                    return Err(self.failure(QemuEvent::Stopped { seq }));
                 }
             };
             for b in bytes {
@@ -362,7 +417,7 @@ impl Target for Pil {
                 };
                 let frame = match frame {
                     Ok(frame) => frame,
-                    Err(e) => return Err(self.failure(format!("bench link: {e}"))),
+                    Err(e) => return Err(self.failure(QemuEvent::Link(e))),
                 };
                 if let Some(reply) = self.answer(frame.seq, frame.body)? {
                     if frame.seq != seq {

@@ -15,7 +15,7 @@ use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_att
 use probe_rs::{Permissions, Session};
 
 use crate::defmt_log::DefmtLog;
-use crate::target::{Sequence, Target, TargetError, encode_command, lost};
+use crate::target::{CageError, Lost, Sequence, Target, TargetError, encode_command, lost};
 
 /// How long RTT attach keeps trying (the control block appears once the firmware has run
 /// its `rtt_init!`), and how many times the whole attach is retried.
@@ -58,17 +58,20 @@ impl Hil {
                     request.eq_ignore_ascii_case(&id) || request.eq_ignore_ascii_case(&full)
                 }
             })
-            .ok_or_else(|| lost(format!("no probe found matching `{request}`")))?;
+            .ok_or_else(|| Lost::NoProbe(request.to_string()))?;
         let chip = match (named, profile.probe_rs_chip) {
             (false, _) => request.to_string(),
             (true, Some(chip)) => chip.to_string(),
-            (true, None) => return Err(lost(format!("{} has no probe-rs chip", profile.name))),
+            (true, None) => return Err(Lost::NoChip(profile.name).into()),
         };
         let probe = lister.open(info).map_err(lost)?;
         let mut session = probe.attach(chip, Permissions::default()).map_err(lost)?;
         download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
-        let bytes = std::fs::read(elf).map_err(lost)?;
-        let defmt = DefmtLog::new(&bytes).map_err(lost)?;
+        let bytes = std::fs::read(elf).map_err(|error| Lost::Elf {
+            path: elf.to_path_buf(),
+            error,
+        })?;
+        let defmt = DefmtLog::new(&bytes).map_err(Lost::Defmt)?;
         let region = match find_rtt_control_block_in_raw_file(&bytes) {
             Ok(Some(addr)) => ScanRegion::Exact(addr),
             _ => ScanRegion::Ram,
@@ -90,10 +93,11 @@ impl Hil {
                 Err(e) => last = Some(e),
             }
         }
-        Err(lost(format!(
-            "RTT did not come up after {RTT_ATTEMPTS} attempts: {}",
-            last.map_or_else(String::new, |e| e.to_string())
-        )))
+        Err(Lost::Rtt {
+            attempts: RTT_ATTEMPTS,
+            last: last.map(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>),
+        }
+        .into())
     }
 }
 
@@ -121,10 +125,10 @@ impl Target for Hil {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         let mut core = self.session.core(0).map_err(lost)?;
-        let down = self
-            .rtt
-            .down_channel(0)
-            .ok_or_else(|| lost("the firmware has no RTT down channel 0"))?;
+        let down = self.rtt.down_channel(0).ok_or(Lost::NoChannel {
+            direction: "down",
+            number: 0,
+        })?;
         let mut sent = 0;
         let start = Instant::now();
         while sent < frame.len() {
@@ -137,10 +141,10 @@ impl Target for Hil {
         let mut buf = [0u8; 256];
         let start = Instant::now();
         while start.elapsed() < REPLY_TIMEOUT {
-            let up = self
-                .rtt
-                .up_channel(1)
-                .ok_or_else(|| lost("the firmware has no RTT up channel 1"))?;
+            let up = self.rtt.up_channel(1).ok_or(Lost::NoChannel {
+                direction: "up",
+                number: 1,
+            })?;
             let n = up.read(&mut core, &mut buf).map_err(lost)?;
             for &b in &buf[..n] {
                 if let Some(frame) = reader.push::<Reply>(b) {
@@ -173,15 +177,16 @@ impl Target for Hil {
     }
 
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        let states = boards::cage_states(position).map_err(|e| TargetError::Cage(e.to_string()))?;
+        let states = boards::cage_states(position).map_err(CageError::from)?;
         match self.exchange(Command::SetEdges(states.map(Into::into)))? {
             Reply::Done => Ok(()),
-            Reply::Error(LinkError::NoFixture) => Err(TargetError::Cage(format!(
-                "{}: a board without an edge fixture plays `--scenario guided`",
-                LinkError::NoFixture
-            ))),
-            Reply::Error(e) => Err(TargetError::Cage(e.to_string())),
-            other => Err(lost(format!("expected Done, the board answered {other:?}"))),
+            Reply::Error(LinkError::NoFixture) => Err(CageError::NoFixture.into()),
+            Reply::Error(e) => Err(CageError::Refused(e).into()),
+            reply => Err(Lost::Unexpected {
+                expected: "Done",
+                reply,
+            }
+            .into()),
         }
     }
 }

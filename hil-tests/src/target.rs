@@ -7,7 +7,7 @@ use firmware::protocol::{self, Command, Frame, FrameReader, LinkError, MAX_FRAME
 use heuristic::{Position, Size};
 
 /// Why an exchange with a target failed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum TargetError {
     /// The command could not be encoded, or the reply could not be read.
     #[error("bench link: {0}")]
@@ -28,13 +28,129 @@ pub enum TargetError {
     },
     /// The target cannot put the cage in a position (no fixture, or a size it does not wire).
     #[error("cannot set the cage: {0}")]
-    Cage(String),
-    /// The target stopped answering (a probe unplugged, QEMU exited).
+    Cage(#[from] CageError),
+    /// The target stopped answering (a probe unplugged, QEMU exited), or answered out of turn.
     #[error("target lost: {0}")]
-    Lost(String),
+    Lost(#[from] Lost),
     /// Two targets driven in lockstep answered the same command differently.
-    #[error("targets disagree: {0}")]
-    Disagree(String),
+    #[error(
+        "targets disagree: after {commands} agreeing commands, {command:?}: \
+         {} answered {:?}, {} answered {:?}",
+        stages[0], replies[0], stages[1], replies[1]
+    )]
+    Disagree {
+        /// Commands both answered alike before this one.
+        commands: usize,
+        /// The command.
+        command: Command,
+        /// The two targets' stages.
+        stages: [&'static str; 2],
+        /// Their replies, in the same order.
+        replies: Box<[Reply; 2]>,
+    },
+}
+
+/// Why a target cannot put the cage in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CageError {
+    /// The emulated board wires only M=3 and M=4 games.
+    #[error(transparent)]
+    Emulated(#[from] emulator::emulated::CageSizeError),
+    /// A board's cage holds only M=3 and M=4 games.
+    #[error(transparent)]
+    Board(#[from] boards::CageSizeError),
+    /// An emulated cage built for games of one size was given a position of another.
+    #[error("the emulated cage holds M={holds} games, not M={given}")]
+    Holds {
+        /// The cage's game size.
+        holds: u8,
+        /// The position's.
+        given: u8,
+    },
+    /// The board has no edge fixture: an operator sets its cage.
+    #[error(
+        "{}: a board without an edge fixture plays `--scenario guided`",
+        LinkError::NoFixture
+    )]
+    NoFixture,
+    /// The board refused the edges.
+    #[error(transparent)]
+    Refused(LinkError),
+}
+
+/// Why a target stopped answering, or answered what it should not have.
+#[derive(Debug, thiserror::Error)]
+pub enum Lost {
+    /// The board answered a command with a reply of another kind.
+    #[error("expected {expected}, the board answered {reply:?}")]
+    Unexpected {
+        /// What the command asks for.
+        expected: &'static str,
+        /// What came back.
+        reply: Reply,
+    },
+    /// The firmware's ELF cannot be read.
+    #[error("cannot read {}: {error}", path.display())]
+    Elf {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The ELF's defmt table cannot be read.
+    #[error(transparent)]
+    Defmt(#[from] crate::defmt_log::DefmtError),
+    /// QEMU cannot be started.
+    #[error("cannot start {qemu}: {0}", qemu = crate::pil::QEMU)]
+    Start(std::io::Error),
+    /// QEMU's standard streams are not ours.
+    #[error("QEMU's standard streams are not piped")]
+    Pipes,
+    /// The firmware asked the bench for more conversions than a burst holds.
+    #[error("the firmware asked for a burst of {0} conversions (1..={max})", max = firmware::BURST)]
+    Burst(u8),
+    /// The firmware asked the bench for a node the cage does not have.
+    #[error("the firmware asked for node {index}; the M=4 cage has {nodes}")]
+    Node {
+        /// The node's M=4 index.
+        index: u8,
+        /// The cage's node count.
+        nodes: usize,
+    },
+    /// QEMU stopped answering.
+    #[error(transparent)]
+    Qemu(Box<crate::pil::QemuFailure>),
+    /// The probe (probe-rs: listing, attaching, flashing, RTT) failed.
+    #[error("{0}")]
+    Probe(Box<dyn std::error::Error + Send + Sync>),
+    /// No probe matches the request.
+    #[error("no probe found matching `{0}`")]
+    NoProbe(String),
+    /// The board names no probe-rs chip.
+    #[error("{0} has no probe-rs chip")]
+    NoChip(&'static str),
+    /// RTT did not come up.
+    #[error(
+        "RTT did not come up after {attempts} attempts: {}",
+        last.as_ref().map_or_else(String::new, ToString::to_string)
+    )]
+    Rtt {
+        /// Attach attempts made.
+        attempts: u32,
+        /// The last attempt's error.
+        last: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+    /// The firmware does not have an RTT channel the bench needs.
+    #[error("the firmware has no RTT {direction} channel {number}")]
+    NoChannel {
+        /// `up` or `down`.
+        direction: &'static str,
+        /// The channel.
+        number: usize,
+    },
+    /// A transport of the implementor's own (a [`Target`] outside this crate) failed.
+    #[error("{0}")]
+    Transport(Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// A board the bench drives: one command at a time, plus the cage under the board.
@@ -110,8 +226,7 @@ impl Sil {
         size: Size,
         seed: Option<u64>,
     ) -> Result<Sil, TargetError> {
-        let cage =
-            EmulatedCage::new(profile, size, seed).map_err(|e| TargetError::Cage(e.to_string()))?;
+        let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
         let app = cage.app(profile, firmware::Config::default());
         Ok(Sil {
             cage,
@@ -155,20 +270,21 @@ impl Target for Sil {
     }
 }
 
-/// A target lost for the reason `e` gives.
-pub(crate) fn lost(e: impl std::fmt::Display) -> TargetError {
-    TargetError::Lost(e.to_string())
+/// A target lost to a probe-rs error.
+#[cfg(feature = "probe")]
+pub(crate) fn lost(e: impl std::error::Error + Send + Sync + 'static) -> TargetError {
+    TargetError::Lost(Lost::Probe(Box::new(e)))
 }
 
 /// Wires an emulated cage (SIL, PIL) to `position`, which must be of the cage's size.
 pub(crate) fn wire(cage: &EmulatedCage, position: &Position) -> Result<(), TargetError> {
     let holds = cage.position().size();
     if position.size() != holds {
-        return Err(TargetError::Cage(format!(
-            "the emulated cage holds M={} games, not M={}",
-            holds.get(),
-            position.size().get()
-        )));
+        return Err(CageError::Holds {
+            holds: holds.get(),
+            given: position.size().get(),
+        }
+        .into());
     }
     cage.wire(position.clone());
     Ok(())

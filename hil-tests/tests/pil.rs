@@ -9,7 +9,7 @@ use std::time::Duration;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Size};
 use hil_tests::{
-    Class, Lockstep, Pil, PilOptions, Predictor, Scenario, Script, Sil, Target, TargetError,
+    Class, Lockstep, Lost, Pil, PilOptions, Predictor, Scenario, Script, Sil, Target, TargetError,
     play_game,
 };
 
@@ -136,7 +136,8 @@ fn a_missing_firmware_file_is_a_clear_error() {
     let options = PilOptions::new("/nonexistent/firmware-qemu");
     let error = Pil::start(&options, NUCLEO, NUCLEO, Size::M4, None).unwrap_err();
     assert!(
-        matches!(&error, TargetError::Lost(m) if m.contains("/nonexistent/firmware-qemu")),
+        matches!(&error, TargetError::Lost(lost @ Lost::Elf { .. })
+            if lost.to_string().contains("/nonexistent/firmware-qemu")),
         "{error}"
     );
 }

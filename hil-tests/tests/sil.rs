@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Position, Size};
 use hil_tests::{
-    Class, Predictor, Report, Scenario, Script, Sil, Step, Target, TargetError, campaign,
+    Class, Lost, Predictor, Report, Scenario, Script, Sil, Step, Target, TargetError, campaign,
     decode_reply, encode_command, header, play_game,
 };
 
@@ -51,12 +51,16 @@ fn sil_speaks_the_bench_protocol_with_sequence_numbers() {
         &mut reply,
     )
     .unwrap();
-    assert_eq!(
-        decode_reply(8, &reply[..n]).unwrap_err(),
-        TargetError::LostFrame {
-            expected: 8,
-            got: 7
-        }
+    let error = decode_reply(8, &reply[..n]).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            TargetError::LostFrame {
+                expected: 8,
+                got: 7
+            }
+        ),
+        "{error}"
     );
     assert_eq!(decode_reply(7, &reply[..n]).unwrap(), Reply::Done);
 }
@@ -254,7 +258,7 @@ impl Target for Unplugged {
                 self.left = left;
                 self.sil.exchange(command)
             }
-            None => Err(TargetError::Lost("probe unplugged".to_string())),
+            None => Err(TargetError::Lost(Lost::Transport("probe unplugged".into()))),
         }
     }
     fn logs(&mut self) -> Vec<String> {

@@ -26,7 +26,11 @@ pub struct Axes<'a> {
     pub log_x: bool,
 }
 
-type PlotResult = Result<(), Box<dyn std::error::Error>>;
+/// Why a plot could not be drawn: the SVG file could not be written, or plotters' own error.
+pub type PlotError = DrawingAreaErrorKind<std::io::Error>;
+
+/// The result of drawing one plot.
+pub type PlotResult = Result<(), PlotError>;
 
 /// Line chart of `series` (the y axis always shows 0).
 pub fn lines(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
@@ -66,7 +70,7 @@ fn draw_chart<'a, DB, X>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
     axes: Axes<'_>,
     series: &[Series],
-) -> PlotResult
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
 where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,

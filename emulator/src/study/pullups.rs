@@ -307,7 +307,7 @@ pub fn write(
     control: &Control<'_>,
     out: &Output,
     command: &str,
-) -> anyhow::Result<String> {
+) -> Result<String, super::report::WriteError> {
     let profile = boards::by_name(&spec).unwrap_or(&boards::NUCLEO_F446RE);
     let mut csv = out.csv("pullups.csv")?;
     let report = run(
@@ -377,7 +377,7 @@ impl Report {
     }
 
     /// The two plots.
-    pub fn plots(&self, out: &Output) -> Result<(), Box<dyn std::error::Error>> {
+    pub fn plots(&self, out: &Output) -> super::plot::PlotResult {
         let series = |f: &dyn Fn(&Case) -> Option<f64>, label: &str| -> Vec<super::plot::Series> {
             Topology::ALL
                 .iter()

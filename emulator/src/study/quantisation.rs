@@ -628,10 +628,7 @@ impl Report {
 
 /// `divergence-vs-bits.svg` (one line per converter) and `margins.svg` (the exact margins'
 /// histogram).
-pub fn plots(
-    report: &Report,
-    out: &super::report::Output,
-) -> Result<(), Box<dyn std::error::Error>> {
+pub fn plots(report: &Report, out: &super::report::Output) -> super::plot::PlotResult {
     let series: Vec<super::plot::Series> = report
         .converters
         .iter()

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::plot::{PlotError, PlotResult};
 use super::stats::Rate;
 
 /// What every board study's report starts with.
@@ -102,12 +103,23 @@ pub fn finish<T: Serialize>(
     name: &str,
     report: &T,
     summary: String,
-    plots: impl FnOnce() -> Result<(), Box<dyn std::error::Error>>,
-) -> anyhow::Result<String> {
+    plots: impl FnOnce() -> PlotResult,
+) -> Result<String, WriteError> {
     out.json(&format!("{name}.json"), report)?;
     out.text("summary.md", &summary)?;
-    plots().map_err(|e| anyhow::anyhow!("plotting: {e}"))?;
+    plots().map_err(WriteError::Plot)?;
     Ok(summary)
+}
+
+/// Why a study's files could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// A data file (CSV, JSON, the summary) could not be written.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// A plot could not be drawn (the data files are already written).
+    #[error("plotting: {0}")]
+    Plot(PlotError),
 }
 
 /// CSV rows written as they come; fields with a comma, quote or newline are quoted.

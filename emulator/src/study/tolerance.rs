@@ -335,7 +335,7 @@ pub fn write(
     control: &Control<'_>,
     out: &Output,
     command: &str,
-) -> anyhow::Result<String> {
+) -> Result<String, super::report::WriteError> {
     let winners = winner.map(|(_, w)| child_winners(set, w));
     let mut positions_csv = out.csv("tolerance-positions.csv")?;
     let (cells, cut_wins) = run(
@@ -471,7 +471,7 @@ impl Report {
     }
 
     /// `divergence-vs-tolerance.svg`: decision and game divergence against the band, per distribution.
-    pub fn plots(&self, out: &Output) -> Result<(), Box<dyn std::error::Error>> {
+    pub fn plots(&self, out: &Output) -> super::plot::PlotResult {
         let mut series = Vec::new();
         for name in ["gaussian", "uniform", "binned"] {
             let cells: Vec<&Cell> = self

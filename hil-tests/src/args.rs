@@ -1,5 +1,6 @@
-//! Command-line parsing shared by the workspace's binaries (`birdcage`, the bench): clap's
-//! usage errors folded to one line on stderr with exit code 2, as every other bad input.
+//! Command-line parsing for the bench binary: clap's usage errors folded to one line on stderr
+//! with exit code 2, as every other bad input. A twin of `birdcage/src/args.rs`: no library
+//! holds it, so that none carries clap, and both binaries answer a usage error the same way.
 
 use std::process::ExitCode;
 

@@ -219,7 +219,11 @@ fn run_quantisation(
     let report = quantisation::run(set, &converters, &bits, 5, control, &mut positions_csv)?;
     out.csv_rows("quantisation.csv", &report.csv_rows())?;
     let summary = report.markdown(command);
-    emulator::study::report::finish(out, "quantisation", &report, summary, || {
-        quantisation::plots(&report, out)
-    })
+    Ok(emulator::study::report::finish(
+        out,
+        "quantisation",
+        &report,
+        summary,
+        || quantisation::plots(&report, out),
+    )?)
 }

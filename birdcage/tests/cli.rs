@@ -60,7 +60,7 @@ fn analyze_json_has_exactly_the_documented_keys() {
 
 #[test]
 fn analyze_json_matches_a_golden_position() {
-    // tests/golden/drops.jsonl: M=3 "A3,e1,B2,b4,C1,a1", ideal.
+    // emulator/tests/golden/drops.jsonl: M=3 "A3,e1,B2,b4,C1,a1", ideal.
     let v = json(&["analyze", "--size", "3", "--moves", "A3,e1,B2,b4,C1,a1"]);
     let drop = |name: &str| {
         v["edges"]

@@ -1,12 +1,13 @@
 //! `birdcage`: study and play Shannon's Bird Cage from the command line.
 
+mod args;
 mod cli;
 
 use std::io::Write;
 use std::process::ExitCode;
 
+use args::BAD_INPUT;
 use clap::{Parser, Subcommand};
-use emulator::args::BAD_INPUT;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -31,7 +32,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli: Cli = match emulator::args::parse() {
+    let cli: Cli = match args::parse() {
         Ok(cli) => cli,
         Err(code) => return code,
     };

@@ -28,7 +28,7 @@ impl Cmd {
         match (position.winner(), position.to_move(), choice) {
             (Some(winner), _, _) => bail!("the game is over: {winner} has won"),
             (None, Some(Side::Short), _) => bail!("it is Short's turn; the heuristic plays Cut"),
-            (_, _, Some(choice)) => Ok(choice + "\n"),
+            (_, _, Some(choice)) => Ok(format!("{choice}\n")),
             _ => bail!("no resistor is left to cut"),
         }
     }

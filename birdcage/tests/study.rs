@@ -1,0 +1,296 @@
+//! The `birdcage study` CLI: a quantisation study's worst case replayed through `birdcage
+//! analyze`, determinism, bad input, records files, interrupts. The studies themselves are
+//! tested in `emulator/tests/study.rs`.
+
+mod support;
+
+use std::sync::atomic::AtomicBool;
+
+use emulator::physical::Board;
+use emulator::study::Control;
+use emulator::study::positions::PositionSet;
+use emulator::study::quantisation::{self, Converter, Verdict};
+use emulator::study::report::Output;
+use heuristic::Size;
+use support::{assert_bad_input, birdcage, json, scratch_file};
+
+fn size(m: u32) -> Size {
+    Size::new(m).unwrap()
+}
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+fn quiet() -> Control<'static> {
+    Control {
+        stop: &NEVER,
+        progress: &|_, _| {},
+    }
+}
+
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("birdcage-study-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn nucleo() -> Converter {
+    Converter::Board {
+        spec: "nucleo-f446re".into(),
+        board: Box::new(Board::from_profile(&boards::NUCLEO_F446RE)),
+        seed: 1,
+    }
+}
+
+fn quantise(set: &PositionSet, converters: &[Converter], name: &str) -> quantisation::Report {
+    let out = Output::new(&scratch_dir(name)).unwrap();
+    let mut csv = out.csv("positions.csv").unwrap();
+    let bits: Vec<u8> = emulator::study::BITS.collect();
+    quantisation::run(set, converters, &bits, 3, &quiet(), &mut csv).unwrap()
+}
+
+/// A board's divergences are classified; the worst one replays through `birdcage analyze`
+/// with the printed options and diverges there too, with the same move.
+#[test]
+fn worst_quantisation_case_replays_in_analyze() {
+    let set = PositionSet::tree(size(3));
+    let report = quantise(&set, &[Converter::Ideal, nucleo()], "q3b");
+    let board_rows: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|r| r.converter == "nucleo-f446re#1")
+        .collect();
+    assert_eq!(board_rows.len(), 11);
+    let worst = board_rows
+        .iter()
+        .flat_map(|r| r.worst.first())
+        .max_by(|a, b| a.lost_lsb.total_cmp(&b.lost_lsb))
+        .expect("the Nucleo diverges somewhere on the M=3 tree");
+    assert!(worst.verdict.diverges());
+    assert!(
+        worst.replay.starts_with(&format!(
+            "birdcage analyze --size 3 --moves '{}' --board nucleo-f446re",
+            worst.record
+        )),
+        "{}",
+        worst.replay
+    );
+    let bits = board_rows
+        .iter()
+        .find(|r| r.worst.first() == Some(worst))
+        .unwrap()
+        .bits;
+    let bits = bits.to_string();
+    let analysis = json(&[
+        "analyze",
+        "--size",
+        "3",
+        "--moves",
+        &worst.record,
+        "--board",
+        "nucleo-f446re",
+        "--tolerance-seed",
+        "1",
+        "--adc-bits",
+        &bits,
+    ]);
+    assert_eq!(analysis["diverges"], true, "{}", worst.replay);
+    assert_eq!(analysis["firmware_choice"], worst.code_choice.as_str());
+    assert_eq!(analysis["choice"], worst.exact_choice.as_str());
+    // Every divergence on the board has a cause.
+    for r in &board_rows {
+        assert_eq!(
+            r.divergence.count,
+            r.quantisation + r.pullups + r.tolerance + r.adc
+        );
+        assert!(
+            r.worst
+                .iter()
+                .all(|w| w.verdict != Verdict::Agree && w.verdict != Verdict::Tie)
+        );
+    }
+}
+
+fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "csv"))
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The same seed writes byte-identical data files; the summary names what was run.
+#[test]
+fn cli_runs_are_deterministic() {
+    for (study, extra) in [
+        ("quantisation", vec![]),
+        ("tolerance", vec!["--boards", "3"]),
+        ("pullups", vec!["--boards", "2"]),
+    ] {
+        let dirs = [
+            scratch_dir(&format!("{study}-a")),
+            scratch_dir(&format!("{study}-b")),
+        ];
+        for dir in &dirs {
+            let mut args = vec![
+                "study",
+                study,
+                "--size",
+                "3",
+                "--seed",
+                "4",
+                "--out",
+                dir.to_str().unwrap(),
+            ];
+            args.extend(&extra);
+            let out = birdcage(&args);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(String::from_utf8(out.stdout).unwrap().starts_with('#'));
+        }
+        let (a, b) = (files(&dirs[0]), files(&dirs[1]));
+        assert!(a.len() >= 2, "{study}: {a:?}");
+        assert_eq!(a, b, "{study}");
+        let summary = std::fs::read_to_string(dirs[0].join("summary.md")).unwrap();
+        assert!(summary.contains(&format!("birdcage study {study} --size 3 --seed 4")));
+        assert!(
+            std::fs::read_dir(&dirs[0]).unwrap().any(|e| e
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "svg"))
+        );
+    }
+}
+
+/// Bad input: one line, exit 2, and a report already in the folder stays.
+#[test]
+fn cli_bad_input() {
+    let dir = scratch_dir("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("summary.md"), "earlier report\n").unwrap();
+    let out = dir.to_str().unwrap();
+    assert_bad_input(&["study", "speed", "--out", out], "invalid value 'speed'");
+    assert_bad_input(
+        &["study", "tolerance", "--board", "uno", "--out", out],
+        "unknown board `uno`",
+    );
+    assert_bad_input(
+        &["study", "tolerance", "--boards", "0", "--out", out],
+        "0 is not in 1..",
+    );
+    assert_bad_input(
+        &[
+            "study",
+            "quantisation",
+            "--records",
+            "/nonexistent/games.txt",
+            "--out",
+            out,
+        ],
+        "cannot read records file /nonexistent/games.txt",
+    );
+    let records = scratch_file("bad-games.txt", "A5,c5\nA5,c5,C3,c3\n");
+    let message = format!("{} line 2: move 4: C3 was already cut", records.display());
+    assert_bad_input(
+        &[
+            "study",
+            "quantisation",
+            "--records",
+            records.to_str().unwrap(),
+            "--out",
+            out,
+        ],
+        &message,
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("summary.md")).unwrap(),
+        "earlier report\n"
+    );
+}
+
+/// A records file is a position set of its own.
+#[test]
+fn cli_records_file() {
+    let records = scratch_file("games.txt", "A5,c5,C3,a1\nA5,e5,E3\n");
+    let dir = scratch_dir("records");
+    let out = birdcage(&[
+        "study",
+        "quantisation",
+        "--records",
+        records.to_str().unwrap(),
+        "--board",
+        "ideal",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("quantisation.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["position_count"], 7, "start, A5, c5, C3, a1, e5, E3");
+    assert_eq!(
+        report["decisions"], 4,
+        "start, after c5, after a1 (not over), after e5"
+    );
+}
+
+/// Ctrl-C (SIGINT) stops a long run: exit 2 with one line, and the finished part is on disk
+/// with a summary that says it was interrupted.
+#[test]
+fn cli_interrupt_keeps_the_finished_part() {
+    let dir = scratch_dir("interrupt");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args([
+            "study",
+            "tolerance",
+            "--size",
+            "3",
+            "--boards",
+            "1000000",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the run is under way (the positions file is created first).
+    let started = std::time::Instant::now();
+    while !dir.join("tolerance-positions.csv").exists() && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    let summary = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    assert!(summary.contains("INTERRUPTED"), "{summary}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("tolerance.json")).unwrap())
+            .unwrap();
+    assert_eq!(report["interrupted"], true);
+    let boards = report["cells"][0]["boards"].as_u64().unwrap();
+    assert!(boards > 0 && boards < 1_000_000, "{boards}");
+}
