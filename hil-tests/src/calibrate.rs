@@ -109,11 +109,8 @@ pub fn observations(size: Size, steps: &[Step]) -> Result<Vec<Observation>, Cali
             record: step.record.clone(),
             why,
         };
-        let mut position = Position::new(size, Side::Cut);
-        for (_, mv) in heuristic::record_moves(size, &step.record) {
-            let mv = mv.map_err(|e| bad(e.to_string()))?;
-            position.play(mv).map_err(|e| bad(e.to_string()))?;
-        }
+        let position =
+            Position::from_record(size, Side::Cut, &step.record).map_err(|e| bad(e.to_string()))?;
         if step.codes.len() != size.node_count() {
             return Err(CalibrationError::Codes {
                 index,

@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use emulator::export::{self, Network};
 use emulator::physical::{Parts, PullupState};
-use heuristic::Position;
+use heuristic::{Position, Record};
 
 use super::{BoardArgs, GameArgs};
 
@@ -53,7 +53,8 @@ impl NetworkArgs {
     fn resolve(&self) -> Result<(Network, Position, String)> {
         let g = &self.game;
         let r = &g.record;
-        let position = r.position()?;
+        let record = Record::read(r.size, r.first.into(), &r.moves)?;
+        let position = record.replay(r.size)?;
         let network = match self.board.board()? {
             Some(board) => {
                 let parts = match self.board.tolerance_seed {
@@ -67,10 +68,10 @@ impl NetworkArgs {
             }
             None => Network::Model(g.network),
         };
-        let record = if r.moves.trim().is_empty() {
+        let record = if record.is_empty() {
             "(start)".to_string()
         } else {
-            r.moves.trim().to_string()
+            record.to_string()
         };
         Ok((network, position, record))
     }
