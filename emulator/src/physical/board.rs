@@ -108,8 +108,12 @@ pub enum BoardError {
         /// The tolerance.
         percent: f64,
     },
-    /// A resolution outside 6..=16 bits.
-    #[error("ADC resolution {bits} bits is outside 6..=16")]
+    /// A resolution outside [`boards::ADC_BITS`].
+    #[error(
+        "ADC resolution {bits} bits is outside {}..={}",
+        boards::ADC_BITS.start(),
+        boards::ADC_BITS.end()
+    )]
     Bits {
         /// The resolution.
         bits: i64,
