@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 pub enum Script {
     /// A fixed record: Short's moves are played, Cut's are what the board is expected to
     /// play (the replay stops where the board plays another edge).
-    Record(Record),
+    Record(Box<Record>),
     /// Short plays a random resistor, drawn from this seed.
     Random(u64),
     /// A branch of the tree: Short's replies as indices into the position's resistors in
@@ -117,9 +117,8 @@ impl Scenario {
                 line: i + 1,
                 error,
             };
-            games.push(Script::Record(
-                Record::read(size, Side::Cut, line).map_err(bad)?,
-            ));
+            let record = Record::read(size, Side::Cut, line).map_err(bad)?;
+            games.push(Script::Record(Box::new(record)));
         }
         Ok(Scenario {
             name: format!("records {origin}"),
