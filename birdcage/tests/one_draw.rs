@@ -20,7 +20,7 @@ use emulator::exact::solve_model;
 use emulator::physical::{Board, Build, PullupState, game_volts};
 use emulator::reading::Reader;
 use firmware::protocol::{Command, Reply};
-use heuristic::{Model, Move, Node, Position, Side, Size};
+use heuristic::{Model, Move, Node, Position, Record, Side, Size};
 use rand::seq::IteratorRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -48,8 +48,8 @@ fn cut_turn(rng: &mut ChaCha8Rng) -> (Position, String) {
             moves.push(Move { side, edge });
         }
         if position.winner().is_none() && position.to_move() == Some(Side::Cut) {
-            let record: Vec<String> = moves.iter().map(Move::to_string).collect();
-            return (position, record.join(","));
+            let record = Record::from_moves(Side::Cut, &moves).unwrap();
+            return (position, record.to_string());
         }
     }
 }

@@ -4,10 +4,18 @@
 
 use heuristic::{Edge, EdgeState, Position, Size};
 
+/// The size the physical cage is wired for: every pin map, fixture and count of pins follows
+/// from it.
+///
+/// ```
+/// use boards::{CAGE_EDGES, INTERNAL_NODES, LED_PINS, MEASURED_NODES};
+/// assert_eq!((CAGE_EDGES, INTERNAL_NODES, MEASURED_NODES, LED_PINS), (25, 12, 13, 14));
+/// ```
+pub const CAGE_SIZE: Size = Size::M4;
 /// Edges of the M=4 cage.
-pub const CAGE_EDGES: usize = 25;
+pub const CAGE_EDGES: usize = CAGE_SIZE.edge_count();
 
-const M4: Size = Size::M4;
+const M4: Size = CAGE_SIZE;
 
 /// A position of size M=3 or M=4 that the M=4 cage cannot hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]

@@ -42,12 +42,14 @@ mod validation;
 pub use adc::{Adc, AdcAccuracy, AdcReference, LsbFigure};
 pub use arduino_mega::ARDUINO_MEGA;
 pub use button::{Button, ButtonPull};
-pub use cage::{CAGE_EDGES, CageSizeError, cage_states};
+pub use cage::{CAGE_EDGES, CAGE_SIZE, CageSizeError, cage_states};
 pub use fixture::{EdgeFixture, FixtureSignal, SpiBus};
 pub use led::LedDrive;
 pub use nucleo_f446re::NUCLEO_F446RE;
 pub use pin::{AnalogInput, ArduinoPin, Level, Pin, PinFamily, Port};
-pub use pin_map::{INTERNAL_NODES, LED_COLUMNS, LED_ROWS, NodePinError, PinMap, PinRole};
+pub use pin_map::{
+    INTERNAL_NODES, LED_COLUMNS, LED_PINS, LED_ROWS, MEASURED_NODES, NodePinError, PinMap, PinRole,
+};
 pub use profile::Profile;
 pub use pullup::{GameOverReading, Pullups, RailRelease};
 pub use registry::{PROFILES, UNKNOWN_NAME_CAPACITY, UnknownBoard, by_name};

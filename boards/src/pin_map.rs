@@ -9,17 +9,21 @@ use core::fmt;
 
 use heuristic::{Edge, Node, Size};
 
-use crate::{AnalogInput, Button, FixtureSignal, Pin};
+use crate::{AnalogInput, Button, CAGE_SIZE, FixtureSignal, Pin};
 
 /// Rows of edges on M=4 (and of row LEDs).
-pub const LED_ROWS: usize = 7;
+pub const LED_ROWS: usize = CAGE_SIZE.span() as usize;
 /// Columns of edges on M=4 (and of column LEDs).
-pub const LED_COLUMNS: usize = 7;
+pub const LED_COLUMNS: usize = CAGE_SIZE.span() as usize;
+/// Row and column LEDs together.
+pub const LED_PINS: usize = LED_ROWS + LED_COLUMNS;
 /// Internal nodes of M=4: the analog inputs besides the bottom terminal.
-pub const INTERNAL_NODES: usize = 12;
+pub const INTERNAL_NODES: usize = CAGE_SIZE.internal_node_count();
+/// Nodes the board measures: the internal nodes and the bottom terminal (Q is the supply).
+pub const MEASURED_NODES: usize = INTERNAL_NODES + 1;
 
 const M3: Size = Size::M3;
-const M4: Size = Size::M4;
+const M4: Size = CAGE_SIZE;
 
 /// The board's pin map for the M=4 cage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,18 +187,11 @@ impl fmt::Display for PinRole {
         match *self {
             PinRole::Node(node) => write!(f, "node {node}"),
             PinRole::RowLed(y) => write!(f, "row LED {y}"),
-            PinRole::ColumnLed(x) => write!(f, "column LED {}", column_letter(x)),
+            PinRole::ColumnLed(x) => write!(f, "column LED {}", heuristic::column_letter(x)),
             PinRole::Button => f.write_str("button"),
             PinRole::Pullup(node) => write!(f, "pull-up of {node}"),
             PinRole::PullupRail => f.write_str("pull-up rail"),
             PinRole::Fixture(signal) => write!(f, "fixture {signal}"),
         }
-    }
-}
-
-fn column_letter(x: u8) -> char {
-    match x {
-        1..=26 => char::from(b'A' + x - 1),
-        _ => '?',
     }
 }

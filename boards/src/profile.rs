@@ -165,7 +165,7 @@ impl Profile {
             .zip(self.pins.column_leds)
             .map(|(x, pin)| (PinRole::ColumnLed(x), pin));
         let button = core::iter::once((PinRole::Button, self.pins.button.pin));
-        let pullups = (0..13).filter_map(move |i| match self.pullups {
+        let pullups = (0..crate::MEASURED_NODES).filter_map(move |i| match self.pullups {
             Pullups::InternalAlwaysOn { .. } => None,
             Pullups::SwitchedPerNode { controls, .. } => {
                 Some((PinRole::Pullup(measured_node(i)), controls[i]))

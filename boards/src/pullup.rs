@@ -1,9 +1,9 @@
 //! Pull-ups: what keeps nodes cut off from both terminals from floating, and how they are
 //! switched off for the game-over reading.
 
-use crate::Pin;
+use crate::{MEASURED_NODES, Pin};
 
-/// Pull-ups on the 13 measured nodes (12 internal nodes of M=4 and the bottom terminal), as
+/// Pull-ups on the [`MEASURED_NODES`] (the internal nodes of M=4 and the bottom terminal), as
 /// the board really has them.
 ///
 /// They must be much larger than the cage resistors so that they barely move the drops the
@@ -21,15 +21,15 @@ pub enum Pullups {
         max_ohms: u32,
     },
     /// One external resistor per node, each driven by its own GPIO: releasing one leaves the
-    /// others untouched, at the cost of 13 more pins.
+    /// others untouched, at the cost of one more pin per measured node.
     SwitchedPerNode {
         /// Value of each pull-up.
         ohms: u32,
         /// The GPIO feeding each pull-up, in the order of [`crate::PinMap::nodes`] then the
         /// bottom terminal.
-        controls: [Pin; 13],
+        controls: [Pin; MEASURED_NODES],
     },
-    /// One GPIO drives a rail that feeds every pull-up: one pin for all 13.
+    /// One GPIO drives a rail that feeds every pull-up: one pin for all of them.
     SharedRail {
         /// Value of each pull-up.
         ohms: u32,

@@ -1,7 +1,8 @@
 //! Checking a profile's invariants, with errors that name the offending field.
 
 use crate::{
-    AdcReference, Distribution, GameOverReading, Pin, PinRole, Profile, Pullups, RailRelease,
+    AdcReference, CAGE_EDGES, Distribution, GameOverReading, Pin, PinRole, Profile, Pullups,
+    RailRelease,
 };
 
 /// Supported ADC resolutions.
@@ -10,8 +11,6 @@ pub const ADC_BITS: core::ops::RangeInclusive<u8> = 6..=16;
 pub const ADC_SAMPLES: core::ops::RangeInclusive<u8> = 1..=64;
 /// Tolerances must be below this (50 %): beyond it a resistor may be a short.
 pub const MAX_TOLERANCE_PPM: u32 = 500_000;
-/// Edges of M=4, the largest cage the pin maps wire.
-const M4_EDGES: usize = 25;
 
 /// A profile value that breaks an invariant; the message names the field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -29,8 +28,8 @@ pub enum ProfileError {
         /// The field.
         field: &'static str,
     },
-    /// A resolution outside 6..=16 bits.
-    #[error("{field} = {bits} is out of range (6..=16)")]
+    /// A resolution outside [`ADC_BITS`].
+    #[error("{field} = {bits} is out of range ({}..={})", ADC_BITS.start(), ADC_BITS.end())]
     Bits {
         /// The field.
         field: &'static str,
@@ -139,8 +138,8 @@ pub enum ProfileError {
     },
     /// A fixture too small for the M=4 cage.
     #[error(
-        "fixture: {devices} devices x {switches_per_device} switches cannot switch 25 edges x \
-         {switches_per_edge}"
+        "fixture: {devices} devices x {switches_per_device} switches cannot switch {CAGE_EDGES} \
+         edges x {switches_per_edge}"
     )]
     FixtureTooSmall {
         /// Packages.
@@ -382,7 +381,7 @@ impl Profile {
             "fixture.switches_per_edge",
             u32::from(fixture.switches_per_edge),
         )?;
-        if !fixture.covers(M4_EDGES) {
+        if !fixture.covers(CAGE_EDGES) {
             return Err(ProfileError::FixtureTooSmall {
                 devices: fixture.devices,
                 switches_per_device: fixture.switches_per_device,

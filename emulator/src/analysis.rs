@@ -4,7 +4,7 @@
 
 use std::fmt::Display;
 
-use heuristic::{Edge, EdgeState, Model, Move, Position, RecordError, Side, Size, record_moves};
+use heuristic::{Edge, EdgeState, Model, Position, Record, RecordError, Side, Size};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
@@ -103,8 +103,9 @@ pub struct Analysis {
     pub size: u8,
     /// `ideal` or `reference`.
     pub network: &'static str,
-    /// The moves as given, case normalised (Cut upper, Short lower).
-    pub moves: Vec<String>,
+    /// The moves as given, case normalised (Cut upper, Short lower); a list of names in JSON.
+    #[serde(serialize_with = "move_names")]
+    pub moves: Record,
     /// `cut`, `short`, or `None` once the game is over.
     pub to_move: Option<&'static str>,
     /// `cut`, `short` or `None`.
@@ -143,18 +144,9 @@ pub fn analyze(
     model: Model,
     reader: Option<&Reader>,
 ) -> Result<Analysis, RecordError> {
-    // One pass: parse and play each move, keeping its number for the error.
-    let mut position = Position::new(size, first);
-    let mut moves = Vec::new();
-    for (number, mv) in record_moves(size, record) {
-        let mv = mv?;
-        position.play(mv).map_err(|e| RecordError {
-            number,
-            error: e.into(),
-        })?;
-        moves.push(mv);
-    }
-    let mut analysis = report(&position, &moves, model);
+    let record = Record::read(size, first, record)?;
+    let position = record.replay(size)?;
+    let mut analysis = report(&position, &record, model);
     if let Some(reader) = reader {
         let reading = reader.read(&position, &analysis.voltages);
         analysis.add_reading(reader, &reading);
@@ -170,8 +162,12 @@ fn ratio_text(r: &BigRational) -> String {
     }
 }
 
+fn move_names<S: serde::Serializer>(record: &Record, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(record.moves().iter().map(ToString::to_string))
+}
+
 /// The report of a position reached by `moves`.
-pub fn report(position: &Position, moves: &[Move], model: Model) -> Analysis {
+pub fn report(position: &Position, moves: &Record, model: Model) -> Analysis {
     let voltages = exact::solve_model(position, model);
     let edges = exact::drops(&voltages)
         .map(|(edge, state, drop)| EdgeReport {
@@ -194,7 +190,7 @@ pub fn report(position: &Position, moves: &[Move], model: Model) -> Analysis {
     Analysis {
         size: position.size().get(),
         network: model.name(),
-        moves: moves.iter().map(|m| m.to_string()).collect(),
+        moves: moves.clone(),
         to_move: position.to_move().map(Side::name),
         winner: position.winner().map(Side::name),
         edges,
@@ -272,7 +268,7 @@ impl Analysis {
         let record = if self.moves.is_empty() {
             "(start)".to_string()
         } else {
-            self.moves.join(",")
+            self.moves.to_string()
         };
         out.push_str(&format!(
             "M={} {} network, moves: {}\n\n",

@@ -69,7 +69,7 @@ fn layout(
     }
     let mut letters = " ".repeat(margin);
     for x in 1..=span {
-        let letter = char::from(b'A' + x - 1);
+        let letter = heuristic::column_letter(x);
         letters.push_str(&format!("{letter:^width$}"));
         if x < span {
             letters.push(' ');

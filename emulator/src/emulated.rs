@@ -15,7 +15,7 @@ use std::rc::Rc;
 use boards::Profile;
 use firmware::{App, Config, Hardware, LedPattern, Leds, NoFixture, Sampler};
 pub use firmware::{NoDelay, Unpressed};
-use heuristic::{Move, MoveError, Node, Position, Side, Size};
+use heuristic::{Move, MoveError, Node, Position, Record, Side, Size};
 use rand_chacha::ChaCha8Rng;
 
 use crate::physical::{Board, Build, Parts, PullupState, Solution, solve_on_cage};
@@ -326,8 +326,9 @@ pub struct GameLog {
 impl GameLog {
     /// The game record (`A7,c5,...`).
     pub fn record(&self) -> String {
-        let moves: Vec<String> = self.moves.iter().map(|m| m.to_string()).collect();
-        moves.join(",")
+        Record::from_moves(Side::Cut, &self.moves)
+            .expect("a legal game never fills a record")
+            .to_string()
     }
 }
 
@@ -482,10 +483,10 @@ pub fn firmware_reply(
     })?;
     let mut app = cage.app(profile, Config::default());
     app.start();
-    let mut record: Vec<String> = Vec::new();
+    let mut record = Record::new(Side::Cut);
     let press =
-        |app: &mut EmulatedApp, record: &[String]| -> Result<Option<heuristic::Edge>, SilError> {
-            let record = record.join(",");
+        |app: &mut EmulatedApp, record: &Record| -> Result<Option<heuristic::Edge>, SilError> {
+            let record = record.to_string();
             match app.on_button() {
                 firmware::Outcome::Move(square) => square
                     .edge(size)
@@ -504,16 +505,17 @@ pub fn firmware_reply(
             let chosen = press(&mut app, &record)?;
             if chosen != Some(mv.edge) {
                 return Err(SilError::Replay {
-                    record: record.join(","),
+                    record: record.to_string(),
                     reason: format!("the firmware plays Cut, and would not have played {mv}"),
                 });
             }
         }
         cage.play(*mv).map_err(|e| SilError::Replay {
-            record: record.join(","),
+            record: record.to_string(),
             reason: e.to_string(),
         })?;
-        record.push(mv.to_string());
+        // The cage took the move, so the game is legal and fits.
+        let _ = record.push(*mv);
     }
     if cage.position().winner().is_some() || cage.position().to_move() != Some(Side::Cut) {
         return Ok(None);

@@ -7,7 +7,7 @@ use core::fmt;
 use boards::Profile;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::InputPin;
-use heuristic::{EdgeState, Node, Position, Side, Size, rank};
+use heuristic::{EdgeState, Node, Position, Side, Size};
 use serde::{Deserialize, Serialize};
 
 use crate::log::{display, info, warn};
@@ -17,8 +17,8 @@ use crate::protocol::{
 };
 use crate::sampler::average;
 use crate::{
-    Button, Codes, EdgeSwitches, Fault, GameOverThresholds, LedPattern, Leds, Part, Sampler,
-    Square, Tracker, band_codes, measure,
+    Button, EdgeSwitches, Fault, GameOverThresholds, LedPattern, Leds, Part, Sampler, Square,
+    Tracker, band_codes, measure,
 };
 
 const M3: Size = Size::M3;
@@ -125,7 +125,7 @@ impl Default for Config {
 pub struct Hardware<S, L, P, D, F> {
     /// Node codes and pull-ups.
     pub sampler: S,
-    /// The 14 LEDs.
+    /// The row and column LEDs.
     pub leds: L,
     /// The debounced button.
     pub button: Button<P>,
@@ -340,7 +340,11 @@ where
                 winner: winner.into(),
             });
         }
-        let choice = choose(&position, &codes)?;
+        // No move means no resistor left: the codes always hold every node of the position.
+        let choice = heuristic::choose(&position, codes.values())
+            .ok()
+            .flatten()
+            .ok_or(Fault::NoResistor)?;
         game.tracker.play_cut(choice);
         let square = Square::from(choice);
         info!("Cut plays {}", display!(square));
@@ -444,14 +448,6 @@ where
             last: self.last,
             leds: self.shown,
         }
-    }
-}
-
-/// The heuristic's move on the codes: the uncut resistor with the largest drop.
-fn choose(position: &Position, codes: &Codes) -> Result<heuristic::Edge, Fault> {
-    match rank(position, codes.values()) {
-        Ok(Some(ranking)) => Ok(ranking.choice),
-        _ => Err(Fault::NoResistor),
     }
 }
 

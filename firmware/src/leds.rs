@@ -1,12 +1,16 @@
-//! The 14 move LEDs: seven rows and seven columns, and the patterns the machine shows.
+//! The move LEDs, one per row and one per column of the cage, and the patterns the machine
+//! shows.
 
-use boards::Level;
+use boards::{LED_COLUMNS, LED_ROWS, Level};
 use embedded_hal::digital::OutputPin;
 use heuristic::Edge;
 use serde::{Deserialize, Serialize};
 
-/// Seven lit bits.
-const ALL: u8 = 0x7f;
+/// LEDs in a row or a column of them: one bit each of a `u8`.
+const LINE: u8 = LED_ROWS as u8;
+const _: () = assert!(LED_ROWS == LED_COLUMNS && LED_ROWS < 8);
+/// Every bit of a line lit.
+const ALL: u8 = (1 << LINE) - 1;
 
 /// Which LEDs are lit: bit `y − 1` of `rows` lights row `y`, bit `x − 1` of `columns` lights
 /// column `x` (A = 1).
@@ -68,7 +72,7 @@ impl LedPattern {
 
 fn bit(index: u8) -> u8 {
     match index {
-        1..=7 => 1 << (index - 1),
+        1..=LINE => 1 << (index - 1),
         _ => 0,
     }
 }
@@ -82,17 +86,17 @@ pub trait Leds {
     fn show(&mut self, pattern: LedPattern) -> Result<(), Self::Error>;
 }
 
-/// The 14 LEDs on GPIOs, each lit at `active` (from the board's [`boards::LedDrive`]).
+/// The row and column LEDs on GPIOs, each lit at `active` (from the board's [`boards::LedDrive`]).
 #[derive(Debug)]
 pub struct PinLeds<P> {
-    rows: [P; 7],
-    columns: [P; 7],
+    rows: [P; LED_ROWS],
+    columns: [P; LED_COLUMNS],
     active: Level,
 }
 
 impl<P: OutputPin> PinLeds<P> {
     /// Rows 1..=7 and columns A..=G, in the order of [`boards::PinMap`].
-    pub fn new(rows: [P; 7], columns: [P; 7], active: Level) -> PinLeds<P> {
+    pub fn new(rows: [P; LED_ROWS], columns: [P; LED_COLUMNS], active: Level) -> PinLeds<P> {
         PinLeds {
             rows,
             columns,
@@ -101,7 +105,7 @@ impl<P: OutputPin> PinLeds<P> {
     }
 
     /// The pins back, rows then columns.
-    pub fn release(self) -> ([P; 7], [P; 7]) {
+    pub fn release(self) -> ([P; LED_ROWS], [P; LED_COLUMNS]) {
         (self.rows, self.columns)
     }
 }

@@ -24,8 +24,8 @@ pub const MAX_FRAME: usize = 128;
 const MAX_PAYLOAD: usize = MAX_FRAME - 2 - 1 - MAX_FRAME.div_ceil(254);
 /// Sequence number of a reply to a frame that could not be read.
 pub const NO_SEQ: u16 = u16::MAX;
-/// Nodes a measurement can hold: M=4's 12 internal nodes, Q and 0.
-pub const MAX_CODES: usize = 14;
+/// Nodes a measurement can hold: every node of the cage (its internal nodes, Q and 0).
+pub const MAX_CODES: usize = boards::CAGE_SIZE.node_count();
 /// Edges of the M=4 cage.
 pub const CAGE_EDGES: usize = boards::CAGE_EDGES;
 /// Longest board name or version string carried.

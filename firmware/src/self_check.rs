@@ -15,9 +15,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Codes, Square};
 
-/// Unknowns of the largest system the firmware solves: M(M−1)+1 at M=4 (the internal nodes and
-/// the bottom terminal, which the series resistor keeps off ground).
-const UNKNOWNS: usize = 13;
+/// Unknowns of the largest system the firmware solves: the cage's nodes but Q, which the supply
+/// fixes (the bottom terminal is one: the series resistor keeps it off ground).
+const UNKNOWNS: usize = boards::CAGE_SIZE.node_count() - 1;
 
 /// The part of the hardware that failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -52,7 +52,7 @@ impl fmt::Display for Square {
         match (self.x, self.y) {
             (0, 0) => f.write_str("0"),
             (0, _) => f.write_str("Q"),
-            (x, y) => write!(f, "{}{}", char::from(b'A' + (x - 1) % 26), y),
+            (x, y) => write!(f, "{}{}", heuristic::column_letter(x), y),
         }
     }
 }

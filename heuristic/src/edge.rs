@@ -105,6 +105,6 @@ impl Edge {
 
 impl core::fmt::Display for Edge {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}{}", crate::notation::column_letter(self.x), self.y)
+        write!(f, "{}{}", crate::column_letter(self.x), self.y)
     }
 }

@@ -6,6 +6,7 @@
 //!
 //! - geometry and notation: [`Size`], [`Edge`], [`Node`], [`Move`];
 //! - rules: [`Position`] (legal moves, typed errors, the winner);
+//! - game records both ways: [`Record`];
 //! - the heuristic over measured node values: [`rank`], [`choose`];
 //! - networks: [`Model`], [`Circuit`], the float solver [`solve`], and the
 //!   [`Reduction`] that exact solvers build on.
@@ -22,6 +23,7 @@ mod edge;
 mod node;
 mod notation;
 mod position;
+mod record;
 mod reduction;
 mod size;
 mod solver;
@@ -31,8 +33,9 @@ pub use choice::{NodeValue, Ranking, ValuesError, choose, edge_drop, rank};
 pub use circuit::{Circuit, Model, ModelError};
 pub use edge::{Edge, Orientation};
 pub use node::Node;
-pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token};
-pub use position::{EdgeState, MoveError, PlayError, Position, RecordError, Side, record_moves};
+pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token, column_letter};
+pub use position::{EdgeState, MoveError, PlayError, Position, Side};
+pub use record::{ParseRecordError, Record, RecordError, RecordFull};
 pub use reduction::{Reduction, Slot, Stamp};
 pub use size::{MAX_EDGES, MAX_NODES, MAX_SIZE, MIN_SIZE, Size, SizeError};
 pub use solver::{SolveError, Voltages, solve, solve_in};

@@ -1,7 +1,7 @@
 //! Positions, sides, moves and the rules that end a game.
 
 use crate::union_find::UnionFind;
-use crate::{Edge, MAX_EDGES, Move, Node, NotationError, Size};
+use crate::{Edge, MAX_EDGES, Move, Node, NotationError, Record, RecordError, Size};
 
 /// The two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,46 +104,6 @@ pub enum PlayError {
     Move(#[from] MoveError),
 }
 
-/// A game record that does not replay, with the 1-based number of the bad move.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[error("move {number}: {error}")]
-pub struct RecordError {
-    /// 1-based index of the move in the record.
-    pub number: usize,
-    /// What is wrong with it.
-    pub error: PlayError,
-}
-
-/// The moves of a game record with their 1-based numbers, read but not played: commas
-/// between moves, an empty record has none.
-///
-/// ```
-/// use heuristic::{record_moves, Size};
-/// let moves: Vec<String> = record_moves(Size::new(3).unwrap(), " a5 , C3")
-///     .map(|(_, mv)| mv.unwrap().to_string())
-///     .collect();
-/// assert_eq!(moves, ["a5", "C3"]);
-/// ```
-pub fn record_moves(
-    size: Size,
-    record: &str,
-) -> impl Iterator<Item = (usize, Result<Move, RecordError>)> + '_ {
-    let tokens = (!record.trim().is_empty()).then(|| record.split(','));
-    tokens
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .map(move |(i, token)| {
-            let number = i + 1;
-            let mv = Move::parse(size, token).map_err(|e| RecordError {
-                number,
-                error: e.into(),
-            });
-            (number, mv)
-        })
-}
-
 /// A bird-cage position: the state of every edge, the side to move, and the winner once
 /// there is one.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -180,14 +140,7 @@ impl Position {
     /// assert_eq!(err.to_string(), "move 2: A5 was already cut");
     /// ```
     pub fn from_record(size: Size, first: Side, record: &str) -> Result<Position, RecordError> {
-        let mut position = Position::new(size, first);
-        for (number, mv) in record_moves(size, record) {
-            position.play(mv?).map_err(|e| RecordError {
-                number,
-                error: e.into(),
-            })?;
-        }
-        Ok(position)
+        Ok(Record::play_text(size, first, record)?.1)
     }
 
     /// A position set up edge by edge, as a cage is wired by hand (or by the edge fixture):

@@ -29,7 +29,7 @@ pub struct Size(u8);
 /// A board size outside `MIN_SIZE..=MAX_SIZE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-#[error("board size M={0} is out of range (supported: 2..=8)")]
+#[error("board size M={0} is out of range (supported: {MIN_SIZE}..={MAX_SIZE})")]
 pub struct SizeError(pub u32);
 
 impl Size {
@@ -37,6 +37,10 @@ impl Size {
     pub const M3: Size = Size(3);
     /// The classic M=4 machine: the cage every board profile wires.
     pub const M4: Size = Size(4);
+    /// The smallest supported board.
+    pub const MIN: Size = Size(MIN_SIZE);
+    /// The largest supported board: the capacity of every table.
+    pub const MAX: Size = Size(MAX_SIZE);
 
     /// Every supported size, smallest first.
     pub const ALL: [Size; (MAX_SIZE - MIN_SIZE + 1) as usize] = [

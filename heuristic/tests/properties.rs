@@ -77,15 +77,15 @@ proptest! {
         let positions = replay(m, cut_first, &picks);
         let last = positions.last().unwrap();
         // Rebuild the record from the differences between consecutive positions.
-        let mut record = Vec::new();
+        let first = if cut_first { Side::Cut } else { Side::Short };
+        let mut record = heuristic::Record::new(first);
         for pair in positions.windows(2) {
             let (before, after) = (&pair[0], &pair[1]);
             let edge = after.size().edges().find(|&e| before.state(e) != after.state(e)).unwrap();
             let side = before.to_move().unwrap();
-            record.push(heuristic::Move { side, edge }.to_string());
+            record.push(heuristic::Move { side, edge }).unwrap();
         }
-        let first = if cut_first { Side::Cut } else { Side::Short };
-        let again = Position::from_record(last.size(), first, &record.join(",")).unwrap();
+        let again = Position::from_record(last.size(), first, &record.to_string()).unwrap();
         prop_assert_eq!(&again, last);
     }
 

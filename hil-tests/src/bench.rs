@@ -2,7 +2,7 @@
 
 use firmware::Outcome;
 use firmware::protocol::{Command, Reply};
-use heuristic::{Move, Position, Side, Size};
+use heuristic::{Move, Position, Record, Side, Size};
 
 use crate::compare::{Class, Predictor, Step};
 use crate::scenario::{Script, game_rng, random_short};
@@ -35,11 +35,6 @@ fn unexpected(expected: &'static str, reply: &Reply) -> TargetError {
     .into()
 }
 
-pub(crate) fn record(moves: &[Move]) -> String {
-    let moves: Vec<String> = moves.iter().map(Move::to_string).collect();
-    moves.join(",")
-}
-
 /// Plays game `index` of `script` on `target`, passing every checked step to `step` as it is
 /// made. Stops at the end of the game, at the board's first fault, or where the board leaves
 /// a replayed record. For a [`Script::Branch`], returns the number of Short's replies where
@@ -58,7 +53,7 @@ pub fn play_game(
         _ => 0,
     };
     let mut position = Position::new(size, Side::Cut);
-    let mut moves: Vec<Move> = Vec::new();
+    let mut moves = Record::new(Side::Cut);
     let mut rng = match script {
         // Without an operator, a guided game's Short plays what Enter would have drawn.
         Script::Random(seed) | Script::Guided(seed) => Some(game_rng(*seed)),
@@ -75,7 +70,7 @@ pub fn play_game(
     }
     loop {
         let next = match script {
-            Script::Record(all) => all.get(moves.len()).copied(),
+            Script::Record(all) => all.moves().get(moves.len()).copied(),
             Script::Random(_) | Script::Guided(_) => None,
             Script::Branch(path) if position.to_move() == Some(Side::Short) => {
                 let resistors: Vec<_> = position.resistors().collect();
@@ -94,7 +89,8 @@ pub fn play_game(
             let replay_over = matches!(script, Script::Record(_)) && next.is_none();
             let codes = measure(target, predictor.profile().adc.samples)?;
             let outcome = turn(target, Command::Decide)?;
-            let mut checked = predictor.check(index, &record(&moves), &position, &codes, outcome);
+            let mut checked =
+                predictor.check(index, &moves.to_string(), &position, &codes, outcome);
             let chosen = match outcome {
                 Outcome::Move(square) if !checked.class.is_fault() => square.edge(size),
                 _ => None,
@@ -122,7 +118,7 @@ pub fn play_game(
             if position.play(cut).is_err() {
                 return Ok(0);
             }
-            moves.push(cut);
+            moves.push(cut).expect("a legal game never fills a record");
         } else {
             let short = match (next, rng.as_mut()) {
                 (Some(mv), _) => Some(mv),
@@ -138,7 +134,9 @@ pub fn play_game(
             if position.play(short).is_err() {
                 return Ok(0);
             }
-            moves.push(short);
+            moves
+                .push(short)
+                .expect("a legal game never fills a record");
             shorts += 1;
         }
         target.set_cage(&position)?;

@@ -115,16 +115,7 @@ pub fn observations(size: Size, steps: &[Step]) -> Result<Vec<Observation>, Cali
             record: step.record.clone(),
             why,
         };
-        let mut position = Position::new(size, Side::Cut);
-        for (number, mv) in heuristic::record_moves(size, &step.record) {
-            let mv = mv.map_err(bad)?;
-            position.play(mv).map_err(|e| {
-                bad(RecordError {
-                    number,
-                    error: e.into(),
-                })
-            })?;
-        }
+        let position = Position::from_record(size, Side::Cut, &step.record).map_err(bad)?;
         if step.codes.len() != size.node_count() {
             return Err(CalibrationError::Codes {
                 index,

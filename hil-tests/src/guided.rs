@@ -12,9 +12,9 @@ use std::io::{BufRead, Write};
 
 use firmware::Outcome;
 use firmware::protocol::Command;
-use heuristic::{Edge, Move, Position, Side, Size};
+use heuristic::{Edge, Move, Position, Record, Side, Size};
 
-use crate::bench::{measure, record, turn};
+use crate::bench::{measure, turn};
 use crate::compare::Predictor;
 use crate::report::{Misfit, Report, ReportError};
 use crate::scenario::{Scenario, Script, game_rng, random_short};
@@ -90,12 +90,12 @@ impl<'a> Console<'a> {
     }
 
     /// One line from the operator: `q` quits, end of input is an error naming the game.
-    fn answer(&mut self, game: usize, moves: &[Move]) -> Result<Answer, GuidedError> {
+    fn answer(&mut self, game: usize, moves: &Record) -> Result<Answer, GuidedError> {
         let mut line = String::new();
         if self.input.read_line(&mut line)? == 0 {
             return Err(GuidedError::EndOfInput {
                 game: game + 1,
-                record: record(moves),
+                record: moves.to_string(),
             });
         }
         let line = line.trim();
@@ -168,7 +168,7 @@ pub fn guided(
             console: &mut *console,
             hands: &mut *hands,
             index,
-            moves: Vec::new(),
+            moves: Record::new(Side::Cut),
         };
         game.say(&format!(
             "Game {} of {total} (M={}).",
@@ -189,7 +189,7 @@ struct Game<'g, 'c> {
     console: &'g mut Console<'c>,
     hands: &'g mut dyn Hands,
     index: usize,
-    moves: Vec<Move>,
+    moves: Record,
 }
 
 impl Game<'_, '_> {
@@ -227,7 +227,7 @@ impl Game<'_, '_> {
                 let outcome = turn(self.target, Command::Decide)?;
                 let step = self.predictor.check(
                     self.index,
-                    &record(&self.moves),
+                    &self.moves.to_string(),
                     &position,
                     &codes,
                     outcome,
@@ -279,7 +279,9 @@ impl Game<'_, '_> {
                 mv: Some(mv),
                 after: position.clone(),
             })?;
-            self.moves.push(mv);
+            self.moves
+                .push(mv)
+                .expect("a legal game never fills a record");
         }
     }
 
@@ -361,10 +363,12 @@ impl Game<'_, '_> {
                 format!("{} (band ±{})", off.join("; "), fit.band)
             };
             let mut moves = self.moves.clone();
-            moves.extend(task.mv);
+            if let Some(mv) = task.mv {
+                moves.push(mv).expect("a legal game never fills a record");
+            }
             self.report.misfit(Misfit {
                 game: self.index,
-                record: record(&moves),
+                record: moves.to_string(),
                 codes,
                 why: why.clone(),
             })?;

@@ -1,7 +1,7 @@
 //! Scenarios: the games the bench plays. Each game is a script for Short (and, for replays,
 //! the Cut moves the record expects); the board always plays Cut itself.
 
-use heuristic::{Edge, Move, Position, Side, Size, record_moves};
+use heuristic::{Edge, Position, Record, Side, Size};
 use rand::SeedableRng;
 use rand::seq::IteratorRandom;
 use rand_chacha::ChaCha8Rng;
@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 pub enum Script {
     /// A fixed record: Short's moves are played, Cut's are what the board is expected to
     /// play (the replay stops where the board plays another edge).
-    Record(Vec<Move>),
+    Record(Box<Record>),
     /// Short plays a random resistor, drawn from this seed.
     Random(u64),
     /// A branch of the tree: Short's replies as indices into the position's resistors in
@@ -117,19 +117,8 @@ impl Scenario {
                 line: i + 1,
                 error,
             };
-            let mut position = Position::new(size, Side::Cut);
-            let mut moves = Vec::new();
-            for (number, mv) in record_moves(size, line) {
-                let mv = mv.map_err(bad)?;
-                position.play(mv).map_err(|e| {
-                    bad(heuristic::RecordError {
-                        number,
-                        error: e.into(),
-                    })
-                })?;
-                moves.push(mv);
-            }
-            games.push(Script::Record(moves));
+            let record = Record::read(size, Side::Cut, line).map_err(bad)?;
+            games.push(Script::Record(Box::new(record)));
         }
         Ok(Scenario {
             name: format!("records {origin}"),

@@ -3,7 +3,7 @@
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use emulator::beat::{BeatReport, Ties};
-use heuristic::{Model, Size};
+use heuristic::{Model, Record, Side, Size};
 use serde::Serialize;
 
 use super::{Format, parse_model, parse_size};
@@ -56,9 +56,9 @@ struct Json {
     searched: usize,
 }
 
-fn record(report: &BeatReport) -> String {
-    let moves: Vec<String> = report.line.iter().map(ToString::to_string).collect();
-    moves.join(",")
+/// The line as a game record (Cut opens every game `beat` searches).
+fn record(report: &BeatReport) -> Result<String> {
+    Ok(Record::from_moves(Side::Cut, &report.line)?.to_string())
 }
 
 impl Cmd {
@@ -76,7 +76,7 @@ impl Cmd {
                     network: report.model.name(),
                     ties: report.ties.name(),
                     beatable: report.beatable,
-                    line: record(&report),
+                    line: record(&report)?,
                     strategy_positions: report.strategy_positions,
                     unbeaten_openings: openings,
                     searched: report.searched,
@@ -104,7 +104,7 @@ impl Cmd {
                         openings.join(" ")
                     ));
                 }
-                out.push_str(&format!("Line: {}\n", record(&report)));
+                out.push_str(&format!("Line: {}\n", record(&report)?));
                 out.push_str(&format!("Positions searched: {}\n", report.searched));
                 out
             }

@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
 use emulator::export::{self, Network};
 use emulator::physical::{Build, PullupState, wired};
-use heuristic::Position;
+use heuristic::{Position, Record};
 
 use super::{BoardArgs, GameArgs};
 
@@ -53,7 +53,8 @@ impl NetworkArgs {
     fn resolve(&self) -> Result<(Network, Position, String)> {
         let g = &self.game;
         let r = &g.record;
-        let game = r.position()?;
+        let record = Record::read(r.size, r.first.into(), &r.moves)?;
+        let game = record.replay(r.size)?;
         // A board's cage as its build holds the game (M=3 on the M=4 cage), as `analyze
         // --board` and the firmware read it.
         let (network, position) = match self.board.board()? {
@@ -68,10 +69,10 @@ impl NetworkArgs {
             }
             None => (Network::Model(g.network), game),
         };
-        let mut record = if r.moves.trim().is_empty() {
+        let mut record = if record.is_empty() {
             "(start)".to_string()
         } else {
-            r.moves.trim().to_string()
+            record.to_string()
         };
         if position.size() != r.size {
             record = format!(

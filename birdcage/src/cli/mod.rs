@@ -12,7 +12,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
 use emulator::reading::Reader;
-use heuristic::{Model, Position, RecordError, Side, Size};
+use heuristic::{MAX_SIZE, MIN_SIZE, Model, Position, RecordError, Side, Size};
 
 /// How the text of a report is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -45,7 +45,7 @@ pub(crate) fn parse_size(s: &str) -> Result<Size, String> {
     let m: u32 = s
         .trim()
         .parse()
-        .map_err(|_| format!("`{s}` is not a board size (expected 2..=8)"))?;
+        .map_err(|_| format!("`{s}` is not a board size (expected {MIN_SIZE}..={MAX_SIZE})"))?;
     Size::new(m).map_err(|e| e.to_string())
 }
 

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 use emulator::players::Opponent;
-use heuristic::{Edge, Model, Move, Position, Side, Size};
+use heuristic::{Edge, Model, Move, Position, Record, Side, Size};
 
 use super::{parse_model, parse_size};
 
@@ -95,7 +95,7 @@ pub(crate) struct Session {
     you: Side,
     opponent: Machine,
     model: Model,
-    moves: Vec<Move>,
+    moves: Record,
     position: Position,
 }
 
@@ -130,7 +130,7 @@ impl Session {
             you,
             opponent,
             model,
-            moves: Vec::new(),
+            moves: Record::new(Side::Cut),
             position: Position::new(size, Side::Cut),
         }
     }
@@ -151,7 +151,7 @@ impl Session {
                 profile,
                 seed,
                 self.position.size(),
-                &self.moves,
+                self.moves.moves(),
             )?,
         };
         Ok(edge.map(|edge| {
@@ -164,7 +164,9 @@ impl Session {
         self.position
             .play(mv)
             .expect("moves are checked before they are pushed");
-        self.moves.push(mv);
+        self.moves
+            .push(mv)
+            .expect("a legal game never fills a record");
     }
 
     /// Plays the person's move named by `text` (either case: the side is theirs).
@@ -189,17 +191,14 @@ impl Session {
 
     /// Takes back moves until it is the person's turn again, one of theirs at least.
     pub(crate) fn undo(&mut self) -> bool {
-        let Some(last_own) = self.moves.iter().rposition(|m| m.side == self.you) else {
+        let Some(last_own) = self.moves.moves().iter().rposition(|m| m.side == self.you) else {
             return false;
         };
         self.moves.truncate(last_own);
-        let mut position = Position::new(self.position.size(), Side::Cut);
-        for &mv in &self.moves {
-            position
-                .play(mv)
-                .expect("a prefix of a legal game is legal");
-        }
-        self.position = position;
+        self.position = self
+            .moves
+            .replay(self.position.size())
+            .expect("a prefix of a legal game is legal");
         true
     }
 
@@ -233,8 +232,7 @@ impl Session {
         if self.moves.is_empty() {
             return "(none)".to_string();
         }
-        let moves: Vec<String> = self.moves.iter().map(ToString::to_string).collect();
-        moves.join(",")
+        self.moves.to_string()
     }
 
     /// Who the person plays against, for the header.

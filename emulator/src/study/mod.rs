@@ -59,8 +59,8 @@ impl Control<'_> {
 /// enough that Ctrl-C stops within a fraction of a second.
 pub const CHUNK: usize = 4096;
 
-/// Resolutions the studies sweep.
-pub const BITS: std::ops::RangeInclusive<u8> = 6..=16;
+/// Resolutions the studies sweep: every one a board profile may use.
+pub const BITS: std::ops::RangeInclusive<u8> = boards::ADC_BITS;
 
 /// The exact `ideal` truth of a decision position, in f64 where the study needs floats.
 #[derive(Clone, Debug, PartialEq)]

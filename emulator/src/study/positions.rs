@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use heuristic::{EdgeState, Model, Move, Position, RecordError, Side, Size};
+use heuristic::{EdgeState, Model, Move, Position, Record, RecordError, Side, Size};
 use rand::SeedableRng;
 use rand::seq::IteratorRandom;
 use rand_chacha::ChaCha8Rng;
@@ -209,19 +209,8 @@ impl PositionSet {
                 line: n + 1,
                 error,
             };
-            let mut position = Position::new(size, Side::Cut);
-            let mut moves = Vec::new();
-            for (number, mv) in heuristic::record_moves(size, line) {
-                let mv = mv.map_err(error)?;
-                position.play(mv).map_err(|e| {
-                    error(RecordError {
-                        number,
-                        error: e.into(),
-                    })
-                })?;
-                moves.push(mv);
-            }
-            set.add_line(&moves);
+            let record = Record::read(size, Side::Cut, line).map_err(error)?;
+            set.add_line(record.moves());
         }
         Ok(set)
     }
@@ -293,10 +282,13 @@ impl PositionSet {
 
     /// The game record that reaches entry `index` (`A5,c5,C3`), as `analyze --moves` takes it.
     pub fn record(&self, index: u32) -> String {
-        self.path(index)
+        let moves: Vec<Move> = self
+            .path(index)
             .iter()
-            .filter_map(|&i| self.entries[i as usize].mv.map(|m| m.to_string()))
-            .collect::<Vec<_>>()
-            .join(",")
+            .filter_map(|&i| self.entries[i as usize].mv)
+            .collect();
+        Record::from_moves(Side::Cut, &moves)
+            .expect("a path of the set is a legal game")
+            .to_string()
     }
 }
