@@ -235,7 +235,8 @@ impl Sampler for CageSampler {
         let volts = inner.solution().volts(node).unwrap_or(0.0);
         let inner = &mut *inner;
         inner.conversions += 1;
-        Ok(inner.build.adc.read(volts, &mut inner.noise))
+        // One conversion: the firmware averages as many as the profile says.
+        Ok(inner.build.adc.convert(volts, &mut inner.noise))
     }
 }
 

@@ -40,7 +40,7 @@ pub use fixture::{Adg714Chain, ChainError, EdgeSwitches, MAX_DEVICES, NoFixture,
 pub use game_over::{GameOverThresholds, ladder_fraction, max_boundary};
 pub use headless::{NoDelay, Unpressed};
 pub use leds::{LedPattern, Leds, PinLeds};
-pub use sampler::{BURST, Codes, Sampler, measure};
+pub use sampler::{BURST, Codes, Sampler, measure, rounded_mean};
 pub use self_check::{Deviation, Fault, Part, Tracker, band_codes, predict};
 pub use square::Square;
 

@@ -99,6 +99,18 @@ pub(crate) fn average<S: Sampler>(
         sum += codes.iter().map(|&c| u32::from(c)).sum::<u32>();
         left -= codes.len();
     }
-    let n = n as u32;
-    Ok(((sum + n / 2) / n) as u16)
+    Ok(rounded_mean(sum, n as u32))
+}
+
+/// The mean of `n` conversions summing to `sum`, rounded half up: the one averaging the
+/// firmware does and the emulator models.
+///
+/// ```
+/// assert_eq!(firmware::rounded_mean(4 + 5 + 5 + 5, 4), 5); // 4.75
+/// assert_eq!(firmware::rounded_mean(4 + 4 + 5 + 5, 4), 5); // 4.5 rounds up
+/// assert_eq!(firmware::rounded_mean(4 + 4 + 4 + 5, 4), 4); // 4.25
+/// ```
+pub fn rounded_mean(sum: u32, n: u32) -> u16 {
+    let n = n.max(1);
+    ((sum + n / 2) / n) as u16
 }

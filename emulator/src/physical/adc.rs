@@ -179,22 +179,24 @@ impl Adc {
         code.min(top)
     }
 
-    /// One reading of `volts` as the firmware takes it: `samples` noisy conversions,
-    /// averaged with rounding.
-    pub fn read<R: Rng>(&self, volts: f64, rng: &mut R) -> u16 {
+    /// One conversion of `volts` with the device's noise: what the firmware's `Sampler::read`
+    /// returns.
+    pub fn convert<R: Rng>(&self, volts: f64, rng: &mut R) -> u16 {
         let lsb = volts / self.reference_volts * f64::from(1u32 << self.bits);
+        let z: f64 = if self.noise_lsb > 0.0 {
+            StandardNormal.sample(rng)
+        } else {
+            0.0
+        };
+        self.code_at(lsb + self.noise_lsb * z)
+    }
+
+    /// One reading of `volts` as the firmware takes it: `samples` noisy conversions,
+    /// averaged as the firmware averages them ([`firmware::rounded_mean`]).
+    pub fn read<R: Rng>(&self, volts: f64, rng: &mut R) -> u16 {
         let n = u32::from(self.samples.max(1));
-        let sum: u32 = (0..n)
-            .map(|_| {
-                let z: f64 = if self.noise_lsb > 0.0 {
-                    StandardNormal.sample(rng)
-                } else {
-                    0.0
-                };
-                u32::from(self.code_at(lsb + self.noise_lsb * z))
-            })
-            .sum();
-        ((sum + n / 2) / n) as u16
+        let sum: u32 = (0..n).map(|_| u32::from(self.convert(volts, rng))).sum();
+        firmware::rounded_mean(sum, n)
     }
 }
 
