@@ -270,7 +270,7 @@ pub struct Turn {
 impl Turn {
     /// Whether the machine's choice is outside the ideal tied set.
     pub fn diverges(&self) -> bool {
-        !self.tied.contains(&self.chosen)
+        crate::verdict::diverges(&self.tied, self.chosen)
     }
 }
 

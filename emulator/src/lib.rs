@@ -33,3 +33,4 @@ pub mod physical;
 pub mod players;
 pub mod reading;
 pub mod study;
+pub mod verdict;

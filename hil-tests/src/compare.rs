@@ -3,8 +3,9 @@
 
 use emulator::emulated::EmulatedCage;
 use emulator::reading::{Reader, code_ranking};
+use emulator::verdict::{self, Cause, Counterfactuals};
 use firmware::{Outcome, Sampler};
-use heuristic::{Model, Node, Position, Side};
+use heuristic::{Edge, Model, Node, Position, Side};
 use serde::{Deserialize, Serialize};
 
 /// Why the board's move is not the ideal choice, or that it is.
@@ -14,11 +15,14 @@ pub enum Class {
     Agree,
     /// Another edge of the ideal tied set: the tie-break met a code difference.
     Tie,
-    /// An ideal ADC of the board's resolution on the ideal network chooses the same edge.
+    /// An ideal ADC of the board's resolution on the ideal network already leaves the tied
+    /// set ([`emulator::verdict::Cause::Quantisation`]).
     Quantisation,
-    /// The profile's nominal network (pull-ups and series resistor) chooses the same edge.
+    /// The profile's nominal network (pull-ups and series resistor) through an ideal converter
+    /// already leaves it.
     Pullups,
-    /// Only the board's own part values explain the move (the codes are in band).
+    /// Only the board's own part values (or its converter) explain the move (the codes are in
+    /// band).
     Tolerance,
     /// The codes are outside the band the profile allows: the cage is not what the bench
     /// set (a wire swapped, an open resistor, a stuck channel).
@@ -28,9 +32,14 @@ pub enum Class {
 }
 
 impl Class {
-    /// Whether the step is a divergence at all.
+    /// Whether the board's move left the exact tied set ([`emulator::verdict::diverges`]): an
+    /// exact tie broken another way ([`Class::Tie`]) is benign and counted on its own, and a
+    /// fault is not a move of the heuristic's.
     pub fn diverges(self) -> bool {
-        self != Class::Agree
+        matches!(
+            self,
+            Class::Quantisation | Class::Pullups | Class::Tolerance
+        )
     }
 
     /// Whether the step points at the board rather than at the heuristic.
@@ -225,7 +234,7 @@ impl Predictor {
                     } else if tied.contains(&edge) {
                         (Class::Tie, format!("{edge} is tied with the ideal choice"))
                     } else {
-                        self.explain(position, edge)
+                        self.explain(position, &tied, edge)
                     }
                 }
                 _ => (Class::Fault, format!("{square} is not a legal cut here")),
@@ -282,31 +291,45 @@ impl Predictor {
         }
     }
 
-    /// A move outside the tied set with the codes in band: which model explains it.
-    fn explain(&self, position: &Position, edge: heuristic::Edge) -> (Class, String) {
+    /// A move outside the tied set with the codes in band: which counterfactual explains it
+    /// ([`Counterfactuals::cause`], the studies' classification; a real board's parts are
+    /// unknown, so its own parts and converter are one class).
+    fn explain(&self, position: &Position, tied: &[Edge], edge: Edge) -> (Class, String) {
         let exact = emulator::exact::solve_model(position, Model::Ideal);
         let bits = self.profile.adc.bits_used;
         let quantised = Reader::IdealAdc { bits }
             .read(position, &exact)
-            .ranking(position);
-        if quantised.is_some_and(|r| r.choice == edge) {
-            return (
+            .ranking(position)
+            .map(|r| r.choice);
+        let nominal_codes: Vec<Option<u16>> =
+            self.codes(position).into_iter().map(Some).collect();
+        let nominal = code_ranking(position, &nominal_codes).map(|r| r.choice);
+        let counterfactuals = Counterfactuals {
+            quantised,
+            nominal,
+            drawn: None,
+        };
+        let name = |e: Option<Edge>| e.map_or_else(|| "nothing".to_string(), |e| e.to_string());
+        match counterfactuals.cause(|e| verdict::diverges(tied, e)) {
+            Cause::Quantisation => (
                 Class::Quantisation,
-                format!("an ideal {bits}-bit ADC on the ideal network also cuts {edge}"),
-            );
-        }
-        let nominal: Vec<Option<u16>> = self.codes(position).into_iter().map(Some).collect();
-        if code_ranking(position, &nominal).is_some_and(|r| r.choice == edge) {
-            return (
+                format!(
+                    "an ideal {bits}-bit ADC on the ideal network also leaves the tied set (cuts {})",
+                    name(quantised)
+                ),
+            ),
+            Cause::Pullups => (
                 Class::Pullups,
                 format!(
-                    "the profile's nominal network (pull-ups, series resistor) also cuts {edge}"
+                    "the profile's nominal network (pull-ups, series resistor) also leaves the \
+                     tied set (cuts {})",
+                    name(nominal)
                 ),
-            );
+            ),
+            Cause::Tolerance | Cause::Adc => (
+                Class::Tolerance,
+                format!("only this board's part values lead to {edge}"),
+            ),
         }
-        (
-            Class::Tolerance,
-            format!("only this board's part values lead to {edge}"),
-        )
     }
 }

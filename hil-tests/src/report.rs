@@ -230,7 +230,7 @@ impl Report {
             .push((step.worst.as_ref().map_or(0, |w| w.1), step.class));
         self.band = self.band.max(Some(step.band));
         self.write(&Line::Step(Box::new(step.clone())))?;
-        if step.class.diverges() && self.divergences.len() < LISTED {
+        if (step.class.diverges() || step.class.is_fault()) && self.divergences.len() < LISTED {
             self.divergences.push(step);
         }
         Ok(())

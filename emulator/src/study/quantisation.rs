@@ -28,6 +28,7 @@ use super::{CHUNK, Control, Truth, code_choice};
 use crate::exact::{self, ExactVoltages};
 use crate::physical::{self, Adc, Board, Build, Parts, PullupState};
 use crate::reading::{Prepared, Reader, code_ranking};
+use crate::verdict::{Cause, Counterfactuals};
 
 /// What the study reads positions with.
 #[derive(Clone, Debug, PartialEq)]
@@ -302,27 +303,29 @@ fn judge(
                 _ => quantised,
             };
             let Some(chosen) = chosen else { continue };
-            let outside = |e: Option<Edge>| e.is_some_and(|e| !truth.is_tied(size, e));
             let verdict = if truth.is_tied(size, chosen) {
                 if chosen == truth.choice {
                     Verdict::Agree
                 } else {
                     Verdict::Tie
                 }
-            } else if outside(quantised) {
-                Verdict::Quantisation
             } else {
-                match (&stage.board, &board_volts) {
-                    (Some(s), Some((nominal, drawn))) => {
-                        if outside(code_choice(position, &s.ideal, nominal)) {
-                            Verdict::Pullups
-                        } else if outside(code_choice(position, &s.ideal, drawn)) {
-                            Verdict::Tolerance
-                        } else {
-                            Verdict::Adc
-                        }
-                    }
-                    _ => Verdict::Quantisation,
+                let counterfactuals = match (&stage.board, &board_volts) {
+                    (Some(s), Some((nominal, drawn))) => Counterfactuals {
+                        quantised,
+                        nominal: code_choice(position, &s.ideal, nominal),
+                        drawn: code_choice(position, &s.ideal, drawn),
+                    },
+                    _ => Counterfactuals {
+                        quantised,
+                        ..Counterfactuals::default()
+                    },
+                };
+                match counterfactuals.cause(|e| !truth.is_tied(size, e)) {
+                    Cause::Quantisation => Verdict::Quantisation,
+                    Cause::Pullups => Verdict::Pullups,
+                    Cause::Tolerance => Verdict::Tolerance,
+                    Cause::Adc => Verdict::Adc,
                 }
             };
             out.push((verdict, chosen, truth.shortfall(size, chosen)));
