@@ -87,8 +87,19 @@ fn the_firmware_logs_in_defmt_and_the_bench_decodes_it() {
     };
     assert_eq!(id.board.as_str(), "nucleo-f446re");
     pil.exchange(Command::NewGame).unwrap();
-    pil.exchange(Command::Decide).unwrap();
-    let logs = pil.logs().join("\n");
+    let reply = pil.exchange(Command::Decide).unwrap();
+    assert!(matches!(reply, Reply::Turn(firmware::Outcome::Move(_))), "{reply:?}");
+    // Logs come on QEMU's stdout, frames on its stderr: two pipes, two reader threads, so the
+    // log line of a move may arrive after the move's reply on a loaded machine. Wait for it.
+    let mut logs = Vec::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !logs.iter().any(|l: &String| l.contains("Cut plays"))
+        && std::time::Instant::now() < deadline
+    {
+        logs.extend(pil.logs());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let logs = logs.join("\n");
     assert!(logs.contains("in QEMU as nucleo-f446re"), "{logs}");
     assert!(logs.contains("Cut plays A1"), "{logs}");
 }
