@@ -83,10 +83,8 @@ impl Prepared {
     /// on), or the exact model's voltages as fractions of a 1 V supply.
     pub fn volts(&self, position: &Position, exact: &ExactVoltages) -> Vec<Option<f64>> {
         match &self.board {
-            Some((board, build)) => {
-                game_volts(board, &build.parts, position, PullupState::On)
-                    .unwrap_or_else(|_| unreachable!("the build's cage fits the size"))
-            }
+            Some((board, build)) => game_volts(board, &build.parts, position, PullupState::On)
+                .unwrap_or_else(|_| unreachable!("the build's cage fits the size")),
             None => self
                 .size
                 .nodes()

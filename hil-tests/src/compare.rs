@@ -301,8 +301,7 @@ impl Predictor {
             .read(position, &exact)
             .ranking(position)
             .map(|r| r.choice);
-        let nominal_codes: Vec<Option<u16>> =
-            self.codes(position).into_iter().map(Some).collect();
+        let nominal_codes: Vec<Option<u16>> = self.codes(position).into_iter().map(Some).collect();
         let nominal = code_ranking(position, &nominal_codes).map(|r| r.choice);
         let counterfactuals = Counterfactuals {
             quantised,

@@ -88,7 +88,10 @@ fn the_firmware_logs_in_defmt_and_the_bench_decodes_it() {
     assert_eq!(id.board.as_str(), "nucleo-f446re");
     pil.exchange(Command::NewGame).unwrap();
     let reply = pil.exchange(Command::Decide).unwrap();
-    assert!(matches!(reply, Reply::Turn(firmware::Outcome::Move(_))), "{reply:?}");
+    assert!(
+        matches!(reply, Reply::Turn(firmware::Outcome::Move(_))),
+        "{reply:?}"
+    );
     // Logs come on QEMU's stdout, frames on its stderr: two pipes, two reader threads, so the
     // log line of a move may arrive after the move's reply on a loaded machine. Wait for it.
     let mut logs = Vec::new();

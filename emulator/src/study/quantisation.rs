@@ -139,7 +139,11 @@ struct PreparedConverter {
 }
 
 impl PreparedConverter {
-    fn new(converter: &Converter, bits: &[u8], set: &PositionSet) -> Result<Self, boards::ProfileError> {
+    fn new(
+        converter: &Converter,
+        bits: &[u8],
+        set: &PositionSet,
+    ) -> Result<Self, boards::ProfileError> {
         let size = set.size();
         let mut stages = Vec::new();
         for &b in bits {
@@ -169,7 +173,9 @@ impl PreparedConverter {
         }
         let board = match converter {
             Converter::Ideal => None,
-            Converter::Board { board, .. } => Some((board.clone(), Build::parts(board, size, None))),
+            Converter::Board { board, .. } => {
+                Some((board.clone(), Build::parts(board, size, None)))
+            }
         };
         Ok(PreparedConverter { stages, board })
     }
