@@ -59,11 +59,15 @@ fn cut_turn(rng: &mut ChaCha8Rng) -> (Position, String) {
 }
 
 /// The codes the firmware measures in SIL on `position`, on `profile`'s board drawn from
-/// `seed`: a new game started on the cage (which finds the size), the cage wired to the
+/// `seed` (nominal without): a new game started on the cage (which finds the size), the cage wired to the
 /// position, then the bench's `Measure` with the profile's averaging, as the firmware's own
 /// turn measures.
-fn sil_codes(profile: &'static boards::Profile, position: &Position, seed: u64) -> Vec<u16> {
-    let cage = EmulatedCage::new(profile, position.size(), Some(seed)).unwrap();
+fn sil_codes(
+    profile: &'static boards::Profile,
+    position: &Position,
+    seed: Option<u64>,
+) -> Vec<u16> {
+    let cage = EmulatedCage::new(profile, position.size(), seed).unwrap();
     let mut app = cage.app(profile, firmware::Config::default());
     app.start();
     cage.wire(position.clone());
@@ -90,7 +94,7 @@ fn without_noise_sil_and_analyze_read_the_same_codes() {
         for i in 0..200 {
             let (position, record) = cut_turn(&mut rng);
             let seed = 1000 + i;
-            let sil = sil_codes(profile, &position, seed);
+            let sil = sil_codes(profile, &position, Some(seed));
             let size = position.size().get().to_string();
             let seed_arg = seed.to_string();
             let v = json(&[
@@ -112,25 +116,11 @@ fn without_noise_sil_and_analyze_read_the_same_codes() {
                 .collect();
             assert_eq!(sil, analyzed, "{base}, seed {seed}, M={size}, {record}");
             // The seed matters: the nominal build reads differently somewhere.
-            if sil != sil_codes_nominal(profile, &position) {
+            if sil != sil_codes(profile, &position, None) {
                 differing_boards += 1;
             }
         }
         assert!(differing_boards > 100, "{base}: {differing_boards}");
-    }
-}
-
-fn sil_codes_nominal(profile: &'static boards::Profile, position: &Position) -> Vec<u16> {
-    let cage = EmulatedCage::new(profile, position.size(), None).unwrap();
-    let mut app = cage.app(profile, firmware::Config::default());
-    app.start();
-    cage.wire(position.clone());
-    match app.handle(Command::Measure {
-        pullups: true,
-        samples: profile.adc.samples,
-    }) {
-        Reply::Codes(m) => m.codes.to_vec(),
-        other => panic!("{other:?}"),
     }
 }
 
@@ -202,7 +192,7 @@ fn with_noise_sil_and_analyze_agree_in_distribution() {
                 board: Box::new(single.clone()),
                 seed: Some(seed),
             });
-            let by_sil: Vec<i32> = sil_codes(profile, &position, seed)
+            let by_sil: Vec<i32> = sil_codes(profile, &position, Some(seed))
                 .into_iter()
                 .map(i32::from)
                 .collect();
