@@ -299,7 +299,7 @@ pub enum SilError {
         /// The game so far.
         record: String,
         /// Why.
-        reason: String,
+        reason: ReplayError,
     },
     /// The firmware's game-over verdict is not the position's.
     #[error("after {record} the firmware says {said}, the position says {truth:?}")]
@@ -311,6 +311,23 @@ pub enum SilError {
         /// The real winner, if any.
         truth: Option<Side>,
     },
+}
+
+/// Why a game cannot be replayed through the firmware.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ReplayError {
+    /// The emulated board does not wire the game's size.
+    #[error(transparent)]
+    Cage(#[from] CageSizeError),
+    /// The firmware answered a press with something other than a move or a verdict.
+    #[error("the firmware answered `{0}`")]
+    Answered(firmware::Outcome),
+    /// The record gives Cut a move the firmware would not make.
+    #[error("the firmware plays Cut, and would not have played {0}")]
+    NotItsMove(Move),
+    /// The record's move is refused by the rules.
+    #[error(transparent)]
+    Move(#[from] MoveError),
 }
 
 /// A whole game of the firmware against an opponent on an emulated cage.
@@ -480,7 +497,7 @@ pub fn firmware_reply(
 ) -> Result<Option<heuristic::Edge>, SilError> {
     let cage = EmulatedCage::new(profile, size, seed).map_err(|e| SilError::Replay {
         record: String::new(),
-        reason: e.to_string(),
+        reason: e.into(),
     })?;
     let mut app = cage.app(profile, Config::default());
     app.start();
@@ -497,7 +514,7 @@ pub fn firmware_reply(
                 firmware::Outcome::Fault(fault) => Err(SilError::Fault { record, fault }),
                 other => Err(SilError::Replay {
                     record,
-                    reason: format!("the firmware answered `{other}`"),
+                    reason: ReplayError::Answered(other),
                 }),
             }
         };
@@ -507,13 +524,13 @@ pub fn firmware_reply(
             if chosen != Some(mv.edge) {
                 return Err(SilError::Replay {
                     record: record.to_string(),
-                    reason: format!("the firmware plays Cut, and would not have played {mv}"),
+                    reason: ReplayError::NotItsMove(*mv),
                 });
             }
         }
         cage.play(*mv).map_err(|e| SilError::Replay {
             record: record.to_string(),
-            reason: e.to_string(),
+            reason: e.into(),
         })?;
         // The cage took the move, so the game is legal and fits.
         let _ = record.push(*mv);

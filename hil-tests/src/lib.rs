@@ -40,7 +40,8 @@ pub use defmt_log::{DefmtError, DefmtLog};
 pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
 pub use pil::{
-    ELF_ENV, Pil, PilOptions, QEMU, QemuEvent, QemuExit, QemuFailure, firmware_elf, qemu_available,
+    ELF_ENV, ElfError, Pil, PilOptions, QEMU, QemuEvent, QemuExit, QemuFailure, firmware_elf,
+    qemu_available,
 };
 #[cfg(feature = "probe")]
 pub use probe::Hil;

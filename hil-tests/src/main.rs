@@ -169,7 +169,7 @@ impl Run {
             Some(elf) => elf.clone(),
             None => {
                 eprintln!("building the QEMU firmware (cargo, target/pil)...");
-                hil_tests::firmware_elf().map_err(anyhow::Error::msg)?
+                hil_tests::firmware_elf()?
             }
         };
         let mut options = PilOptions::new(elf);

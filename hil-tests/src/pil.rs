@@ -65,21 +65,18 @@ pub fn qemu_available() -> bool {
 /// The QEMU firmware ELF: the one [`ELF_ENV`] names, or one built now with cargo into
 /// `target/pil` (a target folder of its own, so that a build from inside `cargo test` does not
 /// wait for the outer cargo's lock).
-pub fn firmware_elf() -> Result<PathBuf, String> {
+pub fn firmware_elf() -> Result<PathBuf, ElfError> {
     if let Some(elf) = std::env::var_os(ELF_ENV).filter(|v| !v.is_empty()) {
         let elf = PathBuf::from(elf);
         return if elf.is_file() {
             Ok(elf)
         } else {
-            Err(format!(
-                "{ELF_ENV} names {}, which is not a file",
-                elf.display()
-            ))
+            Err(ElfError::NotAFile(elf))
         };
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
-        .ok_or("hil-tests is not inside the workspace")?;
+        .ok_or(ElfError::NoWorkspace)?;
     let target_dir = root.join("target").join("pil");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Process::new(cargo)
@@ -100,16 +97,38 @@ pub fn firmware_elf() -> Result<PathBuf, String> {
         ])
         .arg(&target_dir)
         .output()
-        .map_err(|e| format!("cannot run cargo to build the QEMU firmware: {e}"))?;
+        .map_err(ElfError::Cargo)?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let last: Vec<&str> = stderr.lines().rev().take(6).collect();
-        return Err(format!(
-            "building the QEMU firmware failed (is the thumbv7em-none-eabihf target installed?): {}",
-            last.into_iter().rev().collect::<Vec<_>>().join(" | ")
-        ));
+        return Err(ElfError::Build {
+            last_lines: last.into_iter().rev().map(str::to_string).collect(),
+        });
     }
     Ok(target_dir.join("thumbv7em-none-eabihf/fw/firmware-qemu"))
+}
+
+/// Why there is no QEMU firmware to run.
+#[derive(Debug, thiserror::Error)]
+pub enum ElfError {
+    /// [`ELF_ENV`] names something that is not a file.
+    #[error("{ELF_ENV} names {}, which is not a file", .0.display())]
+    NotAFile(PathBuf),
+    /// The crate is not where a workspace build can find the firmware.
+    #[error("hil-tests is not inside the workspace")]
+    NoWorkspace,
+    /// cargo could not be started.
+    #[error("cannot run cargo to build the QEMU firmware: {0}")]
+    Cargo(std::io::Error),
+    /// The build failed; its last lines of output.
+    #[error(
+        "building the QEMU firmware failed (is the thumbv7em-none-eabihf target installed?): {}",
+        last_lines.join(" | ")
+    )]
+    Build {
+        /// The last lines cargo printed.
+        last_lines: Vec<String>,
+    },
 }
 
 /// Why QEMU stopped answering: what the bench saw, how QEMU ended, what it said on its own

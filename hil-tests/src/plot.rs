@@ -23,6 +23,9 @@ const CLASSES: [(Class, RGBColor); 7] = [
 /// One step on the plot: its worst |code - prediction| and its class.
 pub type Point = (u16, Class);
 
+/// What drawing the SVG can fail with: plotters' own error over the file's I/O.
+pub type PlotError = plotters::drawing::DrawingAreaErrorKind<std::io::Error>;
+
 /// Draws `points` (one per step, in report order) with the band as a horizontal line, and
 /// writes the SVG to `path`. An empty report gives empty axes.
 pub fn deviations(
@@ -30,7 +33,7 @@ pub fn deviations(
     title: &str,
     points: &[Point],
     band: Option<u16>,
-) -> Result<(), Box<dyn std::error::Error>> {
+) -> Result<(), PlotError> {
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
     root.fill(&WHITE)?;
     let steps = points.len();

@@ -84,12 +84,12 @@ pub enum ReportError {
         error: std::io::Error,
     },
     /// The plot could not be drawn.
-    #[error("{path}: cannot draw the plot: {message}")]
+    #[error("{path}: cannot draw the plot: {error}")]
     Plot {
         /// The file.
         path: PathBuf,
         /// Why.
-        message: String,
+        error: crate::plot::PlotError,
     },
     /// The report to resume was written by another run.
     #[error(
@@ -293,12 +293,8 @@ impl Report {
             "{} {} on {}: {} steps, worst node per step",
             h.stage, h.scenario, h.board, self.tally.steps
         );
-        crate::plot::deviations(&path, &title, &self.points, self.band).map_err(|e| {
-            ReportError::Plot {
-                path,
-                message: e.to_string(),
-            }
-        })?;
+        crate::plot::deviations(&path, &title, &self.points, self.band)
+            .map_err(|error| ReportError::Plot { path, error })?;
         Ok(md)
     }
 
