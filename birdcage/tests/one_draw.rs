@@ -33,7 +33,11 @@ const CHI2_CRITICAL: f64 = 13.82;
 /// A random position with Cut to move, and its record.
 fn cut_turn(rng: &mut ChaCha8Rng) -> (Position, String) {
     loop {
-        let size = if rng.random_bool(0.5) { Size::M3 } else { Size::M4 };
+        let size = if rng.random_bool(0.5) {
+            Size::M3
+        } else {
+            Size::M4
+        };
         let mut position = Position::new(size, Side::Cut);
         let mut moves: Vec<Move> = Vec::new();
         let plies = rng.random_range(0..size.edge_count() / 2) * 2;
@@ -216,7 +220,10 @@ fn with_noise_sil_and_analyze_agree_in_distribution() {
             classes(one.into_iter()),
         );
         let same = chi2(s, a);
-        eprintln!("{}: SIL {s:?}, analyze {a:?}, one sample {o:?}: chi2 {same:.2}", profile.name);
+        eprintln!(
+            "{}: SIL {s:?}, analyze {a:?}, one sample {o:?}: chi2 {same:.2}",
+            profile.name
+        );
         assert!(same < CHI2_CRITICAL, "{}: chi2 {same:.2}", profile.name);
         if profile.adc.samples > 1 {
             let other = chi2(s, o);

@@ -180,12 +180,13 @@ fn parse_with_base(text: &str, origin: &str) -> Result<(Profile, &'static Profil
         lines: BTreeMap::new(),
         text,
     };
-    edit.apply(&file).map_err(|(field, line, reason)| FileError::Unsupported {
-        path: origin.to_string(),
-        line,
-        field,
-        reason,
-    })?;
+    edit.apply(&file)
+        .map_err(|(field, line, reason)| FileError::Unsupported {
+            path: origin.to_string(),
+            line,
+            field,
+            reason,
+        })?;
     let mut profile = edit.profile;
     let name = match &file.name {
         Some(name) => name.get_ref().as_str(),
@@ -370,9 +371,17 @@ impl Edit<'_> {
 
     fn apply(&mut self, file: &File) -> Result<(), Refusal> {
         let mut p = self.profile;
-        self.set("supply_millivolts", &mut p.supply_millivolts, &file.supply_millivolts);
+        self.set(
+            "supply_millivolts",
+            &mut p.supply_millivolts,
+            &file.supply_millivolts,
+        );
         self.set("series_ohms", &mut p.series_ohms, &file.series_ohms);
-        self.set("wire_milliohms", &mut p.wire_milliohms, &file.wire_milliohms);
+        self.set(
+            "wire_milliohms",
+            &mut p.wire_milliohms,
+            &file.wire_milliohms,
+        );
         if let Some(g) = &file.game_over {
             p.game_over = match g.get_ref() {
                 GameOverName::PullupsReleased => GameOverReading::PullupsReleased,
@@ -384,7 +393,11 @@ impl Edit<'_> {
             self.adc(&mut p, adc);
         }
         if let Some(r) = &file.resistors {
-            self.set("resistors.nominal_ohms", &mut p.resistors.nominal_ohms, &r.nominal_ohms);
+            self.set(
+                "resistors.nominal_ohms",
+                &mut p.resistors.nominal_ohms,
+                &r.nominal_ohms,
+            );
             if let Some(t) = &r.tolerance {
                 self.tolerance(&mut p, t);
             }

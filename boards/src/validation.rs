@@ -44,9 +44,7 @@ pub enum ProfileError {
         samples: u8,
     },
     /// A datasheet figure whose typical value exceeds its maximum.
-    #[error(
-        "{figure}: typical {typ_milli_lsb} mLSB exceeds maximum {max_milli_lsb} mLSB"
-    )]
+    #[error("{figure}: typical {typ_milli_lsb} mLSB exceeds maximum {max_milli_lsb} mLSB")]
     TypicalAboveMax {
         /// Which figure (`adc.accuracy.inl`).
         figure: &'static str,

@@ -66,7 +66,9 @@ released = \"floating\"
     assert_eq!(p.fixture, NUCLEO_F446RE.fixture);
     assert_eq!(p.series_ohms, NUCLEO_F446RE.series_ohms);
     assert_eq!(p.adc.accuracy.inl, NUCLEO_F446RE.adc.accuracy.inl);
-    assert!(matches!(NUCLEO_F446RE.pullups, Pullups::SharedRail { control: c, .. } if c == control));
+    assert!(
+        matches!(NUCLEO_F446RE.pullups, Pullups::SharedRail { control: c, .. } if c == control)
+    );
 }
 
 #[test]
@@ -106,7 +108,9 @@ fn invariants_are_named_with_their_line() {
     }
     // A value the file does not set but that breaks against one it does: the base is named.
     assert_eq!(
-        error("base = \"nucleo-f446re\"\nsupply_millivolts = 1000\n[adc]\nreference_millivolts = 3000\n"),
+        error(
+            "base = \"nucleo-f446re\"\nsupply_millivolts = 1000\n[adc]\nreference_millivolts = 3000\n"
+        ),
         "profile file x.toml, line 4: adc.reference = 3000 mV exceeds supply_millivolts = 1000 mV"
     );
 }
@@ -114,7 +118,10 @@ fn invariants_are_named_with_their_line() {
 #[test]
 fn syntax_types_and_unknown_keys_name_the_line() {
     let e = error("base = \"nucleo-f446re\"\n\nseries_ohms = \"big\"\n");
-    assert!(e.starts_with("profile file x.toml: TOML parse error at line 3"), "{e}");
+    assert!(
+        e.starts_with("profile file x.toml: TOML parse error at line 3"),
+        "{e}"
+    );
     let e = error("base = \"arduino-mega\"\n[resistors]\nnominal_ohms = -1000\n");
     assert!(e.contains("line 3") && e.contains("-1000"), "{e}");
     let e = error("base = \"nucleo-f446re\"\n[resistors]\nnominal_ohms = nan\n");

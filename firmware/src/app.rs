@@ -322,7 +322,7 @@ where
         }
         let full_scale = self.profile.full_scale_code();
         let codes = measure(&mut self.hw.sampler, game.size, full_scale, samples)
-        .map_err(|_| Fault::Hardware(Part::Sampler))?;
+            .map_err(|_| Fault::Hardware(Part::Sampler))?;
         if self.config.self_check {
             if let Some(short) = game.tracker.check(self.profile, &codes)? {
                 info!(

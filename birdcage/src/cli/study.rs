@@ -64,7 +64,10 @@ impl Cmd {
     pub fn run(&self) -> Result<String> {
         let boards = match self.board.as_deref() {
             Some("ideal") if self.study == Study::Quantisation => Vec::new(),
-            Some(spec) => vec![(spec.to_string(), Board::from_profile(boards::file::load(spec)?))],
+            Some(spec) => vec![(
+                spec.to_string(),
+                Board::from_profile(boards::file::load(spec)?),
+            )],
             None => Vec::new(),
         };
         let set = self.positions()?;

@@ -27,7 +27,7 @@ use super::stats::Rate;
 use super::{CHUNK, Control, Truth, code_choice};
 use crate::exact::{self, ExactVoltages};
 use crate::physical::{self, Adc, Board, Build, Parts, PullupState};
-use crate::reading::{Prepared, Reader, code_ranking};
+use crate::reading::{Prepared, Reader, code_move};
 
 /// What the study reads positions with.
 #[derive(Clone, Debug, PartialEq)]
@@ -138,7 +138,11 @@ struct PreparedConverter {
 }
 
 impl PreparedConverter {
-    fn new(converter: &Converter, bits: &[u8], set: &PositionSet) -> Result<Self, boards::ProfileError> {
+    fn new(
+        converter: &Converter,
+        bits: &[u8],
+        set: &PositionSet,
+    ) -> Result<Self, boards::ProfileError> {
         let size = set.size();
         let mut stages = Vec::new();
         for &b in bits {
@@ -168,7 +172,9 @@ impl PreparedConverter {
         }
         let board = match converter {
             Converter::Ideal => None,
-            Converter::Board { board, .. } => Some((board.clone(), Build::parts(board, size, None))),
+            Converter::Board { board, .. } => {
+                Some((board.clone(), Build::parts(board, size, None)))
+            }
         };
         Ok(PreparedConverter { stages, board })
     }
@@ -296,9 +302,7 @@ fn judge(
         for stage in &p.stages {
             let quantised = code_choice(position, &stage.quantiser, &truth.volts);
             let chosen = match (&stage.board, &board_volts) {
-                (Some(s), Some((_, drawn))) => {
-                    code_ranking(position, &s.reader.codes(drawn)).map(|r| r.choice)
-                }
+                (Some(s), Some((_, drawn))) => code_move(position, &s.reader.codes(drawn)),
                 _ => quantised,
             };
             let Some(chosen) = chosen else { continue };
