@@ -200,100 +200,50 @@ impl Adc {
     }
 }
 
-/// A device's sorted transition levels, with how far they stray from the ideal ones.
+/// A device's sorted transition levels, indexed by whole LSB.
 #[derive(Clone, Debug, PartialEq)]
 struct Transitions {
     /// Level of code k + 1 at index k (ideally k + 0.5 LSB).
     levels: Vec<f64>,
-    /// Every level is within `reach − 1` LSB of its ideal value (rounded up, plus one for
-    /// the rounding of `lsb + 0.5`).
-    reach: usize,
+    /// Per whole LSB j: how many levels are at or below j. It ends where every level is.
+    below: Vec<u32>,
 }
-
-/// Beyond this reach a window count costs more than the search outwards.
-const WINDOW_REACH: usize = 8;
 
 impl Transitions {
     fn new(levels: Vec<f64>) -> Transitions {
-        let stray = levels
-            .iter()
-            .enumerate()
-            .map(|(k, &level)| (level - (k as f64 + 0.5)).abs())
-            .fold(0.0, f64::max);
-        let reach = if stray.is_finite() && stray < WINDOW_REACH as f64 {
-            stray.ceil() as usize + 2
-        } else {
-            usize::MAX
-        };
-        Transitions { levels, reach }
+        let n = levels.len();
+        let top = levels.last().map_or(0.0, |&l| l.max(0.0).ceil());
+        let len = n.max(top as usize) + 2;
+        let mut below = Vec::with_capacity(len);
+        let mut k = 0;
+        for j in 0..len {
+            while k < n && levels[k] <= j as f64 {
+                k += 1;
+            }
+            below.push(k as u32);
+        }
+        Transitions { levels, below }
     }
 
     /// How many levels are at or below `lsb` > 0: `levels.partition_point(|l| l <= lsb)`.
     ///
-    /// The ideal count is floor(lsb + 0.5); level k strays less than `reach − 1` from
-    /// k + 0.5, so every level more than `reach` below the ideal count is at or below lsb and
-    /// every level `reach` or more above it is above: counting the window between settles it,
-    /// without branches to mispredict. This is the hot loop of the quantisation study
-    /// (hundreds of millions of conversions); a binary search over a 16-bit table took
-    /// sixteen dependent loads per conversion.
+    /// With j = floor(lsb), the levels at or below j all count and those above j + 1 do
+    /// not: only the few between (about one) are compared. This is the hot loop of the
+    /// quantisation study (hundreds of millions of conversions), where a binary search over
+    /// a 16-bit table took sixteen dependent loads per conversion; a device's levels stray
+    /// up to hundreds of LSB from the ideal ones at 16 bits, so the ideal code is no guess.
     fn at_or_below(&self, lsb: f64) -> usize {
-        let levels = &self.levels;
-        let n = levels.len();
-        if self.reach > WINDOW_REACH + 2 {
-            return transitions_at_or_below(levels, lsb);
-        }
         // lsb > 0: the cast truncates (saturating for huge inputs), which is the floor.
-        let ideal = ((lsb + 0.5) as usize).min(n);
-        let lo = ideal.saturating_sub(self.reach);
-        let hi = ideal.saturating_add(self.reach).min(n);
-        lo + levels[lo..hi].iter().filter(|&&level| level <= lsb).count()
+        let j = lsb as usize;
+        let (lo, hi) = match (self.below.get(j), self.below.get(j + 1)) {
+            (Some(&lo), Some(&hi)) => (lo as usize, hi as usize),
+            _ => return self.levels.len(),
+        };
+        lo + self.levels[lo..hi]
+            .iter()
+            .filter(|&&level| level <= lsb)
+            .count()
     }
-}
-
-/// How many of the sorted `levels` are at or below `lsb` (`levels.partition_point(|l| l <=
-/// lsb)`), searched outwards from the ideal transfer's answer: a device's transitions stray
-/// only a few LSB from k − 0.5, so a few neighbouring levels settle it, where a binary search
-/// over a 16-bit table (512 KiB) would miss the cache on nearly every step.
-fn transitions_at_or_below(levels: &[f64], lsb: f64) -> usize {
-    let below = |k: usize| levels[k] <= lsb;
-    let n = levels.len();
-    // The ideal count, clamped to the table (lsb is a number > 0 here).
-    let guess = ((lsb + 0.5).floor().max(0.0) as usize).min(n);
-    // Gallop to a bracket [lo, hi) with every level before lo at or below lsb and the
-    // level at hi (if any) above it, then binary search inside it.
-    let (lo, hi) = if guess < n && below(guess) {
-        let mut lo = guess + 1;
-        let mut step = 1;
-        loop {
-            let probe = lo + step;
-            if probe >= n {
-                break (lo, n);
-            }
-            if !below(probe) {
-                break (lo, probe);
-            }
-            lo = probe + 1;
-            step *= 2;
-        }
-    } else {
-        let mut hi = guess;
-        let mut step = 1;
-        loop {
-            if hi == 0 {
-                break (0, 0);
-            }
-            if below(hi - 1) {
-                break (hi, hi);
-            }
-            let probe = hi.saturating_sub(step + 1);
-            if below(probe) {
-                break (probe + 1, hi - 1);
-            }
-            hi = probe;
-            step *= 2;
-        }
-    };
-    lo + levels[lo..hi].partition_point(|&level| level <= lsb)
 }
 
 /// A static error's size for one device: |N(0, typ/2)| clipped at the bound.
@@ -310,10 +260,10 @@ fn magnitude<R: Rng>(rng: &mut R, figure: LsbFigure) -> f64 {
 mod tests {
     use super::*;
 
-    /// The outward search counts what a binary search over the whole table counts, for
-    /// levels far from the ideal ones too and for inputs off either end.
+    /// The count per whole LSB gives what a binary search over the whole table gives, for
+    /// levels far from the ideal ones too, on a level and off either end.
     #[test]
-    fn search_from_the_guess_is_partition_point() {
+    fn count_per_lsb_is_partition_point() {
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for spread in [0.0, 0.7, 3.0, 40.0, 500.0] {
             for len in [0usize, 1, 2, 3, 63, 1023] {
@@ -328,6 +278,8 @@ mod tests {
                         (len as f64 + 2.0 * spread + 4.0) * rng.random::<f64>() - spread - 2.0;
                     let lsb = if rng.random_bool(0.1) && len > 0 {
                         levels[rng.random_range(0..len)]
+                    } else if rng.random_bool(0.1) {
+                        lsb.floor()
                     } else {
                         lsb
                     };
@@ -335,11 +287,6 @@ mod tests {
                         continue;
                     }
                     let want = levels.partition_point(|&l| l <= lsb);
-                    assert_eq!(
-                        transitions_at_or_below(&levels, lsb),
-                        want,
-                        "{spread} {len} {lsb}"
-                    );
                     assert_eq!(transitions.at_or_below(lsb), want, "{spread} {len} {lsb}");
                 }
             }
