@@ -114,6 +114,7 @@ impl Prepared {
     pub fn codes(&self, volts: &[Option<f64>]) -> Vec<Option<u16>> {
         match &self.board {
             Some((_, build)) => {
+                self.adc.warm(volts);
                 let mut noise = build.noise();
                 node_codes(self.size, &self.adc, volts, |v| {
                     self.adc.read(v, &mut noise)
