@@ -58,12 +58,14 @@ impl Reader {
                 Prepared {
                     size,
                     adc: build.adc.clone(),
+                    normals: build.adc.normals(size.node_count(), &mut build.noise()),
                     board: Some((board.clone(), build)),
                 }
             }
             Reader::IdealAdc { bits } => Prepared {
                 size,
                 board: None,
+                normals: Vec::new(),
                 adc: Adc::ideal(*bits, 1.0),
             },
         }
@@ -76,6 +78,10 @@ pub struct Prepared {
     size: Size,
     board: Option<(Box<Board>, Build)>,
     adc: Adc,
+    /// The noise a reading sees: every reading starts a fresh stream from the build's seed
+    /// ([`Build::noise`]), so the deviates are the same for each and are drawn once, enough
+    /// for a reading of every node.
+    normals: Vec<f64>,
 }
 
 impl Prepared {
@@ -113,11 +119,13 @@ impl Prepared {
     /// The codes alone of [`Prepared::reading`].
     pub fn codes(&self, volts: &[Option<f64>]) -> Vec<Option<u16>> {
         match &self.board {
-            Some((_, build)) => {
+            Some(_) => {
                 self.adc.warm(volts);
-                let mut noise = build.noise();
+                let mut normals = self.normals.iter().copied();
                 node_codes(self.size, &self.adc, volts, |v| {
-                    self.adc.read(v, &mut noise)
+                    self.adc.read_normals(v, || {
+                        normals.next().expect("drawn for a reading of every node")
+                    })
                 })
             }
             None => node_codes(self.size, &self.adc, volts, |v| self.adc.transfer(v)),

@@ -206,19 +206,33 @@ impl Adc {
     /// One reading of `volts` as the firmware takes it: `samples` noisy conversions,
     /// averaged with rounding.
     pub fn read<R: Rng>(&self, volts: f64, rng: &mut R) -> u16 {
+        self.read_normals(volts, || StandardNormal.sample(rng))
+    }
+
+    /// [`Adc::read`] with the standard normal deviates taken from `normal` (one per
+    /// conversion, none without noise), for a caller that draws the same stream for every
+    /// reading and keeps it.
+    pub fn read_normals(&self, volts: f64, mut normal: impl FnMut() -> f64) -> u16 {
         let lsb = volts / self.reference_volts * f64::from(1u32 << self.bits);
         let n = u32::from(self.samples.max(1));
         let sum: u32 = (0..n)
             .map(|_| {
-                let z: f64 = if self.noise_lsb > 0.0 {
-                    StandardNormal.sample(rng)
-                } else {
-                    0.0
-                };
+                let z: f64 = if self.noise_lsb > 0.0 { normal() } else { 0.0 };
                 u32::from(self.code_at(lsb + self.noise_lsb * z))
             })
             .sum();
         ((sum + n / 2) / n) as u16
+    }
+
+    /// The standard normal deviates the first `readings` readings of a fresh `rng` use
+    /// (none without noise): [`Adc::read_normals`] over them reads as [`Adc::read`] with it.
+    pub fn normals<R: Rng>(&self, readings: usize, rng: &mut R) -> Vec<f64> {
+        if self.noise_lsb > 0.0 {
+            let n = readings * usize::from(self.samples.max(1));
+            (0..n).map(|_| StandardNormal.sample(rng)).collect()
+        } else {
+            Vec::new()
+        }
     }
 }
 
