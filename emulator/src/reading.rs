@@ -1,7 +1,7 @@
 //! What the firmware would read on a position: node voltages, then ADC codes, then the move
 //! the heuristic makes from those codes.
 
-use heuristic::{Node, Position, Ranking, Size};
+use heuristic::{Edge, EdgeState, Node, Position, Ranking, Size};
 use num_traits::ToPrimitive;
 
 use crate::exact::ExactVoltages;
@@ -58,12 +58,14 @@ impl Reader {
                 Prepared {
                     size,
                     adc: build.adc.clone(),
+                    normals: build.adc.normals(size.node_count(), &mut build.noise()),
                     board: Some((board.clone(), build)),
                 }
             }
             Reader::IdealAdc { bits } => Prepared {
                 size,
                 board: None,
+                normals: Vec::new(),
                 adc: Adc::ideal(*bits, 1.0),
             },
         }
@@ -76,6 +78,10 @@ pub struct Prepared {
     size: Size,
     board: Option<(Box<Board>, Build)>,
     adc: Adc,
+    /// The noise a reading sees: every reading starts a fresh stream from the build's seed
+    /// ([`Build::noise`]), so the deviates are the same for each and are drawn once, enough
+    /// for a reading of every node.
+    normals: Vec<f64>,
 }
 
 impl Prepared {
@@ -113,10 +119,13 @@ impl Prepared {
     /// The codes alone of [`Prepared::reading`].
     pub fn codes(&self, volts: &[Option<f64>]) -> Vec<Option<u16>> {
         match &self.board {
-            Some((_, build)) => {
-                let mut noise = build.noise();
+            Some(_) => {
+                self.adc.warm(volts);
+                let mut normals = self.normals.iter().copied();
                 node_codes(self.size, &self.adc, volts, |v| {
-                    self.adc.read(v, &mut noise)
+                    self.adc.read_normals(v, || {
+                        normals.next().expect("drawn for a reading of every node")
+                    })
                 })
             }
             None => node_codes(self.size, &self.adc, volts, |v| self.adc.transfer(v)),
@@ -159,4 +168,52 @@ impl Reading {
 pub fn code_ranking(position: &Position, codes: &[Option<u16>]) -> Option<Ranking<u16>> {
     let values: Vec<u16> = codes.iter().map(|c| c.unwrap_or(0)).collect();
     heuristic::rank(position, &values).ok().flatten()
+}
+
+/// The move alone of [`code_ranking`], without building the ranking: the first resistor in
+/// reading order with the largest code drop. The studies call this for every position,
+/// converter and resolution.
+pub fn code_move(position: &Position, codes: &[Option<u16>]) -> Option<Edge> {
+    let size = position.size();
+    debug_assert!(codes.len() >= size.node_count());
+    let value = |i: usize| codes[i].unwrap_or(0);
+    let mut best: Option<(Edge, u16)> = None;
+    for ((i, edge), &state) in size.edges().enumerate().zip(position.states()) {
+        if state != EdgeState::Resistor {
+            continue;
+        }
+        let (a, b) = size.edge_ends(i);
+        let drop = value(a).abs_diff(value(b));
+        if best.is_none_or(|(_, d)| drop > d) {
+            best = Some((edge, drop));
+        }
+    }
+    best.map(|(edge, _)| edge)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// The fast move is the ranking's choice, ties and cut-off (undefined) nodes included.
+    #[test]
+    fn code_move_is_the_rankings_choice() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for m in 2..=6 {
+            let size = Size::new(m).unwrap();
+            for _ in 0..500 {
+                let p = crate::games::any_position(&mut rng, size);
+                // Few distinct codes, so that ties are common.
+                let codes: Vec<Option<u16>> = (0..size.node_count())
+                    .map(|_| rng.random_bool(0.9).then(|| rng.random_range(0..6u16)))
+                    .collect();
+                assert_eq!(
+                    code_move(&p, &codes),
+                    code_ranking(&p, &codes).map(|r| r.choice),
+                    "{p:?} {codes:?}"
+                );
+            }
+        }
+    }
 }

@@ -32,7 +32,7 @@ use num_traits::ToPrimitive;
 
 use crate::exact;
 use crate::physical::Adc;
-use crate::reading::{code_ranking, node_codes};
+use crate::reading::{code_move, node_codes};
 
 /// How a running study is watched and stopped.
 pub struct Control<'a> {
@@ -148,5 +148,5 @@ pub fn mask(size: Size, edges: &[Edge]) -> u128 {
 /// (no noise): the heuristic over the codes.
 pub fn code_choice(position: &Position, adc: &Adc, volts: &[Option<f64>]) -> Option<Edge> {
     let codes = node_codes(position.size(), adc, volts, |v| adc.transfer(v));
-    code_ranking(position, &codes).map(|r| r.choice)
+    code_move(position, &codes)
 }

@@ -27,7 +27,7 @@ use super::stats::Rate;
 use super::{CHUNK, Control, Truth, code_choice};
 use crate::exact::{self, ExactVoltages};
 use crate::physical::{self, Adc, Board, Build, Parts, PullupState};
-use crate::reading::{Prepared, Reader, code_ranking};
+use crate::reading::{Prepared, Reader, code_move};
 use crate::verdict::{Cause, Counterfactuals};
 
 /// What the study reads positions with.
@@ -303,9 +303,7 @@ fn judge(
         for stage in &p.stages {
             let quantised = code_choice(position, &stage.quantiser, &truth.volts);
             let chosen = match (&stage.board, &board_volts) {
-                (Some(s), Some((_, drawn))) => {
-                    code_ranking(position, &s.reader.codes(drawn)).map(|r| r.choice)
-                }
+                (Some(s), Some((_, drawn))) => code_move(position, &s.reader.codes(drawn)),
                 _ => quantised,
             };
             let Some(chosen) = chosen else { continue };
