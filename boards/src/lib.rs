@@ -6,8 +6,9 @@
 //! map (node inputs, LEDs, button, pull-up control, edge fixture) and the probe-rs chip name.
 //!
 //! `no_std`, no alloc, no unsafe. Values carry their unit in their name and cite the datasheet
-//! they come from. The crate has no public modules: one concept per private module, every
-//! item re-exported here.
+//! they come from. One concept per private module, every item re-exported here; one public
+//! module, [`file`] (feature `file`, std): profile files (TOML) read into a [`Profile`] and
+//! checked once, for the host tools.
 //!
 //! ```
 //! let board = boards::by_name("nucleo-f446re").unwrap();

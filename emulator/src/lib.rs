@@ -3,7 +3,8 @@
 //! - [`exact`]: exact rational node voltages of the `ideal` and `reference` models (and of
 //!   any integer-conductance circuit), so ties are exact ties;
 //! - [`physical`]: the network as a real board builds it (drawn parts, wires, fixture
-//!   switches, pull-ups, series resistor) solved in f64, and the ADC that reads it;
+//!   switches, pull-ups, series resistor) solved in f64, the ADC that reads it, and the one
+//!   seeded draw of a build (`physical::Build`);
 //! - [`reading`]: what the firmware would read on a position (volts, codes) and the move it
 //!   makes from them;
 //! - [`emulated`]: the in-process board (SIL) on which the firmware's application runs;
@@ -14,7 +15,9 @@
 //! - [`perfect`]: perfect play (Lehman's theorem by matroid partition);
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
 //! - [`beat`]: the search for a Short strategy that always beats the heuristic;
-//! - [`study`]: quantisation, tolerance and pull-up studies over whole position sets.
+//! - [`study`]: quantisation, tolerance and pull-up studies over whole position sets;
+//! - [`verdict`]: what "diverges" means (a move outside the exact tied set) and why a move
+//!   diverged, the one classification the studies and the bench share.
 //!
 //! The rules, notation and the heuristic itself come from [`heuristic`]; nothing here
 //! re-implements them. The `birdcage` command line is a crate of its own on top of this one,
