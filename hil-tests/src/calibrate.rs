@@ -626,7 +626,8 @@ pub fn calibrate_report(
     board: Option<&str>,
 ) -> Result<Calibration, CalibrationError> {
     let (header, steps) = Report::read_steps(dir)?;
-    let profile = boards::file::load(board.unwrap_or(&header.board))?;
+    let spec = board.or(header.profile.as_deref()).unwrap_or(&header.board);
+    let profile = boards::file::load(spec)?;
     let size = Size::new(u32::from(header.size))
         .map_err(|_| CalibrationError::NotASize { size: header.size })?;
     let calibration = calibrate(profile, &observations(size, &steps)?)?;

@@ -85,6 +85,7 @@ pub fn header(
             stage: target.stage().to_string(),
             firmware: id.version.to_string(),
             board: id.board.to_string(),
+            profile: None,
             board_seed,
             scenario: scenario.name.clone(),
             size: scenario.size.get(),

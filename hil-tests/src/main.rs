@@ -226,7 +226,8 @@ impl Run {
             Stage::Hil => Bench::One(self.hil(profile)?),
         };
         let target = bench.target();
-        let header = header(target, &scenario, self.board_seed)?;
+        let mut header = header(target, &scenario, self.board_seed)?;
+        header.profile = (self.board != header.board).then(|| self.board.clone());
         let mut report = Report::open(&self.out, header, self.resume)?;
         if scenario.is_guided() {
             return self.guided(target, profile, &scenario, &mut report);

@@ -21,6 +21,10 @@ pub struct Header {
     pub firmware: String,
     /// The board profile, as it identified itself.
     pub board: String,
+    /// The profile the bench predicted with, when not the board's own name: a profile file
+    /// (whose board the bench models while the firmware runs its base). `calibrate` reads it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
     /// The emulated board's parts seed (SIL/PIL), if any.
     pub board_seed: Option<u64>,
     /// The scenario.

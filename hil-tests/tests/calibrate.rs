@@ -252,3 +252,58 @@ fn the_cli_calibrates_a_run_and_a_report() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_run_on_a_profile_file_calibrates_against_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("tight.toml");
+    std::fs::write(
+        &file,
+        "base = \"nucleo-f446re\"\nname = \"tight\"\n[resistors.tolerance]\nppm = 1000\n",
+    )
+    .unwrap();
+    let out = dir.path().join("r");
+    let bench = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let (file, out_str) = (file.to_str().unwrap(), out.to_str().unwrap());
+    let run = bench(&[
+        "run",
+        "--target",
+        "sil",
+        "--scenario",
+        "random4",
+        "--games",
+        "12",
+        "--board",
+        file,
+        "--board-seed",
+        "4",
+        "--out",
+        out_str,
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let (header, _) = Report::read_steps(&out).unwrap();
+    // The firmware in SIL runs the file's profile and identifies with its name.
+    assert_eq!(
+        (header.board.as_str(), header.profile.as_deref()),
+        ("tight", Some(file))
+    );
+    // Without --board, calibration finds the file through the report.
+    let cal = calibrate_report(&out, None).unwrap();
+    assert_eq!(cal.board, "tight");
+    // A broken file is named with its line.
+    std::fs::write(file, "base = \"nucleo-f446re\"\n[adc]\nbits_used = 99\n").unwrap();
+    let e = calibrate_report(&out, None).unwrap_err().to_string();
+    assert!(
+        e.contains("line 3: adc.bits_used = 99 is out of range"),
+        "{e}"
+    );
+}
