@@ -3,7 +3,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{assert_bad_input, json, scratch_file, stdout};
+use support::{assert_bad_input, birdcage, json, scratch_file, stdout};
 
 #[test]
 fn board_analysis_reports_nodes_codes_and_the_firmware_choice() {
@@ -176,6 +176,21 @@ fn profile_files_override_a_known_profile() {
             message,
         );
     }
+}
+
+#[test]
+fn a_bad_profile_file_is_one_line_said_once() {
+    let path = scratch_file(
+        "five-bits.toml",
+        "base = \"nucleo-f446re\"\n[adc]\nbits_used = 5\n",
+    );
+    let path = path.to_str().unwrap();
+    let out = birdcage(&["analyze", "--size", "4", "--board", path]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!("error: profile file {path}, line 3: adc.bits_used = 5 is out of range (6..=16)\n")
+    );
 }
 
 #[test]

@@ -54,12 +54,12 @@ pub enum FileError {
     #[error("unknown board `{0}` (expected {names} or a profile file)", names = known_names())]
     Unknown(String),
     /// The file could not be read.
-    #[error("cannot read profile file {path}: {source}")]
+    #[error("cannot read profile file {path}: {error}")]
     Read {
         /// The file.
         path: String,
-        /// Why.
-        source: std::io::Error,
+        /// Why (part of the message, not a separate source: one line says it all).
+        error: std::io::Error,
     },
     /// The text is not a profile file: TOML syntax, an unknown key, a value of the wrong
     /// type (toml's message, folded to one line, names the line and column).
@@ -71,14 +71,14 @@ pub enum FileError {
         message: String,
     },
     /// `base` names no known profile.
-    #[error("profile file {path}, line {line}: base: {source}")]
+    #[error("profile file {path}, line {line}: base: {error}")]
     Base {
         /// The file.
         path: String,
         /// Line of the `base` key.
         line: usize,
         /// The unknown name.
-        source: UnknownBoard,
+        error: UnknownBoard,
     },
     /// A key whose value the base cannot take (a pull-up kind whose control pins the base
     /// does not have, a fixture where the base has none).
@@ -95,7 +95,7 @@ pub enum FileError {
     },
     /// The profile the file describes breaks an invariant. `line` is where the file sets the
     /// value at fault, `None` when it comes from the base.
-    #[error("profile file {path}{}: {source}{}", line.map(|l| format!(", line {l}")).unwrap_or_default(), if line.is_none() { format!(" (from base {base})") } else { String::new() })]
+    #[error("profile file {path}{}: {error}{}", line.map(|l| format!(", line {l}")).unwrap_or_default(), if line.is_none() { format!(" (from base {base})") } else { String::new() })]
     Invalid {
         /// The file.
         path: String,
@@ -104,7 +104,7 @@ pub enum FileError {
         /// The base profile's name.
         base: &'static str,
         /// The invariant broken.
-        source: ProfileError,
+        error: ProfileError,
     },
 }
 
@@ -140,9 +140,9 @@ pub fn load_with_base(spec: &str) -> Result<(&'static Profile, &'static Profile)
     if !path.is_file() {
         return Err(FileError::Unknown(spec.to_string()));
     }
-    let text = std::fs::read_to_string(path).map_err(|source| FileError::Read {
+    let text = std::fs::read_to_string(path).map_err(|error| FileError::Read {
         path: spec.to_string(),
-        source,
+        error,
     })?;
     let (profile, base) = parse_with_base(&text, spec)?;
     Ok((Box::leak(Box::new(profile)), base))
@@ -170,10 +170,10 @@ fn parse_with_base(text: &str, origin: &str) -> Result<(Profile, &'static Profil
         message: one_line(&e.to_string()),
     })?;
     let line = |span: core::ops::Range<usize>| line_of(text, span.start);
-    let base = crate::by_name(file.base.get_ref()).map_err(|source| FileError::Base {
+    let base = crate::by_name(file.base.get_ref()).map_err(|error| FileError::Base {
         path: origin.to_string(),
         line: line(file.base.span()),
-        source,
+        error,
     })?;
     let mut edit = Edit {
         profile: *base,
@@ -194,11 +194,11 @@ fn parse_with_base(text: &str, origin: &str) -> Result<(Profile, &'static Profil
     };
     profile.name = leak(name);
     profile.description = leak(&format!("profile file {origin}, based on {}", base.name));
-    profile.validate().map_err(|source| FileError::Invalid {
+    profile.validate().map_err(|error| FileError::Invalid {
         path: origin.to_string(),
-        line: edit.lines.get(source.field()).copied(),
+        line: edit.lines.get(error.field()).copied(),
         base: base.name,
-        source,
+        error,
     })?;
     Ok((profile, base))
 }
