@@ -4,8 +4,6 @@
 
 mod support;
 
-use std::sync::atomic::AtomicBool;
-
 use emulator::physical::Board;
 use emulator::study::Control;
 use emulator::study::positions::PositionSet;
@@ -18,13 +16,8 @@ fn size(m: u32) -> Size {
     Size::new(m).unwrap()
 }
 
-static NEVER: AtomicBool = AtomicBool::new(false);
-
 fn quiet() -> Control<'static> {
-    Control {
-        stop: &NEVER,
-        progress: &|_, _| {},
-    }
+    Control::unattended()
 }
 
 fn scratch_dir(name: &str) -> std::path::PathBuf {

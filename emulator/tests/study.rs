@@ -2,8 +2,6 @@
 //! checks that mean something. The `birdcage study` CLI (determinism, bad input, interrupts)
 //! is tested in `birdcage/tests/study.rs`.
 
-use std::sync::atomic::AtomicBool;
-
 use emulator::physical::Board;
 use emulator::study::positions::PositionSet;
 use emulator::study::quantisation::{self, Converter};
@@ -15,13 +13,8 @@ fn size(m: u32) -> Size {
     Size::new(m).unwrap()
 }
 
-static NEVER: AtomicBool = AtomicBool::new(false);
-
 fn quiet() -> Control<'static> {
-    Control {
-        stop: &NEVER,
-        progress: &|_, _| {},
-    }
+    Control::unattended()
 }
 
 fn scratch_dir(name: &str) -> std::path::PathBuf {

@@ -23,6 +23,14 @@ fn run(dir: &std::path::Path, scenario: &Scenario, seed: u64) -> Sil {
     sil
 }
 
+/// Runs the bench's binary.
+fn bench(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 /// Per determined edge, the fit's and nominal's error against the drawn value, percent.
 fn errors(cal: &Calibration, sil: &Sil) -> Vec<(String, f64, f64)> {
     let truth = sil.cage().parts();
@@ -199,12 +207,6 @@ fn bad_reports_are_errors_and_lose_nothing() {
 fn the_cli_calibrates_a_run_and_a_report() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("r");
-    let bench = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_hil-tests"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
     let out_str = out.to_str().unwrap();
     let run = bench(&[
         "run",
@@ -263,12 +265,6 @@ fn a_run_on_a_profile_file_calibrates_against_that_file() {
     )
     .unwrap();
     let out = dir.path().join("r");
-    let bench = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_hil-tests"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
     let (file, out_str) = (file.to_str().unwrap(), out.to_str().unwrap());
     let run = bench(&[
         "run",

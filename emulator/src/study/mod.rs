@@ -42,6 +42,19 @@ pub struct Control<'a> {
     pub progress: &'a (dyn Fn(u64, u64) + Sync),
 }
 
+/// Never set: the stop flag of a study nobody interrupts.
+static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
+
+impl Control<'static> {
+    /// A run nobody watches or stops (tests, benches, scripts).
+    pub fn unattended() -> Control<'static> {
+        Control {
+            stop: &NEVER_STOPPED,
+            progress: &|_, _| {},
+        }
+    }
+}
+
 impl std::fmt::Debug for Control<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Control").field("stop", &self.stop).finish()
