@@ -11,8 +11,8 @@ use std::collections::{HashMap, HashSet};
 
 use heuristic::{Edge, Model, Move, Position, Side, Size};
 
-use crate::perfect;
 use crate::players::{heuristic_move, heuristic_moves, perfect_move};
+use switching::perfect;
 
 /// How the machine breaks exact ties between resistors with the largest drop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

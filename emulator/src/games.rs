@@ -4,27 +4,10 @@
 use boards::RailRelease;
 use heuristic::{Position, Side, Size};
 use rand::Rng;
-use rand::seq::IteratorRandom;
 
 use crate::physical::{Board, Parts, PullupState, Pullups};
 
-/// Plays up to `plies` random legal moves from the start position (fewer if somebody
-/// wins first).
-pub fn random_position<R: Rng>(rng: &mut R, size: Size, first: Side, plies: usize) -> Position {
-    let mut position = Position::new(size, first);
-    for _ in 0..plies {
-        if position.winner().is_some() {
-            break;
-        }
-        let Some(edge) = position.resistors().choose(rng) else {
-            break;
-        };
-        if position.play_edge(edge).is_err() {
-            break;
-        }
-    }
-    position
-}
+pub use switching::random::random_position;
 
 /// A random position of a random length: anything from the start to a finished game.
 pub fn any_position<R: Rng>(rng: &mut R, size: Size) -> Position {

@@ -12,7 +12,6 @@
 //! - [`diagram`]: the board drawn as the original program drew it;
 //! - [`export`]: positions as ngspice netlists and CircuitJS1 circuits;
 //! - [`games`]: seeded random legal games and board variants for tests, benches and studies;
-//! - [`perfect`]: perfect play (Lehman's theorem by matroid partition);
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
 //! - [`beat`]: the search for a Short strategy that always beats the heuristic;
 //! - [`study`]: quantisation, tolerance and pull-up studies over whole position sets;
@@ -31,7 +30,6 @@ pub mod emulated;
 pub mod exact;
 pub mod export;
 pub mod games;
-pub mod perfect;
 pub mod physical;
 pub mod players;
 pub mod reading;

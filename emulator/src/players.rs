@@ -1,5 +1,5 @@
 //! Who picks a side's next move: the heuristic (Shannon's machine) and the perfect
-//! players built on [`crate::perfect`].
+//! players built on [`switching::perfect`].
 
 use heuristic::{Edge, Model, Position};
 
@@ -53,7 +53,7 @@ pub fn heuristic_moves(position: &Position, model: Model) -> Vec<Edge> {
 /// order. From a lost position every move loses against perfect play; it then plays the
 /// first resistor in reading order, so that its games stay reproducible.
 pub fn perfect_move(position: &Position) -> Option<Edge> {
-    crate::perfect::winning_move(position).or_else(|| position.resistors().next())
+    switching::perfect::winning_move(position).or_else(|| position.resistors().next())
 }
 
 /// A machine that answers from the position alone. (`birdcage play` also offers the
@@ -74,7 +74,7 @@ impl Opponent {
     pub fn reply(&self, position: &Position) -> Option<Edge> {
         match *self {
             Opponent::Heuristic(model) => heuristic_move(position, model),
-            Opponent::Perfect => crate::perfect::winning_move(position)
+            Opponent::Perfect => switching::perfect::winning_move(position)
                 .or_else(|| heuristic_move(position, Model::Ideal)),
         }
     }

@@ -18,7 +18,7 @@ fn plain_short_wins(
     if let Some(w) = p.winner() {
         return w == Side::Short;
     }
-    let key = emulator::perfect::key(p);
+    let key = switching::perfect::key(p);
     if let Some(&v) = memo.get(&key) {
         return v;
     }

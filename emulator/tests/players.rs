@@ -3,12 +3,12 @@
 
 use std::collections::HashSet;
 
-use emulator::perfect;
 use emulator::players::{Opponent, perfect_move};
 use heuristic::{Model, Position, Side, Size};
 use rand::seq::IteratorRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use switching::perfect;
 
 /// Plays `perfect_side` with the perfect player against every line of the other side;
 /// returns how many finished games were reached, panicking on any loss.

@@ -128,7 +128,7 @@ fn quantisation_falls_with_bits() {
 
 fn tolerance_cells(tolerances_ppm: Vec<u32>, boards: u64, name: &str) -> Vec<tolerance::Cell> {
     let set = PositionSet::tree(size(3));
-    let winner = |p: &Position| Some(emulator::perfect::winner(p));
+    let winner = |p: &Position| Some(switching::perfect::winner(p));
     let winners = tolerance::child_winners(&set, &winner);
     let out = Output::new(&scratch_dir(name)).unwrap();
     let mut csv = out.csv("positions.csv").unwrap();
@@ -183,7 +183,7 @@ fn tolerance_grows_with_the_band() {
 #[test]
 fn tolerance_outcome_impact() {
     let set = PositionSet::tree(size(3));
-    let winner = |p: &Position| Some(emulator::perfect::winner(p));
+    let winner = |p: &Position| Some(switching::perfect::winner(p));
     let winners = tolerance::child_winners(&set, &winner);
     assert_eq!(winners.len(), set.decisions().len());
     // After the heuristic's exact opening A5, Cut (first player) still wins the M=3 cage.

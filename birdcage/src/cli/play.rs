@@ -207,7 +207,7 @@ impl Session {
         let Some(side) = self.position.to_move() else {
             return "The game is over.".to_string();
         };
-        let verdict = emulator::perfect::solve(&self.position);
+        let verdict = switching::perfect::solve(&self.position);
         let who = if verdict.perfect_winner == self.you {
             "you win"
         } else {

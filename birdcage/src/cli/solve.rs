@@ -30,7 +30,7 @@ struct Report {
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let position = self.record.position()?;
-        let verdict = emulator::perfect::solve(&position);
+        let verdict = switching::perfect::solve(&position);
         let moves: Vec<String> = verdict
             .to_move
             .map(|side| {

@@ -102,9 +102,9 @@ impl Cmd {
                     boards: self.boards.unwrap_or(200),
                     seed: self.seed,
                 };
-                let winner = |p: &heuristic::Position| Some(emulator::perfect::winner(p));
+                let winner = |p: &heuristic::Position| Some(switching::perfect::winner(p));
                 let perfect: Option<(&str, emulator::study::outcome::Winner<'_>)> =
-                    Some(("Lehman's theorem (emulator::perfect)", &winner));
+                    Some(("Lehman's theorem (switching::perfect)", &winner));
                 tolerance::write(
                     &set,
                     self.board_or_default(boards)?,

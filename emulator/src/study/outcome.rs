@@ -1,7 +1,7 @@
 //! Who wins a position under perfect play, for the outcome impact of a divergence.
 //!
 //! Studies take the winner as a function, so any solver can serve; the CLI passes
-//! [`crate::perfect::winner`] (Lehman's theorem).
+//! [`switching::perfect::winner`] (Lehman's theorem).
 
 use heuristic::{Position, Side};
 

@@ -13,25 +13,25 @@
 //! spanned by the resistors and `f'`). Cut to move wins iff `x` is not spanned, and a cut
 //! `e` wins iff Short, to move without `e`, has no winning move.
 
-use heuristic::{Edge, Position, Side};
+use heuristic::Side;
 
-use super::graph::Reduced;
 use super::partition::Packing;
+use super::reduced::Reduced;
 
 /// A position's resistors in a maximum two-forest packing, with `x = Q0` as the last
 /// element (inactive).
 #[derive(Clone, Debug)]
 pub(crate) struct Game {
-    edges: Vec<Edge>,
-    ends: Vec<[u8; 2]>,
+    /// Each element's edge index on the board.
+    edges: Vec<usize>,
+    ends: Vec<[u32; 2]>,
     packing: Packing,
 }
 
 impl Game {
-    pub(crate) fn new(position: &Position) -> Game {
-        let reduced = Reduced::new(position);
-        let (edges, mut ends): (Vec<Edge>, Vec<[u8; 2]>) = reduced.resistors.into_iter().unzip();
-        ends.push([reduced.top, reduced.bottom]);
+    pub(crate) fn new(reduced: Reduced) -> Game {
+        let (edges, mut ends): (Vec<usize>, Vec<[u32; 2]>) = reduced.resistors.into_iter().unzip();
+        ends.push(reduced.terminals);
         let mut packing = Packing::new(reduced.vertices, ends.clone());
         for el in 0..edges.len() {
             packing.insert(el);
@@ -111,8 +111,8 @@ impl Game {
         wins
     }
 
-    /// The winning moves of `side`, to move here, in reading order.
-    pub(crate) fn winning_moves(&mut self, side: Side, first_only: bool) -> Vec<Edge> {
+    /// The winning moves of `side`, to move here, as edge indices in board order.
+    pub(crate) fn winning_moves(&mut self, side: Side, first_only: bool) -> Vec<usize> {
         let wins = match side {
             Side::Short => self.short_winning(first_only),
             Side::Cut => self.cut_winning(first_only),

@@ -2,11 +2,11 @@
 
 use std::collections::HashSet;
 
-use emulator::perfect::{self, minimax::Minimax};
 use heuristic::{Position, Side, Size};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
+use switching::perfect::{self, minimax::Minimax};
 
 fn side(name: &str) -> Side {
     match name {
@@ -18,7 +18,7 @@ fn side(name: &str) -> Side {
 
 #[test]
 fn every_golden_verdict_matches() {
-    let text = include_str!("golden/perfect.jsonl");
+    let text = include_str!("../../emulator/tests/golden/perfect.jsonl");
     let mut checked = 0;
     for (n, line) in text.lines().enumerate() {
         let row: Value = serde_json::from_str(line).unwrap();
@@ -124,7 +124,7 @@ fn solver_matches_minimax_on_random_m4_positions() {
         };
         // Deep enough that minimax stays quick, early enough to be open.
         let plies = 14 + (checked.iter().sum::<usize>() % 6);
-        let p = emulator::games::random_position(&mut rng, size, first, plies);
+        let p = switching::random::random_position(&mut rng, size, first, plies);
         if p.winner().is_some() {
             continue;
         }

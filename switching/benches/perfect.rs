@@ -1,17 +1,16 @@
 //! Perfect-play speed: Lehman's criterion on M=4 positions and every winning move of M=6
-//! positions, each over fixed random positions (seeded), plus one `beat` search.
+//! positions, each over fixed random positions (seeded).
 //!
-//! `cargo bench -p emulator --bench perfect`; criterion prints the time per batch, and
+//! `cargo bench -p switching --bench perfect`; criterion prints the time per batch, and
 //! per position through the element throughput.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use emulator::beat::{Ties, beat};
-use emulator::games::random_position;
-use emulator::perfect;
-use heuristic::{Model, Position, Side, Size};
+use heuristic::{Position, Side, Size};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
+use switching::perfect;
+use switching::random::random_position;
 
 /// 256 open positions of an M board with `side` to move, 0..=max_plies plies in.
 fn positions(m: u32, side: Side, max_plies: usize) -> Vec<Position> {
@@ -50,13 +49,6 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
-    group.finish();
-
-    let mut group = c.benchmark_group("beat");
-    group.sample_size(10);
-    group.bench_function("M=4 ideal any", |b| {
-        b.iter(|| black_box(beat(Size::new(4).expect("4"), Model::Ideal, Ties::Any)))
-    });
     group.finish();
 }
 

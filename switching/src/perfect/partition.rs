@@ -9,54 +9,54 @@
 //! exists; [`Reach`] answers that for many new elements at once.
 
 /// No element: a root's parent edge, an element in neither forest.
-const NONE: u16 = u16::MAX;
+const NONE: u32 = u32::MAX;
 
 /// One forest, rooted: parent links and Euler intervals for path and subtree queries.
 #[derive(Clone, Debug, Default)]
 struct Forest {
     /// Parent vertex and the element joining it; roots have `NONE`.
-    up: Vec<(u8, u16)>,
-    depth: Vec<u8>,
-    root: Vec<u8>,
+    up: Vec<(u32, u32)>,
+    depth: Vec<u32>,
+    root: Vec<u32>,
     /// A vertex's subtree is the vertices `u` with `enter[v] <= enter[u] < leave[v]`.
-    enter: Vec<u8>,
-    leave: Vec<u8>,
+    enter: Vec<u32>,
+    leave: Vec<u32>,
 }
 
 impl Forest {
     /// Roots every tree of the forest whose adjacency lists are `adj`.
-    fn rebuild(&mut self, adj: &[Vec<(u8, u16)>], stack: &mut Vec<(u8, usize)>) {
+    fn rebuild(&mut self, adj: &[Vec<(u32, u32)>], stack: &mut Vec<(u32, usize)>) {
         let n = adj.len();
         self.up.clear();
         self.up.resize(n, (0, NONE));
         self.depth.clear();
-        self.depth.resize(n, u8::MAX);
+        self.depth.resize(n, u32::MAX);
         self.root.clear();
         self.root.resize(n, 0);
         self.enter.clear();
         self.enter.resize(n, 0);
         self.leave.clear();
         self.leave.resize(n, 0);
-        let mut clock = 0u8;
+        let mut clock = 0u32;
         for r in 0..n {
-            if self.depth[r] != u8::MAX {
+            if self.depth[r] != u32::MAX {
                 continue;
             }
-            let r = r as u8;
-            self.depth[usize::from(r)] = 0;
-            self.root[usize::from(r)] = r;
-            self.enter[usize::from(r)] = clock;
+            let r = r as u32;
+            self.depth[ix(r)] = 0;
+            self.root[ix(r)] = r;
+            self.enter[ix(r)] = clock;
             clock += 1;
             stack.push((r, 0));
             while let Some((v, k)) = stack.last_mut() {
-                let v = usize::from(*v);
+                let v = ix(*v);
                 if let Some(&(w, el)) = adj[v].get(*k) {
                     *k += 1;
                     if el == self.up[v].1 {
                         continue;
                     }
-                    let w_ = usize::from(w);
-                    self.up[w_] = (v as u8, el);
+                    let w_ = ix(w);
+                    self.up[w_] = (v as u32, el);
                     self.depth[w_] = self.depth[v] + 1;
                     self.root[w_] = r;
                     self.enter[w_] = clock;
@@ -70,25 +70,25 @@ impl Forest {
         }
     }
 
-    fn connected(&self, a: u8, b: u8) -> bool {
-        self.root[usize::from(a)] == self.root[usize::from(b)]
+    fn connected(&self, a: u32, b: u32) -> bool {
+        self.root[ix(a)] == self.root[ix(b)]
     }
 
     /// Calls `visit` on each element of the forest path from `a` to `b` until it returns
     /// true; `None` when `a` and `b` lie in different trees.
     fn any_on_path(
         &self,
-        mut a: u8,
-        mut b: u8,
-        mut visit: impl FnMut(u16) -> bool,
+        mut a: u32,
+        mut b: u32,
+        mut visit: impl FnMut(u32) -> bool,
     ) -> Option<bool> {
         if !self.connected(a, b) {
             return None;
         }
         while a != b {
-            let (da, db) = (self.depth[usize::from(a)], self.depth[usize::from(b)]);
+            let (da, db) = (self.depth[ix(a)], self.depth[ix(b)]);
             let v = if da >= db { &mut a } else { &mut b };
-            let (parent, el) = self.up[usize::from(*v)];
+            let (parent, el) = self.up[ix(*v)];
             if visit(el) {
                 return Some(true);
             }
@@ -98,8 +98,8 @@ impl Forest {
     }
 
     /// Whether `a` is in the subtree below vertex `c`.
-    fn below(&self, c: u8, a: u8) -> bool {
-        let (c, a) = (usize::from(c), usize::from(a));
+    fn below(&self, c: u32, a: u32) -> bool {
+        let (c, a) = (ix(c), ix(a));
         self.enter[c] <= self.enter[a] && self.enter[a] < self.leave[c]
     }
 }
@@ -107,7 +107,7 @@ impl Forest {
 /// Two edge-disjoint forests over the active elements of a multigraph.
 ///
 /// ```
-/// use emulator::perfect::partition::Packing;
+/// use switching::perfect::partition::Packing;
 /// // Two vertices joined three times: two edges fit (one per forest), the third is spanned.
 /// let mut p = Packing::new(2, vec![[0, 1], [0, 1], [0, 1]]);
 /// assert!(p.insert(0) && p.insert(1));
@@ -118,20 +118,25 @@ impl Forest {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Packing {
-    ends: Vec<[u8; 2]>,
+    ends: Vec<[u32; 2]>,
     active: Vec<bool>,
     /// The forest (0 or 1) holding each element, or `NO_FOREST`.
     owner: Vec<u8>,
     forests: [Forest; 2],
-    adj: Vec<Vec<(u8, u16)>>,
-    stack: Vec<(u8, usize)>,
+    adj: Vec<Vec<(u32, u32)>>,
+    stack: Vec<(u32, usize)>,
 }
 
 const NO_FOREST: u8 = u8::MAX;
 
+/// An index stored in 32 bits, as a `usize`.
+fn ix(i: u32) -> usize {
+    i as usize
+}
+
 impl Packing {
     /// An empty packing over `vertices` vertices and elements with these ends, all inactive.
-    pub fn new(vertices: usize, ends: Vec<[u8; 2]>) -> Packing {
+    pub fn new(vertices: usize, ends: Vec<[u32; 2]>) -> Packing {
         let n = ends.len();
         let mut p = Packing {
             ends,
@@ -162,8 +167,8 @@ impl Packing {
             }
             for (el, &[a, b]) in self.ends.iter().enumerate() {
                 if self.owner[el] == i {
-                    self.adj[usize::from(a)].push((b, el as u16));
-                    self.adj[usize::from(b)].push((a, el as u16));
+                    self.adj[ix(a)].push((b, el as u32));
+                    self.adj[ix(b)].push((a, el as u32));
                 }
             }
             self.forests[usize::from(i)].rebuild(&self.adj, &mut self.stack);
@@ -219,10 +224,10 @@ impl Packing {
                 }
                 let forest = &self.forests[usize::from(i)];
                 let found = forest.any_on_path(a, b, |z| {
-                    let z = usize::from(z);
+                    let z = ix(z);
                     if !seen[z] {
                         seen[z] = true;
-                        pred[z] = u as u16;
+                        pred[z] = u as u32;
                         queue.push_back(z);
                     }
                     false
@@ -236,7 +241,7 @@ impl Packing {
                             self.owner[w] = into;
                             match pred[w] {
                                 NONE => break,
-                                p => (w, into) = (usize::from(p), left),
+                                p => (w, into) = (ix(p), left),
                             }
                         }
                         self.rebuild();
@@ -267,11 +272,7 @@ impl Packing {
             let j = self.owner[w];
             let forest = &self.forests[usize::from(j)];
             let [a, b] = self.ends[w];
-            let child = if forest.up[usize::from(a)].1 == w as u16 {
-                a
-            } else {
-                b
-            };
+            let child = if forest.up[ix(a)].1 == w as u32 { a } else { b };
             for &z in &held {
                 if reaches[z] || self.owner[z] == j {
                     continue;
@@ -300,13 +301,13 @@ pub struct Reach<'a> {
 
 impl Reach<'_> {
     /// Whether a new element joining `a` and `b` (one not in the forests) could be added.
-    pub fn admits(&self, [a, b]: [u8; 2]) -> bool {
+    pub fn admits(&self, [a, b]: [u32; 2]) -> bool {
         if a == b {
             return false;
         }
-        self.packing.forests.iter().any(|f| {
-            f.any_on_path(a, b, |z| self.reaches[usize::from(z)])
-                .unwrap_or(true)
-        })
+        self.packing
+            .forests
+            .iter()
+            .any(|f| f.any_on_path(a, b, |z| self.reaches[ix(z)]).unwrap_or(true))
     }
 }

@@ -1,0 +1,23 @@
+//! The Shannon switching game with no circuit in it: boards, games and perfect play.
+//!
+//! - [`graph`]: a board, any connected multigraph with two terminals (the bird cage is one:
+//!   [`Graph::cage`]);
+//! - [`file`]: the graph file a person writes by hand, read and written;
+//! - [`play`]: a game in progress on a graph, its records and winner;
+//! - [`perfect`]: who wins with perfect play and with which moves (Lehman's theorem by
+//!   matroid partition), on the cage and on any graph;
+//! - [`random`]: seeded random boards for tests, benches and studies.
+//!
+//! Rules on the cage and the heuristic come from [`heuristic`]; the resistor networks of
+//! these graphs are solved in `emulator`, which is where circuits live.
+#![forbid(unsafe_code)]
+
+pub mod file;
+pub mod graph;
+pub mod perfect;
+pub mod play;
+pub mod random;
+
+pub use file::ParseGraphError;
+pub use graph::{Graph, GraphEdge, GraphError, Vertex};
+pub use play::{GraphMoveError, GraphRecordError, Play};
