@@ -94,10 +94,7 @@ impl Edge {
     /// assert_eq!(a3.ends(m2), (Node::Top, Node::internal(m2, 1, 2).unwrap()));
     /// ```
     pub fn ends(self, size: Size) -> (Node, Node) {
-        let (a, b) = match self.orientation() {
-            Orientation::Vertical => ((self.x, self.y + 1), (self.x, self.y - 1)),
-            Orientation::Horizontal => ((self.x - 1, self.y), (self.x + 1, self.y)),
-        };
+        let [a, b] = crate::size::end_squares(self.x, self.y);
         let node = |(x, y)| Node::at(size, x, y).unwrap_or(Node::Top);
         (node(a), node(b))
     }

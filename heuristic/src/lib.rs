@@ -37,6 +37,6 @@ pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token, column_letter};
 pub use position::{EdgeState, MoveError, PlayError, Position, Side};
 pub use record::{ParseRecordError, Record, RecordError, RecordFull};
 pub use reduction::{Reduction, Slot, Stamp};
-pub use size::{MAX_EDGES, MAX_NODES, MAX_SIZE, MIN_SIZE, Size, SizeError};
+pub use size::{MAX_EDGES, MAX_NODES, MAX_SIZE, MIN_SIZE, Size, SizeError, cage_edges};
 pub use solver::{SolveError, Voltages, solve, solve_in};
 pub use union_find::UnionFind;

@@ -140,6 +140,54 @@ struct Table {
     nodes: [Node; MAX_NODES],
 }
 
+/// The squares of the two nodes the edge at (x, y) joins: upper then lower for a vertical
+/// edge (odd x), left then right for a horizontal one. Rows 0 and 2M are the terminals.
+pub(crate) const fn end_squares(x: u8, y: u8) -> [(u8, u8); 2] {
+    if x % 2 == 1 {
+        [(x, y + 1), (x, y - 1)]
+    } else {
+        [(x - 1, y), (x + 1, y)]
+    }
+}
+
+/// Every edge of the bird cage of size `m` in reading order with the nodes it joins (as
+/// [`crate::Edge::ends`]), for any `m` from 2 to 13 (the columns A..Y), past
+/// [`MAX_SIZE`]: hosts draw larger cages as graphs, while [`Size`] bounds what the
+/// firmware's tables hold.
+///
+/// ```
+/// use heuristic::{Size, cage_edges};
+/// let m3 = Size::new(3).unwrap();
+/// let ends: Vec<_> = m3.edges().map(|e| (e, e.ends(m3))).collect();
+/// let any: Vec<_> = cage_edges(3).map(|(e, a, b)| (e, (a, b))).collect();
+/// assert_eq!(any, ends);
+/// assert_eq!(cage_edges(10).count(), 181);
+/// ```
+pub fn cage_edges(m: u8) -> impl Iterator<Item = (Edge, Node, Node)> {
+    assert!(
+        (MIN_SIZE..=13).contains(&m),
+        "a cage of size {m} has no column letters"
+    );
+    let span = 2 * m - 1;
+    let node = move |(x, y): (u8, u8)| {
+        if y == 0 {
+            Node::Bottom
+        } else if y == 2 * m {
+            Node::Top
+        } else {
+            Node::Internal { x, y }
+        }
+    };
+    (1..=span).rev().flat_map(move |y| {
+        (1..=span)
+            .filter(move |x| (x + y).is_multiple_of(2))
+            .map(move |x| {
+                let [a, b] = end_squares(x, y);
+                (Edge::at(x, y), node(a), node(b))
+            })
+    })
+}
+
 /// [`Node::index`] of the node at (x, y), with rows 0 and 2M the terminals.
 const fn node_index(m: u8, x: u8, y: u8) -> u8 {
     let internal = m * (m - 1);
@@ -166,11 +214,8 @@ const fn table(m: u8) -> Table {
         while x <= span {
             if (x + y).is_multiple_of(2) {
                 t.edges[k] = Edge::at(x, y);
-                t.ends[k] = if x % 2 == 1 {
-                    [node_index(m, x, y + 1), node_index(m, x, y - 1)]
-                } else {
-                    [node_index(m, x - 1, y), node_index(m, x + 1, y)]
-                };
+                let [(ax, ay), (bx, by)] = end_squares(x, y);
+                t.ends[k] = [node_index(m, ax, ay), node_index(m, bx, by)];
                 k += 1;
             }
             x += 1;

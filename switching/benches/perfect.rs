@@ -9,8 +9,9 @@ use heuristic::{Position, Side, Size};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
+use switching::Play;
 use switching::perfect;
-use switching::random::random_position;
+use switching::random::{multigraph, random_position};
 
 /// 256 open positions of an M board with `side` to move, 0..=max_plies plies in.
 fn positions(m: u32, side: Side, max_plies: usize) -> Vec<Position> {
@@ -48,6 +49,50 @@ fn bench(c: &mut Criterion) {
                 }
             })
         });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("perfect, any graph");
+    // The bird cage of M=10 (181 edges), past the firmware's sizes: random positions of
+    // up to 60 plies, Cut to move (Lehman's criterion alone).
+    let m10 = switching::Graph::cage_of(10);
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    let mut plays = Vec::new();
+    while plays.len() < 256 {
+        let mut p = Play::new(&m10, Side::Cut);
+        for _ in 0..rng.random_range(0..=30) * 2 {
+            let open: Vec<usize> = p.resistors().collect();
+            p.play(open[rng.random_range(0..open.len())])
+                .expect("a resistor");
+            if p.winner().is_some() {
+                break;
+            }
+        }
+        if p.to_move() == Some(Side::Cut) {
+            plays.push(p);
+        }
+    }
+    group.throughput(Throughput::Elements(plays.len() as u64));
+    group.bench_function("lehman verdict, M=10 cage", |b| {
+        b.iter(|| {
+            for p in &plays {
+                black_box(perfect::winner(black_box(p)));
+            }
+        })
+    });
+    // Every winning move at the start of a random multigraph of 1,000 edges on 540
+    // vertices whose start is neutral (whoever moves first wins: Cut has 13 winning
+    // moves, Short 1), the hard case: denser graphs are Short's whatever Cut does, sparser
+    // ones Cut's, and then every move wins and the solver says so at once.
+    let big = multigraph(&mut ChaCha8Rng::seed_from_u64(0), 540, 1000);
+    group.throughput(Throughput::Elements(1));
+    group.sample_size(10);
+    for side in [Side::Cut, Side::Short] {
+        let start = Play::new(&big, side);
+        group.bench_function(
+            format!("every winning move, 1000 edges, {side} to move"),
+            |b| b.iter(|| black_box(perfect::solve(black_box(&start)))),
+        );
     }
     group.finish();
 }

@@ -108,20 +108,24 @@ impl Graph {
     /// assert_eq!(g.terminal_names(), ["Q", "0"]);
     /// ```
     pub fn cage(size: Size) -> Graph {
-        let node = |i: usize| size.node(i).to_string();
-        let names: Vec<(String, String, String)> = size
-            .edges()
-            .enumerate()
-            .map(|(i, edge)| {
-                let (a, b) = size.edge_ends(i);
-                (node(a), node(b), edge.to_string())
-            })
+        Graph::cage_of(size.get())
+    }
+
+    /// The bird cage (Gale's board) of any size from 2 to 13, past what the firmware's
+    /// [`Size`] holds; the same graph as [`Graph::cage`] where both exist.
+    ///
+    /// ```
+    /// assert_eq!(switching::Graph::cage_of(10).edges().len(), 181);
+    /// ```
+    pub fn cage_of(m: u8) -> Graph {
+        let names: Vec<[String; 3]> = heuristic::cage_edges(m)
+            .map(|(edge, a, b)| [a.to_string(), b.to_string(), edge.to_string()])
             .collect();
         Graph::new(
             ("Q", "0"),
             names
                 .iter()
-                .map(|(a, b, e)| (a.as_str(), b.as_str(), Some(e.as_str()))),
+                .map(|[a, b, e]| (a.as_str(), b.as_str(), Some(e.as_str()))),
         )
         .expect("the bird cage is a board")
     }

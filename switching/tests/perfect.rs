@@ -137,3 +137,47 @@ fn solver_matches_minimax_on_random_m4_positions() {
     // Both outcomes are well represented.
     assert!(checked.iter().all(|&c| c > 300), "{checked:?}");
 }
+
+/// Sparse random multigraphs, full of pendant blocks and paths off to the side (moves
+/// there are passes, which the solver prunes): every position of each, solver against
+/// brute force, both sides first.
+#[test]
+fn solver_matches_minimax_on_sparse_multigraphs_with_pendant_parts() {
+    use switching::Play;
+    use switching::perfect::minimax::GraphMinimax;
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut positions = 0;
+    for _ in 0..150 {
+        let vertices = rng.random_range(3..=8);
+        let edges = rng.random_range(vertices - 1..=vertices + 3);
+        let graph = switching::random::multigraph(&mut rng, vertices, edges);
+        for first in [Side::Cut, Side::Short] {
+            let mut oracle = GraphMinimax::new();
+            let mut stack = vec![Play::new(&graph, first)];
+            while let Some(p) = stack.pop() {
+                let verdict = perfect::solve(&p);
+                assert_eq!(
+                    verdict.perfect_winner,
+                    oracle.winner(&p),
+                    "{graph}{}",
+                    p.record()
+                );
+                assert_eq!(
+                    verdict.winning_moves,
+                    oracle.winning_moves(&p),
+                    "{graph}{}",
+                    p.record()
+                );
+                positions += 1;
+                for e in p.resistors() {
+                    let mut child = p.clone();
+                    child.play(e).unwrap();
+                    if child.winner().is_none() && rng.random_bool(0.5) {
+                        stack.push(child);
+                    }
+                }
+            }
+        }
+    }
+    assert!(positions > 5_000, "{positions} positions");
+}

@@ -25,20 +25,29 @@ pub(crate) struct Game {
     /// Each element's edge index on the board.
     edges: Vec<usize>,
     ends: Vec<[u32; 2]>,
+    /// Whether each element lies on a simple path between the terminals
+    /// ([`Reduced::relevant`]); only those enter the packing, the others are passes.
+    relevant: Vec<bool>,
     packing: Packing,
 }
 
 impl Game {
     pub(crate) fn new(reduced: Reduced) -> Game {
+        let relevant = reduced.relevant();
         let (edges, mut ends): (Vec<usize>, Vec<[u32; 2]>) = reduced.resistors.into_iter().unzip();
         ends.push(reduced.terminals);
+        // A spare element: a copy of one of Short's moves, for `still_wins`.
+        ends.push([0, 0]);
         let mut packing = Packing::new(reduced.vertices, ends.clone());
-        for el in 0..edges.len() {
-            packing.insert(el);
-        }
+        packing.fill(
+            &(0..edges.len())
+                .filter(|&e| relevant[e])
+                .collect::<Vec<_>>(),
+        );
         Game {
             edges,
             ends,
+            relevant,
             packing,
         }
     }
@@ -56,12 +65,16 @@ impl Game {
     /// Short's winning moves with Short to move (element indices), stopping at the first
     /// one when `first_only`.
     fn short_winning(&mut self, first_only: bool) -> Vec<usize> {
-        let active: Vec<usize> = (0..self.edges.len())
-            .filter(|&e| self.packing.is_active(e))
-            .collect();
         if self.short_wins_second() {
-            return active;
+            // Every resistor wins, the irrelevant ones (never in the packing) included.
+            return (0..self.edges.len())
+                .filter(|&e| !self.relevant[e] || self.packing.is_active(e))
+                .collect();
         }
+        // A move off every terminal-to-terminal path is a pass, which does not win here.
+        let active: Vec<usize> = (0..self.edges.len())
+            .filter(|&e| self.relevant[e] && self.packing.is_active(e))
+            .collect();
         let free: Vec<bool> = {
             let reach = self.packing.reach();
             (0..self.edges.len())
@@ -92,12 +105,29 @@ impl Game {
             return Vec::new();
         }
         let replies_now = self.short_winning(false);
+        if replies_now.is_empty() {
+            // Short loses even moving first, so Cut wins moving second, and an extra cut
+            // never hurts Cut: every move wins.
+            let all = 0..self.edges.len();
+            return if first_only {
+                all.take(1).collect()
+            } else {
+                all.collect()
+            };
+        }
         let mut wins = Vec::new();
         for e in 0..self.edges.len() {
-            let short_can_win = if self.packing.holds(e) {
+            let short_can_win = if !self.relevant[e] {
+                // Cutting it is a pass, and Short has a winning move now.
+                true
+            } else if self.packing.holds(e) {
                 let mut after = self.clone();
                 after.packing.remove(e);
-                !after.short_winning(true).is_empty()
+                // Usually one of Short's winning replies still wins without `e`: trying
+                // one first is cheaper than the search over all of them.
+                let quick = replies_now.iter().find(|&&f| f != e);
+                quick.is_some_and(|&f| after.clone().still_wins(f))
+                    || !after.short_winning(true).is_empty()
             } else {
                 replies_now.iter().any(|&f| f != e)
             };
@@ -109,6 +139,15 @@ impl Game {
             }
         }
         wins
+    }
+
+    /// Whether shorting `f` makes Short win second (with `x` not yet spanned): `f`
+    /// contracted is `f` doubled, so add a copy of it and ask whether `x` is spanned.
+    fn still_wins(&mut self, f: usize) -> bool {
+        let spare = self.x() + 1;
+        self.packing.set_ends(spare, self.ends[f]);
+        self.packing.insert(spare);
+        !self.packing.augmentable(self.x())
     }
 
     /// The winning moves of `side`, to move here, as edge indices in board order.

@@ -55,3 +55,86 @@ impl Reduced {
         }
     }
 }
+
+impl Reduced {
+    /// Which resistors lie on some simple path between the terminals: the block (the
+    /// biconnected component) of the graph plus a virtual terminal-to-terminal edge that
+    /// holds that edge. Only these matter to either side: a circuit of the two-forest
+    /// matroid through the terminals' edge lies in one block, and a move elsewhere is a
+    /// pass. Found by Tarjan's low-point search over edge ids (parallel edges count).
+    pub fn relevant(&self) -> Vec<bool> {
+        let n = self.vertices;
+        let m = self.resistors.len();
+        // Element m is the virtual edge between the terminals.
+        let ends = |e: usize| {
+            if e == m {
+                self.terminals
+            } else {
+                self.resistors[e].1
+            }
+        };
+        let mut adj: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+        for e in 0..=m {
+            let [a, b] = ends(e).map(|v| v as usize);
+            if a != b {
+                adj[a].push((b, e));
+                adj[b].push((a, e));
+            }
+        }
+        let mut relevant = vec![false; m];
+        let [s, _] = self.terminals.map(|v| v as usize);
+        if self.terminals[0] == self.terminals[1] {
+            return relevant;
+        }
+        let mut disc = vec![usize::MAX; n];
+        let mut low = vec![0usize; n];
+        let mut clock = 0;
+        let mut edges: Vec<usize> = Vec::new();
+        // Frames: vertex, the edge it was entered by, next adjacency index.
+        let mut stack: Vec<(usize, usize, usize)> = vec![(s, usize::MAX, 0)];
+        disc[s] = clock;
+        low[s] = clock;
+        clock += 1;
+        while let Some(&mut (v, via, ref mut k)) = stack.last_mut() {
+            if let Some(&(w, e)) = adj[v].get(*k) {
+                *k += 1;
+                if e == via {
+                    continue;
+                }
+                if disc[w] == usize::MAX {
+                    edges.push(e);
+                    disc[w] = clock;
+                    low[w] = clock;
+                    clock += 1;
+                    stack.push((w, e, 0));
+                } else if disc[w] < disc[v] {
+                    edges.push(e);
+                    low[v] = low[v].min(disc[w]);
+                }
+            } else {
+                stack.pop();
+                if let Some(&(u, _, _)) = stack.last() {
+                    low[u] = low[u].min(low[v]);
+                    if low[v] >= disc[u] {
+                        // `u` separates the block entered by `via`: pop its edges.
+                        let mut block = Vec::new();
+                        while let Some(e) = edges.pop() {
+                            block.push(e);
+                            if e == via {
+                                break;
+                            }
+                        }
+                        if block.contains(&m) {
+                            for e in block {
+                                if e < m {
+                                    relevant[e] = true;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        relevant
+    }
+}
