@@ -319,3 +319,141 @@ Record: A3,c3,C1
         "{text}"
     );
 }
+
+#[test]
+fn analyze_and_next_on_a_graph() {
+    // The triangle's network: `direct` carries the whole supply (drop 1), the path s-a-t
+    // splits it (1/2 each). Cut cuts `direct`; then the path's two drops are equal and the
+    // tie goes to `s-a`, the first in file order, which Short (Bridj-It 2.0's machine)
+    // shorts.
+    let path = scratch_file("triangle-analyze.txt", TRIANGLE);
+    let path = path.to_str().unwrap();
+    let v = json(&["analyze", "--graph", path]);
+    let mut keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "choice", "edges", "moves", "network", "size", "tied", "to_move", "winner"
+        ]
+    );
+    assert_eq!(v["size"], Value::Null);
+    let drops: Vec<&str> = v["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["drop"].as_str().unwrap())
+        .collect();
+    assert_eq!(drops, ["1/2", "1/2", "1"]);
+    assert_eq!(v["choice"], "direct");
+    assert_eq!(v["tied"], serde_json::json!(["direct"]));
+    assert_eq!(stdout(&["next", "--graph", path]), "direct\n");
+    let v = json(&["analyze", "--graph", path, "--moves", "direct"]);
+    assert_eq!(v["moves"], serde_json::json!(["direct"]));
+    assert_eq!(
+        v["choice"],
+        Value::Null,
+        "Short to move: no choice, as on the cage"
+    );
+    assert_eq!(v["tied"], serde_json::json!(["s-a", "a-t"]));
+    assert_eq!(v["edges"][2]["state"], "cut");
+    assert_eq!(v["edges"][2]["drop"], Value::Null);
+    assert_eq!(
+        stdout(&["next", "--graph", path, "--moves", "direct"]),
+        "s-a\n"
+    );
+    let text = stdout(&["analyze", "--graph", path, "--moves", "direct"]);
+    assert!(
+        text.contains("  s-a     s - a  resistor  drop 1/2\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("Short to move; the largest drop is at s-a a-t.\n"),
+        "{text}"
+    );
+    assert_bad_input(
+        &["next", "--graph", path, "--moves", "s-a,direct"],
+        "the game is over: Short has won",
+    );
+    assert_bad_input(
+        &["next", "--graph", path, "--adc-bits", "10"],
+        "--board and --adc-bits read the cage",
+    );
+    assert_bad_input(
+        &["analyze", "--graph", path, "--size", "3"],
+        "cannot be used with",
+    );
+}
+
+#[test]
+fn analyze_and_next_on_the_cage_file_agree_with_the_cage() {
+    for (m, network, records) in [
+        ("3", "ideal", &["", "A5", "A5,c5", "A3,e1,B2,b4,C1,a1"][..]),
+        ("3", "reference", &["", "A5,c5,C3"][..]),
+        ("4", "ideal", &["A7", "A7,c5"][..]),
+    ] {
+        let file = scratch_file(
+            &format!("cage{m}-analyze.txt"),
+            &stdout(&["graph", "--size", m]),
+        );
+        let file = file.to_str().unwrap();
+        for record in records {
+            let common = ["--moves", record, "--network", network];
+            let cage = json(&[&["analyze", "--size", m][..], &common].concat());
+            let graph = json(&[&["analyze", "--graph", file][..], &common].concat());
+            for key in ["network", "to_move", "winner", "choice", "tied"] {
+                assert_eq!(graph[key], cage[key], "M={m} {record}: {key}");
+            }
+            for (g, c) in graph["edges"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(cage["edges"].as_array().unwrap())
+            {
+                assert_eq!(g, c, "M={m} {record}");
+            }
+            let upper: Vec<String> = cage["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_ascii_uppercase())
+                .collect();
+            assert_eq!(graph["moves"], serde_json::json!(upper));
+            let cage_next = stdout(&[&["next", "--size", m][..], &common].concat());
+            let graph_next = stdout(&[&["next", "--graph", file][..], &common].concat());
+            assert_eq!(graph_next, cage_next.to_ascii_uppercase(), "M={m} {record}");
+        }
+    }
+}
+
+#[test]
+fn the_heuristic_plays_either_side_on_a_graph() {
+    // The cage of size 2 as a graph file, against the heuristic as Cut: the same game as on
+    // the cage (`play --size 2` with c3, b2 goes A3,c3,C1,b2,A1), edge names as the file
+    // writes them.
+    let file = scratch_file("cage2-play.txt", &stdout(&["graph", "--size", "2"]));
+    let file = file.to_str().unwrap();
+    let out = birdcage_with_input(&["play", "--graph", file], "c3\nb2\n");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with("Cut has won: the machine wins.\nRecord: A3,C3,C1,B2,A1\n"),
+        "{text}"
+    );
+    // The heuristic as Short on the triangle: after `direct` is cut it shorts `s-a` (the
+    // tie goes to the first in file order); cutting `a-t` wins.
+    let path = scratch_file("triangle-heuristic.txt", TRIANGLE);
+    let path = path.to_str().unwrap();
+    let out = birdcage_with_input(&["play", "--graph", path, "--you", "cut"], "direct\na-t\n");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("you play Cut against Shannon's heuristic (ideal network)"),
+        "{text}"
+    );
+    assert!(text.contains("Machine: s-a\n"), "{text}");
+    assert!(
+        text.ends_with("Cut has won: you win.\nRecord: direct,s-a,a-t\n"),
+        "{text}"
+    );
+}

@@ -258,10 +258,7 @@ impl BoardRecordArgs {
 /// exact drop, ties to the first edge in file order (Cut cuts it; Bridj-It 2.0's machine,
 /// as Short, shorts it).
 pub(crate) fn graph_heuristic_move(play: &Play, model: Model) -> Option<usize> {
-    // TODO: `emulator::graphs::heuristic_move(play, model)` once the `circuits` branch,
-    // which adds it, is merged. Until then the heuristic picks nothing on a graph.
-    let _ = (play, model);
-    None
+    emulator::graphs::heuristic_move(play, model)
 }
 
 /// How an edge of a graph is in a game: `resistor`, `cut` or `shorted`.
