@@ -81,7 +81,13 @@ impl<'g> GraphSession<'g> {
         let moves = self.play.moves().to_vec();
         let first = self.play.first();
         // Move i is played by `first` when i is even.
-        let side = |i: usize| if i % 2 == 0 { first } else { first.opponent() };
+        let side = |i: usize| {
+            if i.is_multiple_of(2) {
+                first
+            } else {
+                first.opponent()
+            }
+        };
         let Some(last_own) = (0..moves.len()).rev().find(|&i| side(i) == self.you) else {
             return false;
         };

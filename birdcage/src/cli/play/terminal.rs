@@ -373,7 +373,8 @@ pub(super) fn run_graph(mut game: GraphSession) -> Result<ExitCode> {
                 KeyCode::PageUp => ui.selected = ui.selected.saturating_sub(10),
                 KeyCode::PageDown => ui.selected = (ui.selected + 10).min(count - 1),
                 KeyCode::Enter => {
-                    if !graph_enter(&mut game, &mut ui) {
+                    let go_on = graph_enter(&mut game, &mut ui);
+                    if !go_on {
                         break;
                     }
                 }
