@@ -11,8 +11,9 @@ use switching::{Graph, Play};
 
 use super::{BoardRecordArgs, Format, GameArgs, LoadedBoard, ReaderArgs, RecordArgs, parse_model};
 
-/// Show the board, every resistor's exact drop and the heuristic's choice, on the cage
-/// (`--size`) or on a graph file (`--graph`).
+/// Show the board, every resistor's exact drop and the heuristic's choice.
+///
+/// On the cage (`--size`), or on a graph file (`--graph`) with edge names in place of squares.
 #[derive(Args, Debug)]
 pub struct Cmd {
     #[command(flatten)]

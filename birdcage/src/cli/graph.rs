@@ -7,8 +7,10 @@ use switching::Graph;
 
 use super::parse_size;
 
-/// Print the bird cage of size M in the graph file format (vertices `Q`, `0`, `A2`, …;
-/// edges named as squares, in reading order).
+/// Print the bird cage of size M as a graph file.
+///
+/// Vertices `Q` (top terminal), `0` (bottom terminal), `A2`, …; edges named by their squares,
+/// in reading order. The file reads back as the same graph, for `--graph FILE`.
 #[derive(Args, Debug)]
 pub struct Cmd {
     /// Board size M (2..=8).

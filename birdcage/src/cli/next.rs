@@ -7,8 +7,10 @@ use heuristic::{Model, Move, Side, Size};
 use super::analyze::{cage_game, no_reader_on_a_graph};
 use super::{BoardRecordArgs, LoadedBoard, ReaderArgs, graph_heuristic_move, parse_model};
 
-/// Print only the heuristic's move for the side to move: Cut cuts the resistor with the
-/// largest drop (Shannon's machine), Short shorts it (Bridj-It 2.0's machine). On the cage
+/// Print only the heuristic's move for the side to move (Cut's or Short's).
+///
+/// Cut cuts the resistor with the largest drop (Shannon's machine), Short shorts it
+/// (Bridj-It 2.0's machine). On the cage
 /// the move is printed as the record writes it (Short's in lower case), over exact drops
 /// or, for Cut, over the ADC codes a board reads (`--board`, `--adc-bits`); on a graph file
 /// (`--graph`), as the file names the edge, ties to the first in file order.

@@ -10,8 +10,9 @@ use switching::perfect::Verdict;
 
 use super::{BoardRecordArgs, Format, LoadedBoard, graph_text};
 
-/// Solve a position: the winner with perfect play and all winning moves of the side to move,
-/// on the cage (`--size`) or on a graph file (`--graph`).
+/// Solve a position: the winner with perfect play and all winning moves of the side to move.
+///
+/// On the cage (`--size`), or on a graph file (`--graph`) with edge names in place of squares.
 #[derive(Args, Debug)]
 pub struct Cmd {
     #[command(flatten)]
