@@ -189,7 +189,7 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     // The perfect player as Cut cuts `direct`, then the rest of whatever path is left.
     let out = birdcage_with_input(
         &["play", "--graph", path, "--opponent", "perfect"],
-        "hint\ns-a\n",
+        "hint\ndrops\ns-a\n",
     );
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
@@ -203,6 +203,17 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     assert!(
         text.contains(
             "Hint: with perfect play the machine wins; no move of yours wins against it."
+        ),
+        "{text}"
+    );
+    // `direct` cut, the path's two resistors share the supply.
+    assert!(
+        text.contains(
+            "Drops (ideal network), as fractions of the supply:\n\
+             Terminals s and t; Short joins them, Cut separates them.\n  \
+             s-a     s - a  resistor  drop 1/2\n  \
+             a-t     a - t  resistor  drop 1/2\n  \
+             direct  s - t  cut\n"
         ),
         "{text}"
     );

@@ -3,13 +3,16 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
-use heuristic::{Model, Side};
+use heuristic::{EdgeState, Model, Side};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 use serde::Serialize;
 use switching::{Graph, Play};
 
-use super::{BoardRecordArgs, Format, GameArgs, LoadedBoard, ReaderArgs, RecordArgs, parse_model};
+use super::{
+    BoardRecordArgs, Format, GameArgs, LoadedBoard, ReaderArgs, RecordArgs, graph_lines,
+    parse_model,
+};
 
 /// Show the board, every resistor's exact drop and the heuristic's choice.
 ///
@@ -54,6 +57,29 @@ pub(crate) fn no_reader_on_a_graph(reader: &ReaderArgs) -> Result<()> {
     Ok(())
 }
 
+/// A game on a graph as [`graph_lines`] draws it, each resistor's exact drop after it.
+pub(crate) fn graph_lines_with_drops(
+    play: &Play,
+    model: Model,
+    marker: impl Fn(usize) -> &'static str,
+) -> Vec<String> {
+    let voltages = emulator::graphs::solve(play, model);
+    let mut lines = graph_lines(play, marker);
+    let width = lines[1..]
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (edge, line) in lines[1..].iter_mut().enumerate() {
+        if play.states()[edge] == EdgeState::Resistor
+            && let Some(drop) = voltages.drop(edge)
+        {
+            *line = format!("{line:<width$}  drop {drop}");
+        }
+    }
+    lines
+}
+
 /// One edge of a graph's report: the same keys as an edge of the cage's.
 #[derive(Serialize)]
 struct GraphEdgeReport {
@@ -67,6 +93,8 @@ struct GraphEdgeReport {
 /// `size` null (a graph has no M).
 #[derive(Serialize)]
 struct GraphAnalysis {
+    #[serde(skip)]
+    model: Model,
     size: Option<u8>,
     network: &'static str,
     moves: Vec<String>,
@@ -104,6 +132,7 @@ impl GraphAnalysis {
             _ => None,
         };
         GraphAnalysis {
+            model,
             size: None,
             network: model.name(),
             moves: play.moves().iter().map(|&e| name(e)).collect(),
@@ -126,21 +155,9 @@ impl GraphAnalysis {
             self.edges.len(),
             self.network
         );
-        let lines = super::graph_lines(play, |_| "  ");
-        let width = lines[1..]
-            .iter()
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(0);
-        out.push_str(&lines[0]);
-        out.push('\n');
-        for (line, edge) in lines[1..].iter().zip(&self.edges) {
-            match &edge.drop {
-                Some(drop) if edge.state == "resistor" => {
-                    out.push_str(&format!("{line:<width$}  drop {drop}\n"));
-                }
-                _ => out.push_str(&format!("{line}\n")),
-            }
+        for line in graph_lines_with_drops(play, self.model, |_| "  ") {
+            out.push_str(&line);
+            out.push('\n');
         }
         out.push('\n');
         let tied = self.tied.join(" ");

@@ -417,8 +417,13 @@ impl Cmd {
         let played = if let Some(path) = &self.graph {
             let opponent = self.graph_opponent()?;
             let graph = load_graph(path)?;
-            let session =
-                graph::GraphSession::new(&path.display().to_string(), &graph, you, opponent);
+            let session = graph::GraphSession::new(
+                &path.display().to_string(),
+                &graph,
+                you,
+                opponent,
+                self.network,
+            );
             if on_terminal {
                 terminal::run_graph(session)
             } else {

@@ -7,6 +7,7 @@ use heuristic::{Model, Side};
 use switching::{Graph, GraphMoveError, Play};
 
 use super::Game;
+use crate::cli::analyze::graph_lines_with_drops;
 use crate::cli::{graph_heuristic_move, graph_lines, graph_text};
 
 /// One game on a graph in progress.
@@ -15,16 +16,25 @@ pub(crate) struct GraphSession<'g> {
     name: String,
     you: Side,
     opponent: Opponent,
+    /// The network whose drops `drops` shows.
+    model: Model,
     play: Play<'g>,
 }
 
 impl<'g> GraphSession<'g> {
     /// A new game on `graph` (read from the file `name`), Cut first.
-    pub(crate) fn new(name: &str, graph: &'g Graph, you: Side, opponent: Opponent) -> Self {
+    pub(crate) fn new(
+        name: &str,
+        graph: &'g Graph,
+        you: Side,
+        opponent: Opponent,
+        model: Model,
+    ) -> Self {
         GraphSession {
             name: name.to_string(),
             you,
             opponent,
+            model,
             play: Play::new(graph, Side::Cut),
         }
     }
@@ -99,9 +109,13 @@ impl<'g> GraphSession<'g> {
         true
     }
 
-    /// The board as lines, `marker(i)` before edge i.
-    pub(crate) fn lines(&self, marker: impl Fn(usize) -> &'static str) -> Vec<String> {
-        graph_lines(&self.play, marker)
+    /// The board as lines, `marker(i)` before edge i; with `drops`, each resistor's drop.
+    pub(crate) fn lines(&self, marker: impl Fn(usize) -> &'static str, drops: bool) -> Vec<String> {
+        if drops {
+            graph_lines_with_drops(&self.play, self.model, marker)
+        } else {
+            graph_lines(&self.play, marker)
+        }
     }
 }
 
@@ -149,7 +163,15 @@ impl Game for GraphSession<'_> {
     }
 
     fn drops(&self) -> String {
-        "Drops are shown on the cage (analyze --size); on a graph, the machine's move is the largest drop.\n".to_string()
+        let mut out = format!(
+            "Drops ({} network), as fractions of the supply:\n",
+            self.model
+        );
+        for line in self.lines(|_| "  ", true) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
     }
 
     fn undo(&mut self) -> bool {

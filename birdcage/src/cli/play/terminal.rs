@@ -4,7 +4,7 @@
 //! With `--view gale` the board is Gale's two grids of dots, the machine's in red and yours
 //! in green (no colours when `NO_COLOR` is set). On a graph (`run_graph`) the board is its
 //! list of edges: Up and Down pick one, Enter plays it, or type a name or a command word
-//! (`hint`, `undo`, `quit`) and Enter; Esc quits.
+//! (`hint`, `drops` to show or hide the drops, `undo`, `quit`) and Enter; Esc quits.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -232,6 +232,7 @@ struct GraphUi {
     selected: usize,
     typed: String,
     message: String,
+    show_drops: bool,
 }
 
 fn draw_graph(game: &GraphSession, ui: &GraphUi) -> Result<()> {
@@ -243,7 +244,10 @@ fn draw_graph(game: &GraphSession, ui: &GraphUi) -> Result<()> {
         MoveTo(0, 0),
         Print(game.header())
     )?;
-    let lines = game.lines(|i| if i == ui.selected { "> " } else { "  " });
+    let lines = game.lines(
+        |i| if i == ui.selected { "> " } else { "  " },
+        ui.show_drops,
+    );
     // The terminals' line, then a window of the edge list that keeps the selection in view.
     let room = usize::from(height.saturating_sub(BOARD_TOP + 6)).max(3);
     let edges = &lines[1..];
@@ -276,7 +280,8 @@ fn draw_graph(game: &GraphSession, ui: &GraphUi) -> Result<()> {
         )?;
         row += 1;
     }
-    let help = "Up/Down + Enter: play  |  type a name, hint, undo or quit + Enter  |  Esc quit";
+    let help =
+        "Up/Down + Enter: play  |  type a name, hint, drops, undo or quit + Enter  |  Esc quit";
     for line in ["", ui.message.as_str(), help] {
         queue!(out, MoveTo(0, row), Print(line))?;
         row += 1;
@@ -302,7 +307,7 @@ fn graph_enter(game: &mut GraphSession, ui: &mut GraphUi) -> bool {
                 return true;
             }
             Some(Command::Drops) => {
-                ui.message = game.drops().trim_end().to_string();
+                ui.show_drops = !ui.show_drops;
                 return true;
             }
             Some(Command::Undo) => {
@@ -340,6 +345,7 @@ pub(super) fn run_graph(mut game: GraphSession) -> Result<ExitCode> {
         selected: 0,
         typed: String::new(),
         message: String::new(),
+        show_drops: false,
     };
     {
         let _screen = Screen::enter()?;
