@@ -105,3 +105,100 @@ pub(crate) fn plain(position: &Position, you: Side) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny union-find over grid points.
+    struct Sets(Vec<usize>);
+
+    impl Sets {
+        fn find(&mut self, mut i: usize) -> usize {
+            while self.0[i] != i {
+                self.0[i] = self.0[self.0[i]];
+                i = self.0[i];
+            }
+            i
+        }
+        fn union(&mut self, a: usize, b: usize) {
+            let (a, b) = (self.find(a), self.find(b));
+            self.0[a] = b;
+        }
+    }
+
+    /// Reads the drawing back: whether Short's bridges join its top row to its bottom row,
+    /// and whether Cut's join its left column to its right column.
+    fn joined(text: &str, size: Size) -> (bool, bool) {
+        let top = usize::from(2 * size.get());
+        let margin = margin(size);
+        let grid: Vec<Vec<char>> = text
+            .lines()
+            .take(top + 1)
+            .map(|l| l.chars().collect())
+            .collect();
+        let at = |x: usize, y: usize| grid[top - y].get(margin + 2 * x).copied().unwrap_or(' ');
+        let id = |x: usize, y: usize| y * (top + 1) + x;
+        let mut short = Sets((0..(top + 1) * (top + 1)).collect());
+        let mut cut = Sets((0..(top + 1) * (top + 1)).collect());
+        for x in (1..top).step_by(2) {
+            short.union(id(x, 0), id(1, 0));
+            short.union(id(x, top), id(1, top));
+        }
+        for y in (1..top).step_by(2) {
+            cut.union(id(0, y), id(0, 1));
+            cut.union(id(top, y), id(top, 1));
+        }
+        for y in 1..top {
+            for x in 1..top {
+                match (x % 2, y % 2, at(x, y)) {
+                    (1, 1, '|') => short.union(id(x, y - 1), id(x, y + 1)),
+                    (1, 1, '-') => cut.union(id(x - 1, y), id(x + 1, y)),
+                    (0, 0, '-') => short.union(id(x - 1, y), id(x + 1, y)),
+                    (0, 0, '|') => cut.union(id(x, y - 1), id(x, y + 1)),
+                    (1, 0, '●') | (0, 1, '○') | (_, _, ' ') => {}
+                    other => panic!("unexpected {other:?} at ({x}, {y})"),
+                }
+            }
+        }
+        let short_won = short.find(id(1, 0)) == short.find(id(1, top));
+        let cut_won = cut.find(id(0, 1)) == cut.find(id(top, 1));
+        (short_won, cut_won)
+    }
+
+    #[test]
+    fn the_drawing_shows_who_has_won() {
+        // Every position of many random games on M=2..=6: Short's bridges join top to
+        // bottom exactly when Short has won, Cut's join left to right exactly when Cut has
+        // (the dual grid: no uncut path is left from top to bottom).
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for m in 2..=6 {
+            let size = Size::new(m).unwrap();
+            for game in 0..200 {
+                let first = if game % 2 == 0 {
+                    Side::Cut
+                } else {
+                    Side::Short
+                };
+                let mut position = Position::new(size, first);
+                loop {
+                    let (short_won, cut_won) = joined(&plain(&position, Side::Short), size);
+                    assert_eq!(short_won, position.winner() == Some(Side::Short));
+                    assert_eq!(cut_won, position.winner() == Some(Side::Cut));
+                    if position.winner().is_some() {
+                        break;
+                    }
+                    let resistors: Vec<Edge> = position.resistors().collect();
+                    let pick = resistors[(next() % resistors.len() as u64) as usize];
+                    position.play_edge(pick).unwrap();
+                }
+            }
+        }
+    }
+}
