@@ -29,6 +29,7 @@ enum Command {
     Beat(cli::beat::Cmd),
     Play(cli::play::Cmd),
     Study(cli::study::Cmd),
+    Graph(cli::graph::Cmd),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +50,7 @@ fn main() -> ExitCode {
             String::new()
         }),
         Command::Study(cmd) => cmd.run(),
+        Command::Graph(cmd) => cmd.run(),
     };
     match result {
         Ok(text) => {

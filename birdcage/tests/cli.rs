@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::Value;
-use support::{assert_bad_input, birdcage, birdcage_with_input, json};
+use support::{assert_bad_input, birdcage, birdcage_with_input, json, stdout};
 
 #[test]
 fn analyze_json_has_exactly_the_documented_keys() {
@@ -173,10 +173,6 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     assert_bad_input(
         &["next", "--size", "3", "--network", "spice"],
         "unknown network `spice` (expected ideal or reference)",
-    );
-    assert_bad_input(
-        &["next", "--size", "3", "--moves", "A5"],
-        "it is Short's turn",
     );
     assert_bad_input(
         &["next", "--size", "2", "--moves", "A1,b2,C1"],
@@ -456,5 +452,24 @@ fn the_firmware_opens_as_the_board_reading_says() {
     assert!(
         text.ends_with(&format!("Record: {}\n", opening.trim())),
         "{text}"
+    );
+}
+
+#[test]
+fn next_answers_for_short_as_bridj_it_s_machine() {
+    // Cut to move: Shannon's machine, unchanged (CI checks this line).
+    assert_eq!(stdout(&["next", "--size", "4", "--moves", "A7,c5"]), "C7\n");
+    // Short to move: the largest drop, shorted, written as the record writes Short's moves.
+    for (size, moves) in [("3", "A5"), ("4", "A7"), ("4", "A7,c5,C7"), ("2", "A3")] {
+        let v = json(&["analyze", "--size", size, "--moves", moves]);
+        assert_eq!(v["to_move"], "short");
+        let largest = v["tied"][0].as_str().unwrap().to_ascii_lowercase();
+        let next = stdout(&["next", "--size", size, "--moves", moves]);
+        assert_eq!(next, format!("{largest}\n"), "M={size} {moves}");
+    }
+    assert_eq!(stdout(&["next", "--size", "3", "--moves", "A5"]), "c5\n");
+    assert_bad_input(
+        &["next", "--size", "3", "--moves", "A5", "--adc-bits", "10"],
+        "it is Short's turn; the firmware reads the board for Cut",
     );
 }

@@ -154,6 +154,32 @@ impl Graph {
     pub fn edge_named(&self, name: &str) -> Option<usize> {
         self.by_name.get(name).copied()
     }
+
+    /// The edge a person means by `name`: the edge of that exact name, or else the one
+    /// edge whose name differs only in case (so that `c5`, a move of Short's in the cage's
+    /// records, names the cage graph's edge `C5`). `None` when no edge or several match.
+    ///
+    /// ```
+    /// let g: switching::Graph = "terminals s t\ns t A\ns t a\ns t B".parse().unwrap();
+    /// assert_eq!(g.find_edge("a"), Some(1));
+    /// assert_eq!(g.find_edge("b"), Some(2));
+    /// assert_eq!(g.find_edge("c"), None);
+    /// ```
+    pub fn find_edge(&self, name: &str) -> Option<usize> {
+        if let Some(e) = self.edge_named(name) {
+            return Some(e);
+        }
+        let mut matches = self
+            .edges
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.name.eq_ignore_ascii_case(name))
+            .map(|(i, _)| i);
+        match (matches.next(), matches.next()) {
+            (Some(e), None) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// Collects vertices and edges in order, naming and checking as it goes.

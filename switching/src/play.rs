@@ -64,6 +64,7 @@ impl<'g> Play<'g> {
     }
 
     /// Replays a record: edge names separated by commas, sides alternating from `first`.
+    /// A name matches its edge exactly or, failing that, in any case ([`Graph::find_edge`]).
     ///
     /// ```
     /// use heuristic::Side;
@@ -86,7 +87,7 @@ impl<'g> Play<'g> {
         for (i, token) in record.split(',').enumerate() {
             let number = i + 1;
             let name = token.trim();
-            let edge = graph.edge_named(name).ok_or_else(|| GraphRecordError {
+            let edge = graph.find_edge(name).ok_or_else(|| GraphRecordError {
                 number,
                 error: GraphMoveError::Unknown(name.to_owned()),
             })?;

@@ -1,15 +1,29 @@
-//! `birdcage analyze`: every drop of a position, exactly, and the heuristic's choice.
+//! `birdcage analyze`: every drop of a position, exactly, and the heuristic's choice, on the
+//! cage or on a graph file.
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use clap::Args;
+use heuristic::{EdgeState, Model, Side};
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+use serde::Serialize;
+use switching::{Graph, Play};
 
-use super::{Format, GameArgs, ReaderArgs};
+use super::{
+    BoardRecordArgs, Format, GameArgs, LoadedBoard, ReaderArgs, RecordArgs, graph_lines,
+    parse_model,
+};
 
 /// Show the board, every resistor's exact drop and the heuristic's choice.
+///
+/// On the cage (`--size`), or on a graph file (`--graph`) with edge names in place of squares.
 #[derive(Args, Debug)]
 pub struct Cmd {
     #[command(flatten)]
-    game: GameArgs,
+    record: BoardRecordArgs,
+    /// Network model: ideal or reference.
+    #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = parse_model)]
+    network: Model,
     #[command(flatten)]
     reader: ReaderArgs,
     /// Output format.
@@ -17,11 +31,174 @@ pub struct Cmd {
     format: Format,
 }
 
+/// The position as the cage's options describe it, with `size`.
+pub(crate) fn cage_game(
+    record: &BoardRecordArgs,
+    size: heuristic::Size,
+    network: Model,
+) -> GameArgs {
+    GameArgs {
+        record: RecordArgs {
+            size,
+            moves: record.moves.clone(),
+            first: record.first,
+        },
+        network,
+    }
+}
+
+/// A graph has no board to read it: `--board` and `--adc-bits` are the cage's.
+pub(crate) fn no_reader_on_a_graph(reader: &ReaderArgs) -> Result<()> {
+    if reader.board.board.is_some() || reader.adc_bits.is_some() {
+        bail!(
+            "--board and --adc-bits read the cage a board wires; a graph file has exact drops only"
+        );
+    }
+    Ok(())
+}
+
+/// A game on a graph as [`graph_lines`] draws it, each resistor's exact drop after it.
+pub(crate) fn graph_lines_with_drops(
+    play: &Play,
+    model: Model,
+    marker: impl Fn(usize) -> &'static str,
+) -> Vec<String> {
+    let voltages = emulator::graphs::solve(play, model);
+    let mut lines = graph_lines(play, marker);
+    let width = lines[1..]
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (edge, line) in lines[1..].iter_mut().enumerate() {
+        if play.states()[edge] == EdgeState::Resistor
+            && let Some(drop) = voltages.drop(edge)
+        {
+            *line = format!("{line:<width$}  drop {drop}");
+        }
+    }
+    lines
+}
+
+/// One edge of a graph's report: the same keys as an edge of the cage's.
+#[derive(Serialize)]
+struct GraphEdgeReport {
+    edge: String,
+    state: &'static str,
+    drop: Option<String>,
+    drop_f64: Option<f64>,
+}
+
+/// `analyze --graph --format json`: the cage's keys, edge names in place of squares and
+/// `size` null (a graph has no M).
+#[derive(Serialize)]
+struct GraphAnalysis {
+    #[serde(skip)]
+    model: Model,
+    size: Option<u8>,
+    network: &'static str,
+    moves: Vec<String>,
+    to_move: Option<&'static str>,
+    winner: Option<&'static str>,
+    edges: Vec<GraphEdgeReport>,
+    /// The heuristic's move, only when it is Cut's turn (as on the cage).
+    choice: Option<String>,
+    /// Every resistor whose drop equals the largest, in file order.
+    tied: Vec<String>,
+}
+
+impl GraphAnalysis {
+    fn new(play: &Play, model: Model) -> GraphAnalysis {
+        let graph = play.graph();
+        let name = |e: usize| graph.edges()[e].name.clone();
+        let voltages = emulator::graphs::solve(play, model);
+        let edges = graph
+            .edges()
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let drop: Option<BigRational> = voltages.drop(i);
+                GraphEdgeReport {
+                    edge: e.name.clone(),
+                    state: play.states()[i].name(),
+                    drop: drop.as_ref().map(ToString::to_string),
+                    drop_f64: drop.as_ref().and_then(ToPrimitive::to_f64),
+                }
+            })
+            .collect();
+        let tied = emulator::graphs::heuristic_moves(play, model);
+        let choice = match play.to_move() {
+            Some(Side::Cut) => tied.first().map(|&e| name(e)),
+            _ => None,
+        };
+        GraphAnalysis {
+            model,
+            size: None,
+            network: model.name(),
+            moves: play.moves().iter().map(|&e| name(e)).collect(),
+            to_move: play.to_move().map(Side::name),
+            winner: play.winner().map(Side::name),
+            edges,
+            choice,
+            tied: tied.into_iter().map(name).collect(),
+        }
+    }
+
+    fn to_text(&self, path: &str, play: &Play) -> String {
+        let record = if self.moves.is_empty() {
+            "(start)".to_string()
+        } else {
+            self.moves.join(",")
+        };
+        let mut out = format!(
+            "{path} ({} edges) {} network, moves: {record}\n\n",
+            self.edges.len(),
+            self.network
+        );
+        for line in graph_lines_with_drops(play, self.model, |_| "  ") {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push('\n');
+        let tied = self.tied.join(" ");
+        match (play.winner(), play.to_move(), &self.choice) {
+            (Some(w), _, _) => out.push_str(&format!("{w} has won.\n")),
+            (None, Some(Side::Cut), Some(choice)) => {
+                out.push_str(&format!("Cut's move (largest drop): {choice}"));
+                if self.tied.len() > 1 {
+                    out.push_str(&format!(" (tied: {tied})"));
+                }
+                out.push('\n');
+            }
+            _ => out.push_str(&format!("Short to move; the largest drop is at {tied}.\n")),
+        }
+        out
+    }
+}
+
 impl Cmd {
     pub fn run(&self) -> Result<String> {
-        let analysis = self.reader.analyze(&self.game)?;
+        match self.record.board.load()? {
+            LoadedBoard::Cage(size) => {
+                let game = cage_game(&self.record, size, self.network);
+                let analysis = self.reader.analyze(&game)?;
+                Ok(match self.format {
+                    Format::Text => analysis.to_text(),
+                    Format::Json => serde_json::to_string_pretty(&analysis)? + "\n",
+                })
+            }
+            LoadedBoard::Graph { path, graph } => {
+                no_reader_on_a_graph(&self.reader)?;
+                self.graph(&path.display().to_string(), &graph)
+            }
+        }
+    }
+
+    fn graph(&self, path: &str, graph: &Graph) -> Result<String> {
+        let play = self.record.play(graph)?;
+        let analysis = GraphAnalysis::new(&play, self.network);
         Ok(match self.format {
-            Format::Text => analysis.to_text(),
+            Format::Text => analysis.to_text(path, &play),
             Format::Json => serde_json::to_string_pretty(&analysis)? + "\n",
         })
     }

@@ -3,16 +3,20 @@
 pub mod analyze;
 pub mod beat;
 pub mod export;
+pub mod graph;
 pub mod next;
 pub mod play;
 pub mod solve;
 pub mod study;
 
-use anyhow::Result;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
 use emulator::reading::Reader;
-use heuristic::{MAX_SIZE, MIN_SIZE, Model, Position, RecordError, Side, Size};
+use heuristic::{EdgeState, MAX_SIZE, MIN_SIZE, Model, Side, Size};
+use switching::{Graph, Play};
 
 /// How the text of a report is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -71,13 +75,6 @@ pub struct RecordArgs {
     /// Who moves first.
     #[arg(long, value_enum, default_value_t = First::Cut)]
     pub first: First,
-}
-
-impl RecordArgs {
-    /// Replays the record; errors name the move and what is wrong with it.
-    pub fn position(&self) -> Result<Position, RecordError> {
-        Position::from_record(self.size, self.first.into(), &self.moves)
-    }
 }
 
 /// A position and the network model it is measured on.
@@ -178,4 +175,138 @@ impl ReaderArgs {
             game.network
         }
     }
+}
+
+/// Reads and checks a graph file; errors name the file (and the line, when one is at fault).
+pub fn load_graph(path: &Path) -> Result<Graph> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read graph file {}", path.display()))?;
+    text.parse()
+        .map_err(|e: switching::ParseGraphError| anyhow!("{}: {e}", path.display()))
+}
+
+/// The board a command works on: the cage of size M or a graph file, one of the two.
+#[derive(Args, Debug, Clone)]
+#[group(required = true, multiple = false)]
+pub struct BoardChoice {
+    /// Board size M (2..=8): the bird cage.
+    #[arg(long, short = 's', value_name = "M", value_parser = parse_size)]
+    pub size: Option<Size>,
+    /// A graph file (two terminals and a list of edges; see the README): any board.
+    #[arg(long, value_name = "FILE")]
+    pub graph: Option<PathBuf>,
+}
+
+/// A board that is loaded: the cage, or a graph read from its file.
+#[derive(Debug)]
+pub enum LoadedBoard {
+    Cage(Size),
+    Graph { path: PathBuf, graph: Graph },
+}
+
+impl BoardChoice {
+    /// The cage, or the graph file read and checked.
+    pub fn load(&self) -> Result<LoadedBoard> {
+        match (&self.graph, self.size) {
+            (Some(path), _) => Ok(LoadedBoard::Graph {
+                path: path.clone(),
+                graph: load_graph(path)?,
+            }),
+            (None, Some(size)) => Ok(LoadedBoard::Cage(size)),
+            // clap's group makes one of the two required.
+            (None, None) => Err(anyhow!("give --size M or --graph FILE")),
+        }
+    }
+}
+
+/// A position on the cage or on a graph: the board, the moves that reach it, who opened.
+#[derive(Args, Debug, Clone)]
+pub struct BoardRecordArgs {
+    #[command(flatten)]
+    pub board: BoardChoice,
+    /// Game record. On the cage, e.g. `A5,c5,C3` (Cut upper case, Short lower case); on a
+    /// graph, edge names separated by commas, sides alternating from `--first`. Empty = start.
+    #[arg(
+        long,
+        short = 'm',
+        value_name = "LIST",
+        default_value = "",
+        allow_hyphen_values = true
+    )]
+    pub moves: String,
+    /// Who moves first.
+    #[arg(long, value_enum, default_value_t = First::Cut)]
+    pub first: First,
+}
+
+impl BoardRecordArgs {
+    /// The record as given, or `(start)` when empty.
+    pub fn record_text(&self) -> &str {
+        match self.moves.trim() {
+            "" => "(start)",
+            moves => moves,
+        }
+    }
+
+    /// Replays the record on a graph; errors name the move and what is wrong with it.
+    pub fn play<'g>(&self, graph: &'g Graph) -> Result<Play<'g>> {
+        Ok(Play::from_record(graph, self.first.into(), &self.moves)?)
+    }
+}
+
+/// The heuristic's move on a graph for the side to move: the resistor with the largest
+/// exact drop, ties to the first edge in file order (Cut cuts it; Bridj-It 2.0's machine,
+/// as Short, shorts it).
+pub(crate) fn graph_heuristic_move(play: &Play, model: Model) -> Option<usize> {
+    emulator::graphs::heuristic_move(play, model)
+}
+
+/// How an edge of a graph is in a game: `resistor`, `cut` or `shorted`.
+pub(crate) fn state_word(state: EdgeState) -> &'static str {
+    match state {
+        EdgeState::Resistor => "resistor",
+        EdgeState::Cut => "cut",
+        EdgeState::Short => "shorted",
+    }
+}
+
+/// A game on a graph drawn as a list: the terminals, then one line per edge in file
+/// order with its ends and its state. `marker(i)` prefixes line i (two characters).
+pub(crate) fn graph_lines(play: &Play, marker: impl Fn(usize) -> &'static str) -> Vec<String> {
+    let graph = play.graph();
+    let [s, t] = graph.terminal_names();
+    let names = graph.edges().iter().map(|e| e.name.chars().count());
+    let name_width = names.max().unwrap_or(0);
+    let ends: Vec<String> = graph
+        .edges()
+        .iter()
+        .map(|e| {
+            let [u, v] = e.ends.map(|x| graph.vertices()[x].as_str());
+            format!("{u} - {v}")
+        })
+        .collect();
+    let ends_width = ends.iter().map(|e| e.chars().count()).max().unwrap_or(0);
+    let mut lines = vec![format!(
+        "Terminals {s} and {t}; Short joins them, Cut separates them."
+    )];
+    for (i, (edge, ends)) in graph.edges().iter().zip(&ends).enumerate() {
+        let line = format!(
+            "{}{:<name_width$}  {ends:<ends_width$}  {}",
+            marker(i),
+            edge.name,
+            state_word(play.states()[i]),
+        );
+        lines.push(line.trim_end().to_string());
+    }
+    lines
+}
+
+/// [`graph_lines`] as one text, each line indented by two spaces.
+pub(crate) fn graph_text(play: &Play) -> String {
+    let mut out = String::new();
+    for line in graph_lines(play, |_| "  ") {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
 }

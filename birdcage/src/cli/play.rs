@@ -2,11 +2,16 @@
 //!
 //! On a terminal the board is drawn full screen and edges are picked with the cursor keys
 //! (see `terminal`); otherwise moves and commands are read one a line and the board is
-//! printed after every move, so that a game can be scripted and tested.
+//! printed after every move, so that a game can be scripted and tested. The same game is
+//! played on a graph file (`--graph`, see `graph`), and the cage can be drawn as Gale's
+//! two grids of dots (`--view gale`, see `gale`).
 
+mod gale;
+mod graph;
 mod terminal;
 
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
@@ -14,7 +19,7 @@ use clap::{Args, ValueEnum};
 use emulator::players::Opponent;
 use heuristic::{Edge, Model, Move, Position, Record, Side, Size};
 
-use super::{parse_model, parse_size};
+use super::{load_graph, parse_model, parse_size};
 
 /// Who the machine is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -49,6 +54,21 @@ pub struct Cmd {
     /// Your side; Cut moves first.
     #[arg(long, value_enum, default_value_t = YouArg::Short)]
     you: YouArg,
+    /// Play on a graph file instead of the cage (opponents heuristic or perfect).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "board", "tolerance_seed"])]
+    graph: Option<PathBuf>,
+    /// How the cage is drawn: the resistor network, or Gale's two grids of dots (Bridg-It).
+    #[arg(long, value_enum, default_value_t = View::Circuit)]
+    view: View,
+}
+
+/// How the cage is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum View {
+    /// Nodes and resistors, as the original program drew them.
+    Circuit,
+    /// Gale's game: Short's dots join top to bottom, Cut's (the dual grid) left to right.
+    Gale,
 }
 
 /// The side the person plays.
@@ -97,6 +117,64 @@ pub(crate) struct Session {
     model: Model,
     moves: Record,
     position: Position,
+    view: View,
+}
+
+/// What the scripted game needs of a game in progress, on the cage or on a graph.
+pub(crate) trait Game {
+    /// Who plays whom, for the first line.
+    fn header(&self) -> String;
+    /// The position drawn as plain text.
+    fn board(&self) -> String;
+    /// The machine's move if it is the machine's turn, as the record writes it.
+    fn answer(&mut self) -> Result<Option<String>>;
+    /// Plays the person's move named by `text`; the move as the record writes it.
+    fn play_text(&mut self, text: &str) -> Result<String>;
+    /// The solver's verdict and a winning move, if the person has one.
+    fn hint(&self) -> String;
+    /// Every resistor's drop (or why there are none to show).
+    fn drops(&self) -> String;
+    /// Takes back moves until it is the person's turn again.
+    fn undo(&mut self) -> bool;
+    /// The record so far, `(none)` before the first move.
+    fn record(&self) -> String;
+    /// The result line once the game is over.
+    fn outcome(&self) -> Option<String>;
+    /// Whether somebody has won.
+    fn is_over(&self) -> bool;
+}
+
+impl Game for Session {
+    fn header(&self) -> String {
+        Session::header(self)
+    }
+    fn board(&self) -> String {
+        Session::board(self)
+    }
+    fn answer(&mut self) -> Result<Option<String>> {
+        Ok(self.reply()?.map(|mv| mv.to_string()))
+    }
+    fn play_text(&mut self, text: &str) -> Result<String> {
+        Ok(self.play(text)?.to_string())
+    }
+    fn hint(&self) -> String {
+        Session::hint(self)
+    }
+    fn drops(&self) -> String {
+        Session::drops(self)
+    }
+    fn undo(&mut self) -> bool {
+        Session::undo(self)
+    }
+    fn record(&self) -> String {
+        Session::record(self)
+    }
+    fn outcome(&self) -> Option<String> {
+        Session::outcome(self)
+    }
+    fn is_over(&self) -> bool {
+        self.position.winner().is_some()
+    }
 }
 
 /// What a line of input (or a key) asks for.
@@ -125,18 +203,41 @@ impl Command {
 }
 
 impl Session {
-    pub(crate) fn new(size: Size, you: Side, opponent: Machine, model: Model) -> Session {
+    pub(crate) fn new(
+        size: Size,
+        you: Side,
+        opponent: Machine,
+        model: Model,
+        view: View,
+    ) -> Session {
         Session {
             you,
             opponent,
             model,
             moves: Record::new(Side::Cut),
             position: Position::new(size, Side::Cut),
+            view,
         }
     }
 
     pub(crate) fn position(&self) -> &Position {
         &self.position
+    }
+
+    pub(crate) fn view(&self) -> View {
+        self.view
+    }
+
+    pub(crate) fn you(&self) -> Side {
+        self.you
+    }
+
+    /// The board as plain text, in the chosen view.
+    pub(crate) fn board(&self) -> String {
+        match self.view {
+            View::Circuit => emulator::diagram::board(&self.position),
+            View::Gale => gale::plain(&self.position, self.you),
+        }
     }
 
     /// The machine's move, if it is the machine's turn; an error only from the firmware
@@ -258,6 +359,22 @@ impl Session {
 }
 
 impl Cmd {
+    /// The machine on a graph: a player that needs only the position.
+    fn graph_opponent(&self) -> Result<Opponent> {
+        if self.opponent == OpponentArg::Firmware {
+            bail!(
+                "the firmware plays the cage its boards wire; on a graph play --opponent heuristic or perfect"
+            );
+        }
+        if self.view == View::Gale {
+            bail!("--view gale draws the cage; a graph is shown as its list of edges");
+        }
+        Ok(match self.opponent {
+            OpponentArg::Perfect => Opponent::Perfect,
+            _ => Opponent::Heuristic(self.network),
+        })
+    }
+
     fn opponent(&self, you: Side) -> Result<Machine> {
         let firmware = self.opponent == OpponentArg::Firmware || self.board.is_some();
         if !firmware {
@@ -296,20 +413,43 @@ impl Cmd {
             YouArg::Short => Side::Short,
             YouArg::Cut => Side::Cut,
         };
-        let session = Session::new(self.size, you, self.opponent(you)?, self.network);
-        if std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
-            terminal::run(session)
-        } else {
-            let played = scripted(
-                session,
-                std::io::stdin().lock(),
-                &mut std::io::stdout().lock(),
+        let on_terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+        let played = if let Some(path) = &self.graph {
+            let opponent = self.graph_opponent()?;
+            let graph = load_graph(path)?;
+            let session = graph::GraphSession::new(
+                &path.display().to_string(),
+                &graph,
+                you,
+                opponent,
+                self.network,
             );
-            match played {
-                // A closed pipe (`| head`) is not worth an error message.
-                Err(e) if is_broken_pipe(&e) => Ok(ExitCode::FAILURE),
-                other => other,
+            if on_terminal {
+                terminal::run_graph(session)
+            } else {
+                scripted(
+                    session,
+                    std::io::stdin().lock(),
+                    &mut std::io::stdout().lock(),
+                )
             }
+        } else {
+            let opponent = self.opponent(you)?;
+            let session = Session::new(self.size, you, opponent, self.network, self.view);
+            if on_terminal {
+                terminal::run(session)
+            } else {
+                scripted(
+                    session,
+                    std::io::stdin().lock(),
+                    &mut std::io::stdout().lock(),
+                )
+            }
+        };
+        match played {
+            // A closed pipe (`| head`) is not worth an error message.
+            Err(e) if is_broken_pipe(&e) => Ok(ExitCode::FAILURE),
+            other => other,
         }
     }
 }
@@ -321,8 +461,8 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// The machine's reply; if it fails (the firmware faulted), the record so far is written
 /// before the error goes up, so nothing already played is lost.
-fn reply_or_record(game: &mut Session, out: &mut impl Write) -> Result<Option<Move>> {
-    match game.reply() {
+fn reply_or_record(game: &mut impl Game, out: &mut impl Write) -> Result<Option<String>> {
+    match game.answer() {
         Ok(mv) => Ok(mv),
         Err(e) => {
             writeln!(out, "Record: {}", game.record())?;
@@ -334,14 +474,13 @@ fn reply_or_record(game: &mut Session, out: &mut impl Write) -> Result<Option<Mo
 
 /// Plays from lines of input, writing everything to `out`. A bad move ends the game with
 /// exit code 2 after the record so far; end of input or `quit` ends it with 0.
-fn scripted(mut game: Session, input: impl BufRead, out: &mut impl Write) -> Result<ExitCode> {
-    let board = |game: &Session| emulator::diagram::board(game.position());
-    writeln!(out, "{}\n\n{}", game.header(), board(&game))?;
+fn scripted(mut game: impl Game, input: impl BufRead, out: &mut impl Write) -> Result<ExitCode> {
+    writeln!(out, "{}\n\n{}", game.header(), game.board())?;
     if let Some(mv) = reply_or_record(&mut game, out)? {
-        writeln!(out, "Machine: {mv}\n\n{}", board(&game))?;
+        writeln!(out, "Machine: {mv}\n\n{}", game.board())?;
     }
     for (number, line) in input.lines().enumerate() {
-        if game.position().winner().is_some() {
+        if game.is_over() {
             break;
         }
         let line = line?;
@@ -354,16 +493,16 @@ fn scripted(mut game: Session, input: impl BufRead, out: &mut impl Write) -> Res
             Command::Drops => writeln!(out, "{}", game.drops())?,
             Command::Undo => {
                 if game.undo() {
-                    writeln!(out, "Undone.\n\n{}", board(&game))?;
+                    writeln!(out, "Undone.\n\n{}", game.board())?;
                 } else {
                     writeln!(out, "Nothing to undo.\n")?;
                 }
             }
-            Command::Move(text) => match game.play(&text) {
+            Command::Move(text) => match game.play_text(&text) {
                 Ok(mv) => {
-                    writeln!(out, "You: {mv}\n\n{}", board(&game))?;
+                    writeln!(out, "You: {mv}\n\n{}", game.board())?;
                     if let Some(mv) = reply_or_record(&mut game, out)? {
-                        writeln!(out, "Machine: {mv}\n\n{}", board(&game))?;
+                        writeln!(out, "Machine: {mv}\n\n{}", game.board())?;
                     }
                 }
                 Err(e) => {

@@ -1,6 +1,10 @@
 //! The full-screen game on a terminal (crossterm): cursor keys pick an edge, Enter plays
 //! it, or type a move such as `c5` and Enter. `?` hint, `v` drops on the board, `u` undo,
 //! `q` or Esc quit (column letters never reach `q`, `u` or `v`: M ≤ 8 has columns A..O).
+//! With `--view gale` the board is Gale's two grids of dots, the machine's in red and yours
+//! in green (no colours when `NO_COLOR` is set). On a graph (`run_graph`) the board is its
+//! list of edges: Up and Down pick one, Enter plays it, or type a name or a command word
+//! (`hint`, `drops` to show or hide the drops, `undo`, `quit`) and Enter; Esc quits.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -8,14 +12,16 @@ use std::process::ExitCode;
 use anyhow::Result;
 use crossterm::cursor::{MoveTo, Show};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, read};
-use crossterm::style::Print;
+use crossterm::style::{Color, Print, ResetColor, SetForegroundColor};
 use crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use crossterm::{execute, queue};
-use heuristic::{Edge, Size};
+use heuristic::{Edge, Side, Size};
 
-use super::Session;
+use super::gale::{self, Ink};
+use super::graph::GraphSession;
+use super::{Command, Game, Session, View};
 
 /// Raw mode and the alternate screen, undone on drop: on every way out, errors and
 /// panics included.
@@ -75,15 +81,41 @@ fn draw(game: &Session, ui: &Ui) -> Result<()> {
         MoveTo(0, 0),
         Print(game.header())
     )?;
-    let body = if ui.show_drops {
-        game.drops()
-    } else {
-        emulator::diagram::board(game.position())
-    };
+    let gale_view = game.view() == View::Gale && !ui.show_drops;
     let mut row = BOARD_TOP;
-    for line in body.lines() {
-        queue!(out, MoveTo(0, row), Print(line))?;
-        row += 1;
+    if gale_view {
+        let colour = colours().then_some(|side: Side| {
+            if side == game.you() {
+                Color::Green
+            } else {
+                Color::Red
+            }
+        });
+        for line in gale::lines(game.position(), game.you()) {
+            queue!(out, MoveTo(0, row))?;
+            for (text, ink) in line {
+                match (ink, colour) {
+                    (Ink::Side(side), Some(colour)) => queue!(
+                        out,
+                        SetForegroundColor(colour(side)),
+                        Print(text),
+                        ResetColor
+                    )?,
+                    _ => queue!(out, Print(text))?,
+                }
+            }
+            row += 1;
+        }
+    } else {
+        let body = if ui.show_drops {
+            game.drops()
+        } else {
+            game.board()
+        };
+        for line in body.lines() {
+            queue!(out, MoveTo(0, row), Print(line))?;
+            row += 1;
+        }
     }
     let help =
         "arrows + Enter: play  |  type a move (c5) + Enter  |  ? hint  v drops  u undo  q quit";
@@ -97,7 +129,11 @@ fn draw(game: &Session, ui: &Ui) -> Result<()> {
         let size = game.position().size();
         let margin: u16 = if size.span() >= 10 { 3 } else { 2 };
         let (x, y) = ui.cursor;
-        let column = margin + 2 * (u16::from(x) - 1);
+        // Gale's drawing has a column of Cut's dots before column A.
+        let column = match game.view() {
+            View::Gale => margin + 2 * u16::from(x),
+            View::Circuit => margin + 2 * (u16::from(x) - 1),
+        };
         let line = BOARD_TOP + u16::from(2 * size.get() - y);
         queue!(out, MoveTo(column, line))?;
     }
@@ -178,7 +214,182 @@ pub(super) fn run(mut game: Session) -> Result<ExitCode> {
         }
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", emulator::diagram::board(game.position()))?;
+    writeln!(out, "{}", game.board())?;
+    if let Some(outcome) = game.outcome() {
+        writeln!(out, "{outcome}")?;
+    }
+    writeln!(out, "Record: {}", game.record())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the terminal game may use colours: not when `NO_COLOR` is set (no-color.org).
+fn colours() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Where the person is on a graph's list of edges and what they are typing.
+struct GraphUi {
+    selected: usize,
+    typed: String,
+    message: String,
+    show_drops: bool,
+}
+
+fn draw_graph(game: &GraphSession, ui: &GraphUi) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let (_, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    queue!(
+        out,
+        Clear(ClearType::All),
+        MoveTo(0, 0),
+        Print(game.header())
+    )?;
+    let lines = game.lines(
+        |i| if i == ui.selected { "> " } else { "  " },
+        ui.show_drops,
+    );
+    // The terminals' line, then a window of the edge list that keeps the selection in view.
+    let room = usize::from(height.saturating_sub(BOARD_TOP + 6)).max(3);
+    let edges = &lines[1..];
+    let start = ui
+        .selected
+        .saturating_sub(room / 2)
+        .min(edges.len().saturating_sub(room));
+    let end = (start + room).min(edges.len());
+    let mut row = BOARD_TOP;
+    queue!(out, MoveTo(0, row), Print(&lines[0]))?;
+    row += 1;
+    let mut cursor_row = row;
+    for (i, line) in edges.iter().enumerate().take(end).skip(start) {
+        if i == ui.selected {
+            cursor_row = row;
+        }
+        queue!(out, MoveTo(0, row), Print(line))?;
+        row += 1;
+    }
+    if end < edges.len() || start > 0 {
+        queue!(
+            out,
+            MoveTo(0, row),
+            Print(format!(
+                "  (edges {}..{} of {})",
+                start + 1,
+                end,
+                edges.len()
+            ))
+        )?;
+        row += 1;
+    }
+    let help =
+        "Up/Down + Enter: play  |  type a name, hint, drops, undo or quit + Enter  |  Esc quit";
+    for line in ["", ui.message.as_str(), help] {
+        queue!(out, MoveTo(0, row), Print(line))?;
+        row += 1;
+    }
+    queue!(out, MoveTo(0, row), Print(format!("> {}", ui.typed)))?;
+    if ui.typed.is_empty() {
+        queue!(out, MoveTo(0, cursor_row))?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// What a typed line or the selection does on a graph; `false` to quit.
+fn graph_enter(game: &mut GraphSession, ui: &mut GraphUi) -> bool {
+    let typed = std::mem::take(&mut ui.typed);
+    let played = if typed.trim().is_empty() {
+        game.play_edge(ui.selected)
+    } else {
+        match Command::parse(&typed) {
+            Some(Command::Quit) => return false,
+            Some(Command::Hint) => {
+                ui.message = game.hint();
+                return true;
+            }
+            Some(Command::Drops) => {
+                ui.show_drops = !ui.show_drops;
+                return true;
+            }
+            Some(Command::Undo) => {
+                ui.message = if game.undo() {
+                    "Undone.".to_string()
+                } else {
+                    "Nothing to undo.".to_string()
+                };
+                return true;
+            }
+            Some(Command::Move(name)) => game.play_name(&name),
+            None => return true,
+        }
+    };
+    let name = |game: &GraphSession, e: usize| game.play().graph().edges()[e].name.clone();
+    ui.message = match played {
+        Ok(mv) => {
+            let mine = name(game, mv);
+            match game.reply() {
+                Ok(Some(reply)) => format!("You: {mine}   Machine: {}", name(game, reply)),
+                Ok(None) => format!("You: {mine}"),
+                Err(e) => format!("You: {mine}   {e:#}"),
+            }
+        }
+        Err(e) => format!("{e:#}"),
+    };
+    true
+}
+
+/// Plays a game on a graph full screen; prints the final list and the record once the
+/// screen is restored.
+pub(super) fn run_graph(mut game: GraphSession) -> Result<ExitCode> {
+    let count = game.play().graph().edges().len();
+    let mut ui = GraphUi {
+        selected: 0,
+        typed: String::new(),
+        message: String::new(),
+        show_drops: false,
+    };
+    {
+        let _screen = Screen::enter()?;
+        match game.reply() {
+            Ok(Some(mv)) => {
+                ui.message = format!("Machine: {}", game.play().graph().edges()[mv].name);
+            }
+            Ok(None) => {}
+            Err(e) => ui.message = format!("{e:#}"),
+        }
+        while !game.is_over() {
+            draw_graph(&game, &ui)?;
+            let Event::Key(KeyEvent {
+                code,
+                modifiers,
+                kind: KeyEventKind::Press,
+                ..
+            }) = read()?
+            else {
+                continue;
+            };
+            match code {
+                KeyCode::Esc => break,
+                KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => break,
+                KeyCode::Char(c) if !c.is_control() => ui.typed.push(c),
+                KeyCode::Backspace => {
+                    ui.typed.pop();
+                }
+                KeyCode::Up => ui.selected = ui.selected.saturating_sub(1),
+                KeyCode::Down => ui.selected = (ui.selected + 1).min(count - 1),
+                KeyCode::PageUp => ui.selected = ui.selected.saturating_sub(10),
+                KeyCode::PageDown => ui.selected = (ui.selected + 10).min(count - 1),
+                KeyCode::Enter => {
+                    let go_on = graph_enter(&mut game, &mut ui);
+                    if !go_on {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{}", game.board())?;
     if let Some(outcome) = game.outcome() {
         writeln!(out, "{outcome}")?;
     }

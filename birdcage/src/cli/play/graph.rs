@@ -1,0 +1,201 @@
+//! A game on a graph file against the machine: the cage's opponents (the heuristic as Cut
+//! or as Short, the perfect player) on any board, the board shown as its list of edges.
+
+use anyhow::{Result, anyhow, bail};
+use emulator::players::Opponent;
+use heuristic::{Model, Side};
+use switching::{Graph, GraphMoveError, Play};
+
+use super::Game;
+use crate::cli::analyze::graph_lines_with_drops;
+use crate::cli::{graph_heuristic_move, graph_lines, graph_text};
+
+/// One game on a graph in progress.
+#[derive(Debug)]
+pub(crate) struct GraphSession<'g> {
+    name: String,
+    you: Side,
+    opponent: Opponent,
+    /// The network whose drops `drops` shows.
+    model: Model,
+    play: Play<'g>,
+}
+
+impl<'g> GraphSession<'g> {
+    /// A new game on `graph` (read from the file `name`), Cut first.
+    pub(crate) fn new(
+        name: &str,
+        graph: &'g Graph,
+        you: Side,
+        opponent: Opponent,
+        model: Model,
+    ) -> Self {
+        GraphSession {
+            name: name.to_string(),
+            you,
+            opponent,
+            model,
+            play: Play::new(graph, Side::Cut),
+        }
+    }
+
+    pub(crate) fn play(&self) -> &Play<'g> {
+        &self.play
+    }
+
+    fn name_of(&self, edge: usize) -> &str {
+        &self.play.graph().edges()[edge].name
+    }
+
+    /// The machine's move, if it is the machine's turn.
+    pub(crate) fn reply(&mut self) -> Result<Option<usize>> {
+        let Some(side) = self.play.to_move().filter(|&s| s != self.you) else {
+            return Ok(None);
+        };
+        let edge = match self.opponent {
+            Opponent::Heuristic(model) => graph_heuristic_move(&self.play, model),
+            // As on the cage: the first winning move; once lost, the heuristic's move.
+            Opponent::Perfect => switching::perfect::winning_move(&self.play)
+                .or_else(|| graph_heuristic_move(&self.play, Model::Ideal))
+                .or_else(|| self.play.resistors().next()),
+        };
+        let Some(edge) = edge else {
+            bail!("the machine has no move for {side} on this graph");
+        };
+        self.play
+            .play(edge)
+            .map_err(|e| anyhow!("the machine's move {}: {e}", self.name_of(edge)))?;
+        Ok(Some(edge))
+    }
+
+    /// Plays the edge `edge` for the person.
+    pub(crate) fn play_edge(&mut self, edge: usize) -> Result<usize> {
+        if let Some(side) = self.play.to_move().filter(|&s| s != self.you) {
+            bail!("it is {side}'s turn");
+        }
+        self.play.play(edge)?;
+        Ok(edge)
+    }
+
+    /// Plays the edge the person names (exactly, or in another case if only one matches).
+    pub(crate) fn play_name(&mut self, text: &str) -> Result<usize> {
+        let graph = self.play.graph();
+        let edge = graph
+            .find_edge(text)
+            .ok_or_else(|| GraphMoveError::Unknown(text.to_string()))?;
+        self.play_edge(edge)
+    }
+
+    /// Takes back moves until it is the person's turn again, one of theirs at least.
+    pub(crate) fn take_back(&mut self) -> bool {
+        let moves = self.play.moves().to_vec();
+        let first = self.play.first();
+        // Move i is played by `first` when i is even.
+        let side = |i: usize| {
+            if i.is_multiple_of(2) {
+                first
+            } else {
+                first.opponent()
+            }
+        };
+        let Some(last_own) = (0..moves.len()).rev().find(|&i| side(i) == self.you) else {
+            return false;
+        };
+        let mut play = Play::new(self.play.graph(), first);
+        for &edge in &moves[..last_own] {
+            play.play(edge).expect("a prefix of a legal game is legal");
+        }
+        self.play = play;
+        true
+    }
+
+    /// The board as lines, `marker(i)` before edge i; with `drops`, each resistor's drop.
+    pub(crate) fn lines(&self, marker: impl Fn(usize) -> &'static str, drops: bool) -> Vec<String> {
+        if drops {
+            graph_lines_with_drops(&self.play, self.model, marker)
+        } else {
+            graph_lines(&self.play, marker)
+        }
+    }
+}
+
+impl Game for GraphSession<'_> {
+    fn header(&self) -> String {
+        format!(
+            "{} ({} edges): you play {} against {}. Cut moves first.",
+            self.name,
+            self.play.graph().edges().len(),
+            self.you,
+            self.opponent.describe()
+        )
+    }
+
+    fn board(&self) -> String {
+        graph_text(&self.play)
+    }
+
+    fn answer(&mut self) -> Result<Option<String>> {
+        Ok(self.reply()?.map(|e| self.name_of(e).to_string()))
+    }
+
+    fn play_text(&mut self, text: &str) -> Result<String> {
+        let edge = self.play_name(text)?;
+        Ok(self.name_of(edge).to_string())
+    }
+
+    fn hint(&self) -> String {
+        let Some(side) = self.play.to_move() else {
+            return "The game is over.".to_string();
+        };
+        let verdict = switching::perfect::solve(&self.play);
+        let who = if verdict.perfect_winner == self.you {
+            "you win"
+        } else {
+            "the machine wins"
+        };
+        match verdict.winning_moves.first() {
+            Some(&edge) if side == self.you => format!(
+                "Hint: with perfect play {who}; a winning move: {}",
+                self.name_of(edge)
+            ),
+            _ => format!("Hint: with perfect play {who}; no move of yours wins against it."),
+        }
+    }
+
+    fn drops(&self) -> String {
+        let mut out = format!(
+            "Drops ({} network), as fractions of the supply:\n",
+            self.model
+        );
+        for line in self.lines(|_| "  ", true) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn undo(&mut self) -> bool {
+        self.take_back()
+    }
+
+    fn record(&self) -> String {
+        if self.play.moves().is_empty() {
+            return "(none)".to_string();
+        }
+        self.play.record()
+    }
+
+    fn outcome(&self) -> Option<String> {
+        let w = self.play.winner()?;
+        let who = if w == self.you {
+            "you win"
+        } else {
+            "the machine wins"
+        };
+        Some(format!("{w} has won: {who}."))
+    }
+
+    fn is_over(&self) -> bool {
+        self.play.winner().is_some()
+    }
+}
