@@ -21,6 +21,9 @@ use num_traits::Zero;
 
 /// Integer arithmetic for the elimination: `None` means "overflowed, retry wider".
 pub(crate) trait Ring: Clone + Sized {
+    /// Whether skipping zero entries pays: a comparison and a branch per entry cost more
+    /// than a machine multiply (measured on the cage), not than a big one.
+    const SKIP_ZEROS: bool;
     fn from_i64(v: i64) -> Self;
     fn is_zero(&self) -> bool;
     fn mul(&self, other: &Self) -> Option<Self>;
@@ -39,8 +42,9 @@ pub(crate) trait Ring: Clone + Sized {
 }
 
 macro_rules! machine_ring {
-    ($($t:ty: $checked_mul:expr, $checked_sub:expr);*) => {$(
+    ($($t:ty: $skip:expr, $checked_mul:expr, $checked_sub:expr);*) => {$(
         impl Ring for $t {
+            const SKIP_ZEROS: bool = $skip;
             fn from_i64(v: i64) -> Self {
                 <$t>::from(v)
             }
@@ -77,14 +81,15 @@ macro_rules! machine_ring {
     )*};
 }
 machine_ring!(
-    i64: i64::checked_mul, i64::checked_sub;
-    i128: i128::checked_mul, i128::checked_sub;
+    i64: false, i64::checked_mul, i64::checked_sub;
+    i128: false, i128::checked_mul, i128::checked_sub;
     // i256 is only entered when the Hadamard bound guarantees no overflow (see
     // `solve`), and its checked multiply costs twice the wrapping one.
-    I256: |a: I256, b| Some(a.wrapping_mul(b)), |a: I256, b| Some(a.wrapping_sub(b))
+    I256: true, |a: I256, b| Some(a.wrapping_mul(b)), |a: I256, b| Some(a.wrapping_sub(b))
 );
 
 impl Ring for BigInt {
+    const SKIP_ZEROS: bool = true;
     fn from_i64(v: i64) -> Self {
         v.into()
     }
@@ -138,10 +143,14 @@ pub(crate) fn bareiss<R: Ring>(n: usize, g: &[i64], rhs: &[i64]) -> Option<(R, V
             let divisor = &pivots[k];
             for j in k + 1..n {
                 let (row, col) = (&a[i * n + j], &a[k * n + j]);
-                a[i * n + j] = match (row.is_zero(), col.is_zero()) {
-                    (true, true) => continue,
-                    (false, true) => row.mul(&pivot)?.div_exact(divisor),
-                    _ => R::cross(&pivot, row, &factor, col)?.div_exact(divisor),
+                a[i * n + j] = if !R::SKIP_ZEROS {
+                    R::cross(&pivot, row, &factor, col)?.div_exact(divisor)
+                } else {
+                    match (row.is_zero(), col.is_zero()) {
+                        (true, true) => continue,
+                        (false, true) => row.mul(&pivot)?.div_exact(divisor),
+                        _ => R::cross(&pivot, row, &factor, col)?.div_exact(divisor),
+                    }
                 };
             }
             b[i] = R::cross(&pivot, &b[i], &factor, &b[k])?.div_exact(divisor);
