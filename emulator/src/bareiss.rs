@@ -256,3 +256,72 @@ pub(crate) fn solve(n: usize, g: &[i64], rhs: &[i64]) -> Option<(BigInt, Vec<Big
     })
     .or_else(|| bareiss::<BigInt>(n, g, rhs))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// A random sparse, symmetric, strictly diagonally dominant (so positive definite)
+    /// integer system: the shape of a network's, with zeros where rows get skipped.
+    fn system(rng: &mut impl Rng, n: usize, density: f64) -> (Vec<i64>, Vec<i64>) {
+        let mut g = vec![0i64; n * n];
+        for i in 0..n {
+            for j in i + 1..n {
+                if rng.random_bool(density) {
+                    let w = rng.random_range(1..=30);
+                    g[i * n + j] -= w;
+                    g[j * n + i] -= w;
+                    g[i * n + i] += w;
+                    g[j * n + j] += w;
+                }
+            }
+            g[i * n + i] += rng.random_range(1..=30);
+        }
+        let rhs = (0..n).map(|_| rng.random_range(-5..=30)).collect();
+        (g, rhs)
+    }
+
+    fn big<R: Ring>((d, y): (R, Vec<R>)) -> (BigInt, Vec<BigInt>) {
+        (d.into_big(), y.into_iter().map(Ring::into_big).collect())
+    }
+
+    /// Every tier's answer satisfies A·(det·x) = det·b exactly, checked by multiplying
+    /// back (not by eliminating again), and the tiers agree.
+    #[test]
+    fn solutions_satisfy_the_system_in_every_tier() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12);
+        let mut checked = [0usize; 4];
+        for _ in 0..400 {
+            let n = rng.random_range(0..=24);
+            let density = rng.random_range(0.05..0.6);
+            let (g, rhs) = system(&mut rng, n, density);
+            let wide = bits_needed(n, &g, &rhs) < 255.0;
+            let tiers = [
+                bareiss::<i64>(n, &g, &rhs).map(big),
+                bareiss::<i128>(n, &g, &rhs).map(big),
+                wide.then(|| bareiss::<I256>(n, &g, &rhs).map(big))
+                    .flatten(),
+                bareiss::<BigInt>(n, &g, &rhs).map(big),
+            ];
+            let want = tiers[3].clone().expect("BigInt never overflows");
+            assert_eq!(solve(n, &g, &rhs), Some(want.clone()));
+            let (det, y) = &want;
+            assert!(*det > BigInt::zero());
+            for i in 0..n {
+                let lhs: BigInt = (0..n).map(|j| BigInt::from(g[i * n + j]) * &y[j]).sum();
+                assert_eq!(lhs, det * BigInt::from(rhs[i]), "row {i} of {n}");
+            }
+            for (tier, got) in tiers.into_iter().enumerate() {
+                if let Some(got) = got {
+                    assert_eq!(got, want, "tier {tier}, n = {n}");
+                    checked[tier] += 1;
+                }
+            }
+        }
+        assert!(
+            checked.iter().all(|&c| c > 20),
+            "tiers checked: {checked:?}"
+        );
+    }
+}
