@@ -1,6 +1,6 @@
 //! The network of a random graph: one heuristic move (f64 pre-solve, exact only for
-//! near-ties) and one full exact solve, on seeded random multigraphs of 200 edges
-//! (100 vertices) and 1000 edges (500 vertices), each over the same 16 positions of
+//! near-ties), the f64 pre-solve alone and one full exact solve, on seeded random
+//! multigraphs of 200 edges (100 vertices) and 1000 edges (500 vertices), each over the same 16 positions of
 //! 0..=edges/4 random plies. Also Bridj-It's loop-current solver on the 200-edge graph.
 //!
 //! `cargo bench -p emulator --bench graphs`; criterion prints the time per position.
@@ -56,6 +56,17 @@ fn bench(c: &mut Criterion) {
                     b.iter(|| {
                         i = (i + 1) % ps.len();
                         black_box(graphs::heuristic_move(black_box(&ps[i]), model))
+                    })
+                },
+            );
+            group.bench_with_input(
+                BenchmarkId::new("f64 pre-solve", model),
+                &positions,
+                |b, ps| {
+                    let mut i = 0;
+                    b.iter(|| {
+                        i = (i + 1) % ps.len();
+                        black_box(graphs::float_drops(black_box(&ps[i]), model))
                     })
                 },
             );

@@ -264,7 +264,7 @@ impl System {
 /// neighbours left (ties to the lowest index), its neighbours joined as elimination would
 /// join them. Greedy minimum degree: far from optimal on expanders, but it keeps the fill
 /// of grid-like boards and sparse random graphs small.
-fn min_degree_order(
+pub(crate) fn min_degree_order(
     mut neighbours: Vec<BTreeSet<usize>>,
     keep: impl Fn(usize) -> bool,
 ) -> Vec<usize> {

@@ -8,7 +8,8 @@
 //! closes loop 0 (Bridj-It's loop 0, the one with V on the right-hand side). Kirchhoff's
 //! voltage law round each loop gives R·I = V with R = Cᵀ·diag(r)·C (C: the branches'
 //! signed membership in each loop, r: unit resistors, 0 for the source), which the crate's
-//! shared Bareiss elimination solves exactly; a branch's current is the signed sum of the
+//! shared Bareiss elimination solves exactly (loops numbered in minimum-degree order, as
+//! the nodal unknowns are); a branch's current is the signed sum of the
 //! loop currents through it (Bridj-It's "I0 − I1").
 //!
 //! Bridj-It draws the board in the plane and takes its meshes (the faces) as loops. On a
@@ -27,6 +28,7 @@ use petgraph::unionfind::UnionFind;
 use switching::Play;
 
 use crate::bareiss;
+use crate::graphs::min_degree_order;
 
 /// The current through each edge of a position on a graph under the `ideal` model, in
 /// units of supply/R, signed along the edge as written (from its first vertex to its
@@ -159,13 +161,26 @@ pub fn currents(play: &Play) -> Vec<Option<BigRational>> {
             }
         }
     }
-    let mut v = vec![0i64; m];
-    v[0] = 1;
-    let (det, scaled) = match bareiss::solve(m, &r, &v) {
+    // Loops that share no branch do not meet in R: eliminate in minimum-degree order.
+    let neighbours = (0..m)
+        .map(|k| (0..m).filter(|&l| l != k && r[k * m + l] != 0).collect())
+        .collect();
+    let order = min_degree_order(neighbours, |_| true);
+    let permuted: Vec<i64> = order
+        .iter()
+        .flat_map(|&k| order.iter().map(move |&l| (k, l)))
+        .map(|(k, l)| r[k * m + l])
+        .collect();
+    let v: Vec<i64> = order.iter().map(|&k| i64::from(k == 0)).collect();
+    let (det, y) = match bareiss::solve(m, &permuted, &v) {
         Some((det, y)) if det.is_positive() => (det, y),
         // Independent loops, each with a resistor: R is positive definite.
         _ => unreachable!("the loop matrix of a graph is positive definite"),
     };
+    let mut scaled = vec![BigInt::zero(); m];
+    for (i, &k) in order.iter().enumerate() {
+        scaled[k] = y[i].clone();
+    }
     for (e, loops) in through.iter().enumerate() {
         if loops.is_empty() {
             continue;
