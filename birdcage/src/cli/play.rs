@@ -305,22 +305,9 @@ impl Session {
 
     /// The solver's verdict and, when the person can win, a winning move.
     pub(crate) fn hint(&self) -> String {
-        let Some(side) = self.position.to_move() else {
-            return "The game is over.".to_string();
-        };
-        let verdict = switching::perfect::solve(&self.position);
-        let who = if verdict.perfect_winner == self.you {
-            "you win"
-        } else {
-            "the machine wins"
-        };
-        match verdict.winning_moves.first() {
-            Some(&edge) if side == self.you => format!(
-                "Hint: with perfect play {who}; a winning move: {}",
-                Move { side, edge }
-            ),
-            _ => format!("Hint: with perfect play {who}; no move of yours wins against it."),
-        }
+        perfect_hint(&self.position, self.you, |side, edge| {
+            Move { side, edge }.to_string()
+        })
     }
 
     /// The board with every resistor's exact drop, as `birdcage analyze` shows it.
@@ -520,4 +507,29 @@ fn scripted(mut game: impl Game, input: impl BufRead, out: &mut impl Write) -> R
     writeln!(out, "Record: {}", game.record())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The solver's verdict for `you` and, when you are to move and can win, your first winning
+/// move in board order, named by `name`: the hint on the cage and on any graph.
+pub(crate) fn perfect_hint<B: switching::perfect::Board>(
+    board: &B,
+    you: Side,
+    name: impl Fn(Side, B::Move) -> String,
+) -> String {
+    let Some(side) = board.to_move() else {
+        return "The game is over.".to_string();
+    };
+    let verdict = switching::perfect::solve(board);
+    let who = if verdict.perfect_winner == you {
+        "you win"
+    } else {
+        "the machine wins"
+    };
+    match verdict.winning_moves.first() {
+        Some(&edge) if side == you => format!(
+            "Hint: with perfect play {who}; a winning move: {}",
+            name(side, edge)
+        ),
+        _ => format!("Hint: with perfect play {who}; no move of yours wins against it."),
+    }
 }

@@ -144,22 +144,7 @@ impl Game for GraphSession<'_> {
     }
 
     fn hint(&self) -> String {
-        let Some(side) = self.play.to_move() else {
-            return "The game is over.".to_string();
-        };
-        let verdict = switching::perfect::solve(&self.play);
-        let who = if verdict.perfect_winner == self.you {
-            "you win"
-        } else {
-            "the machine wins"
-        };
-        match verdict.winning_moves.first() {
-            Some(&edge) if side == self.you => format!(
-                "Hint: with perfect play {who}; a winning move: {}",
-                self.name_of(edge)
-            ),
-            _ => format!("Hint: with perfect play {who}; no move of yours wins against it."),
-        }
+        super::perfect_hint(&self.play, self.you, |_, edge| self.name_of(edge).to_string())
     }
 
     fn drops(&self) -> String {
