@@ -2,13 +2,13 @@
 //! common denominator, so that equal drops are equal and ties are exact ties.
 //!
 //! The reduced nodal system (built by [`heuristic::Reduction`], shared with the float
-//! solver) is solved by fraction-free Gaussian elimination (Bareiss): every entry stays
-//! an integer minor of the matrix, the last pivot is the determinant, and back
-//! substitution gives det·v exactly. The elimination runs in `i64` and widens on
-//! overflow to `i128`, `i256` and finally `BigInt`. The matrix is symmetric positive definite
-//! (every unknown is tied to a terminal), so no pivoting is needed.
+//! solver) is solved by the crate's one fraction-free Gaussian elimination (Bareiss, in
+//! `bareiss`, shared with [`crate::graphs`] and [`crate::mesh`]): every entry stays an
+//! integer minor of the matrix, the last pivot is the determinant, and back substitution
+//! gives det·v exactly. The elimination runs in `i64` and widens to `i128`, `i256` and
+//! finally `BigInt` as Hadamard's bound requires. The matrix is symmetric positive
+//! definite (every unknown is tied to a terminal), so no pivoting is needed.
 
-use ethnum::I256;
 use heuristic::{
     Circuit, Edge, EdgeState, Model, Node, NodeValue, Position, Ranking, Reduction, Size, Slot,
     Stamp, ValuesError,
@@ -17,180 +17,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-/// Integer arithmetic for the elimination: `None` means "overflowed, retry wider".
-trait Ring: Clone + Sized {
-    fn from_i64(v: i64) -> Self;
-    fn is_zero(&self) -> bool;
-    fn mul(&self, other: &Self) -> Option<Self>;
-    fn sub(&self, other: &Self) -> Option<Self>;
-    /// A divisor prepared for many exact divisions.
-    type Divisor;
-    fn divisor(d: &Self) -> Self::Divisor;
-    /// self / d, known to be exact.
-    fn div_exact(&self, d: &Self::Divisor) -> Self;
-    fn into_big(self) -> BigInt;
-
-    /// a·b − c·d.
-    fn cross(a: &Self, b: &Self, c: &Self, d: &Self) -> Option<Self> {
-        a.mul(b)?.sub(&c.mul(d)?)
-    }
-}
-
-macro_rules! machine_ring {
-    ($($t:ty: $checked_mul:expr, $checked_sub:expr);*) => {$(
-        impl Ring for $t {
-            fn from_i64(v: i64) -> Self {
-                <$t>::from(v)
-            }
-            fn is_zero(&self) -> bool {
-                *self == <$t>::from(0i64)
-            }
-            fn mul(&self, other: &Self) -> Option<Self> {
-                $checked_mul(*self, *other)
-            }
-            fn sub(&self, other: &Self) -> Option<Self> {
-                $checked_sub(*self, *other)
-            }
-            // Exact division without a hardware (or, for i128, software) divide: strip
-            // the divisor's factors of two, then multiply by the inverse of its odd part
-            // modulo 2^bits (Newton's iteration doubles the correct bits each step).
-            type Divisor = (u32, $t);
-            fn divisor(d: &Self) -> (u32, $t) {
-                let shift = d.trailing_zeros();
-                let odd = d >> shift;
-                let mut inverse = odd;
-                for _ in 0..7 {
-                    let two = <$t>::from(2i64);
-                    inverse = inverse.wrapping_mul(two.wrapping_sub(odd.wrapping_mul(inverse)));
-                }
-                (shift, inverse)
-            }
-            fn div_exact(&self, &(shift, inverse): &(u32, $t)) -> Self {
-                (self >> shift).wrapping_mul(inverse)
-            }
-            fn into_big(self) -> BigInt {
-                BigInt::from_signed_bytes_le(&self.to_le_bytes())
-            }
-        }
-    )*};
-}
-machine_ring!(
-    i64: i64::checked_mul, i64::checked_sub;
-    i128: i128::checked_mul, i128::checked_sub;
-    // i256 is only entered when the Hadamard bound guarantees no overflow (see
-    // `widening`), and its checked multiply costs twice the wrapping one.
-    I256: |a: I256, b| Some(a.wrapping_mul(b)), |a: I256, b| Some(a.wrapping_sub(b))
-);
-
-impl Ring for BigInt {
-    fn from_i64(v: i64) -> Self {
-        v.into()
-    }
-    fn is_zero(&self) -> bool {
-        Zero::is_zero(self)
-    }
-    fn mul(&self, other: &Self) -> Option<Self> {
-        Some(self * other)
-    }
-    fn sub(&self, other: &Self) -> Option<Self> {
-        Some(self - other)
-    }
-    type Divisor = BigInt;
-    fn divisor(d: &Self) -> BigInt {
-        d.clone()
-    }
-    fn div_exact(&self, d: &BigInt) -> Self {
-        self / d
-    }
-    fn into_big(self) -> BigInt {
-        self
-    }
-}
-
-/// Solves G·v = i exactly: returns (det G, det G · v). `None` on overflow of `R`, or if
-/// a pivot vanishes (G not positive definite, which a reduced cage never is).
-fn bareiss<R: Ring>(n: usize, g: &[i64], rhs: &[i64]) -> Option<(R, Vec<R>)> {
-    let mut a: Vec<R> = g.iter().map(|&v| R::from_i64(v)).collect();
-    let mut b: Vec<R> = rhs.iter().map(|&v| R::from_i64(v)).collect();
-    let mut prev = R::from_i64(1);
-    for k in 0..n {
-        let pivot = a[k * n + k].clone();
-        if pivot.is_zero() {
-            return None;
-        }
-        let divisor = R::divisor(&prev);
-        for i in k + 1..n {
-            let factor = a[i * n + k].clone();
-            for j in k + 1..n {
-                a[i * n + j] =
-                    R::cross(&pivot, &a[i * n + j], &factor, &a[k * n + j])?.div_exact(&divisor);
-            }
-            b[i] = R::cross(&pivot, &b[i], &factor, &b[k])?.div_exact(&divisor);
-        }
-        prev = pivot;
-    }
-    // After the last step `prev` is the last pivot, which Bareiss makes det G.
-    let det = prev;
-    let mut y: Vec<R> = vec![R::from_i64(0); n];
-    for i in (0..n).rev() {
-        let mut acc = det.mul(&b[i])?;
-        for j in i + 1..n {
-            acc = acc.sub(&a[i * n + j].mul(&y[j])?)?;
-        }
-        y[i] = acc.div_exact(&R::divisor(&a[i * n + i]));
-    }
-    Some((det, y))
-}
-
-/// Bits that the largest intermediate of Bareiss on [G | i] can need: every entry is a
-/// minor, bounded by Hadamard's product of row norms, and the elimination multiplies
-/// two of them and sums up to n such products.
-fn bits_needed(n: usize, g: &[i64], rhs: &[i64]) -> f64 {
-    let minor_bits: f64 = (0..n)
-        .map(|i| {
-            let row = g[i * n..(i + 1) * n].iter().chain([&rhs[i]]);
-            row.map(|&v| (v as f64).powi(2))
-                .sum::<f64>()
-                .sqrt()
-                .max(1.0)
-                .log2()
-        })
-        .sum();
-    2.0 * minor_bits + (n.max(1) as f64).log2() + 2.0
-}
-
-/// Bareiss in the narrowest integer type that holds it: i64, i128, i256, then BigInt.
-/// The tier the Hadamard bound guarantees is tried first; a narrower one might have
-/// held, but a failed attempt costs more than the wider arithmetic.
-fn widening(n: usize, g: &[i64], rhs: &[i64]) -> Option<(BigInt, Vec<BigInt>)> {
-    fn big<R: Ring>((d, y): (R, Vec<R>)) -> (BigInt, Vec<BigInt>) {
-        (d.into_big(), y.into_iter().map(Ring::into_big).collect())
-    }
-    let bits = bits_needed(n, g, rhs);
-    let tier = |width: f64| bits < width - 1.0;
-    None.or_else(|| {
-        if tier(64.0) {
-            bareiss::<i64>(n, g, rhs).map(big)
-        } else {
-            None
-        }
-    })
-    .or_else(|| {
-        if tier(128.0) {
-            bareiss::<i128>(n, g, rhs).map(big)
-        } else {
-            None
-        }
-    })
-    .or_else(|| {
-        if tier(256.0) {
-            bareiss::<I256>(n, g, rhs).map(big)
-        } else {
-            None
-        }
-    })
-    .or_else(|| bareiss::<BigInt>(n, g, rhs))
-}
+use crate::bareiss;
 
 /// Row-major integer nodal system, written by [`Reduction::stamp`].
 struct IntSystem {
@@ -352,7 +179,7 @@ pub fn solve(position: &Position, circuit: &Circuit<i64>) -> Result<ExactVoltage
     if system.overflow {
         return Err(ExactError::Overflow);
     }
-    let (det, y) = widening(n, &system.g, &system.rhs).ok_or(ExactError::Singular)?;
+    let (det, y) = bareiss::solve(n, &system.g, &system.rhs).ok_or(ExactError::Singular)?;
     if !det.is_positive() {
         return Err(ExactError::Singular);
     }
@@ -394,6 +221,8 @@ pub fn common_denominator<'a>(values: impl IntoIterator<Item = &'a BigRational>)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bareiss::{Ring, bareiss, bits_needed};
+    use ethnum::I256;
 
     /// Every tier gives the same exact answer where it fits, and overflow is reported
     /// rather than wrapped.

@@ -2,6 +2,11 @@
 //!
 //! - [`exact`]: exact rational node voltages of the `ideal` and `reference` models (and of
 //!   any integer-conductance circuit), so ties are exact ties;
+//! - [`graphs`]: the same models on any graph ([`switching::Graph`]: the seed systems
+//!   beyond the cage), solved exactly by the same elimination, and the heuristic's move
+//!   there (Cut cuts the largest drop, Bridj-It 2.0's Short shorts it);
+//! - [`mesh`]: Bridj-It 2.0's own solver, loop currents of the `ideal` network on any
+//!   graph, a second exact solver that checks the nodal one;
 //! - [`physical`]: the network as a real board builds it (drawn parts, wires, fixture
 //!   switches, pull-ups, series resistor) solved in f64, the ADC that reads it, and the one
 //!   seeded draw of a build (`physical::Build`);
@@ -24,12 +29,15 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+mod bareiss;
 pub mod beat;
 pub mod diagram;
 pub mod emulated;
 pub mod exact;
 pub mod export;
 pub mod games;
+pub mod graphs;
+pub mod mesh;
 pub mod physical;
 pub mod players;
 pub mod reading;

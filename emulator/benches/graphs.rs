@@ -1,0 +1,88 @@
+//! The network of a random graph: one heuristic move (f64 pre-solve, exact only for
+//! near-ties) and one full exact solve, on seeded random multigraphs of 200 edges
+//! (100 vertices) and 1000 edges (500 vertices), each over the same 16 positions of
+//! 0..=edges/4 random plies. Also Bridj-It's loop-current solver on the 200-edge graph.
+//!
+//! `cargo bench -p emulator --bench graphs`; criterion prints the time per position.
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use emulator::{graphs, mesh};
+use heuristic::{Model, Side};
+use rand::seq::IteratorRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::hint::black_box;
+use switching::{Graph, Play};
+
+fn graph(edges: usize) -> Graph {
+    let mut rng = ChaCha8Rng::seed_from_u64(edges as u64);
+    switching::random::multigraph(&mut rng, edges / 2, edges)
+}
+
+/// Positions still in play: the start and random games of up to a quarter of the edges.
+fn positions(graph: &Graph, count: usize) -> Vec<Play<'_>> {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut out = vec![Play::new(graph, Side::Cut)];
+    while out.len() < count {
+        let mut play = Play::new(graph, Side::Cut);
+        for _ in 0..rng.random_range(0..=graph.edges().len() / 4) {
+            let Some(edge) = play.resistors().choose(&mut rng) else {
+                break;
+            };
+            play.play(edge).expect("a resistor");
+            if play.winner().is_some() {
+                break;
+            }
+        }
+        if play.winner().is_none() {
+            out.push(play);
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    for (edges, samples) in [(200, 100), (1000, 10)] {
+        let graph = graph(edges);
+        let positions = positions(&graph, 16);
+        let mut group = c.benchmark_group(format!("graph {edges} edges"));
+        group.sample_size(samples);
+        for model in Model::ALL {
+            group.bench_with_input(
+                BenchmarkId::new("heuristic_move", model),
+                &positions,
+                |b, ps| {
+                    let mut i = 0;
+                    b.iter(|| {
+                        i = (i + 1) % ps.len();
+                        black_box(graphs::heuristic_move(black_box(&ps[i]), model))
+                    })
+                },
+            );
+            group.bench_with_input(
+                BenchmarkId::new("exact solve", model),
+                &positions,
+                |b, ps| {
+                    let mut i = 0;
+                    b.iter(|| {
+                        i = (i + 1) % ps.len();
+                        black_box(graphs::solve(black_box(&ps[i]), model))
+                    })
+                },
+            );
+        }
+        if edges == 200 {
+            group.bench_with_input(BenchmarkId::new("mesh", "ideal"), &positions, |b, ps| {
+                let mut i = 0;
+                b.iter(|| {
+                    i = (i + 1) % ps.len();
+                    black_box(mesh::currents(black_box(&ps[i])))
+                })
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
