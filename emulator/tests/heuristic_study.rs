@@ -133,6 +133,68 @@ fn search_agrees_with_beat_on_the_cage() {
     }
 }
 
+/// The graph heuristic (`emulator::graphs::heuristic_move`, `Model::Ideal`).
+fn graph_heuristic(play: &Play<'_>) -> Option<usize> {
+    emulator::graphs::heuristic_move(play, Model::Ideal)
+}
+
+/// On `Graph::cage(M)` the graph heuristic and the cage's give the same verdicts, either
+/// side first.
+#[test]
+fn graph_heuristic_on_the_cage_matches_the_cage_heuristic() {
+    for m in 2..=4 {
+        let size = Size::new(m).unwrap();
+        let graph = Graph::cage(size);
+        let cage = cage_heuristic(size);
+        for side in [Side::Cut, Side::Short] {
+            let a = study::keeps_win(&graph, side, &cage, usize::MAX);
+            let b = study::keeps_win(&graph, side, &graph_heuristic, usize::MAX);
+            assert_eq!(a, b, "M={m} {side}");
+        }
+    }
+}
+
+/// The real heuristic on every game of up to 5 vertices: the pruned, memoised search
+/// agrees with the plain one, and every losing line replays.
+#[test]
+fn graph_heuristic_on_small_games_matches_a_plain_search() {
+    if !switching::enumerate::nauty_available() {
+        println!("skipped: nauty not installed");
+        return;
+    }
+    let mut tally = [0usize; 3];
+    for n in 2..=5 {
+        for simple in switching::enumerate::games(n).unwrap() {
+            let graph = simple.game(0, 1).unwrap();
+            for side in [Side::Cut, Side::Short] {
+                let outcome = study::keeps_win(&graph, side, &graph_heuristic, usize::MAX);
+                let what = format!("{side} on\n{graph}");
+                match outcome {
+                    Outcome::NotWinning => tally[0] += 1,
+                    Outcome::Kept => {
+                        assert!(
+                            plain_keeps(&Play::new(&graph, side), side, &graph_heuristic),
+                            "{what}"
+                        );
+                        tally[1] += 1;
+                    }
+                    Outcome::Lost(line) => {
+                        assert!(
+                            !plain_keeps(&Play::new(&graph, side), side, &graph_heuristic),
+                            "{what}"
+                        );
+                        check_line(&graph, side, &line, &graph_heuristic);
+                        tally[2] += 1;
+                    }
+                    Outcome::Unfinished => panic!("no budget: {what}"),
+                }
+            }
+        }
+    }
+    println!("not winnable, kept, lost: {tally:?}");
+    assert!(tally[0] > 0 && tally[1] > 0, "{tally:?}");
+}
+
 fn scratch_dir(name: &str) -> std::path::PathBuf {
     let dir =
         std::env::temp_dir().join(format!("birdcage-heuristic-{}-{name}", std::process::id()));
