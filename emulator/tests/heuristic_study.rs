@@ -268,8 +268,39 @@ fn short_study_writes_its_report() {
             .map(|n| graph.edge_named(n).unwrap())
             .collect();
         check_line(&graph, side, &line, &first_resistor);
+        // The heuristic's side moves first: its moves are the odd-numbered ones.
+        assert!(loss.mistake >= 1 && loss.mistake <= line.len() && loss.mistake % 2 == 1);
     }
     assert!(!report.smallest_losses.is_empty());
     let svg = std::fs::read_to_string(out.path("heuristic.svg")).unwrap();
     assert!(svg.contains("vertices"));
+}
+
+/// The smallest game the heuristic loses as Cut (found by the study on every game of up to
+/// 7 vertices), checked by hand: three paths of two edges from 0 to 1 through 2, 3 and 4,
+/// and a bridge 3-4. By symmetry the bridge carries no current and every other edge half
+/// the supply, so all six tie and the first in file order, 0-2, is cut. Short then shorts
+/// the bridge: 0 and 1 are joined to {3, 4} twice each, two edge-disjoint spanning trees,
+/// and Short wins. Cutting the bridge instead leaves three disjoint paths, where Cut answers
+/// each short on the same path and wins.
+#[test]
+fn smallest_cut_loss_is_a_tie_broken_the_wrong_way() {
+    let graph: Graph = "terminals 0 1\n0 2\n1 2\n0 3\n1 3\n0 4\n1 4\n3 4\n"
+        .parse()
+        .unwrap();
+    let start = Play::new(&graph, Side::Cut);
+    let tied = emulator::graphs::heuristic_moves(&start, Model::Ideal);
+    assert_eq!(tied, [0, 1, 2, 3, 4, 5], "every edge but the bridge");
+    let Outcome::Lost(line) = study::keeps_win(&graph, Side::Cut, &graph_heuristic, usize::MAX)
+    else {
+        panic!("the heuristic keeps this win");
+    };
+    assert_eq!(graph.edges()[line[0]].name, "0-2");
+    let mut bridge = start.clone();
+    bridge.play(graph.edge_named("3-4").unwrap()).unwrap();
+    assert_eq!(switching::perfect::winner(&bridge), Side::Cut);
+    let mut after = start.clone();
+    after.play(0).unwrap();
+    after.play(graph.edge_named("3-4").unwrap()).unwrap();
+    assert_eq!(switching::perfect::winner(&after), Side::Short);
 }

@@ -201,6 +201,25 @@ pub struct Loss {
     pub graph: String,
     /// The losing game: edge names, sides alternating from the heuristic's.
     pub line: String,
+    /// The 1-based number, in `line`, of the heuristic's losing move (the first after
+    /// which perfect play wins for the opponent).
+    pub mistake: usize,
+}
+
+/// The 1-based number of the first move of `side` in `line` after which `side` loses
+/// against perfect play.
+fn mistake(graph: &Graph, side: Side, line: &[usize]) -> usize {
+    let mut play = Play::new(graph, side);
+    for (i, &e) in line.iter().enumerate() {
+        let mover = play.to_move();
+        if play.play(e).is_err() {
+            break;
+        }
+        if mover == Some(side) && perfect::winner(&play) != side {
+            return i + 1;
+        }
+    }
+    0
 }
 
 /// The study's plan.
@@ -228,7 +247,7 @@ impl Plan {
     /// The documented full run.
     pub fn full(seed: u64) -> Plan {
         Plan {
-            max_vertices: 7,
+            max_vertices: 8,
             grids: vec![(2, 3), (2, 4), (3, 3), (3, 4), (2, 5), (4, 4), (3, 5)],
             gale: (2..=6).collect(),
             planar: vec![8, 10, 12, 14],
@@ -499,6 +518,7 @@ pub fn run(
                                     edges: key.1,
                                     graph: g.to_string(),
                                     line: names.join(","),
+                                    mistake: mistake(g, side, &line),
                                 });
                             }
                         }
@@ -596,8 +616,20 @@ impl Report {
         }
         for l in &self.smallest_losses {
             s.push_str(&format!(
-                "\nSmallest loss as {} ({} {}): {} vertices, {} edges; losing line `{}`\n\n```text\n{}```\n",
-                l.side, l.family.kind, l.family.size, l.vertices, l.edges, l.line, l.graph
+                "\nSmallest loss as {} ({} {}): {} vertices, {} edges; losing line `{}` (the \
+                 heuristic's losing move is move {}, `{}`)\n\n```text\n{}```\n",
+                l.side,
+                l.family.kind,
+                l.family.size,
+                l.vertices,
+                l.edges,
+                l.line,
+                l.mistake,
+                l.line
+                    .split(',')
+                    .nth(l.mistake.saturating_sub(1))
+                    .unwrap_or("?"),
+                l.graph
             ));
         }
         if self.smallest_losses.is_empty() {
