@@ -76,7 +76,7 @@ fn search_matches_a_plain_search_on_every_small_game() {
         println!("skipped: nauty not installed");
         return;
     }
-    let heuristics: [(&str, &(dyn Fn(&Play<'_>) -> Option<usize> + Sync)); 2] =
+    let heuristics: [(&str, study::Heuristic<'_>); 2] =
         [("first", &first_resistor), ("last", &last_resistor)];
     let mut tally = [0usize; 3];
     for n in 2..=5 {

@@ -277,7 +277,7 @@ impl FromStr for SimpleGraph {
             });
         }
         let body = &bytes[start..];
-        if bits % 6 != 0 {
+        if !bits.is_multiple_of(6) {
             let last = body[body.len() - 1] - 63;
             if last & ((1 << (6 - bits % 6)) - 1) != 0 {
                 return Err(Graph6Error::Padding);
