@@ -132,13 +132,15 @@ fn random_play<'g>(rng: &mut impl Rng, graph: &'g Graph, first: Side, plies: usi
 
 /// Every game of 2 to 5 vertices: every position reachable from the start, either side
 /// first. Every game of 6 vertices: both start positions, and 24 random positions of each
-/// game (as many with each side first, 1 to 8 plies in).
+/// game (as many with each side first, 1 to 8 plies in); with `ANY_GRAPH_FULL=1`, every
+/// reachable position of those too.
 #[test]
 fn solver_matches_minimax_on_every_small_game() {
     if !enumerate::nauty_available() {
         println!("skipped: nauty not installed");
         return;
     }
+    let full = std::env::var_os("ANY_GRAPH_FULL").is_some_and(|v| v == "1");
     let mut rng = ChaCha8Rng::seed_from_u64(6);
     let mut checked = 0usize;
     let mut mismatches = 0usize;
@@ -148,7 +150,7 @@ fn solver_matches_minimax_on_every_small_game() {
             let graph = simple.game(0, 1).unwrap();
             let mut oracle = GraphMinimax::new();
             for first in [Side::Cut, Side::Short] {
-                let plays = if n <= 5 {
+                let plays = if n <= 5 || full {
                     reachable(&graph, first)
                 } else {
                     let mut v = vec![Play::new(&graph, first)];
@@ -169,6 +171,7 @@ fn solver_matches_minimax_on_every_small_game() {
         mismatches, 0,
         "{mismatches} mismatches in {checked} positions"
     );
+    println!("{checked} positions checked");
     assert!(checked > 100_000, "{checked} positions");
     // On some games the first player wins, on others (Short's two trees) the second.
     assert!(winners.iter().all(|&w| w > 100), "{winners:?}");
