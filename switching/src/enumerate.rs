@@ -12,6 +12,10 @@
 //!   1, kept when it is connected and its edge mask is the smallest over all vertex
 //!   permutations that map {0, 1} to itself ([`canonical`]). Fine up to 7 vertices.
 //!
+//! The counts, both ways (`cargo run --release -p switching --example count_games 7`):
+//! 1, 3, 16, 98, 879 and 11,260 games on 2, 3, 4, 5, 6 and 7 vertices (997 on 2..=6);
+//! nauty alone: 230,505 on 8. nauty lists 7 vertices in 0.15 s, brute force in 0.6 s.
+//!
 //! Either way a game is a [`SimpleGraph`] whose terminals are vertices 0 and 1;
 //! [`SimpleGraph::game`] makes it a board.
 
