@@ -304,3 +304,31 @@ fn smallest_cut_loss_is_a_tie_broken_the_wrong_way() {
     after.play(graph.edge_named("3-4").unwrap()).unwrap();
     assert_eq!(switching::perfect::winner(&after), Side::Short);
 }
+
+/// The smallest game the heuristic loses as Short (7 vertices, 10 edges), by hand: 0-4 then
+/// two paths of two edges from 4 to 1 (2 Ω in all: half the supply across 0-4), beside the
+/// 5-vertex motif above (paths 0-5-1, 0-6-1, bridge 5-6: half the supply across each
+/// path edge). Five edges tie at half the supply and the file order picks 0-4, after which
+/// Cut wins with perfect play: again a tie broken the wrong way.
+#[test]
+fn smallest_short_loss_is_a_tie_broken_the_wrong_way() {
+    let text = "terminals 0 1\n1 2\n1 3\n0 4\n2 4\n3 4\n0 5\n1 5\n0 6\n1 6\n5 6\n";
+    let graph: Graph = text.parse().unwrap();
+    let start = Play::new(&graph, Side::Short);
+    let names = |edges: &[usize]| -> Vec<String> {
+        edges
+            .iter()
+            .map(|&e| graph.edges()[e].name.clone())
+            .collect()
+    };
+    let tied = emulator::graphs::heuristic_moves(&start, Model::Ideal);
+    assert_eq!(names(&tied), ["0-4", "0-5", "1-5", "0-6", "1-6"]);
+    assert_eq!(switching::perfect::winner(&start), Side::Short);
+    let mut after = start.clone();
+    after.play(tied[0]).unwrap();
+    assert_eq!(switching::perfect::winner(&after), Side::Cut);
+    assert!(matches!(
+        study::keeps_win(&graph, Side::Short, &graph_heuristic, usize::MAX),
+        Outcome::Lost(_)
+    ));
+}
