@@ -132,8 +132,9 @@ fn random_play<'g>(rng: &mut impl Rng, graph: &'g Graph, first: Side, plies: usi
 
 /// Every game of 2 to 5 vertices: every position reachable from the start, either side
 /// first. Every game of 6 vertices: both start positions, and 24 random positions of each
-/// game (as many with each side first, 1 to 8 plies in); with `ANY_GRAPH_FULL=1`, every
-/// reachable position of those too.
+/// game (as many with each side first, 1 to 8 plies in): 139,698 positions, about 5 to 20 s.
+/// With `ANY_GRAPH_FULL=1`, every reachable position of the 6-vertex games too: 28,139,408
+/// positions, zero mismatches, 959 s on the shared 2-core machine (too slow for every run).
 #[test]
 fn solver_matches_minimax_on_every_small_game() {
     if !enumerate::nauty_available() {
