@@ -287,3 +287,47 @@ fn cli_interrupt_keeps_the_finished_part() {
     let boards = report["cells"][0]["boards"].as_u64().unwrap();
     assert!(boards > 0 && boards < 1_000_000, "{boards}");
 }
+
+/// `study heuristic`: the same seed writes the same files; the summary names the command;
+/// a vertex count out of range is bad input.
+#[test]
+fn cli_heuristic_study() {
+    if !switching::enumerate::nauty_available() {
+        println!("skipped: nauty not installed");
+        return;
+    }
+    let dirs = [scratch_dir("heuristic-a"), scratch_dir("heuristic-b")];
+    for dir in &dirs {
+        let out = birdcage(&[
+            "study",
+            "heuristic",
+            "--max-vertices",
+            "4",
+            "--samples",
+            "2",
+            "--seed",
+            "4",
+            "--out",
+            dir.to_str().unwrap(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8(out.stdout).unwrap().starts_with('#'));
+    }
+    let (a, b) = (files(&dirs[0]), files(&dirs[1]));
+    assert_eq!(a.len(), 2, "{a:?}");
+    assert_eq!(a, b);
+    let summary = std::fs::read_to_string(dirs[0].join("summary.md")).unwrap();
+    assert!(summary.contains("birdcage study heuristic --seed 4 --max-vertices 4 --samples 2"));
+    // Every game of 4 vertices: 16 of them, each with each side first.
+    assert!(summary.contains("| games | 4 | cut | 16 |"), "{summary}");
+    assert!(dirs[0].join("heuristic.svg").exists());
+    let out = dirs[0].to_str().unwrap();
+    assert_bad_input(
+        &["study", "heuristic", "--max-vertices", "1", "--out", out],
+        "1 is not in 2..=9",
+    );
+}

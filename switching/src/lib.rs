@@ -6,14 +6,19 @@
 //! - [`play`]: a game in progress on a graph, its records and winner;
 //! - [`perfect`]: who wins with perfect play and with which moves (Lehman's theorem by
 //!   matroid partition), on the cage and on any graph;
-//! - [`random`]: seeded random boards for tests, benches and studies.
+//! - [`random`]: seeded random boards for tests, benches and studies;
+//! - [`graph6`]: nauty's graph6 format for simple graphs, read and written;
+//! - [`enumerate`]: every game on a few vertices up to isomorphism, from nauty and by
+//!   brute force.
 //!
 //! Rules on the cage and the heuristic come from [`heuristic`]; the resistor networks of
 //! these graphs are solved in `emulator`, which is where circuits live.
 #![forbid(unsafe_code)]
 
+pub mod enumerate;
 pub mod file;
 pub mod graph;
+pub mod graph6;
 pub mod perfect;
 pub mod play;
 pub mod random;

@@ -7,10 +7,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
+use emulator::study::heuristic as heuristic_study;
 use emulator::study::positions::PositionSet;
 use emulator::study::report::Output;
 use emulator::study::{Control, pullups, quantisation, tolerance};
-use heuristic::Size;
+use heuristic::{Model, Size};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::parse_size;
@@ -24,6 +25,10 @@ pub enum Study {
     Tolerance,
     /// Pull-up value and topology: decisions and the game-over reading.
     Pullups,
+    /// Shannon's heuristic on any graph: does it keep a perfect-play win? (Every game of
+    /// up to --max-vertices vertices, grids, Gale boards, random planar and Erdős–Rényi
+    /// graphs; --size, --board and the position sets do not apply.)
+    Heuristic,
 }
 
 /// Run a study over a set of positions and write its report.
@@ -52,6 +57,13 @@ pub struct Cmd {
     /// Study the games of a file: one record per line (Cut first), `#` comments.
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
+    /// Heuristic study: every game (connected graph, terminal pair) of up to N vertices
+    /// (nauty).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..=9))]
+    max_vertices: Option<u64>,
+    /// Heuristic study: random graphs drawn per family and size.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    samples: Option<u64>,
     /// Folder for the report (created if missing).
     #[arg(long, value_name = "DIR", default_value = "study")]
     out: PathBuf,
@@ -62,6 +74,9 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
+        if self.study == Study::Heuristic {
+            return self.run_heuristic();
+        }
         let boards = match self.board.as_deref() {
             Some("ideal") if self.study == Study::Quantisation => Vec::new(),
             Some(spec) => vec![(
@@ -115,6 +130,7 @@ impl Cmd {
                     &command,
                 )?
             }
+            Study::Heuristic => unreachable!("handled above"),
             Study::Pullups => pullups::write(
                 &set,
                 self.board_or_default(boards)?,
@@ -125,6 +141,60 @@ impl Cmd {
                 &command,
             )?,
         };
+        bar.finish_and_clear();
+        if STOP.load(Ordering::SeqCst) {
+            bail!(
+                "interrupted; what was finished is in {}",
+                out.path("summary.md").display()
+            );
+        }
+        Ok(summary)
+    }
+
+    fn run_heuristic(&self) -> Result<String> {
+        let mut plan = heuristic_study::Plan::full(self.seed);
+        if let Some(n) = self.max_vertices {
+            plan.max_vertices = n as usize;
+        }
+        if let Some(n) = self.samples {
+            plan.samples = n;
+        }
+        let out =
+            Output::new(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} boards ({eta})",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message("heuristic");
+        let progress = |done: u64, total: u64| {
+            bar.set_length(total);
+            bar.set_position(done);
+        };
+        let control = Control {
+            stop: &STOP,
+            progress: &progress,
+        };
+        let mut command = format!("birdcage study heuristic --seed {}", self.seed);
+        if let Some(n) = self.max_vertices {
+            command.push_str(&format!(" --max-vertices {n}"));
+        }
+        if let Some(n) = self.samples {
+            command.push_str(&format!(" --samples {n}"));
+        }
+        let h = |p: &switching::Play<'_>| emulator::graphs::heuristic_move(p, Model::Ideal);
+        let summary = heuristic_study::write(
+            &plan,
+            &h,
+            "largest exact drop on the ideal network, ties to the first edge in file order \
+             (emulator::graphs::heuristic_move, Model::Ideal)",
+            &command,
+            &control,
+            &out,
+        )?;
         bar.finish_and_clear();
         if STOP.load(Ordering::SeqCst) {
             bail!(

@@ -8,12 +8,14 @@
 //! - [`tolerance`]: Monte Carlo over boards drawn from each tolerance and distribution, with
 //!   the outcome impact under perfect play;
 //! - [`pullups`]: pull-up value and topology, on decisions and on the game-over reading;
+//! - [`heuristic`]: how strong Shannon's heuristic is on graphs other than the cage;
 //! - [`stats`]: Wilson score intervals; [`report`]: JSON, CSV and Markdown; [`plot`]: SVG plots.
 //!
 //! Every study is deterministic for a seed: work is cut into chunks solved in parallel
 //! (rayon) and gathered in order. A [`Control`] carries the stop flag (Ctrl-C) checked
 //! between chunks, so an interrupted run still reports what it finished.
 
+pub mod heuristic;
 pub mod outcome;
 pub mod plot;
 pub mod positions;
@@ -25,7 +27,7 @@ pub mod tolerance;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use heuristic::{Edge, MAX_EDGES, Model, Position, Size};
+use ::heuristic::{Edge, MAX_EDGES, Model, Position, Size};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -106,7 +108,7 @@ impl Truth {
         let fraction = |n: &BigInt| fraction(n, det);
         let mut drops = [0.0; MAX_EDGES];
         for e in position.resistors() {
-            if let Some(d) = heuristic::edge_drop(position, exact.scaled(), e) {
+            if let Some(d) = ::heuristic::edge_drop(position, exact.scaled(), e) {
                 drops[e.index(size)] = fraction(&d);
             }
         }

@@ -34,6 +34,15 @@ pub type PlotResult = Result<(), PlotError>;
 
 /// Line chart of `series` (the y axis always shows 0).
 pub fn lines(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
+    lines_with(path, axes, series, false)
+}
+
+/// The same with an x axis of integers (vertex counts, sizes): ticks only at integers.
+pub fn lines_integer_x(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
+    lines_with(path, axes, series, true)
+}
+
+fn lines_with(path: &Path, axes: Axes<'_>, series: &[Series], integer_x: bool) -> PlotResult {
     let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
     root.fill(&WHITE)?;
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
@@ -56,31 +65,46 @@ pub fn lines(path: &Path, axes: Axes<'_>, series: &[Series]) -> PlotResult {
         .y_label_area_size(70);
     if axes.log_x {
         let mut chart = builder.build_cartesian_2d((x0..x1).log_scale(), y0..y1)?;
-        draw_chart(&mut chart, axes, series)?;
+        draw_chart(&mut chart, axes, series, None)?;
+    } else if integer_x {
+        let (x0, x1) = (x0.floor() - 0.5, x1.ceil() + 0.5);
+        let mut chart = builder.build_cartesian_2d(x0..x1, y0..y1)?;
+        let ticks = (x1 - x0) as usize + 1;
+        draw_chart(&mut chart, axes, series, Some(ticks))?;
     } else {
         let mut chart = builder.build_cartesian_2d(x0..x1, y0..y1)?;
-        draw_chart(&mut chart, axes, series)?;
+        draw_chart(&mut chart, axes, series, None)?;
     }
     root.present()?;
     Ok(())
 }
 
-/// Axes, grid, the lines and their legend on a chart of any x coordinate.
+/// Axes, grid, the lines and their legend on a chart of any x coordinate; with
+/// `integer_ticks`, at most that many x labels, printed only where x is an integer.
 fn draw_chart<'a, DB, X>(
     chart: &mut ChartContext<'a, DB, Cartesian2d<X, plotters::coord::types::RangedCoordf64>>,
     axes: Axes<'_>,
     series: &[Series],
+    integer_ticks: Option<usize>,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>>
 where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,
     X: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
 {
-    chart
-        .configure_mesh()
-        .x_desc(axes.x)
-        .y_desc(axes.y)
-        .draw()?;
+    let integer = |x: &f64| {
+        if (x - x.round()).abs() < 1e-9 {
+            format!("{}", x.round() as i64)
+        } else {
+            String::new()
+        }
+    };
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(axes.x).y_desc(axes.y);
+    if let Some(ticks) = integer_ticks {
+        mesh.x_labels(ticks).x_label_formatter(&integer);
+    }
+    mesh.draw()?;
     for (i, s) in series.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         chart

@@ -1,0 +1,335 @@
+//! Every game on a small graph: each connected simple graph on N vertices with each pair of
+//! terminals, up to isomorphism (an isomorphism may swap the terminals: swapping them is a
+//! symmetry of the game).
+//!
+//! Two independent ways, so that the counts rest on more than one tool:
+//!
+//! - [`games`] asks nauty: `nauty-geng -c N` lists the connected graphs, each unordered
+//!   vertex pair is relabelled to vertices 0 and 1, and `nauty-labelg -faa` labels every
+//!   result canonically keeping {0, 1} a colour class of its own; equal outputs are the
+//!   same game.
+//! - [`brute_force`] is pure Rust: every labelled graph on N vertices with terminals 0 and
+//!   1, kept when it is connected and its edge mask is the smallest over all vertex
+//!   permutations that map {0, 1} to itself ([`canonical`]). Fine up to 7 vertices.
+//!
+//! The counts, both ways (`cargo run --release -p switching --example count_games 7`):
+//! 1, 3, 16, 98, 879 and 11,260 games on 2, 3, 4, 5, 6 and 7 vertices (997 on 2..=6);
+//! nauty alone: 230,505 on 8. nauty lists 7 vertices in 0.15 s, brute force in 0.6 s.
+//!
+//! Either way a game is a [`SimpleGraph`] whose terminals are vertices 0 and 1;
+//! [`SimpleGraph::game`] makes it a board.
+
+use std::collections::BTreeSet;
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use crate::graph6::{Graph6Error, SimpleGraph};
+
+/// The most vertices [`games`] enumerates (9 vertices already give millions of lines).
+pub const MAX_VERTICES: usize = 10;
+
+/// The most vertices [`brute_force`] and [`canonical`] handle (8 would take minutes).
+pub const MAX_BRUTE_FORCE: usize = 7;
+
+/// Why nauty could not list the games.
+#[derive(Debug, thiserror::Error)]
+pub enum NautyError {
+    /// The program is not on the PATH.
+    #[error("{0} not found: install Debian's nauty package")]
+    NotFound(&'static str),
+    /// The program could not be started or talked to.
+    #[error("running {program}: {source}")]
+    Io {
+        /// The program.
+        program: &'static str,
+        /// What failed.
+        source: io::Error,
+    },
+    /// The program exited with an error.
+    #[error("{program} failed ({status}): {stderr}")]
+    Failed {
+        /// The program.
+        program: &'static str,
+        /// Its exit status.
+        status: std::process::ExitStatus,
+        /// What it printed on stderr.
+        stderr: String,
+    },
+    /// The program printed something that is not graph6.
+    #[error("{program} printed {line:?}, which is not graph6: {error}")]
+    Output {
+        /// The program.
+        program: &'static str,
+        /// The line.
+        line: String,
+        /// What is wrong with it.
+        error: Graph6Error,
+    },
+    /// A vertex count out of range.
+    #[error("{0} vertices: games need 2 to {max} vertices", max = MAX_VERTICES)]
+    Vertices(usize),
+}
+
+/// The Debian names of nauty's programs, then upstream's.
+const GENG: [&str; 2] = ["nauty-geng", "geng"];
+const LABELG: [&str; 2] = ["nauty-labelg", "labelg"];
+
+/// Starts the first of `names` that exists.
+fn spawn(
+    names: [&'static str; 2],
+    args: &[&str],
+) -> Result<(&'static str, std::process::Child), NautyError> {
+    for name in names {
+        match Command::new(name)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+        {
+            Ok(child) => return Ok((name, child)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(source) => {
+                return Err(NautyError::Io {
+                    program: name,
+                    source,
+                });
+            }
+        }
+    }
+    Err(NautyError::NotFound(names[0]))
+}
+
+/// Whether nauty's `geng` can be started.
+pub fn nauty_available() -> bool {
+    match spawn(GENG, &["-c", "-q", "1"]) {
+        Ok((_, mut child)) => child.wait().is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Waits for `child` and turns a failure into an error.
+fn finish(program: &'static str, child: std::process::Child) -> Result<(), NautyError> {
+    let out = child
+        .wait_with_output()
+        .map_err(|source| NautyError::Io { program, source })?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(NautyError::Failed {
+            program,
+            status: out.status,
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        })
+    }
+}
+
+/// The permutation that takes `s` to 0, `t` to 1 and the other vertices, in order, to 2….
+fn terminals_first(n: usize, s: usize, t: usize) -> Vec<usize> {
+    let mut map = vec![0; n];
+    map[s] = 0;
+    map[t] = 1;
+    let mut next = 2;
+    for (v, m) in map.iter_mut().enumerate() {
+        if v != s && v != t {
+            *m = next;
+            next += 1;
+        }
+    }
+    map
+}
+
+/// Every game on `vertices` vertices from nauty, each canonically labelled by `labelg`
+/// with its terminals as vertices 0 and 1, sorted by their graph6 text.
+///
+/// ```no_run
+/// let games = switching::enumerate::games(3).unwrap();
+/// assert_eq!(games.len(), 3); // the path from an end, the path from its middle, the triangle
+/// ```
+pub fn games(vertices: usize) -> Result<Vec<SimpleGraph>, NautyError> {
+    if !(2..=MAX_VERTICES).contains(&vertices) {
+        return Err(NautyError::Vertices(vertices));
+    }
+    let n = vertices.to_string();
+    let (geng, mut gen_child) = spawn(GENG, &["-c", "-q", &n])?;
+    drop(gen_child.stdin.take());
+    let gen_out = gen_child.stdout.take().expect("piped");
+    let (labelg, mut label_child) = spawn(LABELG, &["-q", "-faa"])?;
+    let label_in = label_child.stdin.take().expect("piped");
+    let label_out = label_child.stdout.take().expect("piped");
+    // geng's graphs go through a thread into labelg while this thread reads labelg's
+    // answers, so that neither pipe fills up.
+    let feeder = std::thread::spawn(move || -> Result<(), NautyError> {
+        let mut sink = io::BufWriter::new(label_in);
+        for line in BufReader::new(gen_out).lines() {
+            let line = line.map_err(|source| NautyError::Io {
+                program: geng,
+                source,
+            })?;
+            let graph: SimpleGraph = line.parse().map_err(|error| NautyError::Output {
+                program: geng,
+                line: line.clone(),
+                error,
+            })?;
+            let n = graph.vertices();
+            for s in 0..n {
+                for t in s + 1..n {
+                    let relabelled = graph.relabel(&terminals_first(n, s, t));
+                    writeln!(sink, "{relabelled}").map_err(|source| NautyError::Io {
+                        program: labelg,
+                        source,
+                    })?;
+                }
+            }
+        }
+        sink.flush().map_err(|source| NautyError::Io {
+            program: labelg,
+            source,
+        })
+    });
+    let mut seen = BTreeSet::new();
+    for line in BufReader::new(label_out).lines() {
+        let line = line.map_err(|source| NautyError::Io {
+            program: labelg,
+            source,
+        })?;
+        seen.insert(line);
+    }
+    feeder.join().expect("the feeding thread does not panic")?;
+    finish(geng, gen_child)?;
+    finish(labelg, label_child)?;
+    seen.into_iter()
+        .map(|line| {
+            line.parse().map_err(|error| NautyError::Output {
+                program: labelg,
+                line,
+                error,
+            })
+        })
+        .collect()
+}
+
+/// The vertex pairs of `n` vertices in graph6's order: `(0,1), (0,2), (1,2), (0,3), …`.
+fn pairs(n: usize) -> Vec<[usize; 2]> {
+    (1..n).flat_map(|v| (0..v).map(move |u| [u, v])).collect()
+}
+
+/// Every permutation of `0..n` that maps {0, 1} onto itself, as tables from old pair
+/// index to new pair index (graph6 order).
+fn pair_permutations(n: usize) -> Vec<Vec<u8>> {
+    let pairs = pairs(n);
+    let index = |a: usize, b: usize| {
+        let (u, v) = (a.min(b), a.max(b));
+        v * (v - 1) / 2 + u
+    };
+    let mut rest: Vec<usize> = (2..n).collect();
+    let mut tables = Vec::new();
+    permutations(&mut rest, 0, &mut |rest: &[usize]| {
+        for swap in [false, true] {
+            let mut map = vec![0usize; n];
+            map[0] = usize::from(swap);
+            map[1] = usize::from(!swap);
+            map[2..].copy_from_slice(rest);
+            tables.push(
+                pairs
+                    .iter()
+                    .map(|&[u, v]| index(map[u], map[v]) as u8)
+                    .collect(),
+            );
+        }
+    });
+    tables
+}
+
+/// Calls `visit` with every permutation of `items[k..]` (Heap-free, by swaps).
+fn permutations(items: &mut [usize], k: usize, visit: &mut impl FnMut(&[usize])) {
+    if k == items.len() {
+        visit(items);
+        return;
+    }
+    for i in k..items.len() {
+        items.swap(k, i);
+        permutations(items, k + 1, visit);
+        items.swap(k, i);
+    }
+}
+
+/// The edge mask of `edges` over `pairs` order bits.
+fn mask_of(graph: &SimpleGraph) -> u32 {
+    graph
+        .edges()
+        .iter()
+        .map(|&[u, v]| 1u32 << (v * (v - 1) / 2 + u))
+        .fold(0, |m, b| m | b)
+}
+
+fn permuted(mask: u32, table: &[u8]) -> u32 {
+    let mut out = 0;
+    let mut rest = mask;
+    while rest != 0 {
+        let i = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        out |= 1 << table[i];
+    }
+    out
+}
+
+fn from_mask(n: usize, mask: u32) -> SimpleGraph {
+    let pairs = pairs(n);
+    SimpleGraph::new(
+        n,
+        (0..pairs.len())
+            .filter(|&i| mask >> i & 1 == 1)
+            .map(|i| pairs[i]),
+    )
+    .expect("pairs are distinct and in range")
+}
+
+/// The brute-force canonical form of the game `graph` with terminals 0 and 1: the
+/// relabelling, among all that map {0, 1} onto itself, whose edge mask (bit i for the i-th
+/// pair in graph6 order) is smallest.
+///
+/// # Panics
+/// With more than [`MAX_BRUTE_FORCE`] vertices.
+pub fn canonical(graph: &SimpleGraph) -> SimpleGraph {
+    let n = graph.vertices();
+    assert!(
+        n <= MAX_BRUTE_FORCE,
+        "{n} vertices: brute force stops at {MAX_BRUTE_FORCE}"
+    );
+    let mask = mask_of(graph);
+    let best = pair_permutations(n)
+        .iter()
+        .map(|t| permuted(mask, t))
+        .min()
+        .unwrap_or(mask);
+    from_mask(n, best)
+}
+
+/// Every game on `vertices` vertices by brute force, as [`canonical`] forms in increasing
+/// mask order.
+///
+/// # Panics
+/// With fewer than 2 or more than [`MAX_BRUTE_FORCE`] vertices.
+pub fn brute_force(vertices: usize) -> Vec<SimpleGraph> {
+    let n = vertices;
+    assert!(
+        (2..=MAX_BRUTE_FORCE).contains(&n),
+        "{n} vertices: brute force takes 2 to {MAX_BRUTE_FORCE}"
+    );
+    let pairs = pairs(n);
+    let tables = pair_permutations(n);
+    let connected = |mask: u32| {
+        let mut sets = petgraph::unionfind::UnionFind::new(n);
+        for (i, &[u, v]) in pairs.iter().enumerate() {
+            if mask >> i & 1 == 1 {
+                sets.union(u, v);
+            }
+        }
+        (1..n).all(|v| sets.equiv(0, v))
+    };
+    (0..1u32 << pairs.len())
+        .filter(|&mask| tables.iter().all(|t| permuted(mask, t) >= mask) && connected(mask))
+        .map(|mask| from_mask(n, mask))
+        .collect()
+}
