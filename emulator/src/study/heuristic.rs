@@ -641,7 +641,9 @@ impl Report {
         s
     }
 
-    /// `heuristic.svg`: the kept rate against vertices over every game, one line per side.
+    /// `heuristic.svg`: the share of winnable starts the heuristic *loses*, against
+    /// vertices, over every game, one line per side. Losses, not the kept rate: kept rates
+    /// sit within a few percent of 100, where a 0..100 axis shows nothing.
     pub fn plot(&self, path: &Path) -> PlotResult {
         let series: Vec<Series> = ["cut", "short"]
             .iter()
@@ -651,16 +653,20 @@ impl Report {
                     .rows
                     .iter()
                     .filter(|r| r.family.kind == "games" && r.side == *side && r.rate.total > 0)
-                    .map(|r| (r.vertices as f64, 100.0 * r.rate.rate))
+                    .map(|r| (r.vertices as f64, 100.0 * (1.0 - r.rate.rate)))
                     .collect(),
             })
             .collect();
+        let title = format!(
+            "Shannon's heuristic loses a perfect-play win (every game, seed {})",
+            self.plan.seed
+        );
         plot::lines_integer_x(
             path,
             Axes {
-                title: "Shannon's heuristic keeps a perfect-play win",
+                title: &title,
                 x: "vertices",
-                y: "kept (% of winnable starts)",
+                y: "lost (% of winnable starts)",
                 log_x: false,
             },
             &series,

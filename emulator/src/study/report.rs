@@ -154,8 +154,11 @@ pub fn fmt_f64(v: f64) -> String {
     format!("{v}")
 }
 
-/// A rate for people: `12.34 % (11.90 – 12.80 %)`.
+/// A rate for people: `12.34 % (11.90 – 12.80 %)`, or `n/a` when nothing was counted.
 pub fn rate_text(r: &Rate) -> String {
+    if r.total == 0 {
+        return "n/a".to_string();
+    }
     format!(
         "{:.3} % ({:.3} – {:.3} %)",
         100.0 * r.rate,

@@ -144,7 +144,9 @@ impl Game for GraphSession<'_> {
     }
 
     fn hint(&self) -> String {
-        super::perfect_hint(&self.play, self.you, |_, edge| self.name_of(edge).to_string())
+        super::perfect_hint(&self.play, self.you, |_, edge| {
+            self.name_of(edge).to_string()
+        })
     }
 
     fn drops(&self) -> String {
