@@ -5,11 +5,11 @@
 mod support;
 
 use emulator::physical::Board;
-use emulator::study::Control;
-use emulator::study::positions::PositionSet;
-use emulator::study::quantisation::{self, Converter, Verdict};
-use emulator::study::report::Output;
 use heuristic::Size;
+use studies::Control;
+use studies::positions::PositionSet;
+use studies::quantisation::{self, Converter, Verdict};
+use studies::report::Output;
 use support::{assert_bad_input, birdcage, json, scratch_file};
 
 fn size(m: u32) -> Size {
@@ -37,7 +37,7 @@ fn nucleo() -> Converter {
 fn quantise(set: &PositionSet, converters: &[Converter], name: &str) -> quantisation::Report {
     let out = Output::new(&scratch_dir(name)).unwrap();
     let mut csv = out.csv("positions.csv").unwrap();
-    let bits: Vec<u8> = emulator::study::BITS.collect();
+    let bits: Vec<u8> = studies::BITS.collect();
     quantisation::run(set, converters, &bits, 3, &quiet(), &mut csv).unwrap()
 }
 

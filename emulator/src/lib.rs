@@ -19,7 +19,6 @@
 //! - [`games`]: seeded random legal games and board variants for tests, benches and studies;
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
 //! - [`beat`]: the search for a Short strategy that always beats the heuristic;
-//! - [`study`]: quantisation, tolerance and pull-up studies over whole position sets;
 //! - [`verdict`]: what "diverges" means (a move outside the exact tied set) and why a move
 //!   diverged, the one classification the studies and the bench share.
 //!
@@ -41,5 +40,4 @@ pub mod mesh;
 pub mod physical;
 pub mod players;
 pub mod reading;
-pub mod study;
 pub mod verdict;

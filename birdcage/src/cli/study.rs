@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
-use emulator::study::heuristic as heuristic_study;
-use emulator::study::positions::PositionSet;
-use emulator::study::report::Output;
-use emulator::study::{Control, pullups, quantisation, tolerance};
 use heuristic::{Model, Size};
 use indicatif::{ProgressBar, ProgressStyle};
+use studies::heuristic as heuristic_study;
+use studies::positions::PositionSet;
+use studies::report::Output;
+use studies::{Control, pullups, quantisation, tolerance};
 
 use super::parse_size;
 
@@ -118,7 +118,7 @@ impl Cmd {
                     seed: self.seed,
                 };
                 let winner = |p: &heuristic::Position| Some(switching::perfect::winner(p));
-                let perfect: Option<(&str, emulator::study::outcome::Winner<'_>)> =
+                let perfect: Option<(&str, studies::outcome::Winner<'_>)> =
                     Some(("Lehman's theorem (switching::perfect)", &winner));
                 tolerance::write(
                     &set,
@@ -287,12 +287,12 @@ fn run_quantisation(
                 seed,
             }),
     );
-    let bits: Vec<u8> = emulator::study::BITS.collect();
+    let bits: Vec<u8> = studies::BITS.collect();
     let mut positions_csv = out.csv("quantisation-positions.csv")?;
     let report = quantisation::run(set, &converters, &bits, 5, control, &mut positions_csv)?;
     out.csv_rows("quantisation.csv", &report.csv_rows())?;
     let summary = report.markdown(command);
-    Ok(emulator::study::report::finish(
+    Ok(studies::report::finish(
         out,
         "quantisation",
         &report,

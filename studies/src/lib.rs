@@ -32,9 +32,9 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
-use crate::exact;
-use crate::physical::Adc;
-use crate::reading::{code_move, node_codes};
+use emulator::exact;
+use emulator::physical::Adc;
+use emulator::reading::{code_move, node_codes};
 
 /// How a running study is watched and stopped.
 pub struct Control<'a> {

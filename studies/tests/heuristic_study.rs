@@ -1,10 +1,10 @@
 //! The heuristic study: its search against a plain search without Lehman's pruning or
 //! memo on every small game, against `beat` on the cage, and a short run of the whole study.
 
-use emulator::study::Control;
-use emulator::study::heuristic::{self as study, Outcome, Plan};
-use emulator::study::report::Output;
 use heuristic::{Model, Position, Side, Size};
+use studies::Control;
+use studies::heuristic::{self as study, Outcome, Plan};
+use studies::report::Output;
 use switching::perfect::minimax::GraphMinimax;
 use switching::{Graph, Play};
 

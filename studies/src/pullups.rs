@@ -20,7 +20,7 @@ use super::report::{CsvWriter, Header, Output, fmt_f64, rate_text};
 use super::stats::Rate;
 use super::tolerance::board_seed;
 use super::{Control, Truth, code_choice};
-use crate::physical::{self, Adc, Board, Build, Parts, PullupState, Pullups};
+use emulator::physical::{self, Adc, Board, Build, Parts, PullupState, Pullups};
 
 /// One game-over reading: who has won, and the margin in codes.
 type Reading = (Option<Side>, i64);

@@ -19,7 +19,7 @@ use super::positions::PositionSet;
 use super::report::{CsvWriter, Header, Output, fmt_f64, rate_text};
 use super::stats::Rate;
 use super::{Control, Truth, code_choice};
-use crate::physical::{self, Adc, Board, Build, PullupState};
+use emulator::physical::{self, Adc, Board, Build, PullupState};
 
 /// Tolerance bands studied by default, ppm (0.1 % .. 10 %).
 pub const TOLERANCES_PPM: [u32; 6] = [1_000, 5_000, 10_000, 20_000, 50_000, 100_000];

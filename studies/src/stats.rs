@@ -24,10 +24,10 @@ impl Rate {
     /// `count` events in `total` trials.
     ///
     /// ```
-    /// let r = emulator::study::stats::Rate::new(0, 100);
+    /// let r = studies::stats::Rate::new(0, 100);
     /// assert_eq!((r.rate, r.low), (0.0, 0.0));
     /// assert!((r.high - 0.037).abs() < 1e-3); // the "rule of three" neighbourhood
-    /// let r = emulator::study::stats::Rate::new(50, 100);
+    /// let r = studies::stats::Rate::new(50, 100);
     /// assert!(r.low < 0.5 && r.high > 0.5);
     /// ```
     pub fn new(count: u64, total: u64) -> Rate {

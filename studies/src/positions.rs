@@ -11,7 +11,7 @@ use rand::seq::IteratorRandom;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use crate::exact;
+use emulator::exact;
 
 /// One position of a set and how it was first reached.
 #[derive(Clone, Debug, PartialEq)]

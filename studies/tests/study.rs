@@ -3,11 +3,11 @@
 //! is tested in `birdcage/tests/study.rs`.
 
 use emulator::physical::Board;
-use emulator::study::positions::PositionSet;
-use emulator::study::quantisation::{self, Converter};
-use emulator::study::report::Output;
-use emulator::study::{Control, pullups, tolerance};
 use heuristic::{Position, Side, Size};
+use studies::positions::PositionSet;
+use studies::quantisation::{self, Converter};
+use studies::report::Output;
+use studies::{Control, pullups, tolerance};
 
 fn size(m: u32) -> Size {
     Size::new(m).unwrap()
@@ -26,7 +26,7 @@ fn scratch_dir(name: &str) -> std::path::PathBuf {
 fn quantise(set: &PositionSet, converters: &[Converter], name: &str) -> quantisation::Report {
     let out = Output::new(&scratch_dir(name)).unwrap();
     let mut csv = out.csv("positions.csv").unwrap();
-    let bits: Vec<u8> = emulator::study::BITS.collect();
+    let bits: Vec<u8> = studies::BITS.collect();
     quantisation::run(set, converters, &bits, 3, &quiet(), &mut csv).unwrap()
 }
 
@@ -67,7 +67,7 @@ fn random_games_and_records_sets() {
     }
     let report = quantise(&big, &[Converter::Ideal], "q6");
     assert_eq!(report.decisions, big.decisions().len());
-    let start = emulator::study::Truth::of(&Position::new(size(6), Side::Cut)).unwrap();
+    let start = studies::Truth::of(&Position::new(size(6), Side::Cut)).unwrap();
     // On the empty M=6 board the 6 columns of 6 verticals carry equal drops: 36 ties, bits
     // up to index 60 of the mask.
     assert_eq!(start.tied.count_ones(), 36);

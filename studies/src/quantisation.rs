@@ -25,10 +25,10 @@ use super::positions::PositionSet;
 use super::report::{CsvWriter, fmt_f64};
 use super::stats::Rate;
 use super::{CHUNK, Control, Truth, code_choice};
-use crate::exact::{self, ExactVoltages};
-use crate::physical::{self, Adc, Board, Build, Parts, PullupState};
-use crate::reading::{Prepared, Reader, code_move};
-use crate::verdict::{Cause, Counterfactuals};
+use emulator::exact::{self, ExactVoltages};
+use emulator::physical::{self, Adc, Board, Build, Parts, PullupState};
+use emulator::reading::{Prepared, Reader, code_move};
+use emulator::verdict::{Cause, Counterfactuals};
 
 /// What the study reads positions with.
 #[derive(Clone, Debug, PartialEq)]
