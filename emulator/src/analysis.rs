@@ -112,7 +112,7 @@ pub struct Analysis {
     pub winner: Option<&'static str>,
     /// Every edge in reading order.
     pub edges: Vec<EdgeReport>,
-    /// The heuristic's move, only when it is Cut's turn.
+    /// The heuristic's move for the side to move (the edge Cut cuts or Short shorts).
     #[serde(serialize_with = "edge_text")]
     pub choice: Option<Edge>,
     /// Every resistor whose drop equals the largest, in reading order.
@@ -179,10 +179,12 @@ pub fn report(position: &Position, moves: &Record, model: Model) -> Analysis {
         })
         .collect();
     let ranking = voltages.rank();
-    let choice = match (&ranking, position.to_move()) {
-        (Some(r), Some(Side::Cut)) => Some(r.choice),
-        _ => None,
-    };
+    // The machine's move for whichever side is to move: Shannon's cuts the resistor, Bridj-It
+    // 2.0's shorts it.
+    let choice = ranking
+        .as_ref()
+        .and(position.to_move())
+        .and(ranking.as_ref().map(|r| r.choice));
     let tied = ranking
         .iter()
         .flat_map(|r| r.tied.iter().copied())
@@ -278,19 +280,20 @@ impl Analysis {
         out.push_str(&format!("\nDrops in units of 1/{lcd} of the supply:\n\n"));
         out.push_str(&crate::diagram::labelled(position, scaled));
         out.push('\n');
-        match (position.winner(), position.to_move(), &self.choice) {
+        match (position.winner(), position.to_move(), self.choice) {
             (Some(w), _, _) => out.push_str(&format!("{w} has won.\n")),
-            (None, Some(Side::Cut), Some(choice)) => {
-                out.push_str(&format!("Cut's move (largest drop): {choice}"));
+            (None, Some(side), Some(edge)) => {
+                let label = match side {
+                    Side::Cut => "Cut's move (largest drop)",
+                    Side::Short => "Short's move (short the largest drop)",
+                };
+                out.push_str(&format!("{label}: {}", heuristic::Move { side, edge }));
                 if self.tied.len() > 1 {
                     out.push_str(&format!(" (tied: {})", self.tied_text()));
                 }
                 out.push('\n');
             }
-            _ => out.push_str(&format!(
-                "Short to move; the largest drop is at {}.\n",
-                self.tied_text()
-            )),
+            _ => out.push_str("No resistor carries current.\n"),
         }
         if let (Some(nodes), Some(board)) = (&self.nodes, &self.board) {
             out.push('\n');

@@ -127,10 +127,9 @@ impl GraphAnalysis {
             })
             .collect();
         let tied = emulator::graphs::heuristic_moves(play, model);
-        let choice = match play.to_move() {
-            Some(Side::Cut) => tied.first().map(|&e| name(e)),
-            _ => None,
-        };
+        // The machine's move for whichever side is to move: Cut cuts it, Short (Bridj-It
+        // 2.0's machine) shorts it.
+        let choice = play.to_move().and(tied.first().map(|&e| name(e)));
         GraphAnalysis {
             model,
             size: None,
@@ -163,14 +162,18 @@ impl GraphAnalysis {
         let tied = self.tied.join(" ");
         match (play.winner(), play.to_move(), &self.choice) {
             (Some(w), _, _) => out.push_str(&format!("{w} has won.\n")),
-            (None, Some(Side::Cut), Some(choice)) => {
-                out.push_str(&format!("Cut's move (largest drop): {choice}"));
+            (None, Some(side), Some(choice)) => {
+                let label = match side {
+                    Side::Cut => "Cut's move (largest drop)",
+                    Side::Short => "Short's move (short the largest drop)",
+                };
+                out.push_str(&format!("{label}: {choice}"));
                 if self.tied.len() > 1 {
                     out.push_str(&format!(" (tied: {tied})"));
                 }
                 out.push('\n');
             }
-            _ => out.push_str(&format!("Short to move; the largest drop is at {tied}.\n")),
+            _ => out.push_str("No resistor carries current.\n"),
         }
         out
     }

@@ -58,21 +58,9 @@ impl Cmd {
                 "it is Short's turn; the firmware reads the board for Cut (drop --board and \
                  --adc-bits for Short's move over exact drops)"
             ),
-            (None, Some(Side::Short), _) => {
-                let model = self.reader.model(&game);
-                match emulator::players::heuristic_move(position, model) {
-                    Some(edge) => Ok(format!(
-                        "{}\n",
-                        Move {
-                            side: Side::Short,
-                            edge
-                        }
-                    )),
-                    None => bail!("no resistor is left to short"),
-                }
-            }
-            (_, _, Some(choice)) => Ok(format!("{choice}\n")),
-            _ => bail!("no resistor is left to cut"),
+            // Cut cuts the largest drop; Short (Bridj-It 2.0's machine) shorts it.
+            (None, Some(side), Some(edge)) => Ok(format!("{}\n", Move { side, edge })),
+            _ => bail!("no resistor is left to play"),
         }
     }
 }
