@@ -160,18 +160,12 @@ pub(super) fn run(mut game: Session) -> Result<ExitCode> {
         }
         while game.position().winner().is_none() {
             draw(&game, &ui)?;
-            let Event::Key(KeyEvent {
-                code,
-                modifiers,
-                kind: KeyEventKind::Press,
-                ..
-            }) = read()?
-            else {
-                continue;
+            let code = match next_key()? {
+                Key::Quit => break,
+                Key::Other => continue,
+                Key::Press(code) => code,
             };
             match code {
-                KeyCode::Esc => break,
-                KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => break,
                 KeyCode::Char('q') => break,
                 KeyCode::Char('?') => ui.message = game.hint(),
                 KeyCode::Char('v') => ui.show_drops = !ui.show_drops,
@@ -358,18 +352,12 @@ pub(super) fn run_graph(mut game: GraphSession) -> Result<ExitCode> {
         }
         while !game.is_over() {
             draw_graph(&game, &ui)?;
-            let Event::Key(KeyEvent {
-                code,
-                modifiers,
-                kind: KeyEventKind::Press,
-                ..
-            }) = read()?
-            else {
-                continue;
+            let code = match next_key()? {
+                Key::Quit => break,
+                Key::Other => continue,
+                Key::Press(code) => code,
             };
             match code {
-                KeyCode::Esc => break,
-                KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => break,
                 KeyCode::Char(c) if !c.is_control() => ui.typed.push(c),
                 KeyCode::Backspace => {
                     ui.typed.pop();
@@ -395,4 +383,31 @@ pub(super) fn run_graph(mut game: GraphSession) -> Result<ExitCode> {
     }
     writeln!(out, "Record: {}", game.record())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// One terminal event as the game screens read it.
+enum Key {
+    /// Esc or Ctrl-C: leave the game, on every screen.
+    Quit,
+    /// Anything but a key press (a release, a resize): redraw and wait again.
+    Other,
+    /// Any other key pressed.
+    Press(KeyCode),
+}
+
+/// Waits for the next terminal event.
+fn next_key() -> std::io::Result<Key> {
+    Ok(match read()? {
+        Event::Key(KeyEvent {
+            code,
+            modifiers,
+            kind: KeyEventKind::Press,
+            ..
+        }) => match code {
+            KeyCode::Esc => Key::Quit,
+            KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => Key::Quit,
+            code => Key::Press(code),
+        },
+        _ => Key::Other,
+    })
 }
