@@ -71,11 +71,11 @@ pub enum NautyError {
 }
 
 /// The Debian names of nauty's programs, then upstream's.
-const GENG: [&str; 2] = ["nauty-geng", "geng"];
-const LABELG: [&str; 2] = ["nauty-labelg", "labelg"];
+pub(crate) const GENG: [&str; 2] = ["nauty-geng", "geng"];
+pub(crate) const LABELG: [&str; 2] = ["nauty-labelg", "labelg"];
 
 /// Starts the first of `names` that exists.
-fn spawn(
+pub(crate) fn spawn(
     names: [&'static str; 2],
     args: &[&str],
 ) -> Result<(&'static str, std::process::Child), NautyError> {
@@ -109,7 +109,7 @@ pub fn nauty_available() -> bool {
 }
 
 /// Waits for `child` and turns a failure into an error.
-fn finish(program: &'static str, child: std::process::Child) -> Result<(), NautyError> {
+pub(crate) fn finish(program: &'static str, child: std::process::Child) -> Result<(), NautyError> {
     let out = child
         .wait_with_output()
         .map_err(|source| NautyError::Io { program, source })?;
@@ -125,7 +125,7 @@ fn finish(program: &'static str, child: std::process::Child) -> Result<(), Nauty
 }
 
 /// The permutation that takes `s` to 0, `t` to 1 and the other vertices, in order, to 2….
-fn terminals_first(n: usize, s: usize, t: usize) -> Vec<usize> {
+pub(crate) fn terminals_first(n: usize, s: usize, t: usize) -> Vec<usize> {
     let mut map = vec![0; n];
     map[s] = 0;
     map[t] = 1;

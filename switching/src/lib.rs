@@ -9,7 +9,10 @@
 //! - [`random`]: seeded random boards for tests, benches and studies;
 //! - [`graph6`]: nauty's graph6 format for simple graphs, read and written;
 //! - [`enumerate`]: every game on a few vertices up to isomorphism, from nauty and by
-//!   brute force.
+//!   brute force;
+//! - [`link`]: the vertex Shannon game and Steane's links, strong and weak, minimal and
+//!   reducible;
+//! - [`links`]: the search for every minimal weak link on N vertices, in parts.
 //!
 //! Rules on the cage and the heuristic come from [`heuristic`]; the resistor networks of
 //! these graphs are solved in `emulator`, which is where circuits live.
@@ -19,6 +22,8 @@ pub mod enumerate;
 pub mod file;
 pub mod graph;
 pub mod graph6;
+pub mod link;
+pub mod links;
 pub mod perfect;
 pub mod play;
 pub mod random;

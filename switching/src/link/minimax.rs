@@ -1,0 +1,43 @@
+//! Plain minimax for the vertex game: every order of every move to the end of the game, no
+//! memo, no early end, no pruning. Exponential (k! lines for k play vertices), and so simple
+//! that it serves as the reference the [`solve`](super::solve) solver is checked against.
+
+use super::{Link, Set};
+
+/// The most play vertices [`short_wins`] takes (8! = 40,320 lines).
+pub const MAX_PLAY: usize = 8;
+
+/// Whether Short wins moving first (`true`) or second, by playing every game to its end:
+/// Short wins when, all vertices claimed, his vertices join the terminals.
+///
+/// # Panics
+/// With more than [`MAX_PLAY`] play vertices.
+pub fn short_wins(link: &Link, short_first: bool) -> bool {
+    let free = link.play_area();
+    assert!(
+        free.count_ones() as usize <= MAX_PLAY,
+        "plain minimax stops at {MAX_PLAY} play vertices"
+    );
+    play(link, 0, free, short_first)
+}
+
+fn play(link: &Link, short: Set, free: Set, short_to_move: bool) -> bool {
+    if free == 0 {
+        return link.joined(short);
+    }
+    let mut rest = free;
+    while rest != 0 {
+        let v = rest.trailing_zeros();
+        rest &= rest - 1;
+        let next_free = free & !(1 << v);
+        let short_won = if short_to_move {
+            play(link, short | 1 << v, next_free, false)
+        } else {
+            play(link, short, next_free, true)
+        };
+        if short_won == short_to_move {
+            return short_to_move;
+        }
+    }
+    !short_to_move
+}

@@ -1,0 +1,204 @@
+//! The vertex-game solver: negamax over (Short's set, Cut's set), each position stored once.
+//!
+//! A position is a base-3 number over the play area (0 free, 1 Short's, 2 Cut's), so the memo
+//! of a link with up to [`DENSE`] play vertices is a flat table of 3^k entries; larger ones use
+//! a hash map. The game ends as soon as Short's vertices join the terminals or Cut's separate
+//! them, and a move is only tried on a vertex that some still-open path passes through: a
+//! vertex on no path between the terminals avoiding Cut's vertices changes nothing for
+//! either side (claiming it is a pass, and passing never helps in this game).
+
+use std::collections::HashMap;
+
+use super::{Link, Set, Strength};
+
+/// The most play vertices whose memo is a flat table (3^12 bytes = 531 kB).
+pub const DENSE: usize = 12;
+
+/// Each entry: bit 0 set when known with Short to move, bit 1 its value (Short wins);
+/// bits 2 and 3 the same with Cut to move.
+#[derive(Debug)]
+enum Memo {
+    Dense(Vec<u8>),
+    Sparse(HashMap<u64, u8>),
+}
+
+impl Memo {
+    fn get(&self, key: u64) -> u8 {
+        match self {
+            Memo::Dense(table) => table[key as usize],
+            Memo::Sparse(map) => map.get(&key).copied().unwrap_or(0),
+        }
+    }
+
+    fn set(&mut self, key: u64, bits: u8) {
+        match self {
+            Memo::Dense(table) => table[key as usize] |= bits,
+            Memo::Sparse(map) => *map.entry(key).or_insert(0) |= bits,
+        }
+    }
+}
+
+/// A solver for one link; its memo serves every question asked of that link.
+#[derive(Debug)]
+pub struct Solver<'l> {
+    link: &'l Link,
+    /// 3^i for the i-th play vertex, by vertex (0 for the terminals).
+    weight: Vec<u64>,
+    memo: Memo,
+}
+
+impl<'l> Solver<'l> {
+    /// A solver with an empty memo.
+    pub fn new(link: &'l Link) -> Solver<'l> {
+        let play = link.play_area();
+        let mut weight = vec![0u64; link.vertices()];
+        let mut w = 1u64;
+        for (v, slot) in weight.iter_mut().enumerate() {
+            if play >> v & 1 == 1 {
+                *slot = w;
+                w *= 3;
+            }
+        }
+        let k = play.count_ones() as usize;
+        let memo = if k <= DENSE {
+            Memo::Dense(vec![0; w as usize])
+        } else {
+            Memo::Sparse(HashMap::new())
+        };
+        Solver { link, weight, memo }
+    }
+
+    /// Whether Short wins moving first (`true`) or second.
+    pub fn short_wins(&mut self, short_first: bool) -> bool {
+        let link = self.link;
+        if link.joined(0) {
+            return true;
+        }
+        if !link.joined(link.play_area()) {
+            return false;
+        }
+        if short_first {
+            self.short_to_move(0, 0, 0)
+        } else {
+            !self.cut_to_move(0, 0, 0)
+        }
+    }
+
+    /// Strong, weak or none.
+    pub fn strength(&mut self) -> Strength {
+        if self.short_wins(false) {
+            Strength::Strong
+        } else if self.short_wins(true) {
+            Strength::Weak
+        } else {
+            Strength::None
+        }
+    }
+
+    /// Short's winning first moves, in vertex order (none when the terminals start
+    /// joined or separated: there is nothing to play for).
+    pub fn winning_first_moves(&mut self) -> Vec<usize> {
+        let link = self.link;
+        if link.joined(0) || !link.joined(link.play_area()) {
+            return Vec::new();
+        }
+        let play = link.play_area();
+        (0..link.vertices())
+            .filter(|&v| play >> v & 1 == 1)
+            .filter(|&v| {
+                let short = 1 << v;
+                link.joined(short) || !self.cut_to_move(short, 0, self.weight[v])
+            })
+            .collect()
+    }
+
+    /// The free vertices worth a move: on some path between the terminals that avoids
+    /// Cut's vertices.
+    fn live(&self, short: Set, cut: Set) -> Set {
+        let link = self.link;
+        let open = link.all() & !cut;
+        let [s, t] = link.terminals();
+        let from_s = reach(link, s, open);
+        let from_t = reach(link, t, open);
+        // A superset of the vertices on simple open paths, cheap to find: the terminals'
+        // open component with dead ends (fewer than two neighbours left) trimmed
+        // repeatedly. Extra vertices in it are passes, which never beat the best move.
+        let mut alive = from_s & from_t;
+        loop {
+            let mut trimmed = alive;
+            let mut rest = alive & !(1 << s) & !(1 << t);
+            while rest != 0 {
+                let v = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if (link.neighbours(v) & alive).count_ones() < 2 {
+                    trimmed &= !(1 << v);
+                }
+            }
+            if trimmed == alive {
+                break;
+            }
+            alive = trimmed;
+        }
+        alive & link.play_area() & !short & !cut
+    }
+
+    /// Whether Short, to move, wins from (short, cut); neither side has won yet.
+    fn short_to_move(&mut self, short: Set, cut: Set, key: u64) -> bool {
+        let known = self.memo.get(key);
+        if known & 1 != 0 {
+            return known & 2 != 0;
+        }
+        let link = self.link;
+        let mut moves = self.live(short, cut);
+        let mut wins = false;
+        while moves != 0 {
+            let v = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let next = short | 1 << v;
+            if link.joined(next) || !self.cut_to_move(next, cut, key + self.weight[v]) {
+                wins = true;
+                break;
+            }
+        }
+        self.memo.set(key, 1 | if wins { 2 } else { 0 });
+        wins
+    }
+
+    /// Whether Cut, to move, wins from (short, cut); neither side has won yet.
+    fn cut_to_move(&mut self, short: Set, cut: Set, key: u64) -> bool {
+        let known = self.memo.get(key);
+        if known & 4 != 0 {
+            return known & 8 != 0;
+        }
+        let link = self.link;
+        let mut moves = self.live(short, cut);
+        let mut wins = false;
+        while moves != 0 {
+            let v = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let next = cut | 1 << v;
+            if !link.joined(link.play_area() & !next)
+                || !self.short_to_move(short, next, key + 2 * self.weight[v])
+            {
+                wins = true;
+                break;
+            }
+        }
+        self.memo.set(key, 4 | if wins { 8 } else { 0 });
+        wins
+    }
+}
+
+/// The vertices `from` reaches through `allowed`.
+fn reach(link: &Link, from: usize, allowed: Set) -> Set {
+    let mut seen: Set = 1 << from;
+    let mut frontier = seen;
+    while frontier != 0 {
+        let v = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        let new = link.neighbours(v) & allowed & !seen;
+        seen |= new;
+        frontier |= new;
+    }
+    seen
+}
