@@ -30,6 +30,8 @@ enum Command {
     Play(cli::play::Cmd),
     Study(cli::study::Cmd),
     Graph(cli::graph::Cmd),
+    Link(cli::link::Cmd),
+    Links(cli::links::Cmd),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +53,8 @@ fn main() -> ExitCode {
         }),
         Command::Study(cmd) => cmd.run(),
         Command::Graph(cmd) => cmd.run(),
+        Command::Link(cmd) => cmd.run(),
+        Command::Links(cmd) => cmd.run(),
     };
     match result {
         Ok(text) => {

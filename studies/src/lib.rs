@@ -9,7 +9,8 @@
 //!   the outcome impact under perfect play;
 //! - [`pullups`]: pull-up value and topology, on decisions and on the game-over reading;
 //! - [`heuristic`]: how strong Shannon's heuristic is on graphs other than the cage;
-//! - [`stats`]: Wilson score intervals; [`report`]: JSON, CSV and Markdown; [`plot`]: SVG plots.
+//! - [`stats`]: Wilson score intervals; [`report`]: JSON, CSV and Markdown; [`plot`]: SVG plots;
+//!   [`sheet`]: a sheet of small link drawings (`birdcage links`).
 //!
 //! Every study is deterministic for a seed: work is cut into chunks solved in parallel
 //! (rayon) and gathered in order. A [`Control`] carries the stop flag (Ctrl-C) checked
@@ -22,6 +23,7 @@ pub mod positions;
 pub mod pullups;
 pub mod quantisation;
 pub mod report;
+pub mod sheet;
 pub mod stats;
 pub mod tolerance;
 

@@ -12,12 +12,19 @@ fn main() {
         if s != Strength::None && link.is_minimal_at(s) {
             if s == Strength::Weak {
                 weak += 1;
-                if link.degree(0) == 1 || link.degree(1) == 1 { weak_pendant += 1; }
+                if link.degree(0) == 1 || link.degree(1) == 1 {
+                    weak_pendant += 1;
+                }
             } else {
                 strong += 1;
                 println!("strong {g}");
             }
         }
     }
-    eprintln!("{n} vertices: {} games, minimal weak {weak} (with a pendant {weak_pendant}), minimal strong {strong} (weight {}), {:.1?}", games.len(), n - 2, start.elapsed());
+    eprintln!(
+        "{n} vertices: {} games, minimal weak {weak} (with a pendant {weak_pendant}), minimal strong {strong} (weight {}), {:.1?}",
+        games.len(),
+        n - 2,
+        start.elapsed()
+    );
 }

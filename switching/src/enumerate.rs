@@ -139,6 +139,32 @@ pub(crate) fn terminals_first(n: usize, s: usize, t: usize) -> Vec<usize> {
     map
 }
 
+/// Every connected simple graph on `vertices` vertices up to isomorphism, in geng's
+/// labelling and order.
+pub fn connected_graphs(vertices: usize) -> Result<Vec<SimpleGraph>, NautyError> {
+    if !(1..=MAX_VERTICES).contains(&vertices) {
+        return Err(NautyError::Vertices(vertices));
+    }
+    let n = vertices.to_string();
+    let (geng, mut child) = spawn(GENG, &["-c", "-q", &n])?;
+    drop(child.stdin.take());
+    let out = child.stdout.take().expect("piped");
+    let mut graphs = Vec::new();
+    for line in BufReader::new(out).lines() {
+        let line = line.map_err(|source| NautyError::Io {
+            program: geng,
+            source,
+        })?;
+        graphs.push(line.parse().map_err(|error| NautyError::Output {
+            program: geng,
+            line: line.clone(),
+            error,
+        })?);
+    }
+    finish(geng, child)?;
+    Ok(graphs)
+}
+
 /// Every game on `vertices` vertices from nauty, each canonically labelled by `labelg`
 /// with its terminals as vertices 0 and 1, sorted by their graph6 text.
 ///

@@ -11,13 +11,14 @@
 use std::collections::BTreeSet;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use crate::enumerate::{finish, spawn, terminals_first, NautyError, GENG, LABELG};
+use crate::enumerate::{GENG, LABELG, NautyError, finish, spawn, terminals_first};
 use crate::graph6::SimpleGraph;
 use crate::link::reduce;
-use crate::link::sieve::{candidate_pairs, Shape};
-use crate::link::{Link, Set, Strength, MAX_VERTICES as LINK_MAX};
+use crate::link::sieve::{Shape, candidate_pairs};
+use crate::link::{Link, MAX_VERTICES as LINK_MAX, Set, Strength};
 
 /// The most vertices a search takes (geng's graphs on 12 vertices number 1.6 × 10^11).
 pub const MAX_VERTICES: usize = 12;
@@ -234,7 +235,10 @@ impl fmt::Display for Part {
     /// The part file: a header, one `link GRAPH6 S T` line per link, and `end` so that a
     /// part cut short by a crash is never taken for a finished one.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "# birdcage links: one part of a search for minimal weak links")?;
+        writeln!(
+            f,
+            "# birdcage links: one part of a search for minimal weak links"
+        )?;
         writeln!(f, "vertices {}", self.vertices)?;
         writeln!(f, "part {}", self.id)?;
         writeln!(f, "graphs {}", self.graphs)?;
@@ -270,7 +274,9 @@ impl FromStr for Part {
             let words: Vec<&str> = content.split_whitespace().collect();
             match words.as_slice() {
                 ["end"] => ended = true,
-                ["part", k] => id = Some(k.parse::<PartId>().map_err(|e| err(line, e.to_string()))?),
+                ["part", k] => {
+                    id = Some(k.parse::<PartId>().map_err(|e| err(line, e.to_string()))?)
+                }
                 ["link", g6, s, t] => {
                     let graph: SimpleGraph = g6
                         .parse()
@@ -279,7 +285,9 @@ impl FromStr for Part {
                         w.parse::<usize>()
                             .ok()
                             .filter(|&v| v < graph.vertices())
-                            .ok_or_else(|| err(line, format!("terminal {w} is not a vertex of {g6}")))
+                            .ok_or_else(|| {
+                                err(line, format!("terminal {w} is not a vertex of {g6}"))
+                            })
                     };
                     let terminals = [vertex(s)?, vertex(t)?];
                     links.push(Found { graph, terminals });
@@ -440,7 +448,10 @@ pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
             )));
         }
         if !seen.insert(part.id.index) {
-            return Err(LinksError::Parts(format!("part {} is given twice", part.id)));
+            return Err(LinksError::Parts(format!(
+                "part {} is given twice",
+                part.id
+            )));
         }
     }
     let missing: Vec<String> = (1..=count)
@@ -495,4 +506,118 @@ pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
         weak,
         strong: strong.into_iter().collect(),
     })
+}
+
+/// The file of part `id` of a search on `vertices` vertices, in `dir`.
+pub fn part_path(dir: &Path, vertices: usize, id: PartId) -> PathBuf {
+    dir.join(format!(
+        "links-{vertices}-part-{}-of-{}.txt",
+        id.index, id.count
+    ))
+}
+
+/// Writes a part's file whole or not at all (a temporary file renamed into place), so that a
+/// run killed at any moment leaves only finished parts behind.
+pub fn save_part(dir: &Path, part: &Part) -> io::Result<PathBuf> {
+    let path = part_path(dir, part.vertices, part.id);
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, part.to_string())?;
+    std::fs::rename(&tmp, &path)?;
+    Ok(path)
+}
+
+/// Why a stored part could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoredPartError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// The file does not read as a part, or is another search's.
+    #[error("{path}: {error}")]
+    Bad {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        error: LinksError,
+    },
+}
+
+/// The stored part `id`, if its file exists; an error if it exists but is not that part.
+pub fn load_part(dir: &Path, vertices: usize, id: PartId) -> Result<Option<Part>, StoredPartError> {
+    let path = part_path(dir, vertices, id);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => return Err(StoredPartError::Read { path, source }),
+    };
+    let part: Part = text.parse().map_err(|error| StoredPartError::Bad {
+        path: path.clone(),
+        error,
+    })?;
+    if part.vertices != vertices || part.id != id {
+        return Err(StoredPartError::Bad {
+            path,
+            error: LinksError::Parts(format!(
+                "holds part {} on {} vertices, not part {id} on {vertices}",
+                part.id, part.vertices
+            )),
+        });
+    }
+    Ok(Some(part))
+}
+
+/// Steane's published counts (the seed `004_…`), for comparison only: nothing is tuned to
+/// them, and the tests check the project's counts against searches with no sieve.
+pub mod paper {
+    /// Table 1, by N: graphs kept by the paper's sieve (None where the seed's table has
+    /// no entry), minimal weak links, and the S-irreducible ones.
+    pub fn table_1(vertices: usize) -> Option<(Option<u64>, u64, u64)> {
+        Some(match vertices {
+            3 => (Some(1), 1, 1),
+            4 => (Some(0), 0, 0),
+            5 => (Some(1), 1, 0),
+            6 => (Some(0), 0, 0),
+            7 => (Some(9), 5, 1),
+            8 => (Some(35), 0, 0),
+            9 => (Some(737), 36, 8),
+            10 => (Some(21_523), 24, 7),
+            11 => (None, 953, 312),
+            _ => return None,
+        })
+    }
+
+    /// Table 2, by weight: T-irreducible minimal weak links (weights 2, 4 and 6 have none;
+    /// the table skips them).
+    pub fn t_irreducible(weight: usize) -> Option<u64> {
+        Some(match weight {
+            1 => 1,
+            2 | 4 | 6 => 0,
+            3 => 0,
+            5 => 2,
+            7 => 20,
+            8 => 24,
+            9 => 766,
+            _ => return None,
+        })
+    }
+
+    /// Table 3, by weight: minimal strong links (odd weights up to 5 have none; the table
+    /// skips them, as the weak links of even weight up to 6 they would come from are none).
+    pub fn minimal_strong(weight: usize) -> Option<u64> {
+        Some(match weight {
+            0 => 1,
+            1 | 3 | 5 => 0,
+            2 => 1,
+            4 => 2,
+            6 => 14,
+            7 => 10,
+            8 => 304,
+            _ => return None,
+        })
+    }
 }

@@ -4,6 +4,8 @@ pub mod analyze;
 pub mod beat;
 pub mod export;
 pub mod graph;
+pub mod link;
+pub mod links;
 pub mod next;
 pub mod play;
 pub mod solve;

@@ -13,12 +13,21 @@ pub const MAX_PLAY: usize = 8;
 /// # Panics
 /// With more than [`MAX_PLAY`] play vertices.
 pub fn short_wins(link: &Link, short_first: bool) -> bool {
-    let free = link.play_area();
+    short_wins_after(link, 0, 0, short_first)
+}
+
+/// Whether Short wins once he holds `short` and Cut holds `cut`, with Short to move when
+/// `short_to_move`.
+///
+/// # Panics
+/// With more than [`MAX_PLAY`] free play vertices.
+pub fn short_wins_after(link: &Link, short: Set, cut: Set, short_to_move: bool) -> bool {
+    let free = link.play_area() & !short & !cut;
     assert!(
         free.count_ones() as usize <= MAX_PLAY,
         "plain minimax stops at {MAX_PLAY} play vertices"
     );
-    play(link, 0, free, short_first)
+    play(link, short, free, short_to_move)
 }
 
 fn play(link: &Link, short: Set, free: Set, short_to_move: bool) -> bool {

@@ -21,7 +21,7 @@
 //! use switching::graph6::SimpleGraph;
 //! use switching::link::{Link, Strength};
 //! // W1: a path of three vertices between its ends, the smallest weak link.
-//! let w1 = Link::new(&"Bg".parse::<SimpleGraph>().unwrap(), [0, 1]).unwrap();
+//! let w1 = Link::new(&"BW".parse::<SimpleGraph>().unwrap(), [0, 1]).unwrap();
 //! assert_eq!(w1.strength(), Strength::Weak);
 //! assert_eq!(w1.pivots(), vec![2]);
 //! assert!(w1.is_minimal());
@@ -147,7 +147,11 @@ impl Link {
     pub fn from_adjacency(adjacency: &[Set], terminals: [usize; 2]) -> Result<Link, LinkError> {
         let n = adjacency.len();
         let edges: Vec<[usize; 2]> = (0..n)
-            .flat_map(|v| (0..v).filter(move |&u| adjacency[v] >> u & 1 == 1).map(move |u| [u, v]))
+            .flat_map(|v| {
+                (0..v)
+                    .filter(move |&u| adjacency[v] >> u & 1 == 1)
+                    .map(move |u| [u, v])
+            })
             .collect();
         Link::from_edges(n, &edges, terminals)
     }

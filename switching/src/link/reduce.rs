@@ -39,9 +39,7 @@ pub fn shannon_reduction(link: &Link) -> Option<Set> {
     }
     (0u32..1 << k)
         .filter(|m| (2..k as u32).contains(&m.count_ones()))
-        .map(|m| {
-            bits(m).fold(0 as Set, |x, i| x | 1 << play[i])
-        })
+        .map(|m| bits(m).fold(0 as Set, |x, i| x | 1 << play[i]))
         .find(|&x| {
             let boundary = bits(x).fold(0 as Set, |b, v| b | link.neighbours(v)) & !x;
             boundary.count_ones() == 2
@@ -60,18 +58,16 @@ pub fn s_reducible(link: &Link) -> Option<bool> {
 pub fn short_cut(link: &Link) -> Option<[usize; 2]> {
     let play = link.play_area();
     let [s, t] = link.terminals();
-    bits(play)
-        .filter(|&x| link.degree(x) == 2)
-        .find_map(|x| {
-            let around = link.neighbours(x);
-            [(s, t), (t, s)].iter().find_map(|&(near, far)| {
-                if around >> near & 1 == 0 {
-                    return None;
-                }
-                let y = (around & !(1 << near)).trailing_zeros() as usize;
-                (play >> y & 1 == 1 && link.neighbours(y) >> far & 1 == 1).then_some([x, y])
-            })
+    bits(play).filter(|&x| link.degree(x) == 2).find_map(|x| {
+        let around = link.neighbours(x);
+        [(s, t), (t, s)].iter().find_map(|&(near, far)| {
+            if around >> near & 1 == 0 {
+                return None;
+            }
+            let y = (around & !(1 << near)).trailing_zeros() as usize;
+            (play >> y & 1 == 1 && link.neighbours(y) >> far & 1 == 1).then_some([x, y])
         })
+    })
 }
 
 /// Whether the link is T-reducible.

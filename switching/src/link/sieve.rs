@@ -214,11 +214,9 @@ impl Condition {
             Condition::PendantIsTerminal => {
                 shape.pendants & others == 0 && shape.pendants & terminals != terminals
             }
-            Condition::NothingSurrounded => bits(others).all(|v| {
-                [s, t]
-                    .iter()
-                    .all(|&x| adj[v] & !(adj[x] | 1 << x) != 0)
-            }),
+            Condition::NothingSurrounded => {
+                bits(others).all(|v| [s, t].iter().all(|&x| adj[v] & !(adj[x] | 1 << x) != 0))
+            }
             Condition::NoLostPair => {
                 let two = bits(others)
                     .filter(|&v| shape.degree(v) == 2)
@@ -238,9 +236,9 @@ impl Condition {
             }
             Condition::NoW3 => {
                 shape.n < 6
-                    || [(s, t), (t, s)].iter().all(|&(a, b)| {
-                        bits(adj[a]).all(|u| (adj[u] & adj[b]).count_ones() <= 1)
-                    })
+                    || [(s, t), (t, s)]
+                        .iter()
+                        .all(|&(a, b)| bits(adj[a]).all(|u| (adj[u] & adj[b]).count_ones() <= 1))
             }
             Condition::CandidatePivot => {
                 let pendant_terminal = shape.pendants & terminals;

@@ -1,0 +1,485 @@
+//! `birdcage links`: every minimal weak link on N vertices, and the minimal strong links they
+//! give, as Steane's tables 1 and 3 count them; in parts, resumable, mergeable.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use switching::link::Link;
+use switching::links::{self, Part, PartId, Report, paper};
+
+use super::Format;
+
+/// List every minimal weak link on N vertices up to isomorphism, and the minimal strong links
+/// on N - 1 vertices obtained from them (Steane, "Minimal and irreducible links in the
+/// Shannon game", tables 1 and 3).
+///
+/// nauty's geng lists the connected graphs in P independent parts. With `--out DIR` each
+/// finished part is kept in DIR, so an interrupted run resumes from the parts already done,
+/// and `--part K/P` runs one part alone (a job array on a cluster); `--merge` then makes the
+/// report from the parts in DIR. The report goes to stdout and, with `--out`, to DIR as
+/// report.json, links.txt and SVG sheets of the links of up to 9 vertices.
+#[derive(Args, Debug)]
+pub struct Cmd {
+    /// N: vertices of the links, terminals included (3..=12).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=12))]
+    vertices: u8,
+    /// Split the search into P parts (default: 1 up to 8 vertices, then 4, 16, 256, 4096).
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=1_000_000), conflicts_with = "part")]
+    parts: Option<u32>,
+    /// Run only part K of P and store it in DIR (needs --out).
+    #[arg(long, value_name = "K/P", requires = "out")]
+    part: Option<PartId>,
+    /// Make the report from the parts stored in DIR without running any (needs --out).
+    #[arg(long, requires = "out", conflicts_with = "part")]
+    merge: bool,
+    /// Folder for the parts and the report.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Parts run at once (default: one per core).
+    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+}
+
+/// The default number of parts for a search on `n` vertices: one part takes a few seconds to
+/// a few minutes.
+fn default_parts(n: usize) -> u32 {
+    match n {
+        ..=8 => 1,
+        9 => 4,
+        10 => 16,
+        11 => 256,
+        _ => 4096,
+    }
+}
+
+impl Cmd {
+    pub fn run(&self) -> Result<String> {
+        let n = usize::from(self.vertices);
+        if let Some(dir) = &self.out {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        if let Some(id) = self.part {
+            let dir = self.out.as_deref().expect("clap requires --out");
+            let part = run_parts(n, &[id], self.jobs(), Some(dir))?
+                .pop()
+                .expect("one part");
+            return Ok(format!(
+                "part {id} of the links on {n} vertices: {} graphs, {} kept by the sieve, {} minimal weak links before isomorphism; stored in {}\n",
+                part.graphs,
+                part.sieved,
+                part.links.len(),
+                links::part_path(dir, n, id).display()
+            ));
+        }
+        let count = match (self.parts, &self.out) {
+            (Some(p), _) => p,
+            (None, Some(dir)) => stored_count(dir, n)?.unwrap_or_else(|| default_parts(n)),
+            (None, None) => default_parts(n),
+        };
+        let ids: Vec<PartId> = (1..=count).map(|index| PartId { index, count }).collect();
+        let parts = if self.merge {
+            let dir = self.out.as_deref().expect("clap requires --out");
+            let mut parts = Vec::new();
+            let mut missing = Vec::new();
+            for &id in &ids {
+                match links::load_part(dir, n, id)? {
+                    Some(p) => parts.push(p),
+                    None => missing.push(id.index.to_string()),
+                }
+            }
+            if !missing.is_empty() {
+                bail!(
+                    "{}: parts {} of {count} are missing; run them with --part K/{count}",
+                    dir.display(),
+                    missing.join(", ")
+                );
+            }
+            parts
+        } else {
+            run_parts(n, &ids, self.jobs(), self.out.as_deref())?
+        };
+        let report = links::merge(&parts)?;
+        let json = serde_json::to_string_pretty(&Json::new(&report))? + "\n";
+        let text = text(&report);
+        if let Some(dir) = &self.out {
+            write_outputs(dir, &report, &json)?;
+        }
+        Ok(match self.format {
+            Format::Json => json,
+            Format::Text => text,
+        })
+    }
+
+    fn jobs(&self) -> usize {
+        self.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            |j| j as usize,
+        )
+    }
+}
+
+/// The part count of the parts already in `dir` for `n` vertices, so that a resumed run
+/// keeps its split; an error if two splits are mixed.
+fn stored_count(dir: &Path, n: usize) -> Result<Option<u32>> {
+    let prefix = format!("links-{n}-part-");
+    let mut counts = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(rest) = name
+            .strip_prefix(&prefix)
+            .and_then(|r| r.strip_suffix(".txt"))
+        {
+            if let Some((_, p)) = rest.split_once("-of-") {
+                if let Ok(p) = p.parse::<u32>() {
+                    counts.insert(p);
+                }
+            }
+        }
+    }
+    match counts.len() {
+        0 => Ok(None),
+        1 => Ok(counts.pop_first()),
+        _ => Err(anyhow!(
+            "{} holds parts of {} different splits of the {n}-vertex search ({}); keep one, or give --parts",
+            dir.display(),
+            counts.len(),
+            counts
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// Runs the parts not already stored in `dir` on `jobs` threads, storing each as it
+/// finishes; returns every part, stored or run, in order.
+fn run_parts(n: usize, ids: &[PartId], jobs: usize, dir: Option<&Path>) -> Result<Vec<Part>> {
+    let mut done: Vec<Option<Part>> = Vec::with_capacity(ids.len());
+    for &id in ids {
+        done.push(match dir {
+            Some(dir) => links::load_part(dir, n, id)?,
+            None => None,
+        });
+    }
+    let todo: Vec<usize> = (0..ids.len()).filter(|&i| done[i].is_none()).collect();
+    let reused = ids.len() - todo.len();
+    let total = links::CONNECTED_GRAPHS.get(n).copied().unwrap_or(0);
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} graphs ({eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(format!("links on {n} vertices"));
+    bar.inc(done.iter().flatten().map(|p| p.graphs).sum::<u64>());
+    if reused > 0 && !todo.is_empty() {
+        bar.println(format!(
+            "resuming: {reused} of {} parts already done",
+            ids.len()
+        ));
+    }
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(todo.len()).max(1) {
+            scope.spawn(|| {
+                loop {
+                    if failure.lock().expect("not poisoned").is_some() {
+                        return;
+                    }
+                    let k = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = todo.get(k) else { return };
+                    let outcome = links::run_part(n, ids[i], &|g| bar.inc(g))
+                        .map_err(anyhow::Error::from)
+                        .and_then(|part| {
+                            if let Some(dir) = dir {
+                                links::save_part(dir, &part).with_context(|| {
+                                    format!("writing part {} to {}", ids[i], dir.display())
+                                })?;
+                            }
+                            Ok(part)
+                        });
+                    match outcome {
+                        Ok(part) => results.lock().expect("not poisoned").push((i, part)),
+                        Err(e) => {
+                            failure.lock().expect("not poisoned").get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    for (i, part) in results.into_inner().expect("not poisoned") {
+        done[i] = Some(part);
+    }
+    Ok(done
+        .into_iter()
+        .map(|p| p.expect("every part ran"))
+        .collect())
+}
+
+/// One link in the JSON report.
+#[derive(Serialize)]
+struct JsonLink {
+    graph6: String,
+    terminals: [usize; 2],
+    edges: usize,
+    pivots: Vec<usize>,
+    pendant: bool,
+    s_reducible: bool,
+    t_reducible: bool,
+}
+
+/// The paper's counts next to the project's (null where the paper has none).
+#[derive(Serialize)]
+struct PaperCounts {
+    sieved_graphs: Option<u64>,
+    minimal_weak: Option<u64>,
+    s_irreducible: Option<u64>,
+    t_irreducible: Option<u64>,
+    minimal_strong: Option<u64>,
+}
+
+/// The JSON document; the field order is the key order.
+#[derive(Serialize)]
+struct Json {
+    vertices: usize,
+    weight: usize,
+    connected_graphs: u64,
+    sieved_graphs: u64,
+    terminal_pairs_solved: u64,
+    minimal_weak: usize,
+    s_irreducible: usize,
+    t_irreducible: usize,
+    /// Minimal strong links on N - 1 vertices (weight N - 3) from the weak links with a
+    /// pendant terminal.
+    minimal_strong: usize,
+    strong_weight: usize,
+    paper: PaperCounts,
+    links: Vec<JsonLink>,
+    strong_links: Vec<JsonLink>,
+}
+
+impl Json {
+    fn new(r: &Report) -> Json {
+        let n = r.vertices;
+        let table_1 = paper::table_1(n);
+        let entry = |link: &Link, graph6: String, pivots: Vec<usize>, s: bool, t: bool| JsonLink {
+            graph6,
+            terminals: link.terminals(),
+            edges: link.edges().len(),
+            pivots,
+            pendant: link.terminals().iter().any(|&v| link.degree(v) == 1),
+            s_reducible: s,
+            t_reducible: t,
+        };
+        Json {
+            vertices: n,
+            weight: n - 2,
+            connected_graphs: r.graphs,
+            sieved_graphs: r.sieved,
+            terminal_pairs_solved: r.pairs,
+            minimal_weak: r.weak.len(),
+            s_irreducible: r.s_irreducible(),
+            t_irreducible: r.t_irreducible(),
+            minimal_strong: r.strong.len(),
+            strong_weight: n - 3,
+            paper: PaperCounts {
+                sieved_graphs: table_1.and_then(|t| t.0),
+                minimal_weak: table_1.map(|t| t.1),
+                s_irreducible: table_1.map(|t| t.2),
+                t_irreducible: paper::t_irreducible(n - 2),
+                minimal_strong: paper::minimal_strong(n - 3),
+            },
+            links: r
+                .weak
+                .iter()
+                .map(|w| {
+                    entry(
+                        &w.link.link(),
+                        w.link.0.to_string(),
+                        w.pivots.clone(),
+                        w.s_reducible,
+                        w.t_reducible,
+                    )
+                })
+                .collect(),
+            strong_links: r
+                .strong
+                .iter()
+                .map(|c| {
+                    let l = c.link();
+                    let s = switching::link::reduce::s_reducible(&l).unwrap_or(false);
+                    let t = switching::link::reduce::t_reducible(&l);
+                    entry(&l, c.0.to_string(), Vec::new(), s, t)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `ours (paper: theirs)`, or `ours` alone, with a mark when they differ.
+fn versus(ours: u64, theirs: Option<u64>) -> String {
+    match theirs {
+        Some(t) if t == ours => format!("{ours:>11}   (paper: {t})"),
+        Some(t) => format!("{ours:>11}   (paper: {t}; differs)"),
+        None => format!("{ours:>11}"),
+    }
+}
+
+fn text(r: &Report) -> String {
+    let n = r.vertices;
+    let table_1 = paper::table_1(n);
+    let mut out = format!("Minimal weak links on {n} vertices (weight {})\n", n - 2);
+    out += &format!("  connected graphs       {:>11}\n", r.graphs);
+    let theirs = match table_1.and_then(|t| t.0) {
+        Some(t) => format!(" (the paper's sieve: {t})"),
+        None => String::new(),
+    };
+    out += &format!(
+        "  kept by the sieve      {:>11}   graphs{theirs}; {} terminal pairs solved\n",
+        r.sieved, r.pairs
+    );
+    out += &format!(
+        "  minimal weak links     {}\n",
+        versus(r.weak.len() as u64, table_1.map(|t| t.1))
+    );
+    out += &format!(
+        "  S-irreducible          {}\n",
+        versus(r.s_irreducible() as u64, table_1.map(|t| t.2))
+    );
+    out += &format!(
+        "  T-irreducible          {}\n",
+        versus(r.t_irreducible() as u64, paper::t_irreducible(n - 2))
+    );
+    out += &format!(
+        "  minimal strong links   {}   on {} vertices (weight {})\n",
+        versus(r.strong.len() as u64, paper::minimal_strong(n - 3)),
+        n - 1,
+        n - 3
+    );
+    if !r.weak.is_empty() {
+        out += "\nMinimal weak links (graph6; terminals 0 and 1):\n";
+        for w in &r.weak {
+            let pivots: Vec<String> = w.pivots.iter().map(usize::to_string).collect();
+            let mut notes = vec![format!("pivots {}", pivots.join(","))];
+            if w.pendant {
+                notes.push("pendant".into());
+            }
+            notes.push(
+                if w.s_reducible {
+                    "S-reducible"
+                } else {
+                    "S-irreducible"
+                }
+                .into(),
+            );
+            if w.t_reducible {
+                notes.push("T-reducible".into());
+            }
+            out += &format!("  {:<14} {}\n", w.link.0.to_string(), notes.join("; "));
+        }
+    }
+    if !r.strong.is_empty() {
+        out += &format!(
+            "\nMinimal strong links on {} vertices (graph6; terminals 0 and 1):\n",
+            n - 1
+        );
+        for s in &r.strong {
+            out += &format!("  {}\n", s.0);
+        }
+    }
+    out += "\nCheck one by hand: birdcage link --graph6 'G6' (terminals 0 and 1).\n";
+    out
+}
+
+/// report.json, links.txt (`graph6 0 1` per line, weak then strong) and the SVG sheets.
+fn write_outputs(dir: &Path, report: &Report, json: &str) -> Result<()> {
+    let n = report.vertices;
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+    };
+    write(&format!("links-{n}.json"), json)?;
+    let mut lines = String::from(
+        "# minimal weak links, then minimal strong links on one vertex fewer: graph6 s t\n",
+    );
+    for w in &report.weak {
+        lines += &format!("weak {} 0 1\n", w.link.0);
+    }
+    for s in &report.strong {
+        lines += &format!("strong {} 0 1\n", s.0);
+    }
+    write(&format!("links-{n}.txt"), &lines)?;
+    const MAX_DRAWN: usize = 9;
+    if n <= MAX_DRAWN && !report.weak.is_empty() {
+        let drawn: Vec<Link> = report.weak.iter().map(|w| w.link.link()).collect();
+        let cells: Vec<studies::sheet::Cell<'_>> = report
+            .weak
+            .iter()
+            .zip(&drawn)
+            .map(|(w, link)| studies::sheet::Cell {
+                link,
+                marked: &w.pivots,
+                caption: format!(
+                    "{}{}",
+                    w.link.0,
+                    if w.s_reducible { "" } else { "  S-irred." }
+                ),
+            })
+            .collect();
+        let path = dir.join(format!("links-{n}-weak.svg"));
+        studies::sheet::draw(
+            &path,
+            &format!(
+                "The {} minimal weak links on {n} vertices (weight {}): terminals black, pivots orange",
+                report.weak.len(),
+                n - 2
+            ),
+            &cells,
+        )
+        .map_err(|e| anyhow!("drawing {}: {e}", path.display()))?;
+    }
+    if n - 1 <= MAX_DRAWN && !report.strong.is_empty() {
+        let drawn: Vec<Link> = report.strong.iter().map(|c| c.link()).collect();
+        let cells: Vec<studies::sheet::Cell<'_>> = report
+            .strong
+            .iter()
+            .zip(&drawn)
+            .map(|(c, link)| studies::sheet::Cell {
+                link,
+                marked: &[],
+                caption: c.0.to_string(),
+            })
+            .collect();
+        let path = dir.join(format!("links-{n}-strong.svg"));
+        studies::sheet::draw(
+            &path,
+            &format!(
+                "The {} minimal strong links on {} vertices (weight {}), from the weak links on {n}",
+                report.strong.len(),
+                n - 1,
+                n - 3
+            ),
+            &cells,
+        )
+        .map_err(|e| anyhow!("drawing {}: {e}", path.display()))?;
+    }
+    Ok(())
+}

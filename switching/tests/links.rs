@@ -1,0 +1,366 @@
+//! Links in the vertex Shannon game: the solver against plain minimax, the paper's named
+//! links, its counts, and the sieve against a search with no sieve.
+
+use std::collections::BTreeSet;
+
+use switching::enumerate;
+use switching::graph6::SimpleGraph;
+use switching::link::sieve::{Condition, Shape, candidate_pairs};
+use switching::link::{Link, Strength, minimax, reduce};
+use switching::links::{self, Part, PartId};
+
+fn nauty() -> bool {
+    let ok = enumerate::nauty_available();
+    if !ok {
+        println!("skipped: nauty not installed");
+    }
+    ok
+}
+
+/// A link from an edge list on 0..n, terminals 0 and 1.
+fn link(n: usize, edges: &[[usize; 2]]) -> Link {
+    Link::from_edges(n, edges, [0, 1]).unwrap()
+}
+
+fn minimax_strength(link: &Link) -> Strength {
+    if minimax::short_wins(link, false) {
+        Strength::Strong
+    } else if minimax::short_wins(link, true) {
+        Strength::Weak
+    } else {
+        Strength::None
+    }
+}
+
+#[test]
+fn the_solver_agrees_with_plain_minimax_on_every_game_up_to_seven_vertices() {
+    if !nauty() {
+        return;
+    }
+    let mut counts = [0usize; 3];
+    for n in 2..=7 {
+        for game in enumerate::games(n).unwrap() {
+            let link = Link::new(&game, [0, 1]).unwrap();
+            let strength = link.strength();
+            assert_eq!(strength, minimax_strength(&link), "{game}");
+            counts[strength as usize] += 1;
+            // Winning first moves: Short claims v, then wins moving second.
+            let expected: Vec<usize> = (2..n)
+                .filter(|&v| minimax::short_wins_after(&link, 1 << v, 0, false))
+                .collect();
+            if !link.joined(0) && link.joined(link.play_area()) {
+                assert_eq!(link.winning_first_moves(), expected, "{game}");
+            }
+            if strength != Strength::None {
+                let by_minimax = link
+                    .edges()
+                    .into_iter()
+                    .all(|e| minimax_strength(&link.without_edge(e)) < strength);
+                assert_eq!(link.is_minimal(), by_minimax, "{game}");
+            }
+        }
+    }
+    // 1 + 3 + 16 + 98 + 879 + 11,260 games, each of the three kinds present.
+    assert_eq!(counts.iter().sum::<usize>(), 12_257);
+    assert!(counts.iter().all(|&c| c > 100), "{counts:?}");
+}
+
+/// W1: a path of three vertices, the smallest weak link (figure 1).
+fn w1() -> Link {
+    link(3, &[[0, 2], [2, 1]])
+}
+
+/// W3: W1 with its second edge replaced by a bridge S2 (section 4: "W1 can be expanded to
+/// W3").
+fn w3() -> Link {
+    link(5, &[[0, 2], [2, 3], [2, 4], [3, 1], [4, 1]])
+}
+
+/// SC2, the chain of two mutually supporting pairs (section 5.1), from terminal 0 through
+/// {2, 3} and {4, 5} to terminal 1, the pairs joined completely.
+fn sc2() -> Vec<[usize; 2]> {
+    vec![
+        [0, 2],
+        [0, 3],
+        [2, 4],
+        [2, 5],
+        [3, 4],
+        [3, 5],
+        [4, 1],
+        [5, 1],
+    ]
+}
+
+/// W5C: a pendant terminal (6) on SC2 ("SC2 is the link W5C with the pendant removed").
+fn w5c() -> Link {
+    let mut edges = sc2();
+    for e in &mut edges {
+        for v in e.iter_mut() {
+            if *v == 0 {
+                *v = 6;
+            }
+        }
+    }
+    edges.push([0, 6]);
+    link(7, &edges)
+}
+
+#[test]
+fn the_named_links_of_figure_1_are_minimal_weak_links() {
+    let w1 = w1();
+    assert_eq!(w1.strength(), Strength::Weak);
+    assert!(w1.is_minimal());
+    assert_eq!(w1.pivots(), [2]);
+
+    // The bridge S2 is the smallest strong link with a play area; it contains W1.
+    let s2 = link(4, &[[0, 2], [2, 1], [0, 3], [3, 1]]);
+    assert_eq!(s2.strength(), Strength::Strong);
+    assert!(s2.is_minimal());
+
+    let w3 = w3();
+    assert_eq!(w3.strength(), Strength::Weak);
+    assert!(w3.is_minimal());
+    assert_eq!(
+        w3.pivots(),
+        [2],
+        "the pendant's neighbour is the only pivot"
+    );
+    // W3 is S-, P- and T-reducible (section 4); S and T are implemented.
+    assert_eq!(reduce::s_reducible(&w3), Some(true));
+    assert!(reduce::t_reducible(&w3));
+
+    let sc2 = link(6, &sc2());
+    assert_eq!(sc2.strength(), Strength::Strong);
+    assert!(sc2.is_minimal());
+    let w5c = w5c();
+    assert_eq!(w5c.strength(), Strength::Weak);
+    assert!(w5c.is_minimal());
+
+    // W1 with both edges replaced by bridges: two bridges in series through a cut vertex.
+    let bridges = link(
+        7,
+        &[
+            [0, 2],
+            [0, 3],
+            [2, 4],
+            [3, 4],
+            [4, 5],
+            [4, 6],
+            [5, 1],
+            [6, 1],
+        ],
+    );
+    assert_eq!(bridges.strength(), Strength::Weak);
+    assert!(bridges.is_minimal());
+    assert_eq!(bridges.pivots(), [4]);
+}
+
+#[test]
+fn w5z_is_the_one_s_irreducible_minimal_weak_link_of_weight_5() {
+    if !nauty() {
+        return;
+    }
+    let part = links::run_part(7, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+    let report = links::merge(&[part]).unwrap();
+    assert_eq!(report.weak.len(), 5);
+    let irreducible: Vec<_> = report.weak.iter().filter(|w| !w.s_reducible).collect();
+    assert_eq!(irreducible.len(), 1);
+    let w5z = irreducible[0];
+    // Section 5: "the smallest minimal link to have more than one pivot", T-reducible,
+    // S-irreducible.
+    assert_eq!(w5z.pivots.len(), 2, "{:?}", w5z.link);
+    assert!(w5z.t_reducible);
+    assert!(report.weak.iter().all(|w| w.pivots.len() == 1 || w == w5z));
+    // The pendant ones give the two minimal strong links of weight 4 (W5A and W5B give the
+    // same one); one of them is SC2.
+    assert_eq!(report.strong.len(), 2);
+    let sc2 = links::canonical_forms(&[links::Found {
+        graph: link(6, &sc2()).graph(),
+        terminals: [0, 1],
+    }])
+    .unwrap();
+    assert!(report.strong.contains(&sc2[0]));
+    // W5C is among the weak links.
+    let w5c = links::canonical_forms(&[links::Found {
+        graph: w5c().graph(),
+        terminals: [0, 1],
+    }])
+    .unwrap();
+    assert!(report.weak.iter().any(|w| w.link == w5c[0]));
+}
+
+/// Table 1 of the paper: minimal weak links and the S-irreducible ones by size N; table 3:
+/// minimal strong links by weight N − 3.
+#[test]
+fn the_counts_of_tables_1_and_3_up_to_9_vertices() {
+    if !nauty() {
+        return;
+    }
+    // (N, minimal weak, S-irreducible, minimal strong of weight N - 3) from tables 1 and 3,
+    // except the strong links of weight 6: the paper says 14, a search with no sieve by
+    // plain minimax finds 13 (see `the_minimal_strong_links_of_weight_6`).
+    let table = [
+        (3, 1, 1, 1),
+        (4, 0, 0, 0),
+        (5, 1, 0, 1),
+        (6, 0, 0, 0),
+        (7, 5, 1, 2),
+        (8, 0, 0, 0),
+        (9, 36, 8, 13),
+    ];
+    for (n, weak, s_irreducible, strong) in table {
+        let part = links::run_part(n, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+        assert_eq!(part.graphs, links::CONNECTED_GRAPHS[n]);
+        let report = links::merge(&[part]).unwrap();
+        assert_eq!(report.weak.len(), weak, "N = {n}");
+        assert_eq!(report.s_irreducible(), s_irreducible, "N = {n}");
+        assert_eq!(report.strong.len(), strong, "N = {n}");
+    }
+}
+
+/// Every minimal strong link of weight 6 by plain minimax over every game on 8 vertices, no
+/// sieve, equals the set derived from the minimal weak links on 9.
+#[test]
+fn the_minimal_strong_links_of_weight_6() {
+    if !nauty() {
+        return;
+    }
+    let direct: BTreeSet<SimpleGraph> = enumerate::games(8)
+        .unwrap()
+        .into_iter()
+        .filter(|g| {
+            let link = Link::new(g, [0, 1]).unwrap();
+            minimax::short_wins(&link, false)
+                && link
+                    .edges()
+                    .into_iter()
+                    .all(|e| !minimax::short_wins(&link.without_edge(e), false))
+        })
+        .collect();
+    assert_eq!(direct.len(), 13);
+    let part = links::run_part(9, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+    let derived: BTreeSet<SimpleGraph> = links::merge(&[part])
+        .unwrap()
+        .strong
+        .into_iter()
+        .map(|c| c.0)
+        .collect();
+    assert_eq!(derived, direct);
+}
+
+/// Every minimal weak link on `n` vertices, by solving every terminal pair of every
+/// connected graph: no sieve.
+fn unsieved(n: usize) -> Vec<(SimpleGraph, [usize; 2])> {
+    let mut out = Vec::new();
+    for graph in enumerate::connected_graphs(n).unwrap() {
+        for s in 0..n {
+            for t in s + 1..n {
+                let link = Link::new(&graph, [s, t]).unwrap();
+                if link.strength() == Strength::Weak && link.is_minimal_at(Strength::Weak) {
+                    out.push((graph.clone(), [s, t]));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_sieve_condition_discards_a_minimal_weak_link_up_to_8_vertices() {
+    if !nauty() {
+        return;
+    }
+    let mut checked = 0;
+    for n in 5..=8 {
+        for (graph, pair) in unsieved(n) {
+            let link = Link::new(&graph, pair).unwrap();
+            let shape = Shape::of(&link);
+            for c in Condition::GRAPH {
+                assert!(c.holds_for_graph(&shape), "{c:?} discards {graph} {pair:?}");
+            }
+            for c in Condition::PAIR {
+                assert!(
+                    c.holds_for_pair(&shape, pair),
+                    "{c:?} discards {graph} {pair:?}"
+                );
+            }
+            assert!(candidate_pairs(&shape).contains(&pair));
+            checked += 1;
+        }
+    }
+    // W3 (as a pendant-free pair and its mirror), 6 pairs for the W5 family, none on 6 or 8.
+    assert!(checked >= 7, "{checked}");
+}
+
+#[test]
+fn every_sieve_condition_discards_something_on_8_vertices() {
+    if !nauty() {
+        return;
+    }
+    let graphs = enumerate::connected_graphs(8).unwrap();
+    let shapes: Vec<Shape> = graphs
+        .iter()
+        .map(|g| Shape::of(&Link::new(g, [0, 1]).unwrap()))
+        .collect();
+    for c in Condition::GRAPH {
+        assert!(
+            shapes.iter().any(|s| !c.holds_for_graph(s)),
+            "{c:?} never discards"
+        );
+    }
+    for c in Condition::PAIR {
+        let discards = shapes
+            .iter()
+            .any(|s| (0..8).any(|a| (a + 1..8).any(|b| !c.holds_for_pair(s, [a, b]))));
+        assert!(discards, "{c:?} never discards");
+    }
+    let kept = shapes
+        .iter()
+        .filter(|s| !candidate_pairs(s).is_empty())
+        .count();
+    assert!(kept * 20 < shapes.len(), "{kept} of {} kept", shapes.len());
+}
+
+#[test]
+fn parts_merge_into_the_same_report_and_read_back_from_text() {
+    if !nauty() {
+        return;
+    }
+    let whole =
+        links::merge(&[links::run_part(9, "1/1".parse().unwrap(), &|_| {}).unwrap()]).unwrap();
+    let parts: Vec<Part> = (1..=3)
+        .map(|k| {
+            let part = links::run_part(9, PartId { index: k, count: 3 }, &|_| {}).unwrap();
+            let text = part.to_string();
+            let back: Part = text.parse().unwrap();
+            assert_eq!(back, part);
+            back
+        })
+        .collect();
+    let merged = links::merge(&parts).unwrap();
+    assert_eq!(merged, whole);
+    let missing = links::merge(&parts[..2]).unwrap_err().to_string();
+    assert!(missing.contains("parts 3 of 3 are missing"), "{missing}");
+    let twice = links::merge(&[parts[0].clone(), parts[0].clone()])
+        .unwrap_err()
+        .to_string();
+    assert!(twice.contains("part 1/3 is given twice"), "{twice}");
+}
+
+#[test]
+fn a_part_file_cut_short_or_garbled_is_refused_with_its_line() {
+    let text = "vertices 7\npart 1/2\ngraphs 10\nsieved 1\npairs 1\nweak 1\nlink Fs\\zw 0 1\n";
+    let cut = text.parse::<Part>().unwrap_err().to_string();
+    assert!(cut.contains("no `end` line"), "{cut}");
+    let bad = format!("{text}end\n").replace("Fs\\zw 0 1", "Fs\\zw 0 9");
+    let message = bad.parse::<Part>().unwrap_err().to_string();
+    assert!(message.starts_with("line 7:"), "{message}");
+    let junk = "vertices 7\npart 2/1\nend\n"
+        .parse::<Part>()
+        .unwrap_err()
+        .to_string();
+    assert!(junk.starts_with("line 2:"), "{junk}");
+    assert!("0/4".parse::<PartId>().is_err());
+    assert!("5/4".parse::<PartId>().is_err());
+    assert_eq!("2/4".parse::<PartId>().unwrap().to_string(), "2/4");
+}
