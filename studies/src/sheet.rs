@@ -59,11 +59,7 @@ pub fn layout(link: &Link) -> Vec<(f64, f64)> {
     let mut columns: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
     for v in 0..n {
         let (a, b) = (u64::from(ds[v].min(64)), u64::from(dt[v].min(64)));
-        let key = if a + b == 0 {
-            0
-        } else {
-            a * 1_000_000 / (a + b)
-        };
+        let key = (a * 1_000_000).checked_div(a + b).unwrap_or(0);
         columns.entry(key).or_default().push(v);
     }
     let mut pos = vec![(0.5, 0.5); n];
@@ -90,11 +86,12 @@ pub fn layout(link: &Link) -> Vec<(f64, f64)> {
         }
         // A lone vertex off the terminals' line, alternately above and below, so that an
         // edge along the line does not run through it.
-        if let [v] = column[..] {
-            if v != s && v != t {
-                lone += 1;
-                pos[v].1 += if lone % 2 == 1 { -0.15 } else { 0.15 };
-            }
+        if let [v] = column[..]
+            && v != s
+            && v != t
+        {
+            lone += 1;
+            pos[v].1 += if lone % 2 == 1 { -0.15 } else { 0.15 };
         }
     }
     pos

@@ -133,16 +133,12 @@ fn stored_count(dir: &Path, n: usize) -> Result<Option<u32>> {
     let mut counts = std::collections::BTreeSet::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
         let name = entry?.file_name().to_string_lossy().into_owned();
-        if let Some(rest) = name
+        let count = name
             .strip_prefix(&prefix)
             .and_then(|r| r.strip_suffix(".txt"))
-        {
-            if let Some((_, p)) = rest.split_once("-of-") {
-                if let Ok(p) = p.parse::<u32>() {
-                    counts.insert(p);
-                }
-            }
-        }
+            .and_then(|r| r.split_once("-of-"))
+            .and_then(|(_, p)| p.parse::<u32>().ok());
+        counts.extend(count);
     }
     match counts.len() {
         0 => Ok(None),

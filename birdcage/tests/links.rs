@@ -1,0 +1,172 @@
+//! `birdcage link` and `birdcage links` at the command line: a link from a graph file or
+//! graph6, the search's report, its parts, resume and merge.
+
+mod support;
+
+use support::{assert_bad_input, json, scratch_file, stdout};
+
+fn nauty() -> bool {
+    let ok = switching::enumerate::nauty_available();
+    if !ok {
+        println!("skipped: nauty not installed");
+    }
+    ok
+}
+
+/// W3 as a graph file: a pendant terminal s on a, a bridge from a to t.
+const W3: &str = "\
+# W3 (Steane, figure 1)
+terminals s t
+s a
+a b
+a c
+b t
+c t
+";
+
+#[test]
+fn link_reads_a_graph_file_and_names_its_vertices() {
+    let path = scratch_file("w3.txt", W3);
+    let path = path.to_str().unwrap();
+    let report = json(&["link", "--graph", path]);
+    assert_eq!(report["strength"], "weak");
+    assert_eq!(report["minimal"], true);
+    assert_eq!(report["pivots"], serde_json::json!(["a"]));
+    assert_eq!(report["s_reducible"], true);
+    let text = stdout(&["link", "--graph", path]);
+    assert!(text.contains("Strength: weak"), "{text}");
+    assert!(text.contains("Minimal: yes"), "{text}");
+    // One more edge, s-b: still weak (Cut opens at b), and no longer minimal.
+    let more = scratch_file("w3plus.txt", &format!("{W3}s b\n"));
+    let report = json(&["link", "--graph", more.to_str().unwrap()]);
+    assert_eq!(report["strength"], "weak");
+    assert_eq!(report["minimal"], false);
+    // Only b-t is needed: without it both paths need a and c, and Cut takes one.
+    assert_eq!(
+        report["spectators"],
+        serde_json::json!(["s-a", "s-b", "a-b", "a-c", "c-t"])
+    );
+}
+
+#[test]
+fn link_reads_graph6_with_terminals() {
+    // The path 0-2-1 is W1; with terminals 0 and 2 it is a single edge: strong.
+    let w1 = json(&["link", "--graph6", "BW"]);
+    assert_eq!(w1["strength"], "weak");
+    assert_eq!(w1["pivots"], serde_json::json!(["2"]));
+    let edge = json(&["link", "--graph6", "BW", "--terminals", "0,2"]);
+    assert_eq!(edge["strength"], "strong");
+    // The edge 1-2 hangs off a terminal: deleting it changes nothing.
+    assert_eq!(edge["minimal"], false);
+    assert_eq!(edge["spectators"], serde_json::json!(["1-2"]));
+}
+
+#[test]
+fn link_refuses_bad_input_by_name() {
+    assert_bad_input(&["link", "--graph6", "B!"], "not a graph6 character");
+    assert_bad_input(
+        &["link", "--graph6", "BW", "--terminals", "0,3"],
+        "--terminals \"0,3\" is not two vertex numbers",
+    );
+    assert_bad_input(
+        &["link", "--graph6", "BW", "--terminals", "1,1"],
+        "the terminals are the same vertex 1",
+    );
+    let parallel = scratch_file("parallel.txt", "terminals s t\ns a e1\ns a e2\na t\n");
+    assert_bad_input(
+        &["link", "--graph", parallel.to_str().unwrap()],
+        "edges e1 and e2 join the same two vertices",
+    );
+    assert_bad_input(&["links", "--vertices", "2"], "2 is not in 3..=12");
+    assert_bad_input(
+        &["links", "--vertices", "7", "--part", "3/2", "--out", "/tmp"],
+        "is not K/P",
+    );
+}
+
+#[test]
+fn links_reports_the_counts_and_writes_its_folder() {
+    if !nauty() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("birdcage-links-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let report = json(&["links", "--vertices", "7", "--out", out]);
+    assert_eq!(report["vertices"], 7);
+    assert_eq!(report["minimal_weak"], 5);
+    assert_eq!(report["s_irreducible"], 1);
+    assert_eq!(report["minimal_strong"], 2);
+    assert_eq!(report["paper"]["minimal_weak"], 5);
+    let links = report["links"].as_array().unwrap();
+    assert_eq!(links.len(), 5);
+    // Every listed link checks out by hand with `birdcage link`.
+    for link in links {
+        let g6 = link["graph6"].as_str().unwrap();
+        let one = json(&["link", "--graph6", g6]);
+        assert_eq!(one["strength"], "weak", "{g6}");
+        assert_eq!(one["minimal"], true, "{g6}");
+        assert_eq!(
+            one["pivots"].as_array().unwrap().len(),
+            link["pivots"].as_array().unwrap().len()
+        );
+    }
+    for file in [
+        "links-7.json",
+        "links-7.txt",
+        "links-7-weak.svg",
+        "links-7-strong.svg",
+    ] {
+        assert!(dir.join(file).exists(), "{file}");
+    }
+    let svg = std::fs::read_to_string(dir.join("links-7-weak.svg")).unwrap();
+    assert_eq!(
+        svg.matches("<rect").count() - 1,
+        2 * 5,
+        "two terminals per link, one background"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn links_in_parts_resume_and_merge_to_the_same_report() {
+    if !nauty() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("birdcage-parts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.to_str().unwrap();
+    let whole = json(&["links", "--vertices", "9"]);
+    // Two of three parts by hand (a job array would), then merge refuses, naming the gap.
+    for k in ["1/3", "3/3"] {
+        let text = stdout(&["links", "--vertices", "9", "--part", k, "--out", out]);
+        assert!(
+            text.starts_with(&format!("part {k} of the links on 9 vertices")),
+            "{text}"
+        );
+    }
+    assert_bad_input(
+        &["links", "--vertices", "9", "--out", out, "--merge"],
+        "parts 2 of 3 are missing; run them with --part K/3",
+    );
+    // A plain run on the folder keeps the split, runs only part 2, and merges.
+    let part1 = dir.join("links-9-part-1-of-3.txt");
+    let before = std::fs::metadata(&part1).unwrap().modified().unwrap();
+    let resumed = json(&["links", "--vertices", "9", "--out", out]);
+    assert_eq!(
+        std::fs::metadata(&part1).unwrap().modified().unwrap(),
+        before
+    );
+    assert_eq!(resumed, whole);
+    let merged = json(&["links", "--vertices", "9", "--out", out, "--merge"]);
+    assert_eq!(merged, whole);
+    assert_eq!(whole["minimal_weak"], 36);
+    // A part file cut short is refused with its name, never taken for a finished part.
+    let text = std::fs::read_to_string(&part1).unwrap();
+    std::fs::write(&part1, text.replace("end\n", "")).unwrap();
+    assert_bad_input(
+        &["links", "--vertices", "9", "--out", out, "--merge"],
+        "links-9-part-1-of-3.txt: line",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
