@@ -16,7 +16,7 @@ use std::str::FromStr;
 
 use crate::enumerate::{GENG, LABELG, NautyError, finish, spawn, terminals_first};
 use crate::graph6::SimpleGraph;
-use crate::link::reduce;
+use crate::link::reduce::{Irreducible, Reductions};
 use crate::link::sieve::{Shape, candidate_pairs};
 use crate::link::{Link, MAX_VERTICES as LINK_MAX, Set, Strength};
 
@@ -395,10 +395,8 @@ pub struct WeakLink {
     pub pivots: Vec<usize>,
     /// Whether a terminal is a pendant (it then yields a minimal strong link).
     pub pendant: bool,
-    /// Whether it is S-reducible.
-    pub s_reducible: bool,
-    /// Whether it is T-reducible.
-    pub t_reducible: bool,
+    /// Its reductions.
+    pub reductions: Reductions,
 }
 
 /// Every minimal weak link on N vertices and what follows from them.
@@ -420,14 +418,19 @@ pub struct Report {
 }
 
 impl Report {
-    /// How many minimal weak links are S-irreducible.
-    pub fn s_irreducible(&self) -> usize {
-        self.weak.iter().filter(|w| !w.s_reducible).count()
+    /// The minimal weak links without each reduction (table 2's columns).
+    pub fn weak_irreducible(&self) -> Irreducible {
+        Irreducible::count(self.weak.iter().map(|w| w.reductions))
     }
 
-    /// How many minimal weak links are T-irreducible.
-    pub fn t_irreducible(&self) -> usize {
-        self.weak.iter().filter(|w| !w.t_reducible).count()
+    /// How many minimal weak links are S-irreducible (table 1's last column).
+    pub fn s_irreducible(&self) -> usize {
+        self.weak_irreducible().s as usize
+    }
+
+    /// The minimal strong links without each reduction (table 3's columns).
+    pub fn strong_irreducible(&self) -> Irreducible {
+        Irreducible::count(self.strong.iter().map(|c| Reductions::of(&c.link())))
     }
 }
 
@@ -492,8 +495,7 @@ pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
         weak.push(WeakLink {
             pivots: l.pivots(),
             pendant: pendant_terminal.is_some(),
-            s_reducible: reduce::s_reducible(&l).unwrap_or(false),
-            t_reducible: reduce::t_reducible(&l),
+            reductions: Reductions::of(&l),
             link,
         });
     }
@@ -574,49 +576,73 @@ pub fn load_part(dir: &Path, vertices: usize, id: PartId) -> Result<Option<Part>
 /// Steane's published counts (the seed `004_…`), for comparison only: nothing is tuned to
 /// them, and the tests check the project's counts against searches with no sieve.
 pub mod paper {
-    /// Table 1, by N: graphs kept by the paper's sieve (None where the seed's table has
-    /// no entry), minimal weak links, and the S-irreducible ones.
-    pub fn table_1(vertices: usize) -> Option<(Option<u64>, u64, u64)> {
+    use crate::link::reduce::Irreducible;
+
+    /// Table 1, by N: graphs kept by the paper's sieve (None where the seed's table has no
+    /// entry).
+    pub fn sieved(vertices: usize) -> Option<u64> {
         Some(match vertices {
-            3 => (Some(1), 1, 1),
-            4 => (Some(0), 0, 0),
-            5 => (Some(1), 1, 0),
-            6 => (Some(0), 0, 0),
-            7 => (Some(9), 5, 1),
-            8 => (Some(35), 0, 0),
-            9 => (Some(737), 36, 8),
-            10 => (Some(21_523), 24, 7),
-            11 => (None, 953, 312),
+            3 | 5 => 1,
+            4 | 6 => 0,
+            7 => 9,
+            8 => 35,
+            9 => 737,
+            10 => 21_523,
             _ => return None,
         })
     }
 
-    /// Table 2, by weight: T-irreducible minimal weak links (weights 2, 4 and 6 have none;
-    /// the table skips them).
-    pub fn t_irreducible(weight: usize) -> Option<u64> {
-        Some(match weight {
-            1 => 1,
-            2 | 4 | 6 => 0,
-            3 => 0,
-            5 => 2,
-            7 => 20,
-            8 => 24,
-            9 => 766,
+    /// Table 1, by N: minimal weak links and the S-irreducible ones.
+    pub fn table_1(vertices: usize) -> Option<(u64, u64)> {
+        Some(match vertices {
+            3 => (1, 1),
+            4 | 6 | 8 => (0, 0),
+            5 => (1, 0),
+            7 => (5, 1),
+            9 => (36, 8),
+            10 => (24, 7),
+            11 => (953, 312),
             _ => return None,
         })
     }
 
-    /// Table 3, by weight: minimal strong links (odd weights up to 5 have none; the table
-    /// skips them, as the weak links of even weight up to 6 they would come from are none).
-    pub fn minimal_strong(weight: usize) -> Option<u64> {
+    const fn row(links: u64, s: u64, p: u64, t: u64, spt: u64) -> Irreducible {
+        Irreducible {
+            links,
+            s,
+            p,
+            t,
+            spt,
+        }
+    }
+
+    /// Table 2, by weight: minimal weak links and the S-, P-, T- and SPT-irreducible ones
+    /// (weights 2, 4 and 6 have none; the table skips them). Its row for weight 1 says W1 is
+    /// S-reducible, where table 1 counts it S-irreducible.
+    pub fn weak(weight: usize) -> Option<Irreducible> {
         Some(match weight {
-            0 => 1,
-            1 | 3 | 5 => 0,
-            2 => 1,
-            4 => 2,
-            6 => 14,
-            7 => 10,
-            8 => 304,
+            1 => row(1, 0, 1, 1, 0),
+            2 | 4 | 6 => row(0, 0, 0, 0, 0),
+            3 => row(1, 0, 0, 0, 0),
+            5 => row(5, 1, 1, 2, 0),
+            7 => row(36, 8, 8, 20, 2),
+            8 => row(24, 7, 24, 24, 7),
+            9 => row(953, 312, 544, 766, 208),
+            _ => return None,
+        })
+    }
+
+    /// Table 3, by weight: minimal strong links and the S-, P-, T- and SPT-irreducible ones
+    /// (odd weights up to 5 have none; the table skips them).
+    pub fn strong(weight: usize) -> Option<Irreducible> {
+        Some(match weight {
+            0 => row(1, 1, 1, 1, 1),
+            1 | 3 | 5 => row(0, 0, 0, 0, 0),
+            2 => row(1, 0, 0, 1, 0),
+            4 => row(2, 1, 0, 1, 0),
+            6 => row(14, 4, 2, 6, 0),
+            7 => row(10, 10, 10, 5, 5),
+            8 => row(304, 196, 163, 204, 120),
             _ => return None,
         })
     }

@@ -125,8 +125,9 @@ fn the_named_links_of_figure_1_are_minimal_weak_links() {
         [2],
         "the pendant's neighbour is the only pivot"
     );
-    // W3 is S-, P- and T-reducible (section 4); S and T are implemented.
+    // W3 is S-, P- and T-reducible (section 4).
     assert_eq!(reduce::s_reducible(&w3), Some(true));
+    assert!(reduce::p_reducible(&w3));
     assert!(reduce::t_reducible(&w3));
 
     let sc2 = link(6, &sc2());
@@ -163,13 +164,14 @@ fn w5z_is_the_one_s_irreducible_minimal_weak_link_of_weight_5() {
     let part = links::run_part(7, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
     let report = links::merge(&[part]).unwrap();
     assert_eq!(report.weak.len(), 5);
-    let irreducible: Vec<_> = report.weak.iter().filter(|w| !w.s_reducible).collect();
+    let irreducible: Vec<_> = report.weak.iter().filter(|w| !w.reductions.s).collect();
     assert_eq!(irreducible.len(), 1);
     let w5z = irreducible[0];
     // Section 5: "the smallest minimal link to have more than one pivot", T-reducible,
     // S-irreducible.
     assert_eq!(w5z.pivots.len(), 2, "{:?}", w5z.link);
-    assert!(w5z.t_reducible);
+    assert!(w5z.reductions.t);
+    assert!(!w5z.reductions.p, "W5Z is P-irreducible too");
     assert!(report.weak.iter().all(|w| w.pivots.len() == 1 || w == w5z));
     // The pendant ones give the two minimal strong links of weight 4 (W5A and W5B give the
     // same one); one of them is SC2.
@@ -215,6 +217,37 @@ fn the_counts_of_tables_1_and_3_up_to_9_vertices() {
         assert_eq!(report.weak.len(), weak, "N = {n}");
         assert_eq!(report.s_irreducible(), s_irreducible, "N = {n}");
         assert_eq!(report.strong.len(), strong, "N = {n}");
+    }
+}
+
+/// Tables 2 and 3 of the paper: the S-, P-, T- and SPT-irreducible minimal weak links by
+/// weight (the rows of weights 3, 5 and 7), and the same for the minimal strong links (the
+/// rows of weights 4 and 6; the paper counts 14 strong links of weight 6, see
+/// `the_minimal_strong_links_of_weight_6`, but its four irreducible counts are the project's).
+#[test]
+fn the_irreducible_counts_of_tables_2_and_3() {
+    if !nauty() {
+        return;
+    }
+    use switching::link::reduce::Irreducible;
+    let row = |links, s, p, t, spt| Irreducible {
+        links,
+        s,
+        p,
+        t,
+        spt,
+    };
+    for (n, weak, strong) in [
+        (5, row(1, 0, 0, 0, 0), None),
+        (7, row(5, 1, 1, 2, 0), Some(row(2, 1, 0, 1, 0))),
+        (9, row(36, 8, 8, 20, 2), Some(row(13, 4, 2, 6, 0))),
+    ] {
+        let part = links::run_part(n, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+        let report = links::merge(&[part]).unwrap();
+        assert_eq!(report.weak_irreducible(), weak, "N = {n}");
+        if let Some(strong) = strong {
+            assert_eq!(report.strong_irreducible(), strong, "N = {n}");
+        }
     }
 }
 

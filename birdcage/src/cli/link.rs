@@ -52,6 +52,8 @@ struct Report {
     spectators: Vec<String>,
     /// Induces a smaller Shannon game of weight 2 or more (null when too large to search).
     s_reducible: Option<bool>,
+    /// Has a mutually supporting pair.
+    p_reducible: bool,
     /// Has a short-cut.
     t_reducible: bool,
 }
@@ -98,6 +100,7 @@ impl Cmd {
                 .map(|&[u, v]| format!("{}-{}", names[u], names[v]))
                 .collect(),
             s_reducible: reduce::s_reducible(&link),
+            p_reducible: reduce::p_reducible(&link),
             t_reducible: reduce::t_reducible(&link),
         };
         Ok(match self.format {
@@ -158,7 +161,8 @@ fn text(r: &Report) -> String {
         .s_reducible
         .map_or("not searched (play area too large)", yes);
     out += &format!(
-        "S-reducible: {s_text}; T-reducible: {}.\n",
+        "S-reducible: {s_text}; P-reducible: {}; T-reducible: {}.\n",
+        yes(r.p_reducible),
         yes(r.t_reducible)
     );
     out

@@ -10,7 +10,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use switching::link::Link;
-use switching::links::{self, Part, PartId, Report, paper};
+use switching::link::reduce::{Irreducible, Reductions};
+use switching::links::{self, Canonical, Part, PartId, Report, paper};
 
 use super::Format;
 
@@ -22,7 +23,8 @@ use super::Format;
 /// finished part is kept in DIR, so an interrupted run resumes from the parts already done,
 /// and `--part K/P` runs one part alone (a job array on a cluster); `--merge` then makes the
 /// report from the parts in DIR. The report goes to stdout and, with `--out`, to DIR as
-/// report.json, links.txt and SVG sheets of the links of up to 9 vertices.
+/// links-N.json, links-N.txt (graph6 lists) and SVG sheets of the links of up to 9 vertices
+/// (links-N-weak.svg, links-N-strong.svg).
 #[derive(Args, Debug)]
 pub struct Cmd {
     /// N: vertices of the links, terminals included (3..=12).
@@ -239,17 +241,61 @@ struct JsonLink {
     pivots: Vec<usize>,
     pendant: bool,
     s_reducible: bool,
+    p_reducible: bool,
     t_reducible: bool,
 }
 
-/// The paper's counts next to the project's (null where the paper has none).
+impl JsonLink {
+    fn new(c: &Canonical, pivots: Vec<usize>, r: Reductions) -> JsonLink {
+        let link = c.link();
+        JsonLink {
+            graph6: c.0.to_string(),
+            terminals: link.terminals(),
+            edges: link.edges().len(),
+            pivots,
+            pendant: link.terminals().iter().any(|&v| link.degree(v) == 1),
+            s_reducible: r.s,
+            p_reducible: r.p,
+            t_reducible: r.t,
+        }
+    }
+}
+
+/// A row of tables 2 and 3: links, and how many lack each reduction.
+#[derive(Serialize)]
+struct Counts {
+    links: u64,
+    s_irreducible: u64,
+    p_irreducible: u64,
+    t_irreducible: u64,
+    spt_irreducible: u64,
+}
+
+impl From<Irreducible> for Counts {
+    fn from(c: Irreducible) -> Counts {
+        Counts {
+            links: c.links,
+            s_irreducible: c.s,
+            p_irreducible: c.p,
+            t_irreducible: c.t,
+            spt_irreducible: c.spt,
+        }
+    }
+}
+
+/// The paper's counts for the same N (null where the paper has none).
 #[derive(Serialize)]
 struct PaperCounts {
+    /// Table 1.
     sieved_graphs: Option<u64>,
+    /// Table 1.
     minimal_weak: Option<u64>,
+    /// Table 1.
     s_irreducible: Option<u64>,
-    t_irreducible: Option<u64>,
-    minimal_strong: Option<u64>,
+    /// Table 2, the row of weight N - 2.
+    weak: Option<Counts>,
+    /// Table 3, the row of weight N - 3.
+    strong: Option<Counts>,
 }
 
 /// The JSON document; the field order is the key order.
@@ -260,13 +306,16 @@ struct Json {
     connected_graphs: u64,
     sieved_graphs: u64,
     terminal_pairs_solved: u64,
-    minimal_weak: usize,
-    s_irreducible: usize,
-    t_irreducible: usize,
+    minimal_weak: u64,
+    s_irreducible: u64,
+    p_irreducible: u64,
+    t_irreducible: u64,
+    spt_irreducible: u64,
     /// Minimal strong links on N - 1 vertices (weight N - 3) from the weak links with a
     /// pendant terminal.
-    minimal_strong: usize,
+    minimal_strong: u64,
     strong_weight: usize,
+    strong: Counts,
     paper: PaperCounts,
     links: Vec<JsonLink>,
     strong_links: Vec<JsonLink>,
@@ -275,101 +324,95 @@ struct Json {
 impl Json {
     fn new(r: &Report) -> Json {
         let n = r.vertices;
+        let weak = r.weak_irreducible();
+        let strong = r.strong_irreducible();
         let table_1 = paper::table_1(n);
-        let entry = |link: &Link, graph6: String, pivots: Vec<usize>, s: bool, t: bool| JsonLink {
-            graph6,
-            terminals: link.terminals(),
-            edges: link.edges().len(),
-            pivots,
-            pendant: link.terminals().iter().any(|&v| link.degree(v) == 1),
-            s_reducible: s,
-            t_reducible: t,
-        };
         Json {
             vertices: n,
             weight: n - 2,
             connected_graphs: r.graphs,
             sieved_graphs: r.sieved,
             terminal_pairs_solved: r.pairs,
-            minimal_weak: r.weak.len(),
-            s_irreducible: r.s_irreducible(),
-            t_irreducible: r.t_irreducible(),
-            minimal_strong: r.strong.len(),
+            minimal_weak: weak.links,
+            s_irreducible: weak.s,
+            p_irreducible: weak.p,
+            t_irreducible: weak.t,
+            spt_irreducible: weak.spt,
+            minimal_strong: strong.links,
             strong_weight: n - 3,
+            strong: strong.into(),
             paper: PaperCounts {
-                sieved_graphs: table_1.and_then(|t| t.0),
-                minimal_weak: table_1.map(|t| t.1),
-                s_irreducible: table_1.map(|t| t.2),
-                t_irreducible: paper::t_irreducible(n - 2),
-                minimal_strong: paper::minimal_strong(n - 3),
+                sieved_graphs: paper::sieved(n),
+                minimal_weak: table_1.map(|t| t.0),
+                s_irreducible: table_1.map(|t| t.1),
+                weak: paper::weak(n - 2).map(Counts::from),
+                strong: paper::strong(n - 3).map(Counts::from),
             },
             links: r
                 .weak
                 .iter()
-                .map(|w| {
-                    entry(
-                        &w.link.link(),
-                        w.link.0.to_string(),
-                        w.pivots.clone(),
-                        w.s_reducible,
-                        w.t_reducible,
-                    )
-                })
+                .map(|w| JsonLink::new(&w.link, w.pivots.clone(), w.reductions))
                 .collect(),
             strong_links: r
                 .strong
                 .iter()
-                .map(|c| {
-                    let l = c.link();
-                    let s = switching::link::reduce::s_reducible(&l).unwrap_or(false);
-                    let t = switching::link::reduce::t_reducible(&l);
-                    entry(&l, c.0.to_string(), Vec::new(), s, t)
-                })
+                .map(|c| JsonLink::new(c, Vec::new(), Reductions::of(&c.link())))
                 .collect(),
         }
     }
 }
 
-/// `ours (paper: theirs)`, or `ours` alone, with a mark when they differ.
-fn versus(ours: u64, theirs: Option<u64>) -> String {
+/// One row of the comparison: the project's count, the paper's, and a mark when they
+/// differ.
+fn row(name: &str, ours: u64, theirs: Option<u64>) -> String {
     match theirs {
-        Some(t) if t == ours => format!("{ours:>11}   (paper: {t})"),
-        Some(t) => format!("{ours:>11}   (paper: {t}; differs)"),
-        None => format!("{ours:>11}"),
+        Some(t) if t == ours => format!("    {name:<18}{ours:>8}{t:>8}\n"),
+        Some(t) => format!("    {name:<18}{ours:>8}{t:>8}   differs\n"),
+        None => format!("    {name:<18}{ours:>8}       -\n"),
     }
+}
+
+/// The five rows of a table 2 or 3 line.
+fn rows(ours: Irreducible, theirs: Option<Irreducible>, links_theirs: Option<u64>) -> String {
+    let pick = |f: fn(&Irreducible) -> u64| theirs.as_ref().map(f);
+    row("links", ours.links, links_theirs.or(pick(|c| c.links)))
+        + &row("S-irreducible", ours.s, pick(|c| c.s))
+        + &row("P-irreducible", ours.p, pick(|c| c.p))
+        + &row("T-irreducible", ours.t, pick(|c| c.t))
+        + &row("SPT-irreducible", ours.spt, pick(|c| c.spt))
 }
 
 fn text(r: &Report) -> String {
     let n = r.vertices;
-    let table_1 = paper::table_1(n);
-    let mut out = format!("Minimal weak links on {n} vertices (weight {})\n", n - 2);
-    out += &format!("  connected graphs       {:>11}\n", r.graphs);
-    let theirs = match table_1.and_then(|t| t.0) {
-        Some(t) => format!(" (the paper's sieve: {t})"),
+    let mut out = format!("Minimal links from the connected graphs on {n} vertices\n");
+    out += &format!("  connected graphs   {:>11}\n", r.graphs);
+    let theirs = match paper::sieved(n) {
+        Some(t) => format!(" (the paper's sieve kept {t})"),
         None => String::new(),
     };
     out += &format!(
-        "  kept by the sieve      {:>11}   graphs{theirs}; {} terminal pairs solved\n",
+        "  kept by the sieve  {:>11} graphs{theirs}; {} terminal pairs solved\n\n",
         r.sieved, r.pairs
     );
+    out += "                       project   paper\n";
     out += &format!(
-        "  minimal weak links     {}\n",
-        versus(r.weak.len() as u64, table_1.map(|t| t.1))
+        "  minimal weak links on {n} vertices (weight {}; tables 1 and 2)\n",
+        n - 2
     );
+    // Table 1's count and S column for the weak links; table 2 for the rest (they differ
+    // only on W1, which table 2 calls S-reducible).
+    let mut weak_paper = paper::weak(n - 2);
+    if let (Some(row), Some((links, s))) = (weak_paper.as_mut(), paper::table_1(n)) {
+        row.links = links;
+        row.s = s;
+    }
+    out += &rows(r.weak_irreducible(), weak_paper, None);
     out += &format!(
-        "  S-irreducible          {}\n",
-        versus(r.s_irreducible() as u64, table_1.map(|t| t.2))
-    );
-    out += &format!(
-        "  T-irreducible          {}\n",
-        versus(r.t_irreducible() as u64, paper::t_irreducible(n - 2))
-    );
-    out += &format!(
-        "  minimal strong links   {}   on {} vertices (weight {})\n",
-        versus(r.strong.len() as u64, paper::minimal_strong(n - 3)),
+        "  minimal strong links on {} vertices (weight {}; table 3)\n",
         n - 1,
         n - 3
     );
+    out += &rows(r.strong_irreducible(), paper::strong(n - 3), None);
     if !r.weak.is_empty() {
         out += "\nMinimal weak links (graph6; terminals 0 and 1):\n";
         for w in &r.weak {
@@ -378,17 +421,7 @@ fn text(r: &Report) -> String {
             if w.pendant {
                 notes.push("pendant".into());
             }
-            notes.push(
-                if w.s_reducible {
-                    "S-reducible"
-                } else {
-                    "S-irreducible"
-                }
-                .into(),
-            );
-            if w.t_reducible {
-                notes.push("T-reducible".into());
-            }
+            notes.push(reductions_text(w.reductions));
             out += &format!("  {:<14} {}\n", w.link.0.to_string(), notes.join("; "));
         }
     }
@@ -397,12 +430,27 @@ fn text(r: &Report) -> String {
             "\nMinimal strong links on {} vertices (graph6; terminals 0 and 1):\n",
             n - 1
         );
-        for s in &r.strong {
-            out += &format!("  {}\n", s.0);
+        for c in &r.strong {
+            let notes = reductions_text(Reductions::of(&c.link()));
+            out += &format!("  {:<14} {notes}\n", c.0.to_string());
         }
     }
     out += "\nCheck one by hand: birdcage link --graph6 'G6' (terminals 0 and 1).\n";
     out
+}
+
+/// `reducible: S, T` or `irreducible`.
+fn reductions_text(r: Reductions) -> String {
+    let names: Vec<&str> = [(r.s, "S"), (r.p, "P"), (r.t, "T")]
+        .iter()
+        .filter(|(has, _)| *has)
+        .map(|&(_, name)| name)
+        .collect();
+    if names.is_empty() {
+        "irreducible".into()
+    } else {
+        format!("reducible: {}", names.join(", "))
+    }
 }
 
 /// report.json, links.txt (`graph6 0 1` per line, weak then strong) and the SVG sheets.
@@ -436,7 +484,7 @@ fn write_outputs(dir: &Path, report: &Report, json: &str) -> Result<()> {
                 caption: format!(
                     "{}{}",
                     w.link.0,
-                    if w.s_reducible { "" } else { "  S-irred." }
+                    if w.reductions.s { "" } else { "  S-irred." }
                 ),
             })
             .collect();
