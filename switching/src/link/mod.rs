@@ -230,23 +230,15 @@ impl Link {
         SimpleGraph::new(self.vertices(), self.edges()).expect("a link's edges are simple")
     }
 
+    /// The adjacency masks, by vertex.
+    pub fn adjacency(&self) -> &[Set] {
+        &self.adjacency
+    }
+
     /// Whether the first terminal reaches the second through vertices of `through`.
     pub fn joined(&self, through: Set) -> bool {
         let [s, t] = self.terminals;
-        let allowed = through | 1 << s | 1 << t;
-        let mut seen: Set = 1 << s;
-        let mut frontier = seen;
-        while frontier != 0 {
-            let v = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
-            let new = self.adjacency[v] & allowed & !seen;
-            if new >> t & 1 == 1 {
-                return true;
-            }
-            seen |= new;
-            frontier |= new;
-        }
-        false
+        reach(&self.adjacency, s, through | 1 << t) >> t & 1 == 1
     }
 
     /// Who wins: strong, weak or none.
@@ -289,4 +281,29 @@ impl Link {
             }
         })
     }
+}
+
+/// The vertices `from` reaches through vertices of `allowed` (itself included).
+pub fn reach(adjacency: &[Set], from: usize, allowed: Set) -> Set {
+    let mut seen: Set = 1 << from;
+    let mut frontier = seen;
+    while frontier != 0 {
+        let v = frontier.trailing_zeros() as usize;
+        frontier &= frontier - 1;
+        let new = adjacency[v] & allowed & !seen;
+        seen |= new;
+        frontier |= new;
+    }
+    seen
+}
+
+/// The vertices of a set, in increasing order.
+pub fn bits(mut set: Set) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let v = set.trailing_zeros() as usize;
+            set &= set - 1;
+            v
+        })
+    })
 }

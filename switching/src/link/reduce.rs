@@ -16,21 +16,10 @@
 //! With these readings the project's irreducible counts equal every S, P, T and SPT entry of
 //! the paper's tables 2 and 3 that the project reaches, but for W1 and S2 (see the README).
 
-use super::{Link, Set};
+use super::{Link, Set, bits};
 
 /// The most play vertices [`s_reducible`] searches (2^k subsets).
 pub const MAX_PLAY_S: usize = 20;
-
-/// The vertices of a set, in order.
-fn bits(mut set: Set) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let v = set.trailing_zeros() as usize;
-            set &= set - 1;
-            v
-        })
-    })
-}
 
 /// A set X of play vertices inducing a smaller Shannon game of weight 2 or more, if the link
 /// has one (the first in mask order); `None` when it has none or its play area is larger

@@ -8,7 +8,7 @@
 //! ones whose statement survives, plus the dead-vertex rules they rest on. The tests check
 //! each condition against a search with no sieve at all on every graph of up to 8 vertices.
 
-use super::{Link, Set};
+use super::{Link, Set, bits, reach};
 use crate::link::MAX_VERTICES;
 
 /// A graph of at most [`MAX_VERTICES`] vertices as adjacency masks, with what the
@@ -83,16 +83,7 @@ impl Shape {
         if keep == 0 {
             return true;
         }
-        let start = keep.trailing_zeros() as usize;
-        let mut seen: Set = 1 << start;
-        let mut frontier = seen;
-        while frontier != 0 {
-            let v = frontier.trailing_zeros() as usize;
-            frontier &= frontier - 1;
-            let new = self.adjacency[v] & keep & !seen;
-            seen |= new;
-            frontier |= new;
-        }
+        let seen = reach(self.adjacency(), keep.trailing_zeros() as usize, keep);
         seen == keep
     }
 
@@ -102,17 +93,6 @@ impl Shape {
             .filter(|&v| !self.connected_without(1 << v))
             .fold(0, |m, v| m | 1 << v)
     }
-}
-
-/// The vertices of a set, in order.
-fn bits(mut set: Set) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let v = set.trailing_zeros() as usize;
-            set &= set - 1;
-            v
-        })
-    })
 }
 
 /// One condition of the sieve. Graph conditions hold of the graph whatever its terminals;
@@ -149,6 +129,15 @@ pub enum Condition {
     /// From six vertices on, no neighbour of one terminal has two neighbours next to the
     /// other: the link would contain W3 (sieve 13, theorem 2's proof).
     NoW3,
+    /// The centre (vertices next to neither terminal) has at least one vertex from six
+    /// vertices on, two from eight on (theorem 1; the proofs exclude W3, then the W5 links,
+    /// so they hold from weights 4 and 6).
+    CentreSize,
+    /// From six vertices on, a border vertex (next to a terminal) has degree at most c + 2,
+    /// c the centre's size: its terminal, one vertex of the other border, the centre
+    /// (theorem 2's first bound; the tighter c + 1 is proved in the paper's appendix for
+    /// weights the seed's text no longer shows, so it is not used).
+    BorderDegree,
     /// Some non-terminal vertex can be a pivot: triangle-free, and the pendant terminal's
     /// neighbour if there is one (sieve 12, lemma 5).
     CandidatePivot,
@@ -165,10 +154,12 @@ impl Condition {
     ];
 
     /// The pair conditions, cheapest first.
-    pub const PAIR: [Condition; 8] = [
+    pub const PAIR: [Condition; 10] = [
         Condition::TerminalsApart,
         Condition::TerminalsTriangleFree,
         Condition::PendantIsTerminal,
+        Condition::CentreSize,
+        Condition::BorderDegree,
         Condition::NothingSurrounded,
         Condition::NoLostPair,
         Condition::NoW3,
@@ -240,6 +231,19 @@ impl Condition {
                         .iter()
                         .all(|&(a, b)| bits(adj[a]).all(|u| (adj[u] & adj[b]).count_ones() <= 1))
             }
+            Condition::CentreSize => {
+                let centre = (others & !adj[s] & !adj[t]).count_ones();
+                let least = match shape.n {
+                    ..6 => 0,
+                    6 | 7 => 1,
+                    _ => 2,
+                };
+                centre >= least
+            }
+            Condition::BorderDegree => {
+                let centre = (others & !adj[s] & !adj[t]).count_ones();
+                shape.n < 6 || bits(adj[s] | adj[t]).all(|v| shape.degree(v) <= centre + 2)
+            }
             Condition::CandidatePivot => {
                 let pendant_terminal = shape.pendants & terminals;
                 if pendant_terminal != 0 {
@@ -252,20 +256,6 @@ impl Condition {
             _ => panic!("{self:?} is a graph condition"),
         }
     }
-}
-
-/// The vertices `from` reaches through `allowed`.
-fn reach(adj: &[Set], from: usize, allowed: Set) -> Set {
-    let mut seen: Set = 1 << from;
-    let mut frontier = seen;
-    while frontier != 0 {
-        let v = frontier.trailing_zeros() as usize;
-        frontier &= frontier - 1;
-        let new = adj[v] & allowed & !seen;
-        seen |= new;
-        frontier |= new;
-    }
-    seen
 }
 
 /// The terminal pairs `[s, t]`, `s < t`, that pass the whole sieve: none when a graph

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::{Link, Set, Strength};
+use super::{Link, Set, Strength, reach};
 
 /// The most play vertices whose memo is a flat table (3^12 bytes = 531 kB).
 pub const DENSE: usize = 12;
@@ -78,9 +78,9 @@ impl<'l> Solver<'l> {
             return false;
         }
         if short_first {
-            self.short_to_move(0, 0, 0)
+            self.wins(true, 0, 0, 0)
         } else {
-            !self.cut_to_move(0, 0, 0)
+            !self.wins(false, 0, 0, 0)
         }
     }
 
@@ -107,7 +107,7 @@ impl<'l> Solver<'l> {
             .filter(|&v| play >> v & 1 == 1)
             .filter(|&v| {
                 let short = 1 << v;
-                link.joined(short) || !self.cut_to_move(short, 0, self.weight[v])
+                link.joined(short) || !self.wins(false, short, 0, self.weight[v])
             })
             .collect()
     }
@@ -118,8 +118,8 @@ impl<'l> Solver<'l> {
         let link = self.link;
         let open = link.all() & !cut;
         let [s, t] = link.terminals();
-        let from_s = reach(link, s, open);
-        let from_t = reach(link, t, open);
+        let from_s = reach(link.adjacency(), s, open);
+        let from_t = reach(link.adjacency(), t, open);
         // A superset of the vertices on simple open paths, cheap to find: the terminals'
         // open component with dead ends (fewer than two neighbours left) trimmed
         // repeatedly. Extra vertices in it are passes, which never beat the best move.
@@ -142,11 +142,13 @@ impl<'l> Solver<'l> {
         alive & link.play_area() & !short & !cut
     }
 
-    /// Whether Short, to move, wins from (short, cut); neither side has won yet.
-    fn short_to_move(&mut self, short: Set, cut: Set, key: u64) -> bool {
+    /// Whether the side to move (Short when `short_to_move`) wins from (short, cut);
+    /// neither side has won yet.
+    fn wins(&mut self, short_to_move: bool, short: Set, cut: Set, key: u64) -> bool {
+        let (known_bit, value_bit) = if short_to_move { (1, 2) } else { (4, 8) };
         let known = self.memo.get(key);
-        if known & 1 != 0 {
-            return known & 2 != 0;
+        if known & known_bit != 0 {
+            return known & value_bit != 0;
         }
         let link = self.link;
         let mut moves = self.live(short, cut);
@@ -154,51 +156,20 @@ impl<'l> Solver<'l> {
         while moves != 0 {
             let v = moves.trailing_zeros() as usize;
             moves &= moves - 1;
-            let next = short | 1 << v;
-            if link.joined(next) || !self.cut_to_move(next, cut, key + self.weight[v]) {
-                wins = true;
+            wins = if short_to_move {
+                let next = short | 1 << v;
+                link.joined(next) || !self.wins(false, next, cut, key + self.weight[v])
+            } else {
+                let next = cut | 1 << v;
+                !link.joined(link.play_area() & !next)
+                    || !self.wins(true, short, next, key + 2 * self.weight[v])
+            };
+            if wins {
                 break;
             }
         }
-        self.memo.set(key, 1 | if wins { 2 } else { 0 });
+        self.memo
+            .set(key, known_bit | if wins { value_bit } else { 0 });
         wins
     }
-
-    /// Whether Cut, to move, wins from (short, cut); neither side has won yet.
-    fn cut_to_move(&mut self, short: Set, cut: Set, key: u64) -> bool {
-        let known = self.memo.get(key);
-        if known & 4 != 0 {
-            return known & 8 != 0;
-        }
-        let link = self.link;
-        let mut moves = self.live(short, cut);
-        let mut wins = false;
-        while moves != 0 {
-            let v = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
-            let next = cut | 1 << v;
-            if !link.joined(link.play_area() & !next)
-                || !self.short_to_move(short, next, key + 2 * self.weight[v])
-            {
-                wins = true;
-                break;
-            }
-        }
-        self.memo.set(key, 4 | if wins { 8 } else { 0 });
-        wins
-    }
-}
-
-/// The vertices `from` reaches through `allowed`.
-fn reach(link: &Link, from: usize, allowed: Set) -> Set {
-    let mut seen: Set = 1 << from;
-    let mut frontier = seen;
-    while frontier != 0 {
-        let v = frontier.trailing_zeros() as usize;
-        frontier &= frontier - 1;
-        let new = link.neighbours(v) & allowed & !seen;
-        seen |= new;
-        frontier |= new;
-    }
-    seen
 }
