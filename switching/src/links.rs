@@ -428,9 +428,60 @@ impl Report {
         self.weak_irreducible().s as usize
     }
 
+    /// The spread of the minimal weak links (table 2's middle columns).
+    pub fn weak_spread(&self) -> Option<Spread> {
+        let links: Vec<Link> = self.weak.iter().map(|w| w.link.link()).collect();
+        Spread::of(&links)
+    }
+
+    /// The spread of the minimal strong links (table 3's middle columns).
+    pub fn strong_spread(&self) -> Option<Spread> {
+        let links: Vec<Link> = self.strong.iter().map(Canonical::link).collect();
+        Spread::of(&links)
+    }
+
     /// The minimal strong links without each reduction (table 3's columns).
     pub fn strong_irreducible(&self) -> Irreducible {
         Irreducible::count(self.strong.iter().map(|c| Reductions::of(&c.link())))
+    }
+}
+
+/// The shape of a set of links as tables 2 and 3 give it: the smallest centre (play vertices
+/// next to neither terminal), and the least and most edges and largest degree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Spread {
+    /// The smallest centre.
+    pub centre: u32,
+    /// Fewest and most edges.
+    pub edges: [u32; 2],
+    /// Least and most of the largest vertex degree.
+    pub max_degree: [u32; 2],
+}
+
+impl Spread {
+    /// The spread of `links`; `None` for none.
+    pub fn of<'a>(links: impl IntoIterator<Item = &'a Link>) -> Option<Spread> {
+        links
+            .into_iter()
+            .map(|l| {
+                let [s, t] = l.terminals();
+                let centre = l.play_area() & !l.neighbours(s) & !l.neighbours(t);
+                let edges = l.edges().len() as u32;
+                let degree = (0..l.vertices()).map(|v| l.degree(v)).max().unwrap_or(0);
+                Spread {
+                    centre: centre.count_ones(),
+                    edges: [edges; 2],
+                    max_degree: [degree; 2],
+                }
+            })
+            .reduce(|a, b| Spread {
+                centre: a.centre.min(b.centre),
+                edges: [a.edges[0].min(b.edges[0]), a.edges[1].max(b.edges[1])],
+                max_degree: [
+                    a.max_degree[0].min(b.max_degree[0]),
+                    a.max_degree[1].max(b.max_degree[1]),
+                ],
+            })
     }
 }
 
@@ -628,6 +679,27 @@ pub mod paper {
             7 => row(36, 8, 8, 20, 2),
             8 => row(24, 7, 24, 24, 7),
             9 => row(953, 312, 544, 766, 208),
+            _ => return None,
+        })
+    }
+
+    /// Tables 2 (weak) and 3 (strong), by weight: the smallest centre (None where the table
+    /// leaves it blank: W1, S0 and S2, whose borders overlap), the range of edges and of the
+    /// largest degree.
+    pub fn spread(strong: bool, weight: usize) -> Option<(Option<u32>, [u32; 2], [u32; 2])> {
+        Some(match (strong, weight) {
+            (false, 1) => (None, [2, 2], [2, 2]),
+            (false, 3) => (Some(0), [5, 5], [3, 3]),
+            (false, 5) => (Some(1), [8, 9], [3, 4]),
+            (false, 7) => (Some(2), [11, 13], [3, 5]),
+            (false, 8) => (Some(3), [14, 16], [4, 5]),
+            (false, 9) => (Some(3), [14, 21], [3, 6]),
+            (true, 0) => (None, [1, 1], [1, 1]),
+            (true, 2) => (None, [4, 4], [2, 2]),
+            (true, 4) => (Some(0), [7, 8], [3, 3]),
+            (true, 6) => (Some(0), [10, 12], [3, 4]),
+            (true, 7) => (Some(1), [13, 15], [4, 5]),
+            (true, 8) => (Some(1), [13, 20], [3, 6]),
             _ => return None,
         })
     }

@@ -11,7 +11,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use switching::link::Link;
 use switching::link::reduce::{Irreducible, Reductions};
-use switching::links::{self, Canonical, Part, PartId, Report, paper};
+use switching::links::{self, Canonical, Part, PartId, Report, Spread, paper};
 
 use super::Format;
 
@@ -372,6 +372,37 @@ fn row(name: &str, ours: u64, theirs: Option<u64>) -> String {
     }
 }
 
+/// A range `a–b` (one number when a = b).
+fn range([a, b]: [u32; 2]) -> String {
+    if a == b {
+        a.to_string()
+    } else {
+        format!("{a}-{b}")
+    }
+}
+
+/// The three spread rows of a table 2 or 3 line.
+fn spread_rows(ours: Option<Spread>, theirs: Option<(Option<u32>, [u32; 2], [u32; 2])>) -> String {
+    let Some(ours) = ours else {
+        return String::new();
+    };
+    let line = |name: &str, a: String, b: Option<String>| match b {
+        Some(b) if a == b => format!("    {name:<18}{a:>8}{b:>8}\n"),
+        Some(b) => format!("    {name:<18}{a:>8}{b:>8}   differs\n"),
+        None => format!("    {name:<18}{a:>8}       -\n"),
+    };
+    line(
+        "smallest centre",
+        ours.centre.to_string(),
+        theirs.and_then(|t| t.0).map(|c| c.to_string()),
+    ) + &line("edges", range(ours.edges), theirs.map(|t| range(t.1)))
+        + &line(
+            "largest degree",
+            range(ours.max_degree),
+            theirs.map(|t| range(t.2)),
+        )
+}
+
 /// The five rows of a table 2 or 3 line.
 fn rows(ours: Irreducible, theirs: Option<Irreducible>, links_theirs: Option<u64>) -> String {
     let pick = |f: fn(&Irreducible) -> u64| theirs.as_ref().map(f);
@@ -407,12 +438,14 @@ fn text(r: &Report) -> String {
         row.s = s;
     }
     out += &rows(r.weak_irreducible(), weak_paper, None);
+    out += &spread_rows(r.weak_spread(), paper::spread(false, n - 2));
     out += &format!(
         "  minimal strong links on {} vertices (weight {}; table 3)\n",
         n - 1,
         n - 3
     );
     out += &rows(r.strong_irreducible(), paper::strong(n - 3), None);
+    out += &spread_rows(r.strong_spread(), paper::spread(true, n - 3));
     if !r.weak.is_empty() {
         out += "\nMinimal weak links (graph6; terminals 0 and 1):\n";
         for w in &r.weak {
