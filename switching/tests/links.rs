@@ -249,6 +249,23 @@ fn the_irreducible_counts_of_tables_2_and_3() {
             assert_eq!(report.strong_irreducible(), strong, "N = {n}");
         }
     }
+    // The middle columns: smallest centre, edges, largest degree (weights 5 and 7 weak,
+    // 4 and 6 strong).
+    use switching::links::Spread;
+    let spread = |centre, edges, max_degree| Spread {
+        centre,
+        edges,
+        max_degree,
+    };
+    let report = |n| {
+        links::merge(&[links::run_part(n, PartId { index: 1, count: 1 }, &|_| {}).unwrap()])
+            .unwrap()
+    };
+    let (seven, nine) = (report(7), report(9));
+    assert_eq!(seven.weak_spread(), Some(spread(1, [8, 9], [3, 4])));
+    assert_eq!(seven.strong_spread(), Some(spread(0, [7, 8], [3, 3])));
+    assert_eq!(nine.weak_spread(), Some(spread(2, [11, 13], [3, 5])));
+    assert_eq!(nine.strong_spread(), Some(spread(0, [10, 12], [3, 4])));
 }
 
 /// Every minimal strong link of weight 6 by plain minimax over every game on 8 vertices, no
