@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use args::BAD_INPUT;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -32,6 +32,8 @@ enum Command {
     Graph(cli::graph::Cmd),
     Link(cli::link::Cmd),
     Links(cli::links::Cmd),
+    Completions(cli::completions::CompletionsCmd),
+    Man(cli::completions::ManCmd),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +57,8 @@ fn main() -> ExitCode {
         Command::Graph(cmd) => cmd.run(),
         Command::Link(cmd) => cmd.run(),
         Command::Links(cmd) => cmd.run(),
+        Command::Completions(cmd) => cmd.run(Cli::command()),
+        Command::Man(cmd) => cmd.run(Cli::command()),
     };
     match result {
         Ok(text) => {

@@ -118,8 +118,61 @@ fn finished_games_report_the_winner_and_no_choice() {
 }
 
 #[test]
-fn text_output_draws_the_board_and_the_scaled_drops() {
-    let out = birdcage(&["analyze", "--size", "2", "--moves", "A3,c3"]);
+fn text_output_draws_the_board_and_the_drops_as_shares_of_the_supply() {
+    // A3 cut and C3 shorted: C1 carries the whole supply, B2 and A1 half each in series.
+    let text = stdout(&["analyze", "--size", "2", "--moves", "A3,c3"]);
+    let want = "\
+M=2 ideal network, moves: A3,c3
+
+  ● = ●
+3     ‖
+2 ● - ●
+1 |   |
+  ● = ●
+  A B C
+
+Drops in % of the supply:
+
+   ●    =    ●
+3            ‖
+2  ●   50.0  ●
+1 50.0      100
+   ●    =    ●
+   A    B    C
+
+Largest drop 100 % of the supply, on C1.
+Runner-up 50.0 %, on B2 and A1: 50.0 points less.
+
+Cut's move (largest drop): C1
+";
+    assert_eq!(text, want);
+}
+
+#[test]
+fn analyze_names_ties_and_keeps_80_columns_up_to_m5() {
+    // The reference network's 20-digit integers used to make a 180-column board.
+    for size in ["3", "4", "5"] {
+        let text = stdout(&[
+            "analyze",
+            "--size",
+            size,
+            "--moves",
+            "A1,c1",
+            "--network",
+            "reference",
+        ]);
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= 80, "M={size}: {widest} columns\n{text}");
+        assert!(text.contains("Drops in % of the supply:"), "{text}");
+    }
+    // The start of M=3 is symmetric: the machine's tie is named as such.
+    let text = stdout(&["analyze", "--size", "3"]);
+    assert!(text.contains("(exactly equal)"), "{text}");
+}
+
+#[test]
+fn exact_text_output_draws_the_scaled_drops() {
+    let out = birdcage(&["analyze", "--size", "2", "--moves", "A3,c3", "--exact"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let want = "\
@@ -333,7 +386,7 @@ fn play_undo_drops_and_the_perfect_opponent() {
     assert!(text.contains("You: A5\n"), "{text}");
     assert!(text.contains("Undone.\n"), "{text}");
     assert!(text.contains("Nothing to undo.\n"), "{text}");
-    assert!(text.contains("Drops in units of"), "{text}");
+    assert!(text.contains("Drops in % of the supply"), "{text}");
     // quit stops reading: C3 is never played.
     assert!(text.ends_with("Record: (none)\n"), "{text}");
 }
@@ -479,4 +532,21 @@ fn next_answers_for_short_as_bridj_it_s_machine() {
         &["next", "--size", "3", "--moves", "A5", "--adc-bits", "10"],
         "it is Short's turn; the firmware reads the board for Cut",
     );
+}
+
+#[test]
+fn completions_and_the_man_page_come_from_the_clap_definitions() {
+    let bash = stdout(&["completions", "bash"]);
+    assert!(bash.contains("_birdcage()"), "{bash}");
+    // Every subcommand is offered, the newest included.
+    for sub in ["analyze", "play", "links", "completions"] {
+        assert!(bash.contains(sub), "{sub} missing");
+    }
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        assert!(!stdout(&["completions", shell]).is_empty(), "{shell}");
+    }
+    let man = stdout(&["man"]);
+    assert!(man.contains(".TH birdcage 1"), "{man}");
+    assert!(man.contains("links"), "{man}");
+    assert_bad_input(&["completions", "tcsh"], "invalid value 'tcsh'");
 }

@@ -209,10 +209,10 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     // `direct` cut, the path's two resistors share the supply.
     assert!(
         text.contains(
-            "Drops (ideal network), as fractions of the supply:\n\
+            "Drops (ideal network), in % of the supply:\n\
              Terminals s and t; Short joins them, Cut separates them.\n  \
-             s-a     s - a  resistor  drop 1/2\n  \
-             a-t     a - t  resistor  drop 1/2\n  \
+             s-a     s - a  resistor  drop 50.0 %\n  \
+             a-t     a - t  resistor  drop 50.0 %\n  \
              direct  s - t  cut\n"
         ),
         "{text}"
@@ -373,8 +373,17 @@ fn analyze_and_next_on_a_graph() {
     );
     let text = stdout(&["analyze", "--graph", path, "--moves", "direct"]);
     assert!(
-        text.contains("  s-a     s - a  resistor  drop 1/2\n"),
+        text.contains("  s-a     s - a  resistor  drop 50.0 %\n"),
         "{text}"
+    );
+    assert!(
+        text.contains("Largest drop 50.0 % of the supply, on s-a and a-t (exactly equal).\n"),
+        "{text}"
+    );
+    let exact = stdout(&["analyze", "--graph", path, "--moves", "direct", "--exact"]);
+    assert!(
+        exact.contains("  s-a     s - a  resistor  drop 1/2\n"),
+        "{exact}"
     );
     assert!(
         text.ends_with("Short's move (short the largest drop): s-a (tied: s-a a-t)\n"),

@@ -13,6 +13,7 @@ use serde::ser::{SerializeStruct, Serializer};
 
 use crate::exact::{self, ExactVoltages};
 use crate::reading::{Reader, Reading};
+use crate::share;
 
 /// One edge of the report. Serialised as `{edge, state, drop, drop_f64}` (plus `code_drop`
 /// and `ohms` when known): the A1 name, `resistor`/`cut`/`short`, the exact drop in lowest
@@ -135,6 +136,15 @@ pub struct Analysis {
     pub voltages: ExactVoltages,
 }
 
+/// How the text gives drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Units {
+    /// A share of the supply, in percent, with the digits that rank them.
+    Share,
+    /// Integers over the least common denominator.
+    Exact,
+}
+
 /// Replays `record` from the start position with `first` to move and solves it; with a
 /// `reader`, also reads it as that board would.
 pub fn analyze(
@@ -255,17 +265,21 @@ impl Analysis {
     /// The board, the drops scaled to integers by their least common denominator laid out
     /// on the board, and the heuristic's choice.
     pub fn to_text(&self) -> String {
+        self.text(Units::Share)
+    }
+
+    /// [`Analysis::to_text`] with every drop as an exact integer over the drops' least
+    /// common denominator (`analyze --exact`).
+    pub fn to_text_exact(&self) -> String {
+        self.text(Units::Exact)
+    }
+
+    fn text(&self, units: Units) -> String {
         let position = self.voltages.position();
         let drops: Vec<(heuristic::Edge, BigRational)> = position
             .resistors()
             .filter_map(|e| self.voltages.drop(e).map(|d| (e, d)))
             .collect();
-        let lcd = exact::common_denominator(drops.iter().map(|(_, d)| d));
-        let scaled = |edge| -> Option<String> {
-            let (_, d) = drops.iter().find(|(e, _)| *e == edge)?;
-            let n: BigInt = (d * BigRational::from_integer(lcd.clone())).to_integer();
-            Some(n.to_string())
-        };
         let mut out = String::new();
         let record = if self.moves.is_empty() {
             "(start)".to_string()
@@ -277,8 +291,29 @@ impl Analysis {
             self.size, self.network, record
         ));
         out.push_str(&crate::diagram::board(position));
-        out.push_str(&format!("\nDrops in units of 1/{lcd} of the supply:\n\n"));
-        out.push_str(&crate::diagram::labelled(position, scaled));
+        match units {
+            Units::Exact => {
+                let lcd = exact::common_denominator(drops.iter().map(|(_, d)| d));
+                let scaled = |edge| -> Option<String> {
+                    let (_, d) = drops.iter().find(|(e, _)| *e == edge)?;
+                    let n: BigInt = (d * BigRational::from_integer(lcd.clone())).to_integer();
+                    Some(n.to_string())
+                };
+                out.push_str(&format!("\nDrops in units of 1/{lcd} of the supply:\n\n"));
+                out.push_str(&crate::diagram::labelled(position, scaled));
+            }
+            Units::Share => {
+                let digits = share::digits_to_rank(drops.iter().map(|(_, d)| d));
+                let label = |edge| -> Option<String> {
+                    let (_, d) = drops.iter().find(|(e, _)| *e == edge)?;
+                    Some(share::percent(d, digits))
+                };
+                out.push_str("\nDrops in % of the supply:\n\n");
+                out.push_str(&crate::diagram::labelled(position, label));
+                out.push('\n');
+                out.push_str(&share::ranking(&drops, digits));
+            }
+        }
         out.push('\n');
         match (position.winner(), position.to_move(), self.choice) {
             (Some(w), _, _) => out.push_str(&format!("{w} has won.\n")),
@@ -325,11 +360,11 @@ impl Analysis {
                 board.adc_bits
             )),
         }
-        out.push_str("  node      volts  code\n");
+        out.push_str("  node         mV  code\n");
         for n in nodes {
             let volts = n
                 .volts
-                .map_or_else(|| "undefined".to_string(), |v| format!("{v:.6}"));
+                .map_or_else(|| "undefined".to_string(), |v| format!("{:.2}", v * 1e3));
             let code = n.code.map_or_else(|| "-".to_string(), |c| c.to_string());
             out.push_str(&format!("  {:<4} {volts:>10} {code:>5}\n", n.node));
         }

@@ -40,4 +40,5 @@ pub mod mesh;
 pub mod physical;
 pub mod players;
 pub mod reading;
+pub mod share;
 pub mod verdict;

@@ -3,6 +3,7 @@
 
 use anyhow::{Result, bail};
 use clap::Args;
+use emulator::share;
 use heuristic::{EdgeState, Model, Side};
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -26,6 +27,10 @@ pub struct Cmd {
     network: Model,
     #[command(flatten)]
     reader: ReaderArgs,
+    /// Print drops exactly (integers over their common denominator on the cage, fractions on
+    /// a graph) instead of as a share of the supply. The JSON is always exact.
+    #[arg(long)]
+    exact: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -57,27 +62,65 @@ pub(crate) fn no_reader_on_a_graph(reader: &ReaderArgs) -> Result<()> {
     Ok(())
 }
 
-/// A game on a graph as [`graph_lines`] draws it, each resistor's exact drop after it.
+/// A game on a graph as [`graph_lines`] draws it, each resistor's drop after it as a share
+/// of the supply (digits enough to rank the largest).
 pub(crate) fn graph_lines_with_drops(
     play: &Play,
     model: Model,
     marker: impl Fn(usize) -> &'static str,
 ) -> Vec<String> {
+    graph_lines_in(play, model, marker, false)
+}
+
+/// [`graph_lines_with_drops`], the drops exact fractions of the supply when `exact`.
+fn graph_lines_in(
+    play: &Play,
+    model: Model,
+    marker: impl Fn(usize) -> &'static str,
+    exact: bool,
+) -> Vec<String> {
     let voltages = emulator::graphs::solve(play, model);
+    let drops: Vec<Option<BigRational>> = (0..play.graph().edges().len())
+        .map(|e| {
+            (play.states()[e] == EdgeState::Resistor)
+                .then(|| voltages.drop(e))
+                .flatten()
+        })
+        .collect();
+    let digits = share::digits_to_rank(drops.iter().flatten());
     let mut lines = graph_lines(play, marker);
     let width = lines[1..]
         .iter()
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0);
-    for (edge, line) in lines[1..].iter_mut().enumerate() {
-        if play.states()[edge] == EdgeState::Resistor
-            && let Some(drop) = voltages.drop(edge)
-        {
-            *line = format!("{line:<width$}  drop {drop}");
+    for (drop, line) in drops.iter().zip(&mut lines[1..]) {
+        if let Some(drop) = drop {
+            let text = if exact {
+                drop.to_string()
+            } else {
+                format!("{} %", share::percent(drop, digits))
+            };
+            *line = format!("{line:<width$}  drop {text}");
         }
     }
     lines
+}
+
+/// The ranking of a graph's drops in words (largest, ties, runner-up).
+fn graph_ranking(play: &Play, model: Model) -> String {
+    let voltages = emulator::graphs::solve(play, model);
+    let graph = play.graph();
+    let drops: Vec<(&str, BigRational)> = (0..graph.edges().len())
+        .filter(|&e| play.states()[e] == EdgeState::Resistor)
+        .filter_map(|e| {
+            voltages
+                .drop(e)
+                .map(|d| (graph.edges()[e].name.as_str(), d))
+        })
+        .collect();
+    let digits = share::digits_to_rank(drops.iter().map(|(_, d)| d));
+    share::ranking(&drops, digits)
 }
 
 /// One edge of a graph's report: the same keys as an edge of the cage's.
@@ -143,7 +186,7 @@ impl GraphAnalysis {
         }
     }
 
-    fn to_text(&self, path: &str, play: &Play) -> String {
+    fn to_text(&self, path: &str, play: &Play, exact: bool) -> String {
         let record = if self.moves.is_empty() {
             "(start)".to_string()
         } else {
@@ -154,11 +197,15 @@ impl GraphAnalysis {
             self.edges.len(),
             self.network
         );
-        for line in graph_lines_with_drops(play, self.model, |_| "  ") {
+        for line in graph_lines_in(play, self.model, |_| "  ", exact) {
             out.push_str(&line);
             out.push('\n');
         }
         out.push('\n');
+        if !exact && play.winner().is_none() {
+            out.push_str(&graph_ranking(play, self.model));
+            out.push('\n');
+        }
         let tied = self.tied.join(" ");
         match (play.winner(), play.to_move(), &self.choice) {
             (Some(w), _, _) => out.push_str(&format!("{w} has won.\n")),
@@ -186,6 +233,7 @@ impl Cmd {
                 let game = cage_game(&self.record, size, self.network);
                 let analysis = self.reader.analyze(&game)?;
                 Ok(match self.format {
+                    Format::Text if self.exact => analysis.to_text_exact(),
                     Format::Text => analysis.to_text(),
                     Format::Json => serde_json::to_string_pretty(&analysis)? + "\n",
                 })
@@ -201,7 +249,7 @@ impl Cmd {
         let play = self.record.play(graph)?;
         let analysis = GraphAnalysis::new(&play, self.network);
         Ok(match self.format {
-            Format::Text => analysis.to_text(path, &play),
+            Format::Text => analysis.to_text(path, &play, self.exact),
             Format::Json => serde_json::to_string_pretty(&analysis)? + "\n",
         })
     }

@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod beat;
+pub mod completions;
 pub mod export;
 pub mod graph;
 pub mod link;

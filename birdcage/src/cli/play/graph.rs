@@ -150,10 +150,7 @@ impl Game for GraphSession<'_> {
     }
 
     fn drops(&self) -> String {
-        let mut out = format!(
-            "Drops ({} network), as fractions of the supply:\n",
-            self.model
-        );
+        let mut out = format!("Drops ({} network), in % of the supply:\n", self.model);
         for line in self.lines(|_| "  ", true) {
             out.push_str(&line);
             out.push('\n');
