@@ -38,7 +38,7 @@ fn quantise(set: &PositionSet, converters: &[Converter], name: &str) -> quantisa
     let out = Output::new(&scratch_dir(name)).unwrap();
     let mut csv = out.csv("positions.csv").unwrap();
     let bits: Vec<u8> = studies::BITS.collect();
-    quantisation::run(set, converters, &bits, 3, &quiet(), &mut csv).unwrap()
+    quantisation::run(set, (converters, 1), &bits, 3, &quiet(), &mut csv).unwrap()
 }
 
 /// A board's divergences are classified; the worst one replays through `birdcage analyze`

@@ -48,6 +48,13 @@ impl Header {
     }
 }
 
+impl Header {
+    /// The caption of the study's plots: size, board and seed, then `more`.
+    pub fn caption(&self, more: &str) -> String {
+        super::plot::caption(self.size, &self.board, self.seed, more)
+    }
+}
+
 /// The folder a study writes into.
 #[derive(Clone, Debug)]
 pub struct Output {
@@ -152,6 +159,23 @@ fn quote(field: &str) -> String {
 /// A float as data files print it: Rust's shortest text that reads back the same value.
 pub fn fmt_f64(v: f64) -> String {
     format!("{v}")
+}
+
+/// A share (0.0244) for people, in percent with 4 significant digits: `2.440 %`,
+/// `0.001526 %`.
+///
+/// ```
+/// assert_eq!(studies::report::percent_text(0.0244), "2.440 %");
+/// assert_eq!(studies::report::percent_text(1.0 / 65536.0), "0.001526 %");
+/// assert_eq!(studies::report::percent_text(0.0), "0 %");
+/// ```
+pub fn percent_text(share: f64) -> String {
+    let p = 100.0 * share;
+    if p == 0.0 || !p.is_finite() {
+        return format!("{p} %");
+    }
+    let decimals = (3 - p.abs().log10().floor() as i32).max(0) as usize;
+    format!("{p:.decimals$} %")
 }
 
 /// A rate for people: `12.34 % (11.90 – 12.80 %)`, or `n/a` when nothing was counted.

@@ -27,7 +27,7 @@ fn quantise(set: &PositionSet, converters: &[Converter], name: &str) -> quantisa
     let out = Output::new(&scratch_dir(name)).unwrap();
     let mut csv = out.csv("positions.csv").unwrap();
     let bits: Vec<u8> = studies::BITS.collect();
-    quantisation::run(set, converters, &bits, 3, &quiet(), &mut csv).unwrap()
+    quantisation::run(set, (converters, 1), &bits, 3, &quiet(), &mut csv).unwrap()
 }
 
 /// The M=3 tree: its size, no position twice, every record replays to its position, Cut's
