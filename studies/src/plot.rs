@@ -45,6 +45,9 @@ pub enum Scale {
     /// Linear over fractions (rates, shares of the supply), labelled in percent: 0.0035 is
     /// labelled `0.35`.
     Percent,
+    /// Logarithmic over fractions spanning decades (losses in LSB-sized steps), ticked at
+    /// powers of ten and labelled in percent: 0.0001 is labelled `0.01`.
+    LogPercent,
     /// Logarithmic, ticked at the values the data has (tolerances, pull-up values).
     Log,
     /// Logarithmic over counts: ticks at 1, 10, 100, …, labelled as integers.
@@ -53,7 +56,7 @@ pub enum Scale {
 
 impl Scale {
     fn is_log(self) -> bool {
-        matches!(self, Scale::Log | Scale::LogCount)
+        matches!(self, Scale::Log | Scale::LogCount | Scale::LogPercent)
     }
 }
 
@@ -159,16 +162,29 @@ pub fn ticks(scale: Scale, range: (f64, f64), data: &[f64]) -> Vec<f64> {
             t.dedup();
             t
         }
-        Scale::LogCount => {
-            let mut t = Vec::new();
-            let mut v = 1.0;
-            while v <= hi {
-                if v >= lo {
-                    t.push(v);
-                }
-                v *= 10.0;
+        Scale::LogCount | Scale::LogPercent => {
+            // Powers of ten from 1 (counts) or from the one at or below lo, each computed
+            // directly so that no error accumulates; 2, 3 and 5 times them too when fewer than
+            // two powers fall in the range.
+            let first = if scale == Scale::LogCount {
+                0
+            } else {
+                lo.log10().floor() as i32
+            };
+            let inside = |v: &f64| *v >= lo * (1.0 - 1e-12) && *v <= hi * (1.0 + 1e-12);
+            let powers = first..=hi.log10().floor() as i32;
+            let t: Vec<f64> = powers
+                .clone()
+                .map(|e| 10f64.powi(e))
+                .filter(inside)
+                .collect();
+            if t.len() >= 2 {
+                return t;
             }
-            t
+            powers
+                .flat_map(|e| [1.0, 2.0, 3.0, 5.0].map(|m| m * 10f64.powi(e)))
+                .filter(inside)
+                .collect()
         }
         Scale::Linear | Scale::Percent | Scale::Integer => {
             // Integers tick at every one up to 16 of them (bits 6..=16 all labelled).
@@ -216,7 +232,7 @@ pub fn tick_label(scale: Scale, v: f64) -> String {
                 String::new()
             }
         }
-        Scale::Percent => decimal_text(100.0 * v),
+        Scale::Percent | Scale::LogPercent => decimal_text(100.0 * v),
         Scale::Linear | Scale::Log => decimal_text(v),
     }
 }
@@ -237,9 +253,15 @@ pub fn integer_text(n: i64) -> String {
     out
 }
 
-/// A decimal with at most 6 decimals and no trailing zeros (`14`, `0.35`, never `-0`).
+/// A decimal with no trailing zeros (`14`, `0.35`, `0.000015`, never `-0`): at least 6
+/// decimals, and 3 significant digits for smaller values.
 fn decimal_text(v: f64) -> String {
-    let s = format!("{v:.6}");
+    let decimals = if v == 0.0 || !v.is_finite() {
+        6
+    } else {
+        (2 - v.abs().log10().floor() as i32).clamp(6, 15) as usize
+    };
+    let s = format!("{v:.decimals$}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
         "0".to_string()
@@ -282,6 +304,7 @@ impl Axis {
         };
         let range = match scale {
             Scale::Log => (min / 1.25)..(max * 1.25),
+            Scale::LogPercent => (min / 1.6)..(max * 1.6),
             Scale::LogCount => 0.5..(max.max(1.0) * 4.0),
             Scale::Linear | Scale::Percent | Scale::Integer => {
                 let (lo, hi) = (min.min(0.0), max.max(0.0));
@@ -692,6 +715,24 @@ mod tests {
             labels,
             ["1", "10", "100", "1,000", "10,000", "100,000", "1,000,000"]
         );
+    }
+
+    #[test]
+    fn log_percent_axes_tick_decades() {
+        // Losses from 3 % of the supply down to 1 LSB at 16 bits.
+        let axis = Axis::new(Scale::LogPercent, &[0.029, 1.0 / 65536.0]);
+        assert!(axis.log);
+        assert_eq!(axis.ticks, vec![1e-5, 1e-4, 1e-3, 1e-2]);
+        let labels: Vec<String> = axis
+            .ticks
+            .iter()
+            .map(|&v| tick_label(Scale::LogPercent, v))
+            .collect();
+        assert_eq!(labels, ["0.001", "0.01", "0.1", "1"]);
+        assert_eq!(tick_label(Scale::LogPercent, 1.5e-7), "0.000015");
+        // Less than a decade: 1, 2, 3, 5 steps.
+        let axis = Axis::new(Scale::LogPercent, &[0.021, 0.03]);
+        assert_eq!(axis.ticks, vec![0.02, 0.03]);
     }
 
     #[test]

@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use super::plot::{self, Axes, Panel, Scale, Series, Title};
 use super::positions::PositionSet;
-use super::report::{CsvWriter, Output, fmt_f64, percent_text};
+use super::report::{CsvWriter, Output, fmt_f64, percent_text, significant_text};
 use super::stats::Rate;
 use super::{CHUNK, Control, Truth, code_choice};
 use emulator::exact::{self, ExactVoltages};
@@ -680,7 +680,10 @@ impl Report {
             self.size,
             &self.converters.join(", "),
             self.seed,
-            &format!("{} decisions", self.decisions_done),
+            &format!(
+                "{} decisions",
+                plot::integer_text(self.decisions_done as i64)
+            ),
         )
     }
 
@@ -709,7 +712,7 @@ impl Report {
         md.push_str("| converter | bits | divergence (95 % CI) | quantisation | pullups | tolerance | adc | benign ties | smallest margin: % of supply (LSB) | worst lost: % of supply (LSB) |\n");
         md.push_str("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
         let share = |share: Option<f64>, lsb: Option<f64>| match (share, lsb) {
-            (Some(s), Some(l)) => format!("{} ({l:.2} LSB)", percent_text(s)),
+            (Some(s), Some(l)) => format!("{} ({} LSB)", percent_text(s), significant_text(l)),
             _ => "-".to_string(),
         };
         for r in &self.rows {
@@ -731,14 +734,14 @@ impl Report {
         for r in &self.rows {
             if let Some(w) = r.worst.first() {
                 md.push_str(&format!(
-                    "- {} at {} bits: `{}` plays {} instead of {} ({} of the supply = {:.3} LSB lost, {:?}): `{}`\n",
+                    "- {} at {} bits: `{}` plays {} instead of {} ({} of the supply = {} LSB lost, {:?}): `{}`\n",
                     r.converter,
                     r.bits,
                     w.record,
                     w.code_choice,
                     w.exact_choice,
                     percent_text(w.lost_share_of_supply),
-                    w.lost_lsb,
+                    significant_text(w.lost_lsb),
                     w.verdict,
                     w.replay
                 ));
@@ -837,9 +840,9 @@ pub fn plots(report: &Report, out: &Output) -> plot::PlotResult {
             heading: "",
             axes: Axes {
                 x: "ADC bits",
-                y: "drop given away (% of the supply)",
+                y: "drop given away (% of the supply, log scale)",
                 x_scale: Scale::Integer,
-                y_scale: Scale::Percent,
+                y_scale: Scale::LogPercent,
             },
             series: &lost,
         }],

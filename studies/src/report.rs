@@ -170,12 +170,23 @@ pub fn fmt_f64(v: f64) -> String {
 /// assert_eq!(studies::report::percent_text(0.0), "0 %");
 /// ```
 pub fn percent_text(share: f64) -> String {
-    let p = 100.0 * share;
-    if p == 0.0 || !p.is_finite() {
-        return format!("{p} %");
+    format!("{} %", significant_text(100.0 * share))
+}
+
+/// A number for people with 4 significant digits (all of its integer digits when it has more):
+/// `1.860`, `0.004790`, `1598`.
+///
+/// ```
+/// assert_eq!(studies::report::significant_text(1.86), "1.860");
+/// assert_eq!(studies::report::significant_text(0.0047903), "0.004790");
+/// assert_eq!(studies::report::significant_text(1598.439), "1598");
+/// ```
+pub fn significant_text(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
     }
-    let decimals = (3 - p.abs().log10().floor() as i32).max(0) as usize;
-    format!("{p:.decimals$} %")
+    let decimals = (3 - v.abs().log10().floor() as i32).max(0) as usize;
+    format!("{v:.decimals$}")
 }
 
 /// A rate for people: `12.34 % (11.90 – 12.80 %)`, or `n/a` when nothing was counted.

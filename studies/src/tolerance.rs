@@ -507,7 +507,8 @@ impl Report {
                 title: "Moves that differ from the nominal board's",
                 caption: &self.header.caption(&format!(
                     "ideal {}-bit ADC · {} boards per cell",
-                    self.header.adc_bits, self.boards_per_cell
+                    self.header.adc_bits,
+                    super::plot::integer_text(self.boards_per_cell as i64)
                 )),
             },
             &[
