@@ -38,7 +38,7 @@ fn quantise(set: &PositionSet, converters: &[Converter], name: &str) -> quantisa
     let out = Output::new(&scratch_dir(name)).unwrap();
     let mut csv = out.csv("positions.csv").unwrap();
     let bits: Vec<u8> = studies::BITS.collect();
-    quantisation::run(set, converters, &bits, 3, &quiet(), &mut csv).unwrap()
+    quantisation::run(set, (converters, 1), &bits, 3, &quiet(), &mut csv).unwrap()
 }
 
 /// A board's divergences are classified; the worst one replays through `birdcage analyze`
@@ -156,13 +156,43 @@ fn cli_runs_are_deterministic() {
         assert_eq!(a, b, "{study}");
         let summary = std::fs::read_to_string(dirs[0].join("summary.md")).unwrap();
         assert!(summary.contains(&format!("birdcage study {study} --size 3 --seed 4")));
-        assert!(
-            std::fs::read_dir(&dirs[0]).unwrap().any(|e| e
-                .unwrap()
-                .path()
-                .extension()
-                .is_some_and(|x| x == "svg"))
-        );
+        // Every plot says what it was drawn from: size, board and seed in its caption, and no
+        // integer tick printed as 6.0.
+        let svgs: Vec<_> = std::fs::read_dir(&dirs[0])
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "svg"))
+            .collect();
+        assert!(!svgs.is_empty(), "{study}");
+        if study == "quantisation" {
+            for file in [
+                "quantisation-margins.csv",
+                "divergence-vs-bits.svg",
+                "lost-vs-bits.svg",
+                "margins.svg",
+            ] {
+                assert!(dirs[0].join(file).exists(), "{file}");
+            }
+        }
+        let board = if study == "quantisation" {
+            "board ideal, arduino-mega#4, nucleo-f446re#4"
+        } else {
+            "board nucleo-f446re"
+        };
+        for svg in &svgs {
+            let text = std::fs::read_to_string(svg).unwrap();
+            assert!(
+                text.contains(&format!("M=3 · {board} · seed 4")),
+                "{}",
+                svg.display()
+            );
+            let integer_with_point = text.lines().any(|l| {
+                let l = l.trim();
+                l.strip_suffix(".0")
+                    .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+            });
+            assert!(!integer_with_point, "{}", svg.display());
+        }
     }
 }
 

@@ -26,7 +26,7 @@ use switching::graph6::SimpleGraph;
 use switching::{Graph, Play, perfect};
 
 use super::Control;
-use super::plot::{self, Axes, PlotResult, Series};
+use super::plot::{self, Axes, Panel, PlotResult, Scale, Series, Title};
 use super::report::{Output, WriteError, rate_text};
 use super::stats::Rate;
 
@@ -184,6 +184,16 @@ pub struct Row {
     pub unfinished: u64,
     /// kept / (winnable − unfinished), with its 95 % interval.
     pub rate: Rate,
+}
+
+impl Row {
+    /// The share of the decided winnable starts the heuristic loses: (winnable − unfinished −
+    /// kept) / (winnable − unfinished); `None` when there were none. The CSV's `lost_rate`
+    /// and the plotted value.
+    pub fn lost_rate(&self) -> Option<f64> {
+        let r = &self.rate;
+        (r.total > 0).then(|| (r.total - r.count) as f64 / r.total as f64)
+    }
 }
 
 /// The smallest board (fewest vertices, then edges) on which the heuristic loses a win.
@@ -569,6 +579,7 @@ impl Report {
                 "kept_rate",
                 "low95",
                 "high95",
+                "lost_rate",
             ]
             .map(String::from)
             .to_vec(),
@@ -586,6 +597,9 @@ impl Report {
                 super::report::fmt_f64(r.rate.rate),
                 super::report::fmt_f64(r.rate.low),
                 super::report::fmt_f64(r.rate.high),
+                r.lost_rate()
+                    .map(super::report::fmt_f64)
+                    .unwrap_or_default(),
             ]);
         }
         out
@@ -641,35 +655,45 @@ impl Report {
         s
     }
 
-    /// `heuristic.svg`: the share of winnable starts the heuristic *loses*, against
-    /// vertices, over every game, one line per side. Losses, not the kept rate: kept rates
-    /// sit within a few percent of 100, where a 0..100 axis shows nothing.
+    /// `heuristic.svg`: the share of winnable starts the heuristic *loses* (the CSV's
+    /// `lost_rate`), against vertices, over every game, one line per side. Losses, not the
+    /// kept rate: kept rates sit within a few percent of 100, where a 0..100 axis shows nothing.
     pub fn plot(&self, path: &Path) -> PlotResult {
-        let series: Vec<Series> = ["cut", "short"]
+        let series: Vec<Series> = [("cut", "Cut"), ("short", "Short")]
             .iter()
-            .map(|side| Series {
-                name: format!("heuristic as {side}, every game"),
-                points: self
-                    .rows
-                    .iter()
-                    .filter(|r| r.family.kind == "games" && r.side == *side && r.rate.total > 0)
-                    .map(|r| (r.vertices as f64, 100.0 * (1.0 - r.rate.rate)))
-                    .collect(),
+            .enumerate()
+            .map(|(i, &(side, name))| {
+                Series::new(
+                    format!("heuristic as {name}"),
+                    i,
+                    self.rows
+                        .iter()
+                        .filter(|r| r.family.kind == "games" && r.side == side)
+                        .filter_map(|r| Some((r.vertices as f64, Some(r.lost_rate()?))))
+                        .collect(),
+                )
             })
             .collect();
-        let title = format!(
-            "Shannon's heuristic loses a perfect-play win (every game, seed {})",
-            self.plan.seed
+        let caption = format!(
+            "every game of 2 to {} vertices · ideal network, ties to the first edge · seed {}",
+            self.plan.max_vertices, self.plan.seed
         );
-        plot::lines_integer_x(
+        plot::lines(
             path,
-            Axes {
-                title: &title,
-                x: "vertices",
-                y: "lost (% of winnable starts)",
-                log_x: false,
+            Title {
+                title: "Shannon's heuristic loses a perfect-play win",
+                caption: &caption,
             },
-            &series,
+            &[Panel {
+                heading: "",
+                axes: Axes {
+                    x: "vertices",
+                    y: "lost (% of winnable starts)",
+                    x_scale: Scale::Integer,
+                    y_scale: Scale::Percent,
+                },
+                series: &series,
+            }],
         )
     }
 }

@@ -79,6 +79,17 @@ pub const CHUNK: usize = 4096;
 /// Resolutions the studies sweep: every one a board profile may use.
 pub const BITS: std::ops::RangeInclusive<u8> = boards::ADC_BITS;
 
+/// One LSB of an ideal `bits` converter whose full scale is `reference` (a fraction of the
+/// supply: 1 when the converter is ratiometric), as a share of the supply. The one conversion
+/// between codes and shares of the supply the studies use.
+///
+/// ```
+/// assert_eq!(studies::lsb_share(10, 1.0), 1.0 / 1024.0);
+/// ```
+pub fn lsb_share(bits: u8, reference: f64) -> f64 {
+    reference / f64::from(1u32 << bits)
+}
+
 /// The exact `ideal` truth of a decision position, in f64 where the study needs floats.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Truth {

@@ -128,6 +128,9 @@ pub struct Report {
     pub position_count: usize,
     /// Decisions.
     pub decisions: usize,
+    /// One code of the converter as a share of the supply: margins in codes times this are
+    /// the `*_min_margin_share_of_supply` columns.
+    pub code_share_of_supply: f64,
     /// Whether the run was stopped before the end.
     pub interrupted: bool,
     /// Cases done.
@@ -146,6 +149,7 @@ pub fn run(
 ) -> std::io::Result<Report> {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
+    let code_share = super::lsb_share(board.adc.bits, board.reference_volts() / board.supply_volts);
     let truths: Vec<(usize, Truth)> = set
         .decisions()
         .par_iter()
@@ -177,6 +181,9 @@ pub fn run(
         "short_won_misjudged",
         "in_play_min_margin",
         "in_play_misjudged",
+        "cut_won_min_margin_share_of_supply",
+        "short_won_min_margin_share_of_supply",
+        "in_play_min_margin_share_of_supply",
     ])?;
     let total = (Topology::ALL.len() * RATIOS.len()) as u64;
     let mut cases = Vec::new();
@@ -266,6 +273,10 @@ pub fn run(
                 }
             }
             let opt = |m: Option<i64>| m.map(|m| m.to_string()).unwrap_or_default();
+            let share = |m: Option<i64>| {
+                m.map(|m| fmt_f64(m as f64 * code_share))
+                    .unwrap_or_default()
+            };
             csv.row(&[
                 topology.name().to_string(),
                 ratio.to_string(),
@@ -282,6 +293,9 @@ pub fn run(
                 case.short_won.misjudged.to_string(),
                 opt(case.in_play.min_codes),
                 case.in_play.misjudged.to_string(),
+                share(case.cut_won.min_codes),
+                share(case.short_won.min_codes),
+                share(case.in_play.min_codes),
             ])?;
             csv.flush()?;
             cases.push(case);
@@ -292,6 +306,7 @@ pub fn run(
         header: Header::new("pullups", set, spec, board.adc.bits, seed),
         position_count: set.len(),
         decisions: truths.len(),
+        code_share_of_supply: code_share,
         interrupted: (cases.len() as u64) < total,
         cases,
     })
@@ -331,7 +346,7 @@ impl Report {
              Decisions: pull-ups on, a move outside the exact tied set of the ideal network diverges \
              (the same converter on the ideal network alone gets {} wrong: quantisation). Game-over reading: \
              pull-ups released, bottom terminal against the firmware's thresholds for the {} profile with that \
-             pull-up; margin in codes, negative = misjudged.\n\n",
+             pull-up; margin in codes (one code is {} of the supply), negative = misjudged.\n\n",
             self.header.size,
             self.header.board,
             self.cases.first().map_or(0, |c| c.boards),
@@ -347,6 +362,7 @@ impl Report {
             },
             self.cases.first().map_or(0, |c| c.quantisation_alone),
             profile,
+            super::report::percent_text(self.code_share_of_supply),
         );
         md.push_str("| topology | pull-up | decisions diverging (95 % CI) | nominal board | thresholds (Cut ≤, Short ≥) | Cut won: min margin / misjudged | Short won | in play |\n");
         md.push_str("| --- | ---: | --- | ---: | --- | --- | --- | --- |\n");
@@ -376,49 +392,72 @@ impl Report {
         md
     }
 
-    /// The two plots.
+    /// The two plots: `pullups-divergence.svg` (the CSV's `divergence_rate`) and
+    /// `pullups-margins.svg` (`in_play_min_margin` and `cut_won_min_margin`, in codes), a
+    /// colour and marker per topology.
     pub fn plots(&self, out: &Output) -> super::plot::PlotResult {
-        let series = |f: &dyn Fn(&Case) -> Option<f64>, label: &str| -> Vec<super::plot::Series> {
+        use super::plot::{Axes, Panel, Scale, Series, Title};
+        let series = |f: &dyn Fn(&Case) -> Option<f64>, label: &str| -> Vec<Series> {
             Topology::ALL
                 .iter()
-                .map(|t| super::plot::Series {
-                    name: format!("{} {label}", t.name()),
-                    points: self
-                        .cases
-                        .iter()
-                        .filter(|c| c.topology == *t)
-                        .filter_map(|c| Some((f64::from(c.ratio), f(c)?)))
-                        .collect(),
+                .enumerate()
+                .map(|(i, t)| {
+                    Series::new(
+                        format!("{} {label}", t.name()).trim_end(),
+                        i,
+                        self.cases
+                            .iter()
+                            .filter(|c| c.topology == *t)
+                            .map(|c| (f64::from(c.ratio), f(c)))
+                            .collect(),
+                    )
                 })
                 .collect()
         };
-        super::plot::lines(
-            &out.path("pullups-divergence.svg"),
-            super::plot::Axes {
-                title: &format!(
-                    "M={}: decisions outside the exact tied set",
-                    self.header.size
-                ),
-                x: "pull-up / R",
-                y: "divergence rate (%)",
-                log_x: true,
-            },
-            &series(&|c| Some(100.0 * c.divergence.rate), ""),
-        )?;
-        let mut margins = series(&|c| c.in_play.min_codes.map(|m| m as f64), "in play");
-        margins.extend(series(
-            &|c| c.cut_won.min_codes.map(|m| m as f64),
-            "Cut won",
+        let caption = self.header.caption(&format!(
+            "ideal {}-bit ADC · {} boards per case",
+            self.header.adc_bits,
+            self.cases.first().map_or(0, |c| c.boards)
         ));
         super::plot::lines(
-            &out.path("pullups-margins.svg"),
-            super::plot::Axes {
-                title: &format!("M={}: smallest game-over margin (codes)", self.header.size),
-                x: "pull-up / R",
-                y: "margin (codes)",
-                log_x: true,
+            &out.path("pullups-divergence.svg"),
+            Title {
+                title: "Decisions outside the exact tied set",
+                caption: &caption,
             },
-            &margins,
+            &[Panel {
+                heading: "",
+                axes: Axes {
+                    x: "pull-up / R (log scale)",
+                    y: "divergence (% of decisions × boards)",
+                    x_scale: Scale::Log,
+                    y_scale: Scale::Percent,
+                },
+                series: &series(&|c| Some(c.divergence.rate), ""),
+            }],
+        )?;
+        let mut margins = series(&|c| c.in_play.min_codes.map(|m| m as f64), "in play");
+        margins.extend(
+            series(&|c| c.cut_won.min_codes.map(|m| m as f64), "Cut won")
+                .into_iter()
+                .map(Series::dashed),
+        );
+        super::plot::lines(
+            &out.path("pullups-margins.svg"),
+            Title {
+                title: "Smallest game-over margin",
+                caption: &caption,
+            },
+            &[Panel {
+                heading: "",
+                axes: Axes {
+                    x: "pull-up / R (log scale)",
+                    y: "margin (codes)",
+                    x_scale: Scale::Log,
+                    y_scale: Scale::Integer,
+                },
+                series: &margins,
+            }],
         )
     }
 }

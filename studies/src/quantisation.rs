@@ -21,8 +21,9 @@ use heuristic::{Edge, Position};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use super::plot::{self, Axes, Panel, Scale, Series, Title};
 use super::positions::PositionSet;
-use super::report::{CsvWriter, fmt_f64};
+use super::report::{CsvWriter, Output, fmt_f64, percent_text, significant_text};
 use super::stats::Rate;
 use super::{CHUNK, Control, Truth, code_choice};
 use emulator::exact::{self, ExactVoltages};
@@ -119,8 +120,8 @@ impl Verdict {
 
 /// A converter at one resolution, ready to read any position.
 struct Stage {
-    /// LSB per unit of the supply: 2^bits · supply / reference.
-    lsb: f64,
+    /// One LSB as a share of the supply: reference / (supply · 2^bits).
+    lsb_share: f64,
     /// Ideal converter on the ideal network's fractions of the supply, at this LSB.
     quantiser: Adc,
     board: Option<BoardStage>,
@@ -149,7 +150,7 @@ impl PreparedConverter {
         for &b in bits {
             stages.push(match converter {
                 Converter::Ideal => Stage {
-                    lsb: f64::from(1u32 << b),
+                    lsb_share: super::lsb_share(b, 1.0),
                     quantiser: Adc::ideal(b, 1.0),
                     board: None,
                 },
@@ -157,7 +158,7 @@ impl PreparedConverter {
                     let board = board.as_ref().clone().with_adc_bits(b)?;
                     let ratio = board.reference_volts() / board.supply_volts;
                     Stage {
-                        lsb: f64::from(1u32 << b) / ratio,
+                        lsb_share: super::lsb_share(b, ratio),
                         quantiser: Adc::ideal(b, ratio),
                         board: Some(BoardStage {
                             ideal: Adc::ideal(b, board.reference_volts()),
@@ -204,9 +205,17 @@ pub struct Row {
     pub adc: u64,
     /// Divergences (outside the tied set) per decision, with its 95 % interval.
     pub divergence: Rate,
-    /// The smallest exact margin (best − runner-up) over the positions, in LSB.
+    /// One LSB of this converter at this resolution, as a share of the supply.
+    pub lsb_share_of_supply: f64,
+    /// The smallest exact margin (best − runner-up) over the positions, as a share of the
+    /// supply (the same at every resolution: it is the positions' own).
+    pub min_margin_share_of_supply: Option<f64>,
+    /// The same in LSB of this resolution.
     pub min_margin_lsb: Option<f64>,
-    /// The largest exact drop difference a divergence gave away, in LSB.
+    /// The largest exact drop difference a divergence gave away, as a share of the supply
+    /// (comparable across resolutions).
+    pub max_lost_share_of_supply: Option<f64>,
+    /// The same in LSB of this resolution.
     pub max_lost_lsb: Option<f64>,
     /// The divergences that gave away most, largest first.
     pub worst: Vec<Worst>,
@@ -223,7 +232,9 @@ pub struct Worst {
     pub exact_choice: String,
     /// The move from the codes.
     pub code_choice: String,
-    /// Exact drop of the best edge minus that of the code choice, in LSB.
+    /// Exact drop of the best edge minus that of the code choice, as a share of the supply.
+    pub lost_share_of_supply: f64,
+    /// The same in LSB of the row's resolution.
     pub lost_lsb: f64,
     /// The verdict.
     pub verdict: Verdict,
@@ -238,6 +249,8 @@ pub struct Report {
     pub study: &'static str,
     /// Board size.
     pub size: u8,
+    /// Seed of the boards' parts, converters and noise (and of random games).
+    pub seed: u64,
     /// The position set.
     pub positions: String,
     /// Positions in the set.
@@ -271,9 +284,46 @@ parts + ideal ADC (tolerance), else the drawn ADC's offset/gain/INL/DNL/noise (a
 /// Bins of [`Report::margin_histogram_10bit`].
 pub const MARGIN_BINS: usize = 20;
 
+/// The resolution the margins' histogram counts LSB in.
+pub const MARGIN_BITS: u8 = 10;
+
+/// The log2 of the lower edge of bin 1, in LSB at [`MARGIN_BITS`]: bin k ≥ 1 holds margins in
+/// [2^(k + MARGIN_LOW_EXP − 1), 2^(k + MARGIN_LOW_EXP)) LSB.
+const MARGIN_LOW_EXP: i32 = -7;
+
+/// The bin of [`Report::margin_histogram_10bit`] an exact margin (a share of the supply) falls in.
+///
+/// ```
+/// use studies::quantisation::{margin_bin, margin_bin_edges};
+/// // 1 LSB at 10 bits is the lower edge of bin 8; 1 LSB at 6 bits (16 LSB at 10) of bin 12.
+/// assert_eq!(margin_bin(1.0 / 1024.0), 8);
+/// assert_eq!(margin_bin_edges(12).0, 16.0);
+/// assert_eq!(margin_bin(1e-9), 0);
+/// ```
+pub fn margin_bin(margin: f64) -> usize {
+    let lsb = margin / super::lsb_share(MARGIN_BITS, 1.0);
+    let bin = lsb.log2().floor() - f64::from(MARGIN_LOW_EXP) + 1.0;
+    bin.clamp(0.0, (MARGIN_BINS - 1) as f64) as usize
+}
+
+/// The edges of bin `k` in LSB at [`MARGIN_BITS`]: [low, high); the first bin starts at 0 and
+/// the last has no upper edge (infinite).
+pub fn margin_bin_edges(k: usize) -> (f64, f64) {
+    let edge = |k: usize| 2f64.powi(k as i32 + MARGIN_LOW_EXP - 1);
+    let low = if k == 0 { 0.0 } else { edge(k) };
+    let high = if k + 1 >= MARGIN_BINS {
+        f64::INFINITY
+    } else {
+        edge(k + 1)
+    };
+    (low, high)
+}
+
 struct Accumulator {
     counts: [u64; 6],
+    /// Shares of the supply.
     min_margin: Option<f64>,
+    /// (drop given away as a share of the supply, position, move, verdict).
     worst: Vec<(f64, u32, Edge, Verdict)>,
 }
 
@@ -347,7 +397,7 @@ fn judge(
 /// per row.
 pub fn run(
     set: &PositionSet,
-    converters: &[Converter],
+    (converters, seed): (&[Converter], u64),
     bits: &[u8],
     worst: usize,
     control: &Control<'_>,
@@ -409,20 +459,16 @@ pub fn run(
                 exact_ties += 1;
             }
             if let Some(margin) = truth.margin() {
-                let lsb10 = margin * 1024.0;
-                let bin = (lsb10.log2().floor() + 8.0).clamp(0.0, (MARGIN_BINS - 1) as f64);
-                histogram[bin as usize] += 1;
+                histogram[margin_bin(margin)] += 1;
             }
             for (column, &(verdict, chosen, lost)) in verdicts.iter().enumerate() {
                 let a = &mut acc[column];
-                let lsb = prepared[column / bits.len()].stages[column % bits.len()].lsb;
                 a.counts[verdict.index()] += 1;
                 if let Some(m) = truth.margin() {
-                    let m = m * lsb;
                     a.min_margin = Some(a.min_margin.map_or(m, |x: f64| x.min(m)));
                 }
                 if verdict.diverges() {
-                    a.worst.push((lost * lsb, i, chosen, verdict));
+                    a.worst.push((lost, i, chosen, verdict));
                     a.worst
                         .sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
                     a.worst.truncate(worst.max(1));
@@ -449,6 +495,7 @@ pub fn run(
     for (column, a) in acc.into_iter().enumerate() {
         let converter = &converters[column / bits.len()];
         let b = bits[column % bits.len()];
+        let lsb_share = prepared[column / bits.len()].stages[column % bits.len()].lsb_share;
         let total: u64 = a.counts.iter().sum();
         let diverged: u64 = Verdict::ALL
             .iter()
@@ -475,7 +522,8 @@ pub fn run(
                     record,
                     exact_choice,
                     code_choice: chosen.to_string(),
-                    lost_lsb: lost,
+                    lost_share_of_supply: lost,
+                    lost_lsb: lost / lsb_share,
                     verdict,
                 }
             })
@@ -491,14 +539,18 @@ pub fn run(
             tolerance: a.counts[4],
             adc: a.counts[5],
             divergence: Rate::new(diverged, total),
-            min_margin_lsb: a.min_margin,
-            max_lost_lsb: a.worst.first().map(|w| w.0),
+            lsb_share_of_supply: lsb_share,
+            min_margin_share_of_supply: a.min_margin,
+            min_margin_lsb: a.min_margin.map(|m| m / lsb_share),
+            max_lost_share_of_supply: a.worst.first().map(|w| w.0),
+            max_lost_lsb: a.worst.first().map(|w| w.0 / lsb_share),
             worst,
         });
     }
     Ok(Report {
         study: "quantisation",
         size: size.get(),
+        seed,
         positions: set.description().to_string(),
         position_count: set.len(),
         decisions: decisions.len(),
@@ -550,6 +602,9 @@ impl Report {
                 "ci_high",
                 "min_margin_lsb",
                 "max_lost_lsb",
+                "lsb_share_of_supply",
+                "min_margin_share_of_supply",
+                "max_lost_share_of_supply",
             ]
             .iter()
             .map(|s| s.to_string())
@@ -571,9 +626,65 @@ impl Report {
                 fmt_f64(r.divergence.high),
                 r.min_margin_lsb.map(fmt_f64).unwrap_or_default(),
                 r.max_lost_lsb.map(fmt_f64).unwrap_or_default(),
+                fmt_f64(r.lsb_share_of_supply),
+                r.min_margin_share_of_supply
+                    .map(fmt_f64)
+                    .unwrap_or_default(),
+                r.max_lost_share_of_supply.map(fmt_f64).unwrap_or_default(),
             ]);
         }
         out
+    }
+
+    /// The margins' histogram as CSV lines (header first): each bin's edges in LSB at 10 bits
+    /// and as shares of the supply (the last bin's upper edge is empty: unbounded), and its
+    /// count; the numbers `margins.svg` draws.
+    pub fn margin_csv_rows(&self) -> Vec<Vec<String>> {
+        let mut out = vec![
+            [
+                "bin",
+                "low_lsb_10bit",
+                "high_lsb_10bit",
+                "low_share_of_supply",
+                "high_share_of_supply",
+                "decisions",
+            ]
+            .map(String::from)
+            .to_vec(),
+        ];
+        let lsb = super::lsb_share(MARGIN_BITS, 1.0);
+        let edge = |v: f64| {
+            if v.is_finite() {
+                fmt_f64(v)
+            } else {
+                String::new()
+            }
+        };
+        for (k, n) in self.margin_histogram_10bit.iter().enumerate() {
+            let (low, high) = margin_bin_edges(k);
+            out.push(vec![
+                k.to_string(),
+                edge(low),
+                edge(high),
+                edge(low * lsb),
+                edge(high * lsb),
+                n.to_string(),
+            ]);
+        }
+        out
+    }
+
+    /// The caption of the plots: size, converters, seed and decisions read.
+    pub fn caption(&self) -> String {
+        super::plot::caption(
+            self.size,
+            &self.converters.join(", "),
+            self.seed,
+            &format!(
+                "{} decisions",
+                plot::integer_text(self.decisions_done as i64)
+            ),
+        )
     }
 
     /// The Markdown summary a person reads first.
@@ -596,8 +707,14 @@ impl Report {
             self.exact_ties
         ));
         md.push_str(&format!("Rule: {}.\n\n", self.rule));
-        md.push_str("| converter | bits | divergence (95 % CI) | quantisation | pullups | tolerance | adc | benign ties | smallest margin (LSB) | worst lost (LSB) |\n");
+        md.push_str("Margins and losses are given as a share of the supply, which compares across resolutions, \
+            and in LSB of the row's resolution.\n\n");
+        md.push_str("| converter | bits | divergence (95 % CI) | quantisation | pullups | tolerance | adc | benign ties | smallest margin: % of supply (LSB) | worst lost: % of supply (LSB) |\n");
         md.push_str("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        let share = |share: Option<f64>, lsb: Option<f64>| match (share, lsb) {
+            (Some(s), Some(l)) => format!("{} ({} LSB)", percent_text(s), significant_text(l)),
+            _ => "-".to_string(),
+        };
         for r in &self.rows {
             md.push_str(&format!(
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -609,21 +726,22 @@ impl Report {
                 r.tolerance,
                 r.adc,
                 r.tie,
-                r.min_margin_lsb.map_or("-".into(), |m| format!("{m:.4}")),
-                r.max_lost_lsb.map_or("-".into(), |m| format!("{m:.4}")),
+                share(r.min_margin_share_of_supply, r.min_margin_lsb),
+                share(r.max_lost_share_of_supply, r.max_lost_lsb),
             ));
         }
         md.push_str("\n## Worst positions\n\nThe divergence that gave away the largest exact drop, per converter and resolution; each line replays.\n\n");
         for r in &self.rows {
             if let Some(w) = r.worst.first() {
                 md.push_str(&format!(
-                    "- {} at {} bits: `{}` plays {} instead of {} ({:.3} LSB lost, {:?}): `{}`\n",
+                    "- {} at {} bits: `{}` plays {} instead of {} ({} of the supply = {} LSB lost, {:?}): `{}`\n",
                     r.converter,
                     r.bits,
                     w.record,
                     w.code_choice,
                     w.exact_choice,
-                    w.lost_lsb,
+                    percent_text(w.lost_share_of_supply),
+                    significant_text(w.lost_lsb),
                     w.verdict,
                     w.replay
                 ));
@@ -632,51 +750,143 @@ impl Report {
         md.push_str("\nFiles: `quantisation.json` (everything), `quantisation.csv` (one row per converter and \
             resolution), `quantisation-positions.csv` (every position that diverges somewhere: one letter per \
             resolution, `.` agree, `b` exact tie broken differently, `q` quantisation, `p` pull-ups, `t` tolerance, \
-            `a` ADC errors), `divergence-vs-bits.svg`, `margins.svg`.\n");
+            `a` ADC errors), `quantisation-margins.csv` (the exact margins' histogram), `divergence-vs-bits.svg`, \
+            `lost-vs-bits.svg`, `margins.svg`.\n");
         md
     }
 }
 
-/// `divergence-vs-bits.svg` (one line per converter) and `margins.svg` (the exact margins'
-/// histogram).
-pub fn plots(report: &Report, out: &super::report::Output) -> super::plot::PlotResult {
-    let series: Vec<super::plot::Series> = report
-        .converters
+/// Writes `quantisation.csv` (one row per converter and resolution) and
+/// `quantisation-margins.csv` (the exact margins' histogram).
+pub fn write_tables(report: &Report, out: &Output) -> io::Result<()> {
+    out.csv_rows("quantisation.csv", &report.csv_rows())?;
+    out.csv_rows("quantisation-margins.csv", &report.margin_csv_rows())
+}
+
+/// The resolutions marked on `margins.svg`: 1 LSB at each of them is a bin edge.
+pub const MARKED_BITS: [u8; 6] = [6, 8, 10, 12, 14, 16];
+
+/// `divergence-vs-bits.svg` (the divergence rate, one line per converter), `lost-vs-bits.svg`
+/// (the largest drop a divergence gave away, as a share of the supply, with the size of one
+/// LSB for scale) and `margins.svg` (the exact margins' histogram on a log count axis).
+pub fn plots(report: &Report, out: &Output) -> plot::PlotResult {
+    let caption = report.caption();
+    let per_converter = |f: &dyn Fn(&Row) -> Option<f64>| -> Vec<Series> {
+        report
+            .converters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                Series::new(
+                    c.clone(),
+                    i,
+                    report
+                        .rows
+                        .iter()
+                        .filter(|r| &r.converter == c)
+                        .map(|r| (f64::from(r.bits), f(r)))
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    plot::lines(
+        &out.path("divergence-vs-bits.svg"),
+        Title {
+            title: "Moves outside the exact tied set",
+            caption: &caption,
+        },
+        &[Panel {
+            heading: "",
+            axes: Axes {
+                x: "ADC bits",
+                y: "divergence (% of decisions)",
+                x_scale: Scale::Integer,
+                y_scale: Scale::Percent,
+            },
+            series: &per_converter(&|r| Some(r.divergence.rate)),
+        }],
+    )?;
+    let mut lost = per_converter(&|r| r.max_lost_share_of_supply);
+    for s in &mut lost {
+        if s.points.iter().all(|p| p.1.is_none()) {
+            s.name.push_str(" (no divergence)");
+        }
+    }
+    let bits: Vec<u8> = report
+        .rows
         .iter()
-        .map(|c| super::plot::Series {
-            name: c.clone(),
-            points: report
-                .rows
-                .iter()
-                .filter(|r| &r.converter == c)
-                .map(|r| (f64::from(r.bits), 100.0 * r.divergence.rate))
+        .map(|r| r.bits)
+        .collect::<std::collections::BTreeSet<u8>>()
+        .into_iter()
+        .collect();
+    lost.push(
+        Series::new(
+            "1 LSB (ideal ADC)",
+            6,
+            bits.iter()
+                .map(|&b| (f64::from(b), Some(super::lsb_share(b, 1.0))))
                 .collect(),
+        )
+        .dashed(),
+    );
+    plot::lines(
+        &out.path("lost-vs-bits.svg"),
+        Title {
+            title: "Largest drop a divergence gave away",
+            caption: &caption,
+        },
+        &[Panel {
+            heading: "",
+            axes: Axes {
+                x: "ADC bits",
+                y: "drop given away (% of the supply, log scale)",
+                x_scale: Scale::Integer,
+                y_scale: Scale::LogPercent,
+            },
+            series: &lost,
+        }],
+    )?;
+    let n = report.margin_histogram_10bit.len();
+    let edges: Vec<String> = (0..=n)
+        .map(|k| {
+            if k == 0 {
+                "0".to_string()
+            } else if k == n {
+                String::new()
+            } else {
+                let low = margin_bin_edges(k).0;
+                if low >= 1.0 {
+                    plot::integer_text(low as i64)
+                } else {
+                    format!("1/{}", (1.0 / low) as i64)
+                }
+            }
         })
         .collect();
-    super::plot::lines(
-        &out.path("divergence-vs-bits.svg"),
-        super::plot::Axes {
-            title: &format!("M={}: moves outside the exact tied set", report.size),
-            x: "ADC bits",
-            y: "divergence rate (%)",
-            log_x: false,
-        },
-        &series,
-    )?;
-    let bins: Vec<(String, u64)> = report
-        .margin_histogram_10bit
+    let marks: Vec<(usize, String)> = MARKED_BITS
         .iter()
-        .enumerate()
-        .map(|(k, &n)| (format!("2^{}", k as i32 - 8), n))
+        .filter_map(|&b| {
+            let share = super::lsb_share(b, 1.0);
+            let k = margin_bin(share);
+            (margin_bin_edges(k).0 * super::lsb_share(MARGIN_BITS, 1.0) == share)
+                .then(|| (k, format!("{b} bits")))
+        })
         .collect();
-    super::plot::histogram(
+    plot::histogram(
         &out.path("margins.svg"),
-        super::plot::Axes {
-            title: "Exact margin best - runner-up, in LSB at 10 bits",
-            x: "margin (LSB at 10 bits, bin lower edge)",
-            y: "decisions",
-            log_x: false,
+        Title {
+            title: "Exact margin between the best and the runner-up",
+            caption: &caption,
         },
-        &bins,
+        Axes {
+            x: "margin in LSB at 10 bits (bin edges); dashed: 1 LSB at 6 … 16 bits",
+            y: "decisions (log scale)",
+            x_scale: Scale::Integer,
+            y_scale: Scale::LogCount,
+        },
+        &edges,
+        &report.margin_histogram_10bit,
+        &marks,
     )
 }

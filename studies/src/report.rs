@@ -48,6 +48,13 @@ impl Header {
     }
 }
 
+impl Header {
+    /// The caption of the study's plots: size, board and seed, then `more`.
+    pub fn caption(&self, more: &str) -> String {
+        super::plot::caption(self.size, &self.board, self.seed, more)
+    }
+}
+
 /// The folder a study writes into.
 #[derive(Clone, Debug)]
 pub struct Output {
@@ -152,6 +159,34 @@ fn quote(field: &str) -> String {
 /// A float as data files print it: Rust's shortest text that reads back the same value.
 pub fn fmt_f64(v: f64) -> String {
     format!("{v}")
+}
+
+/// A share (0.0244) for people, in percent with 4 significant digits: `2.440 %`,
+/// `0.001526 %`.
+///
+/// ```
+/// assert_eq!(studies::report::percent_text(0.0244), "2.440 %");
+/// assert_eq!(studies::report::percent_text(1.0 / 65536.0), "0.001526 %");
+/// assert_eq!(studies::report::percent_text(0.0), "0 %");
+/// ```
+pub fn percent_text(share: f64) -> String {
+    format!("{} %", significant_text(100.0 * share))
+}
+
+/// A number for people with 4 significant digits (all of its integer digits when it has more):
+/// `1.860`, `0.004790`, `1598`.
+///
+/// ```
+/// assert_eq!(studies::report::significant_text(1.86), "1.860");
+/// assert_eq!(studies::report::significant_text(0.0047903), "0.004790");
+/// assert_eq!(studies::report::significant_text(1598.439), "1598");
+/// ```
+pub fn significant_text(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let decimals = (3 - v.abs().log10().floor() as i32).max(0) as usize;
+    format!("{v:.decimals$}")
 }
 
 /// A rate for people: `12.34 % (11.90 – 12.80 %)`, or `n/a` when nothing was counted.

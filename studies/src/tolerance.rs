@@ -470,42 +470,59 @@ impl Report {
         md
     }
 
-    /// `divergence-vs-tolerance.svg`: decision and game divergence against the band, per distribution.
+    /// `divergence-vs-tolerance.svg`: game and decision divergence against the band, one
+    /// panel each, a line per distribution (the CSV's `game_rate` and `decision_rate`).
     pub fn plots(&self, out: &Output) -> super::plot::PlotResult {
-        let mut series = Vec::new();
-        for name in ["gaussian", "uniform", "binned"] {
-            let cells: Vec<&Cell> = self
-                .cells
+        use super::plot::{Axes, Panel, Scale, Series, Title};
+        let series = |rate: fn(&Cell) -> f64| -> Vec<Series> {
+            ["gaussian", "uniform", "binned"]
                 .iter()
-                .filter(|c| c.distribution == name)
-                .collect();
-            series.push(super::plot::Series {
-                name: format!("{name}: per decision"),
-                points: cells
-                    .iter()
-                    .map(|c| (c.tolerance_percent, 100.0 * c.decision_divergence.rate))
-                    .collect(),
-            });
-            series.push(super::plot::Series {
-                name: format!("{name}: per game"),
-                points: cells
-                    .iter()
-                    .map(|c| (c.tolerance_percent, 100.0 * c.game_divergence.rate))
-                    .collect(),
-            });
-        }
+                .enumerate()
+                .map(|(i, name)| {
+                    Series::new(
+                        *name,
+                        i,
+                        self.cells
+                            .iter()
+                            .filter(|c| c.distribution == *name)
+                            .map(|c| (c.tolerance_percent, Some(rate(c))))
+                            .collect(),
+                    )
+                })
+                .collect()
+        };
+        let axes = |y| Axes {
+            x: "tolerance (%, log scale)",
+            y,
+            x_scale: Scale::Log,
+            y_scale: Scale::Percent,
+        };
+        let (games, decisions) = (
+            series(|c| c.game_divergence.rate),
+            series(|c| c.decision_divergence.rate),
+        );
         super::plot::lines(
             &out.path("divergence-vs-tolerance.svg"),
-            super::plot::Axes {
-                title: &format!(
-                    "M={}: moves that differ from the nominal board's",
-                    self.header.size
-                ),
-                x: "tolerance (%)",
-                y: "divergence rate (%)",
-                log_x: true,
+            Title {
+                title: "Moves that differ from the nominal board's",
+                caption: &self.header.caption(&format!(
+                    "ideal {}-bit ADC · {} boards per cell",
+                    self.header.adc_bits,
+                    super::plot::integer_text(self.boards_per_cell as i64)
+                )),
             },
-            &series,
+            &[
+                Panel {
+                    heading: "games with a divergent move",
+                    axes: axes("divergence (% of games × boards)"),
+                    series: &games,
+                },
+                Panel {
+                    heading: "decisions that diverge",
+                    axes: axes("divergence (% of decisions × boards)"),
+                    series: &decisions,
+                },
+            ],
         )
     }
 }

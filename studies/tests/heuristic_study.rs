@@ -282,6 +282,32 @@ fn short_study_writes_its_report() {
     assert_eq!((cut.vertices, cut.edges, cut.mistake), (5, 7, 1));
     let svg = std::fs::read_to_string(out.path("heuristic.svg")).unwrap();
     assert!(svg.contains("vertices"));
+    assert!(svg.contains("every game of 2 to 5 vertices"), "the caption");
+    assert!(svg.contains("seed 3"), "the caption");
+    // The plotted share lost is the CSV's lost_rate: the decided winnable starts not kept.
+    let csv = std::fs::read_to_string(out.path("heuristic.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let lost = header.iter().position(|c| *c == "lost_rate").unwrap();
+    let kept = header.iter().position(|c| *c == "kept_rate").unwrap();
+    let mut some_lost = false;
+    for (line, r) in lines.zip(&report.rows) {
+        let fields: Vec<&str> = line.split(',').collect();
+        let decided = r.winnable - r.unfinished;
+        if decided == 0 {
+            assert_eq!(fields[lost], "");
+            continue;
+        }
+        let lost_rate: f64 = fields[lost].parse().unwrap();
+        assert_eq!(lost_rate, (decided - r.kept) as f64 / decided as f64);
+        let kept_rate: f64 = fields[kept].parse().unwrap();
+        assert!((lost_rate + kept_rate - 1.0).abs() < 1e-12);
+        some_lost |= lost_rate > 0.0;
+    }
+    assert!(
+        some_lost,
+        "the heuristic loses somewhere in the short study"
+    );
 }
 
 /// The smallest game the heuristic loses as Cut (found by the study on every game of up to

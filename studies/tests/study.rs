@@ -27,7 +27,7 @@ fn quantise(set: &PositionSet, converters: &[Converter], name: &str) -> quantisa
     let out = Output::new(&scratch_dir(name)).unwrap();
     let mut csv = out.csv("positions.csv").unwrap();
     let bits: Vec<u8> = studies::BITS.collect();
-    quantisation::run(set, converters, &bits, 3, &quiet(), &mut csv).unwrap()
+    quantisation::run(set, (converters, 1), &bits, 3, &quiet(), &mut csv).unwrap()
 }
 
 /// The M=3 tree: its size, no position twice, every record replays to its position, Cut's
@@ -123,6 +123,162 @@ fn quantisation_falls_with_bits() {
     for row in &report.rows {
         assert!(row.max_lost_lsb.unwrap_or(0.0) < 2.0, "{row:?}");
         assert_eq!(row.divergence.count, row.quantisation);
+    }
+}
+
+/// The text of every `<text>` element of an SVG file, trimmed.
+fn svg_texts(path: &std::path::Path) -> Vec<String> {
+    let svg = std::fs::read_to_string(path).unwrap();
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().to_string())
+        })
+        .collect()
+}
+
+/// A CSV file written by a study, as a header and rows of fields (no quoted fields here).
+fn read_csv(path: &std::path::Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text
+        .lines()
+        .map(|l| l.split(',').map(String::from).collect::<Vec<_>>());
+    let header = lines.next().unwrap();
+    (header, lines.collect())
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+}
+
+/// Margins and losses as shares of the supply: a share is the LSB figure over 2^bits (both
+/// converters are ratiometric), so the rows of different resolutions compare; the CSV
+/// carries the same numbers; the smallest margin is the positions' own, the same share at
+/// every resolution, where in LSB it doubles with every bit.
+#[test]
+fn quantisation_shares_of_the_supply() {
+    let set = PositionSet::random_games(size(4), 400, 3);
+    let nucleo = Converter::Board {
+        spec: "nucleo-f446re".into(),
+        board: Box::new(Board::from_profile(&boards::NUCLEO_F446RE)),
+        seed: 1,
+    };
+    let report = quantise(&set, &[Converter::Ideal, nucleo], "qshare");
+    let mut losses = 0;
+    for r in &report.rows {
+        let full = f64::from(1u32 << r.bits);
+        assert_eq!(r.lsb_share_of_supply, 1.0 / full, "{} bits", r.bits);
+        let margin = r.min_margin_share_of_supply.unwrap();
+        assert!(close(margin, r.min_margin_lsb.unwrap() / full), "{r:?}");
+        assert_eq!(
+            margin,
+            report.rows[0].min_margin_share_of_supply.unwrap(),
+            "the same positions, the same exact margin"
+        );
+        assert_eq!(
+            r.max_lost_share_of_supply.is_some(),
+            r.divergence.count > 0,
+            "{r:?}"
+        );
+        if let Some(lost) = r.max_lost_share_of_supply {
+            losses += 1;
+            assert!(close(lost, r.max_lost_lsb.unwrap() / full), "{r:?}");
+            assert!(lost > 0.0 && lost <= 1.0);
+        }
+        for w in &r.worst {
+            assert!(close(w.lost_share_of_supply, w.lost_lsb / full), "{w:?}");
+        }
+    }
+    assert!(losses > 2, "divergences on both converters");
+    // The CSV row of each converter and resolution holds the report's numbers.
+    let csv = report.csv_rows();
+    let column = |name: &str| csv[0].iter().position(|c| c == name).unwrap();
+    for (r, line) in report.rows.iter().zip(&csv[1..]) {
+        let number = |name: &str| line[column(name)].parse::<f64>().ok();
+        assert_eq!(number("bits"), Some(f64::from(r.bits)));
+        assert_eq!(number("lsb_share_of_supply"), Some(r.lsb_share_of_supply));
+        assert_eq!(
+            number("min_margin_share_of_supply"),
+            r.min_margin_share_of_supply
+        );
+        assert_eq!(
+            number("max_lost_share_of_supply"),
+            r.max_lost_share_of_supply
+        );
+        assert_eq!(number("max_lost_lsb"), r.max_lost_lsb);
+        assert_eq!(number("divergence_rate"), Some(r.divergence.rate));
+    }
+    // The margins' CSV: contiguous bins, shares = LSB at 10 bits / 1024, every margin counted.
+    let margins = report.margin_csv_rows();
+    assert_eq!(margins.len(), quantisation::MARGIN_BINS + 1);
+    let mut counted = 0;
+    for k in 1..margins.len() {
+        let f = |i: usize| margins[k][i].parse::<f64>().ok();
+        if k > 1 {
+            assert_eq!(
+                margins[k][1],
+                margins[k - 1][2],
+                "bin {k} starts where {} ends",
+                k - 1
+            );
+        }
+        assert_eq!(f(3), f(1).map(|v| v / 1024.0));
+        assert_eq!(f(4), f(2).map(|v| v / 1024.0));
+        let (low, _) = quantisation::margin_bin_edges(k - 1);
+        if low > 0.0 {
+            assert_eq!(quantisation::margin_bin(low / 1024.0), k - 1);
+        }
+        counted += margins[k][5].parse::<u64>().unwrap();
+    }
+    assert_eq!(counted, report.margin_histogram_10bit.iter().sum::<u64>());
+    assert_eq!(
+        margins[quantisation::MARGIN_BINS][2],
+        "",
+        "the last bin is unbounded"
+    );
+}
+
+/// The quantisation plots as a person reads them: bits labelled 6, 7 (never 6.0), rates in
+/// percent, the margins' counts on a log axis (ticks 1, 10, 100), and a caption naming the
+/// size, the converters and the seed.
+#[test]
+fn quantisation_plots_read_well() {
+    let set = PositionSet::tree(size(3));
+    let dir = scratch_dir("qplots");
+    let out = Output::new(&dir).unwrap();
+    let mut csv = out.csv("positions.csv").unwrap();
+    let bits: Vec<u8> = studies::BITS.collect();
+    let report =
+        quantisation::run(&set, (&[Converter::Ideal], 7), &bits, 3, &quiet(), &mut csv).unwrap();
+    quantisation::plots(&report, &out).unwrap();
+    quantisation::write_tables(&report, &out).unwrap();
+    for name in ["divergence-vs-bits.svg", "lost-vs-bits.svg", "margins.svg"] {
+        let texts = svg_texts(&out.path(name));
+        assert!(
+            texts.contains(&"M=3 · board ideal · seed 7 · 502 decisions".to_string()),
+            "{name}: {texts:?}"
+        );
+        assert!(
+            !texts.iter().any(|t| t.ends_with(".0")),
+            "{name}: {texts:?}"
+        );
+    }
+    let bits = svg_texts(&out.path("divergence-vs-bits.svg"));
+    for b in 6..=16 {
+        assert!(bits.contains(&b.to_string()), "{b} bits: {bits:?}");
+    }
+    let margins = svg_texts(&out.path("margins.svg"));
+    for tick in ["1", "10", "100"] {
+        assert!(margins.contains(&tick.to_string()), "{margins:?}");
+    }
+    assert!(margins.contains(&"1/128".to_string()) && margins.contains(&"16 bits".to_string()));
+    // The histogram's CSV holds the bars drawn: each count is printed over its bar.
+    let (header, rows) = read_csv(&out.path("quantisation-margins.csv"));
+    assert_eq!(header[5], "decisions");
+    for row in rows.iter().filter(|r| r[5] != "0") {
+        let count = studies::plot::integer_text(row[5].parse().unwrap());
+        assert!(margins.contains(&count), "bar {row:?}");
     }
 }
 
@@ -243,5 +399,20 @@ fn pullups_study() {
         assert!(m.readings > 0);
         assert_eq!(m.misjudged, 0);
         assert!(m.min_codes.unwrap() > 0);
+    }
+    // Margins in codes and as shares of the supply: one code of the Nucleo's ratiometric
+    // 10-bit converter is 1/1024 of it.
+    assert_eq!(report.code_share_of_supply, 1.0 / 1024.0);
+    let (header, rows) = read_csv(&out.path("pullups.csv"));
+    assert_eq!(rows.len(), 24);
+    let column = |name: &str| header.iter().position(|c| c == name).unwrap();
+    for row in &rows {
+        for kind in ["cut_won", "short_won", "in_play"] {
+            let codes: f64 = row[column(&format!("{kind}_min_margin"))].parse().unwrap();
+            let share: f64 = row[column(&format!("{kind}_min_margin_share_of_supply"))]
+                .parse()
+                .unwrap();
+            assert_eq!(share, codes / 1024.0, "{row:?}");
+        }
     }
 }

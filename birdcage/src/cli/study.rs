@@ -289,8 +289,15 @@ fn run_quantisation(
     );
     let bits: Vec<u8> = studies::BITS.collect();
     let mut positions_csv = out.csv("quantisation-positions.csv")?;
-    let report = quantisation::run(set, &converters, &bits, 5, control, &mut positions_csv)?;
-    out.csv_rows("quantisation.csv", &report.csv_rows())?;
+    let report = quantisation::run(
+        set,
+        (&converters, seed),
+        &bits,
+        5,
+        control,
+        &mut positions_csv,
+    )?;
+    quantisation::write_tables(&report, out)?;
     let summary = report.markdown(command);
     Ok(studies::report::finish(
         out,
