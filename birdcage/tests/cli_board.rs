@@ -136,7 +136,8 @@ fn board_text_lists_node_codes_and_the_verdict() {
         "{text}"
     );
     assert!(text.contains("Drops in ADC codes:"));
-    assert!(text.contains("  Q      5.000000  1023"), "{text}");
+    assert!(text.contains("  node         mV  code\n"), "{text}");
+    assert!(text.contains("  Q       5000.00  1023"), "{text}");
     assert!(text.contains("Firmware's move (largest code drop): "));
 }
 
