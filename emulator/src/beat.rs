@@ -157,8 +157,9 @@ struct Search<B: Arena> {
     perfect: HashMap<B::Key, bool>,
     /// Whether some branch of the current iteration was cut for want of budget.
     ran_out: bool,
-    /// Positions solved (not read from the memo) so far, and the most allowed: at the limit
-    /// every further answer is "no" and `gave_up` is set.
+    /// Positions solved so far (the heuristic's move or the perfect verdict: the search's
+    /// cost), and the most allowed: at the limit every answer about a new position is "no"
+    /// and `gave_up` is set.
     visited: usize,
     limit: usize,
     gave_up: bool,
@@ -234,7 +235,8 @@ impl<B: Arena> Search<B> {
         if let Some(known) = lookup(&self.mine, &key, budget) {
             return known;
         }
-        if !self.visit() {
+        // Only a position new to the solver costs (a deeper budget's visit is cheap).
+        if !self.perfect.contains_key(&key) && !self.visit() {
             return false;
         }
         // The machine has blundered: the player wins against perfect play from here.
@@ -278,7 +280,7 @@ impl<B: Arena> Search<B> {
         if let Some(known) = lookup(&self.machine, &key, budget) {
             return known;
         }
-        if !self.visit() {
+        if !self.choices.contains_key(&key) && !self.visit() {
             return false;
         }
         let won = self
@@ -366,8 +368,9 @@ pub enum Plan<M> {
 /// Can the side to move force a win against the heuristic (measuring `model`, breaking
 /// ties by `ties`) from `position`, and with what move? The `beat` search started from
 /// any position of the game and for either side, so that a hint can exploit the machine
-/// in front of the player rather than assume a perfect one. It visits at most `limit`
-/// positions: exact and fast on the small cages, but exponential in general.
+/// in front of the player rather than assume a perfect one. It solves at most `limit`
+/// positions (the heuristic's move or the perfect verdict of each): exact and fast on the
+/// small cages, but exponential in general.
 ///
 /// ```
 /// use emulator::beat::{Plan, Ties, plan};
