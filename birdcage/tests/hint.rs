@@ -140,3 +140,35 @@ fn the_hints_beat_the_heuristic_on_a_graph_and_as_cut() {
         assert_eq!(own_moves(&game.record, 0), game.moves, "M={size}");
     }
 }
+
+#[test]
+fn past_the_search_the_hint_says_it_gives_perfect_play() {
+    // M=6 is larger than the search goes; the firmware reads its board, not the exact
+    // drops the search knows; the perfect player is beaten only by perfect play.
+    for (args, said) in [
+        (
+            &["--size", "6"][..],
+            "Hint: none: with perfect play the machine wins; no move of yours wins against it. \
+             (No strategy against this machine is searched on a board of more than 41 edges: \
+             it would take too long.)",
+        ),
+        (
+            &["--opponent", "firmware"][..],
+            "Hint: none: with perfect play the machine wins; no move of yours wins against it. \
+             (Against the firmware the hint assumes perfect play: its moves come from what its \
+             board reads.)",
+        ),
+        (
+            &["--opponent", "perfect"][..],
+            "Hint: none: with perfect play the machine wins; no move of yours wins against it.",
+        ),
+    ] {
+        let mut all = vec!["play"];
+        all.extend(args);
+        let out = support::birdcage_with_input(&all, "hint\n");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let hint = text.lines().find(|l| l.starts_with("Hint: ")).unwrap();
+        assert_eq!(hint, said, "{args:?}");
+    }
+}

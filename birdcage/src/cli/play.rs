@@ -316,7 +316,8 @@ impl Session {
             Machine::Player(Opponent::Perfect) => Rival::Perfect,
             Machine::Firmware { .. } => Rival::Firmware,
         };
-        hint(&self.position, self.you, rival, |side, edge| {
+        let edges = self.position.size().edge_count();
+        hint(&self.position, edges, self.you, rival, |side, edge| {
             Move { side, edge }.to_string()
         })
     }
@@ -535,10 +536,21 @@ fn scripted(mut game: impl Game, input: impl BufRead, out: &mut impl Write) -> R
     Ok(ExitCode::SUCCESS)
 }
 
-/// Positions the hint's search against the heuristic may solve before it gives up. M=3 and
-/// M=4 never need as many (a few hundred), so their hints are exact; from M=5 on it keeps a
-/// hint to about a second on a small machine (README "Results").
-pub(crate) const HINT_LIMIT: usize = 10_000;
+/// The largest board (in edges) on which the hint searches for a strategy against the
+/// heuristic: the M=5 cage. Larger boards take seconds per hint on the reference network
+/// (each position an exact solve in big integers), so they get perfect play's hint.
+pub(crate) const HINT_EDGES: usize = 41;
+
+/// The hint search's budget, in positions times the square of the board's edges (about
+/// what solving them costs): 224,000 positions at M=4, never reached there (a test checks
+/// random positions), 83,283 at M=5, under a second here.
+const HINT_WORK: usize = 140_000_000;
+
+/// How many positions the hint's search may solve on a board of `edges` edges, if it
+/// searches at all.
+pub(crate) fn hint_limit(edges: usize) -> Option<usize> {
+    (edges <= HINT_EDGES).then(|| HINT_WORK / (edges * edges).max(1))
+}
 
 /// What the hint knows of the machine in front of the person.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -562,6 +574,7 @@ pub(crate) enum Rival {
 /// firmware, the verdict of perfect play and its first winning move.
 pub(crate) fn hint<B: Arena>(
     board: &B,
+    edges: usize,
     you: Side,
     rival: Rival,
     name: impl Fn(Side, B::Move) -> String,
@@ -573,8 +586,13 @@ pub(crate) fn hint<B: Arena>(
         return (None, "Hint: none, it is the machine's turn.".to_string());
     }
     let note = match rival {
+        Rival::Heuristic(_) if hint_limit(edges).is_none() => format!(
+            " (No strategy against this machine is searched on a board of more than \
+             {HINT_EDGES} edges: it would take too long.)"
+        ),
         Rival::Heuristic(model) => {
-            match emulator::beat::plan(board, model, Ties::ReadingOrder, HINT_LIMIT) {
+            let limit = hint_limit(edges).unwrap_or(0);
+            match emulator::beat::plan(board, model, Ties::ReadingOrder, limit) {
                 Plan::Wins {
                     first,
                     perfect: false,
@@ -616,4 +634,36 @@ pub(crate) fn hint<B: Arena>(
         ),
     };
     (first, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_hint_search_is_exact_at_m3_and_m4() {
+        // The limit is never reached on the small cages: random early positions (the
+        // largest searches), either side to move, both networks.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+        for m in [3, 4] {
+            let size = Size::new(m).unwrap();
+            let limit = hint_limit(size.edge_count()).unwrap();
+            for model in Model::ALL {
+                for plies in 1..=6 {
+                    for _ in 0..8 {
+                        let p = emulator::games::random_position(&mut rng, size, Side::Cut, plies);
+                        if p.winner().is_some() {
+                            continue;
+                        }
+                        let plan = emulator::beat::plan(&p, model, Ties::ReadingOrder, limit);
+                        assert!(!matches!(plan, Plan::GaveUp { .. }), "M={m} {model} {p:?}");
+                    }
+                }
+            }
+        }
+        // Past the M=5 cage no search is made at all.
+        assert_eq!(hint_limit(Size::new(5).unwrap().edge_count()), Some(83_283));
+        assert_eq!(hint_limit(Size::new(6).unwrap().edge_count()), None);
+    }
 }

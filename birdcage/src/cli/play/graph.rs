@@ -133,7 +133,8 @@ impl<'g> GraphSession<'g> {
             Opponent::Heuristic(model) => Rival::Heuristic(model),
             Opponent::Perfect => Rival::Perfect,
         };
-        super::hint(&self.play, self.you, rival, |_, edge| {
+        let edges = self.play.graph().edges().len();
+        super::hint(&self.play, edges, self.you, rival, |_, edge| {
             self.name_of(edge).to_string()
         })
     }
