@@ -202,7 +202,7 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     assert!(text.contains("Machine: direct\n"), "{text}");
     assert!(
         text.contains(
-            "Hint: with perfect play the machine wins; no move of yours wins against it."
+            "Hint: none: with perfect play the machine wins; no move of yours wins against it.\n"
         ),
         "{text}"
     );
@@ -244,7 +244,7 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("Hint: with perfect play you win; a winning move: direct"),
+        text.contains("Hint: direct: with perfect play you win, and this move keeps the win.\n"),
         "{text}"
     );
     assert!(text.contains("You: direct\n"), "{text}");

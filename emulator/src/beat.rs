@@ -6,13 +6,19 @@
 //! may make: its single reading-order choice, or with [`Ties::Any`] every resistor tied at
 //! the largest drop. A machine node where Short wins against perfect play (Lehman's
 //! criterion holds with Cut to move) is a win: the perfect Short player takes over.
+//!
+//! [`beat`] asks it of the start of the cage; [`plan`] of any position, for whichever side
+//! is to move against the heuristic, on the cage or on a graph ([`Arena`]): the hint of
+//! `birdcage play`.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
-use heuristic::{Edge, Model, Move, Position, Side, Size};
+use heuristic::{Edge, EdgeState, Model, Move, Position, Side, Size};
+use switching::{Play, perfect};
 
+use crate::graphs;
 use crate::players::{heuristic_move, heuristic_moves, perfect_move};
-use switching::perfect;
 
 /// How the machine breaks exact ties between resistors with the largest drop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,52 +66,114 @@ pub struct BeatReport {
     pub budget: Option<u8>,
 }
 
-/// What the search knows of a position: proven won for Short (with some budget), or not
-/// won within a budget of Short moves.
+/// What the search knows of a position: proven won for the player (with some budget), or
+/// not won within a budget of the player's moves.
 #[derive(Clone, Copy, Debug)]
 enum Known {
     Won,
     NotWithin(u8),
 }
 
+/// A board the search plays on: the cage ([`Position`]) or a graph ([`Play`]), so that
+/// `birdcage play` can ask the same search on either.
+pub trait Arena: perfect::Board + Clone {
+    /// Identifies a position among those of one game (the side to move follows from the
+    /// counts of cuts and shorts).
+    type Key: Eq + Hash;
+    /// This position's key.
+    fn key(&self) -> Self::Key;
+    /// The resistors left, in board order.
+    fn open(&self) -> Vec<Self::Move>;
+    /// The position after the side to move plays `mv`, a resistor of an open game.
+    fn after(&self, mv: Self::Move) -> Self;
+    /// The moves the heuristic (on `model`) may make here, breaking ties by `ties`.
+    fn machine_moves(&self, model: Model, ties: Ties) -> Vec<Self::Move>;
+}
+
+impl Arena for Position {
+    type Key = (u128, u128);
+    fn key(&self) -> (u128, u128) {
+        perfect::key(self)
+    }
+    fn open(&self) -> Vec<Edge> {
+        self.resistors().collect()
+    }
+    fn after(&self, edge: Edge) -> Position {
+        let mut child = self.clone();
+        child
+            .play_edge(edge)
+            .expect("search moves are resistors of an open game");
+        child
+    }
+    fn machine_moves(&self, model: Model, ties: Ties) -> Vec<Edge> {
+        match ties {
+            Ties::ReadingOrder => heuristic_move(self, model).into_iter().collect(),
+            Ties::Any => heuristic_moves(self, model),
+        }
+    }
+}
+
+impl Arena for Play<'_> {
+    type Key = Vec<EdgeState>;
+    fn key(&self) -> Vec<EdgeState> {
+        self.states().to_vec()
+    }
+    fn open(&self) -> Vec<usize> {
+        self.resistors().collect()
+    }
+    fn after(&self, edge: usize) -> Self {
+        let mut child = self.clone();
+        child
+            .play(edge)
+            .expect("search moves are resistors of an open game");
+        child
+    }
+    fn machine_moves(&self, model: Model, ties: Ties) -> Vec<usize> {
+        match ties {
+            Ties::ReadingOrder => graphs::heuristic_move(self, model).into_iter().collect(),
+            Ties::Any => graphs::heuristic_moves(self, model),
+        }
+    }
+}
+
 /// The search state: answers per position, memoised.
 ///
-/// The search deepens iteratively over a budget of Short moves before the machine must
-/// have blundered: strategies that beat the machine make it blunder early, and a short
-/// budget keeps the search out of the deep subtrees of moves that do not work. A budget
-/// that never ran out proves a "no" exact.
-struct Search {
+/// The search deepens iteratively over a budget of the player's moves before the machine
+/// must have blundered: strategies that beat the machine make it blunder early, and a
+/// short budget keeps the search out of the deep subtrees of moves that do not work. A
+/// budget that never ran out proves a "no" exact.
+struct Search<B: Arena> {
+    /// The side the strategy plays; the machine plays the other.
+    player: Side,
     model: Model,
     ties: Ties,
-    /// Short to move.
-    short: HashMap<(u128, u128), Known>,
+    /// Player to move.
+    mine: HashMap<B::Key, Known>,
     /// Machine to move.
-    machine: HashMap<(u128, u128), Known>,
+    machine: HashMap<B::Key, Known>,
     /// Machine to move: the moves it may make.
-    choices: HashMap<(u128, u128), Vec<Edge>>,
-    /// Short to move: whether Short wins against perfect play.
-    perfect: HashMap<(u128, u128), bool>,
+    choices: HashMap<B::Key, Vec<B::Move>>,
+    /// Player to move: whether the player wins against perfect play.
+    perfect: HashMap<B::Key, bool>,
     /// Whether some branch of the current iteration was cut for want of budget.
     ran_out: bool,
+    /// Positions solved so far (the heuristic's move or the perfect verdict: the search's
+    /// cost), and the most allowed: at the limit every answer about a new position is "no"
+    /// and `gave_up` is set.
+    visited: usize,
+    limit: usize,
+    gave_up: bool,
 }
 
-fn after(position: &Position, edge: Edge) -> Position {
-    let mut child = position.clone();
-    child
-        .play_edge(edge)
-        .expect("search moves are resistors of an open game");
-    child
-}
-
-fn lookup(table: &HashMap<(u128, u128), Known>, key: (u128, u128), budget: u8) -> Option<bool> {
-    match table.get(&key)? {
+fn lookup<K: Eq + Hash>(table: &HashMap<K, Known>, key: &K, budget: u8) -> Option<bool> {
+    match table.get(key)? {
         Known::Won => Some(true),
         Known::NotWithin(b) if *b >= budget => Some(false),
         Known::NotWithin(_) => None,
     }
 }
 
-fn store(table: &mut HashMap<(u128, u128), Known>, key: (u128, u128), budget: u8, won: bool) {
+fn store<K: Eq + Hash>(table: &mut HashMap<K, Known>, key: K, budget: u8, won: bool) {
     table.insert(
         key,
         if won {
@@ -116,109 +184,151 @@ fn store(table: &mut HashMap<(u128, u128), Known>, key: (u128, u128), budget: u8
     );
 }
 
-impl Search {
+impl<B: Arena> Search<B> {
+    fn new(player: Side, model: Model, ties: Ties, limit: usize) -> Self {
+        Search {
+            player,
+            model,
+            ties,
+            mine: HashMap::new(),
+            machine: HashMap::new(),
+            choices: HashMap::new(),
+            perfect: HashMap::new(),
+            ran_out: false,
+            visited: 0,
+            limit,
+            gave_up: false,
+        }
+    }
+
+    /// Counts one more position to solve; `false` (and gives up) once the limit is reached.
+    fn visit(&mut self) -> bool {
+        if self.visited >= self.limit {
+            self.gave_up = true;
+        }
+        if !self.gave_up {
+            self.visited += 1;
+        }
+        !self.gave_up
+    }
+
     /// The moves the machine may make here, each position solved once.
-    fn machine_moves(&mut self, position: &Position) -> Vec<Edge> {
+    fn machine_moves(&mut self, position: &B) -> Vec<B::Move> {
         let (model, ties) = (self.model, self.ties);
         self.choices
-            .entry(perfect::key(position))
-            .or_insert_with(|| match ties {
-                Ties::ReadingOrder => heuristic_move(position, model).into_iter().collect(),
-                Ties::Any => heuristic_moves(position, model),
-            })
+            .entry(position.key())
+            .or_insert_with(|| position.machine_moves(model, ties))
             .clone()
     }
 
-    /// Short to move, with `budget` moves to make the machine blunder: is there a move
+    /// Player to move, with `budget` moves to make the machine blunder: is there a move
     /// after which the machine loses whatever it does?
-    fn short_wins(&mut self, position: &Position, budget: u8) -> bool {
+    fn player_wins(&mut self, position: &B, budget: u8) -> bool {
         if let Some(w) = position.winner() {
-            return w == Side::Short;
+            return w == self.player;
         }
         if budget == 0 {
             self.ran_out = true;
             return false;
         }
-        let key = perfect::key(position);
-        if let Some(known) = lookup(&self.short, key, budget) {
+        let key = position.key();
+        if let Some(known) = lookup(&self.mine, &key, budget) {
             return known;
         }
-        // The machine has blundered: Short wins against perfect play from here.
-        let won = self.lost_for_cut(position) || {
+        // Only a position new to the solver costs (a deeper budget's visit is cheap).
+        if !self.perfect.contains_key(&key) && !self.visit() {
+            return false;
+        }
+        // The machine has blundered: the player wins against perfect play from here.
+        let won = self.machine_lost(position) || {
             if budget == 1 {
                 self.ran_out = true;
                 false
             } else {
-                // No move of Short's loses the machine at once here, so each child must
-                // be searched.
-                let children: Vec<Position> =
-                    position.resistors().map(|f| after(position, f)).collect();
+                // No move of the player's loses the machine at once here, so each child
+                // must be searched.
+                let children: Vec<B> = position
+                    .open()
+                    .into_iter()
+                    .map(|f| position.after(f))
+                    .collect();
                 children.iter().any(|c| self.machine_loses(c, budget - 1))
             }
         };
-        store(&mut self.short, key, budget, won);
+        // A win is proven whatever happened elsewhere; a "no" past the limit is not.
+        if won || !self.gave_up {
+            store(&mut self.mine, key, budget, won);
+        }
         won
     }
 
-    /// Whether Short wins against perfect play here (Short to move), solved once.
-    fn lost_for_cut(&mut self, position: &Position) -> bool {
+    /// Whether the player wins against perfect play here (player to move), solved once.
+    fn machine_lost(&mut self, position: &B) -> bool {
+        let player = self.player;
         *self
             .perfect
-            .entry(perfect::key(position))
-            .or_insert_with(|| perfect::winner(position) == Side::Short)
+            .entry(position.key())
+            .or_insert_with(|| perfect::winner(position) == player)
     }
 
-    /// Machine to move: does Short win whatever the machine picks?
-    fn machine_loses(&mut self, position: &Position, budget: u8) -> bool {
+    /// Machine to move: does the player win whatever the machine picks?
+    fn machine_loses(&mut self, position: &B, budget: u8) -> bool {
         if let Some(w) = position.winner() {
-            return w == Side::Short;
+            return w == self.player;
         }
-        let key = perfect::key(position);
-        if let Some(known) = lookup(&self.machine, key, budget) {
+        let key = position.key();
+        if let Some(known) = lookup(&self.machine, &key, budget) {
             return known;
+        }
+        if !self.choices.contains_key(&key) && !self.visit() {
+            return false;
         }
         let won = self
             .machine_moves(position)
             .into_iter()
-            .all(|e| self.short_wins(&after(position, e), budget));
-        store(&mut self.machine, key, budget, won);
+            .all(|e| self.player_wins(&position.after(e), budget));
+        if won || !self.gave_up {
+            store(&mut self.machine, key, budget, won);
+        }
         won
     }
 
-    /// The strategy's move at a Short-to-move position it wins within `budget`: the
-    /// perfect player's once the machine has blundered, else the first move in reading
+    /// The strategy's move at a player-to-move position it wins within `budget`: the
+    /// perfect player's once the machine has blundered, else the first move in board
     /// order that wins.
-    fn strategy_move(&mut self, position: &Position, budget: u8) -> Option<Edge> {
-        if self.lost_for_cut(position) {
+    fn strategy_move(&mut self, position: &B, budget: u8) -> Option<B::Move> {
+        if self.machine_lost(position) {
             return perfect::winning_move(position);
         }
         let rest = budget.checked_sub(1)?;
-        let moves: Vec<Edge> = position.resistors().collect();
-        moves
+        position
+            .open()
             .into_iter()
-            .find(|&f| self.machine_loses(&after(position, f), rest))
+            .find(|&f| self.machine_loses(&position.after(f), rest))
     }
 
-    /// Counts the Short-to-move positions of the strategy below a machine node it wins,
+    /// Counts the player-to-move positions of the strategy below a machine node it wins,
     /// up to and including those where the machine has just blundered.
-    fn count(&mut self, position: &Position, budget: u8, seen: &mut HashSet<(u128, u128)>) {
+    fn count(&mut self, position: &B, budget: u8, seen: &mut HashSet<B::Key>) {
         if position.winner().is_some() {
             return;
         }
         for e in self.machine_moves(position) {
-            let short_turn = after(position, e);
-            if short_turn.winner().is_some() || !seen.insert(perfect::key(&short_turn)) {
+            let turn = position.after(e);
+            if turn.winner().is_some() || !seen.insert(turn.key()) {
                 continue;
             }
-            if self.lost_for_cut(&short_turn) {
+            if self.machine_lost(&turn) {
                 continue;
             }
-            if let Some(f) = self.strategy_move(&short_turn, budget) {
-                self.count(&after(&short_turn, f), budget.saturating_sub(1), seen);
+            if let Some(f) = self.strategy_move(&turn, budget) {
+                self.count(&turn.after(f), budget.saturating_sub(1), seen);
             }
         }
     }
+}
 
+impl Search<Position> {
     /// Plays the machine (reading-order choices) against the strategy while it has one,
     /// then against the perfect Short player, to the end.
     fn line(&mut self, mut position: Position, mut budget: Option<u8>) -> Vec<Move> {
@@ -235,23 +345,77 @@ impl Search {
             }
             .expect("an open game has a resistor");
             moves.push(Move { side, edge });
-            position = after(&position, edge);
+            position = position.after(edge);
         }
         moves
     }
 }
 
+/// What the search makes of a position where the player is to move against the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan<M> {
+    /// The player forces a win against this machine: `first` is a move of such a
+    /// strategy. `perfect` when the machine has already lost against perfect play (the
+    /// move is then the perfect player's); otherwise perfect play would beat the player,
+    /// and the strategy wins only because the machine blunders.
+    Wins { first: M, perfect: bool },
+    /// No strategy wins against this machine from here (or the game is over).
+    Loses,
+    /// The search stopped undecided after solving `visited` positions, its limit.
+    GaveUp { visited: usize },
+}
+
+/// Can the side to move force a win against the heuristic (measuring `model`, breaking
+/// ties by `ties`) from `position`, and with what move? The `beat` search started from
+/// any position of the game and for either side, so that a hint can exploit the machine
+/// in front of the player rather than assume a perfect one. It solves at most `limit`
+/// positions (the heuristic's move or the perfect verdict of each): exact and fast on the
+/// small cages, but exponential in general.
+///
+/// ```
+/// use emulator::beat::{Plan, Ties, plan};
+/// use heuristic::{Model, Position, Side, Size};
+/// // M=4 after the machine's opening A7: lost for Short against perfect play, yet Short
+/// // beats this machine.
+/// let p = Position::from_record(Size::new(4).unwrap(), Side::Cut, "A7").unwrap();
+/// assert_eq!(switching::perfect::winner(&p), Side::Cut);
+/// let Plan::Wins { first, perfect } = plan(&p, Model::Ideal, Ties::ReadingOrder, 100_000)
+/// else { panic!("beatable") };
+/// assert_eq!((first.to_string(), perfect), ("C7".to_string(), false));
+/// ```
+pub fn plan<B: Arena>(position: &B, model: Model, ties: Ties, limit: usize) -> Plan<B::Move> {
+    let Some(player) = position.to_move() else {
+        return Plan::Loses;
+    };
+    let mut search = Search::<B>::new(player, model, ties, limit);
+    // The player makes at most every other move; a budget that large never runs out.
+    let most = u8::try_from(position.open().len() / 2 + 1).unwrap_or(u8::MAX);
+    for budget in 1..=most {
+        search.ran_out = false;
+        if search.player_wins(position, budget) {
+            // The won children are in the memo, so this finds one even past the limit.
+            if let Some(first) = search.strategy_move(position, budget) {
+                return Plan::Wins {
+                    first,
+                    perfect: search.machine_lost(position),
+                };
+            }
+        }
+        if search.gave_up {
+            return Plan::GaveUp {
+                visited: search.visited,
+            };
+        }
+        if !search.ran_out {
+            break;
+        }
+    }
+    Plan::Loses
+}
+
 /// Searches for a Short strategy that beats the machine on an M board, Cut first.
 pub fn beat(size: Size, model: Model, ties: Ties) -> BeatReport {
-    let mut search = Search {
-        model,
-        ties,
-        short: HashMap::new(),
-        machine: HashMap::new(),
-        choices: HashMap::new(),
-        perfect: HashMap::new(),
-        ran_out: false,
-    };
+    let mut search = Search::<Position>::new(Side::Short, model, ties, usize::MAX);
     let start = Position::new(size, Side::Cut);
     // Short makes at most every other move; a budget that large never runs out.
     let most = (size.edge_count() / 2 + 1) as u8;
@@ -270,7 +434,7 @@ pub fn beat(size: Size, model: Model, ties: Ties) -> BeatReport {
         Ties::Any if !beatable => search
             .machine_moves(&start)
             .into_iter()
-            .filter(|&e| !search.short_wins(&after(&start, e), budget))
+            .filter(|&e| !search.player_wins(&start.after(e), budget))
             .collect(),
         _ => Vec::new(),
     };
@@ -287,7 +451,7 @@ pub fn beat(size: Size, model: Model, ties: Ties) -> BeatReport {
                 side: Side::Cut,
                 edge: opening,
             }];
-            line.extend(search.line(after(&start, opening), None));
+            line.extend(search.line(start.after(opening), None));
             line
         }
         None => search.line(start, beatable.then_some(budget)),
@@ -300,7 +464,7 @@ pub fn beat(size: Size, model: Model, ties: Ties) -> BeatReport {
         line,
         strategy_positions,
         unbeaten_openings,
-        searched: search.short.len() + search.machine.len(),
+        searched: search.mine.len() + search.machine.len(),
         budget: beatable.then_some(budget),
     }
 }

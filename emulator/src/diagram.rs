@@ -34,69 +34,89 @@ fn symbol(edge: Edge, state: EdgeState) -> &'static str {
     }
 }
 
+/// What a piece of the drawing shows, so that a caller can style it (the terminal game
+/// colours wires and cuts, and marks edges).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Row numbers, column letters and the blanks between cells.
+    Text,
+    /// A node.
+    Node,
+    /// A terminal row's built-in wire between two of its nodes.
+    Rail,
+    /// An edge, as it stands.
+    Edge(Edge, EdgeState),
+}
+
+/// A line of the drawing: pieces of text with what each shows.
+pub type Pieces = Vec<(String, Part)>;
+
 /// Lays the board out row by row, top terminal first, each cell `width` wide, with row
 /// numbers on the left and column letters below. `label` may replace an edge's symbol.
+/// Every cell is a piece of its own, and cells are one blank apart.
 fn layout(
     position: &Position,
     width: usize,
     label: impl Fn(Edge, EdgeState) -> Option<String>,
-) -> String {
+) -> Vec<Pieces> {
     let size = position.size();
     let span = size.span();
     let margin = if span >= 10 { 3 } else { 2 };
-    let mut out = String::new();
+    let mut lines = Vec::new();
     for y in (0..=2 * size.get()).rev() {
         let row = if (1..=span).contains(&y) {
             y.to_string()
         } else {
             String::new()
         };
-        let mut line = format!("{row:<margin$}");
+        let mut line = vec![(format!("{row:<margin$}"), Part::Text)];
         for x in 1..=span {
-            let text = match cell(size, x, y, position) {
-                Cell::Node => "●".to_string(),
-                Cell::Rail => "=".to_string(),
-                Cell::Gap => String::new(),
-                Cell::Edge(e, s) => label(e, s).unwrap_or_else(|| symbol(e, s).to_string()),
+            let (text, part) = match cell(size, x, y, position) {
+                Cell::Node => ("●".to_string(), Part::Node),
+                Cell::Rail => ("=".to_string(), Part::Rail),
+                Cell::Gap => (String::new(), Part::Text),
+                Cell::Edge(e, s) => (
+                    label(e, s).unwrap_or_else(|| symbol(e, s).to_string()),
+                    Part::Edge(e, s),
+                ),
             };
-            line.push_str(&format!("{text:^width$}"));
+            line.push((format!("{text:^width$}"), part));
             if x < span {
-                line.push(' ');
+                line.push((" ".to_string(), Part::Text));
             }
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
+        lines.push(line);
     }
-    let mut letters = " ".repeat(margin);
+    let mut letters = vec![(" ".repeat(margin), Part::Text)];
     for x in 1..=span {
         let letter = heuristic::column_letter(x);
-        letters.push_str(&format!("{letter:^width$}"));
+        letters.push((format!("{letter:^width$}"), Part::Text));
         if x < span {
-            letters.push(' ');
+            letters.push((" ".to_string(), Part::Text));
         }
     }
-    out.push_str(letters.trim_end());
-    out.push('\n');
+    lines.push(letters);
+    lines
+}
+
+/// The lines joined into text, each trimmed at the end.
+fn text(lines: Vec<Pieces>) -> String {
+    let mut out = String::new();
+    for line in lines {
+        let joined: String = line.into_iter().map(|(t, _)| t).collect();
+        out.push_str(joined.trim_end());
+        out.push('\n');
+    }
     out
 }
 
-/// The position drawn with the original program's symbols.
-///
-/// ```
-/// use heuristic::{Position, Side, Size};
-/// let p = Position::from_record(Size::new(2).unwrap(), Side::Cut, "A3,b2").unwrap();
-/// assert_eq!(
-///     emulator::diagram::board(&p),
-///     "  ● = ●\n3     |\n2 ● = ●\n1 |   |\n  ● = ●\n  A B C\n"
-/// );
-/// ```
-pub fn board(position: &Position) -> String {
+/// [`board`] as pieces, for a caller that styles them.
+pub fn board_pieces(position: &Position) -> Vec<Pieces> {
     layout(position, 1, |_, _| None)
 }
 
-/// The board with a number in place of every resistor (cuts and shorts keep their
-/// symbols), each cell as wide as the widest number.
-pub fn labelled(position: &Position, label: impl Fn(Edge) -> Option<String>) -> String {
+/// [`labelled`] as pieces, for a caller that styles them.
+pub fn labelled_pieces(position: &Position, label: impl Fn(Edge) -> Option<String>) -> Vec<Pieces> {
     let width = position
         .size()
         .edges()
@@ -112,4 +132,24 @@ pub fn labelled(position: &Position, label: impl Fn(Edge) -> Option<String>) -> 
             None
         }
     })
+}
+
+/// The position drawn with the original program's symbols.
+///
+/// ```
+/// use heuristic::{Position, Side, Size};
+/// let p = Position::from_record(Size::new(2).unwrap(), Side::Cut, "A3,b2").unwrap();
+/// assert_eq!(
+///     emulator::diagram::board(&p),
+///     "  ● = ●\n3     |\n2 ● = ●\n1 |   |\n  ● = ●\n  A B C\n"
+/// );
+/// ```
+pub fn board(position: &Position) -> String {
+    text(board_pieces(position))
+}
+
+/// The board with a number in place of every resistor (cuts and shorts keep their
+/// symbols), each cell as wide as the widest number.
+pub fn labelled(position: &Position, label: impl Fn(Edge) -> Option<String>) -> String {
+    text(labelled_pieces(position, label))
 }

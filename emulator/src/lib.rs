@@ -18,7 +18,8 @@
 //! - [`export`]: positions as ngspice netlists and CircuitJS1 circuits;
 //! - [`games`]: seeded random legal games and board variants for tests, benches and studies;
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
-//! - [`beat`]: the search for a Short strategy that always beats the heuristic;
+//! - [`beat`]: the search for a Short strategy that always beats the heuristic, and from
+//!   any position for either side, on the cage or a graph (the hint of `birdcage play`);
 //! - [`verdict`]: what "diverges" means (a move outside the exact tied set) and why a move
 //!   diverged, the one classification the studies and the bench share.
 //!

@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 
-use emulator::beat::{Ties, beat};
+use emulator::beat::{Plan, Ties, beat, plan};
 use emulator::players::{heuristic_move, heuristic_moves};
-use heuristic::{Model, Position, Side, Size};
+use heuristic::{Edge, Model, Position, Side, Size};
+use switching::{Graph, Play};
 
 /// Short to move: can Short win against the machine whatever it picks among `ties`?
 /// Plain memoised search to the end of the game, no solver.
@@ -115,4 +116,187 @@ fn with_any_tie_break_m3_has_unbeaten_openings_and_m4_has_none() {
     assert!(m4.beatable);
     assert!(m4.strategy_positions > 10, "{}", m4.strategy_positions);
     check_line(Size::new(4).unwrap(), Model::Ideal, &m4.line, true);
+}
+
+/// The player (`player`, to move) against the machine playing the other side with
+/// reading-order ties: can the player force a win? Plain memoised search to the end of
+/// the game, no solver.
+fn plain_player_wins(
+    p: &Position,
+    player: Side,
+    model: Model,
+    memo: &mut HashMap<(u128, u128), bool>,
+) -> bool {
+    if let Some(w) = p.winner() {
+        return w == player;
+    }
+    let key = switching::perfect::key(p);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let won = p.resistors().any(|f| {
+        let mut c = p.clone();
+        c.play_edge(f).unwrap();
+        if let Some(w) = c.winner() {
+            return w == player;
+        }
+        c.play_edge(heuristic_move(&c, model).unwrap()).unwrap();
+        plain_player_wins(&c, player, model, memo)
+    });
+    memo.insert(key, won);
+    won
+}
+
+/// Every position of the M=3 cage after `depth` moves from the start, Cut first.
+fn positions_after(depth: usize) -> Vec<Position> {
+    let mut layer = vec![Position::new(Size::M3, Side::Cut)];
+    for _ in 0..depth {
+        layer = layer
+            .iter()
+            .filter(|p| p.winner().is_none())
+            .flat_map(|p| {
+                p.resistors().map(move |e| {
+                    let mut c = p.clone();
+                    c.play_edge(e).unwrap();
+                    c
+                })
+            })
+            .collect();
+    }
+    let mut seen = std::collections::HashSet::new();
+    layer.retain(|p| p.winner().is_none() && seen.insert(switching::perfect::key(p)));
+    layer
+}
+
+#[test]
+fn plan_from_any_position_and_for_either_side_matches_a_plain_search() {
+    // Short to move after three moves, Cut to move after four: every such position of the
+    // M=3 cage, on both networks. The plan says "wins" exactly when the plain search does,
+    // its move is a move that keeps the win, and "perfect" exactly when the machine has
+    // already lost against perfect play.
+    let mut wins = [0; 2];
+    let mut loses = [0; 2];
+    for (i, depth) in [3, 4].into_iter().enumerate() {
+        for model in Model::ALL {
+            let mut memo = [HashMap::new(), HashMap::new()];
+            for p in positions_after(depth) {
+                let player = p.to_move().unwrap();
+                let memo = &mut memo[usize::from(player == Side::Short)];
+                let expected = plain_player_wins(&p, player, model, memo);
+                match plan(&p, model, Ties::ReadingOrder, usize::MAX) {
+                    Plan::Wins { first, perfect } => {
+                        assert!(expected, "{p:?}");
+                        wins[i] += 1;
+                        let mut c = p.clone();
+                        c.play_edge(first).unwrap();
+                        let kept = c.winner() == Some(player) || {
+                            c.play_edge(heuristic_move(&c, model).unwrap()).unwrap();
+                            plain_player_wins(&c, player, model, memo)
+                        };
+                        assert!(kept, "{p:?}: {first}");
+                        assert_eq!(perfect, switching::perfect::winner(&p) == player);
+                    }
+                    Plan::Loses => {
+                        assert!(!expected, "{p:?}");
+                        loses[i] += 1;
+                    }
+                    Plan::GaveUp { .. } => panic!("no limit"),
+                }
+            }
+        }
+    }
+    // Both answers occur for both sides, so the comparison means something.
+    assert!(
+        wins.iter().chain(&loses).all(|&n| n > 0),
+        "{wins:?} {loses:?}"
+    );
+}
+
+/// Plays the plan's move whenever `player` is to move and the machine's otherwise, from
+/// the start; the record and the winner.
+fn follow_the_plan(size: Size, model: Model, player: Side) -> (String, Option<Side>) {
+    let mut p = Position::new(size, Side::Cut);
+    let mut record = Vec::new();
+    while let Some(side) = p.to_move() {
+        let edge = if side == player {
+            match plan(&p, model, Ties::ReadingOrder, 100_000) {
+                Plan::Wins { first, .. } => first,
+                other => panic!("{other:?} after {record:?}"),
+            }
+        } else {
+            heuristic_move(&p, model).unwrap()
+        };
+        let mv = heuristic::Move { side, edge };
+        record.push(mv.to_string());
+        p.play(mv).unwrap();
+    }
+    (record.join(","), p.winner())
+}
+
+#[test]
+fn following_the_plan_beats_the_machine_as_short() {
+    // Lost against perfect play from the machine's opening, yet the plan wins every game
+    // at M=3 and M=4 on both networks, as `beat` says.
+    for m in [3, 4] {
+        for model in Model::ALL {
+            let size = Size::new(m).unwrap();
+            let (record, winner) = follow_the_plan(size, model, Side::Short);
+            assert_eq!(winner, Some(Side::Short), "M={m} {model}: {record}");
+        }
+    }
+}
+
+#[test]
+fn the_plan_works_on_a_graph_as_on_the_cage() {
+    // The cage as a graph file: the same answers and the same moves (edge i of the graph
+    // is the cage's edge i in reading order), along the games the plan wins on the cage.
+    let size = Size::new(4).unwrap();
+    let graph = Graph::cage(size);
+    let edges: Vec<Edge> = size.edges().collect();
+    for model in Model::ALL {
+        let (record, _) = follow_the_plan(size, model, Side::Short);
+        let mut cage = Position::new(size, Side::Cut);
+        let mut play = Play::new(&graph, Side::Cut);
+        for name in record.split(',') {
+            if cage.to_move() == Some(Side::Short) {
+                let on_graph = match plan(&play, model, Ties::ReadingOrder, 100_000) {
+                    Plan::Wins { first, perfect } => Plan::Wins {
+                        first: edges[first],
+                        perfect,
+                    },
+                    other => panic!("{other:?}"),
+                };
+                assert_eq!(
+                    on_graph,
+                    plan(&cage, model, Ties::ReadingOrder, 100_000),
+                    "{model} {record} at {name}"
+                );
+            }
+            let edge = Edge::parse(size, name).unwrap();
+            cage.play_edge(edge).unwrap();
+            play.play(edges.iter().position(|&e| e == edge).unwrap())
+                .unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_plan_gives_up_at_its_limit() {
+    // After the opening at M=4 the search needs more than a handful of positions.
+    let p = Position::from_record(Size::new(4).unwrap(), Side::Cut, "A7").unwrap();
+    assert_eq!(
+        plan(&p, Model::Ideal, Ties::ReadingOrder, 3),
+        Plan::GaveUp { visited: 3 }
+    );
+    assert!(matches!(
+        plan(&p, Model::Ideal, Ties::ReadingOrder, 10_000),
+        Plan::Wins { perfect: false, .. }
+    ));
+    // A finished game has no plan.
+    let over = Position::from_record(Size::new(2).unwrap(), Side::Cut, "A3,c3,C1,b2,A1").unwrap();
+    assert_eq!(over.winner(), Some(Side::Cut));
+    assert_eq!(
+        plan(&over, Model::Ideal, Ties::ReadingOrder, 10),
+        Plan::Loses
+    );
 }

@@ -6,8 +6,10 @@
 //! played on a graph file (`--graph`, see `graph`), and the cage can be drawn as Gale's
 //! two grids of dots (`--view gale`, see `gale`).
 
+mod frame;
 mod gale;
 mod graph;
+mod heat;
 mod terminal;
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -16,8 +18,11 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
+use emulator::beat::{Arena, Plan, Ties};
 use emulator::players::Opponent;
 use heuristic::{Edge, Model, Move, Position, Record, Side, Size};
+
+use heat::Heat;
 
 use super::{load_graph, parse_model, parse_size};
 
@@ -130,7 +135,7 @@ pub(crate) trait Game {
     fn answer(&mut self) -> Result<Option<String>>;
     /// Plays the person's move named by `text`; the move as the record writes it.
     fn play_text(&mut self, text: &str) -> Result<String>;
-    /// The solver's verdict and a winning move, if the person has one.
+    /// One line: `Hint: `, a move for the person (or `none`), and why.
     fn hint(&self) -> String;
     /// Every resistor's drop (or why there are none to show).
     fn drops(&self) -> String;
@@ -158,7 +163,7 @@ impl Game for Session {
         Ok(self.play(text)?.to_string())
     }
     fn hint(&self) -> String {
-        Session::hint(self)
+        Session::hint(self).1
     }
     fn drops(&self) -> String {
         Session::drops(self)
@@ -303,16 +308,38 @@ impl Session {
         true
     }
 
-    /// The solver's verdict and, when the person can win, a winning move.
-    pub(crate) fn hint(&self) -> String {
-        perfect_hint(&self.position, self.you, |side, edge| {
+    /// A move for the person, if there is one to suggest, and the hint's line: see
+    /// [`hint`].
+    pub(crate) fn hint(&self) -> (Option<Edge>, String) {
+        let rival = match self.opponent {
+            Machine::Player(Opponent::Heuristic(model)) => Rival::Heuristic(model),
+            Machine::Player(Opponent::Perfect) => Rival::Perfect,
+            Machine::Firmware { .. } => Rival::Firmware,
+        };
+        let edges = self.position.size().edge_count();
+        hint(&self.position, edges, self.you, rival, |side, edge| {
             Move { side, edge }.to_string()
         })
     }
 
-    /// The board with every resistor's exact drop, as `birdcage analyze` shows it.
+    /// Every resistor's drop on the board, in percent of the supply, and the largest.
     pub(crate) fn drops(&self) -> String {
-        emulator::analysis::report(&self.position, &self.moves, self.model).to_text()
+        self.heat().to_text(&self.position)
+    }
+
+    /// Every resistor's drop on the chosen network.
+    pub(crate) fn heat(&self) -> Heat {
+        Heat::new(&self.position, &self.moves, self.model)
+    }
+
+    /// The machine's last move, if it has moved.
+    pub(crate) fn last_machine_move(&self) -> Option<Edge> {
+        let moves = self.moves.moves();
+        moves
+            .iter()
+            .rev()
+            .find(|m| m.side != self.you)
+            .map(|m| m.edge)
     }
 
     /// The game record so far, `(none)` before the first move.
@@ -509,27 +536,134 @@ fn scripted(mut game: impl Game, input: impl BufRead, out: &mut impl Write) -> R
     Ok(ExitCode::SUCCESS)
 }
 
-/// The solver's verdict for `you` and, when you are to move and can win, your first winning
-/// move in board order, named by `name`: the hint on the cage and on any graph.
-pub(crate) fn perfect_hint<B: switching::perfect::Board>(
+/// The largest board (in edges) on which the hint searches for a strategy against the
+/// heuristic: the M=5 cage. Larger boards take seconds per hint on the reference network
+/// (each position an exact solve in big integers), so they get perfect play's hint.
+pub(crate) const HINT_EDGES: usize = 41;
+
+/// The hint search's budget, in positions times the square of the board's edges (about
+/// what solving them costs): 224,000 positions at M=4, never reached there (a test checks
+/// random positions), 83,283 at M=5, under a second here.
+const HINT_WORK: usize = 140_000_000;
+
+/// How many positions the hint's search may solve on a board of `edges` edges, if it
+/// searches at all.
+pub(crate) fn hint_limit(edges: usize) -> Option<usize> {
+    (edges <= HINT_EDGES).then(|| HINT_WORK / (edges * edges).max(1))
+}
+
+/// What the hint knows of the machine in front of the person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rival {
+    /// Shannon's heuristic on this network, ties in reading (or file) order: the hint
+    /// searches for a strategy that beats it.
+    Heuristic(Model),
+    /// The perfect player: only perfect play wins.
+    Perfect,
+    /// The firmware, whose moves come from its board's readings, not the exact drops:
+    /// the hint assumes perfect play.
+    Firmware,
+}
+
+/// The hint on the cage and on any graph: the move it suggests, if any, and one line:
+/// `Hint: ` and the move (named by `name`, as the record writes it) or `none`, then why.
+///
+/// Against the heuristic, a move of a strategy that beats this very machine from here
+/// ([`emulator::beat::plan`], with its own tie rule), when there is one: perfect play may
+/// say the machine wins, yet it blunders. Otherwise, and against the perfect player or the
+/// firmware, the verdict of perfect play and its first winning move.
+pub(crate) fn hint<B: Arena>(
     board: &B,
+    edges: usize,
     you: Side,
+    rival: Rival,
     name: impl Fn(Side, B::Move) -> String,
-) -> String {
+) -> (Option<B::Move>, String) {
     let Some(side) = board.to_move() else {
-        return "The game is over.".to_string();
+        return (None, "Hint: none, the game is over.".to_string());
     };
-    let verdict = switching::perfect::solve(board);
-    let who = if verdict.perfect_winner == you {
-        "you win"
-    } else {
-        "the machine wins"
-    };
-    match verdict.winning_moves.first() {
-        Some(&edge) if side == you => format!(
-            "Hint: with perfect play {who}; a winning move: {}",
-            name(side, edge)
+    if side != you {
+        return (None, "Hint: none, it is the machine's turn.".to_string());
+    }
+    let note = match rival {
+        Rival::Heuristic(_) if hint_limit(edges).is_none() => format!(
+            " (No strategy against this machine is searched on a board of more than \
+             {HINT_EDGES} edges: it would take too long.)"
         ),
-        _ => format!("Hint: with perfect play {who}; no move of yours wins against it."),
+        Rival::Heuristic(model) => {
+            let limit = hint_limit(edges).unwrap_or(0);
+            match emulator::beat::plan(board, model, Ties::ReadingOrder, limit) {
+                Plan::Wins {
+                    first,
+                    perfect: false,
+                } => {
+                    let line = format!(
+                        "Hint: {}: it starts a strategy that beats this machine whatever it \
+                         does, though with perfect play the machine would win.",
+                        name(side, first)
+                    );
+                    return (Some(first), line);
+                }
+                Plan::Loses => {
+                    let line = "Hint: none: no move of yours wins, neither against perfect \
+                                play nor against this machine.";
+                    return (None, line.to_string());
+                }
+                // The machine has blundered: the perfect verdict says so.
+                Plan::Wins { perfect: true, .. } => String::new(),
+                Plan::GaveUp { visited } => format!(
+                    " (The search for a strategy against this machine stopped after {visited} \
+                     positions.)"
+                ),
+            }
+        }
+        Rival::Perfect => String::new(),
+        Rival::Firmware => " (Against the firmware the hint assumes perfect play: its moves \
+                             come from what its board reads.)"
+            .to_string(),
+    };
+    let first = switching::perfect::winning_move(board);
+    let line = match first {
+        Some(mv) => format!(
+            "Hint: {}: with perfect play you win, and this move keeps the win.{note}",
+            name(side, mv)
+        ),
+        None => format!(
+            "Hint: none: with perfect play the machine wins; no move of yours wins against \
+             it.{note}"
+        ),
+    };
+    (first, line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn the_hint_search_is_exact_at_m3_and_m4() {
+        // The limit is never reached on the small cages: random early positions (the
+        // largest searches), either side to move, both networks.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(16);
+        for m in [3, 4] {
+            let size = Size::new(m).unwrap();
+            let limit = hint_limit(size.edge_count()).unwrap();
+            for model in Model::ALL {
+                for plies in 1..=6 {
+                    for _ in 0..8 {
+                        let p = emulator::games::random_position(&mut rng, size, Side::Cut, plies);
+                        if p.winner().is_some() {
+                            continue;
+                        }
+                        let plan = emulator::beat::plan(&p, model, Ties::ReadingOrder, limit);
+                        assert!(!matches!(plan, Plan::GaveUp { .. }), "M={m} {model} {p:?}");
+                    }
+                }
+            }
+        }
+        // Past the M=5 cage no search is made at all.
+        assert_eq!(hint_limit(Size::new(5).unwrap().edge_count()), Some(83_283));
+        assert_eq!(hint_limit(Size::new(6).unwrap().edge_count()), None);
     }
 }

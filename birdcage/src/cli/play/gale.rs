@@ -20,8 +20,27 @@ pub(crate) enum Ink {
     Side(Side),
 }
 
-/// A line of the drawing: pieces of text, each with its ink.
-pub(crate) type Line = Vec<(String, Ink)>;
+/// A piece of the drawing: its text, its ink, and the edge it stands on, if any (so that
+/// the terminal game can mark the selected edge and the machine's last move).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Piece {
+    pub(crate) text: String,
+    pub(crate) ink: Ink,
+    pub(crate) edge: Option<Edge>,
+}
+
+impl Piece {
+    fn plain(text: String) -> Piece {
+        Piece {
+            text,
+            ink: Ink::Plain,
+            edge: None,
+        }
+    }
+}
+
+/// A line of the drawing: its pieces, every cell one of its own, cells one blank apart.
+pub(crate) type Line = Vec<Piece>;
 
 /// Characters before column x = 0: room for the row numbers.
 pub(crate) fn margin(size: Size) -> usize {
@@ -58,13 +77,17 @@ pub(crate) fn lines(position: &Position, you: Side) -> Vec<Line> {
         } else {
             String::new()
         };
-        let mut line = vec![(format!("{label:<margin$}"), Ink::Plain)];
+        let mut line = vec![Piece::plain(format!("{label:<margin$}"))];
         for x in 0..=top {
             if x > 0 {
-                line.push((" ".to_string(), Ink::Plain));
+                line.push(Piece::plain(" ".to_string()));
             }
             let (c, ink) = cell(position, x, y);
-            line.push((c.to_string(), ink));
+            line.push(Piece {
+                text: c.to_string(),
+                ink,
+                edge: Edge::new(size, x, y),
+            });
         }
         lines.push(line);
     }
@@ -75,22 +98,25 @@ pub(crate) fn lines(position: &Position, you: Side) -> Vec<Line> {
             x => column_letter(x).to_string(),
         })
         .collect();
-    lines.push(vec![(
-        format!("{}{}", " ".repeat(margin), letters.join(" ")),
-        Ink::Plain,
-    )]);
+    lines.push(vec![Piece::plain(format!(
+        "{}{}",
+        " ".repeat(margin),
+        letters.join(" ")
+    ))]);
     let who = |side: Side| if side == you { "you" } else { "the machine" };
+    let dot = |text: &str, side| Piece {
+        text: text.to_string(),
+        ink: Ink::Side(side),
+        edge: None,
+    };
     lines.push(vec![
-        ("●".to_string(), Ink::Side(Side::Short)),
-        (
-            format!(" Short ({}) joins top to bottom   ", who(Side::Short)),
-            Ink::Plain,
-        ),
-        ("○".to_string(), Ink::Side(Side::Cut)),
-        (
-            format!(" Cut ({}) joins left to right", who(Side::Cut)),
-            Ink::Plain,
-        ),
+        dot("●", Side::Short),
+        Piece::plain(format!(
+            " Short ({}) joins top to bottom   ",
+            who(Side::Short)
+        )),
+        dot("○", Side::Cut),
+        Piece::plain(format!(" Cut ({}) joins left to right", who(Side::Cut))),
     ]);
     lines
 }
@@ -99,7 +125,7 @@ pub(crate) fn lines(position: &Position, you: Side) -> Vec<Line> {
 pub(crate) fn plain(position: &Position, you: Side) -> String {
     let mut out = String::new();
     for line in lines(position, you) {
-        let text: String = line.into_iter().map(|(t, _)| t).collect();
+        let text: String = line.into_iter().map(|p| p.text).collect();
         out.push_str(text.trim_end());
         out.push('\n');
     }

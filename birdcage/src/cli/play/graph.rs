@@ -6,7 +6,7 @@ use emulator::players::Opponent;
 use heuristic::{Model, Side};
 use switching::{Graph, GraphMoveError, Play};
 
-use super::Game;
+use super::{Game, Rival};
 use crate::cli::analyze::graph_lines_with_drops;
 use crate::cli::{graph_heuristic_move, graph_lines, graph_text};
 
@@ -86,19 +86,37 @@ impl<'g> GraphSession<'g> {
         self.play_edge(edge)
     }
 
+    /// Who played move i of the game.
+    fn side_of(&self, i: usize) -> Side {
+        let first = self.play.first();
+        if i.is_multiple_of(2) {
+            first
+        } else {
+            first.opponent()
+        }
+    }
+
+    pub(crate) fn you(&self) -> Side {
+        self.you
+    }
+
+    /// The machine's last move, if it has moved.
+    pub(crate) fn last_machine_move(&self) -> Option<usize> {
+        let moves = self.play.moves();
+        (0..moves.len())
+            .rev()
+            .find(|&i| self.side_of(i) != self.you)
+            .map(|i| moves[i])
+    }
+
     /// Takes back moves until it is the person's turn again, one of theirs at least.
     pub(crate) fn take_back(&mut self) -> bool {
         let moves = self.play.moves().to_vec();
         let first = self.play.first();
-        // Move i is played by `first` when i is even.
-        let side = |i: usize| {
-            if i.is_multiple_of(2) {
-                first
-            } else {
-                first.opponent()
-            }
-        };
-        let Some(last_own) = (0..moves.len()).rev().find(|&i| side(i) == self.you) else {
+        let Some(last_own) = (0..moves.len())
+            .rev()
+            .find(|&i| self.side_of(i) == self.you)
+        else {
             return false;
         };
         let mut play = Play::new(self.play.graph(), first);
@@ -107,6 +125,18 @@ impl<'g> GraphSession<'g> {
         }
         self.play = play;
         true
+    }
+
+    /// The edge the hint suggests, if any, and the hint's line (see [`super::hint`]).
+    pub(crate) fn suggest(&self) -> (Option<usize>, String) {
+        let rival = match self.opponent {
+            Opponent::Heuristic(model) => Rival::Heuristic(model),
+            Opponent::Perfect => Rival::Perfect,
+        };
+        let edges = self.play.graph().edges().len();
+        super::hint(&self.play, edges, self.you, rival, |_, edge| {
+            self.name_of(edge).to_string()
+        })
     }
 
     /// The board as lines, `marker(i)` before edge i; with `drops`, each resistor's drop.
@@ -144,9 +174,7 @@ impl Game for GraphSession<'_> {
     }
 
     fn hint(&self) -> String {
-        super::perfect_hint(&self.play, self.you, |_, edge| {
-            self.name_of(edge).to_string()
-        })
+        self.suggest().1
     }
 
     fn drops(&self) -> String {

@@ -1,36 +1,54 @@
 //! The full-screen game on a terminal (crossterm): cursor keys pick an edge, Enter plays
 //! it, or type a move such as `c5` and Enter. `?` hint, `v` drops on the board, `u` undo,
 //! `q` or Esc quit (column letters never reach `q`, `u` or `v`: M ≤ 8 has columns A..O).
-//! With `--view gale` the board is Gale's two grids of dots, the machine's in red and yours
-//! in green (no colours when `NO_COLOR` is set). On a graph (`run_graph`) the board is its
-//! list of edges: Up and Down pick one, Enter plays it, or type a name or a command word
-//! (`hint`, `drops` to show or hide the drops, `undo`, `quit`) and Enter; Esc quits.
+//! What the screen shows (colours, marks, the heat map of the drops) is built in `frame`.
+//! On a graph (`run_graph`) the board is its list of edges: Up and Down pick one, Enter
+//! plays it, or type a name or a command word (`hint`, `drops` to show or hide the drops,
+//! `undo`, `quit`) and Enter; Esc quits.
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::Result;
-use crossterm::cursor::{MoveTo, Show};
+use crossterm::cursor::Show;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, read};
-use crossterm::style::{Color, Print, ResetColor, SetForegroundColor};
+use crossterm::execute;
 use crossterm::terminal::{
-    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
-use crossterm::{execute, queue};
-use heuristic::{Edge, Side, Size};
+use heuristic::{Edge, Size};
 
-use super::gale::{self, Ink};
+use super::frame::{self, GraphScene, Scene};
 use super::graph::GraphSession;
-use super::{Command, Game, Session, View};
+use super::{Command, Game, Session};
 
-/// Raw mode and the alternate screen, undone on drop: on every way out, errors and
-/// panics included.
-struct Screen;
+/// The hook a panic ran before the game took the screen.
+type Hook = Arc<dyn Fn(&std::panic::PanicHookInfo<'_>) + Send + Sync>;
+
+/// Raw mode and the alternate screen, undone on drop (errors, early returns) and by a
+/// panic hook before the panic is printed: unwinding drops the guard only after the
+/// message has gone to the alternate screen, which the terminal then throws away.
+struct Screen {
+    previous: Hook,
+}
+
+/// Gives the terminal back: the main screen, cooked mode, a visible cursor.
+fn restore() {
+    let _ = execute!(std::io::stdout(), LeaveAlternateScreen, Show);
+    let _ = disable_raw_mode();
+}
 
 impl Screen {
     fn enter() -> Result<Screen> {
+        let previous: Hook = Arc::from(std::panic::take_hook());
+        let chained = Arc::clone(&previous);
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            chained(info);
+        }));
+        let screen = Screen { previous };
         enable_raw_mode()?;
-        let screen = Screen;
         execute!(std::io::stdout(), EnterAlternateScreen, Show)?;
         Ok(screen)
     }
@@ -38,8 +56,12 @@ impl Screen {
 
 impl Drop for Screen {
     fn drop(&mut self) {
-        let _ = execute!(std::io::stdout(), LeaveAlternateScreen, Show);
-        let _ = disable_raw_mode();
+        restore();
+        // A panicking thread may not touch the hook (and needs ours no more).
+        if !std::thread::panicking() {
+            let previous = Arc::clone(&self.previous);
+            std::panic::set_hook(Box::new(move |info| previous(info)));
+        }
     }
 }
 
@@ -50,9 +72,6 @@ struct Ui {
     message: String,
     show_drops: bool,
 }
-
-/// Lines above the board: the header and a blank line.
-const BOARD_TOP: u16 = 2;
 
 /// The next edge from (x, y) in a direction, staying on the board; edges sit where x + y
 /// is even, so a step up or down also moves one column.
@@ -74,70 +93,20 @@ fn step(size: Size, (x, y): (u8, u8), key: KeyCode) -> (u8, u8) {
 }
 
 fn draw(game: &Session, ui: &Ui) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    queue!(
-        out,
-        Clear(ClearType::All),
-        MoveTo(0, 0),
-        Print(game.header())
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    let (x, y) = ui.cursor;
+    let scene = Scene {
+        game,
+        selected: Edge::new(game.position().size(), x, y),
+        drops: ui.show_drops,
+        typed: &ui.typed,
+        message: &ui.message,
+        colours: colours(),
+    };
+    frame::paint(
+        &mut std::io::stdout().lock(),
+        &frame::frame(&scene, width, height),
     )?;
-    let gale_view = game.view() == View::Gale && !ui.show_drops;
-    let mut row = BOARD_TOP;
-    if gale_view {
-        let colour = colours().then_some(|side: Side| {
-            if side == game.you() {
-                Color::Green
-            } else {
-                Color::Red
-            }
-        });
-        for line in gale::lines(game.position(), game.you()) {
-            queue!(out, MoveTo(0, row))?;
-            for (text, ink) in line {
-                match (ink, colour) {
-                    (Ink::Side(side), Some(colour)) => queue!(
-                        out,
-                        SetForegroundColor(colour(side)),
-                        Print(text),
-                        ResetColor
-                    )?,
-                    _ => queue!(out, Print(text))?,
-                }
-            }
-            row += 1;
-        }
-    } else {
-        let body = if ui.show_drops {
-            game.drops()
-        } else {
-            game.board()
-        };
-        for line in body.lines() {
-            queue!(out, MoveTo(0, row), Print(line))?;
-            row += 1;
-        }
-    }
-    let help =
-        "arrows + Enter: play  |  type a move (c5) + Enter  |  ? hint  v drops  u undo  q quit";
-    for line in ["", ui.message.as_str(), help] {
-        queue!(out, MoveTo(0, row), Print(line))?;
-        row += 1;
-    }
-    queue!(out, MoveTo(0, row), Print(format!("> {}", ui.typed)))?;
-    if !ui.show_drops && ui.typed.is_empty() {
-        // On the plain board the terminal cursor sits on the selected edge.
-        let size = game.position().size();
-        let margin: u16 = if size.span() >= 10 { 3 } else { 2 };
-        let (x, y) = ui.cursor;
-        // Gale's drawing has a column of Cut's dots before column A.
-        let column = match game.view() {
-            View::Gale => margin + 2 * u16::from(x),
-            View::Circuit => margin + 2 * (u16::from(x) - 1),
-        };
-        let line = BOARD_TOP + u16::from(2 * size.get() - y);
-        queue!(out, MoveTo(column, line))?;
-    }
-    out.flush()?;
     Ok(())
 }
 
@@ -167,7 +136,14 @@ pub(super) fn run(mut game: Session) -> Result<ExitCode> {
             };
             match code {
                 KeyCode::Char('q') => break,
-                KeyCode::Char('?') => ui.message = game.hint(),
+                KeyCode::Char('?') => {
+                    // The suggested move is selected: Enter plays it.
+                    let (suggested, line) = game.hint();
+                    if let Some(edge) = suggested {
+                        ui.cursor = (edge.x(), edge.y());
+                    }
+                    ui.message = line;
+                }
                 KeyCode::Char('v') => ui.show_drops = !ui.show_drops,
                 KeyCode::Char('u') => {
                     ui.message = if game.undo() {
@@ -230,61 +206,19 @@ struct GraphUi {
 }
 
 fn draw_graph(game: &GraphSession, ui: &GraphUi) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    let (_, height) = crossterm::terminal::size().unwrap_or((80, 24));
-    queue!(
-        out,
-        Clear(ClearType::All),
-        MoveTo(0, 0),
-        Print(game.header())
+    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
+    let scene = GraphScene {
+        game,
+        selected: ui.selected,
+        drops: ui.show_drops,
+        typed: &ui.typed,
+        message: &ui.message,
+        colours: colours(),
+    };
+    frame::paint(
+        &mut std::io::stdout().lock(),
+        &frame::graph_frame(&scene, width, height),
     )?;
-    let lines = game.lines(
-        |i| if i == ui.selected { "> " } else { "  " },
-        ui.show_drops,
-    );
-    // The terminals' line, then a window of the edge list that keeps the selection in view.
-    let room = usize::from(height.saturating_sub(BOARD_TOP + 6)).max(3);
-    let edges = &lines[1..];
-    let start = ui
-        .selected
-        .saturating_sub(room / 2)
-        .min(edges.len().saturating_sub(room));
-    let end = (start + room).min(edges.len());
-    let mut row = BOARD_TOP;
-    queue!(out, MoveTo(0, row), Print(&lines[0]))?;
-    row += 1;
-    let mut cursor_row = row;
-    for (i, line) in edges.iter().enumerate().take(end).skip(start) {
-        if i == ui.selected {
-            cursor_row = row;
-        }
-        queue!(out, MoveTo(0, row), Print(line))?;
-        row += 1;
-    }
-    if end < edges.len() || start > 0 {
-        queue!(
-            out,
-            MoveTo(0, row),
-            Print(format!(
-                "  (edges {}..{} of {})",
-                start + 1,
-                end,
-                edges.len()
-            ))
-        )?;
-        row += 1;
-    }
-    let help =
-        "Up/Down + Enter: play  |  type a name, hint, drops, undo or quit + Enter  |  Esc quit";
-    for line in ["", ui.message.as_str(), help] {
-        queue!(out, MoveTo(0, row), Print(line))?;
-        row += 1;
-    }
-    queue!(out, MoveTo(0, row), Print(format!("> {}", ui.typed)))?;
-    if ui.typed.is_empty() {
-        queue!(out, MoveTo(0, cursor_row))?;
-    }
-    out.flush()?;
     Ok(())
 }
 
@@ -297,7 +231,12 @@ fn graph_enter(game: &mut GraphSession, ui: &mut GraphUi) -> bool {
         match Command::parse(&typed) {
             Some(Command::Quit) => return false,
             Some(Command::Hint) => {
-                ui.message = game.hint();
+                // The suggested edge is selected: Enter plays it.
+                let (suggested, line) = game.suggest();
+                if let Some(edge) = suggested {
+                    ui.selected = edge;
+                }
+                ui.message = line;
                 return true;
             }
             Some(Command::Drops) => {

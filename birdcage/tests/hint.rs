@@ -1,0 +1,174 @@
+//! The hint of `birdcage play` knows the machine it plays: whole scripted games in which
+//! the person only ever plays the hint's move, driven through the pipes line by line as a
+//! person would (`hint`, read the move, send it, again), against Shannon's heuristic.
+
+mod support;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use support::{scratch_file, stdout};
+
+/// What a game played on the hints came to.
+struct Game {
+    /// Every hint line, in order.
+    hints: Vec<String>,
+    /// The moves the hints named (and the person played).
+    moves: Vec<String>,
+    /// The result line (`Short has won: you win.`).
+    outcome: String,
+    /// The record the game printed last.
+    record: String,
+}
+
+/// Runs `birdcage play ARGS` with piped stdin and stdout, and plays the move each hint
+/// names until the game is over.
+fn play_the_hints(args: &[&str]) -> Game {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut game = Game {
+        hints: Vec::new(),
+        moves: Vec::new(),
+        outcome: String::new(),
+        record: String::new(),
+    };
+    loop {
+        assert!(game.moves.len() < 100, "{args:?}: the game does not end");
+        // Once the game is over the next line ends it: the outcome and the record.
+        writeln!(input, "hint").unwrap();
+        input.flush().unwrap();
+        let line = loop {
+            let line = output
+                .next()
+                .unwrap_or_else(|| panic!("{args:?}: output ended after {:?}", game.moves))
+                .unwrap();
+            if line.starts_with("Hint: ") || line.contains(" has won: ") {
+                break line;
+            }
+        };
+        if line.contains(" has won: ") {
+            game.outcome = line;
+            break;
+        }
+        // `Hint: c7: why`: the move comes first.
+        let named = line["Hint: ".len()..]
+            .split(':')
+            .next()
+            .unwrap()
+            .to_string();
+        assert_ne!(named, "none", "{args:?} after {:?}: {line}", game.moves);
+        game.hints.push(line);
+        writeln!(input, "{named}").unwrap();
+        input.flush().unwrap();
+        game.moves.push(named);
+    }
+    drop(input);
+    for line in output {
+        let line = line.unwrap();
+        if let Some(record) = line.strip_prefix("Record: ") {
+            game.record = record.to_string();
+        }
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{args:?}");
+    game
+}
+
+/// The person's moves in a record: every other move from `first` (0 for Cut, 1 for Short).
+fn own_moves(record: &str, first: usize) -> Vec<String> {
+    record
+        .split(',')
+        .skip(first)
+        .step_by(2)
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn short_beats_the_heuristic_by_playing_the_hints() {
+    // Perfect play says the machine wins after its opening at M=3 and M=4, yet it is
+    // beaten as it plays (README "Results"): the hint finds the strategy that does it.
+    for size in ["3", "4"] {
+        for network in ["ideal", "reference"] {
+            let args = ["--size", size, "--network", network];
+            let game = play_the_hints(&args);
+            assert_eq!(game.outcome, "Short has won: you win.", "{args:?}");
+            assert_eq!(own_moves(&game.record, 1), game.moves, "{args:?}");
+            assert!(
+                game.hints[0].ends_with(
+                    "it starts a strategy that beats this machine whatever it does, \
+                     though with perfect play the machine would win."
+                ),
+                "{args:?}: {}",
+                game.hints[0]
+            );
+        }
+    }
+}
+
+#[test]
+fn the_hint_at_m4_after_a7_names_the_strategy_of_beat() {
+    // The issue's position: `beat --size 4` opens its line A7,c7 against this machine.
+    let beat = stdout(&["beat", "--size", "4"]);
+    assert!(beat.contains("Line: A7,c7,"), "{beat}");
+    let game = play_the_hints(&["--size", "4"]);
+    assert!(game.hints[0].starts_with("Hint: c7: "), "{}", game.hints[0]);
+}
+
+#[test]
+fn the_hints_beat_the_heuristic_on_a_graph_and_as_cut() {
+    // The M=3 cage as a graph file: the same machine, edges named as on the cage.
+    let file = scratch_file("m3-cage.txt", &stdout(&["graph", "--size", "3"]));
+    let path = file.to_str().unwrap();
+    for network in ["ideal", "reference"] {
+        let game = play_the_hints(&["--graph", path, "--network", network]);
+        assert_eq!(game.outcome, "Short has won: you win.", "{network}");
+        assert_eq!(own_moves(&game.record, 1), game.moves, "{network}");
+    }
+    // As Cut, who moves first and wins with perfect play from the start.
+    for size in ["3", "4"] {
+        let game = play_the_hints(&["--size", size, "--you", "cut"]);
+        assert_eq!(game.outcome, "Cut has won: you win.", "M={size}");
+        assert_eq!(own_moves(&game.record, 0), game.moves, "M={size}");
+    }
+}
+
+#[test]
+fn past_the_search_the_hint_says_it_gives_perfect_play() {
+    // M=6 is larger than the search goes; the firmware reads its board, not the exact
+    // drops the search knows; the perfect player is beaten only by perfect play.
+    for (args, said) in [
+        (
+            &["--size", "6"][..],
+            "Hint: none: with perfect play the machine wins; no move of yours wins against it. \
+             (No strategy against this machine is searched on a board of more than 41 edges: \
+             it would take too long.)",
+        ),
+        (
+            &["--opponent", "firmware"][..],
+            "Hint: none: with perfect play the machine wins; no move of yours wins against it. \
+             (Against the firmware the hint assumes perfect play: its moves come from what its \
+             board reads.)",
+        ),
+        (
+            &["--opponent", "perfect"][..],
+            "Hint: none: with perfect play the machine wins; no move of yours wins against it.",
+        ),
+    ] {
+        let mut all = vec!["play"];
+        all.extend(args);
+        let out = support::birdcage_with_input(&all, "hint\n");
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let hint = text.lines().find(|l| l.starts_with("Hint: ")).unwrap();
+        assert_eq!(hint, said, "{args:?}");
+    }
+}
