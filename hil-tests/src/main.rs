@@ -159,16 +159,21 @@ impl Run {
         base: &'static boards::Profile,
         size: Size,
     ) -> anyhow::Result<Pil> {
-        if !(self.timeout.is_finite() && self.timeout > 0.0) {
+        // A day bounds the wait: longer is a typo, and 1e19 s overflows a Duration.
+        const MAX_TIMEOUT_S: f64 = 86_400.0;
+        if !(self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_S) {
             bail!(
-                "--timeout must be a positive number of seconds, not {}",
+                "--timeout must be a positive number of seconds up to {MAX_TIMEOUT_S} (a day), not {:?}",
                 self.timeout
             );
         }
         let elf = match &self.elf {
             Some(elf) => elf.clone(),
             None => {
-                eprintln!("building the QEMU firmware (cargo, target/pil)...");
+                let named = std::env::var_os(hil_tests::ELF_ENV).is_some_and(|v| !v.is_empty());
+                if !named {
+                    eprintln!("building the QEMU firmware (cargo, target/pil)...");
+                }
                 hil_tests::firmware_elf()?
             }
         };

@@ -164,7 +164,49 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: --timeout must be a positive number of seconds, not 0",
+            "error: --timeout must be a positive number of seconds up to 86400 (a day), not 0.0",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "pil",
+                "--scenario",
+                "tree3",
+                "--timeout",
+                "1e300",
+                "--out",
+                out,
+            ],
+            "error: --timeout must be a positive number of seconds up to 86400 (a day), not 1e300",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "pil",
+                "--scenario",
+                "tree3",
+                "--timeout",
+                "1e19",
+                "--out",
+                out,
+            ],
+            "error: --timeout must be a positive number of seconds up to 86400 (a day), not 1e19",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "pil",
+                "--scenario",
+                "tree3",
+                "--timeout",
+                "NaN",
+                "--out",
+                out,
+            ],
+            "error: --timeout must be a positive number of seconds up to 86400 (a day), not NaN",
         ),
         (
             vec![
@@ -270,4 +312,31 @@ fn ctrl_c_stops_between_games_keeps_the_report_and_resume_finishes_it() {
     );
     assert!(stdout.contains("200 games played"), "{stdout}");
     assert!(!stdout.contains("INTERRUPTED"), "{stdout}");
+}
+
+#[test]
+fn a_firmware_named_by_the_environment_is_not_said_to_be_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args([
+            "run",
+            "--target",
+            "pil",
+            "--scenario",
+            "tree3",
+            "--out",
+            out,
+        ])
+        .env("BIRDCAGE_PIL_ELF", "/nonexistent/firmware-qemu")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    // One line naming the file, no "building the QEMU firmware" before it.
+    assert_eq!(
+        stderr,
+        "error: BIRDCAGE_PIL_ELF names /nonexistent/firmware-qemu, which is not a file\n"
+    );
 }
