@@ -7,7 +7,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use switching::link::Link;
 use switching::link::reduce::{Irreducible, Reductions};
@@ -171,14 +170,7 @@ fn run_parts(n: usize, ids: &[PartId], jobs: usize, dir: Option<&Path>) -> Resul
     let todo: Vec<usize> = (0..ids.len()).filter(|&i| done[i].is_none()).collect();
     let reused = ids.len() - todo.len();
     let total = links::CONNECTED_GRAPHS.get(n).copied().unwrap_or(0);
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} graphs ({eta})",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(format!("links on {n} vertices"));
+    let bar = super::progress_bar(total, format!("links on {n} vertices"), " graphs");
     bar.inc(done.iter().flatten().map(|p| p.graphs).sum::<u64>());
     if reused > 0 && !todo.is_empty() {
         bar.println(format!(

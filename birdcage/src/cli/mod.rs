@@ -180,6 +180,21 @@ impl ReaderArgs {
     }
 }
 
+/// A progress bar on stderr: `message`, elapsed time, the bar, `{pos}/{len}` with `unit`
+/// after it, and the time left (indicatif hides it when stderr is not a terminal).
+pub(crate) fn progress_bar(length: u64, message: String, unit: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(length);
+    let template = format!(
+        "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}}{unit} ({{eta}})"
+    );
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(message);
+    bar
+}
+
 /// Reads and checks a graph file; errors name the file (and the line, when one is at fault).
 pub fn load_graph(path: &Path) -> Result<Graph> {
     let text = std::fs::read_to_string(path)

@@ -8,7 +8,6 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
 use heuristic::{Model, Size};
-use indicatif::{ProgressBar, ProgressStyle};
 use studies::heuristic as heuristic_study;
 use studies::positions::PositionSet;
 use studies::report::Output;
@@ -90,14 +89,7 @@ impl Cmd {
             Output::new(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({eta})",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.set_message(format!("{:?}", self.study).to_lowercase());
+        let bar = super::progress_bar(0, format!("{:?}", self.study).to_lowercase(), "");
         let progress = |done: u64, total: u64| {
             bar.set_length(total);
             bar.set_position(done);
@@ -162,14 +154,7 @@ impl Cmd {
         let out =
             Output::new(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} boards ({eta})",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        bar.set_message("heuristic");
+        let bar = super::progress_bar(0, "heuristic".into(), " boards");
         let progress = |done: u64, total: u64| {
             bar.set_length(total);
             bar.set_position(done);
