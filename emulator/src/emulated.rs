@@ -118,6 +118,16 @@ impl EmulatedCage {
         })
     }
 
+    /// Starts game `game`'s stream of ADC noise (the build's noise, stream `game`): each game
+    /// of a seeded run reads its own, so that a run resumed at a game reads what the
+    /// uninterrupted run read there.
+    pub fn start_game(&self, game: u64) {
+        let mut inner = self.inner.borrow_mut();
+        let mut noise = inner.build.noise();
+        noise.set_stream(game);
+        inner.noise = noise;
+    }
+
     /// Makes `mv` on the cage (cuts a resistor out or wires it over).
     pub fn play(&self, mv: Move) -> Result<(), MoveError> {
         let mut inner = self.inner.borrow_mut();

@@ -80,4 +80,9 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
         self.a.set_cage(position)?;
         self.b.set_cage(position)
     }
+
+    fn start_game(&mut self, game: usize) {
+        self.a.start_game(game);
+        self.b.start_game(game);
+    }
 }

@@ -59,6 +59,7 @@ pub fn play_game(
         Script::Random(seed) | Script::Guided(seed) => Some(game_rng(*seed)),
         Script::Record(_) | Script::Branch(_) => None,
     };
+    target.start_game(index);
     target.set_cage(&position)?;
     match turn(target, Command::NewGame)? {
         Outcome::NewGame { size: m } if m == size.get() => {}

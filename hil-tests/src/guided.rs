@@ -161,6 +161,7 @@ pub fn guided(
             Script::Guided(seed) | Script::Random(seed) => *seed,
             Script::Record(_) | Script::Branch(_) => index as u64,
         };
+        target.start_game(index);
         let mut game = Game {
             target: &mut *target,
             predictor: &predictor,

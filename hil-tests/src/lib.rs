@@ -45,7 +45,7 @@ pub use pil::{
 };
 #[cfg(feature = "probe")]
 pub use probe::Hil;
-pub use report::{Header, Misfit, PLOT, Report, ReportError};
+pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{
     CageError, Lost, Sequence, Sil, Target, TargetError, decode_reply, encode_command,

@@ -13,7 +13,8 @@ use std::time::Duration;
 
 use heuristic::Size;
 use hil_tests::{
-    CampaignError, Lockstep, Pil, PilOptions, Report, Scenario, Sil, Target, campaign, header,
+    CampaignError, Existing, Lockstep, Pil, PilOptions, Report, Scenario, Sil, Target, campaign,
+    header,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -83,14 +84,14 @@ struct Run {
     #[arg(long)]
     board_seed: Option<u64>,
     /// Games of `random4` (default 100) or `guided` (default 1).
-    #[arg(long)]
-    games: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    games: Option<u32>,
     /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// M for `records:FILE` and `guided`.
-    #[arg(long, default_value_t = 4)]
-    size: u32,
+    /// M for `records:FILE` and `guided` (4 when not given).
+    #[arg(long)]
+    size: Option<u32>,
     /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not
     /// given, or taken from BIRDCAGE_PIL_ELF).
     #[arg(long)]
@@ -102,8 +103,11 @@ struct Run {
     #[arg(long)]
     compare_sil: bool,
     /// Keep the finished games of an interrupted report in `--out` and play the rest.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "force")]
     resume: bool,
+    /// Overwrite the report already in `--out` (without it, or `--resume`, a run refuses).
+    #[arg(long)]
+    force: bool,
     /// Then fit the board's part values from the steps (calibration.json, summary section).
     #[arg(long)]
     calibrate: bool,
@@ -113,15 +117,40 @@ impl Run {
     fn scenario(&self) -> anyhow::Result<Scenario> {
         let size =
             |m: u32| heuristic::Size::new(m).with_context(|| format!("M={m} is not a board size"));
+        // A fixed scenario takes no size or game count: refuse one rather than ignore it.
+        let fixed = |name: &str, m: u32| -> anyhow::Result<()> {
+            if self.size.is_some_and(|s| s != m) {
+                bail!("--scenario {name} is M={m}; --size does not apply to it");
+            }
+            Ok(())
+        };
+        let games = |default: u32| self.games.unwrap_or(default) as usize;
+        let chosen = self.size.unwrap_or(4);
         Ok(match self.scenario.as_str() {
-            "tree3" => Scenario::tree(size(3)?),
-            "random4" => Scenario::random(size(4)?, self.games.unwrap_or(100), self.seed),
-            "guided" => Scenario::guided(size(self.size)?, self.games.unwrap_or(1), self.seed),
+            "tree3" => {
+                fixed("tree3", 3)?;
+                if self.games.is_some() {
+                    bail!("--scenario tree3 plays every branch of the tree; --games does not apply to it");
+                }
+                Scenario::tree(size(3)?)
+            }
+            "random4" => {
+                fixed("random4", 4)?;
+                Scenario::random(size(4)?, games(100), self.seed)
+            }
+            "guided" => Scenario::guided(size(chosen)?, games(1), self.seed),
             other => match other.strip_prefix("records:") {
                 Some(file) => {
+                    if self.games.is_some() {
+                        bail!("--scenario records:FILE plays the file's games; --games does not apply to it");
+                    }
                     let text = std::fs::read_to_string(file)
                         .with_context(|| format!("cannot read records file {file}"))?;
-                    Scenario::records(size(self.size)?, &text, file)?
+                    let scenario = Scenario::records(size(chosen)?, &text, file)?;
+                    if scenario.games.is_empty() {
+                        bail!("records file {file} holds no game (one record per line, # comments)");
+                    }
+                    scenario
                 }
                 None => bail!(hil_tests::ScenarioError::Unknown(other.to_string())),
             },
@@ -233,7 +262,12 @@ impl Run {
         let target = bench.target();
         let mut header = header(target, &scenario, self.board_seed)?;
         header.profile = (self.board != header.board).then(|| self.board.clone());
-        let mut report = Report::open(&self.out, header, self.resume)?;
+        let existing = match (self.resume, self.force) {
+            (true, _) => Existing::Resume,
+            (false, true) => Existing::Overwrite,
+            (false, false) => Existing::Refuse,
+        };
+        let mut report = Report::open(&self.out, header, existing)?;
         if scenario.is_guided() {
             return self.guided(target, profile, &scenario, &mut report);
         }

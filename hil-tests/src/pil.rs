@@ -459,6 +459,10 @@ impl Target for Pil {
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
         wire(&self.cage, position)
     }
+
+    fn start_game(&mut self, game: usize) {
+        self.cage.start_game(game as u64);
+    }
 }
 
 impl Drop for Pil {

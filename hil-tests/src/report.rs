@@ -4,7 +4,7 @@
 //! `plot.svg` at the end.
 
 use std::fs::{self, File};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -49,7 +49,7 @@ pub struct Misfit {
     pub why: String,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Line {
     Header(Header),
@@ -75,6 +75,17 @@ pub struct Report {
     interrupted: Option<String>,
 }
 
+/// What [`Report::open`] does with a folder that already holds a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Existing {
+    /// Refuse it: a report is never overwritten by a run that forgot `--resume`.
+    Refuse,
+    /// Keep its finished games, byte for byte, and play the rest (`--resume`).
+    Resume,
+    /// Start over (`--force`).
+    Overwrite,
+}
+
 /// A report that cannot be written or resumed.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -92,14 +103,27 @@ pub enum ReportError {
     Plot {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// The cause.
         error: crate::plot::PlotError,
     },
-    /// The report to resume was written by another run.
+    /// The folder already holds a report, and the run asked neither to resume nor to start over.
     #[error(
-        "{0}: written by another run (stage, board, seed or scenario differ); use another --out"
+        "{path} already holds a report ({games} games finished): --resume plays the rest, --force starts over"
     )]
-    Mismatch(PathBuf),
+    Exists {
+        /// The steps file.
+        path: PathBuf,
+        /// Games it finished.
+        games: usize,
+    },
+    /// The report to resume was written by another run.
+    #[error("{path}: written by another run ({differs}); use another --out")]
+    Mismatch {
+        /// The steps file.
+        path: PathBuf,
+        /// What differs, `field: this run's value, the report's value`.
+        differs: String,
+    },
     /// A report line that is not one (only a cut-short last line is an interruption).
     #[error("{path} line {line}: not a report line")]
     Garbled {
@@ -108,18 +132,185 @@ pub enum ReportError {
         /// 1-based line.
         line: usize,
     },
+    /// A report line in the wrong place: a repeated or misplaced line, which no run writes.
+    #[error("{path} line {line}: {why}")]
+    Misplaced {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 /// The plot's file name in the report folder.
 pub const PLOT: &str = "plot.svg";
 
+/// The steps file's name in the report folder.
+pub const STEPS: &str = "steps.jsonl";
+
 /// Most divergences kept for the Markdown summary.
 const LISTED: usize = 50;
 
+/// A steps file read and checked, as `--resume` and a calibration read it.
+#[derive(Debug)]
+pub struct Scan {
+    /// The run's header (line 1).
+    pub header: Header,
+    /// The lines of the finished games, in order (a game's steps, then its end).
+    lines: Vec<Line>,
+    /// Bytes of the file that hold the header and the finished games: what a resume keeps.
+    pub kept: usize,
+    /// Steps of the game that was in hand when the run stopped (a calibration can use them;
+    /// a resume plays that game again).
+    pub unfinished: Vec<Step>,
+}
+
+impl Scan {
+    /// Reads a steps file's bytes (`path` only names it in errors). Every line must parse, but
+    /// a last line with no newline (cut short by a kill); the header comes first and once;
+    /// games end in order, each once, and a game's steps come before its end and after the
+    /// previous game's. Anything else is refused with the line's number: no run writes it.
+    pub fn read(bytes: &[u8], path: &Path) -> Result<Scan, ReportError> {
+        let garbled = |line| ReportError::Garbled {
+            path: path.to_path_buf(),
+            line,
+        };
+        let misplaced = |line, why: String| ReportError::Misplaced {
+            path: path.to_path_buf(),
+            line,
+            why,
+        };
+        let mut header = None;
+        let mut lines = Vec::new();
+        let mut pending: Vec<Line> = Vec::new();
+        let mut pending_text: Vec<&[u8]> = Vec::new();
+        let mut kept = 0;
+        let mut offset = 0;
+        for (i, raw) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+            let number = i + 1;
+            offset += raw.len();
+            let Some(text) = raw.strip_suffix(b"\n") else {
+                // A last line cut short by an interruption: the run stopped in it.
+                break;
+            };
+            let line = std::str::from_utf8(text)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Line>(t).ok())
+                .ok_or_else(|| garbled(number))?;
+            let next_game = lines
+                .iter()
+                .filter(|l| matches!(l, Line::GameEnd(..)))
+                .count();
+            match (&line, &header) {
+                (Line::Header(h), None) if number == 1 => {
+                    header = Some(h.clone());
+                    kept = offset;
+                    continue;
+                }
+                (Line::Header(_), _) => {
+                    return Err(misplaced(number, "a second header".to_string()));
+                }
+                (_, None) => return Err(garbled(1)),
+                _ => {}
+            }
+            let game = match &line {
+                Line::Step(s) => s.game,
+                Line::Misfit(m) => m.game,
+                Line::GameEnd(g, _) => *g,
+                Line::Header(_) => unreachable!("handled above"),
+            };
+            if game != next_game {
+                return Err(misplaced(
+                    number,
+                    format!(
+                        "a line of game {game} where game {next_game} comes next (a repeated or misplaced line)"
+                    ),
+                ));
+            }
+            if let Some(first) = pending_text.iter().position(|&t| t == text) {
+                let first = number - (pending_text.len() - first);
+                return Err(misplaced(number, format!("repeats line {first}")));
+            }
+            if matches!(line, Line::GameEnd(..)) {
+                lines.append(&mut pending);
+                lines.push(line);
+                pending_text.clear();
+                kept = offset;
+            } else {
+                pending.push(line);
+                pending_text.push(text);
+            }
+        }
+        let header = header.ok_or_else(|| garbled(1))?;
+        let unfinished = pending
+            .into_iter()
+            .filter_map(|l| match l {
+                Line::Step(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        Ok(Scan {
+            header,
+            lines,
+            kept,
+            unfinished,
+        })
+    }
+
+    /// Games finished.
+    pub fn games(&self) -> usize {
+        self.lines
+            .iter()
+            .filter(|l| matches!(l, Line::GameEnd(..)))
+            .count()
+    }
+
+    /// Every step, the finished games' and then the unfinished one's.
+    pub fn steps(self) -> Vec<Step> {
+        let mut steps: Vec<Step> = self
+            .lines
+            .into_iter()
+            .filter_map(|l| match l {
+                Line::Step(s) => Some(*s),
+                _ => None,
+            })
+            .collect();
+        steps.extend(self.unfinished);
+        steps
+    }
+}
+
+/// Fields of two headers that differ, as `field: this run's value, the report's value`.
+fn differences(ours: &Header, theirs: &Header) -> String {
+    let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) =
+        (serde_json::to_value(ours), serde_json::to_value(theirs))
+    else {
+        return "its header".to_string();
+    };
+    let null = serde_json::Value::Null;
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .filter(|k| a.get(*k).unwrap_or(&null) != b.get(*k).unwrap_or(&null))
+        .map(|k| {
+            format!(
+                "{k}: {} here, {} in the report",
+                a.get(k).unwrap_or(&null),
+                b.get(k).unwrap_or(&null)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 impl Report {
-    /// Starts `dir/steps.jsonl`; with `resume`, keeps the finished games of a report of the
-    /// same run and drops the unfinished one.
-    pub fn open(dir: &Path, header: Header, resume: bool) -> Result<Report, ReportError> {
+    /// Starts `dir/steps.jsonl`. A folder that already holds a report is refused, resumed
+    /// (its finished games kept byte for byte, the unfinished one dropped to be played again)
+    /// or overwritten, as `existing` says. A resume that is refused touches nothing.
+    pub fn open(dir: &Path, header: Header, existing: Existing) -> Result<Report, ReportError> {
         let io = |path: &Path| {
             let path = path.to_path_buf();
             move |source| ReportError::Io {
@@ -127,30 +318,42 @@ impl Report {
                 error: source,
             }
         };
+        // Nothing to refuse in a folder that did not exist: making it touches no report.
         fs::create_dir_all(dir).map_err(io(dir))?;
-        let path = dir.join("steps.jsonl");
-        let mut kept: Vec<Line> = Vec::new();
-        if resume && path.exists() {
-            let file = File::open(&path).map_err(io(&path))?;
-            let mut pending: Vec<Line> = Vec::new();
-            for (i, line) in BufReader::new(file).lines().enumerate() {
-                let line = line.map_err(io(&path))?;
-                // A line cut short by an interruption ends the usable part.
-                let Ok(parsed) = serde_json::from_str::<Line>(&line) else {
-                    break;
-                };
-                match parsed {
-                    Line::Header(h) if i == 0 && h == header => {}
-                    Line::Header(_) => return Err(ReportError::Mismatch(path)),
-                    Line::Step(_) | Line::Misfit(_) => pending.push(parsed),
-                    Line::GameEnd(g, branches) => {
-                        kept.append(&mut pending);
-                        kept.push(Line::GameEnd(g, branches));
-                    }
-                }
+        let path = dir.join(STEPS);
+        let before = match fs::read(&path) {
+            Ok(bytes) if !bytes.is_empty() => Some(bytes),
+            Ok(_) => None,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io(&path)(e)),
+        };
+        let scan = match (before, existing) {
+            (None, _) | (Some(_), Existing::Overwrite) => None,
+            (Some(bytes), Existing::Refuse) => {
+                let games = Scan::read(&bytes, &path).map_or(0, |s| s.games());
+                return Err(ReportError::Exists { path, games });
             }
-        }
-        let file = File::create(&path).map_err(io(&path))?;
+            (Some(bytes), Existing::Resume) => {
+                let scan = Scan::read(&bytes, &path)?;
+                if scan.header != header {
+                    let differs = differences(&header, &scan.header);
+                    return Err(ReportError::Mismatch { path, differs });
+                }
+                Some(scan)
+            }
+        };
+        let file = match &scan {
+            Some(scan) => {
+                let file = fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .map_err(io(&path))?;
+                // The unfinished game and a torn last line go; the rest stays as written.
+                file.set_len(scan.kept as u64).map_err(io(&path))?;
+                file
+            }
+            None => File::create(&path).map_err(io(&path))?,
+        };
         let mut report = Report {
             dir: dir.to_path_buf(),
             file,
@@ -162,50 +365,27 @@ impl Report {
             band: None,
             interrupted: None,
         };
-        report.write(&Line::Header(header))?;
-        for line in kept {
-            match line {
-                Line::Step(s) => report.step(*s)?,
-                Line::Misfit(m) => report.misfit(*m)?,
-                Line::GameEnd(g, branches) => report.end_game(g, branches)?,
-                Line::Header(_) => {}
+        match scan {
+            Some(scan) => {
+                for line in scan.lines {
+                    report.count(&line);
+                }
             }
+            None => report.write(&Line::Header(header))?,
         }
         Ok(report)
     }
 
     /// Reads the header and the steps of the report in `dir`, as a calibration reads any
-    /// stage's report: a last line cut short (an interrupted run) is dropped, any other line
-    /// that does not parse is an error.
+    /// stage's report: the checks of [`Scan::read`], the unfinished game's steps included.
     pub fn read_steps(dir: &Path) -> Result<(Header, Vec<Step>), ReportError> {
-        let path = dir.join("steps.jsonl");
-        let text = fs::read_to_string(&path).map_err(|source| ReportError::Io {
+        let path = dir.join(STEPS);
+        let bytes = fs::read(&path).map_err(|source| ReportError::Io {
             path: path.clone(),
             error: source,
         })?;
-        let lines: Vec<&str> = text.lines().collect();
-        let mut header = None;
-        let mut steps = Vec::new();
-        for (i, line) in lines.iter().enumerate() {
-            let garbled = || ReportError::Garbled {
-                path: path.clone(),
-                line: i + 1,
-            };
-            match serde_json::from_str::<Line>(line) {
-                Ok(Line::Header(h)) if i == 0 => header = Some(h),
-                Ok(Line::Header(_)) => return Err(garbled()),
-                Ok(Line::Step(_) | Line::GameEnd(..) | Line::Misfit(_)) if header.is_none() => {
-                    return Err(garbled());
-                }
-                Ok(Line::Step(s)) => steps.push(*s),
-                // A misfit's codes are of no known position: not a calibration's to use.
-                Ok(Line::GameEnd(..) | Line::Misfit(_)) => {}
-                Err(_) if i + 1 == lines.len() && i > 0 && !text.ends_with('\n') => {}
-                Err(_) => return Err(garbled()),
-            }
-        }
-        let header = header.ok_or(ReportError::Garbled { path, line: 1 })?;
-        Ok((header, steps))
+        let scan = Scan::read(&bytes, &path)?;
+        Ok((scan.header.clone(), scan.steps()))
     }
 
     /// Whether game `index` is already in the report, and the branches it left (tree).
@@ -213,13 +393,17 @@ impl Report {
         self.done.get(index).copied().flatten()
     }
 
+    /// Writes `line` with its newline in one write, and flushes: a kill leaves whole lines
+    /// and at most one torn last line, which a resume drops.
     fn write(&mut self, line: &Line) -> Result<(), ReportError> {
-        let path = self.dir.join("steps.jsonl");
-        let text = serde_json::to_string(line).map_err(|e| ReportError::Io {
+        let path = self.dir.join(STEPS);
+        let mut text = serde_json::to_string(line).map_err(|e| ReportError::Io {
             path: path.clone(),
             error: e.into(),
         })?;
-        writeln!(self.file, "{text}")
+        text.push('\n');
+        self.file
+            .write_all(text.as_bytes())
             .and_then(|()| self.file.flush())
             .map_err(|source| ReportError::Io {
                 path,
@@ -227,34 +411,52 @@ impl Report {
             })
     }
 
+    /// Counts `line` in the summaries (written by this run or kept by a resume).
+    fn count(&mut self, line: &Line) {
+        match line {
+            Line::Header(_) => {}
+            Line::Step(step) => {
+                self.tally.add(step);
+                self.points
+                    .push((step.worst.as_ref().map_or(0, |w| w.1), step.class));
+                self.band = self.band.max(Some(step.band));
+                if (step.class.diverges() || step.class.is_fault())
+                    && self.divergences.len() < LISTED
+                {
+                    self.divergences.push((**step).clone());
+                }
+            }
+            Line::Misfit(_) => self.tally.misfits += 1,
+            Line::GameEnd(index, branches) => {
+                self.tally.games += 1;
+                if self.done.len() <= *index {
+                    self.done.resize(index + 1, None);
+                }
+                self.done[*index] = Some(*branches);
+            }
+        }
+    }
+
+    fn record(&mut self, line: Line) -> Result<(), ReportError> {
+        self.write(&line)?;
+        self.count(&line);
+        Ok(())
+    }
+
     /// Records one step.
     pub fn step(&mut self, step: Step) -> Result<(), ReportError> {
-        self.tally.add(&step);
-        self.points
-            .push((step.worst.as_ref().map_or(0, |w| w.1), step.class));
-        self.band = self.band.max(Some(step.band));
-        self.write(&Line::Step(Box::new(step.clone())))?;
-        if (step.class.diverges() || step.class.is_fault()) && self.divergences.len() < LISTED {
-            self.divergences.push(step);
-        }
-        Ok(())
+        self.record(Line::Step(Box::new(step)))
     }
 
     /// Records a guided game's cage that did not fit (the operator then fixes it).
     pub fn misfit(&mut self, misfit: Misfit) -> Result<(), ReportError> {
-        self.tally.misfits += 1;
-        self.write(&Line::Misfit(Box::new(misfit)))
+        self.record(Line::Misfit(Box::new(misfit)))
     }
 
     /// Records the end of game `index`, which left `branches` replies of Short to explore
     /// (tree scenarios; 0 otherwise).
     pub fn end_game(&mut self, index: usize, branches: usize) -> Result<(), ReportError> {
-        self.tally.games += 1;
-        if self.done.len() <= index {
-            self.done.resize(index + 1, None);
-        }
-        self.done[index] = Some(branches);
-        self.write(&Line::GameEnd(index, branches))
+        self.record(Line::GameEnd(index, branches))
     }
 
     /// The counts so far.

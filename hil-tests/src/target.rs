@@ -166,6 +166,13 @@ pub trait Target {
 
     /// Puts the cage in `position` (the emulated cage, or the edge fixture).
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError>;
+
+    /// Game `game` of the run starts: an emulated board starts that game's own noise stream,
+    /// so that a run resumed at game `game` reads what the uninterrupted run read there. A
+    /// real board has nothing to do.
+    fn start_game(&mut self, game: usize) {
+        let _ = game;
+    }
 }
 
 /// Sequence numbers for commands: every value but [`NO_SEQ`], wrapping.
@@ -267,6 +274,10 @@ impl Target for Sil {
 
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
         wire(&self.cage, position)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        self.cage.start_game(game as u64);
     }
 }
 

@@ -26,7 +26,12 @@ fn run(
 ) -> Run {
     let mut sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
     let header = header(&mut sil, scenario, None).unwrap();
-    let mut report = Report::open(dir, header, resume).unwrap();
+    let existing = if resume {
+        hil_tests::Existing::Resume
+    } else {
+        hil_tests::Existing::Refuse
+    };
+    let mut report = Report::open(dir, header, existing).unwrap();
     let mut input = input.as_bytes();
     let mut said = Vec::new();
     let mut console = Console::new(&mut input, &mut said);

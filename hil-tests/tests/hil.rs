@@ -31,7 +31,7 @@ fn campaign(probe: &str) {
     let scenario = Scenario::random(heuristic::Size::M4, 3, 1);
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut hil, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, false).unwrap();
+    let mut report = Report::open(dir.path(), header, hil_tests::Existing::Refuse).unwrap();
     hil_tests::campaign(&mut hil, profile, &scenario, &mut report, &mut |_, _| {
         std::ops::ControlFlow::Continue(())
     })

@@ -58,7 +58,7 @@ fn an_empty_report_still_gets_a_plot() {
     let scenario = Scenario::random(Size::M4, 0, 3);
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut sil, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, false).unwrap();
+    let mut report = Report::open(dir.path(), header, hil_tests::Existing::Refuse).unwrap();
     report.finish().unwrap();
     let svg = std::fs::read_to_string(dir.path().join(PLOT)).unwrap();
     assert!(svg.starts_with("<svg"), "{svg}");

@@ -296,7 +296,7 @@ fn a_probe_lost_mid_run_is_summed_up_as_interrupted_and_the_run_resumes() {
         left: 60,
     };
     let header = header(&mut target, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, false).unwrap();
+    let mut report = Report::open(dir.path(), header, hil_tests::Existing::Refuse).unwrap();
     let error = campaign(&mut target, NUCLEO, &scenario, &mut report, &mut |_, _| {
         ControlFlow::Continue(())
     })
@@ -326,7 +326,7 @@ fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     let header = header(&mut sil, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, false).unwrap();
+    let mut report = Report::open(dir.path(), header, hil_tests::Existing::Refuse).unwrap();
     let error = campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |done, _| {
         if done == 2 {
             ControlFlow::Break(())

@@ -46,9 +46,19 @@ pub fn played(
     resume: bool,
 ) -> Result<hil_tests::Report, hil_tests::CampaignError> {
     let header = hil_tests::header(target, scenario, board_seed)?;
-    let mut report = hil_tests::Report::open(dir, header, resume)?;
+    let mut report = hil_tests::Report::open(dir, header, existing(resume))?;
     hil_tests::campaign(target, profile, scenario, &mut report, &mut |_, _| {
         std::ops::ControlFlow::Continue(())
     })?;
     Ok(report)
+}
+
+/// `--resume` or not, as `Report::open` takes it (a test's fresh folder never holds a report).
+#[allow(dead_code)]
+pub fn existing(resume: bool) -> hil_tests::Existing {
+    if resume {
+        hil_tests::Existing::Resume
+    } else {
+        hil_tests::Existing::Refuse
+    }
 }
