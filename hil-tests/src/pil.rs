@@ -189,9 +189,9 @@ pub enum QemuExit {
         code => format!("QEMU exited with code {code}"),
     })]
     Code(i32),
-    /// A signal killed it.
-    #[error("QEMU was killed by a signal")]
-    Signal,
+    /// A signal killed it (its number; SIGKILL is 9).
+    #[error("QEMU was killed by signal {0}")]
+    Signal(i32),
     /// It was still running; the bench stopped it.
     #[error("QEMU was stopped")]
     Stopped,
@@ -330,7 +330,10 @@ impl Pil {
         let exit = match status {
             Some(status) => match status.code() {
                 Some(code) => QemuExit::Code(code),
-                None => QemuExit::Signal,
+                None => {
+                    use std::os::unix::process::ExitStatusExt;
+                    QemuExit::Signal(status.signal().unwrap_or(0))
+                }
             },
             None => {
                 let _ = self.qemu.kill();
