@@ -135,27 +135,21 @@ pub fn send_up<L: Link>(link: &mut L, seq: u16, up: Up) -> Result<(), PilError<L
     link.send(&out[..n]).map_err(PilError::Link)
 }
 
-/// Receives frames from `link` into `reader` until one decodes as `T` (or fails to). Bytes are
-/// taken one receive at a time; in a strict request-and-answer exchange nothing follows the
-/// frame, so nothing is read past it.
+/// Receives frames from `link` into `reader` until one decodes as `T` (or fails to). Bytes
+/// are taken one at a time, so nothing past the frame's closing zero is read: frames the
+/// bench sent ahead (a flood, or a command behind the answer to a sampler's request) wait in
+/// the link for the next call instead of being dropped with a receive buffer.
 pub fn receive<L: Link, T: serde::de::DeserializeOwned>(
     link: &mut L,
     reader: &mut FrameReader,
 ) -> Result<Frame<T>, PilError<L::Error>> {
-    let mut buf = [0u8; MAX_FRAME];
+    let mut byte = [0u8; 1];
     loop {
-        let n = link.receive(&mut buf).map_err(PilError::Link)?;
-        if n == 0 {
+        if link.receive(&mut byte).map_err(PilError::Link)? == 0 {
             return Err(PilError::Closed);
         }
-        let mut found = None;
-        for &b in &buf[..n.min(buf.len())] {
-            if let Some(frame) = reader.push::<T>(b) {
-                found = Some(frame.map_err(PilError::Frame));
-            }
-        }
-        if let Some(frame) = found {
-            return frame;
+        if let Some(frame) = reader.push::<T>(byte[0]) {
+            return frame.map_err(PilError::Frame);
         }
     }
 }
@@ -344,5 +338,53 @@ mod tests {
         }
         let mut sampler = HostSampler::new(Closed);
         assert_eq!(sampler.read(Node::Bottom), Err(PilError::Closed));
+    }
+
+    /// Frames sent ahead arrive in one receive, as semihosting and RTT deliver them: each is
+    /// read in its turn, none is dropped with the rest of a receive buffer.
+    #[test]
+    fn frames_sent_ahead_are_each_received() {
+        struct Ahead(heapless::Vec<u8, 64>);
+        impl Link for Ahead {
+            type Error = ();
+            fn send(&mut self, _: &[u8]) -> Result<(), ()> {
+                Ok(())
+            }
+            fn receive(&mut self, buf: &mut [u8]) -> Result<usize, ()> {
+                let n = buf.len().min(self.0.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = heapless::Vec::from_slice(&self.0[n..]).map_err(|_| ())?;
+                Ok(n)
+            }
+        }
+        let mut link = Ahead(heapless::Vec::new());
+        for (seq, body) in [
+            (1, Command::Identify),
+            (2, Command::Status),
+            (3, Command::Decide),
+        ] {
+            let mut out = [0u8; MAX_FRAME];
+            let n = protocol::encode(&Frame { seq, body }, &mut out).unwrap();
+            link.0.extend_from_slice(&out[..n]).unwrap();
+        }
+        let mut reader = FrameReader::new();
+        let got: heapless::Vec<(u16, Command), 3> = (0..3)
+            .map(|_| {
+                let frame = receive::<_, Command>(&mut link, &mut reader).unwrap();
+                (frame.seq, frame.body)
+            })
+            .collect();
+        assert_eq!(
+            got.as_slice(),
+            [
+                (1, Command::Identify),
+                (2, Command::Status),
+                (3, Command::Decide)
+            ]
+        );
+        assert_eq!(
+            receive::<_, Command>(&mut link, &mut reader),
+            Err(PilError::Closed)
+        );
     }
 }

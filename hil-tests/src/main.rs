@@ -130,7 +130,9 @@ impl Run {
             "tree3" => {
                 fixed("tree3", 3)?;
                 if self.games.is_some() {
-                    bail!("--scenario tree3 plays every branch of the tree; --games does not apply to it");
+                    bail!(
+                        "--scenario tree3 plays every branch of the tree; --games does not apply to it"
+                    );
                 }
                 Scenario::tree(size(3)?)
             }
@@ -142,13 +144,17 @@ impl Run {
             other => match other.strip_prefix("records:") {
                 Some(file) => {
                     if self.games.is_some() {
-                        bail!("--scenario records:FILE plays the file's games; --games does not apply to it");
+                        bail!(
+                            "--scenario records:FILE plays the file's games; --games does not apply to it"
+                        );
                     }
                     let text = std::fs::read_to_string(file)
                         .with_context(|| format!("cannot read records file {file}"))?;
                     let scenario = Scenario::records(size(chosen)?, &text, file)?;
                     if scenario.games.is_empty() {
-                        bail!("records file {file} holds no game (one record per line, # comments)");
+                        bail!(
+                            "records file {file} holds no game (one record per line, # comments)"
+                        );
                     }
                     scenario
                 }

@@ -354,6 +354,69 @@ impl Pil {
         .into()
     }
 
+    /// Sends `bytes` as they are (garbage, torn or oversized frames, frames of any number, a
+    /// flood), then an `Identify` of the bench's own, and returns every reply that came before
+    /// that one's, with its number: how a test shows the firmware reads through noise and
+    /// answers each frame it could read (a frame it could not gets an error reply numbered
+    /// [`firmware::protocol::NO_SEQ`]). Frames that make the firmware sample (a measure, a
+    /// decision) would interleave with the sampler's requests: send those through
+    /// [`Target::exchange`].
+    pub fn noise(&mut self, bytes: &[u8]) -> Result<Vec<(u16, Reply)>, TargetError> {
+        self.send(bytes)?;
+        let seq = self.seq.take();
+        let frame = encode_command(seq, Command::Identify)?;
+        self.send(&frame)?;
+        let mut before = Vec::new();
+        self.reply_to(seq, &mut |got, reply| {
+            before.push((got, reply));
+            Ok(())
+        })?;
+        Ok(before)
+    }
+
+    /// Waits for the reply numbered `seq`, answering the sampler's requests on the way; a
+    /// reply with another number goes to `other`, which may end the wait with an error.
+    fn reply_to(
+        &mut self,
+        seq: u16,
+        other: &mut dyn FnMut(u16, Reply) -> Result<(), TargetError>,
+    ) -> Result<Reply, TargetError> {
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            self.drain_logs();
+            let bytes = match self
+                .up
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(bytes) => bytes,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(self.failure(QemuEvent::Hang {
+                        seq,
+                        timeout: self.timeout,
+                    }));
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(self.failure(QemuEvent::Stopped { seq }));
+                }
+            };
+            for b in bytes {
+                let Some(frame) = self.reader.push::<Up>(b) else {
+                    continue;
+                };
+                let frame = match frame {
+                    Ok(frame) => frame,
+                    Err(e) => return Err(self.failure(QemuEvent::Link(e))),
+                };
+                if let Some(reply) = self.answer(frame.seq, frame.body)? {
+                    if frame.seq == seq {
+                        return Ok(reply);
+                    }
+                    other(frame.seq, reply)?;
+                }
+            }
+        }
+    }
+
     fn send(&mut self, bytes: &[u8]) -> Result<(), TargetError> {
         match self.down.write_all(bytes).and_then(|()| self.down.flush()) {
             Ok(()) => Ok(()),
@@ -415,43 +478,9 @@ impl Target for Pil {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         self.send(&frame)?;
-        let deadline = Instant::now() + self.timeout;
-        loop {
-            self.drain_logs();
-            let bytes = match self
-                .up
-                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            {
-                Ok(bytes) => bytes,
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(self.failure(QemuEvent::Hang {
-                        seq,
-                        timeout: self.timeout,
-                    }));
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(self.failure(QemuEvent::Stopped { seq }));
-                }
-            };
-            for b in bytes {
-                let Some(frame) = self.reader.push::<Up>(b) else {
-                    continue;
-                };
-                let frame = match frame {
-                    Ok(frame) => frame,
-                    Err(e) => return Err(self.failure(QemuEvent::Link(e))),
-                };
-                if let Some(reply) = self.answer(frame.seq, frame.body)? {
-                    if frame.seq != seq {
-                        return Err(TargetError::LostFrame {
-                            expected: seq,
-                            got: frame.seq,
-                        });
-                    }
-                    return Ok(reply);
-                }
-            }
-        }
+        self.reply_to(seq, &mut |got, _| {
+            Err(TargetError::LostFrame { expected: seq, got })
+        })
     }
 
     fn logs(&mut self) -> Vec<String> {

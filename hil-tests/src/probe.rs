@@ -58,7 +58,19 @@ impl Hil {
                     request.eq_ignore_ascii_case(&id) || request.eq_ignore_ascii_case(&full)
                 }
             })
-            .ok_or_else(|| Lost::NoProbe(request.to_string()))?;
+            .ok_or_else(|| TargetError::NoProbe {
+                request: request.to_string(),
+                attached: probes
+                    .iter()
+                    .map(|p| {
+                        let id = format!("{:04x}:{:04x}", p.vendor_id, p.product_id);
+                        match &p.serial_number {
+                            Some(serial) => format!("{id}:{serial}"),
+                            None => id,
+                        }
+                    })
+                    .collect(),
+            })?;
         let chip = match (named, profile.probe_rs_chip) {
             (false, _) => request.to_string(),
             (true, Some(chip)) => chip.to_string(),

@@ -32,6 +32,14 @@ pub enum TargetError {
     /// The target stopped answering (a probe unplugged, QEMU exited), or answered out of turn.
     #[error("target lost: {0}")]
     Lost(#[from] Lost),
+    /// No debug probe to connect to (nothing was lost: none was found).
+    #[error("{}", no_probe(request, attached))]
+    NoProbe {
+        /// What was asked for: a chip (`STM32F446RETx`) or a probe (`VID:PID[:SERIAL]`).
+        request: String,
+        /// The probes attached, as `VID:PID[:SERIAL]`.
+        attached: Vec<String>,
+    },
     /// Two targets driven in lockstep answered the same command differently.
     #[error(
         "targets disagree: after {commands} agreeing commands, {command:?}: \
@@ -123,9 +131,6 @@ pub enum Lost {
     /// The probe (probe-rs: listing, attaching, flashing, RTT) failed.
     #[error("{0}")]
     Probe(Box<dyn std::error::Error + Send + Sync>),
-    /// No probe matches the request.
-    #[error("no probe found matching `{0}`")]
-    NoProbe(String),
     /// The board names no probe-rs chip.
     #[error("{0} has no probe-rs chip")]
     NoChip(&'static str),
@@ -172,6 +177,22 @@ pub trait Target {
     /// real board has nothing to do.
     fn start_game(&mut self, game: usize) {
         let _ = game;
+    }
+}
+
+/// What to tell a person whose probe was not found.
+fn no_probe(request: &str, attached: &[String]) -> String {
+    let how = format!(
+        "plug the board's debug probe (the NUCLEO's ST-LINK) in by USB, or name one with {}=VID:PID[:SERIAL]",
+        crate::hil::PROBE_ENV
+    );
+    match (request.contains(':'), attached) {
+        (false, []) => format!("no debug probe attached to reach the {request}: {how}"),
+        (true, []) => format!("no debug probe attached (looked for {request}): {how}"),
+        (_, attached) => format!(
+            "no attached debug probe is {request} (attached: {}): {how}",
+            attached.join(", ")
+        ),
     }
 }
 
@@ -304,6 +325,29 @@ pub(crate) fn wire(cage: &EmulatedCage, position: &Position) -> Result<(), Targe
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_probe_says_what_to_do_and_calls_nothing_lost() {
+        let chip = TargetError::NoProbe {
+            request: "STM32F446RETx".to_string(),
+            attached: Vec::new(),
+        };
+        assert_eq!(
+            chip.to_string(),
+            "no debug probe attached to reach the STM32F446RETx: plug the board's debug probe \
+             (the NUCLEO's ST-LINK) in by USB, or name one with BIRDCAGE_HIL_PROBE=VID:PID[:SERIAL]"
+        );
+        let named = TargetError::NoProbe {
+            request: "0483:374b".to_string(),
+            attached: vec!["1366:0105:000123".to_string()],
+        };
+        assert!(
+            named
+                .to_string()
+                .starts_with("no attached debug probe is 0483:374b (attached: 1366:0105:000123): "),
+            "{named}"
+        );
+    }
 
     #[test]
     fn sequence_numbers_wrap_around_the_error_number() {

@@ -229,3 +229,94 @@ fn the_cli_runs_pil_in_lockstep_with_sil_stops_cleanly_on_ctrl_c_and_resumes() {
     assert!(stdout.contains("60 games played"), "{stdout}");
     assert!(stdout.contains("SIL and PIL agreed on all "), "{stdout}");
 }
+
+/// A frame of `command` numbered `seq`, delimiter included.
+fn frame(seq: u16, command: Command) -> Vec<u8> {
+    hil_tests::encode_command(seq, command).unwrap()
+}
+
+/// The firmware in QEMU survives its link: garbage, torn and oversized frames, valid frames
+/// with repeated and out-of-turn numbers, and a flood sent in one write. It answers each
+/// frame exactly once (a frame it cannot read with an error numbered NO_SEQ), never hangs,
+/// and a game played afterwards is, step for step, the game played without the noise.
+#[test]
+fn the_firmware_in_qemu_survives_garbage_torn_frames_and_a_flood() {
+    use rand::{Rng, SeedableRng};
+    let Some(mut clean) = pil(NUCLEO, Size::M4, Some(7)) else {
+        return;
+    };
+    let predictor = Predictor::new(NUCLEO, Size::M4);
+    let game = |target: &mut Pil| {
+        let mut steps = Vec::new();
+        play_game(
+            target,
+            &predictor,
+            Size::M4,
+            0,
+            &Script::Random(11),
+            &mut |s| steps.push(s),
+        )
+        .unwrap();
+        steps
+    };
+    let reference = game(&mut clean);
+    assert!(reference.len() >= 3, "{reference:?}");
+
+    let mut noisy = pil(NUCLEO, Size::M4, Some(7)).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+    let identify = frame(40_000, Command::Identify);
+    let mut noise: Vec<u8> = (0..4000).map(|_| rng.random()).collect();
+    noise.push(0);
+    noise.extend_from_slice(&identify[..identify.len() / 2]); // torn: cut, then a delimiter
+    noise.push(0);
+    noise.extend(std::iter::repeat_n(
+        0x55u8,
+        3 * firmware::protocol::MAX_FRAME,
+    )); // oversized
+    noise.push(0);
+    // Numbers far from the bench's own (it counts from 0), so that its closing `Identify` is
+    // told apart: a repeated one, the highest, and odd ones.
+    let mut valid = vec![
+        40_000u16,
+        40_000,
+        firmware::protocol::NO_SEQ - 1,
+        30_001,
+        20_007,
+    ];
+    for &seq in &valid {
+        let command = if seq % 2 == 0 && seq < 50_000 {
+            Command::Identify
+        } else {
+            Command::Status
+        };
+        noise.extend(frame(seq, command));
+    }
+    // A flood: a thousand frames in one write, far faster than the firmware answers.
+    let flood: Vec<u16> = (50_000..51_000).collect();
+    for &seq in &flood {
+        noise.extend(frame(seq, Command::Status));
+    }
+    valid.extend(&flood);
+    // Every non-empty run of bytes between zeros is one frame to answer, read or not.
+    let frames = noise.split(|&b| b == 0).filter(|f| !f.is_empty()).count();
+
+    let replies = noisy.noise(&noise).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(replies.len(), frames);
+    let answered: Vec<u16> = replies
+        .iter()
+        .map(|(seq, _)| *seq)
+        .filter(|&seq| seq != firmware::protocol::NO_SEQ)
+        .collect();
+    assert_eq!(answered, valid, "every valid frame answered once, in order");
+    for (seq, reply) in &replies {
+        match reply {
+            Reply::Error(_) => assert_eq!(*seq, firmware::protocol::NO_SEQ),
+            Reply::Identity(_) => assert_eq!(seq % 2, 0, "{reply:?}"),
+            Reply::Status(_) => assert!(seq % 2 == 1 || *seq >= 50_000, "{reply:?}"),
+            other => panic!("{seq}: {other:?}"),
+        }
+    }
+    let errors = replies.len() - answered.len();
+    assert!(errors >= 3, "{errors} error replies");
+    assert_eq!(game(&mut noisy), reference);
+}
