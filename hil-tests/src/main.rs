@@ -84,7 +84,7 @@ struct Run {
     #[arg(long)]
     board_seed: Option<u64>,
     /// Games of `random4` (default 100) or `guided` (default 1).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = games)]
     games: Option<u32>,
     /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
     #[arg(long, default_value_t = 1)]
@@ -328,6 +328,15 @@ impl Run {
         }
         println!("Report: {}", self.out.display());
         Ok(())
+    }
+}
+
+/// A game count: a whole number from 1 (a run of no game is a typo, not a run).
+fn games(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(0) => Err("a run plays at least one game".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
     }
 }
 

@@ -111,6 +111,9 @@ fn a_guided_game_at_the_console() {
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
+    let records = dir.path().join("empty.txt");
+    std::fs::write(&records, "# no game yet\n\n").unwrap();
+    let empty = format!("records:{}", records.display());
     for (args, message) in [
         (
             vec![
@@ -176,6 +179,66 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 out,
             ],
             "error: invalid value 'qemu' for '--target <TARGET>'",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--scenario",
+                "random4",
+                "--games",
+                "0",
+                "--out",
+                out,
+            ],
+            "error: invalid value '0' for '--games <GAMES>': a run plays at least one game",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--scenario",
+                "tree3",
+                "--size",
+                "4",
+                "--out",
+                out,
+            ],
+            "error: --scenario tree3 is M=3; --size does not apply to it",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--scenario",
+                "tree3",
+                "--games",
+                "5",
+                "--out",
+                out,
+            ],
+            "error: --scenario tree3 plays every branch of the tree; --games does not apply to it",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--scenario",
+                "random4",
+                "--size",
+                "3",
+                "--out",
+                out,
+            ],
+            "error: --scenario random4 is M=4; --size does not apply to it",
+        ),
+        (
+            vec!["run", "--target", "sil", "--scenario", &empty, "--out", out],
+            "error: records file ",
         ),
     ] {
         let run = bench(&args);
