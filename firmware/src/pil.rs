@@ -135,6 +135,52 @@ pub fn send_up<L: Link>(link: &mut L, seq: u16, up: Up) -> Result<(), PilError<L
     link.send(&out[..n]).map_err(PilError::Link)
 }
 
+/// Bytes read from a link but not yet taken. [`receive`] takes one byte at a time so as never
+/// to read past a frame; a link whose every read is costly (a semihosting call traps into
+/// QEMU) reads as much as is there into an inbox and hands it out byte by byte. One inbox per
+/// link, shared by all its readers (the command loop and the sampler), so that nothing read
+/// ahead is lost.
+#[derive(Debug)]
+pub struct Inbox {
+    buf: [u8; MAX_FRAME],
+    start: usize,
+    end: usize,
+}
+
+impl Default for Inbox {
+    fn default() -> Inbox {
+        Inbox::new()
+    }
+}
+
+impl Inbox {
+    /// An empty inbox.
+    pub const fn new() -> Inbox {
+        Inbox {
+            buf: [0; MAX_FRAME],
+            start: 0,
+            end: 0,
+        }
+    }
+
+    /// Fills `out` from what is held; when nothing is, first reads once with `read` (which
+    /// returns how many bytes it put in the buffer it is given, 0 at the link's end).
+    pub fn take<E>(
+        &mut self,
+        out: &mut [u8],
+        read: impl FnOnce(&mut [u8]) -> Result<usize, E>,
+    ) -> Result<usize, E> {
+        if self.start == self.end {
+            self.start = 0;
+            self.end = read(&mut self.buf)?.min(self.buf.len());
+        }
+        let n = out.len().min(self.end - self.start);
+        out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
+        self.start += n;
+        Ok(n)
+    }
+}
+
 /// Receives frames from `link` into `reader` until one decodes as `T` (or fails to). Bytes
 /// are taken one at a time, so nothing past the frame's closing zero is read: frames the
 /// bench sent ahead (a flood, or a command behind the answer to a sampler's request) wait in
@@ -386,5 +432,28 @@ mod tests {
             receive::<_, Command>(&mut link, &mut reader),
             Err(PilError::Closed)
         );
+    }
+
+    #[test]
+    fn an_inbox_hands_out_a_read_byte_by_byte_and_reads_again_only_when_empty() {
+        let mut inbox = Inbox::new();
+        let mut reads = 0;
+        let mut byte = [0u8; 1];
+        let mut got: heapless::Vec<u8, 8> = heapless::Vec::new();
+        for _ in 0..5 {
+            let n = inbox
+                .take(&mut byte, |buf: &mut [u8]| {
+                    reads += 1;
+                    buf[..3].copy_from_slice(&[reads, reads, reads]);
+                    Ok::<usize, ()>(3)
+                })
+                .unwrap();
+            assert_eq!(n, 1);
+            got.push(byte[0]).unwrap();
+        }
+        assert_eq!(got.as_slice(), [1, 1, 1, 2, 2]);
+        assert_eq!(reads, 2);
+        let mut closed = Inbox::new();
+        assert_eq!(closed.take(&mut byte, |_| Ok::<usize, ()>(0)), Ok(0));
     }
 }

@@ -19,7 +19,10 @@ fn main() {
 
 #[cfg(target_os = "none")]
 mod qemu {
+    use core::cell::RefCell;
     use core::convert::Infallible;
+
+    use cortex_m::interrupt::{self, Mutex};
 
     use boards::Profile;
     use firmware::pil::{self, HostSampler, Link};
@@ -32,6 +35,9 @@ mod qemu {
     // cortex-m-rt's `device` feature (on through the HAL, as for the board binary) wants a
     // device's interrupt vectors: the STM32F446's are linked. No interrupt is ever enabled.
     use stm32f4xx_hal as _;
+
+    /// Bytes read from semihosting stdin and not yet taken.
+    static INBOX: Mutex<RefCell<pil::Inbox>> = Mutex::new(RefCell::new(pil::Inbox::new()));
 
     /// Semihosting: bench bytes down on stdin, up on stderr (stdout carries defmt).
     struct Semihosting {
@@ -56,7 +62,10 @@ mod qemu {
         }
 
         fn receive(&mut self, buf: &mut [u8]) -> Result<usize, Self::Error> {
-            self.down.read(buf)
+            // One inbox for both readers of stdin (the command loop and the sampler): a read
+            // traps into QEMU, so it takes all that is there, and nothing read ahead is lost.
+            let down = &mut self.down;
+            interrupt::free(|cs| INBOX.borrow(cs).borrow_mut().take(buf, |b| down.read(b)))
         }
     }
 
