@@ -2,7 +2,7 @@
 //! both profiles, drawn parts; every machine move checked against the exact ideal choice,
 //! and divergences reported rather than hidden.
 
-use emulator::emulated::{EmulatedCage, GameLog, run_game};
+use emulator::emulated::{EmulatedCage, Fault, GameLog, run_game};
 use heuristic::{Position, Size};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -155,7 +155,7 @@ fn a_stuck_channel_and_an_open_resistor_change_what_the_sampler_reads() {
     let mut hw = cage.hardware();
     let node = m4.nodes().next().unwrap();
     let before = hw.sampler.read(node).unwrap();
-    cage.stick_channel(node, 7);
+    cage.inject(Fault::Stuck(node, 7)).unwrap();
     assert_ne!(before, 7);
     assert_eq!(hw.sampler.read(node).unwrap(), 7);
     // The top row's leftmost vertical: with it open, the node below it reads lower.
@@ -163,7 +163,9 @@ fn a_stuck_channel_and_an_open_resistor_change_what_the_sampler_reads() {
     let mut hw = fresh.hardware();
     let mut codes = || -> Vec<u16> { m4.nodes().map(|n| hw.sampler.read(n).unwrap()).collect() };
     let intact = codes();
-    fresh.open_resistor(heuristic::Edge::new(m4, 1, 7).unwrap());
+    fresh
+        .inject(Fault::Open(heuristic::Edge::new(m4, 1, 7).unwrap()))
+        .unwrap();
     let broken = codes();
     assert_ne!(intact, broken);
     // The firmware's self-check refuses the first move on the broken cage.

@@ -10,6 +10,8 @@
 //! - [`calibrate`]: one board's part values fitted from its codes, and re-predicted.
 //! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
 //!   cage without an edge fixture.
+//! - [`fault_campaign`]: every single fault at every place of an emulated cage, against one
+//!   reference game: detected, misread or silent ([`fault_table`] sums it up per kind).
 //!
 //! The crate has no public modules: one concept per private module, every item re-exported
 //! here.
@@ -19,6 +21,8 @@ mod bench;
 mod calibrate;
 mod compare;
 mod defmt_log;
+mod fault_table;
+mod faults;
 mod guided;
 mod hil;
 mod pil;
@@ -37,6 +41,10 @@ pub use calibrate::{
 };
 pub use compare::{Class, Fit, Off, Predictor, Step};
 pub use defmt_log::{DefmtError, DefmtLog};
+pub use fault_table::{Row, csv as fault_csv, markdown as fault_markdown, rows, table as fault_table, write_report as write_fault_report};
+pub use faults::{
+    FaultCampaignError, FaultRun, FaultTarget, Kind, Trial, Verdict, fault_campaign, place,
+};
 pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
 pub use pil::{

@@ -1,6 +1,7 @@
-//! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|records:FILE --out DIR`
+//! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|faults|records:FILE --out DIR`
 
 mod args;
+mod run_faults;
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -68,8 +69,9 @@ struct Run {
     #[arg(long)]
     target: Stage,
     /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), `guided`
-    /// (the operator makes the moves on a cage without fixture; `--size` gives M), or
-    /// `records:FILE` (one game record per line; `--size` gives M).
+    /// (the operator makes the moves on a cage without fixture; `--size` gives M), `faults`
+    /// (every single fault at every place of the emulated cage; writes faults.csv and
+    /// faults.md), or `records:FILE` (one game record per line; `--size` gives M).
     #[arg(long)]
     scenario: String,
     /// Report folder (steps.jsonl, summary.json, summary.md).
@@ -88,9 +90,9 @@ struct Run {
     /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// M for `records:FILE` and `guided`.
-    #[arg(long, default_value_t = 4)]
-    size: u32,
+    /// M for `records:FILE` and `guided` (default 4), or `faults` (default both 3 and 4).
+    #[arg(long)]
+    size: Option<u32>,
     /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not
     /// given, or taken from BIRDCAGE_PIL_ELF).
     #[arg(long)]
@@ -116,12 +118,12 @@ impl Run {
         Ok(match self.scenario.as_str() {
             "tree3" => Scenario::tree(size(3)?),
             "random4" => Scenario::random(size(4)?, self.games.unwrap_or(100), self.seed),
-            "guided" => Scenario::guided(size(self.size)?, self.games.unwrap_or(1), self.seed),
+            "guided" => Scenario::guided(size(self.size.unwrap_or(4))?, self.games.unwrap_or(1), self.seed),
             other => match other.strip_prefix("records:") {
                 Some(file) => {
                     let text = std::fs::read_to_string(file)
                         .with_context(|| format!("cannot read records file {file}"))?;
-                    Scenario::records(size(self.size)?, &text, file)?
+                    Scenario::records(size(self.size.unwrap_or(4))?, &text, file)?
                 }
                 None => bail!(hil_tests::ScenarioError::Unknown(other.to_string())),
             },
@@ -216,6 +218,9 @@ impl Run {
         // A profile file's board is what the bench models; firmware that knows only built-in
         // profiles (QEMU's, a flashed board's) runs the file's base.
         let (profile, base) = boards::file::load_with_base(&self.board)?;
+        if self.scenario == "faults" {
+            return self.faults(profile, base);
+        }
         let scenario = self.scenario()?;
         if self.compare_sil && self.target != Stage::Pil {
             bail!("--compare-sil compares PIL with SIL: use it with --target pil");

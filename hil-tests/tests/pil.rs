@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use emulator::emulated::Fault;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Size};
 use hil_tests::{
@@ -161,7 +162,9 @@ fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
     let Some(pil) = pil(NUCLEO, Size::M4, None) else {
         return;
     };
-    pil.cage().open_resistor(Edge::new(Size::M4, 3, 5).unwrap());
+    pil.cage()
+        .inject(Fault::Open(Edge::new(Size::M4, 3, 5).unwrap()))
+        .unwrap();
     let mut pil = pil;
     let predictor = Predictor::new(NUCLEO, Size::M4);
     let mut faults = 0;
