@@ -123,9 +123,8 @@ pub fn detail(trial: &Trial) -> (String, Option<usize>, String) {
 
 /// `faults.csv`: a header and one line per fault of every run.
 pub fn csv(runs: &[FaultRun]) -> String {
-    let mut out = String::from(
-        "size,kind,place,verdict,after_moves,active_from,latency,bench_saw,detail\n",
-    );
+    let mut out =
+        String::from("size,kind,place,verdict,after_moves,active_from,latency,bench_saw,detail\n");
     let opt = |v: Option<usize>| v.map_or_else(String::new, |v| v.to_string());
     for t in runs.iter().flat_map(|r| &r.trials) {
         let (verdict, after, words) = detail(t);
@@ -176,12 +175,7 @@ pub fn markdown(runs: &[FaultRun], board: &str, board_seed: Option<u64>) -> Stri
         let notable: Vec<&Trial> = run
             .trials
             .iter()
-            .filter(|t| {
-                matches!(
-                    t.verdict,
-                    Verdict::Misread { .. } | Verdict::Changed { .. }
-                )
-            })
+            .filter(|t| matches!(t.verdict, Verdict::Misread { .. } | Verdict::Changed { .. }))
             .collect();
         if !notable.is_empty() {
             md.push_str("\nMisread, or silent with a changed move:\n\n");

@@ -41,7 +41,10 @@ pub use calibrate::{
 };
 pub use compare::{Class, Fit, Off, Predictor, Step};
 pub use defmt_log::{DefmtError, DefmtLog};
-pub use fault_table::{Row, csv as fault_csv, markdown as fault_markdown, rows, table as fault_table, write_report as write_fault_report};
+pub use fault_table::{
+    Row, csv as fault_csv, markdown as fault_markdown, rows, table as fault_table,
+    write_report as write_fault_report,
+};
 pub use faults::{
     FaultCampaignError, FaultRun, FaultTarget, Kind, Trial, Verdict, fault_campaign, place,
 };

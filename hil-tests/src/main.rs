@@ -118,7 +118,11 @@ impl Run {
         Ok(match self.scenario.as_str() {
             "tree3" => Scenario::tree(size(3)?),
             "random4" => Scenario::random(size(4)?, self.games.unwrap_or(100), self.seed),
-            "guided" => Scenario::guided(size(self.size.unwrap_or(4))?, self.games.unwrap_or(1), self.seed),
+            "guided" => Scenario::guided(
+                size(self.size.unwrap_or(4))?,
+                self.games.unwrap_or(1),
+                self.seed,
+            ),
             other => match other.strip_prefix("records:") {
                 Some(file) => {
                     let text = std::fs::read_to_string(file)

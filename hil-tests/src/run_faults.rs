@@ -41,9 +41,9 @@ impl Run {
                     self.pil(profile, base, size)?,
                 )),
                 Stage::Pil => Box::new(self.pil(profile, base, size)?),
-                Stage::Hil => bail!(
-                    "the fault campaign breaks an emulated cage: use --target sil or pil"
-                ),
+                Stage::Hil => {
+                    bail!("the fault campaign breaks an emulated cage: use --target sil or pil")
+                }
             };
             let bar = ProgressBar::new(0);
             bar.set_style(
@@ -52,20 +52,15 @@ impl Run {
                 ))
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
             );
-            let run = fault_campaign(
-                target.as_mut(),
-                profile,
-                size,
-                &mut |done, planned| {
-                    bar.set_length(planned as u64);
-                    bar.set_position(done as u64);
-                    if STOP.load(Ordering::SeqCst) {
-                        ControlFlow::Break(())
-                    } else {
-                        ControlFlow::Continue(())
-                    }
-                },
-            );
+            let run = fault_campaign(target.as_mut(), profile, size, &mut |done, planned| {
+                bar.set_length(planned as u64);
+                bar.set_position(done as u64);
+                if STOP.load(Ordering::SeqCst) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
             bar.finish_and_clear();
             let run = run?;
             let stopped = run.trials.len() < run.planned;

@@ -187,6 +187,29 @@ fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
     assert!(faults > 0, "the open resistor went unnoticed");
 }
 
+/// The fault campaign finds the same on the compiled firmware: every fault of every kind at
+/// every place of both cages, each verdict and move count alike.
+#[test]
+fn pil_finds_the_same_faults_as_sil() {
+    for size in [Size::M3, Size::M4] {
+        let Some(mut pil) = pil(NUCLEO, size, None) else {
+            return;
+        };
+        let mut sil = Sil::new(NUCLEO, size, None).unwrap();
+        let go = &mut |_, _| std::ops::ControlFlow::Continue(());
+        let on_pil = hil_tests::fault_campaign(&mut pil, NUCLEO, size, go).unwrap();
+        let on_sil = hil_tests::fault_campaign(&mut sil, NUCLEO, size, go).unwrap();
+        assert_eq!(on_pil.stage, "PIL");
+        assert_eq!(on_pil.trials.len(), on_pil.planned);
+        assert_eq!(on_pil.reference, on_sil.reference, "M={size}");
+        assert_eq!(on_pil.trials, on_sil.trials, "M={size}");
+        assert_eq!(
+            hil_tests::fault_table(&on_pil.trials),
+            hil_tests::fault_table(&on_sil.trials)
+        );
+    }
+}
+
 /// Ctrl-C reaches QEMU too (same terminal, same process group unless the bench moves it):
 /// the bench must still stop between games, with its PIL target answering.
 #[test]
