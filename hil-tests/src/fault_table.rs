@@ -9,7 +9,7 @@ use crate::faults::{FaultRun, Kind, Trial, Verdict};
 
 /// One kind of fault, summed over its places.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Row {
+pub struct FaultRow {
     /// Places it was injected at.
     pub places: usize,
     /// Reported by the firmware.
@@ -29,7 +29,7 @@ pub struct Row {
     pub idle: usize,
 }
 
-impl Row {
+impl FaultRow {
     /// The median and the largest latency, if any was detected (the median of an even count
     /// is the mean of the middle two).
     pub fn latency(&self) -> Option<(f64, usize)> {
@@ -47,11 +47,11 @@ impl Row {
 }
 
 /// The rows of `trials`, one per kind present, in [`Kind::ALL`] order.
-pub fn rows(trials: &[Trial]) -> Vec<(Kind, Row)> {
+pub fn fault_rows(trials: &[Trial]) -> Vec<(Kind, FaultRow)> {
     Kind::ALL
         .iter()
         .filter_map(|&kind| {
-            let mut row = Row::default();
+            let mut row = FaultRow::default();
             for t in trials.iter().filter(|t| t.kind == kind) {
                 row.places += 1;
                 match &t.verdict {
@@ -74,13 +74,13 @@ pub fn rows(trials: &[Trial]) -> Vec<(Kind, Row)> {
 }
 
 /// The per-kind table of `trials` in Markdown.
-pub fn table(trials: &[Trial]) -> String {
+pub fn fault_table(trials: &[Trial]) -> String {
     let mut md = String::from(
         "| kind | places | detected | moves to detection (median / max) | misread | \
          silent, same moves | silent, changed move (of which tied) | never on the cage |\n\
          | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
     );
-    for (kind, r) in rows(trials) {
+    for (kind, r) in fault_rows(trials) {
         let latency = r
             .latency()
             .map_or_else(|| "–".to_string(), |(m, x)| format!("{m} / {x}"));
@@ -103,16 +103,16 @@ pub fn table(trials: &[Trial]) -> String {
 }
 
 /// What one fault came to, in words.
-pub fn detail(trial: &Trial) -> (String, Option<usize>, String) {
+pub fn fault_detail(trial: &Trial) -> (String, Option<usize>, String) {
     match &trial.verdict {
         Verdict::Detected { after, fault } => ("detected".into(), Some(*after), fault.clone()),
         Verdict::Misread { after, what } => ("misread".into(), Some(*after), what.clone()),
         Verdict::Silent => ("silent".into(), None, String::new()),
         Verdict::Changed { after, tied, what } => (
             if *tied {
-                "silent, move changed within the tie".into()
+                "changed within the tie".into()
             } else {
-                "silent, move changed".into()
+                "changed".into()
             },
             Some(*after),
             what.clone(),
@@ -122,12 +122,12 @@ pub fn detail(trial: &Trial) -> (String, Option<usize>, String) {
 }
 
 /// `faults.csv`: a header and one line per fault of every run.
-pub fn csv(runs: &[FaultRun]) -> String {
+pub fn fault_csv(runs: &[FaultRun]) -> String {
     let mut out =
         String::from("size,kind,place,verdict,after_moves,active_from,latency,bench_saw,detail\n");
     let opt = |v: Option<usize>| v.map_or_else(String::new, |v| v.to_string());
     for t in runs.iter().flat_map(|r| &r.trials) {
-        let (verdict, after, words) = detail(t);
+        let (verdict, after, words) = fault_detail(t);
         let _ = writeln!(
             out,
             "{},{},{},{},{},{},{},{},\"{}\"",
@@ -147,7 +147,7 @@ pub fn csv(runs: &[FaultRun]) -> String {
 
 /// `faults.md`: per run, how it was made, the table, and every misread fault and every
 /// silent one that changed the machine's move.
-pub fn markdown(runs: &[FaultRun], board: &str, board_seed: Option<u64>) -> String {
+pub fn fault_markdown(runs: &[FaultRun], board: &str, board_seed: Option<u64>) -> String {
     let parts = match board_seed {
         Some(s) => format!("parts and ADC drawn from seed {s}"),
         None => "nominal parts, a noiseless converter".to_string(),
@@ -170,7 +170,7 @@ pub fn markdown(runs: &[FaultRun], board: &str, board_seed: Option<u64>) -> Stri
             run.size,
             run.stage,
             run.reference,
-            table(&run.trials)
+            fault_table(&run.trials)
         );
         let notable: Vec<&Trial> = run
             .trials
@@ -180,12 +180,16 @@ pub fn markdown(runs: &[FaultRun], board: &str, board_seed: Option<u64>) -> Stri
         if !notable.is_empty() {
             md.push_str("\nMisread, or silent with a changed move:\n\n");
             for t in notable {
-                let (verdict, after, words) = detail(t);
+                let (verdict, after, words) = fault_detail(t);
                 let after = after.map_or_else(String::new, |k| format!(" after {k} moves"));
                 let bench = if t.bench_saw {
                     "; the bench saw codes out of band"
                 } else {
                     "; the codes stayed in band"
+                };
+                let verdict = match verdict.as_str() {
+                    "misread" => verdict,
+                    changed => format!("silent, move {changed}"),
                 };
                 let _ = writeln!(
                     md,
@@ -200,15 +204,15 @@ pub fn markdown(runs: &[FaultRun], board: &str, board_seed: Option<u64>) -> Stri
 }
 
 /// Writes `faults.csv` and `faults.md` into `dir` (created if missing).
-pub fn write_report(
+pub fn write_fault_report(
     dir: &Path,
     runs: &[FaultRun],
     board: &str,
     board_seed: Option<u64>,
 ) -> std::io::Result<String> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("faults.csv"), csv(runs))?;
-    let md = markdown(runs, board, board_seed);
+    std::fs::write(dir.join("faults.csv"), fault_csv(runs))?;
+    let md = fault_markdown(runs, board, board_seed);
     std::fs::write(dir.join("faults.md"), &md)?;
     Ok(md)
 }

@@ -11,7 +11,7 @@
 //! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
 //!   cage without an edge fixture.
 //! - [`fault_campaign`]: every single fault at every place of an emulated cage, against one
-//!   reference game: detected, misread or silent ([`fault_table`] sums it up per kind).
+//!   reference game: detected, misread or silent ([`fault_table()`] sums it up per kind).
 //!
 //! The crate has no public modules: one concept per private module, every item re-exported
 //! here.
@@ -42,8 +42,7 @@ pub use calibrate::{
 pub use compare::{Class, Fit, Off, Predictor, Step};
 pub use defmt_log::{DefmtError, DefmtLog};
 pub use fault_table::{
-    Row, csv as fault_csv, markdown as fault_markdown, rows, table as fault_table,
-    write_report as write_fault_report,
+    FaultRow, fault_csv, fault_detail, fault_markdown, fault_rows, fault_table, write_fault_report,
 };
 pub use faults::{
     FaultCampaignError, FaultRun, FaultTarget, Kind, Trial, Verdict, fault_campaign, place,

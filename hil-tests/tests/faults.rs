@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use heuristic::{Edge, Model, Node, Position, Side, Size};
-use hil_tests::{FaultRun, Kind, Sil, Trial, Verdict, fault_campaign, rows};
+use hil_tests::{FaultRun, Kind, Sil, Trial, Verdict, fault_campaign, fault_rows};
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
@@ -46,7 +46,7 @@ fn every_kind_is_injected_once_at_every_place_of_the_board() {
         let measured = size.internal_node_count() + 1;
         let run = run(size);
         assert_eq!(run.trials.len(), run.planned);
-        for (kind, row) in rows(&run.trials) {
+        for (kind, row) in fault_rows(&run.trials) {
             let places = match kind {
                 Kind::Open | Kind::TenTimes | Kind::Tenth | Kind::WireLeft => edges,
                 Kind::Swapped => edges * (edges - 1) / 2,
