@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 
 use emulator::emulated::{Fault, FaultError};
 use firmware::Outcome;
-use firmware::protocol::{Command, Reply, WireState};
+use firmware::protocol::{Command, Reply};
 use heuristic::{EdgeState, Position, Record, Side, Size};
 
 use crate::agreement::Lockstep;
@@ -288,7 +288,7 @@ impl Observer<'_> {
             .map(|e| e.index(self.size))
             .filter(|&i| i < edges.len())
         {
-            edges[i] = WireState::Resistor.into();
+            edges[i] = EdgeState::Resistor;
         }
         Ok(edges)
     }

@@ -153,11 +153,10 @@ fn a_swap_is_idle_only_between_edges_the_game_never_played() {
     }
 }
 
-/// A swap that puts Short's wire on an edge still holding its resistor reads exactly as
-/// Short playing that edge: no code tells them apart, so it is misread or (once the cut
-/// lands on the swapped edge too) detected, never silent.
+/// A swap that puts Short's first wire on an edge the game never plays reads exactly as Short
+/// playing that edge: no code tells them apart, so the tracker takes it for Short's move.
 #[test]
-fn a_wire_moved_onto_a_resistor_is_never_silent() {
+fn a_wire_moved_onto_a_resistor_is_taken_for_shorts_move() {
     for size in [Size::M3, Size::M4] {
         let record = heuristic::Record::read(size, Side::Cut, &run(size).reference).unwrap();
         let first_short = record.moves()[1].edge;
