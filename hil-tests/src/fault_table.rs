@@ -5,7 +5,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::faults::{FaultRun, Kind, Trial, Verdict};
+use crate::fault_kinds::Kind;
+use crate::faults::{FaultRun, Trial, Verdict};
 
 /// One kind of fault, summed over its places.
 #[derive(Clone, Debug, Default, PartialEq)]

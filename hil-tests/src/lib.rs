@@ -21,6 +21,7 @@ mod bench;
 mod calibrate;
 mod compare;
 mod defmt_log;
+mod fault_kinds;
 mod fault_table;
 mod faults;
 mod guided;
@@ -41,12 +42,11 @@ pub use calibrate::{
 };
 pub use compare::{Class, Fit, Off, Predictor, Step};
 pub use defmt_log::{DefmtError, DefmtLog};
+pub use fault_kinds::{FaultTarget, Kind, place};
 pub use fault_table::{
     FaultRow, fault_csv, fault_detail, fault_markdown, fault_rows, fault_table, write_fault_report,
 };
-pub use faults::{
-    FaultCampaignError, FaultRun, FaultTarget, Kind, Trial, Verdict, fault_campaign, place,
-};
+pub use faults::{FaultCampaignError, FaultRun, Trial, Verdict, fault_campaign};
 pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
 pub use pil::{
