@@ -20,6 +20,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::physical::{Board, Build, Parts, PullupState, Solution, solve_on_cage};
 
+mod fault;
+pub use fault::{Fault, FaultError};
+
 /// The cage every profile wires: M=4.
 pub const CAGE: Size = Size::M4;
 /// An open resistor: a leak of a gigaohm, which no ADC sees (a true open would leave the
@@ -37,16 +40,17 @@ struct Inner {
     solved: Option<Solution>,
     leds: LedPattern,
     conversions: u64,
-    /// ADC channels that read one code whatever the voltage (an injected fault).
-    stuck: Vec<(Node, u16)>,
+    /// The faults injected, in order.
+    faults: Vec<Fault>,
+    /// The build's parts with the faults made.
+    parts: Parts,
 }
 
 impl Inner {
     fn solution(&mut self) -> &Solution {
         if self.solved.is_none() {
-            let solved = self
-                .build
-                .solve(&self.board, &self.game, self.pullups)
+            let cage = Fault::on_cage(&self.faults, &self.game);
+            let solved = solve_on_cage(&self.board, &self.parts, &cage, self.pullups)
                 .unwrap_or_else(|_| unreachable!("the game size was checked at construction"));
             self.solved = Some(solved);
         }
@@ -107,13 +111,14 @@ impl EmulatedCage {
             inner: Rc::new(RefCell::new(Inner {
                 board,
                 noise: build.noise(),
+                parts: build.parts.clone(),
                 build,
                 game: Position::new(size, Side::Cut),
                 pullups: PullupState::On,
                 solved: None,
                 leds: LedPattern::OFF,
                 conversions: 0,
-                stuck: Vec::new(),
+                faults: Vec::new(),
             })),
         })
     }
@@ -145,21 +150,31 @@ impl EmulatedCage {
         inner.solved = None;
     }
 
-    /// Injects a fault: the resistor on the M=4 cage's `edge` goes open (a broken lead), so
-    /// it carries no current whatever the game says.
-    pub fn open_resistor(&self, edge: heuristic::Edge) {
+    /// Injects `fault`, on top of any injected before; refused when its place is not on the
+    /// game's board.
+    pub fn inject(&self, fault: Fault) -> Result<(), FaultError> {
         let mut inner = self.inner.borrow_mut();
-        let i = edge.index(CAGE);
-        inner.build.parts.edge_ohms[i] = OPEN_OHMS;
+        fault.check(inner.game.size())?;
+        let inner = &mut *inner;
+        fault.apply(&inner.board, &mut inner.parts);
+        inner.faults.push(fault);
+        inner.solved = None;
+        Ok(())
+    }
+
+    /// Takes every fault out and restarts the converter's noise: the board reads as a fresh
+    /// one of the same build, so that runs one after another on it do not depend on order.
+    pub fn repair(&self) {
+        let mut inner = self.inner.borrow_mut();
+        inner.faults.clear();
+        inner.parts = inner.build.parts.clone();
+        inner.noise = inner.build.noise();
         inner.solved = None;
     }
 
-    /// Injects a fault: the ADC channel of `node` (a node of the game's size) reads `code`
-    /// whatever its voltage (a shorted or disconnected input).
-    pub fn stick_channel(&self, node: Node, code: u16) {
-        let mut inner = self.inner.borrow_mut();
-        inner.stuck.retain(|&(n, _)| n != node);
-        inner.stuck.push((node, code));
+    /// The faults injected.
+    pub fn faults(&self) -> Vec<Fault> {
+        self.inner.borrow().faults.clone()
     }
 
     /// The board's electrical values.
@@ -170,7 +185,7 @@ impl EmulatedCage {
     /// The parts this board was built from (the drawn values, faults included): what a
     /// calibration should find.
     pub fn parts(&self) -> Parts {
-        self.inner.borrow().build.parts.clone()
+        self.inner.borrow().parts.clone()
     }
 
     /// The game as the cage holds it.
@@ -236,7 +251,12 @@ impl Sampler for CageSampler {
 
     fn read(&mut self, node: Node) -> Result<u16, Infallible> {
         let mut inner = self.0.inner.borrow_mut();
-        if let Some(&(_, code)) = inner.stuck.iter().find(|&&(n, _)| n == node) {
+        // The last fault injected on a channel is the one it shows.
+        let stuck = inner.faults.iter().rev().find_map(|f| match *f {
+            Fault::Stuck(n, code) if n == node => Some(code),
+            _ => None,
+        });
+        if let Some(code) = stuck {
             inner.conversions += 1;
             return Ok(code);
         }

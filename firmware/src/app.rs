@@ -308,6 +308,14 @@ where
             return self.try_start();
         };
         if let Some(winner) = game.thresholds.judge(bottom) {
+            // The self-check knows Short's moves; without it only Cut's win can be checked.
+            if (self.config.self_check || winner == Side::Cut) && !game.tracker.can_have_won(winner)
+            {
+                return Err(Fault::NotWon {
+                    code: bottom,
+                    winner: winner.into(),
+                });
+            }
             info!(
                 "game over: the bottom terminal reads {}: {} has won",
                 bottom,

@@ -92,6 +92,16 @@ pub enum Fault {
         /// Who has won in the position.
         winner: crate::Player,
     },
+    /// The game-over reading says `winner` has won, which the game the machine has tracked
+    /// cannot be: Cut wins only by the machine's own cuts, Short only by a wire path its last
+    /// move completed (a grounded series resistor or a stuck channel reads as a game over).
+    #[error("the bottom terminal reads {code}: {winner} has won, which the game cannot be yet")]
+    NotWon {
+        /// The bottom terminal's code with the pull-ups released.
+        code: u16,
+        /// Who the reading says has won.
+        winner: crate::Player,
+    },
     /// The position has no resistor left although the game-over reading says play on.
     #[error("no resistor is left to cut, but the bottom terminal says the game goes on")]
     NoResistor,
@@ -212,6 +222,31 @@ impl Tracker {
     /// The machine's cut waiting for Short's reply.
     pub fn pending_cut(&self) -> Option<Edge> {
         self.cut
+    }
+
+    /// Whether `side` can have won the game so far: Cut by the machine's cuts (every
+    /// hypothesis has them all, the pending one included), Short by one more short on some
+    /// hypothesis, its last move, which the tracker has not learnt yet.
+    pub fn can_have_won(&self, side: Side) -> bool {
+        let after = |before: &Position| match self.cut {
+            Some(cut) => with_cut(before, cut),
+            None => Some(before.clone()),
+        };
+        match side {
+            Side::Cut => self.position().winner() == Some(Side::Cut),
+            Side::Short => self.hypotheses.iter().filter_map(after).any(|p| {
+                p.resistors().any(|edge| {
+                    let mut q = p.clone();
+                    q.set_to_move(Side::Short);
+                    q.play(Move {
+                        side: Side::Short,
+                        edge,
+                    })
+                    .is_ok()
+                        && q.winner() == Some(Side::Short)
+                })
+            }),
+        }
     }
 
     /// Records the machine's move; hypotheses where `edge` is no longer a resistor are dropped

@@ -144,13 +144,64 @@ fn a_whole_m3_game_won_by_short() {
 fn a_press_after_the_game_is_over_starts_a_new_one() {
     let mut app = app(Cage::new(3));
     app.start();
-    app.hardware_mut().sampler.play(Side::Cut, "A5");
-    app.hardware_mut().sampler.play(Side::Cut, "C5");
-    app.hardware_mut().sampler.play(Side::Cut, "E5");
-    assert_eq!(app.on_button(), Outcome::GameOver(Player::Cut));
+    // The machine's own game, Short playing the last resistor, to Cut's win.
+    loop {
+        let outcome = app.on_button();
+        if let Outcome::GameOver(winner) = outcome {
+            assert_eq!(winner, Player::Cut);
+            break;
+        }
+        let cage = &mut app.hardware_mut().sampler;
+        cage.make(outcome);
+        if cage.position.winner().is_none() {
+            let edge = cage.position.resistors().last().unwrap();
+            cage.play(Side::Short, &edge.to_string());
+        }
+    }
     assert_eq!(app.phase(), Phase::Over);
     app.hardware_mut().sampler.position = heuristic::Position::new(size(3), Side::Cut);
     assert_eq!(app.on_button(), Outcome::NewGame { size: 3 });
+    finish(app);
+}
+
+#[test]
+fn a_game_over_reading_the_game_cannot_be_is_a_fault() {
+    // Cut wins only by the machine's cuts: these three it never made.
+    let mut app = app(Cage::new(3));
+    app.start();
+    app.hardware_mut().sampler.play(Side::Cut, "A5");
+    app.hardware_mut().sampler.play(Side::Cut, "C5");
+    app.hardware_mut().sampler.play(Side::Cut, "E5");
+    let outcome = app.on_button();
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Fault(Fault::NotWon {
+                winner: Player::Cut,
+                ..
+            })
+        ),
+        "{outcome:?}"
+    );
+    assert_eq!(app.phase(), Phase::Fault);
+    finish(app);
+    // Short cannot have won before the machine's first move either (M=3 needs 3 wires).
+    let mut app = app_on(Cage::new(3), Config::default());
+    app.start();
+    for e in ["a5", "a3", "a1"] {
+        app.hardware_mut().sampler.play(Side::Short, e);
+    }
+    let outcome = app.on_button();
+    assert!(
+        matches!(
+            outcome,
+            Outcome::Fault(Fault::NotWon {
+                winner: Player::Short,
+                ..
+            })
+        ),
+        "{outcome:?}"
+    );
     finish(app);
 }
 

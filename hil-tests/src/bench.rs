@@ -57,7 +57,7 @@ pub fn play_game(
     let mut rng = match script {
         // Without an operator, a guided game's Short plays what Enter would have drawn.
         Script::Random(seed) | Script::Guided(seed) => Some(game_rng(*seed)),
-        Script::Record(_) | Script::Branch(_) => None,
+        Script::Record(_) | Script::Branch(_) | Script::Mirror => None,
     };
     target.start_game(index);
     target.set_cage(&position)?;
@@ -73,6 +73,16 @@ pub fn play_game(
         let next = match script {
             Script::Record(all) => all.moves().get(moves.len()).copied(),
             Script::Random(_) | Script::Guided(_) => None,
+            Script::Mirror if position.to_move() == Some(Side::Short) => {
+                emulator::emulated::ideal_tied(&position)
+                    .0
+                    .first()
+                    .map(|&edge| Move {
+                        side: Side::Short,
+                        edge,
+                    })
+            }
+            Script::Mirror => None,
             Script::Branch(path) if position.to_move() == Some(Side::Short) => {
                 let resistors: Vec<_> = position.resistors().collect();
                 match path.get(shorts) {

@@ -159,7 +159,7 @@ pub fn guided(
         // draws from its index).
         let seed = match script {
             Script::Guided(seed) | Script::Random(seed) => *seed,
-            Script::Record(_) | Script::Branch(_) => index as u64,
+            Script::Record(_) | Script::Branch(_) | Script::Mirror => index as u64,
         };
         target.start_game(index);
         let mut game = Game {

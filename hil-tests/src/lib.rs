@@ -10,6 +10,8 @@
 //! - [`calibrate`]: one board's part values fitted from its codes, and re-predicted.
 //! - [`campaign`]: all of it; [`guided`]: the same with an operator making the moves on a
 //!   cage without an edge fixture.
+//! - [`fault_campaign`]: every single fault at every place of an emulated cage, against one
+//!   reference game: detected, misread or silent ([`fault_table()`] sums it up per kind).
 //!
 //! The crate has no public modules: one concept per private module, every item re-exported
 //! here.
@@ -19,6 +21,9 @@ mod bench;
 mod calibrate;
 mod compare;
 mod defmt_log;
+mod fault_kinds;
+mod fault_table;
+mod faults;
 mod guided;
 mod hil;
 mod pil;
@@ -37,6 +42,11 @@ pub use calibrate::{
 };
 pub use compare::{Class, Fit, Off, Predictor, Step};
 pub use defmt_log::{DefmtError, DefmtLog};
+pub use fault_kinds::{FaultTarget, Kind, place};
+pub use fault_table::{
+    FaultRow, fault_csv, fault_detail, fault_markdown, fault_rows, fault_table, write_fault_report,
+};
+pub use faults::{FaultCampaignError, FaultRun, Trial, Verdict, fault_campaign};
 pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
 pub use pil::{

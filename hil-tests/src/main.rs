@@ -1,6 +1,7 @@
-//! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|records:FILE --out DIR`
+//! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|faults|records:FILE --out DIR`
 
 mod args;
+mod run_faults;
 
 use std::ops::ControlFlow;
 use std::path::PathBuf;
@@ -69,8 +70,9 @@ struct Run {
     #[arg(long)]
     target: Stage,
     /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), `guided`
-    /// (the operator makes the moves on a cage without fixture; `--size` gives M), or
-    /// `records:FILE` (one game record per line; `--size` gives M).
+    /// (the operator makes the moves on a cage without fixture; `--size` gives M), `faults`
+    /// (every single fault at every place of the emulated cage; writes faults.csv and
+    /// faults.md), or `records:FILE` (one game record per line; `--size` gives M).
     #[arg(long)]
     scenario: String,
     /// Report folder (steps.jsonl, summary.json, summary.md).
@@ -89,7 +91,7 @@ struct Run {
     /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// M for `records:FILE` and `guided` (4 when not given).
+    /// M for `records:FILE` and `guided` (default 4), or `faults` (default both 3 and 4).
     #[arg(long)]
     size: Option<u32>,
     /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not
@@ -251,6 +253,9 @@ impl Run {
         // A profile file's board is what the bench models; firmware that knows only built-in
         // profiles (QEMU's, a flashed board's) runs the file's base.
         let (profile, base) = boards::file::load_with_base(&self.board)?;
+        if self.scenario == "faults" {
+            return self.faults(profile, base);
+        }
         let scenario = self.scenario()?;
         if self.compare_sil && self.target != Stage::Pil {
             bail!("--compare-sil compares PIL with SIL: use it with --target pil");

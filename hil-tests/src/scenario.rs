@@ -14,6 +14,10 @@ pub enum Script {
     Record(Box<Record>),
     /// Short plays a random resistor, drawn from this seed.
     Random(u64),
+    /// Short shorts the resistor the heuristic would cut: the largest drop on the exact
+    /// ideal network, ties to the first in reading order (Bridj-It 2.0's machine plays Short
+    /// so). The machine against its mirror: no seed, and a long game across the whole board.
+    Mirror,
     /// A branch of the tree: Short's replies as indices into the position's resistors in
     /// reading order; the game stops at the first Short turn past them, and only the board's
     /// decisions after the last of them are checked (the earlier ones belong to the branch's
@@ -49,7 +53,7 @@ pub enum ScenarioError {
         error: heuristic::RecordError,
     },
     /// An unknown scenario name.
-    #[error("unknown scenario `{0}` (expected tree3, random4, guided or records:FILE)")]
+    #[error("unknown scenario `{0}` (expected tree3, random4, guided, faults or records:FILE)")]
     Unknown(String),
 }
 

@@ -125,7 +125,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: unknown scenario `tree5` (expected tree3, random4, guided or records:FILE)",
+            "error: unknown scenario `tree5` (expected tree3, random4, guided, faults or records:FILE)",
         ),
         (
             vec![

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use emulator::emulated::Fault;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Size};
 use hil_tests::{
@@ -161,7 +162,9 @@ fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
     let Some(pil) = pil(NUCLEO, Size::M4, None) else {
         return;
     };
-    pil.cage().open_resistor(Edge::new(Size::M4, 3, 5).unwrap());
+    pil.cage()
+        .inject(Fault::Open(Edge::new(Size::M4, 3, 5).unwrap()))
+        .unwrap();
     let mut pil = pil;
     let predictor = Predictor::new(NUCLEO, Size::M4);
     let mut faults = 0;
@@ -182,6 +185,29 @@ fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
         }
     }
     assert!(faults > 0, "the open resistor went unnoticed");
+}
+
+/// The fault campaign finds the same on the compiled firmware: every fault of every kind at
+/// every place of both cages, each verdict and move count alike.
+#[test]
+fn pil_finds_the_same_faults_as_sil() {
+    for size in [Size::M3, Size::M4] {
+        let Some(mut pil) = pil(NUCLEO, size, None) else {
+            return;
+        };
+        let mut sil = Sil::new(NUCLEO, size, None).unwrap();
+        let go = &mut |_, _| std::ops::ControlFlow::Continue(());
+        let on_pil = hil_tests::fault_campaign(&mut pil, NUCLEO, size, go).unwrap();
+        let on_sil = hil_tests::fault_campaign(&mut sil, NUCLEO, size, go).unwrap();
+        assert_eq!(on_pil.stage, "PIL");
+        assert_eq!(on_pil.trials.len(), on_pil.planned);
+        assert_eq!(on_pil.reference, on_sil.reference, "M={size}");
+        assert_eq!(on_pil.trials, on_sil.trials, "M={size}");
+        assert_eq!(
+            hil_tests::fault_table(&on_pil.trials),
+            hil_tests::fault_table(&on_sil.trials)
+        );
+    }
 }
 
 /// Ctrl-C reaches QEMU too (same terminal, same process group unless the bench moves it):

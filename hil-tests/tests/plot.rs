@@ -1,5 +1,6 @@
 //! The report's plot: one point per step, coloured by class, the band as a line.
 
+use emulator::emulated::Fault;
 use heuristic::Size;
 use hil_tests::{Class, PLOT, Report, Scenario, Sil, header};
 
@@ -22,7 +23,8 @@ fn the_plot_has_one_point_per_step_coloured_by_class() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     // A stuck channel: steps out of band among steps in band.
     sil.cage()
-        .stick_channel(Size::M4.nodes().nth(5).unwrap(), 100);
+        .inject(Fault::Stuck(Size::M4.nodes().nth(5).unwrap(), 100))
+        .unwrap();
     let mut sil = sil;
     let scenario = Scenario::random(Size::M4, 4, 3);
     let dir = tempfile::tempdir().unwrap();

@@ -2,6 +2,7 @@
 
 use std::ops::ControlFlow;
 
+use emulator::emulated::Fault;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Position, Size};
 use hil_tests::{
@@ -161,7 +162,9 @@ fn assert_reported_as_fault(target: &mut dyn Target, size: Size) {
 #[test]
 fn an_open_resistor_is_reported_as_a_fault() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
-    sil.cage().open_resistor(Edge::new(Size::M4, 3, 5).unwrap());
+    sil.cage()
+        .inject(Fault::Open(Edge::new(Size::M4, 3, 5).unwrap()))
+        .unwrap();
     let mut sil = sil;
     assert_reported_as_fault(&mut sil, Size::M4);
 }
@@ -170,52 +173,22 @@ fn an_open_resistor_is_reported_as_a_fault() {
 fn a_stuck_adc_channel_is_reported_as_a_fault() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     let node = Size::M4.nodes().nth(5).unwrap();
-    sil.cage().stick_channel(node, 100);
+    sil.cage().inject(Fault::Stuck(node, 100)).unwrap();
     let mut sil = sil;
     assert_reported_as_fault(&mut sil, Size::M4);
 }
 
-/// A cage whose wiring swaps two edges: what the bench sets on one is made on the other.
-#[derive(Debug)]
-struct Swapped {
-    sil: Sil,
-    a: Edge,
-    b: Edge,
-}
-
-impl Target for Swapped {
-    fn stage(&self) -> &'static str {
-        self.sil.stage()
-    }
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
-        self.sil.exchange(command)
-    }
-    fn logs(&mut self) -> Vec<String> {
-        self.sil.logs()
-    }
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        let mut states = position.states().to_vec();
-        let (a, b) = (self.a.index(Size::M4), self.b.index(Size::M4));
-        states.swap(a, b);
-        let swapped = Position::set_up(
-            Size::M4,
-            &states,
-            position.to_move().unwrap_or(heuristic::Side::Cut),
-        )
-        .unwrap();
-        self.sil.set_cage(&swapped)
-    }
-}
-
 #[test]
 fn a_swapped_wire_is_reported_as_a_fault() {
-    let mut target = Swapped {
-        sil: Sil::new(NUCLEO, Size::M4, None).unwrap(),
-        // The nominal board's opening A1 lands on G7.
-        a: Edge::new(Size::M4, 1, 1).unwrap(),
-        b: Edge::new(Size::M4, 7, 7).unwrap(),
-    };
-    assert_reported_as_fault(&mut target, Size::M4);
+    let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
+    // The nominal board's opening A1 lands on G7.
+    let (a1, g7) = (
+        Edge::new(Size::M4, 1, 1).unwrap(),
+        Edge::new(Size::M4, 7, 7).unwrap(),
+    );
+    sil.cage().inject(Fault::Swapped(a1, g7)).unwrap();
+    let mut sil = sil;
+    assert_reported_as_fault(&mut sil, Size::M4);
 }
 
 #[test]

@@ -1,0 +1,96 @@
+//! `hil-tests run --scenario faults`: the fault campaign on SIL or PIL (or both in lockstep),
+//! for each board size asked, written as `faults.csv` and `faults.md`.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
+
+use anyhow::{Context, bail};
+use heuristic::Size;
+use hil_tests::{FaultTarget, Lockstep, Sil, fault_campaign, write_fault_report};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::{Run, STOP, Stage};
+
+impl Run {
+    /// Runs the fault campaign: M=3 and M=4 unless `--size` names one.
+    pub(super) fn faults(
+        &self,
+        profile: &'static boards::Profile,
+        base: &'static boards::Profile,
+    ) -> anyhow::Result<()> {
+        if self.resume || self.calibrate {
+            bail!(
+                "--resume and --calibrate do not apply to --scenario faults (it writes \
+                 faults.csv and faults.md, no steps)"
+            );
+        }
+        if self.games.is_some() {
+            bail!(
+                "--scenario faults plays one reference game per fault; --games does not apply to it"
+            );
+        }
+        let csv = self.out.join("faults.csv");
+        if csv.exists() && !self.force {
+            bail!(
+                "{} already holds a fault report: --force starts over",
+                csv.display()
+            );
+        }
+        let sizes = match self.size {
+            None => vec![3, 4],
+            Some(m @ (3 | 4)) => vec![m],
+            Some(m) => bail!("the fault campaign runs on the M=3 and M=4 cage, not M={m}"),
+        };
+        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        let mut runs = Vec::new();
+        for m in sizes {
+            let size = Size::new(m).with_context(|| format!("M={m} is not a board size"))?;
+            let mut target: Box<dyn FaultTarget> = match self.target {
+                Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
+                Stage::Pil if self.compare_sil => Box::new(Lockstep::new(
+                    Sil::new(profile, size, self.board_seed)?,
+                    self.pil(profile, base, size)?,
+                )),
+                Stage::Pil => Box::new(self.pil(profile, base, size)?),
+                Stage::Hil => {
+                    bail!("the fault campaign breaks an emulated cage: use --target sil or pil")
+                }
+            };
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template(&format!(
+                    "M={m} {{bar:40}} {{pos}}/{{len}} faults {{elapsed}} (eta {{eta}})"
+                ))
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let run = fault_campaign(target.as_mut(), profile, size, &mut |done, planned| {
+                bar.set_length(planned as u64);
+                bar.set_position(done as u64);
+                if STOP.load(Ordering::SeqCst) {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            });
+            bar.finish_and_clear();
+            let run = run?;
+            let stopped = run.trials.len() < run.planned;
+            runs.push(run);
+            if stopped {
+                break;
+            }
+        }
+        let md = write_fault_report(&self.out, &runs, &self.board, self.board_seed)
+            .with_context(|| format!("cannot write the report in {}", self.out.display()))?;
+        print!("{md}");
+        println!("Report: {}", self.out.display());
+        if STOP.load(Ordering::SeqCst) {
+            bail!(
+                "stopped (Ctrl-C); the faults finished are in {}",
+                self.out.display()
+            );
+        }
+        Ok(())
+    }
+}
