@@ -76,11 +76,11 @@ fn invariants_are_named_with_their_line() {
     for (text, message) in [
         (
             "base = \"nucleo-f446re\"\nwire_milliohms = 0\n",
-            "profile file x.toml, line 2: wire_milliohms is 0 (must be positive)",
+            "profile file x.toml, line 2: wire_milliohms = 0 is out of range (1..=10000)",
         ),
         (
             "base = \"nucleo-f446re\"\n[resistors.tolerance]\nppm = 600000\n",
-            "profile file x.toml, line 3: resistors.tolerance.ppm = 600000 is not below 500000 (50 %)",
+            "profile file x.toml, line 3: resistors.tolerance.ppm = 600000 is out of range (0..=499999)",
         ),
         (
             "base = \"nucleo-f446re\"\n\n[adc]\nbits_used = 5\n",

@@ -343,10 +343,13 @@ fn judge(
         // The drawn board's volts are read at every resolution; the nominal board's, and the
         // ideal converter's move on the ideal network, only explain a divergence (about 1 % of
         // decisions), so they are worked out when one needs them.
-        let drawn = p.stages[0]
-            .board
-            .as_ref()
-            .map(|s| s.reader.volts(position, exact));
+        let drawn = p.stages[0].board.as_ref().map(|s| {
+            // A network f64 cannot solve (a board far outside `boards::bounds`; the CLI
+            // refuses those) reads as undefined, as a cut-off node does.
+            s.reader
+                .volts(position, exact)
+                .unwrap_or_else(|_| vec![None; size.node_count()])
+        });
         let mut nominal_volts: Option<Vec<Option<f64>>> = None;
         for stage in &p.stages {
             let quantised = || code_choice(position, &stage.quantiser, &truth.volts);

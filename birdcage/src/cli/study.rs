@@ -85,6 +85,11 @@ impl Cmd {
             None => Vec::new(),
         };
         let set = self.positions()?;
+        // A board f64 cannot solve is refused before the folder is made.
+        for (spec, board) in &boards {
+            emulator::physical::check_solves(board, self.size)
+                .with_context(|| format!("board {spec}"))?;
+        }
         let out =
             Output::new(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
