@@ -379,3 +379,38 @@ fn an_out_of_range_profile_is_refused_before_anything_is_solved() {
         );
     }
 }
+
+/// Issue 17: a `--board` path that is missing, a directory or a fifo says what is wrong with
+/// it; a name that is no path still lists the known boards.
+#[test]
+fn a_board_path_that_is_no_file_says_what_it_is() {
+    let dir = std::env::temp_dir().join(format!("birdcage-board-paths-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let missing = dir.join("missing.toml");
+    let mut cases = vec![
+        (missing.display().to_string(), "no such file".to_string()),
+        (
+            dir.display().to_string(),
+            "is a directory, not a file".to_string(),
+        ),
+        ("nucleo.toml".to_string(), "no such file".to_string()),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        let problem = "not a regular file (a fifo, socket or device)".to_string();
+        cases.push((fifo.display().to_string(), problem));
+    }
+    for (path, problem) in cases {
+        let out = birdcage(&["analyze", "--size", "3", "--board", &path]);
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!("error: profile file {path}: {problem}\n")
+        );
+    }
+    assert_bad_input(
+        &["analyze", "--size", "3", "--board", "uno"],
+        "error: unknown board `uno` (expected arduino-mega, nucleo-f446re or a profile file)",
+    );
+}
