@@ -361,3 +361,27 @@ fn cli_heuristic_study() {
         "1 is not in 2..=9",
     );
 }
+
+/// Issue 17: a records file with no game is refused, naming it, before the folder is made.
+#[test]
+fn cli_a_records_file_with_no_game_is_refused() {
+    let dir = scratch_dir("no-game");
+    for (name, text) in [("empty.txt", ""), ("comments.txt", "# games to come\n\n")] {
+        let records = scratch_file(name, text);
+        let args = [
+            "study",
+            "quantisation",
+            "--records",
+            records.to_str().unwrap(),
+            "--out",
+            dir.to_str().unwrap(),
+        ];
+        let message = format!(
+            "error: {} holds no game (one record per line, e.g. `A5,c5,C3`; blank lines and \
+             `#` comments are skipped)",
+            records.display()
+        );
+        assert_bad_input(&args, &message);
+        assert!(!dir.exists(), "{name}: the folder was made");
+    }
+}
