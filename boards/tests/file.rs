@@ -178,7 +178,13 @@ fn load_takes_a_name_or_a_file() {
     assert!(p.description.contains("arduino-mega"), "{}", p.description);
     let e = load(dir.join("missing.toml").to_str().unwrap()).unwrap_err();
     assert!(
-        matches!(e, FileError::NotAFile { problem: "no such file", .. }),
+        matches!(
+            e,
+            FileError::NotAFile {
+                problem: "no such file",
+                ..
+            }
+        ),
         "{e}"
     );
     std::fs::remove_dir_all(&dir).unwrap();

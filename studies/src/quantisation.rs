@@ -15,8 +15,6 @@
 //! A move outside the exact tied set is a divergence; a move inside it but not the exact
 //! choice is an exact tie broken differently (**tie**, benign).
 
-use std::io;
-
 use heuristic::{Edge, Position};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -581,9 +579,9 @@ pub enum StudyError {
     /// A board value out of range (ADC bits).
     #[error(transparent)]
     Board(#[from] boards::ProfileError),
-    /// Writing the data failed.
-    #[error("writing the study's data: {0}")]
-    Io(#[from] io::Error),
+    /// Writing the data failed (the error names the file).
+    #[error(transparent)]
+    File(#[from] crate::report::FileError),
 }
 
 impl Report {
@@ -761,7 +759,7 @@ impl Report {
 
 /// Writes `quantisation.csv` (one row per converter and resolution) and
 /// `quantisation-margins.csv` (the exact margins' histogram).
-pub fn write_tables(report: &Report, out: &Output) -> io::Result<()> {
+pub fn write_tables(report: &Report, out: &Output) -> Result<(), crate::report::FileError> {
     out.csv_rows("quantisation.csv", &report.csv_rows())?;
     out.csv_rows("quantisation-margins.csv", &report.margin_csv_rows())
 }
