@@ -109,7 +109,7 @@ pub fn solve_on_cage(
 /// use emulator::physical::{Board, check_solves};
 /// let mut board = Board::from_profile(&boards::NUCLEO_F446RE);
 /// assert_eq!(check_solves(&board, heuristic::Size::M4), Ok(()));
-/// board.switches.as_mut().unwrap().on_ohms = 1e-300;
+/// board.switches.as_mut().unwrap().off_ohms = 1e-320; // 1/x is infinite
 /// assert!(check_solves(&board, heuristic::Size::M4).is_err());
 /// ```
 pub fn check_solves(board: &Board, size: Size) -> Result<(), SolveError> {
