@@ -70,8 +70,22 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", one_line(&e));
             ExitCode::from(BAD_INPUT)
         }
     }
+}
+
+/// An error and its causes on one line, each said once: a cause whose text the line already
+/// ends with (an error that prints its source and also chains it) is not repeated.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut line = e.to_string();
+    for cause in e.chain().skip(1) {
+        let text = cause.to_string();
+        if !line.ends_with(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+    }
+    line
 }

@@ -557,3 +557,33 @@ fn completions_and_the_man_page_come_from_the_clap_definitions() {
     assert!(man.contains("links"), "{man}");
     assert_bad_input(&["completions", "tcsh"], "invalid value 'tcsh'");
 }
+
+/// Issue 17: a scripted game given a line that is not UTF-8 prints the record so far and
+/// names the line, exit 2.
+#[test]
+fn play_input_that_is_not_utf8_names_its_line_after_the_record() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args(["play", "--size", "4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"c7\n\xff\xfe\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let record = text.lines().last().unwrap();
+    assert!(
+        record.starts_with("Record: ") && record.contains("c7"),
+        "{text}"
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: input line 2 is not UTF-8 text\n"
+    );
+}

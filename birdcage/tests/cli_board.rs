@@ -163,12 +163,12 @@ fn profile_files_override_a_known_profile() {
         (
             "negative.toml",
             "base = \"arduino-mega\"\nseries_ohms = 0\n",
-            "negative.toml, line 2: series_ohms is 0 (must be positive)",
+            "negative.toml, line 2: series_ohms = 0 is out of range (100..=1000000)",
         ),
         (
             "wide.toml",
             "base = \"arduino-mega\"\n[resistors.tolerance]\nppm = 500000\n",
-            "wide.toml, line 3: resistors.tolerance.ppm = 500000 is not below 500000 (50 %)",
+            "wide.toml, line 3: resistors.tolerance.ppm = 500000 is out of range (0..=499999)",
         ),
     ] {
         let path = scratch_file(name, text);
@@ -329,5 +329,88 @@ fn circuitjs_export_has_a_three_way_switch_per_edge_set_to_the_position() {
         ideal.lines().filter(|l| l.starts_with("R ")).count(),
         1,
         "no pull-ups"
+    );
+}
+
+/// Issue 17: a profile far outside the physical ranges (here a 1 mOhm switch, where the issue's
+/// `on_ohms = 1e-300` panicked the solver) is refused naming the field, the value and the
+/// range, by the commands that solve it and by the study before it makes its folder.
+#[test]
+fn an_out_of_range_profile_is_refused_before_anything_is_solved() {
+    let path = scratch_file(
+        "tiny-switch.toml",
+        "base = \"nucleo-f446re\"\n[fixture]\nswitch_on_milliohms = 1\n",
+    );
+    let path = path.to_str().unwrap();
+    let message = format!(
+        "error: profile file {path}, line 3: fixture.switch_on_milliohms = 1 is out of range (100..=1000000)\n"
+    );
+    let out_dir = std::env::temp_dir().join(format!("birdcage-tiny-switch-{}", std::process::id()));
+    let out_text = out_dir.to_str().unwrap();
+    for args in [
+        vec![
+            "analyze", "--size", "4", "--moves", "A7,c5", "--board", path,
+        ],
+        vec!["next", "--size", "4", "--board", path],
+        vec!["export", "spice", "--size", "4", "--board", path],
+        vec!["study", "tolerance", "--board", path, "--out", out_text],
+    ] {
+        let out = birdcage(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(String::from_utf8(out.stderr).unwrap(), message, "{args:?}");
+    }
+    assert!(!out_dir.exists(), "the study made its folder");
+    for (name, text, said) in [
+        (
+            "empty-name.toml",
+            "base = \"arduino-mega\"\nname = \" \"\n",
+            "name is empty",
+        ),
+        (
+            "huge.toml",
+            "base = \"arduino-mega\"\n[resistors]\nnominal_ohms = 4000000000\n",
+            "line 3: resistors.nominal_ohms = 4000000000 is out of range (100..=1000000)",
+        ),
+    ] {
+        let file = scratch_file(name, text);
+        assert_bad_input(
+            &["analyze", "--size", "3", "--board", file.to_str().unwrap()],
+            said,
+        );
+    }
+}
+
+/// Issue 17: a `--board` path that is missing, a directory or a fifo says what is wrong with
+/// it; a name that is no path still lists the known boards.
+#[test]
+fn a_board_path_that_is_no_file_says_what_it_is() {
+    let dir = std::env::temp_dir().join(format!("birdcage-board-paths-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.toml");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    let missing = dir.join("missing.toml");
+    let mut cases = vec![
+        (missing.display().to_string(), "no such file".to_string()),
+        (
+            dir.display().to_string(),
+            "is a directory, not a file".to_string(),
+        ),
+        ("nucleo.toml".to_string(), "no such file".to_string()),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        let problem = "not a regular file (a fifo, socket or device)".to_string();
+        cases.push((fifo.display().to_string(), problem));
+    }
+    for (path, problem) in cases {
+        let out = birdcage(&["analyze", "--size", "3", "--board", &path]);
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!("error: profile file {path}: {problem}\n")
+        );
+    }
+    assert_bad_input(
+        &["analyze", "--size", "3", "--board", "uno"],
+        "error: unknown board `uno` (expected arduino-mega, nucleo-f446re or a profile file)",
     );
 }

@@ -170,3 +170,30 @@ fn links_in_parts_resume_and_merge_to_the_same_report() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 17: an error that printed its cause and also chained it said it twice ("cannot read
+/// P: Is a directory (os error 21): Is a directory (os error 21)"); now once, with the path.
+#[test]
+fn a_part_that_cannot_be_read_is_said_once() {
+    let dir = std::env::temp_dir().join(format!("birdcage-links-said-once-{}", std::process::id()));
+    let part = dir.join("links-5-part-1-of-1.txt");
+    std::fs::create_dir_all(&part).unwrap();
+    let out = support::birdcage(&[
+        "links",
+        "--vertices",
+        "5",
+        "--parts",
+        "1",
+        "--merge",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "error: cannot read {}: Is a directory (os error 21)\n",
+            part.display()
+        )
+    );
+}

@@ -179,6 +179,7 @@ fn with_noise_sil_and_analyze_agree_in_distribution() {
             let read = |reader: Reader| {
                 reader
                     .read(&position, &exact)
+                    .unwrap()
                     .codes
                     .into_iter()
                     .map(|c| c.map_or(0, i32::from))

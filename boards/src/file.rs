@@ -53,6 +53,14 @@ pub enum FileError {
     /// Neither a known profile nor a file.
     #[error("unknown board `{0}` (expected {names} or a profile file)", names = known_names())]
     Unknown(String),
+    /// A path (it has a separator or ends in `.toml`) that is not a file to read.
+    #[error("profile file {path}: {problem}")]
+    NotAFile {
+        /// The path.
+        path: String,
+        /// What it is instead: no such file, a directory, not a regular file.
+        problem: &'static str,
+    },
     /// The file could not be read.
     #[error("cannot read profile file {path}: {error}")]
     Read {
@@ -137,8 +145,27 @@ pub fn load_with_base(spec: &str) -> Result<(&'static Profile, &'static Profile)
         return Ok((profile, profile));
     }
     let path = Path::new(spec);
-    if !path.is_file() {
-        return Err(FileError::Unknown(spec.to_string()));
+    let looks_like_a_path = spec.contains(['/', '\\']) || spec.ends_with(".toml");
+    // A plain name (no separator, no `.toml`) is a file only if one is there; else a board
+    // name mistyped.
+    let problem = match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => None,
+        _ if !looks_like_a_path => return Err(FileError::Unknown(spec.to_string())),
+        Ok(m) if m.is_dir() => Some("is a directory, not a file"),
+        Ok(_) => Some("not a regular file (a fifo, socket or device)"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("no such file"),
+        Err(error) => {
+            return Err(FileError::Read {
+                path: spec.to_string(),
+                error,
+            });
+        }
+    };
+    if let Some(problem) = problem {
+        return Err(FileError::NotAFile {
+            path: spec.to_string(),
+            problem,
+        });
     }
     let text = std::fs::read_to_string(path).map_err(|error| FileError::Read {
         path: spec.to_string(),

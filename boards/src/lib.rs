@@ -6,9 +6,10 @@
 //! map (node inputs, LEDs, button, pull-up control, edge fixture) and the probe-rs chip name.
 //!
 //! `no_std`, no alloc, no unsafe. Values carry their unit in their name and cite the datasheet
-//! they come from. One concept per private module, every item re-exported here; one public
-//! module, [`file`] (feature `file`, std): profile files (TOML) read into a [`Profile`] and
-//! checked once, for the host tools.
+//! they come from. One concept per private module, every item re-exported here; two public
+//! modules: [`bounds`], the range of every numeric profile value and why, and [`file`]
+//! (feature `file`, std): profile files (TOML) read into a [`Profile`] and checked once, for
+//! the host tools.
 //!
 //! ```
 //! let board = boards::by_name("nucleo-f446re").unwrap();
@@ -24,6 +25,7 @@ extern crate std;
 
 mod adc;
 mod arduino_mega;
+pub mod bounds;
 mod button;
 mod cage;
 #[cfg(feature = "file")]

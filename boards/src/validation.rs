@@ -1,16 +1,19 @@
 //! Checking a profile's invariants, with errors that name the offending field.
 
+use crate::bounds::{self, Bound};
 use crate::{
     AdcReference, CAGE_EDGES, Distribution, GameOverReading, Pin, PinRole, Profile, Pullups,
     RailRelease,
 };
 
-/// Supported ADC resolutions.
-pub const ADC_BITS: core::ops::RangeInclusive<u8> = 6..=16;
-/// Conversions a reading may average: the bench protocol carries at most 64 per request.
-pub const ADC_SAMPLES: core::ops::RangeInclusive<u8> = 1..=64;
-/// Tolerances must be below this (50 %): beyond it a resistor may be a short.
-pub const MAX_TOLERANCE_PPM: u32 = 500_000;
+/// Supported ADC resolutions ([`bounds::ADC_BITS`]).
+pub const ADC_BITS: core::ops::RangeInclusive<u8> =
+    (bounds::ADC_BITS.min as u8)..=(bounds::ADC_BITS.max as u8);
+/// Conversions a reading may average ([`bounds::ADC_SAMPLES`]).
+pub const ADC_SAMPLES: core::ops::RangeInclusive<u8> =
+    (bounds::ADC_SAMPLES.min as u8)..=(bounds::ADC_SAMPLES.max as u8);
+/// Tolerances must be below this (50 %, [`bounds::TOLERANCE_PPM`]).
+pub const MAX_TOLERANCE_PPM: u32 = bounds::TOLERANCE_PPM.max + 1;
 
 /// A profile value that breaks an invariant; the message names the field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -22,25 +25,17 @@ pub enum ProfileError {
         /// The field.
         field: &'static str,
     },
-    /// A value that must be positive is zero.
-    #[error("{field} is 0 (must be positive)")]
-    Zero {
-        /// The field.
-        field: &'static str,
-    },
-    /// A resolution outside [`ADC_BITS`].
-    #[error("{field} = {bits} is out of range ({}..={})", ADC_BITS.start(), ADC_BITS.end())]
-    Bits {
+    /// A value outside its range in [`bounds`](crate::bounds), which says why.
+    #[error("{field} = {value} is out of range ({min}..={max})")]
+    OutOfRange {
         /// The field.
         field: &'static str,
         /// Its value.
-        bits: u8,
-    },
-    /// More conversions per reading than [`ADC_SAMPLES`] allows.
-    #[error("adc.samples = {samples} is out of range ({}..={})", ADC_SAMPLES.start(), ADC_SAMPLES.end())]
-    Samples {
-        /// Its value.
-        samples: u8,
+        value: u32,
+        /// Smallest value allowed.
+        min: u32,
+        /// Largest value allowed.
+        max: u32,
     },
     /// A datasheet figure whose typical value exceeds its maximum.
     #[error("{figure}: typical {typ_milli_lsb} mLSB exceeds maximum {max_milli_lsb} mLSB")]
@@ -59,12 +54,6 @@ pub enum ProfileError {
         millivolts: u32,
         /// The supply.
         supply_millivolts: u32,
-    },
-    /// A tolerance of 50 % or more.
-    #[error("resistors.tolerance.ppm = {ppm} is not below 500000 (50 %)")]
-    Tolerance {
-        /// Its value.
-        ppm: u32,
     },
     /// A binned distribution whose hole is as wide as the band, leaving no parts.
     #[error(
@@ -154,16 +143,14 @@ impl ProfileError {
     ///
     /// ```
     /// use boards::ProfileError;
-    /// assert_eq!(ProfileError::Tolerance { ppm: 600_000 }.field(), "resistors.tolerance.ppm");
+    /// let e = boards::ARDUINO_MEGA.with_adc_bits(20).unwrap_err();
+    /// assert_eq!(e.field(), "adc.bits_used");
     /// ```
     pub fn field(&self) -> &'static str {
         match self {
-            ProfileError::Empty { field } | ProfileError::Zero { field } => field,
-            ProfileError::Bits { field, .. } => field,
-            ProfileError::Samples { .. } => "adc.samples",
+            ProfileError::Empty { field } | ProfileError::OutOfRange { field, .. } => field,
             ProfileError::TypicalAboveMax { figure, .. } => figure,
             ProfileError::ReferenceAboveSupply { .. } => "adc.reference",
-            ProfileError::Tolerance { .. } => "resistors.tolerance.ppm",
             ProfileError::BinHole { .. } => "resistors.tolerance.distribution",
             ProfileError::PullupRange { .. } => "pullups.min_ohms",
             ProfileError::FloatingRail => "pullups.released",
@@ -196,10 +183,10 @@ impl Profile {
         Ok(self)
     }
 
-    /// Checks the invariants every later crate relies on: ADC resolutions in 6..=16 bits,
-    /// positive resistances and supply, tolerance below 50 %, a fixed reference not above the
-    /// supply, 13 distinct analog node inputs on distinct channels, 7 + 7 LED pins, and no pin
-    /// used twice.
+    /// Checks the invariants every later crate relies on: every number within its range in
+    /// [`bounds`](crate::bounds) (which says why), a fixed reference not above the supply,
+    /// typical figures not above their maximum, 13 distinct analog node inputs on distinct
+    /// channels, 7 + 7 LED pins, and no pin used twice.
     ///
     /// ```
     /// use boards::{Adc, Profile, ARDUINO_MEGA};
@@ -236,13 +223,21 @@ impl Profile {
     }
 
     fn validate_adc(&self) -> Result<(), ProfileError> {
-        positive("supply_millivolts", self.supply_millivolts)?;
-        bits("adc.bits_used", self.adc.bits_used)?;
-        bits(
-            "adc.accuracy.resolution_bits",
-            self.adc.accuracy.resolution_bits,
+        let adc = &self.adc;
+        within(&bounds::SUPPLY_MILLIVOLTS, 0, self.supply_millivolts)?;
+        within(&bounds::ADC_BITS, 0, u32::from(adc.bits_used))?;
+        within(
+            &bounds::ADC_BITS,
+            1,
+            u32::from(adc.accuracy.resolution_bits),
         )?;
-        for (figure, value) in self.adc.accuracy.figures() {
+        for (figure, value) in adc.accuracy.figures() {
+            for v in [value.typ_milli_lsb, value.max_milli_lsb]
+                .into_iter()
+                .flatten()
+            {
+                within_as(&bounds::FIGURE_MILLI_LSB, figure, v)?;
+            }
             if let (Some(typ_milli_lsb), Some(max_milli_lsb)) =
                 (value.typ_milli_lsb, value.max_milli_lsb)
                 && typ_milli_lsb > max_milli_lsb
@@ -254,8 +249,8 @@ impl Profile {
                 });
             }
         }
-        if let AdcReference::Fixed { millivolts } = self.adc.reference {
-            positive("adc.reference.millivolts", millivolts)?;
+        if let AdcReference::Fixed { millivolts } = adc.reference {
+            within(&bounds::REFERENCE_MILLIVOLTS, 0, millivolts)?;
             if millivolts > self.supply_millivolts {
                 return Err(ProfileError::ReferenceAboveSupply {
                     millivolts,
@@ -263,30 +258,22 @@ impl Profile {
                 });
             }
         }
-        if let Some(ohms) = self.adc.max_source_ohms {
-            positive("adc.max_source_ohms", ohms)?;
+        if let Some(ohms) = adc.max_source_ohms {
+            within(&bounds::SOURCE_OHMS, 0, ohms)?;
         }
-        positive("adc.samples", u32::from(self.adc.samples))?;
-        if !ADC_SAMPLES.contains(&self.adc.samples) {
-            return Err(ProfileError::Samples {
-                samples: self.adc.samples,
-            });
-        }
-        Ok(())
+        within(&bounds::ADC_SAMPLES, 0, u32::from(adc.samples))
     }
 
     fn validate_resistors(&self) -> Result<(), ProfileError> {
-        positive("resistors.nominal_ohms", self.resistors.nominal_ohms)?;
-        positive("series_ohms", self.series_ohms)?;
-        positive("wire_milliohms", self.wire_milliohms)?;
-        positive("leds.series_ohms", self.leds.series_ohms)?;
+        within(&bounds::CAGE_OHMS, 0, self.resistors.nominal_ohms)?;
+        within(&bounds::CAGE_OHMS, 1, self.series_ohms)?;
+        within(&bounds::WIRE_MILLIOHMS, 0, self.wire_milliohms)?;
+        within(&bounds::LED_OHMS, 0, self.leds.series_ohms)?;
         let tolerance = self.resistors.tolerance;
-        if tolerance.ppm >= MAX_TOLERANCE_PPM {
-            return Err(ProfileError::Tolerance { ppm: tolerance.ppm });
-        }
+        within(&bounds::TOLERANCE_PPM, 0, tolerance.ppm)?;
         match tolerance.distribution {
             Distribution::TruncatedGaussian { sigmas } => {
-                positive("resistors.tolerance.distribution.sigmas", u32::from(sigmas))
+                within(&bounds::SIGMAS, 0, u32::from(sigmas))
             }
             Distribution::Uniform => Ok(()),
             Distribution::Binned { hole_ppm } if hole_ppm >= tolerance.ppm => {
@@ -302,14 +289,15 @@ impl Profile {
     fn validate_pullups(&self) -> Result<(), ProfileError> {
         match self.pullups {
             Pullups::InternalAlwaysOn { min_ohms, max_ohms } => {
-                positive("pullups.min_ohms", min_ohms)?;
+                within(&bounds::PULLUP_OHMS, 1, min_ohms)?;
+                within(&bounds::PULLUP_OHMS, 2, max_ohms)?;
                 if min_ohms > max_ohms {
                     return Err(ProfileError::PullupRange { min_ohms, max_ohms });
                 }
             }
-            Pullups::SwitchedPerNode { ohms, .. } => positive("pullups.ohms", ohms)?,
+            Pullups::SwitchedPerNode { ohms, .. } => within(&bounds::PULLUP_OHMS, 0, ohms)?,
             Pullups::SharedRail { ohms, released, .. } => {
-                positive("pullups.ohms", ohms)?;
+                within(&bounds::PULLUP_OHMS, 0, ohms)?;
                 if released == RailRelease::Floating
                     && self.game_over == GameOverReading::PullupsReleased
                 {
@@ -370,13 +358,15 @@ impl Profile {
         let Some(fixture) = self.fixture else {
             return Ok(());
         };
-        positive("fixture.switch_on_milliohms", fixture.switch_on_milliohms)?;
-        positive(
-            "fixture.switch_off_leakage_picoamps",
+        within(&bounds::SWITCH_ON_MILLIOHMS, 0, fixture.switch_on_milliohms)?;
+        within(
+            &bounds::SWITCH_LEAKAGE_PICOAMPS,
+            0,
             fixture.switch_off_leakage_picoamps,
         )?;
-        positive(
-            "fixture.switches_per_edge",
+        within(
+            &bounds::SWITCHES_PER_EDGE,
+            0,
             u32::from(fixture.switches_per_edge),
         )?;
         if !fixture.covers(CAGE_EDGES) {
@@ -390,18 +380,21 @@ impl Profile {
     }
 }
 
-fn positive(field: &'static str, value: u32) -> Result<(), ProfileError> {
-    if value == 0 {
-        Err(ProfileError::Zero { field })
-    } else {
-        Ok(())
-    }
+/// `value` of the `index`-th field `bound` names, checked against it.
+fn within(bound: &Bound, index: usize, value: u32) -> Result<(), ProfileError> {
+    within_as(bound, bound.fields[index], value)
 }
 
-fn bits(field: &'static str, value: u8) -> Result<(), ProfileError> {
-    if ADC_BITS.contains(&value) {
+/// `value` of `field`, checked against `bound`.
+fn within_as(bound: &Bound, field: &'static str, value: u32) -> Result<(), ProfileError> {
+    if bound.contains(value) {
         Ok(())
     } else {
-        Err(ProfileError::Bits { field, bits: value })
+        Err(ProfileError::OutOfRange {
+            field,
+            value,
+            min: bound.min,
+            max: bound.max,
+        })
     }
 }

@@ -316,7 +316,7 @@ fn broken_values_fail_validation_naming_the_field() {
                 supply_millivolts: 0,
                 ..mega
             },
-            "supply_millivolts is 0 (must be positive)",
+            "supply_millivolts = 0 is out of range (1700..=5500)",
         ),
         (
             Profile {
@@ -326,14 +326,14 @@ fn broken_values_fail_validation_naming_the_field() {
                 },
                 ..mega
             },
-            "resistors.nominal_ohms is 0 (must be positive)",
+            "resistors.nominal_ohms = 0 is out of range (100..=1000000)",
         ),
         (
             Profile {
                 series_ohms: 0,
                 ..nucleo
             },
-            "series_ohms is 0 (must be positive)",
+            "series_ohms = 0 is out of range (100..=1000000)",
         ),
         (
             Profile {
@@ -346,7 +346,7 @@ fn broken_values_fail_validation_naming_the_field() {
                 },
                 ..mega
             },
-            "resistors.tolerance.ppm = 500000 is not below 500000 (50 %)",
+            "resistors.tolerance.ppm = 500000 is out of range (0..=499999)",
         ),
         (
             Profile {
@@ -380,7 +380,7 @@ fn broken_values_fail_validation_naming_the_field() {
                 },
                 ..nucleo
             },
-            "pullups.ohms is 0 (must be positive)",
+            "pullups.ohms = 0 is out of range (1000..=1000000)",
         ),
         (
             Profile {
@@ -457,7 +457,7 @@ fn broken_values_fail_validation_naming_the_field() {
                 wire_milliohms: 0,
                 ..nucleo
             },
-            "wire_milliohms is 0 (must be positive)",
+            "wire_milliohms = 0 is out of range (1..=10000)",
         ),
         (
             Profile {
@@ -467,7 +467,7 @@ fn broken_values_fail_validation_naming_the_field() {
                 },
                 ..nucleo
             },
-            "adc.samples is 0 (must be positive)",
+            "adc.samples = 0 is out of range (1..=64)",
         ),
         (
             Profile {

@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
             |b, ps| {
                 b.iter(|| {
                     for p in ps {
-                        black_box(solve(&board, &parts, black_box(p), PullupState::On));
+                        let _ = black_box(solve(&board, &parts, black_box(p), PullupState::On));
                     }
                 })
             },
@@ -95,7 +95,7 @@ fn bench(c: &mut Criterion) {
                         let mut p = Position::new(m4(), Side::Cut);
                         for mv in g {
                             p.play(*mv).expect("legal");
-                            black_box(solve(&board, &parts, &p, PullupState::On));
+                            let _ = black_box(solve(&board, &parts, &p, PullupState::On));
                         }
                     }
                 })
@@ -108,10 +108,11 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| {
                     for g in gs {
                         let start = Position::new(m4(), Side::Cut);
-                        let mut game = Incremental::new(&board, &parts, start, PullupState::On);
+                        let mut game = Incremental::new(&board, &parts, start, PullupState::On)
+                            .expect("solves");
                         for mv in g {
                             game.play(*mv).expect("legal");
-                            black_box(game.solution());
+                            black_box(game.solution().expect("solves"));
                         }
                     }
                 })

@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let path = dir.join(format!("case{k}.cir"));
         std::fs::write(
             &path,
-            spice::netlist(&network, &c.position, "random", c.pullups),
+            spice::netlist(&network, &c.position, "random", c.pullups)?,
         )?;
         paths.push(path);
     }
@@ -54,7 +54,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for c in &cases {
         let start = Instant::now();
         for _ in 0..100 {
-            std::hint::black_box(solve(&c.board, &c.parts, &c.position, c.pullups));
+            std::hint::black_box(solve(&c.board, &c.parts, &c.position, c.pullups))?;
         }
         ours.push(start.elapsed() / 100);
     }

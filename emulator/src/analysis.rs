@@ -145,6 +145,17 @@ enum Units {
     Exact,
 }
 
+/// Why a record could not be analysed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// The record does not read or replay.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    /// The board's network cannot be solved.
+    #[error(transparent)]
+    Solve(#[from] crate::physical::SolveError),
+}
+
 /// Replays `record` from the start position with `first` to move and solves it; with a
 /// `reader`, also reads it as that board would.
 pub fn analyze(
@@ -153,12 +164,12 @@ pub fn analyze(
     record: &str,
     model: Model,
     reader: Option<&Reader>,
-) -> Result<Analysis, RecordError> {
+) -> Result<Analysis, AnalyzeError> {
     let record = Record::read(size, first, record)?;
     let position = record.replay(size)?;
     let mut analysis = report(&position, &record, model);
     if let Some(reader) = reader {
-        let reading = reader.read(&position, &analysis.voltages);
+        let reading = reader.read(&position, &analysis.voltages)?;
         analysis.add_reading(reader, &reading);
     }
     Ok(analysis)

@@ -47,15 +47,14 @@ struct Inner {
 }
 
 impl Inner {
-    fn solution(&mut self) -> &Solution {
+    /// The voltage of `node` in the solved cage; `None` where it is undefined, or where f64
+    /// cannot solve the network (values far outside [`boards::bounds`]).
+    fn volts(&mut self, node: Node) -> Option<f64> {
         if self.solved.is_none() {
             let cage = Fault::on_cage(&self.faults, &self.game);
-            let solved = solve_on_cage(&self.board, &self.parts, &cage, self.pullups)
-                .unwrap_or_else(|_| unreachable!("the game size was checked at construction"));
-            self.solved = Some(solved);
+            self.solved = solve_on_cage(&self.board, &self.parts, &cage, self.pullups).ok();
         }
-        self.solved
-            .get_or_insert_with(|| unreachable!("just solved"))
+        self.solved.as_ref()?.volts(node)
     }
 }
 
@@ -262,7 +261,7 @@ impl Sampler for CageSampler {
         }
         // An undefined node (cut off, pull-ups released) reads whatever charge its input holds;
         // take 0, a discharged sampling capacitor.
-        let volts = inner.solution().volts(node).unwrap_or(0.0);
+        let volts = inner.volts(node).unwrap_or(0.0);
         let inner = &mut *inner;
         inner.conversions += 1;
         // One conversion: the firmware averages as many as the profile says.

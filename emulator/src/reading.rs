@@ -5,7 +5,7 @@ use heuristic::{Edge, EdgeState, Node, Position, Ranking, Size};
 use num_traits::ToPrimitive;
 
 use crate::exact::ExactVoltages;
-use crate::physical::{Adc, Board, Build, Parts, PullupState, game_volts};
+use crate::physical::{Adc, Board, Build, Parts, PullupState, SolveError, game_volts};
 
 /// Who reads the position.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,11 +42,11 @@ pub struct Reading {
 
 impl Reader {
     /// Reads `position`; `exact` is the exact solution of the model (used by
-    /// [`Reader::IdealAdc`]).
-    pub fn read(&self, position: &Position, exact: &ExactVoltages) -> Reading {
+    /// [`Reader::IdealAdc`]); an error when the board's network cannot be solved.
+    pub fn read(&self, position: &Position, exact: &ExactVoltages) -> Result<Reading, SolveError> {
         let prepared = self.prepare(position.size());
-        let volts = prepared.volts(position, exact);
-        prepared.reading(volts)
+        let volts = prepared.volts(position, exact)?;
+        Ok(prepared.reading(volts))
     }
 
     /// The reader with its parts and converter drawn once for boards of `size`, to read many
@@ -87,15 +87,18 @@ pub struct Prepared {
 impl Prepared {
     /// The node voltages the converter sees: the board's network with its parts (pull-ups
     /// on), or the exact model's voltages as fractions of a 1 V supply.
-    pub fn volts(&self, position: &Position, exact: &ExactVoltages) -> Vec<Option<f64>> {
+    pub fn volts(
+        &self,
+        position: &Position,
+        exact: &ExactVoltages,
+    ) -> Result<Vec<Option<f64>>, SolveError> {
         match &self.board {
-            Some((board, build)) => game_volts(board, &build.parts, position, PullupState::On)
-                .unwrap_or_else(|_| unreachable!("the build's cage fits the size")),
-            None => self
+            Some((board, build)) => game_volts(board, &build.parts, position, PullupState::On),
+            None => Ok(self
                 .size
                 .nodes()
                 .map(|n| exact.voltage(n).and_then(|v| v.to_f64()))
-                .collect(),
+                .collect()),
         }
     }
 

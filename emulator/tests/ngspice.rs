@@ -59,12 +59,12 @@ fn physical_solver_agrees_with_ngspice() {
     let mut worst: f64 = 0.0;
     for k in 0..NETLISTS {
         let c = emulator::games::random_board_case(&mut rng);
-        let sol = solve(&c.board, &c.parts, &c.position, c.pullups);
+        let sol = solve(&c.board, &c.parts, &c.position, c.pullups).unwrap();
         let network = Network::Board {
             board: Box::new(c.board.clone()),
             parts: c.parts.clone(),
         };
-        let text = spice::netlist(&network, &c.position, "random", c.pullups);
+        let text = spice::netlist(&network, &c.position, "random", c.pullups).unwrap();
         let path = dir.join(format!("case{k}.cir"));
         std::fs::write(&path, &text).unwrap();
         let out = Command::new("ngspice")
@@ -140,7 +140,8 @@ fn model_netlists_agree_with_the_exact_solver() {
             &p,
             "random",
             emulator::physical::PullupState::On,
-        );
+        )
+        .unwrap();
         let path = dir.join(format!("model{k}.cir"));
         std::fs::write(&path, &text).unwrap();
         let out = Command::new("ngspice")

@@ -39,7 +39,7 @@ fn physical_model_reduces_to_the_exact_reference_network() {
         for _ in 0..300 {
             let p = any_position(&mut rng, size(m));
             let exact = solve_model(&p, Model::Reference);
-            let phys = solve(&board, &parts, &p, PullupState::On);
+            let phys = solve(&board, &parts, &p, PullupState::On).unwrap();
             for node in p.size().nodes() {
                 let want = exact.voltage(node).unwrap().to_f64().unwrap();
                 let got = phys.volts(node).expect("every node is pulled up");
@@ -67,7 +67,7 @@ fn released_pullups_give_the_ideal_network_with_the_same_floating_parts() {
                 continue;
             }
             let exact = solve_model(&p, Model::Ideal);
-            let phys = solve(&board, &parts, &p, PullupState::Released);
+            let phys = solve(&board, &parts, &p, PullupState::Released).unwrap();
             for node in p.size().nodes() {
                 match (exact.voltage(node), phys.volts(node)) {
                     (None, None) => floating_seen += 1,
@@ -105,7 +105,7 @@ fn kirchhoff_current_law_holds_at_every_free_node_of_real_boards() {
     for _ in 0..1500 {
         let c = emulator::games::random_board_case(&mut rng);
         let size = c.position.size();
-        let sol = solve(&c.board, &c.parts, &c.position, c.pullups);
+        let sol = solve(&c.board, &c.parts, &c.position, c.pullups).unwrap();
         let mut net = vec![0.0f64; size.node_count() + 1];
         let mut scale = vec![0.0f64; size.node_count() + 1];
         // The residual is judged against the row's own size, Σ g·(|Va| + |Vb|), as a
@@ -158,12 +158,12 @@ fn cut_off_nodes_follow_the_pullup_arrangement() {
     let parts = Parts::draw(&board, m3, 5);
 
     // Pulled up: the cut-off nodes sit at the supply.
-    let on = solve(&board, &parts, &p, PullupState::On);
+    let on = solve(&board, &parts, &p, PullupState::On).unwrap();
     for n in &top {
         assert!((on.volts(*n).unwrap() - board.supply_volts).abs() < 1e-12);
     }
     // Rail driven low: they are pulled to ground.
-    let low = solve(&board, &parts, &p, PullupState::Released);
+    let low = solve(&board, &parts, &p, PullupState::Released).unwrap();
     for n in &top {
         assert!(low.volts(*n).unwrap().abs() < 1e-12);
     }
@@ -172,7 +172,7 @@ fn cut_off_nodes_follow_the_pullup_arrangement() {
         ohms: 30_000.0,
         released: RailRelease::Floating,
     };
-    let floating = solve(&board, &parts, &p, PullupState::Released);
+    let floating = solve(&board, &parts, &p, PullupState::Released).unwrap();
     let rail = floating
         .rail_volts()
         .expect("the rail is joined to the cage");
@@ -182,14 +182,14 @@ fn cut_off_nodes_follow_the_pullup_arrangement() {
     }
     // Per-node pull-ups released: nothing defines them.
     board.pullups = Pullups::PerNode { ohms: 30_000.0 };
-    let released = solve(&board, &parts, &p, PullupState::Released);
+    let released = solve(&board, &parts, &p, PullupState::Released).unwrap();
     for n in &top {
         assert_eq!(released.volts(*n), None);
     }
     assert!(released.volts(Node::Bottom).is_some());
     // The fixture's leakage defines them again (as the physics says), at a finite value.
     board.switches = Board::from_profile(&boards::NUCLEO_F446RE).switches;
-    let leaky = solve(&board, &parts, &p, PullupState::Released);
+    let leaky = solve(&board, &parts, &p, PullupState::Released).unwrap();
     for n in &top {
         let v = leaky.volts(*n).unwrap();
         assert!(v.is_finite() && v > 0.0 && v < board.supply_volts);
@@ -202,7 +202,7 @@ fn a_short_through_the_fixture_conducts_through_its_switch() {
     let m3 = size(3);
     let parts = Parts::nominal(&board, m3);
     let p = Position::from_record(m3, Side::Short, "c5").unwrap();
-    let s = solve(&board, &parts, &p, PullupState::On);
+    let s = solve(&board, &parts, &p, PullupState::On).unwrap();
     let c4 = Node::internal(m3, 3, 4).unwrap();
     let drop = board.supply_volts - s.volts(c4).unwrap();
     // The current through the bypass times its on-resistance.
@@ -351,15 +351,16 @@ fn move_by_move_updates_match_solving_from_scratch() {
             &c.parts,
             Position::new(size, first),
             c.pullups,
-        );
+        )
+        .unwrap();
         while game.position().winner().is_none() {
             let edges: Vec<_> = game.position().resistors().collect();
             let edge = edges[rng.random_range(0..edges.len())];
             let side = game.position().to_move().unwrap();
             game.play(heuristic::Move { edge, side }).unwrap();
             moves += 1;
-            let fresh = solve(&c.board, &c.parts, game.position(), c.pullups);
-            let updated = game.solution();
+            let fresh = solve(&c.board, &c.parts, game.position(), c.pullups).unwrap();
+            let updated = game.solution().unwrap();
             for (a, b) in updated.all_volts().iter().zip(fresh.all_volts()) {
                 match (a, b) {
                     (Some(a), Some(b)) => worst = worst.max((a - b).abs() / c.board.supply_volts),

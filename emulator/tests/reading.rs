@@ -33,7 +33,7 @@ fn quantisation_diverges_only_inside_its_margin() {
                 .unwrap()
         });
         for (k, &b) in bits.iter().enumerate() {
-            let reading = Reader::IdealAdc { bits: b }.read(&p, &exact);
+            let reading = Reader::IdealAdc { bits: b }.read(&p, &exact).unwrap();
             let choice = reading.ranking(&p).unwrap().choice;
             let diverges = !truth.tied.contains(&choice);
             // Each code is within half an LSB of its voltage, so a drop within one LSB.
@@ -62,15 +62,15 @@ fn board_readings_are_reproducible_from_the_seed() {
         seed,
     };
     assert_eq!(
-        reader(Some(3)).read(&p, &exact),
-        reader(Some(3)).read(&p, &exact)
+        reader(Some(3)).read(&p, &exact).unwrap(),
+        reader(Some(3)).read(&p, &exact).unwrap()
     );
     assert_ne!(
-        reader(Some(3)).read(&p, &exact).codes,
-        reader(Some(4)).read(&p, &exact).codes
+        reader(Some(3)).read(&p, &exact).unwrap().codes,
+        reader(Some(4)).read(&p, &exact).unwrap().codes
     );
     // Nominal parts and a perfect converter: codes are the ideal transfer of the volts.
-    let nominal = reader(None).read(&p, &exact);
+    let nominal = reader(None).read(&p, &exact).unwrap();
     for (v, c) in nominal.volts.iter().zip(&nominal.codes) {
         let want = (v.unwrap() / 3.3 * 1024.0 + 0.5).floor().min(1023.0) as u16;
         assert_eq!(c.unwrap(), want);

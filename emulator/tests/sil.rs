@@ -126,7 +126,7 @@ fn replayed_firmware_moves_are_the_board_reading_choices() {
                             .unwrap()
                             .unwrap();
                         let exact = solve_model(&p, Model::Ideal);
-                        let reading = reader.read(&p, &exact);
+                        let reading = reader.read(&p, &exact).unwrap();
                         assert_eq!(Some(fw), reading.ranking(&p).map(|r| r.choice));
                         compared += 1;
                         fw

@@ -70,7 +70,7 @@ pub enum CalibrationError {
     #[error(transparent)]
     Report(#[from] ReportError),
     /// The report names a board that is not a profile, or the profile file is not valid.
-    #[error("{0}")]
+    #[error(transparent)]
     Board(#[from] boards::file::FileError),
     /// A step's record does not replay.
     #[error("step {index}: record `{record}` does not replay: {why}")]

@@ -297,9 +297,11 @@ impl Predictor {
     fn explain(&self, position: &Position, tied: &[Edge], edge: Edge) -> (Class, String) {
         let exact = emulator::exact::solve_model(position, Model::Ideal);
         let bits = self.profile.adc.bits_used;
+        // An ideal converter reads the exact model: no network to solve, never an error.
         let quantised = Reader::IdealAdc { bits }
             .read(position, &exact)
-            .ranking(position)
+            .ok()
+            .and_then(|reading| reading.ranking(position))
             .map(|r| r.choice);
         let nominal_codes: Vec<Option<u16>> = self.codes(position).into_iter().map(Some).collect();
         let nominal = code_ranking(position, &nominal_codes).map(|r| r.choice);

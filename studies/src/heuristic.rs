@@ -476,6 +476,18 @@ pub fn run(
     command: &str,
     control: &Control<'_>,
 ) -> Result<Report, StudyError> {
+    run_streaming(plan, heuristic, (name, command), control, &mut |_| Ok(()))
+}
+
+/// [`run`], handing each family's rows to `finished` as soon as the family is done (to
+/// write them to the CSV file then, so that a killed run keeps them).
+pub fn run_streaming(
+    plan: &Plan,
+    heuristic: Heuristic<'_>,
+    (name, command): (&str, &str),
+    control: &Control<'_>,
+    finished: &mut dyn FnMut(&[Row]) -> Result<(), WriteError>,
+) -> Result<Report, StudyError> {
     let families = boards(plan)?;
     let total: u64 = families.iter().map(|f| f.1.len() as u64).sum();
     let mut done = 0u64;
@@ -538,6 +550,7 @@ pub fn run(
             done += chunk.len() as u64;
             (control.progress)(done, total);
         }
+        let first = rows.len();
         for (k, side) in [Side::Cut, Side::Short].into_iter().enumerate() {
             let [boards, winnable, kept, unfinished] = counts[k];
             rows.push(Row {
@@ -551,6 +564,7 @@ pub fn run(
                 rate: Rate::new(kept, winnable - unfinished),
             });
         }
+        finished(&rows[first..])?;
     }
     Ok(Report {
         study: "heuristic",
@@ -566,43 +580,10 @@ pub fn run(
 impl Report {
     /// One CSV row per family, size and side, with a header.
     pub fn csv_rows(&self) -> Vec<Vec<String>> {
-        let mut out = vec![
-            [
-                "family",
-                "size",
-                "vertices",
-                "side",
-                "boards",
-                "winnable",
-                "kept",
-                "unfinished",
-                "kept_rate",
-                "low95",
-                "high95",
-                "lost_rate",
-            ]
-            .map(String::from)
-            .to_vec(),
-        ];
-        for r in &self.rows {
-            out.push(vec![
-                r.family.kind.to_string(),
-                r.family.size.clone(),
-                r.vertices.to_string(),
-                r.side.clone(),
-                r.boards.to_string(),
-                r.winnable.to_string(),
-                r.kept.to_string(),
-                r.unfinished.to_string(),
-                super::report::fmt_f64(r.rate.rate),
-                super::report::fmt_f64(r.rate.low),
-                super::report::fmt_f64(r.rate.high),
-                r.lost_rate()
-                    .map(super::report::fmt_f64)
-                    .unwrap_or_default(),
-            ]);
-        }
-        out
+        let header = CSV_HEADER.map(String::from).to_vec();
+        core::iter::once(header)
+            .chain(self.rows.iter().map(Row::csv))
+            .collect()
     }
 
     /// The summary people read (Markdown).
@@ -698,6 +679,44 @@ impl Report {
     }
 }
 
+/// The CSV file's columns.
+const CSV_HEADER: [&str; 12] = [
+    "family",
+    "size",
+    "vertices",
+    "side",
+    "boards",
+    "winnable",
+    "kept",
+    "unfinished",
+    "kept_rate",
+    "low95",
+    "high95",
+    "lost_rate",
+];
+
+impl Row {
+    /// The row as CSV fields, in [`CSV_HEADER`]'s order.
+    fn csv(&self) -> Vec<String> {
+        vec![
+            self.family.kind.to_string(),
+            self.family.size.clone(),
+            self.vertices.to_string(),
+            self.side.clone(),
+            self.boards.to_string(),
+            self.winnable.to_string(),
+            self.kept.to_string(),
+            self.unfinished.to_string(),
+            super::report::fmt_f64(self.rate.rate),
+            super::report::fmt_f64(self.rate.low),
+            super::report::fmt_f64(self.rate.high),
+            self.lost_rate()
+                .map(super::report::fmt_f64)
+                .unwrap_or_default(),
+        ]
+    }
+}
+
 /// Runs the study and writes `heuristic.json`, `heuristic.csv`, `summary.md` and
 /// `heuristic.svg` into `out`; returns the summary.
 pub fn write(
@@ -708,9 +727,14 @@ pub fn write(
     control: &Control<'_>,
     out: &Output,
 ) -> Result<String, StudyError> {
-    let report = run(plan, heuristic, name, command, control)?;
-    out.csv_rows("heuristic.csv", &report.csv_rows())
-        .map_err(WriteError::from)?;
+    // Each family's rows are written as the family finishes.
+    let mut csv = out.csv("heuristic.csv").map_err(WriteError::from)?;
+    csv.row(&CSV_HEADER).map_err(WriteError::from)?;
+    let report = run_streaming(plan, heuristic, (name, command), control, &mut |rows| {
+        rows.iter()
+            .try_for_each(|r| csv.row(&r.csv()))
+            .map_err(WriteError::from)
+    })?;
     let summary = report.markdown();
     Ok(super::report::finish(
         out,

@@ -33,16 +33,28 @@ pub struct PositionSet {
     index: HashMap<Key, u32>,
 }
 
-/// A records file that does not replay: the line and what is wrong on it.
+/// A records file that does not replay (the line and what is wrong on it), or holds no game.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{origin} line {line}: {error}")]
-pub struct RecordsError {
-    /// The file, as named by the caller.
-    pub origin: String,
-    /// 1-based line number.
-    pub line: usize,
-    /// The bad move (its number and what is wrong).
-    pub error: RecordError,
+pub enum RecordsError {
+    /// A line that does not replay.
+    #[error("{origin} line {line}: {error}")]
+    Line {
+        /// The file, as named by the caller.
+        origin: String,
+        /// 1-based line number.
+        line: usize,
+        /// The bad move (its number and what is wrong).
+        error: RecordError,
+    },
+    /// Nothing but blank lines and comments: a study of it would study nothing.
+    #[error(
+        "{origin} holds no game (one record per line, e.g. `A5,c5,C3`; blank lines and `#` \
+         comments are skipped)"
+    )]
+    NoGame {
+        /// The file, as named by the caller.
+        origin: String,
+    },
 }
 
 /// A position's identity within one size: two bits per edge (up to M=8's 113 edges) and
@@ -196,21 +208,35 @@ impl PositionSet {
 
     /// The games of a records file, one record per line (Cut first; blank lines and lines
     /// starting with `#` are skipped), every position along each game. `origin` names the file
-    /// in errors.
+    /// in errors. A file with no game is an error.
+    ///
+    /// ```
+    /// use studies::positions::PositionSet;
+    /// let m3 = heuristic::Size::new(3).unwrap();
+    /// let e = PositionSet::records(m3, "# nothing\n\n", "games.txt").unwrap_err();
+    /// assert!(e.to_string().starts_with("games.txt holds no game"));
+    /// ```
     pub fn records(size: Size, text: &str, origin: &str) -> Result<PositionSet, RecordsError> {
         let mut set = PositionSet::empty(size, format!("M={} games of {origin}", size.get()));
+        let mut games = 0;
         for (n, line) in text.lines().enumerate() {
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            let error = |error| RecordsError {
+            let error = |error| RecordsError::Line {
                 origin: origin.to_string(),
                 line: n + 1,
                 error,
             };
             let record = Record::read(size, Side::Cut, line).map_err(error)?;
             set.add_line(record.moves());
+            games += 1;
+        }
+        if games == 0 {
+            return Err(RecordsError::NoGame {
+                origin: origin.to_string(),
+            });
         }
         Ok(set)
     }

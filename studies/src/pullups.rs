@@ -146,7 +146,7 @@ pub fn run(
     seed: u64,
     control: &Control<'_>,
     csv: &mut CsvWriter,
-) -> std::io::Result<Report> {
+) -> Result<Report, super::report::FileError> {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
     let code_share = super::lsb_share(board.adc.bits, board.reference_volts() / board.supply_volts);

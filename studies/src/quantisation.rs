@@ -15,8 +15,6 @@
 //! A move outside the exact tied set is a divergence; a move inside it but not the exact
 //! choice is an exact tie broken differently (**tie**, benign).
 
-use std::io;
-
 use heuristic::{Edge, Position};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -343,10 +341,13 @@ fn judge(
         // The drawn board's volts are read at every resolution; the nominal board's, and the
         // ideal converter's move on the ideal network, only explain a divergence (about 1 % of
         // decisions), so they are worked out when one needs them.
-        let drawn = p.stages[0]
-            .board
-            .as_ref()
-            .map(|s| s.reader.volts(position, exact));
+        let drawn = p.stages[0].board.as_ref().map(|s| {
+            // A network f64 cannot solve (a board far outside `boards::bounds`; the CLI
+            // refuses those) reads as undefined, as a cut-off node does.
+            s.reader
+                .volts(position, exact)
+                .unwrap_or_else(|_| vec![None; size.node_count()])
+        });
         let mut nominal_volts: Option<Vec<Option<f64>>> = None;
         for stage in &p.stages {
             let quantised = || code_choice(position, &stage.quantiser, &truth.volts);
@@ -578,9 +579,9 @@ pub enum StudyError {
     /// A board value out of range (ADC bits).
     #[error(transparent)]
     Board(#[from] boards::ProfileError),
-    /// Writing the data failed.
-    #[error("writing the study's data: {0}")]
-    Io(#[from] io::Error),
+    /// Writing the data failed (the error names the file).
+    #[error(transparent)]
+    File(#[from] crate::report::FileError),
 }
 
 impl Report {
@@ -758,7 +759,7 @@ impl Report {
 
 /// Writes `quantisation.csv` (one row per converter and resolution) and
 /// `quantisation-margins.csv` (the exact margins' histogram).
-pub fn write_tables(report: &Report, out: &Output) -> io::Result<()> {
+pub fn write_tables(report: &Report, out: &Output) -> Result<(), crate::report::FileError> {
     out.csv_rows("quantisation.csv", &report.csv_rows())?;
     out.csv_rows("quantisation-margins.csv", &report.margin_csv_rows())
 }

@@ -1,9 +1,10 @@
-//! Writing a study's data: an output folder, CSV rows flushed as they finish, JSON, and the
-//! small formatting rules that keep the same seed's files byte-identical (no timestamps, floats
+//! Writing a study's data: an output folder, CSV rows written to the file as they finish (one
+//! `write` each, no buffer, so even a killed run keeps every finished row whole), JSON, and
+//! the small formatting rules that keep the same seed's files byte-identical (no timestamps, floats
 //! printed as Rust's shortest round-trip text).
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -55,6 +56,29 @@ impl Header {
     }
 }
 
+/// A file or folder of a study that could not be made or written, named.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot {action} {}: {error}", path.display())]
+pub struct FileError {
+    /// What was being done: `create folder`, `write`.
+    pub action: &'static str,
+    /// The file or folder.
+    pub path: PathBuf,
+    /// Why (part of the message, not a separate source: one line says it all).
+    pub error: io::Error,
+}
+
+impl FileError {
+    fn at(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> FileError {
+        let path = path.to_path_buf();
+        move |error| FileError {
+            action,
+            path,
+            error,
+        }
+    }
+}
+
 /// The folder a study writes into.
 #[derive(Clone, Debug)]
 pub struct Output {
@@ -63,8 +87,8 @@ pub struct Output {
 
 impl Output {
     /// Creates `dir` (and its parents) if needed.
-    pub fn new(dir: &Path) -> io::Result<Output> {
-        std::fs::create_dir_all(dir)?;
+    pub fn new(dir: &Path) -> Result<Output, FileError> {
+        std::fs::create_dir_all(dir).map_err(FileError::at("create folder", dir))?;
         Ok(Output {
             dir: dir.to_path_buf(),
         })
@@ -76,30 +100,32 @@ impl Output {
     }
 
     /// A CSV file, created empty.
-    pub fn csv(&self, name: &str) -> io::Result<CsvWriter> {
-        Ok(CsvWriter {
-            out: BufWriter::new(File::create(self.path(name))?),
-        })
+    pub fn csv(&self, name: &str) -> Result<CsvWriter, FileError> {
+        let path = self.path(name);
+        let file = File::create(&path).map_err(FileError::at("create", &path))?;
+        Ok(CsvWriter { file, path })
     }
 
     /// Writes `text` to `name`.
-    pub fn text(&self, name: &str, text: &str) -> io::Result<()> {
-        std::fs::write(self.path(name), text)
+    pub fn text(&self, name: &str, text: &str) -> Result<(), FileError> {
+        let path = self.path(name);
+        std::fs::write(&path, text).map_err(FileError::at("write", &path))
     }
 
     /// Writes `value` as pretty JSON (with a final newline) to `name`.
-    pub fn json<T: Serialize>(&self, name: &str, value: &T) -> io::Result<()> {
-        let text = serde_json::to_string_pretty(value).map_err(io::Error::other)? + "\n";
-        self.text(name, &text)
+    pub fn json<T: Serialize>(&self, name: &str, value: &T) -> Result<(), FileError> {
+        let text = serde_json::to_string_pretty(value)
+            .map_err(|e| FileError::at("write", &self.path(name))(io::Error::other(e)))?;
+        self.text(name, &(text + "\n"))
     }
 
     /// Writes whole rows to a CSV file `name`.
-    pub fn csv_rows(&self, name: &str, rows: &[Vec<String>]) -> io::Result<()> {
+    pub fn csv_rows(&self, name: &str, rows: &[Vec<String>]) -> Result<(), FileError> {
         let mut csv = self.csv(name)?;
         for r in rows {
             csv.row(r)?;
         }
-        csv.flush()
+        Ok(())
     }
 }
 
@@ -114,7 +140,10 @@ pub fn finish<T: Serialize>(
 ) -> Result<String, WriteError> {
     out.json(&format!("{name}.json"), report)?;
     out.text("summary.md", &summary)?;
-    plots().map_err(WriteError::Plot)?;
+    plots().map_err(|error| WriteError::Plot {
+        dir: out.dir.clone(),
+        error,
+    })?;
     Ok(summary)
 }
 
@@ -123,28 +152,42 @@ pub fn finish<T: Serialize>(
 pub enum WriteError {
     /// A data file (CSV, JSON, the summary) could not be written.
     #[error(transparent)]
-    Io(#[from] io::Error),
+    File(#[from] FileError),
     /// A plot could not be drawn (the data files are already written).
-    #[error("plotting: {0}")]
-    Plot(PlotError),
+    #[error("cannot draw the plots in {}: {error}", dir.display())]
+    Plot {
+        /// The study's folder.
+        dir: PathBuf,
+        /// plotters' error.
+        error: PlotError,
+    },
 }
 
-/// CSV rows written as they come; fields with a comma, quote or newline are quoted.
+/// CSV rows written as they come, each with one `write` straight to the file (no buffer), so
+/// a row is in the file, whole, as soon as it is written; fields with a comma, quote or
+/// newline are quoted.
 #[derive(Debug)]
 pub struct CsvWriter {
-    out: BufWriter<File>,
+    file: File,
+    path: PathBuf,
 }
 
 impl CsvWriter {
-    /// Writes one row.
-    pub fn row<S: AsRef<str>>(&mut self, fields: &[S]) -> io::Result<()> {
+    /// Writes one row, with its newline, in one `write`.
+    pub fn row<S: AsRef<str>>(&mut self, fields: &[S]) -> Result<(), FileError> {
         let line: Vec<String> = fields.iter().map(|f| quote(f.as_ref())).collect();
-        writeln!(self.out, "{}", line.join(","))
+        let line = line.join(",") + "\n";
+        self.file
+            .write_all(line.as_bytes())
+            .map_err(FileError::at("write", &self.path))
     }
 
-    /// Pushes what was written to the file, so an interrupted run keeps it.
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+    /// Nothing to push (every row is written through); kept so callers mark where a batch of
+    /// rows ends.
+    pub fn flush(&mut self) -> Result<(), FileError> {
+        self.file
+            .flush()
+            .map_err(FileError::at("write", &self.path))
     }
 }
 

@@ -155,7 +155,7 @@ pub fn run(
     winners: Option<&ChildWinners>,
     control: &Control<'_>,
     positions_csv: &mut CsvWriter,
-) -> std::io::Result<(Vec<Cell>, Option<u64>)> {
+) -> Result<(Vec<Cell>, Option<u64>), super::report::FileError> {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
     let nominal_parts = Build::parts(board, size, None);

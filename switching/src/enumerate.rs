@@ -38,7 +38,7 @@ pub enum NautyError {
     #[error("{0} not found: install Debian's nauty package")]
     NotFound(&'static str),
     /// The program could not be started or talked to.
-    #[error("running {program}: {source}")]
+    #[error("running {program}")]
     Io {
         /// The program.
         program: &'static str,

@@ -583,11 +583,11 @@ pub fn save_part(dir: &Path, part: &Part) -> io::Result<PathBuf> {
 #[derive(Debug, thiserror::Error)]
 pub enum StoredPartError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Read {
         /// The file.
         path: PathBuf,
-        /// Why.
+        /// Why (the error's source, so that a chain prints it once).
         source: io::Error,
     },
     /// The file does not read as a part, or is another search's.

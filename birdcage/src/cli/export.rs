@@ -94,7 +94,7 @@ impl Cmd {
                     Pullups::On => PullupState::On,
                     Pullups::Released => PullupState::Released,
                 };
-                export::spice::netlist(&network, &position, &record, pullups)
+                export::spice::netlist(&network, &position, &record, pullups)?
             }
             Target::Circuitjs { network } => {
                 let (network, position, _) = network.resolve()?;

@@ -497,7 +497,21 @@ fn scripted(mut game: impl Game, input: impl BufRead, out: &mut impl Write) -> R
         if game.is_over() {
             break;
         }
-        let line = line?;
+        let line = match line {
+            Ok(line) => line,
+            // Not UTF-8 (or unreadable): the record so far, then which line, exit 2.
+            Err(e) => {
+                writeln!(out, "Record: {}", game.record())?;
+                out.flush()?;
+                let what = if e.kind() == std::io::ErrorKind::InvalidData {
+                    "is not UTF-8 text".to_string()
+                } else {
+                    format!("cannot be read: {e}")
+                };
+                eprintln!("error: input line {} {what}", number + 1);
+                return Ok(ExitCode::from(2));
+            }
+        };
         let Some(command) = Command::parse(&line) else {
             continue;
         };

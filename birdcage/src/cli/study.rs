@@ -85,8 +85,12 @@ impl Cmd {
             None => Vec::new(),
         };
         let set = self.positions()?;
-        let out =
-            Output::new(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
+        // A board f64 cannot solve is refused before the folder is made.
+        for (spec, board) in &boards {
+            emulator::physical::check_solves(board, self.size)
+                .with_context(|| format!("board {spec}"))?;
+        }
+        let out = Output::new(&self.out)?;
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let bar = super::progress_bar(0, format!("{:?}", self.study).to_lowercase(), "");
@@ -151,8 +155,7 @@ impl Cmd {
         if let Some(n) = self.samples {
             plan.samples = n;
         }
-        let out =
-            Output::new(&self.out).with_context(|| format!("creating {}", self.out.display()))?;
+        let out = Output::new(&self.out)?;
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let bar = super::progress_bar(0, "heuristic".into(), " boards");
         let progress = |done: u64, total: u64| {

@@ -16,13 +16,14 @@ const OPTIONS: &str = ".options reltol=1e-12 abstol=1e-18 vntol=1e-15";
 /// node voltage with 15 digits (`ngspice -b` runs it). SPICE names are case-insensitive, so
 /// nodes are `a6`, `c4`, ... for A6, C4; `q` for the top terminal, `bottom` for 0, `rail` for
 /// a floating pull-up rail; `0` is ground. Parts cut off from both terminals are left out
-/// (listed in a comment): nothing defines their voltage.
+/// (listed in a comment): nothing defines their voltage. An error when a board's network
+/// cannot be solved.
 pub fn netlist(
     network: &Network,
     position: &Position,
     record: &str,
     pullups: PullupState,
-) -> String {
+) -> Result<String, physical::SolveError> {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -36,7 +37,7 @@ pub fn netlist(
     match network {
         Network::Model(model) => model_lines(&mut out, *model, position),
         Network::Board { board, parts } => {
-            let solution = physical::solve(board, parts, position, pullups);
+            let solution = physical::solve(board, parts, position, pullups)?;
             cut_off_comment(&mut out, position, |n| solution.volts(n).is_none());
             let _ = writeln!(out, "Vsupply q 0 DC {}", board.supply_volts);
             physical::branches(board, parts, position, pullups, |b| {
@@ -49,7 +50,7 @@ pub fn netlist(
     }
     out.push_str(OPTIONS);
     out.push_str("\n.op\n.control\nset numdgt=15\nop\nprint all\n.endc\n.end\n");
-    out
+    Ok(out)
 }
 
 /// A comment naming the nodes left out because nothing defines their voltage.

@@ -7,7 +7,7 @@ use heuristic::{Position, Side, Size};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::{Adc, Board, Parts, PullupState, Solution, solve};
+use super::{Adc, Board, Parts, PullupState, Solution, SolveError, solve};
 
 /// The seed of one build is split into streams so that drawing the ADC does not shift the
 /// part values drawn from the same seed, nor the noise either.
@@ -83,7 +83,7 @@ impl Build {
         board: &Board,
         game: &Position,
         pullups: PullupState,
-    ) -> Result<Solution, CageSizeError> {
+    ) -> Result<Solution, SolveError> {
         solve_on_cage(board, &self.parts, game, pullups)
     }
 }
@@ -95,11 +95,30 @@ pub fn solve_on_cage(
     parts: &Parts,
     game: &Position,
     pullups: PullupState,
-) -> Result<Solution, CageSizeError> {
+) -> Result<Solution, SolveError> {
     if game.size() == parts.size {
-        return Ok(solve(board, parts, game, pullups));
+        return solve(board, parts, game, pullups);
     }
-    Ok(solve(board, parts, &wired(parts.size, game)?, pullups))
+    solve(board, parts, &wired(parts.size, game)?, pullups)
+}
+
+/// Solves `board`'s nominal cage for games of `size` at the start position, pull-ups on and
+/// released: refuses a board f64 cannot solve before a long run starts.
+///
+/// ```
+/// use emulator::physical::{Board, check_solves};
+/// let mut board = Board::from_profile(&boards::NUCLEO_F446RE);
+/// assert_eq!(check_solves(&board, heuristic::Size::M4), Ok(()));
+/// board.switches.as_mut().unwrap().off_ohms = 1e-320; // 1/x is infinite
+/// assert!(check_solves(&board, heuristic::Size::M4).is_err());
+/// ```
+pub fn check_solves(board: &Board, size: Size) -> Result<(), SolveError> {
+    let parts = Build::parts(board, size, None);
+    let start = Position::new(size, Side::Cut);
+    for pullups in [PullupState::On, PullupState::Released] {
+        solve_on_cage(board, &parts, &start, pullups)?;
+    }
+    Ok(())
 }
 
 /// The voltage of each of `game`'s nodes, in [`Size::nodes`] order, with `game` on the cage
@@ -109,7 +128,7 @@ pub fn game_volts(
     parts: &Parts,
     game: &Position,
     pullups: PullupState,
-) -> Result<Vec<Option<f64>>, CageSizeError> {
+) -> Result<Vec<Option<f64>>, SolveError> {
     let solution = solve_on_cage(board, parts, game, pullups)?;
     Ok(game.size().nodes().map(|n| solution.volts(n)).collect())
 }

@@ -7,7 +7,7 @@ use heuristic::{Edge, Move, MoveError, Position};
 use nalgebra::{Cholesky, DMatrix, DVector, Dyn};
 
 use super::network::{PullupState, branches, edge_branches};
-use super::solve::{Numbering, Solution};
+use super::solve::{Numbering, Solution, SolveError, solved};
 use super::{Board, Parts};
 
 /// A position on a board with its factored system, kept up to date as moves are played.
@@ -18,12 +18,13 @@ use super::{Board, Parts};
 /// let m4 = Size::new(4).unwrap();
 /// let board = Board::from_profile(&boards::NUCLEO_F446RE);
 /// let parts = Parts::draw(&board, m4, 1);
-/// let mut game = Incremental::new(&board, &parts, Position::new(m4, Side::Cut), PullupState::On);
+/// let start = Position::new(m4, Side::Cut);
+/// let mut game = Incremental::new(&board, &parts, start, PullupState::On).unwrap();
 /// for mv in ["A7", "c5", "C7"] {
 ///     game.play(Move::parse(m4, mv).unwrap()).unwrap();
 /// }
-/// let fresh = solve(&board, &parts, game.position(), PullupState::On);
-/// for (a, b) in game.solution().all_volts().iter().zip(fresh.all_volts()) {
+/// let fresh = solve(&board, &parts, game.position(), PullupState::On).unwrap();
+/// for (a, b) in game.solution().unwrap().all_volts().iter().zip(fresh.all_volts()) {
 ///     assert!((a.unwrap() - b.unwrap()).abs() < 1e-9);
 /// }
 /// ```
@@ -40,6 +41,17 @@ pub struct Incremental<'a> {
     x: DVector<f64>,
 }
 
+/// Why a move could not be played on an [`Incremental`] solution.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The rules refuse the move.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// The new position's network cannot be solved.
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
 impl<'a> Incremental<'a> {
     /// Factors the system of `position`.
     pub fn new(
@@ -47,10 +59,10 @@ impl<'a> Incremental<'a> {
         parts: &'a Parts,
         position: Position,
         pullups: PullupState,
-    ) -> Self {
+    ) -> Result<Self, SolveError> {
         let numbering = Numbering::new(board, parts, &position, pullups);
-        let (factor, rhs) = factor(board, parts, &position, pullups, &numbering);
-        Incremental {
+        let (factor, rhs) = factor(board, parts, &position, pullups, &numbering)?;
+        Ok(Incremental {
             board,
             parts,
             position,
@@ -59,7 +71,7 @@ impl<'a> Incremental<'a> {
             x: DVector::zeros(rhs.len()),
             factor,
             rhs,
-        }
+        })
     }
 
     /// The position solved.
@@ -68,7 +80,7 @@ impl<'a> Incremental<'a> {
     }
 
     /// Plays `mv` and updates the factor.
-    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+    pub fn play(&mut self, mv: Move) -> Result<(), PlayError> {
         let before = self.edge_conductance(mv.edge);
         self.position.play(mv)?;
         let numbering = Numbering::new(self.board, self.parts, &self.position, self.pullups);
@@ -79,7 +91,7 @@ impl<'a> Incremental<'a> {
                 &self.position,
                 self.pullups,
                 &numbering,
-            );
+            )?;
             self.x = DVector::zeros(rhs.len());
             (self.numbering, self.factor, self.rhs) = (numbering, factor, rhs);
             return Ok(());
@@ -108,11 +120,14 @@ impl<'a> Incremental<'a> {
         Ok(())
     }
 
-    /// Node voltages of the current position (two triangular solves).
-    pub fn solution(&self) -> Solution {
+    /// Node voltages of the current position (two triangular solves); an error when an
+    /// update left the factor unusable.
+    pub fn solution(&self) -> Result<Solution, SolveError> {
         let v = self.factor.solve(&self.rhs);
-        self.numbering
-            .solution(self.position.size(), self.board.supply_volts, v.as_slice())
+        let solution =
+            self.numbering
+                .solution(self.position.size(), self.board.supply_volts, v.as_slice());
+        solved(solution, self.numbering.unknowns())
     }
 
     /// Total conductance of `edge`'s branches in the current position.
@@ -141,7 +156,7 @@ fn factor(
     position: &Position,
     pullups: PullupState,
     numbering: &Numbering,
-) -> (Cholesky<f64, Dyn>, DVector<f64>) {
+) -> Result<(Cholesky<f64, Dyn>, DVector<f64>), SolveError> {
     let n = numbering.unknowns();
     let (size, supply) = (position.size(), board.supply_volts);
     let mut g = DMatrix::zeros(n, n);
@@ -149,6 +164,6 @@ fn factor(
     branches(board, parts, position, pullups, |b| {
         numbering.stamp(size, supply, &b, |p, q, c| g[(p, q)] += c, |p, c| i[p] += c);
     });
-    let factor = Cholesky::new(g).expect("reduced conductance matrix is positive definite");
-    (factor, i)
+    let factor = Cholesky::new(g).ok_or(SolveError::NotPositiveDefinite { unknowns: n })?;
+    Ok((factor, i))
 }

@@ -21,8 +21,8 @@ mod solve;
 
 pub use adc::{Adc, StaticErrors};
 pub use board::{AdcSpec, Board, Pullups, Reference, Switches};
-pub use build::{Build, cage_for, game_volts, solve_on_cage, wired};
-pub use incremental::Incremental;
+pub use build::{Build, cage_for, check_solves, game_volts, solve_on_cage, wired};
+pub use incremental::{Incremental, PlayError};
 pub use network::{Branch, End, Part, PullupState, branches};
 pub use parts::{Parts, factor};
-pub use solve::{Solution, solve};
+pub use solve::{Solution, SolveError, solve};

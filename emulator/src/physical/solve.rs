@@ -4,8 +4,10 @@
 //! common reference, so modified nodal analysis needs no extra source rows: the fixed nodes
 //! move to the right-hand side and what is left is a symmetric positive definite
 //! conductance matrix, factored by Cholesky in a fixed-size (stack) matrix. Parts cut off
-//! from every fixed node are found first and left out, so the matrix is never singular:
-//! their voltage is reported as undefined and their branches carry no current.
+//! from every fixed node are found first and left out, so the matrix is singular only when
+//! rounding eats its smallest conductances (values far outside [`boards::bounds`]): then
+//! [`solve`] returns a [`SolveError`]. Cut-off parts' voltage is reported as undefined and
+//! their branches carry no current.
 
 use heuristic::{MAX_NODES, Node, Position, Size, UnionFind};
 use nalgebra::{SMatrix, SVector};
@@ -14,6 +16,24 @@ use super::network::{Branch, End, PullupState, branches};
 use boards::RailRelease;
 
 use super::{Board, Parts, Pullups};
+
+/// Why a network could not be solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// Rounding made the conductance matrix singular: the board's conductances span more than
+    /// f64 resolves (a profile inside [`boards::bounds`] never does).
+    #[error(
+        "the board's network cannot be solved: its {unknowns} x {unknowns} conductance matrix \
+         is not positive definite in f64 (conductances too far apart)"
+    )]
+    NotPositiveDefinite {
+        /// Unknowns of the system.
+        unknowns: usize,
+    },
+    /// The game does not fit the cage.
+    #[error(transparent)]
+    Cage(#[from] boards::CageSizeError),
+}
 
 /// Node voltages of one reading.
 #[derive(Clone, Debug, PartialEq)]
@@ -184,13 +204,18 @@ fn slot(size: Size, end: End) -> usize {
 /// let board = Board::from_profile(&boards::NUCLEO_F446RE);
 /// let parts = Parts::nominal(&board, m3);
 /// let start = Position::new(m3, Side::Cut);
-/// let on = solve(&board, &parts, &start, PullupState::On);
+/// let on = solve(&board, &parts, &start, PullupState::On).unwrap();
 /// // The cage (three columns of three 1 kΩ) over the 1 kΩ series resistor: the bottom
 /// // terminal sits near half the supply, lifted a little by the 30 kΩ pull-ups.
 /// let v0 = on.volts(Node::Bottom).unwrap() / board.supply_volts;
 /// assert!(v0 > 0.5 && v0 < 0.53);
 /// ```
-pub fn solve(board: &Board, parts: &Parts, position: &Position, pullups: PullupState) -> Solution {
+pub fn solve(
+    board: &Board,
+    parts: &Parts,
+    position: &Position,
+    pullups: PullupState,
+) -> Result<Solution, SolveError> {
     let numbering = Numbering::new(board, parts, position, pullups);
     match numbering.unknowns {
         0..=8 => solve_in::<8>(board, parts, position, pullups, &numbering),
@@ -208,7 +233,7 @@ fn solve_in<const N: usize>(
     position: &Position,
     pullups: PullupState,
     numbering: &Numbering,
-) -> Solution {
+) -> Result<Solution, SolveError> {
     let size = position.size();
     let supply = board.supply_volts;
     let n = numbering.unknowns;
@@ -221,12 +246,23 @@ fn solve_in<const N: usize>(
         numbering.stamp(size, supply, &b, |p, q, c| g[(p, q)] += c, |p, c| i[p] += c);
     });
     // Every unknown is joined to a fixed node through positive conductances, so the matrix
-    // is positive definite; a failure would be a bug in the numbering, not bad input.
+    // is positive definite in exact arithmetic; in f64 only while the conductances are not
+    // too far apart.
     let v = g
         .cholesky()
-        .expect("reduced conductance matrix is positive definite")
+        .ok_or(SolveError::NotPositiveDefinite { unknowns: n })?
         .solve(&i);
-    numbering.solution(size, supply, &v.as_slice()[..n])
+    solved(numbering.solution(size, supply, &v.as_slice()[..n]), n)
+}
+
+/// `solution`, unless rounding left a voltage that is not finite.
+pub(super) fn solved(solution: Solution, unknowns: usize) -> Result<Solution, SolveError> {
+    let finite = solution.volts.iter().flatten().chain(&solution.rail);
+    if finite.clone().all(|v| v.is_finite()) {
+        Ok(solution)
+    } else {
+        Err(SolveError::NotPositiveDefinite { unknowns })
+    }
 }
 
 impl Solution {
