@@ -118,7 +118,7 @@ pub enum GuidedError {
     Report(#[from] ReportError),
     /// The console could not be read or written.
     #[error("operator console: {0}")]
-    Console(#[from] std::io::Error),
+    Console(std::io::Error),
     /// The input ended in the middle of a game.
     #[error(
         "end of input in game {game} after `{record}`; the report keeps the finished games, --resume plays the rest"
@@ -137,6 +137,13 @@ pub enum GuidedError {
         /// 1-based game number.
         game: usize,
     },
+}
+
+// By hand, not `#[from]`: the message says the cause, and a `source` would say it twice.
+impl From<std::io::Error> for GuidedError {
+    fn from(error: std::io::Error) -> GuidedError {
+        GuidedError::Console(error)
+    }
 }
 
 /// Plays every game of the guided `scenario` not yet in `report`, the operator making the

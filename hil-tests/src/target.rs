@@ -11,7 +11,7 @@ use heuristic::{Position, Size};
 pub enum TargetError {
     /// The command could not be encoded, or the reply could not be read.
     #[error("bench link: {0}")]
-    Link(#[from] LinkError),
+    Link(LinkError),
     /// The target answered nothing to a whole command frame.
     #[error("no reply to command {seq}")]
     NoReply {
@@ -28,10 +28,10 @@ pub enum TargetError {
     },
     /// The target cannot put the cage in a position (no fixture, or a size it does not wire).
     #[error("cannot set the cage: {0}")]
-    Cage(#[from] CageError),
+    Cage(CageError),
     /// The target stopped answering (a probe unplugged, QEMU exited), or answered out of turn.
     #[error("target lost: {0}")]
-    Lost(#[from] Lost),
+    Lost(Lost),
     /// No debug probe to connect to (nothing was lost: none was found).
     #[error("{}", no_probe(request, attached))]
     NoProbe {
@@ -56,6 +56,26 @@ pub enum TargetError {
         /// Their replies, in the same order.
         replies: Box<[Reply; 2]>,
     },
+}
+
+// Conversions by hand, not `#[from]`: each message above already says its cause, and a
+// `source` would have it said twice by an error chain (anyhow's `{:#}`).
+impl From<LinkError> for TargetError {
+    fn from(error: LinkError) -> TargetError {
+        TargetError::Link(error)
+    }
+}
+
+impl From<CageError> for TargetError {
+    fn from(error: CageError) -> TargetError {
+        TargetError::Cage(error)
+    }
+}
+
+impl From<Lost> for TargetError {
+    fn from(error: Lost) -> TargetError {
+        TargetError::Lost(error)
+    }
 }
 
 /// Why a target cannot put the cage in a position.

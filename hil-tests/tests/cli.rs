@@ -246,6 +246,8 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         let stderr = String::from_utf8(run.stderr).unwrap();
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(stderr.starts_with(message), "{stderr}");
+        // The operating system's reason, when there is one, is said once.
+        assert!(stderr.matches("(os error").count() <= 1, "{stderr}");
     }
 }
 
