@@ -8,7 +8,8 @@ use crate::{ARDUINO_MEGA, NUCLEO_F446RE, Profile};
 pub static PROFILES: &[&Profile] = &[&ARDUINO_MEGA, &NUCLEO_F446RE];
 
 /// Bytes of the unknown name kept in [`UnknownBoard`]; longer names are cut at a character
-/// boundary and shown with `…`.
+/// boundary and shown with `…`. Control characters are kept escaped (`\n`), so that the error
+/// stays one line whatever the name (a profile file's `base` may hold a newline).
 pub const UNKNOWN_NAME_CAPACITY: usize = 24;
 
 /// A board name that is not in [`PROFILES`].
@@ -21,7 +22,8 @@ pub struct UnknownBoard {
 }
 
 impl UnknownBoard {
-    /// The name asked for, possibly cut to [`UNKNOWN_NAME_CAPACITY`] bytes.
+    /// The name asked for, control characters escaped, possibly cut to
+    /// [`UNKNOWN_NAME_CAPACITY`] bytes.
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -35,7 +37,15 @@ impl UnknownBoard {
         let mut name = heapless::String::new();
         let mut truncated = false;
         for c in text.chars() {
-            if name.push(c).is_err() {
+            let pushed = if c.is_control() {
+                // All of an escape or none of it, so that a cut never splits `\n`.
+                let mut escape = c.escape_default();
+                name.len() + escape.len() <= UNKNOWN_NAME_CAPACITY
+                    && escape.all(|e| name.push(e).is_ok())
+            } else {
+                name.push(c).is_ok()
+            };
+            if !pushed {
                 truncated = true;
                 break;
             }

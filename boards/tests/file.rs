@@ -189,3 +189,20 @@ fn load_takes_a_name_or_a_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Found by the `profile` fuzz target (fuzz/, 2026-11-23): a `base` holding a newline (a TOML
+/// multi-line string) made the unknown-board error two lines; control characters are escaped.
+#[test]
+fn an_unknown_base_with_a_newline_stays_one_line() {
+    assert_eq!(
+        error("base = \"\"\"multi\nli~e\"\"\"\n"),
+        "profile file x.toml, line 1: base: unknown board `multi\\nli~e` (expected arduino-mega \
+         or nucleo-f446re)"
+    );
+    // An escape is kept whole or not at all when the name is cut.
+    let e = boards::by_name("abcdefghijklmnopqrstuvw\t").unwrap_err();
+    assert_eq!(
+        (e.name(), e.is_truncated()),
+        ("abcdefghijklmnopqrstuvw", true)
+    );
+}
