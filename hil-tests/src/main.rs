@@ -284,25 +284,13 @@ impl Run {
         }
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let bar = ProgressBar::new(scenario.games.len() as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} (eta {eta})")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        let bar = progress("", "games", scenario.games.len());
         let played = campaign(
             target,
             profile,
             &scenario,
             &mut report,
-            &mut |done, known| {
-                bar.set_length(known as u64);
-                bar.set_position(done as u64);
-                if STOP.load(Ordering::SeqCst) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
-            },
+            &mut |done, known| tick(&bar, done, known),
         );
         bar.finish_and_clear();
         if let Err(stopped) = played {
@@ -342,6 +330,29 @@ fn games(text: &str) -> Result<u32, String> {
         Ok(0) => Err("a run plays at least one game".to_string()),
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The progress bar of a run of `len` `what` (games, faults), its line starting with `prefix`.
+fn progress(prefix: &str, what: &str, len: usize) -> ProgressBar {
+    let bar = ProgressBar::new(len as u64);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{prefix}{{bar:40}} {{pos}}/{{len}} {what} {{elapsed}} (eta {{eta}})"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// What a run calls after each game or fault: moves `bar`, and stops the run after Ctrl-C.
+fn tick(bar: &ProgressBar, done: usize, known: usize) -> ControlFlow<()> {
+    bar.set_length(known as u64);
+    bar.set_position(done as u64);
+    if STOP.load(Ordering::SeqCst) {
+        ControlFlow::Break(())
+    } else {
+        ControlFlow::Continue(())
     }
 }
 

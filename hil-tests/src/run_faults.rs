@@ -1,15 +1,13 @@
 //! `hil-tests run --scenario faults`: the fault campaign on SIL or PIL (or both in lockstep),
 //! for each board size asked, written as `faults.csv` and `faults.md`.
 
-use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
 use heuristic::Size;
 use hil_tests::{FaultTarget, Lockstep, Sil, fault_campaign, write_fault_report};
-use indicatif::{ProgressBar, ProgressStyle};
 
-use super::{Run, STOP, Stage};
+use super::{Run, STOP, Stage, progress, tick};
 
 impl Run {
     /// Runs the fault campaign: M=3 and M=4 unless `--size` names one.
@@ -57,21 +55,9 @@ impl Run {
                     bail!("the fault campaign breaks an emulated cage: use --target sil or pil")
                 }
             };
-            let bar = ProgressBar::new(0);
-            bar.set_style(
-                ProgressStyle::with_template(&format!(
-                    "M={m} {{bar:40}} {{pos}}/{{len}} faults {{elapsed}} (eta {{eta}})"
-                ))
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
+            let bar = progress(&format!("M={m} "), "faults", 0);
             let run = fault_campaign(target.as_mut(), profile, size, &mut |done, planned| {
-                bar.set_length(planned as u64);
-                bar.set_position(done as u64);
-                if STOP.load(Ordering::SeqCst) {
-                    ControlFlow::Break(())
-                } else {
-                    ControlFlow::Continue(())
-                }
+                tick(&bar, done, planned)
             });
             bar.finish_and_clear();
             let run = run?;
