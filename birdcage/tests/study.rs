@@ -427,24 +427,46 @@ fn cli_a_study_file_that_cannot_be_written_is_named() {
 #[test]
 fn cli_sigkill_keeps_every_finished_row_whole() {
     let dir = scratch_dir("sigkill");
-    let csv = dir.join("quantisation-positions.csv");
+    killed_keeps_whole_rows(
+        &["study", "quantisation", "--size", "4"],
+        &dir,
+        &dir.join("quantisation-positions.csv"),
+    );
+}
+
+/// The heuristic study wrote its rows only at its end: a kill kept the header alone. Each
+/// family's rows now reach the file as the family finishes.
+#[test]
+fn cli_sigkill_keeps_the_heuristic_studys_finished_families() {
+    let dir = scratch_dir("sigkill-heuristic");
+    killed_keeps_whole_rows(&["study", "heuristic"], &dir, &dir.join("heuristic.csv"));
+}
+
+/// Runs `birdcage ARGS --out DIR`, kills it with SIGKILL once `csv` holds two rows beyond its
+/// header, and checks every line left is a whole row (only a last line cut inside its write
+/// may be short).
+fn killed_keeps_whole_rows(args: &[&str], dir: &std::path::Path, csv: &std::path::Path) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_birdcage"))
-        .args(["study", "quantisation", "--size", "4", "--out"])
-        .arg(&dir)
+        .args(args)
+        .arg("--out")
+        .arg(dir)
         .stderr(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    // Poll until a few rows beyond the header are in the file (the M=4 tree takes minutes).
+    // Poll until a few rows beyond the header are in the file, the study still running.
     let started = std::time::Instant::now();
-    let lines = || std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count());
+    let lines = || std::fs::read_to_string(csv).map_or(0, |t| t.lines().count());
     while lines() < 3 && started.elapsed().as_secs() < 600 {
-        assert!(child.try_wait().unwrap().is_none(), "the study ended early");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the study ended before its rows reached the file"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    let text = std::fs::read_to_string(&csv).unwrap();
+    let text = std::fs::read_to_string(csv).unwrap();
     let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
     assert!(lines.len() >= 3, "{} lines", lines.len());
     // Only the last line may be cut short (a kill inside its write).
