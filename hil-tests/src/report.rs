@@ -219,7 +219,7 @@ impl Scan {
                 Line::Step(s) => s.game,
                 Line::Misfit(m) => m.game,
                 Line::GameEnd(g, _) => *g,
-                Line::Header(_) => unreachable!("handled above"),
+                Line::Header(_) => return Err(misplaced(number, "a second header".to_string())),
             };
             if game != next_game {
                 return Err(misplaced(
