@@ -222,20 +222,7 @@ fn a_shorted_series_resistor_is_detected_before_the_first_move() {
 fn the_cli_writes_the_table_and_one_csv_line_per_fault() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("faults");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
-        .args([
-            "run",
-            "--target",
-            "sil",
-            "--scenario",
-            "faults",
-            "--size",
-            "3",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let output = faults_cli("3", &out);
     let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(
         output.status.success(),
@@ -255,20 +242,7 @@ fn the_cli_writes_the_table_and_one_csv_line_per_fault() {
 
     // The report is not overwritten without --force.
     let before = std::fs::read(out.join("faults.csv")).unwrap();
-    let again = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
-        .args([
-            "run",
-            "--target",
-            "sil",
-            "--scenario",
-            "faults",
-            "--size",
-            "3",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let again = faults_cli("3", &out);
     assert_eq!(again.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(again.stderr).unwrap(),
@@ -279,7 +253,17 @@ fn the_cli_writes_the_table_and_one_csv_line_per_fault() {
     );
     assert_eq!(std::fs::read(out.join("faults.csv")).unwrap(), before);
 
-    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+    let bad = faults_cli("5", dir.path().join("bad"));
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(bad.stderr).unwrap(),
+        "error: the fault campaign runs on the M=3 and M=4 cage, not M=5\n"
+    );
+}
+
+/// `hil-tests run --target sil --scenario faults --size SIZE --out OUT`.
+fn faults_cli(size: &str, out: impl AsRef<std::path::Path>) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
         .args([
             "run",
             "--target",
@@ -287,15 +271,10 @@ fn the_cli_writes_the_table_and_one_csv_line_per_fault() {
             "--scenario",
             "faults",
             "--size",
-            "5",
+            size,
         ])
         .arg("--out")
-        .arg(dir.path().join("bad"))
+        .arg(out.as_ref())
         .output()
-        .unwrap();
-    assert_eq!(bad.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8(bad.stderr).unwrap(),
-        "error: the fault campaign runs on the M=3 and M=4 cage, not M=5\n"
-    );
+        .unwrap()
 }
