@@ -469,34 +469,86 @@ fn truncated(text: &str) -> heapless::String<{ protocol::NAME_CAPACITY }> {
     out
 }
 
-/// Feeds one received byte to the link: at the end of a frame, runs its command and encodes the
-/// reply into `out`, returning the reply's length. A frame that cannot be read is answered with
-/// [`Reply::Error`] and sequence number [`NO_SEQ`]; the next frame is read normally.
-pub fn serve<S, L, P, D, F>(
-    app: &mut App<S, L, P, D, F>,
-    reader: &mut FrameReader,
-    byte: u8,
-    out: &mut [u8],
-) -> Option<usize>
-where
-    S: Sampler,
-    L: Leds,
-    P: InputPin,
-    D: DelayNs,
-    F: EdgeSwitches,
-{
-    let reply = match reader.push::<Command>(byte)? {
-        Ok(frame) => Frame {
-            seq: frame.seq,
-            body: app.handle(frame.body),
-        },
-        Err(error) => {
-            warn!("bench link: {}", display!(error));
-            Frame {
-                seq: NO_SEQ,
-                body: Reply::Error(error),
+/// The bench link's receiving end: reads command frames byte by byte, carries each out, and
+/// keeps the last reply. A command that arrives again with the number of the last one (the
+/// bench did not get the reply: an RTT channel dropped it, or it came too late) is answered
+/// again from the copy, not carried out twice: a repeated `Decide` must not play twice.
+#[derive(Debug, Default)]
+pub struct Server {
+    reader: FrameReader,
+    last: Option<Frame<Reply>>,
+}
+
+impl Server {
+    /// A server that has answered nothing yet.
+    pub const fn new() -> Server {
+        Server {
+            reader: FrameReader::new(),
+            last: None,
+        }
+    }
+
+    /// The frame reader, for a link that reads frames itself ([`crate::pil::serve`]).
+    pub(crate) fn reader(&mut self) -> &mut FrameReader {
+        &mut self.reader
+    }
+
+    /// Feeds one received byte: at the end of a frame, answers it (see [`Server::answer`]) and
+    /// encodes the reply into `out`, returning its length.
+    pub fn push<S, L, P, D, F>(
+        &mut self,
+        app: &mut App<S, L, P, D, F>,
+        byte: u8,
+        out: &mut [u8],
+    ) -> Option<usize>
+    where
+        S: Sampler,
+        L: Leds,
+        P: InputPin,
+        D: DelayNs,
+        F: EdgeSwitches,
+    {
+        let frame = self.reader.push::<Command>(byte)?;
+        let reply = self.answer(app, frame);
+        protocol::encode(&reply, out).ok()
+    }
+
+    /// The reply to a received frame: a frame that could not be read gets [`Reply::Error`]
+    /// numbered [`NO_SEQ`]; a repeat of the last command's number gets the last reply again.
+    pub fn answer<S, L, P, D, F>(
+        &mut self,
+        app: &mut App<S, L, P, D, F>,
+        frame: Result<Frame<Command>, LinkError>,
+    ) -> Frame<Reply>
+    where
+        S: Sampler,
+        L: Leds,
+        P: InputPin,
+        D: DelayNs,
+        F: EdgeSwitches,
+    {
+        match frame {
+            Ok(frame) => match &self.last {
+                Some(last) if last.seq == frame.seq => {
+                    info!("command {} again: its reply again", frame.seq);
+                    last.clone()
+                }
+                _ => {
+                    let reply = Frame {
+                        seq: frame.seq,
+                        body: app.handle(frame.body),
+                    };
+                    self.last = Some(reply.clone());
+                    reply
+                }
+            },
+            Err(error) => {
+                warn!("bench link: {}", display!(error));
+                Frame {
+                    seq: NO_SEQ,
+                    body: Reply::Error(error),
+                }
             }
         }
-    };
-    protocol::encode(&reply, out).ok()
+    }
 }

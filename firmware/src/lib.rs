@@ -29,11 +29,12 @@ mod headless;
 mod leds;
 pub mod pil;
 pub mod protocol;
+pub mod rtt;
 mod sampler;
 mod self_check;
 mod square;
 
-pub use app::{App, Config, Hardware, Outcome, Phase, Player, serve};
+pub use app::{App, Config, Hardware, Outcome, Phase, Player, Server};
 pub use button::Button;
 pub use debounce::{Debouncer, Transition};
 pub use fixture::{Adg714Chain, ChainError, EdgeSwitches, MAX_DEVICES, NoFixture, cage_frame};

@@ -15,8 +15,10 @@ use embedded_hal::digital::InputPin;
 use heuristic::{Node, Size};
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{self, Command, Frame, FrameReader, LinkError, MAX_FRAME, NO_SEQ, Reply};
-use crate::{App, BURST, EdgeSwitches, Leds, Sampler};
+#[cfg(doc)]
+use crate::protocol::NO_SEQ;
+use crate::protocol::{self, Command, Frame, FrameReader, LinkError, MAX_FRAME, Reply};
+use crate::{App, BURST, EdgeSwitches, Leds, Sampler, Server};
 
 /// What the board sends up the PIL link.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -201,12 +203,12 @@ pub fn receive<L: Link, T: serde::de::DeserializeOwned>(
 }
 
 /// Waits for one bench command on `link`, carries it out and sends the reply up: the PIL
-/// build's main loop. A frame that cannot be read is answered with [`Reply::Error`] and
-/// [`NO_SEQ`], as [`crate::serve`] does on the board.
+/// build's main loop over semihosting. Frames are answered as [`Server::answer`] does on the
+/// board (unreadable ones with [`NO_SEQ`], a repeated number from the last reply).
 pub fn serve<S, L, P, D, F, K>(
     app: &mut App<S, L, P, D, F>,
     link: &mut K,
-    reader: &mut FrameReader,
+    server: &mut Server,
 ) -> Result<(), PilError<K::Error>>
 where
     S: Sampler,
@@ -216,12 +218,13 @@ where
     F: EdgeSwitches,
     K: Link,
 {
-    let (seq, reply) = match receive::<K, Command>(link, reader) {
-        Ok(frame) => (frame.seq, app.handle(frame.body)),
-        Err(PilError::Frame(error)) => (NO_SEQ, Reply::Error(error)),
+    let frame = match receive::<K, Command>(link, server.reader()) {
+        Ok(frame) => Ok(frame),
+        Err(PilError::Frame(error)) => Err(error),
         Err(other) => return Err(other),
     };
-    send_up(link, seq, Up::Reply(reply))
+    let reply = server.answer(app, frame);
+    send_up(link, reply.seq, Up::Reply(reply.body))
 }
 
 impl<L: Link> Sampler for HostSampler<L> {

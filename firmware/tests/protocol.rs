@@ -7,7 +7,7 @@ use firmware::protocol::{
     Command, Frame, FrameReader, Identity, LinkError, MAX_FRAME, Measurement, NO_SEQ, Reply,
     Status, WireState, crc16, decode, encode,
 };
-use firmware::{Fault, LedPattern, Outcome, Phase, Player, Square, serve};
+use firmware::{Fault, LedPattern, Outcome, Phase, Player, Server, Square};
 use proptest::prelude::*;
 
 fn wire<T: serde::Serialize>(seq: u16, body: T) -> Vec<u8> {
@@ -181,7 +181,7 @@ fn errors_name_what_is_wrong() {
 #[test]
 fn the_application_answers_over_the_link() {
     let mut app = common::app(common::Cage::new(4));
-    let mut reader = FrameReader::new();
+    let mut server = Server::new();
     let mut out = [0u8; MAX_FRAME];
     let mut replies = Vec::new();
     let good = wire(41, Command::Identify);
@@ -190,7 +190,7 @@ fn the_application_answers_over_the_link() {
     bytes.extend(&good);
     bytes.extend(wire(42, Command::NewGame));
     for b in bytes {
-        if let Some(n) = serve(&mut app, &mut reader, b, &mut out) {
+        if let Some(n) = server.push(&mut app, b, &mut out) {
             replies.extend(read_all::<Reply>(&out[..n]));
         }
     }
@@ -240,4 +240,46 @@ proptest! {
         let _ = decode::<Command>(&mut bytes);
         let _ = decode::<Reply>(&mut bytes);
     }
+}
+
+/// Every reply `server` sends for `bytes`.
+fn serve_all(
+    app: &mut common::TestApp,
+    server: &mut Server,
+    bytes: &[u8],
+) -> Vec<Result<Frame<Reply>, LinkError>> {
+    let mut out = [0u8; MAX_FRAME];
+    let mut replies = Vec::new();
+    for &b in bytes {
+        if let Some(n) = server.push(app, b, &mut out) {
+            replies.extend(read_all::<Reply>(&out[..n]));
+        }
+    }
+    replies
+}
+
+#[test]
+fn a_command_sent_again_with_its_number_is_answered_again_not_carried_out_twice() {
+    let mut app = common::app(common::Cage::new(4));
+    let mut server = Server::new();
+    serve_all(&mut app, &mut server, &wire(1, Command::NewGame));
+    let first = serve_all(&mut app, &mut server, &wire(2, Command::Decide));
+    let again = serve_all(&mut app, &mut server, &wire(2, Command::Decide));
+    assert_eq!(first.len(), 1);
+    assert_eq!(again, first, "the repeat gets the same reply");
+    let status = serve_all(&mut app, &mut server, &wire(3, Command::Status));
+    let [
+        Ok(Frame {
+            seq: 3,
+            body: Reply::Status(status),
+        }),
+    ] = &status[..]
+    else {
+        panic!("expected a status, got {status:?}");
+    };
+    assert_eq!(status.plies, 1, "one cut, not two");
+    // A new number is carried out: the machine cuts again.
+    let next = serve_all(&mut app, &mut server, &wire(4, Command::Decide));
+    assert_ne!(next, first);
+    common::finish(app);
 }

@@ -85,4 +85,9 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
         self.a.start_game(game);
         self.b.start_game(game);
     }
+
+    /// The checked target's link.
+    fn link_stats(&self) -> Option<crate::LinkStats> {
+        self.b.link_stats()
+    }
 }

@@ -5,7 +5,7 @@ use emulator::emulated::{Fault, FaultError};
 use heuristic::Size;
 
 use crate::agreement::Lockstep;
-use crate::pil::Pil;
+use crate::pil_link::PilTarget;
 use crate::target::{Sil, Target};
 
 /// A target on an emulated board (SIL, PIL, both in lockstep): the bench can break its cage.
@@ -25,7 +25,7 @@ impl FaultTarget for Sil {
     }
 }
 
-impl FaultTarget for Pil {
+impl FaultTarget for PilTarget {
     fn inject(&self, fault: Fault) -> Result<(), FaultError> {
         self.cage().inject(fault)
     }

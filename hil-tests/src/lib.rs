@@ -24,13 +24,17 @@ mod defmt_log;
 mod fault_kinds;
 mod fault_table;
 mod faults;
+pub mod gdb;
 mod guided;
 mod hil;
 mod pil;
+mod pil_link;
 mod plot;
 #[cfg(feature = "probe")]
 mod probe;
 mod report;
+pub mod rtt;
+mod rtt_pil;
 mod scenario;
 mod target;
 
@@ -53,9 +57,11 @@ pub use pil::{
     ELF_ENV, ElfError, Pil, PilOptions, QEMU, QemuEvent, QemuExit, QemuFailure, firmware_elf,
     qemu_available,
 };
+pub use pil_link::{PilLink, PilTarget};
 #[cfg(feature = "probe")]
 pub use probe::Hil;
 pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};
+pub use rtt_pil::{LinkStats, Polling, RttPil};
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{
     CageError, Lost, Sequence, Sil, Target, TargetError, decode_reply, encode_command,

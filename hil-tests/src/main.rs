@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use heuristic::Size;
 use hil_tests::{
-    CampaignError, Existing, Lockstep, Pil, PilOptions, Report, Scenario, Sil, Target, campaign,
-    header,
+    CampaignError, Existing, Lockstep, Pil, PilOptions, PilTarget, Report, Scenario, Sil, Target,
+    campaign, header,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -64,6 +64,15 @@ enum Stage {
     Hil,
 }
 
+/// `--link`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LinkArg {
+    /// QEMU's semihosting: stdin, stderr and stdout.
+    Semihosting,
+    /// RTT through QEMU's gdbstub.
+    Rtt,
+}
+
 #[derive(Debug, clap::Args)]
 struct Run {
     /// Test stage.
@@ -101,6 +110,17 @@ struct Run {
     /// PIL: longest wait in seconds for the firmware's next frame before it counts as hung.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
+    /// PIL: the link to the firmware in QEMU: `semihosting` (QEMU's stdin and stderr) or
+    /// `rtt` (the board's RTT layout through QEMU's gdbstub, as a probe reads a board).
+    #[arg(long, value_enum, default_value = "semihosting")]
+    link: LinkArg,
+    /// PIL over RTT: pause between two polls of the guest, in milliseconds.
+    #[arg(long, default_value_t = 0.2)]
+    poll_ms: f64,
+    /// PIL over RTT: how long without a reply, in milliseconds, before the command is sent
+    /// again with its number.
+    #[arg(long, default_value_t = 1000.0)]
+    retry_ms: f64,
     /// PIL: run SIL on the same board in lockstep and stop at the first reply that differs.
     #[arg(long)]
     compare_sil: bool,
@@ -195,7 +215,7 @@ impl Run {
         profile: &'static boards::Profile,
         base: &'static boards::Profile,
         size: Size,
-    ) -> anyhow::Result<Pil> {
+    ) -> anyhow::Result<PilTarget> {
         // A day bounds the wait: longer is a typo, and 1e19 s overflows a Duration.
         const MAX_TIMEOUT_S: f64 = 86_400.0;
         if !(self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_S) {
@@ -216,7 +236,37 @@ impl Run {
         };
         let mut options = PilOptions::new(elf);
         options.timeout = Duration::from_secs_f64(self.timeout);
-        Ok(Pil::start(&options, profile, base, size, self.board_seed)?)
+        Ok(match self.link {
+            LinkArg::Semihosting => PilTarget::Semihosting(Box::new(Pil::start(
+                &options,
+                profile,
+                base,
+                size,
+                self.board_seed,
+            )?)),
+            LinkArg::Rtt => {
+                let ms = |name: &str, v: f64| -> anyhow::Result<Duration> {
+                    if !(0.0..=MAX_TIMEOUT_S * 1000.0).contains(&v) {
+                        bail!(
+                            "--{name} must be a number of milliseconds from 0 to a day, not {v:?}"
+                        );
+                    }
+                    Ok(Duration::from_secs_f64(v / 1000.0))
+                };
+                let polling = hil_tests::Polling {
+                    interval: ms("poll-ms", self.poll_ms)?,
+                    retry: ms("retry-ms", self.retry_ms)?,
+                };
+                PilTarget::Rtt(Box::new(hil_tests::RttPil::start(
+                    &options,
+                    polling,
+                    profile,
+                    base,
+                    size,
+                    self.board_seed,
+                )?))
+            }
+        })
     }
 
     /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
@@ -293,6 +343,7 @@ impl Run {
             &mut |done, known| tick(&bar, done, known),
         );
         bar.finish_and_clear();
+        report.set_link(target.link_stats());
         if let Err(stopped) = played {
             // What was finished is summed up, marked INTERRUPTED with why.
             let why = match stopped {
@@ -363,7 +414,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// compared).
 enum Bench {
     One(Box<dyn Target>),
-    Both(Box<Lockstep<Sil, Pil>>),
+    Both(Box<Lockstep<Sil, PilTarget>>),
 }
 
 impl Bench {

@@ -52,6 +52,32 @@ impl PilOptions {
     }
 }
 
+/// QEMU's command for the firmware of `options` on `firmware`'s profile, over `link`
+/// (`link=semihosting` or `link=rtt`, the firmware's own words).
+pub(crate) fn qemu_command(
+    options: &PilOptions,
+    firmware: &'static boards::Profile,
+    link: &str,
+) -> Process {
+    let mut append = vec![firmware.name.to_string(), link.to_string()];
+    append.extend(options.args.iter().cloned());
+    let mut qemu = Process::new(QEMU);
+    // Its own process group: a Ctrl-C stops the bench between games, not QEMU mid-reply
+    // (the bench kills QEMU when it is done with it).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut qemu, 0);
+    qemu.args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
+        .args(["-display", "none", "-monitor", "none", "-serial", "none"])
+        // `native`: semihosting calls stay QEMU's even with a debugger attached (with `auto`
+        // they would go to the debugger).
+        .args(["-semihosting-config", "enable=on,target=native"])
+        .arg("-kernel")
+        .arg(&options.elf)
+        .arg("-append")
+        .arg(append.join(" "));
+    qemu
+}
+
 /// Whether `qemu-system-arm` can be started.
 pub fn qemu_available() -> bool {
     Process::new(QEMU)
@@ -177,6 +203,9 @@ pub enum QemuEvent {
     /// A frame from the firmware did not decode.
     #[error("bench link: {0}")]
     Link(protocol::LinkError),
+    /// The debugger's access to the RTT buffers failed (`--link rtt`).
+    #[error("RTT through QEMU's gdbstub: {0}")]
+    Rtt(crate::rtt::RttError),
 }
 
 /// How QEMU ended.
@@ -211,7 +240,7 @@ pub struct Pil {
     reader: FrameReader,
     seq: Sequence,
     cage: EmulatedCage,
-    sampler: CageSampler,
+    adc: Adc,
     timeout: Duration,
 }
 
@@ -232,21 +261,7 @@ impl Pil {
             error,
         })?;
         let mut defmt = DefmtLog::new(&elf).map_err(Lost::Defmt)?;
-        let mut append = vec![firmware.name.to_string()];
-        append.extend(options.args.iter().cloned());
-        let mut qemu = Process::new(QEMU);
-        // Its own process group: a Ctrl-C stops the bench between games, not QEMU mid-reply
-        // (the bench kills QEMU when it is done with it).
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut qemu, 0);
-        let mut qemu = qemu
-            .args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
-            .args(["-display", "none", "-monitor", "none", "-serial", "none"])
-            .args(["-semihosting-config", "enable=on,target=native"])
-            .arg("-kernel")
-            .arg(&options.elf)
-            .arg("-append")
-            .arg(append.join(" "))
+        let mut qemu = qemu_command(options, firmware, "link=semihosting")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -278,7 +293,7 @@ impl Pil {
                 }
             }
         });
-        let sampler = cage.hardware().sampler;
+        let adc = Adc::new(&cage);
         Ok(Pil {
             qemu,
             down,
@@ -290,7 +305,7 @@ impl Pil {
             reader: FrameReader::new(),
             seq: Sequence::default(),
             cage,
-            sampler,
+            adc,
             timeout: options.timeout,
         })
     }
@@ -313,42 +328,18 @@ impl Pil {
     /// Why the firmware stopped answering: `what`, QEMU's exit, its own words and the last
     /// log lines.
     fn failure(&mut self, what: QemuEvent) -> TargetError {
+        let exit = exit_of(&mut self.qemu);
         // Let the log thread catch up with what QEMU wrote before it stopped.
-        let deadline = Instant::now() + Duration::from_millis(200);
-        let status = loop {
-            match self.qemu.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                _ if Instant::now() >= deadline => break None,
-                _ => std::thread::sleep(Duration::from_millis(10)),
-            }
-        };
         std::thread::sleep(Duration::from_millis(50));
         while let Ok(bytes) = self.up.try_recv() {
             self.stray.extend(bytes);
         }
         self.drain_logs();
-        let exit = match status {
-            Some(status) => match status.code() {
-                Some(code) => QemuExit::Code(code),
-                None => {
-                    use std::os::unix::process::ExitStatusExt;
-                    QemuExit::Signal(status.signal().unwrap_or(0))
-                }
-            },
-            None => {
-                let _ = self.qemu.kill();
-                let _ = self.qemu.wait();
-                QemuExit::Stopped
-            }
-        };
-        let said = String::from_utf8_lossy(&self.stray)
-            .chars()
-            .filter(|c| !c.is_control() || *c == ' ')
-            .collect::<String>();
+        let said = printable(&self.stray);
         Lost::Qemu(Box::new(QemuFailure {
             what,
             exit,
-            said: said.trim().to_string(),
+            said,
             recent: self.recent.iter().cloned().collect(),
         }))
         .into()
@@ -424,27 +415,58 @@ impl Pil {
         }
     }
 
-    /// Answers one request of the firmware's sampler.
+    /// Answers one request of the firmware's sampler; a reply goes back to the caller.
     fn answer(&mut self, seq: u16, up: Up) -> Result<Option<Reply>, TargetError> {
+        if let Up::Reply(reply) = up {
+            return Ok(Some(reply));
+        }
+        if let Some(answer) = self.adc.answer(seq, up)? {
+            self.send(&answer)?;
+        }
+        Ok(None)
+    }
+}
+
+/// The emulated ADC behind the firmware's sampler in QEMU: answers its requests
+/// ([`firmware::pil::Up`]) from the emulated cage, in the order they come, over either link.
+#[derive(Debug)]
+pub(crate) struct Adc {
+    sampler: CageSampler,
+}
+
+impl Adc {
+    /// The ADC of `cage`.
+    pub(crate) fn new(cage: &EmulatedCage) -> Adc {
+        Adc {
+            sampler: cage.hardware().sampler,
+        }
+    }
+
+    /// The encoded answer to request `up` numbered `seq`: `None` for one that needs none
+    /// (pull-ups). A reply is not a request: it is refused.
+    pub(crate) fn answer(&mut self, seq: u16, up: Up) -> Result<Option<Vec<u8>>, TargetError> {
         match up {
-            Up::Reply(reply) => return Ok(Some(reply)),
+            Up::Reply(reply) => Err(Lost::Unexpected {
+                expected: "a sampler request",
+                reply,
+            }
+            .into()),
             Up::Pullups(on) => match self.sampler.set_pullups(on) {
-                Ok(()) => {}
+                Ok(()) => Ok(None),
                 Err(never) => match never {},
             },
             Up::Read(index) => {
                 let code = self.convert(index, 1)?[0];
-                self.send_frame(seq, code)?;
+                encode_answer(seq, code).map(Some)
             }
             Up::Burst { node, count } => {
                 if !(1..=firmware::BURST).contains(&usize::from(count)) {
                     return Err(Lost::Burst(count).into());
                 }
                 let codes = self.convert(node, count)?;
-                self.send_frame(seq, codes)?;
+                encode_answer(seq, codes).map(Some)
             }
         }
-        Ok(None)
     }
 
     /// `count` conversions of the node with M=4 index `index`, from the emulated cage.
@@ -461,11 +483,54 @@ impl Pil {
             })
             .collect())
     }
+}
 
-    fn send_frame(&mut self, seq: u16, body: impl serde::Serialize) -> Result<(), TargetError> {
-        let mut out = [0u8; MAX_FRAME];
-        let n = protocol::encode(&Frame { seq, body }, &mut out)?;
-        self.send(&out[..n])
+fn encode_answer(seq: u16, body: impl serde::Serialize) -> Result<Vec<u8>, TargetError> {
+    let mut out = [0u8; MAX_FRAME];
+    let n = protocol::encode(&Frame { seq, body }, &mut out)?;
+    Ok(out[..n].to_vec())
+}
+
+/// How QEMU ended: its exit if it ends within 200 ms, else it is stopped now.
+pub(crate) fn exit_of(qemu: &mut Child) -> QemuExit {
+    let deadline = Instant::now() + Duration::from_millis(200);
+    let status = loop {
+        match qemu.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            _ if Instant::now() >= deadline => break None,
+            _ => std::thread::sleep(Duration::from_millis(10)),
+        }
+    };
+    match status {
+        Some(status) => QemuExit::of(status),
+        None => {
+            let _ = qemu.kill();
+            let _ = qemu.wait();
+            QemuExit::Stopped
+        }
+    }
+}
+
+/// What QEMU wrote on its own, control characters removed, trimmed.
+pub(crate) fn printable(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .filter(|c| !c.is_control() || *c == ' ')
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+impl QemuExit {
+    /// How a QEMU that ended ended.
+    pub fn of(status: std::process::ExitStatus) -> QemuExit {
+        match status.code() {
+            Some(code) => QemuExit::Code(code),
+            None => {
+                use std::os::unix::process::ExitStatusExt;
+                QemuExit::Signal(status.signal().unwrap_or(0))
+            }
+        }
     }
 }
 

@@ -73,6 +73,8 @@ pub struct Report {
     band: Option<u16>,
     /// Why the run stopped before its end, if it did.
     interrupted: Option<String>,
+    /// What a link with recovery went through (PIL over RTT).
+    link: Option<crate::LinkStats>,
 }
 
 /// What [`Report::open`] does with a folder that already holds a report.
@@ -364,6 +366,7 @@ impl Report {
             points: Vec::new(),
             band: None,
             interrupted: None,
+            link: None,
         };
         match scan {
             Some(scan) => {
@@ -459,6 +462,11 @@ impl Report {
         self.record(Line::GameEnd(index, branches))
     }
 
+    /// Records what the target's link went through, for the summaries.
+    pub fn set_link(&mut self, link: Option<crate::LinkStats>) {
+        self.link = link;
+    }
+
     /// The counts so far.
     pub fn tally(&self) -> &Tally {
         &self.tally
@@ -478,6 +486,7 @@ impl Report {
             "interrupted": self.interrupted,
             "tally": self.tally,
             "divergences": self.divergences,
+            "link": self.link,
         });
         let md = self.markdown();
         for (name, text) in [
@@ -547,6 +556,13 @@ impl Report {
                     s.detail
                 ));
             }
+        }
+        if let Some(link) = &self.link {
+            md.push_str(&format!(
+                "\nLink (RTT): {} polls; {} commands sent again with their number, {} replies \
+                 recovered that way, {} late replies to a repeat ignored.\n",
+                link.polls, link.rerequests, link.recovered, link.stale
+            ));
         }
         let faults = t.count(Class::Wiring) + t.count(Class::Fault);
         md.push_str(&format!("\nFaults (wiring or firmware): {faults}.\n"));

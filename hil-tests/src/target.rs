@@ -198,6 +198,12 @@ pub trait Target {
     fn start_game(&mut self, game: usize) {
         let _ = game;
     }
+
+    /// What a link with recovery went through (polls, commands sent again, replies
+    /// recovered): `None` for a link that needs none.
+    fn link_stats(&self) -> Option<crate::LinkStats> {
+        None
+    }
 }
 
 /// What to tell a person whose probe was not found.
@@ -257,12 +263,12 @@ pub fn decode_reply(seq: u16, bytes: &[u8]) -> Result<Reply, TargetError> {
 }
 
 /// SIL: the firmware application in-process on the emulated board; frames go through
-/// [`firmware::serve`] byte by byte, as they would over a wire.
+/// a [`firmware::Server`] byte by byte, as they would over a wire.
 #[derive(Debug)]
 pub struct Sil {
     cage: EmulatedCage,
     app: EmulatedApp,
-    reader: FrameReader,
+    server: firmware::Server,
     seq: Sequence,
 }
 
@@ -279,7 +285,7 @@ impl Sil {
         Ok(Sil {
             cage,
             app,
-            reader: FrameReader::new(),
+            server: firmware::Server::new(),
             seq: Sequence::default(),
         })
     }
@@ -301,7 +307,7 @@ impl Target for Sil {
         let mut out = [0u8; MAX_FRAME];
         let mut reply = Vec::new();
         for &b in &frame {
-            if let Some(n) = firmware::serve(&mut self.app, &mut self.reader, b, &mut out) {
+            if let Some(n) = self.server.push(&mut self.app, b, &mut out) {
                 reply.extend_from_slice(&out[..n]);
             }
         }

@@ -11,8 +11,8 @@ fn main() {
     // The board binary runs on the MCU only; the library it wraps is tested on the host.
 }
 
-#[cfg(all(target_os = "none", not(feature = "defmt")))]
-compile_error!("build the board binary with `--features defmt` (`cargo fw` does)");
+#[cfg(all(target_os = "none", not(feature = "board")))]
+compile_error!("build the board binary with `--features board` (`cargo fw` does)");
 
 #[cfg(target_os = "none")]
 mod adc;
@@ -25,12 +25,11 @@ mod spi;
 mod board {
     use boards::{NUCLEO_F446RE as BOARD, Pullups, RailRelease};
     use embedded_hal::delay::DelayNs;
-    use firmware::protocol::{FrameReader, MAX_FRAME};
+    use firmware::protocol::MAX_FRAME;
     use firmware::{
-        Adg714Chain, App, Button, Config, Debouncer, EdgeSwitches, Hardware, PinLeds, serve,
+        Adg714Chain, App, Button, Config, Debouncer, EdgeSwitches, Hardware, PinLeds, Server,
     };
     use panic_probe as _;
-    use rtt_target::{ChannelMode, rtt_init};
     use stm32f4xx_hal::{pac, prelude::*, rcc};
 
     use crate::adc::{NodeAdc, Resolution};
@@ -50,15 +49,7 @@ mod board {
 
     #[cortex_m_rt::entry]
     fn main() -> ! {
-        let channels = rtt_init! {
-            up: {
-                0: { size: 1024, mode: ChannelMode::NoBlockSkip, name: "defmt" }
-                1: { size: 512, mode: ChannelMode::NoBlockSkip, name: "bench" }
-            }
-            down: {
-                0: { size: 128, name: "bench" }
-            }
-        };
+        let channels = firmware::rtt_channels!(up: {} down: {});
         rtt_target::set_defmt_channel(channels.up.0);
         let mut bench_up = channels.up.1;
         let mut bench_down = channels.down.0;
@@ -136,15 +127,18 @@ mod board {
         );
         app.start();
 
-        let mut reader = FrameReader::new();
+        let mut server = Server::new();
         let mut received = [0u8; 32];
         let mut reply = [0u8; MAX_FRAME];
         loop {
             app.tick();
             let n = bench_down.read(&mut received);
             for &byte in &received[..n] {
-                if let Some(len) = serve(&mut app, &mut reader, byte, &mut reply) {
-                    bench_up.write(&reply[..len]);
+                if let Some(len) = server.push(&mut app, byte, &mut reply)
+                    && bench_up.write(&reply[..len]) < len
+                {
+                    // Dropped whole (NoBlockSkip): the bench asks again with the same number.
+                    defmt::warn!("reply dropped: the bench up channel is full");
                 }
             }
             app.hardware_mut().delay.delay_ms(TICK_MS);

@@ -1,12 +1,17 @@
 //! The machine in QEMU (PIL): the `firmware` application compiled for the Cortex-M4F of QEMU's
 //! `mps2-an386`, with no ADC and no cage. Its node sampler asks the bench for every conversion
-//! ([`firmware::pil`]); the bench protocol and those requests travel over semihosting (commands
-//! on stdin, frames up on stderr) and the defmt logs over semihosting stdout, so the two streams
-//! never interleave.
+//! ([`firmware::pil`]). Two links, chosen on the command line:
 //!
-//! The semihosting command line (QEMU's `-append`) may name the board profile the bench
+//! - `link=semihosting` (the default): commands on stdin, frames up on stderr, defmt on stdout,
+//!   so the streams never interleave;
+//! - `link=rtt`: the board's RTT layout ([`firmware::rtt`]: defmt on up 0, the bench on up 1 /
+//!   down 0, served byte by byte as on the board) plus the emulated ADC on up 2 / down 1. The
+//!   bench reads and writes the buffers through QEMU's gdbstub, as a probe does on a board.
+//!
+//! The semihosting command line (QEMU's `-append`) may also name the board profile the bench
 //! emulates (`nucleo-f446re` when it does not), and, for the bench's own tests of its crash and
-//! hang handling, `panic-at=N` or `hang-at=N` to fail at the N-th command.
+//! hang handling, `panic-at=N` or `hang-at=N` to fail at the N-th command, or `drop-reply=N` to
+//! drop the N-th reply as a full RTT channel would.
 //!
 //! Build: `cargo build -p firmware --bin firmware-qemu --features qemu --target
 //! thumbv7em-none-eabihf --profile fw`; the `hil-tests` PIL target starts QEMU itself.
@@ -18,6 +23,9 @@ fn main() {
 }
 
 #[cfg(target_os = "none")]
+mod log;
+
+#[cfg(target_os = "none")]
 mod qemu {
     use core::cell::RefCell;
     use core::convert::Infallible;
@@ -25,16 +33,20 @@ mod qemu {
     use cortex_m::interrupt::{self, Mutex};
 
     use boards::Profile;
+    use cortex_m_rt as _;
     use firmware::pil::{self, HostSampler, Link};
-    use firmware::protocol::FrameReader;
+    use firmware::protocol::MAX_FRAME;
     use firmware::{
-        App, Button, Config, Debouncer, Hardware, LedPattern, Leds, NoDelay, NoFixture, Unpressed,
+        App, Button, Config, Debouncer, Hardware, LedPattern, Leds, NoDelay, NoFixture, Server,
+        Unpressed,
     };
+    use rtt_target::{ChannelMode, DownChannel, UpChannel};
     use semihosting::io::{Read, Write};
-    use {cortex_m_rt as _, defmt_semihosting as _};
     // cortex-m-rt's `device` feature (on through the HAL, as for the board binary) wants a
     // device's interrupt vectors: the STM32F446's are linked. No interrupt is ever enabled.
     use stm32f4xx_hal as _;
+
+    use crate::log;
 
     /// Bytes read from semihosting stdin and not yet taken.
     static INBOX: Mutex<RefCell<pil::Inbox>> = Mutex::new(RefCell::new(pil::Inbox::new()));
@@ -69,6 +81,31 @@ mod qemu {
         }
     }
 
+    /// The emulated ADC's RTT pair. Its up channel blocks when full: the sampler has nothing
+    /// to do but wait for the bench, and a request lost would hang the conversion.
+    struct RttAdc {
+        up: UpChannel,
+        down: DownChannel,
+    }
+
+    impl Link for RttAdc {
+        type Error = Infallible;
+
+        fn send(&mut self, bytes: &[u8]) -> Result<(), Infallible> {
+            self.up.write(bytes);
+            Ok(())
+        }
+
+        fn receive(&mut self, buf: &mut [u8]) -> Result<usize, Infallible> {
+            loop {
+                let n = self.down.read(buf);
+                if n > 0 {
+                    return Ok(n);
+                }
+            }
+        }
+    }
+
     /// The LEDs: the bench reads what they show from `status`.
     struct Dark;
 
@@ -80,18 +117,30 @@ mod qemu {
         }
     }
 
+    /// Which bench link.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum LinkKind {
+        Semihosting,
+        Rtt,
+    }
+
     /// What the semihosting command line asks for.
     struct Options {
-        profile: &'static Profile,
+        link: LinkKind,
+        /// The profile, or the name that is none (refused once the logs can tell).
+        profile: Result<&'static Profile, boards::UnknownBoard>,
         panic_at: Option<u32>,
         hang_at: Option<u32>,
+        drop_reply: Option<u32>,
     }
 
     fn options() -> Options {
         let mut options = Options {
-            profile: &boards::NUCLEO_F446RE,
+            link: LinkKind::Semihosting,
+            profile: Ok(&boards::NUCLEO_F446RE),
             panic_at: None,
             hang_at: None,
+            drop_reply: None,
         };
         let Ok(args) = semihosting::experimental::env::args::<256>() else {
             return options;
@@ -103,20 +152,25 @@ mod qemu {
                 options.panic_at = Some(n);
             } else if let Some(n) = number("hang-at=") {
                 options.hang_at = Some(n);
+            } else if let Some(n) = number("drop-reply=") {
+                options.drop_reply = Some(n);
+            } else if arg == "link=rtt" {
+                options.link = LinkKind::Rtt;
+            } else if arg == "link=semihosting" {
+                options.link = LinkKind::Semihosting;
             } else {
-                match boards::by_name(arg) {
-                    Ok(profile) => options.profile = profile,
-                    Err(e) => defmt::panic!("{}", defmt::Display2Format(&e)),
-                }
+                options.profile = boards::by_name(arg);
             }
         }
         options
     }
 
-    #[cortex_m_rt::entry]
-    fn main() -> ! {
-        let options = options();
-        let profile = options.profile;
+    /// The profile asked for, valid, or a panic that says why not.
+    fn profile(options: &Options) -> &'static Profile {
+        let profile = match &options.profile {
+            Ok(profile) => *profile,
+            Err(e) => defmt::panic!("{}", defmt::Display2Format(e)),
+        };
         if let Err(e) = profile.validate() {
             defmt::panic!(
                 "{} profile is invalid: {}",
@@ -124,35 +178,98 @@ mod qemu {
                 defmt::Display2Format(&e)
             );
         }
+        profile
+    }
+
+    /// The machine with its sampler on `link`.
+    fn app<K: Link>(
+        profile: &'static Profile,
+        link: K,
+    ) -> App<HostSampler<K>, Dark, Unpressed, NoDelay, NoFixture> {
         let hardware = Hardware {
-            sampler: HostSampler::new(Semihosting::open()),
+            sampler: HostSampler::new(link),
             leds: Dark,
             button: Button::new(Unpressed, boards::Level::Low, Debouncer::default()),
             delay: NoDelay,
             fixture: NoFixture,
         };
-        let mut app = App::new(profile, hardware, Config::default());
+        let app = App::new(profile, hardware, Config::default());
         defmt::info!("{} in QEMU as {}", firmware::VERSION, profile.name);
+        app
+    }
 
+    /// What the test options do before command number `commands` is carried out.
+    fn before_command(options: &Options, commands: u32) {
+        if options.panic_at == Some(commands) {
+            defmt::panic!("asked to panic at command {}", commands);
+        }
+        if options.hang_at == Some(commands) {
+            defmt::warn!("asked to hang at command {}", commands);
+            loop {
+                cortex_m::asm::nop();
+            }
+        }
+    }
+
+    #[cortex_m_rt::entry]
+    fn main() -> ! {
+        let options = options();
+        match options.link {
+            LinkKind::Semihosting => semihosting_link(&options),
+            LinkKind::Rtt => rtt_link(&options),
+        }
+    }
+
+    fn semihosting_link(options: &Options) -> ! {
+        log::to_semihosting();
+        let mut app = app(profile(options), Semihosting::open());
         let mut link = Semihosting::open();
-        let mut reader = FrameReader::new();
+        let mut server = Server::new();
         let mut commands = 0u32;
         loop {
             commands += 1;
-            if options.panic_at == Some(commands) {
-                defmt::panic!("asked to panic at command {}", commands);
-            }
-            if options.hang_at == Some(commands) {
-                defmt::warn!("asked to hang at command {}", commands);
-                loop {
-                    cortex_m::asm::nop();
-                }
-            }
-            if let Err(e) = pil::serve(&mut app, &mut link, &mut reader) {
+            before_command(options, commands);
+            if let Err(e) = pil::serve(&mut app, &mut link, &mut server) {
                 match e {
                     // The bench closed the link: the run is over.
                     pil::PilError::Closed => semihosting::process::exit(0),
                     e => defmt::panic!("bench link: {}", defmt::Debug2Format(&e)),
+                }
+            }
+        }
+    }
+
+    /// The board's main loop over the board's RTT layout. The bench ends the run by stopping
+    /// QEMU (a debugger has no way to close an RTT channel).
+    fn rtt_link(options: &Options) -> ! {
+        let channels = firmware::rtt_channels!(
+            up: { 2: { size: firmware::rtt::ADC_SIZE, mode: ChannelMode::BlockIfFull, name: "adc" } }
+            down: { 1: { size: firmware::rtt::ADC_SIZE, name: "adc" } }
+        );
+        log::to_rtt(channels.up.0);
+        let adc = RttAdc {
+            up: channels.up.2,
+            down: channels.down.1,
+        };
+        let mut app = app(profile(options), adc);
+        let (mut bench_up, mut bench_down) = (channels.up.1, channels.down.0);
+        let mut server = Server::new();
+        let mut received = [0u8; 32];
+        let mut reply = [0u8; MAX_FRAME];
+        let mut commands = 0u32;
+        loop {
+            let n = bench_down.read(&mut received);
+            for &byte in &received[..n] {
+                let Some(len) = server.push(&mut app, byte, &mut reply) else {
+                    continue;
+                };
+                commands += 1;
+                before_command(options, commands);
+                if options.drop_reply == Some(commands) {
+                    defmt::warn!("asked to drop reply {}", commands);
+                } else if bench_up.write(&reply[..len]) < len {
+                    // Dropped whole (NoBlockSkip): the bench asks again with the same number.
+                    defmt::warn!("reply dropped: the bench up channel is full");
                 }
             }
         }

@@ -1,0 +1,441 @@
+//! PIL over RTT (`--link rtt`): the firmware in QEMU speaks the board's RTT layout
+//! ([`firmware::rtt`]), and the bench reads and writes its ring buffers through QEMU's gdbstub,
+//! as a probe does on a board. The bench channel carries exactly the board's frames; the
+//! emulated ADC answers the sampler on a channel pair of its own (up 2 / down 1).
+//!
+//! Each poll halts the guest, drains the log, ADC and bench up channels, answers the ADC and
+//! lets the guest run again. A reply the firmware dropped (a full `NoBlockSkip` channel) is
+//! asked for again by sending the command again with the same number
+//! ([`firmware::Server`] answers a repeat from its copy); replies to earlier numbers that
+//! arrive after a repeat are counted and ignored ([`LinkStats`]).
+
+use std::collections::VecDeque;
+use std::io::Read;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use emulator::emulated::EmulatedCage;
+use firmware::pil::Up;
+use firmware::protocol::{Command, Frame, FrameReader, LinkError, NO_SEQ, Reply};
+use firmware::rtt::{ADC_DOWN, ADC_UP, BENCH_DOWN, BENCH_UP, DEFMT_UP};
+use heuristic::{Position, Size};
+
+use crate::defmt_log::DefmtLog;
+use crate::gdb::{Gdb, GdbError};
+use crate::pil::{Adc, PilOptions, QemuEvent, QemuExit, QemuFailure, qemu_command};
+use crate::rtt::{ControlBlock, RttError, control_block_address};
+use crate::target::{CageError, Lost, Sequence, Target, TargetError, encode_command, wire};
+
+/// How many of the last log lines an error quotes.
+const RECENT: usize = 8;
+/// How long QEMU may take to open its gdbstub, and the firmware to set up RTT.
+const ATTACH_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How the bench polls the RTT link.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Polling {
+    /// The pause between two polls while a reply is awaited.
+    pub interval: Duration,
+    /// How long without the reply before the command is sent again with its number.
+    pub retry: Duration,
+}
+
+impl Default for Polling {
+    /// Measured on QEMU 7.2 (hil-tests/README.md): a shorter pause gives no more round trips
+    /// per second; a decision in QEMU takes well under the retry.
+    fn default() -> Polling {
+        Polling {
+            interval: Duration::from_micros(200),
+            retry: Duration::from_secs(1),
+        }
+    }
+}
+
+/// What the link went through: the recoveries a report counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LinkStats {
+    /// Polls of the guest (halt, read, resume).
+    pub polls: u64,
+    /// Commands sent again with their number because no reply had come.
+    pub rerequests: u64,
+    /// Replies that came only after their command was sent again.
+    pub recovered: u64,
+    /// Replies to earlier numbers (answers to repeats) that came late and were ignored.
+    pub stale: u64,
+}
+
+/// The firmware in QEMU over RTT on an emulated board.
+#[derive(Debug)]
+pub struct RttPil {
+    qemu: Child,
+    socket: PathBuf,
+    gdb: Gdb,
+    block: ControlBlock,
+    defmt: DefmtLog,
+    logs: Vec<String>,
+    recent: VecDeque<String>,
+    said: Receiver<Vec<u8>>,
+    bench: FrameReader,
+    adc_reader: FrameReader,
+    seq: Sequence,
+    cage: EmulatedCage,
+    adc: Adc,
+    timeout: Duration,
+    polling: Polling,
+    stats: LinkStats,
+}
+
+/// Sockets made by this process, numbered.
+static SOCKETS: AtomicU32 = AtomicU32::new(0);
+
+impl RttPil {
+    /// Starts QEMU halted with its gdbstub on a unix socket, attaches, lets the firmware run
+    /// and waits for its RTT control block; then as [`crate::Pil::start`].
+    pub fn start(
+        options: &PilOptions,
+        polling: Polling,
+        profile: &'static boards::Profile,
+        firmware: &'static boards::Profile,
+        size: Size,
+        seed: Option<u64>,
+    ) -> Result<RttPil, TargetError> {
+        let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
+        let elf = std::fs::read(&options.elf).map_err(|error| Lost::Elf {
+            path: options.elf.clone(),
+            error,
+        })?;
+        let defmt = DefmtLog::new(&elf).map_err(Lost::Defmt)?;
+        let addr = control_block_address(&options.elf, &elf).map_err(rtt_lost)?;
+        let socket = std::env::temp_dir().join(format!(
+            "birdcage-gdb-{}-{}.sock",
+            std::process::id(),
+            SOCKETS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_file(&socket);
+        let mut qemu = qemu_command(options, firmware, "link=rtt")
+            .arg("-S")
+            .arg("-gdb")
+            .arg(format!("unix:{},server=on,wait=off", socket.display()))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(Lost::Start)?;
+        let Some(mut stderr) = qemu.stderr.take() else {
+            return Err(Lost::Pipes.into());
+        };
+        let (tx, said) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 1024];
+            while let Ok(n @ 1..) = stderr.read(&mut buf) {
+                if tx.send(buf[..n].to_vec()).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut gdb = match connect(&mut qemu, &socket) {
+            Ok(gdb) => gdb,
+            Err(e) => {
+                let _ = qemu.kill();
+                let _ = qemu.wait();
+                let _ = std::fs::remove_file(&socket);
+                return Err(e);
+            }
+        };
+        let block = attach(&mut gdb, addr);
+        let mut pil = RttPil {
+            qemu,
+            socket,
+            gdb,
+            block: ControlBlock::empty(addr),
+            defmt,
+            logs: Vec::new(),
+            recent: VecDeque::new(),
+            said,
+            bench: FrameReader::new(),
+            adc_reader: FrameReader::new(),
+            seq: Sequence::default(),
+            adc: Adc::new(&cage),
+            cage,
+            timeout: options.timeout,
+            polling,
+            stats: LinkStats::default(),
+        };
+        match block {
+            Ok(block) => pil.block = block,
+            Err(e) => return Err(pil.failure(QemuEvent::Rtt(e))),
+        }
+        for (direction, channels, number) in [
+            ("up", &pil.block.up, DEFMT_UP),
+            ("up", &pil.block.up, BENCH_UP),
+            ("up", &pil.block.up, ADC_UP),
+            ("down", &pil.block.down, BENCH_DOWN),
+            ("down", &pil.block.down, ADC_DOWN),
+        ] {
+            if channels.get(number).is_none() {
+                return Err(Lost::NoChannel { direction, number }.into());
+            }
+        }
+        Ok(pil)
+    }
+
+    /// The emulated cage, to inject faults.
+    pub fn cage(&self) -> &EmulatedCage {
+        &self.cage
+    }
+
+    /// The channels the firmware declared.
+    pub fn control_block(&self) -> &ControlBlock {
+        &self.block
+    }
+
+    /// What the link went through so far.
+    pub fn stats(&self) -> LinkStats {
+        self.stats
+    }
+
+    /// One poll: halts the guest, takes the logs, answers the ADC, takes the bench's bytes,
+    /// and lets it run again. Returns the bench frames that came whole.
+    fn poll(&mut self) -> Result<Vec<Result<Frame<Reply>, LinkError>>, TargetError> {
+        self.stats.polls += 1;
+        match self.poll_halted() {
+            Ok(replies) => Ok(replies),
+            Err(Polled::Rtt(e)) => Err(self.failure(QemuEvent::Rtt(e))),
+            Err(Polled::Adc(e)) => Err(self.failure(QemuEvent::Link(e))),
+            Err(Polled::Target(e)) => Err(e),
+        }
+    }
+
+    fn poll_halted(&mut self) -> Result<Vec<Result<Frame<Reply>, LinkError>>, Polled> {
+        let (mut logs, mut requests, mut bench) = (Vec::new(), Vec::new(), Vec::new());
+        self.gdb.halt().map_err(RttError::from)?;
+        let snapshot = self.block.snapshot(&mut self.gdb)?;
+        for (number, out) in [
+            (DEFMT_UP, &mut logs),
+            (ADC_UP, &mut requests),
+            (BENCH_UP, &mut bench),
+        ] {
+            if self.block.has_data(&snapshot, number) {
+                self.block
+                    .read_up_at(&mut self.gdb, &snapshot, number, out)?;
+            }
+        }
+
+        for b in requests {
+            let Some(frame) = self.adc_reader.push::<Up>(b) else {
+                continue;
+            };
+            let frame = frame.map_err(Polled::Adc)?;
+            let answer = self.adc.answer(frame.seq, frame.body);
+            if let Some(answer) = answer.map_err(Polled::Target)? {
+                // The sampler waits for each answer before it asks again: there is room.
+                if !self.block.write_down(&mut self.gdb, ADC_DOWN, &answer)? {
+                    return Err(Polled::Rtt(RttError::Full {
+                        channel: ADC_DOWN,
+                        bytes: answer.len(),
+                    }));
+                }
+            }
+        }
+        self.gdb.resume().map_err(RttError::from)?;
+        self.defmt.received(&logs);
+        for line in self.defmt.take() {
+            if self.recent.len() == RECENT {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(line.clone());
+            self.logs.push(line);
+        }
+        Ok(bench
+            .into_iter()
+            .filter_map(|b| self.bench.push::<Reply>(b))
+            .collect())
+    }
+
+    /// Writes a command frame to the bench down channel if it fits whole.
+    fn try_send(&mut self, frame: &[u8]) -> Result<bool, TargetError> {
+        let sent = self.gdb.with_halted(|gdb| {
+            self.block
+                .write_down(gdb, BENCH_DOWN, frame)
+                .map_err(|e| match e {
+                    RttError::Gdb(e) => e,
+                    other => GdbError::Io(std::io::Error::other(other.to_string())),
+                })
+        });
+        sent.map_err(|e| self.failure(QemuEvent::Rtt(e.into())))
+    }
+
+    /// Why the firmware stopped answering: `what`, QEMU's exit, its own words and the last
+    /// log lines.
+    fn failure(&mut self, what: QemuEvent) -> TargetError {
+        let exit = crate::pil::exit_of(&mut self.qemu);
+        let mut said = Vec::new();
+        while let Ok(bytes) = self.said.try_recv() {
+            said.extend(bytes);
+        }
+        Lost::Qemu(Box::new(QemuFailure {
+            what,
+            exit,
+            said: crate::pil::printable(&said),
+            recent: self.recent.iter().cloned().collect(),
+        }))
+        .into()
+    }
+}
+
+/// Why a poll failed.
+enum Polled {
+    /// Reading or writing the buffers.
+    Rtt(RttError),
+    /// A frame on the ADC channel did not decode.
+    Adc(LinkError),
+    /// The ADC request could not be answered.
+    Target(TargetError),
+}
+
+impl From<RttError> for Polled {
+    fn from(e: RttError) -> Polled {
+        Polled::Rtt(e)
+    }
+}
+
+/// Whether reply number `got` answers a command sent before `expected` (numbers wrap, skipping
+/// [`NO_SEQ`]).
+fn is_earlier(got: u16, expected: u16) -> bool {
+    got != NO_SEQ && (1..0x8000).contains(&expected.wrapping_sub(got))
+}
+
+/// Connects to QEMU's gdbstub once the socket is there (QEMU creates it at start).
+fn connect(qemu: &mut Child, socket: &std::path::Path) -> Result<Gdb, TargetError> {
+    let deadline = Instant::now() + ATTACH_TIMEOUT;
+    loop {
+        match Gdb::connect(socket) {
+            Ok(gdb) => return Ok(gdb),
+            Err(e) => {
+                if let Ok(Some(status)) = qemu.try_wait() {
+                    return Err(Lost::Qemu(Box::new(QemuFailure {
+                        what: QemuEvent::Rtt(e.into()),
+                        exit: QemuExit::of(status),
+                        said: String::new(),
+                        recent: Vec::new(),
+                    }))
+                    .into());
+                }
+                if Instant::now() >= deadline {
+                    return Err(Lost::Start(std::io::Error::other(format!(
+                        "QEMU's gdbstub did not open {}: {e}",
+                        socket.display()
+                    )))
+                    .into());
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+}
+
+/// Lets the firmware run until its control block is there (it writes the id last).
+fn attach(gdb: &mut Gdb, addr: u32) -> Result<ControlBlock, RttError> {
+    let deadline = Instant::now() + ATTACH_TIMEOUT;
+    loop {
+        gdb.halt()?;
+        if let Some(block) = ControlBlock::read(gdb, addr)? {
+            gdb.resume()?;
+            return Ok(block);
+        }
+        if Instant::now() >= deadline {
+            return Err(RttError::NotFound {
+                addr,
+                waited: ATTACH_TIMEOUT,
+            });
+        }
+        gdb.resume()?;
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn rtt_lost(e: RttError) -> TargetError {
+    Lost::Transport(Box::new(e)).into()
+}
+
+impl Target for RttPil {
+    fn stage(&self) -> &'static str {
+        "PIL"
+    }
+
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        let seq = self.seq.take();
+        let frame = encode_command(seq, command)?;
+        let start = Instant::now();
+        let hang = |pil: &mut RttPil| {
+            pil.failure(QemuEvent::Hang {
+                seq,
+                timeout: pil.timeout,
+            })
+        };
+        // The down channel holds one command: wait for the firmware to take the last one.
+        while !self.try_send(&frame)? {
+            self.poll()?;
+            if start.elapsed() > self.timeout {
+                return Err(hang(self));
+            }
+            std::thread::sleep(self.polling.interval);
+        }
+        let mut sent = Instant::now();
+        let mut repeated = false;
+        loop {
+            for reply in self.poll()? {
+                match reply {
+                    Ok(reply) if reply.seq == seq => {
+                        self.stats.recovered += u64::from(repeated);
+                        return Ok(reply.body);
+                    }
+                    Ok(reply) if is_earlier(reply.seq, seq) => self.stats.stale += 1,
+                    Ok(reply) => {
+                        return Err(TargetError::LostFrame {
+                            expected: seq,
+                            got: reply.seq,
+                        });
+                    }
+                    Err(e) => return Err(self.failure(QemuEvent::Link(e))),
+                }
+            }
+            if start.elapsed() > self.timeout {
+                return Err(hang(self));
+            }
+            if sent.elapsed() >= self.polling.retry && self.try_send(&frame)? {
+                self.stats.rerequests += 1;
+                repeated = true;
+                sent = Instant::now();
+            }
+            std::thread::sleep(self.polling.interval);
+        }
+    }
+
+    fn logs(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.logs)
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        wire(&self.cage, position)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        self.cage.start_game(game as u64);
+    }
+
+    fn link_stats(&self) -> Option<LinkStats> {
+        Some(self.stats)
+    }
+}
+
+impl Drop for RttPil {
+    fn drop(&mut self) {
+        let _ = self.qemu.kill();
+        let _ = self.qemu.wait();
+        let _ = std::fs::remove_file(&self.socket);
+    }
+}
