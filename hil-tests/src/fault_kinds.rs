@@ -5,7 +5,9 @@ use emulator::emulated::{Fault, FaultError};
 use heuristic::Size;
 
 use crate::agreement::Lockstep;
+use crate::pil::Pil;
 use crate::pil_link::PilTarget;
+use crate::rtt_pil::RttPil;
 use crate::target::{Sil, Target};
 
 /// A target on an emulated board (SIL, PIL, both in lockstep): the bench can break its cage.
@@ -16,21 +18,42 @@ pub trait FaultTarget: Target {
     fn repair(&self);
 }
 
-impl FaultTarget for Sil {
+/// A target with one emulated cage under it.
+pub trait EmulatedTarget: Target {
+    /// The emulated cage.
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage;
+}
+
+impl<T: EmulatedTarget> FaultTarget for T {
     fn inject(&self, fault: Fault) -> Result<(), FaultError> {
-        self.cage().inject(fault)
+        self.emulated().inject(fault)
     }
     fn repair(&self) {
-        self.cage().repair();
+        self.emulated().repair();
     }
 }
 
-impl FaultTarget for PilTarget {
-    fn inject(&self, fault: Fault) -> Result<(), FaultError> {
-        self.cage().inject(fault)
+impl EmulatedTarget for Sil {
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage {
+        self.cage()
     }
-    fn repair(&self) {
-        self.cage().repair();
+}
+
+impl EmulatedTarget for Pil {
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage {
+        self.cage()
+    }
+}
+
+impl EmulatedTarget for RttPil {
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage {
+        self.cage()
+    }
+}
+
+impl EmulatedTarget for PilTarget {
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage {
+        self.cage()
     }
 }
 

@@ -559,9 +559,10 @@ impl Report {
         }
         if let Some(link) = &self.link {
             md.push_str(&format!(
-                "\nLink (RTT): {} polls; {} commands sent again with their number, {} replies \
-                 recovered that way, {} late replies to a repeat ignored.\n",
-                link.polls, link.rerequests, link.recovered, link.stale
+                "\nLink (RTT): {} polls; {} replies dropped by the firmware; {} commands sent \
+                 again with their number, {} replies that came after a repeat, {} further copies \
+                 ignored.\n",
+                link.polls, link.dropped, link.rerequests, link.recovered, link.stale
             ));
         }
         let faults = t.count(Class::Wiring) + t.count(Class::Fault);

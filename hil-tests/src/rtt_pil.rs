@@ -61,10 +61,13 @@ pub struct LinkStats {
     pub polls: u64,
     /// Commands sent again with their number because no reply had come.
     pub rerequests: u64,
-    /// Replies that came only after their command was sent again.
+    /// Replies that came after their command was sent again (the first copy to arrive).
     pub recovered: u64,
-    /// Replies to earlier numbers (answers to repeats) that came late and were ignored.
+    /// Further copies of a reply (answers to repeats), counted and ignored.
     pub stale: u64,
+    /// Replies the firmware says it dropped (its `reply dropped` and `asked to drop reply`
+    /// log lines).
+    pub dropped: u64,
 }
 
 /// The firmware in QEMU over RTT on an emulated board.
@@ -243,6 +246,9 @@ impl RttPil {
         self.gdb.resume().map_err(RttError::from)?;
         self.defmt.received(&logs);
         for line in self.defmt.take() {
+            if line.contains("reply dropped") || line.contains("asked to drop reply") {
+                self.stats.dropped += 1;
+            }
             if self.recent.len() == RECENT {
                 self.recent.pop_front();
             }
@@ -387,13 +393,15 @@ impl Target for RttPil {
         let mut sent = Instant::now();
         let mut repeated = false;
         loop {
+            // Every frame of the poll is looked at: copies of this reply (answers to its
+            // repeats) are counted with the late ones.
+            let mut answer = None;
             for reply in self.poll()? {
                 match reply {
-                    Ok(reply) if reply.seq == seq => {
-                        self.stats.recovered += u64::from(repeated);
-                        return Ok(reply.body);
+                    Ok(reply) if reply.seq == seq && answer.is_none() => answer = Some(reply.body),
+                    Ok(reply) if reply.seq == seq || is_earlier(reply.seq, seq) => {
+                        self.stats.stale += 1;
                     }
-                    Ok(reply) if is_earlier(reply.seq, seq) => self.stats.stale += 1,
                     Ok(reply) => {
                         return Err(TargetError::LostFrame {
                             expected: seq,
@@ -402,6 +410,10 @@ impl Target for RttPil {
                     }
                     Err(e) => return Err(self.failure(QemuEvent::Link(e))),
                 }
+            }
+            if let Some(answer) = answer {
+                self.stats.recovered += u64::from(repeated);
+                return Ok(answer);
             }
             if start.elapsed() > self.timeout {
                 return Err(hang(self));

@@ -1,0 +1,165 @@
+//! PIL over RTT: the firmware in QEMU on the board's RTT layout, its ring buffers read and
+//! written through QEMU's gdbstub. Runs when `qemu-system-arm` is installed (`.ci/run`
+//! installs it); says why it skips otherwise. The firmware ELF is `BIRDCAGE_PIL_ELF`, or built
+//! once here.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use firmware::protocol::{Command, Reply};
+use heuristic::Size;
+use hil_tests::{Class, LinkStats, Lockstep, PilOptions, Polling, RttPil, Scenario, Sil, Target};
+
+mod common;
+
+const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
+
+/// The QEMU firmware, or `None` (and why, printed) when QEMU is not installed.
+fn elf() -> Option<PathBuf> {
+    static ELF: OnceLock<Option<PathBuf>> = OnceLock::new();
+    ELF.get_or_init(|| {
+        if !hil_tests::qemu_available() {
+            eprintln!("skipped: {} not installed", hil_tests::QEMU);
+            return None;
+        }
+        Some(hil_tests::firmware_elf().unwrap_or_else(|e| panic!("{e}")))
+    })
+    .clone()
+}
+
+fn rtt(args: &[&str], polling: Polling, size: Size, seed: Option<u64>) -> Option<RttPil> {
+    let mut options = PilOptions::new(elf()?);
+    options.args = args.iter().map(|a| a.to_string()).collect();
+    Some(
+        RttPil::start(&options, polling, NUCLEO, NUCLEO, size, seed)
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+}
+
+/// Plays `scenario` on SIL and on `pil` in lockstep (every reply compared); returns what was
+/// compared, the tally and what the link went through.
+fn agree(
+    pil: RttPil,
+    scenario: &Scenario,
+    seed: Option<u64>,
+) -> (
+    hil_tests::Compared,
+    hil_tests::Tally,
+    LinkStats,
+    Vec<String>,
+) {
+    let sil = Sil::new(NUCLEO, scenario.size, seed).unwrap();
+    let mut both = Lockstep::new(sil, pil);
+    let dir = tempfile::tempdir().unwrap();
+    let report = common::played(NUCLEO, &mut both, scenario, seed, dir.path(), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let logs = both.b.logs();
+    (
+        both.compared(),
+        report.tally().clone(),
+        both.b.stats(),
+        logs,
+    )
+}
+
+#[test]
+fn the_firmware_declares_the_boards_rtt_layout_and_answers_over_it() {
+    let Some(mut pil) = rtt(&[], Polling::default(), Size::M4, None) else {
+        return;
+    };
+    let block = pil.control_block().clone();
+    let names = |channels: &[hil_tests::rtt::Channel]| {
+        channels
+            .iter()
+            .map(|c| (c.name.clone(), c.size as usize, c.mode))
+            .collect::<Vec<_>>()
+    };
+    // The sizes and modes are firmware::rtt's: what the board binary declares too. Mode 0 is
+    // NoBlockSkip, 2 BlockIfFull (SEGGER's RTT flags).
+    assert_eq!(
+        names(&block.up),
+        [
+            ("defmt".to_string(), firmware::rtt::DEFMT_UP_SIZE, 0),
+            ("bench".to_string(), firmware::rtt::BENCH_UP_SIZE, 0),
+            ("adc".to_string(), firmware::rtt::ADC_SIZE, 2),
+        ]
+    );
+    assert_eq!(
+        names(&block.down),
+        [
+            ("bench".to_string(), firmware::rtt::BENCH_DOWN_SIZE, 0),
+            ("adc".to_string(), firmware::rtt::ADC_SIZE, 0),
+        ]
+    );
+    let Reply::Identity(id) = pil.exchange(Command::Identify).unwrap() else {
+        panic!("identify answers an identity");
+    };
+    assert_eq!(id.board.as_str(), "nucleo-f446re");
+    pil.exchange(Command::NewGame).unwrap();
+    let reply = pil.exchange(Command::Decide).unwrap();
+    assert!(
+        matches!(reply, Reply::Turn(firmware::Outcome::Move(_))),
+        "{reply:?}"
+    );
+    // defmt comes up channel 0 in the same polls as the replies.
+    let logs = pil.logs().join("\n");
+    assert!(logs.contains("in QEMU as nucleo-f446re"), "{logs}");
+    assert!(logs.contains("Cut plays A1"), "{logs}");
+    assert_eq!(pil.stats().rerequests, 0, "{:?}", pil.stats());
+}
+
+#[test]
+fn rtt_and_sil_agree_reply_for_reply_on_random_m4_games() {
+    let Some(pil) = rtt(&[], Polling::default(), Size::M4, Some(5)) else {
+        return;
+    };
+    let (compared, tally, stats, _) = agree(pil, &Scenario::random(Size::M4, 4, 7), Some(5));
+    assert!(tally.steps >= 20, "{tally:?}");
+    assert!(compared.decisions >= tally.steps, "{compared:?}");
+    assert_eq!(tally.count(Class::Fault) + tally.count(Class::Wiring), 0);
+    assert_eq!(stats.rerequests, 0, "{stats:?}");
+}
+
+#[test]
+fn a_dropped_reply_is_asked_for_again_and_the_game_goes_on_as_on_sil() {
+    // The firmware drops its 5th reply as a full NoBlockSkip channel would (`drop-reply=5`).
+    let polling = Polling {
+        retry: Duration::from_millis(200),
+        ..Polling::default()
+    };
+    let Some(pil) = rtt(&["drop-reply=5"], polling, Size::M4, Some(6)) else {
+        return;
+    };
+    let (compared, tally, stats, logs) = agree(pil, &Scenario::random(Size::M4, 2, 8), Some(6));
+    assert!(compared.decisions >= tally.steps, "{compared:?}");
+    assert_eq!(stats.dropped, 1, "{stats:?}");
+    assert_eq!(stats.recovered, 1, "{stats:?}");
+    assert!(stats.rerequests >= 1, "{stats:?}");
+    let logs = logs.join("\n");
+    assert!(logs.contains("asked to drop reply 5"), "{logs}");
+    assert!(logs.contains("again: its reply again"), "{logs}");
+}
+
+#[test]
+fn slowed_polling_with_eager_repeats_plays_as_sil_and_drops_nothing() {
+    // The bench polls every 20 ms and sends a command again after 5 ms without its reply: every
+    // command that makes the firmware sample (its ADC waits a poll per request) is repeated,
+    // the repeats pile up in the down channel and their answers in the up channel. A repeat
+    // carried out twice (a second cut) would part from SIL.
+    let polling = Polling {
+        interval: Duration::from_millis(20),
+        retry: Duration::from_millis(5),
+    };
+    let Some(pil) = rtt(&[], polling, Size::M3, Some(7)) else {
+        return;
+    };
+    let (compared, tally, stats, _) = agree(pil, &Scenario::random(Size::M3, 2, 9), Some(7));
+    eprintln!("slowed polling: {stats:?}, {compared:?}");
+    assert!(compared.decisions >= tally.steps, "{compared:?}");
+    assert!(stats.rerequests > 20, "{stats:?}");
+    assert!(stats.stale > 0, "{stats:?}");
+    // One command at a time, 128-byte replies and a 128-byte down channel: the repeats that
+    // fit down never make more answers than the 512-byte up channel holds (hil-tests/README.md).
+    assert_eq!(stats.dropped, 0, "{stats:?}");
+}
