@@ -21,6 +21,7 @@ mod bench;
 mod calibrate;
 mod compare;
 mod defmt_log;
+mod doctor;
 mod fault_kinds;
 mod fault_table;
 mod faults;
@@ -46,6 +47,7 @@ pub use calibrate::{
 };
 pub use compare::{Class, Fit, Off, Predictor, Step};
 pub use defmt_log::{DefmtError, DefmtLog};
+pub use doctor::{Check, StepVerdict, protocol_checks};
 pub use fault_kinds::{FaultTarget, Kind, place};
 pub use fault_table::{
     FaultRow, fault_csv, fault_detail, fault_markdown, fault_rows, fault_table, write_fault_report,

@@ -1,6 +1,7 @@
 //! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|faults|records:FILE --out DIR`
 
 mod args;
+mod bringup;
 mod run_faults;
 
 use std::ops::ControlFlow;
@@ -33,6 +34,26 @@ enum Cmd {
     Run(Run),
     /// Fit the board's part values from a report's steps (any stage) and re-predict them.
     Calibrate(Calibrate),
+    /// Bring-up, one line per step: probe, chip, firmware, RTT, both channels, self-check,
+    /// fixture, and the start position's codes against the profile's band.
+    Doctor(Doctor),
+}
+
+#[derive(Debug, clap::Args)]
+struct Doctor {
+    /// `qemu` (the firmware in QEMU, reached through its gdbstub), or a probe
+    /// (`VID:PID[:SERIAL]`) or chip for a board (needs `--features probe`).
+    #[arg(long, default_value = "qemu")]
+    probe: String,
+    /// Board profile: a name or a profile file.
+    #[arg(long, default_value = "nucleo-f446re")]
+    board: String,
+    /// The firmware ELF (built with cargo for QEMU when not given).
+    #[arg(long)]
+    elf: Option<PathBuf>,
+    /// M of the cage plugged in.
+    #[arg(long, default_value_t = 4)]
+    size: u32,
 }
 
 #[derive(Debug, clap::Args)]
@@ -434,6 +455,11 @@ fn main() -> ExitCode {
     let result = match cli.cmd {
         Cmd::Run(run) => run.run(),
         Cmd::Calibrate(c) => calibrate(&c.out, c.board.as_deref()),
+        Cmd::Doctor(d) => match bringup::run(&d.probe, &d.board, d.elf.as_deref(), d.size) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

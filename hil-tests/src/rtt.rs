@@ -173,6 +173,11 @@ impl ControlBlock {
         Ok(Some(ControlBlock { addr, up, down }))
     }
 
+    /// Where the control block is.
+    pub fn addr(&self) -> u32 {
+        self.addr
+    }
+
     /// Up channel `number`, or an error naming it.
     pub fn up(&self, number: usize) -> Result<&Channel, RttError> {
         self.up.get(number).ok_or(RttError::NoChannel {

@@ -163,3 +163,64 @@ fn slowed_polling_with_eager_repeats_plays_as_sil_and_drops_nothing() {
     // fit down never make more answers than the 512-byte up channel holds (hil-tests/README.md).
     assert_eq!(stats.dropped, 0, "{stats:?}");
 }
+
+/// `hil-tests doctor` with `args`, on the QEMU firmware unless `args` name an `--elf`.
+fn doctor(args: &[&str]) -> Option<std::process::Output> {
+    let elf = elf()?;
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"));
+    command.arg("doctor").args(args);
+    if !args.contains(&"--elf") {
+        command.args(["--elf", elf.to_str().unwrap()]);
+    }
+    Some(command.output().unwrap())
+}
+
+#[test]
+fn doctor_brings_up_the_firmware_in_qemu_one_line_per_step() {
+    let Some(out) = doctor(&["--probe", "qemu"]) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let steps: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("ok ") || l.starts_with("skip ") || l.starts_with("FAIL "))
+        .collect();
+    for step in [
+        "probe found: QEMU's gdbstub",
+        "chip matches the profile: QEMU's mps2-an386 (Cortex-M4F) stands in for STM32F446RETx",
+        "ELF flashed",
+        "RTT control block found: at 0x",
+        "firmware version read back: ",
+        "bench channel answering",
+        "self-check (new game, size detected): M=4 detected",
+        "edge fixture probe: no edge fixture answers",
+        "start position's codes in the profile's band: 14 nodes within",
+        "defmt channel answering",
+    ] {
+        assert!(steps.iter().any(|l| l.contains(step)), "{step}\n{stdout}");
+    }
+    assert!(stdout.contains(&format!("{} on nucleo-f446re", firmware::VERSION)));
+    assert!(stdout.contains("\"bench\" 512 B NoBlockSkip"), "{stdout}");
+    assert_eq!(steps.len(), 10, "{stdout}");
+}
+
+#[test]
+fn doctor_says_which_step_fails_and_what_to_do() {
+    // A file that is no firmware: the steps before pass, RTT fails with the fix, and the
+    // steps that need RTT are not run.
+    let dir = tempfile::tempdir().unwrap();
+    let not_elf = dir.path().join("firmware.elf");
+    std::fs::write(&not_elf, b"not an ELF").unwrap();
+    let Some(out) = doctor(&["--elf", not_elf.to_str().unwrap()]) else {
+        return;
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("FAIL  RTT control block found"), "{stdout}");
+    assert!(
+        stdout.contains("what to do: pass the firmware-qemu ELF"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 of 3 steps failed."), "{stdout}");
+}

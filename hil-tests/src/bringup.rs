@@ -1,0 +1,207 @@
+//! `hil-tests doctor`: connects the way the run would, turning each connection step into a
+//! line, then runs the protocol's steps ([`hil_tests::protocol_checks`]).
+
+use std::path::Path;
+
+use hil_tests::{Check, PilOptions, Polling, RttPil, Target};
+
+/// Runs every step, prints one line each; whether all passed.
+pub fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Result<bool> {
+    let (profile, base) = boards::file::load_with_base(board)?;
+    let size = heuristic::Size::new(m).map_err(|e| anyhow::anyhow!("--size {m}: {e}"))?;
+    let mut checks = Vec::new();
+    let target = if probe.eq_ignore_ascii_case("qemu") {
+        qemu(elf, profile, base, size, &mut checks)
+    } else {
+        board_probe(probe, elf, profile, &mut checks)
+    };
+    if let Some(mut target) = target {
+        checks.extend(hil_tests::protocol_checks(
+            target.as_mut(),
+            profile,
+            base,
+            size,
+        ));
+    }
+    for check in &checks {
+        println!("{check}");
+    }
+    let failed = checks.iter().filter(|c| c.failed()).count();
+    if failed == 0 {
+        println!("\nAll {} steps passed.", checks.len());
+    } else {
+        println!("\n{failed} of {} steps failed.", checks.len());
+    }
+    Ok(failed == 0)
+}
+
+const PROBE: &str = "probe found";
+const CHIP: &str = "chip matches the profile";
+const FLASHED: &str = "ELF flashed";
+const RTT: &str = "RTT control block found";
+
+/// QEMU through its gdbstub: the bench's own debugger stands in for the probe.
+fn qemu(
+    elf: Option<&Path>,
+    profile: &'static boards::Profile,
+    base: &'static boards::Profile,
+    size: heuristic::Size,
+    checks: &mut Vec<Check>,
+) -> Option<Box<dyn Target>> {
+    if !hil_tests::qemu_available() {
+        checks.push(Check::fail(
+            PROBE,
+            format!("{} is not installed", hil_tests::QEMU),
+            "install it (Debian: `apt install qemu-system-arm`)",
+        ));
+        return None;
+    }
+    checks.push(Check::pass(
+        PROBE,
+        format!("QEMU's gdbstub ({}), on a unix socket", qemu_version()),
+    ));
+    checks.push(Check::pass(
+        CHIP,
+        format!(
+            "QEMU's mps2-an386 (Cortex-M4F) stands in for {}: the firmware-qemu binary",
+            profile.probe_rs_chip.unwrap_or(profile.name)
+        ),
+    ));
+    let elf = match elf {
+        Some(elf) => elf.to_path_buf(),
+        None => match hil_tests::firmware_elf() {
+            Ok(elf) => elf,
+            Err(e) => {
+                checks.push(Check::fail(
+                    FLASHED,
+                    e.to_string(),
+                    "build it: cargo build -p firmware --bin firmware-qemu --features qemu \
+                     --target thumbv7em-none-eabihf --profile fw",
+                ));
+                return None;
+            }
+        },
+    };
+    let options = PilOptions::new(&elf);
+    match RttPil::start(&options, Polling::default(), profile, base, size, None) {
+        Ok(pil) => {
+            checks.push(Check::pass(
+                FLASHED,
+                format!("QEMU loaded {} (-kernel)", elf.display()),
+            ));
+            let block = pil.control_block();
+            let list = |channels: &[hil_tests::rtt::Channel]| {
+                channels
+                    .iter()
+                    .map(|c| format!("\"{}\" {} B {}", c.name, c.size, mode(c.mode)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            checks.push(Check::pass(
+                RTT,
+                format!(
+                    "at {:#010x}; up: {}; down: {}",
+                    block.addr(),
+                    list(&block.up),
+                    list(&block.down)
+                ),
+            ));
+            Some(Box::new(pil))
+        }
+        Err(e) => {
+            checks.push(Check::fail(
+                RTT,
+                e.to_string(),
+                "pass the firmware-qemu ELF built from this checkout (it declares RTT when \
+                 started with link=rtt)",
+            ));
+            None
+        }
+    }
+}
+
+/// SEGGER's mode bits.
+fn mode(bits: u32) -> &'static str {
+    match bits {
+        0 => "NoBlockSkip",
+        1 => "NoBlockTrim",
+        2 => "BlockIfFull",
+        _ => "unknown mode",
+    }
+}
+
+fn qemu_version() -> String {
+    std::process::Command::new(hil_tests::QEMU)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| hil_tests::QEMU.to_string())
+}
+
+#[cfg(not(feature = "probe"))]
+fn board_probe(
+    probe: &str,
+    _elf: Option<&Path>,
+    _profile: &'static boards::Profile,
+    checks: &mut Vec<Check>,
+) -> Option<Box<dyn Target>> {
+    checks.push(Check::fail(
+        PROBE,
+        format!("this build has no probe-rs, so it cannot look for {probe}"),
+        "cargo run -p hil-tests --features probe -- doctor --probe ...",
+    ));
+    None
+}
+
+#[cfg(feature = "probe")]
+fn board_probe(
+    probe: &str,
+    elf: Option<&Path>,
+    profile: &'static boards::Profile,
+    checks: &mut Vec<Check>,
+) -> Option<Box<dyn Target>> {
+    let Some(elf) = elf else {
+        checks.push(Check::fail(
+            FLASHED,
+            "no --elf given",
+            "build the board firmware (`cargo fw`) and pass \
+             --elf target/thumbv7em-none-eabihf/fw/firmware",
+        ));
+        return None;
+    };
+    match hil_tests::Hil::connect(probe, profile, elf) {
+        Ok(hil) => {
+            checks.push(Check::pass(PROBE, probe.to_string()));
+            checks.push(Check::pass(
+                CHIP,
+                profile.probe_rs_chip.unwrap_or(profile.name).to_string(),
+            ));
+            checks.push(Check::pass(FLASHED, elf.display().to_string()));
+            checks.push(Check::pass(RTT, "attached"));
+            Some(Box::new(hil))
+        }
+        Err(e @ hil_tests::TargetError::NoProbe { .. }) => {
+            checks.push(Check::fail(
+                PROBE,
+                e.to_string(),
+                "plug the NUCLEO's ST-LINK USB in, check `probe-rs list`, and on Linux the \
+                 udev rules (probe.rs/docs/getting-started/probe-setup)",
+            ));
+            None
+        }
+        Err(e) => {
+            checks.push(Check::fail(
+                RTT,
+                e.to_string(),
+                "see the runbook in hil-tests/README.md: RTT does not attach",
+            ));
+            None
+        }
+    }
+}
