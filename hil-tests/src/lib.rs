@@ -54,7 +54,7 @@ pub use pil::{
     qemu_available,
 };
 #[cfg(feature = "probe")]
-pub use probe::Hil;
+pub use probe::{Hil, Service, qemu};
 pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{
