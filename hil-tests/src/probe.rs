@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 use firmware::protocol::{Command, FrameReader, LinkError, Reply};
 use heuristic::Position;
+use probe_rs::config::Registry;
 use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
+use probe_rs::probe::Probe;
 use probe_rs::probe::list::Lister;
 use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_attach_to_rtt};
-use probe_rs::config::Registry;
-use probe_rs::probe::Probe;
 use probe_rs::{Permissions, Session};
 
 use crate::defmt_log::DefmtLog;
@@ -83,13 +83,7 @@ impl Hil {
             (true, None) => return Err(Lost::NoChip(profile.name).into()),
         };
         let probe = lister.open(info).map_err(lost)?;
-        Hil::attach(
-            probe,
-            &chip,
-            &Registry::from_builtin_families(),
-            elf,
-            None,
-        )
+        Hil::attach(probe, &chip, &Registry::from_builtin_families(), elf, None)
     }
 
     /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the
@@ -145,7 +139,7 @@ impl Hil {
 /// A channel pair the host answers while the bench waits for a reply: the emulated ADC of
 /// the firmware in QEMU, whose sampler asks the host for every conversion. It also holds the
 /// cage the bench sets, since that firmware has no fixture to set one with.
-pub trait Service: Send {
+pub trait Service {
     /// The up channel the firmware asks on.
     fn up(&self) -> usize;
     /// The down channel the answers go to.
@@ -153,12 +147,6 @@ pub trait Service: Send {
     /// Takes what came up; returns the bytes to send down.
     fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError>;
     /// Sets the cage the service measures.
-    fn start_game(&mut self, game: usize) {
-        if let Some(service) = &mut self.service {
-            service.start_game(game);
-        }
-    }
-
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError>;
     /// A new game starts (the emulated board's noise is drawn per game).
     fn start_game(&mut self, game: usize);
@@ -274,6 +262,12 @@ impl Target for Hil {
             let _ = pump_logs(&mut self.rtt, &mut self.defmt, &mut core);
         }
         self.defmt.take()
+    }
+
+    fn start_game(&mut self, game: usize) {
+        if let Some(service) = &mut self.service {
+            service.start_game(game);
+        }
     }
 
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {

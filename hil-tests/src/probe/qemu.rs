@@ -256,9 +256,7 @@ impl<S: Stub> DebugUnit<S> {
             _ => return Err(QemuProbeError::Register { regsel }.into()),
         };
         if value & REGWNR != 0 {
-            self.stub
-                .write_register(number, self.dcrdr)
-                .map_err(stub)?;
+            self.stub.write_register(number, self.dcrdr).map_err(stub)?;
         } else {
             self.dcrdr = self.stub.read_register(number).map_err(stub)?;
         }
@@ -336,7 +334,7 @@ impl<S: Stub> DebugUnit<S> {
             return self.paused(|s| s.read_memory(start, buf).map_err(stub));
         }
         // Word by word: the modelled ones from here, the rest (AIRCR reads, CPUID...) from QEMU.
-        if address % 4 != 0 || buf.len() % 4 != 0 {
+        if !address.is_multiple_of(4) || !buf.len().is_multiple_of(4) {
             return Err(QemuProbeError::Width { address }.into());
         }
         for (i, word) in buf.chunks_exact_mut(4).enumerate() {
@@ -354,7 +352,7 @@ impl<S: Stub> DebugUnit<S> {
         let end = address + bytes.len() as u64;
         addr32(end)?;
         if Self::touches_model(address, bytes.len()) {
-            if address % 4 != 0 || bytes.len() % 4 != 0 {
+            if !address.is_multiple_of(4) || !bytes.len().is_multiple_of(4) {
                 return Err(QemuProbeError::Width { address }.into());
             }
             for (i, word) in bytes.chunks_exact(4).enumerate() {
@@ -369,11 +367,7 @@ impl<S: Stub> DebugUnit<S> {
             }
             return Ok(());
         }
-        if !self
-            .ram
-            .iter()
-            .any(|r| r.start <= address && end <= r.end)
-        {
+        if !self.ram.iter().any(|r| r.start <= address && end <= r.end) {
             return Err(QemuProbeError::DeviceWrite { address }.into());
         }
         self.paused(|s| s.write_memory(start, bytes).map_err(stub))
@@ -723,7 +717,7 @@ mod tests {
         running: bool,
         /// Sparse memory: what was never written reads 0, as QEMU's unmodelled registers do.
         memory: std::collections::BTreeMap<u32, u8>,
-        regs: [u32; 64],
+        regs: [u32; 32],
         calls: Vec<&'static str>,
         steps: u32,
         resets: u32,
@@ -817,7 +811,10 @@ mod tests {
     fn starts_halted_as_qemu_does_under_dash_s() {
         let mut u = unit();
         let dhcsr = read32(&mut u, DHCSR);
-        assert_eq!(dhcsr & (S_HALT | C_HALT | C_DEBUGEN), S_HALT | C_HALT | C_DEBUGEN);
+        assert_eq!(
+            dhcsr & (S_HALT | C_HALT | C_DEBUGEN),
+            S_HALT | C_HALT | C_DEBUGEN
+        );
         assert!(!u.stub.running);
     }
 
@@ -859,7 +856,10 @@ mod tests {
         write32(&mut u, DHCSR, C_DEBUGEN).unwrap();
         assert!(!u.stub.running);
         write32(&mut u, DHCSR, KEY | C_HALT).unwrap();
-        assert!(u.stub.running, "C_HALT without C_DEBUGEN does not hold the core");
+        assert!(
+            u.stub.running,
+            "C_HALT without C_DEBUGEN does not hold the core"
+        );
     }
 
     #[test]
@@ -886,7 +886,10 @@ mod tests {
             assert!(format!("{e:?}").contains(&want), "{e:?}");
         }
         write32(&mut u, DHCSR, KEY | C_DEBUGEN).unwrap();
-        assert!(write32(&mut u, DCRSR, 15).is_err(), "transfer while running");
+        assert!(
+            write32(&mut u, DCRSR, 15).is_err(),
+            "transfer while running"
+        );
     }
 
     #[test]
@@ -920,7 +923,10 @@ mod tests {
         let mut u = unit();
         assert!(write32(&mut u, 0x4000_0000, 1).is_err());
         assert!(write32(&mut u, 0xE000_2000, 1).is_err(), "FP_CTRL");
-        assert!(write32(&mut u, BASE + 0xFE, 1).is_err(), "past the end of RAM");
+        assert!(
+            write32(&mut u, BASE + 0xFE, 1).is_err(),
+            "past the end of RAM"
+        );
         assert!(u.write(u64::from(DHCSR) + 1, &[1]).is_err(), "not a word");
     }
 
@@ -940,26 +946,32 @@ mod tests {
             .unwrap();
         let mut core = session.core(0).unwrap();
         assert!(core.core_halted().unwrap(), "QEMU's -S: halted at attach");
-        let pc: u32 = core
-            .read_core_reg(core.program_counter().id())
-            .unwrap();
+        let pc: u32 = core.read_core_reg(core.program_counter().id()).unwrap();
         assert_eq!(pc, 0x1c4);
         let info = core.step().unwrap();
         assert_eq!(info.pc, 0x1c6);
         core.run().unwrap();
         assert!(!core.core_halted().unwrap());
-        core.write_word_32(u64::from(BASE) + 0x10, 0x1234_5678).unwrap();
-        assert_eq!(core.read_word_32(u64::from(BASE) + 0x10).unwrap(), 0x1234_5678);
+        core.write_word_32(u64::from(BASE) + 0x10, 0x1234_5678)
+            .unwrap();
+        assert_eq!(
+            core.read_word_32(u64::from(BASE) + 0x10).unwrap(),
+            0x1234_5678
+        );
         let info = core.halt(Duration::from_millis(100)).unwrap();
         assert_eq!(info.pc, 0x1c8, "run steps once first, as on a board");
         core.reset_and_halt(Duration::from_millis(100)).unwrap();
         assert!(core.core_halted().unwrap());
         assert_eq!(
-            core.read_core_reg::<u32>(core.program_counter().id()).unwrap(),
+            core.read_core_reg::<u32>(core.program_counter().id())
+                .unwrap(),
             0x1c4
         );
         core.reset().unwrap();
         assert!(!core.core_halted().unwrap());
-        assert!(core.write_word_32(0x4000_0000, 1).is_err(), "a device write");
+        assert!(
+            core.write_word_32(0x4000_0000, 1).is_err(),
+            "a device write"
+        );
     }
 }
