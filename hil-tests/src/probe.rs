@@ -97,14 +97,15 @@ impl Hil {
         elf: &Path,
         service: Option<Box<dyn Service>>,
     ) -> Result<Hil, TargetError> {
-        let mut session = probe
-            .attach_with_registry(chip, Permissions::default(), registry)
-            .map_err(lost)?;
-        download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
+        // Read first: a missing ELF is named as such, not as probe-rs's IO error mid-download.
         let bytes = std::fs::read(elf).map_err(|error| Lost::Elf {
             path: elf.to_path_buf(),
             error,
         })?;
+        let mut session = probe
+            .attach_with_registry(chip, Permissions::default(), registry)
+            .map_err(lost)?;
+        download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
         let defmt = DefmtLog::new(&bytes).map_err(Lost::Defmt)?;
         let region = match find_rtt_control_block_in_raw_file(&bytes) {
             Ok(Some(addr)) => ScanRegion::Exact(addr),
