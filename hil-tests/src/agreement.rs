@@ -47,7 +47,11 @@ impl<A: Target, B: Target> Lockstep<A, B> {
 
 impl<A: Target, B: Target> Target for Lockstep<A, B> {
     fn stage(&self) -> &'static str {
-        "SIL=PIL"
+        // SIL against the firmware in QEMU, by stdin/stderr (PIL) or by a probe (HIL).
+        match self.b.stage() {
+            "HIL" => "SIL=HIL",
+            _ => "SIL=PIL",
+        }
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -61,7 +61,7 @@ pub use pil::{
 };
 pub use pil_link::{PilLink, PilTarget};
 #[cfg(feature = "probe")]
-pub use probe::Hil;
+pub use probe::{Hil, Service, qemu};
 pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};
 pub use rtt_pil::{LinkStats, Polling, RttPil};
 pub use scenario::{Scenario, ScenarioError, Script};

@@ -142,9 +142,15 @@ struct Run {
     /// again with its number.
     #[arg(long, default_value_t = 1000.0)]
     retry_ms: f64,
-    /// PIL: run SIL on the same board in lockstep and stop at the first reply that differs.
+    /// PIL, or HIL with `--probe qemu`: run SIL on the same board in lockstep and stop at the
+    /// first reply that differs.
     #[arg(long)]
     compare_sil: bool,
+    /// HIL: the probe (`VID:PID[:SERIAL]`) or the chip, as BIRDCAGE_HIL_PROBE; or `qemu`, the
+    /// firmware in QEMU (`--elf`: the QEMU firmware) behind QEMU's gdbstub as a probe-rs
+    /// probe, on the emulated board.
+    #[arg(long)]
+    probe: Option<String>,
     /// Keep the finished games of an interrupted report in `--out` and play the rest.
     #[arg(long, conflicts_with = "force")]
     resume: bool,
@@ -207,8 +213,26 @@ impl Run {
     }
 
     #[cfg(feature = "probe")]
-    fn hil(&self, profile: &'static boards::Profile) -> anyhow::Result<Box<dyn Target>> {
-        let request = hil_tests::probe_request()
+    fn hil(
+        &self,
+        profile: &'static boards::Profile,
+        base: &'static boards::Profile,
+        size: Size,
+    ) -> anyhow::Result<Box<dyn Target>> {
+        if self.probe.as_deref() == Some("qemu") {
+            let elf = self.qemu_elf()?;
+            return Ok(Box::new(hil_tests::qemu::connect(
+                &elf,
+                profile,
+                base,
+                size,
+                self.board_seed,
+            )?));
+        }
+        let request = self
+            .probe
+            .clone()
+            .or_else(hil_tests::probe_request)
             .or_else(|| profile.probe_rs_chip.map(str::to_string))
             .with_context(|| {
                 format!(
@@ -225,10 +249,29 @@ impl Run {
     }
 
     #[cfg(not(feature = "probe"))]
-    fn hil(&self, _profile: &'static boards::Profile) -> anyhow::Result<Box<dyn Target>> {
+    fn hil(
+        &self,
+        _profile: &'static boards::Profile,
+        _base: &'static boards::Profile,
+        _size: Size,
+    ) -> anyhow::Result<Box<dyn Target>> {
         bail!(
             "the HIL target needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
         )
+    }
+
+    /// The QEMU firmware: `--elf`, BIRDCAGE_PIL_ELF, or built with cargo.
+    fn qemu_elf(&self) -> anyhow::Result<PathBuf> {
+        Ok(match &self.elf {
+            Some(elf) => elf.clone(),
+            None => {
+                let named = std::env::var_os(hil_tests::ELF_ENV).is_some_and(|v| !v.is_empty());
+                if !named {
+                    eprintln!("building the QEMU firmware (cargo, target/pil)...");
+                }
+                hil_tests::firmware_elf()?
+            }
+        })
     }
 
     fn pil(
@@ -245,16 +288,7 @@ impl Run {
                 self.timeout
             );
         }
-        let elf = match &self.elf {
-            Some(elf) => elf.clone(),
-            None => {
-                let named = std::env::var_os(hil_tests::ELF_ENV).is_some_and(|v| !v.is_empty());
-                if !named {
-                    eprintln!("building the QEMU firmware (cargo, target/pil)...");
-                }
-                hil_tests::firmware_elf()?
-            }
-        };
+        let elf = self.qemu_elf()?;
         let mut options = PilOptions::new(elf);
         options.timeout = Duration::from_secs_f64(self.timeout);
         Ok(match self.link {
@@ -328,18 +362,28 @@ impl Run {
             return self.faults(profile, base);
         }
         let scenario = self.scenario()?;
-        if self.compare_sil && self.target != Stage::Pil {
-            bail!("--compare-sil compares PIL with SIL: use it with --target pil");
+        let qemu_probe = self.probe.as_deref() == Some("qemu");
+        if self.compare_sil && !(self.target == Stage::Pil || qemu_probe) {
+            bail!(
+                "--compare-sil compares the firmware in QEMU with SIL: use it with --target pil or --probe qemu"
+            );
+        }
+        if self.probe.is_some() && self.target != Stage::Hil {
+            bail!("--probe names the HIL target's probe: use it with --target hil");
         }
         let size = scenario.size;
         let mut bench = match self.target {
             Stage::Sil => Bench::One(Box::new(Sil::new(profile, size, self.board_seed)?)),
             Stage::Pil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
                 Sil::new(profile, size, self.board_seed)?,
-                self.pil(profile, base, size)?,
+                Box::new(self.pil(profile, base, size)?),
+            ))),
+            Stage::Hil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
+                Sil::new(profile, size, self.board_seed)?,
+                self.hil(profile, base, size)?,
             ))),
             Stage::Pil => Bench::One(Box::new(self.pil(profile, base, size)?)),
-            Stage::Hil => Bench::One(self.hil(profile)?),
+            Stage::Hil => Bench::One(self.hil(profile, base, size)?),
         };
         let target = bench.target();
         let mut header = header(target, &scenario, self.board_seed)?;
@@ -384,8 +428,11 @@ impl Run {
         if let Bench::Both(both) = &bench {
             let c = both.compared();
             println!(
-                "\nSIL and PIL agreed on all {} commands: {} measurements, {} decisions.",
-                c.commands, c.measurements, c.decisions
+                "\nSIL and {} agreed on all {} commands: {} measurements, {} decisions.",
+                both.b.stage(),
+                c.commands,
+                c.measurements,
+                c.decisions
             );
         }
         if self.calibrate {
@@ -435,7 +482,7 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// compared).
 enum Bench {
     One(Box<dyn Target>),
-    Both(Box<Lockstep<Sil, PilTarget>>),
+    Both(Box<Lockstep<Sil, Box<dyn Target>>>),
 }
 
 impl Bench {

@@ -4,12 +4,17 @@
 //!
 //! Built and type-checked, never run against a board yet.
 
+mod in_qemu;
+pub mod qemu;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use firmware::protocol::{Command, FrameReader, LinkError, Reply};
 use heuristic::Position;
+use probe_rs::config::Registry;
 use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
+use probe_rs::probe::Probe;
 use probe_rs::probe::list::Lister;
 use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_attach_to_rtt};
 use probe_rs::{Permissions, Session};
@@ -30,6 +35,7 @@ pub struct Hil {
     rtt: Rtt,
     defmt: DefmtLog,
     seq: Sequence,
+    service: Option<Box<dyn Service>>,
 }
 
 impl std::fmt::Debug for Hil {
@@ -77,12 +83,29 @@ impl Hil {
             (true, None) => return Err(Lost::NoChip(profile.name).into()),
         };
         let probe = lister.open(info).map_err(lost)?;
-        let mut session = probe.attach(chip, Permissions::default()).map_err(lost)?;
-        download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
+        Hil::attach(probe, &chip, &Registry::from_builtin_families(), elf, None)
+    }
+
+    /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the
+    /// path every probe takes, a board's ([`Hil::connect`]) or QEMU's ([`qemu::connect`]).
+    /// `service` answers a second channel pair while the bench waits for a reply (QEMU's
+    /// emulated ADC); a board has none.
+    pub fn attach(
+        probe: Probe,
+        chip: &str,
+        registry: &Registry,
+        elf: &Path,
+        service: Option<Box<dyn Service>>,
+    ) -> Result<Hil, TargetError> {
+        // Read first: a missing ELF is named as such, not as probe-rs's IO error mid-download.
         let bytes = std::fs::read(elf).map_err(|error| Lost::Elf {
             path: elf.to_path_buf(),
             error,
         })?;
+        let mut session = probe
+            .attach_with_registry(chip, Permissions::default(), registry)
+            .map_err(lost)?;
+        download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
         let defmt = DefmtLog::new(&bytes).map_err(Lost::Defmt)?;
         let region = match find_rtt_control_block_in_raw_file(&bytes) {
             Ok(Some(addr)) => ScanRegion::Exact(addr),
@@ -100,6 +123,7 @@ impl Hil {
                         rtt,
                         defmt,
                         seq: Sequence::default(),
+                        service,
                     });
                 }
                 Err(e) => last = Some(e),
@@ -111,6 +135,22 @@ impl Hil {
         }
         .into())
     }
+}
+
+/// A channel pair the host answers while the bench waits for a reply: the emulated ADC of
+/// the firmware in QEMU, whose sampler asks the host for every conversion. It also holds the
+/// cage the bench sets, since that firmware has no fixture to set one with.
+pub trait Service {
+    /// The up channel the firmware asks on.
+    fn up(&self) -> usize;
+    /// The down channel the answers go to.
+    fn down(&self) -> usize;
+    /// Takes what came up; returns the bytes to send down.
+    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError>;
+    /// Sets the cage the service measures.
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError>;
+    /// A new game starts (the emulated board's noise is drawn per game).
+    fn start_game(&mut self, game: usize);
 }
 
 /// Reads what up channel 0 holds and decodes every whole defmt frame.
@@ -126,6 +166,39 @@ fn pump_logs(
     let n = up.read(core, &mut buf).map_err(lost)?;
     defmt.received(&buf[..n]);
     Ok(())
+}
+
+/// Answers what the service's up channel holds; whether there was anything.
+fn serve(
+    rtt: &mut Rtt,
+    service: &mut dyn Service,
+    core: &mut probe_rs::Core<'_>,
+) -> Result<bool, TargetError> {
+    let mut buf = [0u8; 256];
+    let number = service.up();
+    let up = rtt.up_channel(number).ok_or(Lost::NoChannel {
+        direction: "up",
+        number,
+    })?;
+    let n = up.read(core, &mut buf).map_err(lost)?;
+    if n == 0 {
+        return Ok(false);
+    }
+    let answer = service.serve(&buf[..n])?;
+    let number = service.down();
+    let down = rtt.down_channel(number).ok_or(Lost::NoChannel {
+        direction: "down",
+        number,
+    })?;
+    let mut sent = 0;
+    let start = Instant::now();
+    while sent < answer.len() {
+        sent += down.write(core, &answer[sent..]).map_err(lost)?;
+        if start.elapsed() > REPLY_TIMEOUT {
+            return Err(Lost::Service(number).into());
+        }
+    }
+    Ok(true)
 }
 
 impl Target for Hil {
@@ -173,7 +246,11 @@ impl Target for Hil {
             }
             // The log channel drops what does not fit: keep it drained while the board works.
             pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
-            if n == 0 {
+            let served = match &mut self.service {
+                Some(service) => serve(&mut self.rtt, service.as_mut(), &mut core)?,
+                None => false,
+            };
+            if n == 0 && !served {
                 std::thread::sleep(Duration::from_millis(2));
             }
         }
@@ -188,7 +265,16 @@ impl Target for Hil {
         self.defmt.take()
     }
 
+    fn start_game(&mut self, game: usize) {
+        if let Some(service) = &mut self.service {
+            service.start_game(game);
+        }
+    }
+
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        if let Some(service) = &mut self.service {
+            return service.set_cage(position);
+        }
         let states = boards::cage_states(position).map_err(CageError::from)?;
         match self.exchange(Command::SetEdges(states.map(Into::into)))? {
             Reply::Done => Ok(()),

@@ -173,6 +173,10 @@ pub enum Lost {
         /// The channel.
         number: usize,
     },
+    /// The firmware stopped taking the host's answers on a service channel (QEMU's ADC): its
+    /// down buffer stayed full for a reply timeout.
+    #[error("the firmware stopped taking answers on RTT down channel {0}")]
+    Service(usize),
     /// A transport of the implementor's own (a [`Target`] outside this crate) failed.
     #[error("{0}")]
     Transport(Box<dyn std::error::Error + Send + Sync>),
@@ -203,6 +207,33 @@ pub trait Target {
     /// recovered): `None` for a link that needs none.
     fn link_stats(&self) -> Option<crate::LinkStats> {
         None
+    }
+}
+
+/// A boxed target is a target: what lets [`crate::Lockstep`] hold one chosen at run time.
+impl<T: Target + ?Sized> Target for Box<T> {
+    fn stage(&self) -> &'static str {
+        (**self).stage()
+    }
+
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        (**self).exchange(command)
+    }
+
+    fn logs(&mut self) -> Vec<String> {
+        (**self).logs()
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        (**self).set_cage(position)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        (**self).start_game(game);
+    }
+
+    fn link_stats(&self) -> Option<crate::LinkStats> {
+        (**self).link_stats()
     }
 }
 
