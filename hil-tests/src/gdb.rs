@@ -72,6 +72,9 @@ impl Gdb {
             pending: VecDeque::new(),
         };
         gdb.request("qSupported")?;
+        // QEMU answers `p`/`P` only to a client that has read its target description (an
+        // older gdb without XML gets an empty answer and falls back to `g`).
+        gdb.request("qXfer:features:read:target.xml:0,ffb")?;
         // Why the guest is stopped: QEMU answers `T05` on attach.
         let stop = gdb.request("?")?;
         gdb.stop_reason("?", &stop)?;
@@ -164,6 +167,33 @@ impl Gdb {
                 Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
             }
             _ => Err(unexpected(&packet, &answer)),
+        }
+    }
+
+    /// Executes one instruction (`s`); the guest is halted before and after. QEMU steps with
+    /// interrupts and timers masked, as a probe's C_MASKINTS step does.
+    pub fn step(&mut self) -> Result<(), GdbError> {
+        if self.running {
+            self.halt()?;
+        }
+        self.send("s")?;
+        let stop = self.packet()?;
+        self.stop_reason("s", &stop)
+    }
+
+    /// Runs a command of QEMU's monitor (`qRcmd`), e.g. `system_reset`; the guest stays
+    /// halted. QEMU's gdbstub has a monitor of its own, even with `-monitor none`.
+    pub fn monitor(&mut self, command: &str) -> Result<(), GdbError> {
+        let packet = format!("qRcmd,{}", hex(command.as_bytes()));
+        let mut answer = self.request(&packet)?;
+        // `O` packets (hex) carry the monitor's output before the final `OK`.
+        while answer != "OK" && answer.starts_with('O') {
+            answer = self.packet()?;
+        }
+        if answer == "OK" {
+            Ok(())
+        } else {
+            Err(unexpected(&packet, &answer))
         }
     }
 
