@@ -28,6 +28,7 @@ mod faults;
 pub mod gdb;
 mod guided;
 mod hil;
+mod link;
 mod pil;
 mod pil_link;
 mod plot;
@@ -55,6 +56,7 @@ pub use fault_table::{
 pub use faults::{FaultCampaignError, FaultRun, Trial, Verdict, fault_campaign};
 pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use hil::{PROBE_ENV, probe_request};
+pub use link::{LinkStats, Polling};
 pub use pil::{
     ELF_ENV, ElfError, Pil, PilOptions, QEMU, QemuEvent, QemuExit, QemuFailure, firmware_elf,
     qemu_available,
@@ -63,7 +65,7 @@ pub use pil_link::{PilLink, PilTarget};
 #[cfg(feature = "probe")]
 pub use probe::{Hil, Service, qemu};
 pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};
-pub use rtt_pil::{LinkStats, Polling, RttPil};
+pub use rtt_pil::RttPil;
 pub use scenario::{Scenario, ScenarioError, Script};
 pub use target::{
     CageError, Lost, Sequence, Sil, Target, TargetError, decode_reply, encode_command,

@@ -5,8 +5,9 @@ use emulator::emulated::EmulatedCage;
 use firmware::protocol::{Command, Reply};
 use heuristic::Position;
 
+use crate::link::LinkStats;
 use crate::pil::Pil;
-use crate::rtt_pil::{LinkStats, RttPil};
+use crate::rtt_pil::RttPil;
 use crate::target::{Target, TargetError};
 
 /// The link between the bench and the firmware in QEMU.

@@ -2,7 +2,9 @@
 //! profile's chip, flash the ELF, attach RTT with a timeout and retries, decode defmt on up
 //! channel 0, speak the bench protocol on up channel 1 and down channel 0.
 //!
-//! Built and type-checked, never run against a board yet.
+//! A reply the board's `NoBlockSkip` up channel dropped is asked for again with the same
+//! number ([`crate::link`]). Run against the firmware in QEMU through [`qemu::QemuProbe`]
+//! (`--probe qemu`); never against a board yet.
 
 mod in_qemu;
 pub mod qemu;
@@ -20,6 +22,7 @@ use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_att
 use probe_rs::{Permissions, Session};
 
 use crate::defmt_log::DefmtLog;
+use crate::link::{Awaiting, LinkStats, Polling};
 use crate::target::{CageError, Lost, Sequence, Target, TargetError, encode_command, lost};
 
 /// How long RTT attach keeps trying (the control block appears once the firmware has run
@@ -29,13 +32,17 @@ const RTT_ATTEMPTS: u32 = 3;
 /// How long a reply may take: a decision reads every node several times.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// The real board.
+/// The real board (or the firmware in QEMU behind [`qemu::QemuProbe`]).
 pub struct Hil {
     session: Session,
     rtt: Rtt,
     defmt: DefmtLog,
     seq: Sequence,
     service: Option<Box<dyn Service>>,
+    /// Reply bytes read and not yet a whole frame (a copy may straddle two reads).
+    reader: FrameReader,
+    polling: Polling,
+    stats: LinkStats,
 }
 
 impl std::fmt::Debug for Hil {
@@ -83,19 +90,21 @@ impl Hil {
             (true, None) => return Err(Lost::NoChip(profile.name).into()),
         };
         let probe = lister.open(info).map_err(lost)?;
-        Hil::attach(probe, &chip, &Registry::from_builtin_families(), elf, None)
+        let registry = Registry::from_builtin_families();
+        Hil::attach(probe, &chip, &registry, elf, None, Polling::BOARD)
     }
 
     /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the
     /// path every probe takes, a board's ([`Hil::connect`]) or QEMU's ([`qemu::connect`]).
     /// `service` answers a second channel pair while the bench waits for a reply (QEMU's
-    /// emulated ADC); a board has none.
+    /// emulated ADC); a board has none. `polling` paces the wait for a reply.
     pub fn attach(
         probe: Probe,
         chip: &str,
         registry: &Registry,
         elf: &Path,
         service: Option<Box<dyn Service>>,
+        polling: Polling,
     ) -> Result<Hil, TargetError> {
         // Read first: a missing ELF is named as such, not as probe-rs's IO error mid-download.
         let bytes = std::fs::read(elf).map_err(|error| Lost::Elf {
@@ -124,6 +133,9 @@ impl Hil {
                         defmt,
                         seq: Sequence::default(),
                         service,
+                        reader: FrameReader::new(),
+                        polling,
+                        stats: LinkStats::default(),
                     });
                 }
                 Err(e) => last = Some(e),
@@ -165,6 +177,28 @@ fn pump_logs(
     };
     let n = up.read(core, &mut buf).map_err(lost)?;
     defmt.received(&buf[..n]);
+    Ok(())
+}
+
+/// Writes a whole command frame to down channel 0 (waiting while the firmware makes room).
+fn send(
+    rtt: &mut Rtt,
+    core: &mut probe_rs::Core<'_>,
+    frame: &[u8],
+    seq: u16,
+) -> Result<(), TargetError> {
+    let down = rtt.down_channel(0).ok_or(Lost::NoChannel {
+        direction: "down",
+        number: 0,
+    })?;
+    let mut sent = 0;
+    let start = Instant::now();
+    while sent < frame.len() {
+        sent += down.write(core, &frame[sent..]).map_err(lost)?;
+        if start.elapsed() > REPLY_TIMEOUT {
+            return Err(TargetError::NoReply { seq });
+        }
+    }
     Ok(())
 }
 
@@ -210,48 +244,38 @@ impl Target for Hil {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         let mut core = self.session.core(0).map_err(lost)?;
-        let down = self.rtt.down_channel(0).ok_or(Lost::NoChannel {
-            direction: "down",
-            number: 0,
-        })?;
-        let mut sent = 0;
-        let start = Instant::now();
-        while sent < frame.len() {
-            sent += down.write(&mut core, &frame[sent..]).map_err(lost)?;
-            if start.elapsed() > REPLY_TIMEOUT {
-                return Err(TargetError::NoReply { seq });
-            }
-        }
-        let mut reader = FrameReader::new();
+        send(&mut self.rtt, &mut core, &frame, seq)?;
+        let mut wait = Awaiting::new(seq, self.polling);
         let mut buf = [0u8; 256];
         let start = Instant::now();
         while start.elapsed() < REPLY_TIMEOUT {
+            self.stats.polls += 1;
             let up = self.rtt.up_channel(1).ok_or(Lost::NoChannel {
                 direction: "up",
                 number: 1,
             })?;
             let n = up.read(&mut core, &mut buf).map_err(lost)?;
             for &b in &buf[..n] {
-                if let Some(frame) = reader.push::<Reply>(b) {
-                    let frame = frame?;
-                    if frame.seq != seq {
-                        return Err(TargetError::LostFrame {
-                            expected: seq,
-                            got: frame.seq,
-                        });
-                    }
-                    pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
-                    return Ok(frame.body);
+                if let Some(frame) = self.reader.push::<Reply>(b) {
+                    wait.take(frame?, &mut self.stats)?;
                 }
             }
             // The log channel drops what does not fit: keep it drained while the board works.
             pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
+            if let Some(answer) = wait.answer(&mut self.stats) {
+                return Ok(answer);
+            }
             let served = match &mut self.service {
                 Some(service) => serve(&mut self.rtt, service.as_mut(), &mut core)?,
                 None => false,
             };
+            // A reply dropped by the full up channel: ask again with the same number.
+            if wait.due() {
+                send(&mut self.rtt, &mut core, &frame, seq)?;
+                wait.repeated(&mut self.stats);
+            }
             if n == 0 && !served {
-                std::thread::sleep(Duration::from_millis(2));
+                std::thread::sleep(self.polling.interval);
             }
         }
         Err(TargetError::NoReply { seq })
@@ -262,7 +286,15 @@ impl Target for Hil {
             // A probe gone here shows at the next exchange; the logs so far are kept.
             let _ = pump_logs(&mut self.rtt, &mut self.defmt, &mut core);
         }
-        self.defmt.take()
+        let lines = self.defmt.take();
+        for line in &lines {
+            self.stats.log_line(line);
+        }
+        lines
+    }
+
+    fn link_stats(&self) -> Option<LinkStats> {
+        Some(self.stats)
     }
 
     fn start_game(&mut self, game: usize) {

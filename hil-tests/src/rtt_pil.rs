@@ -19,12 +19,13 @@ use std::time::{Duration, Instant};
 
 use emulator::emulated::EmulatedCage;
 use firmware::pil::Up;
-use firmware::protocol::{Command, Frame, FrameReader, LinkError, NO_SEQ, Reply};
+use firmware::protocol::{Command, Frame, FrameReader, LinkError, Reply};
 use firmware::rtt::{ADC_DOWN, ADC_UP, BENCH_DOWN, BENCH_UP, DEFMT_UP};
 use heuristic::{Position, Size};
 
 use crate::defmt_log::DefmtLog;
 use crate::gdb::{Gdb, GdbError};
+use crate::link::{Awaiting, LinkStats, Polling};
 use crate::pil::{Adc, PilOptions, QemuEvent, QemuExit, QemuFailure, qemu_command};
 use crate::rtt::{ControlBlock, RttError, control_block_address};
 use crate::target::{CageError, Lost, Sequence, Target, TargetError, encode_command, wire};
@@ -33,42 +34,6 @@ use crate::target::{CageError, Lost, Sequence, Target, TargetError, encode_comma
 const RECENT: usize = 8;
 /// How long QEMU may take to open its gdbstub, and the firmware to set up RTT.
 const ATTACH_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// How the bench polls the RTT link.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Polling {
-    /// The pause between two polls while a reply is awaited.
-    pub interval: Duration,
-    /// How long without the reply before the command is sent again with its number.
-    pub retry: Duration,
-}
-
-impl Default for Polling {
-    /// Measured on QEMU 7.2 (hil-tests/README.md): a shorter pause gives no more round trips
-    /// per second; a decision in QEMU takes well under the retry.
-    fn default() -> Polling {
-        Polling {
-            interval: Duration::from_micros(200),
-            retry: Duration::from_secs(1),
-        }
-    }
-}
-
-/// What the link went through: the recoveries a report counts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct LinkStats {
-    /// Polls of the guest (halt, read, resume).
-    pub polls: u64,
-    /// Commands sent again with their number because no reply had come.
-    pub rerequests: u64,
-    /// Replies that came after their command was sent again (the first copy to arrive).
-    pub recovered: u64,
-    /// Further copies of a reply (answers to repeats), counted and ignored.
-    pub stale: u64,
-    /// Replies the firmware says it dropped (its `reply dropped` and `asked to drop reply`
-    /// log lines).
-    pub dropped: u64,
-}
 
 /// The firmware in QEMU over RTT on an emulated board.
 #[derive(Debug)]
@@ -246,9 +211,7 @@ impl RttPil {
         self.gdb.resume().map_err(RttError::from)?;
         self.defmt.received(&logs);
         for line in self.defmt.take() {
-            if line.contains("reply dropped") || line.contains("asked to drop reply") {
-                self.stats.dropped += 1;
-            }
+            self.stats.log_line(&line);
             if self.recent.len() == RECENT {
                 self.recent.pop_front();
             }
@@ -306,12 +269,6 @@ impl From<RttError> for Polled {
     fn from(e: RttError) -> Polled {
         Polled::Rtt(e)
     }
-}
-
-/// Whether reply number `got` answers a command sent before `expected` (numbers wrap, skipping
-/// [`NO_SEQ`]).
-fn is_earlier(got: u16, expected: u16) -> bool {
-    got != NO_SEQ && (1..0x8000).contains(&expected.wrapping_sub(got))
 }
 
 /// Connects to QEMU's gdbstub once the socket is there (QEMU creates it at start).
@@ -390,38 +347,24 @@ impl Target for RttPil {
             }
             std::thread::sleep(self.polling.interval);
         }
-        let mut sent = Instant::now();
-        let mut repeated = false;
+        let mut wait = Awaiting::new(seq, self.polling);
         loop {
             // Every frame of the poll is looked at: copies of this reply (answers to its
             // repeats) are counted with the late ones.
-            let mut answer = None;
             for reply in self.poll()? {
                 match reply {
-                    Ok(reply) if reply.seq == seq && answer.is_none() => answer = Some(reply.body),
-                    Ok(reply) if reply.seq == seq || is_earlier(reply.seq, seq) => {
-                        self.stats.stale += 1;
-                    }
-                    Ok(reply) => {
-                        return Err(TargetError::LostFrame {
-                            expected: seq,
-                            got: reply.seq,
-                        });
-                    }
+                    Ok(reply) => wait.take(reply, &mut self.stats)?,
                     Err(e) => return Err(self.failure(QemuEvent::Link(e))),
                 }
             }
-            if let Some(answer) = answer {
-                self.stats.recovered += u64::from(repeated);
+            if let Some(answer) = wait.answer(&mut self.stats) {
                 return Ok(answer);
             }
             if start.elapsed() > self.timeout {
                 return Err(hang(self));
             }
-            if sent.elapsed() >= self.polling.retry && self.try_send(&frame)? {
-                self.stats.rerequests += 1;
-                repeated = true;
-                sent = Instant::now();
+            if wait.due() && self.try_send(&frame)? {
+                wait.repeated(&mut self.stats);
             }
             std::thread::sleep(self.polling.interval);
         }

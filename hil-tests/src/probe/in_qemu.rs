@@ -175,6 +175,7 @@ pub fn connect(
         &registry,
         elf,
         Some(Box::new(service)),
+        crate::Polling::QEMU,
     )
 }
 

@@ -791,7 +791,7 @@ mod tests {
     }
 
     fn unit() -> DebugUnit<Scripted> {
-        let ram = vec![u64::from(BASE)..u64::from(BASE) + 0x100];
+        let ram = std::iter::once(u64::from(BASE)..u64::from(BASE) + 0x100).collect::<Vec<_>>();
         DebugUnit::new(Scripted::new(), ram)
     }
 
@@ -937,7 +937,7 @@ mod tests {
         let mut stub = Scripted::new();
         stub.regs[15] = 0x1c4;
         stub.regs[GDB_XPSR as usize] = 0x0100_0000;
-        let ram = vec![u64::from(BASE)..u64::from(BASE) + 0x100];
+        let ram = std::iter::once(u64::from(BASE)..u64::from(BASE) + 0x100).collect::<Vec<_>>();
         let probe = QemuProbe::new(stub, ram, None).into_probe();
         let mut registry = probe_rs::config::Registry::new();
         registry.add_target_family_from_yaml(TARGET_YAML).unwrap();
