@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hil_tests::{Check, PilOptions, Polling, RttPil, Target};
+use hil_tests::{Check, Target};
 
 /// Runs every step, prints one line each; whether all passed.
 pub fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Result<bool> {
@@ -56,9 +56,14 @@ fn qemu(
         ));
         return None;
     }
+    let how = if cfg!(feature = "probe") {
+        "as a probe-rs probe (hil_tests::qemu::QemuProbe)"
+    } else {
+        "read by the bench itself (no probe-rs in this build)"
+    };
     checks.push(Check::pass(
         PROBE,
-        format!("QEMU's gdbstub ({}), on a unix socket", qemu_version()),
+        format!("QEMU's gdbstub ({}), {how}", qemu_version()),
     ));
     checks.push(Check::pass(
         CHIP,
@@ -82,31 +87,11 @@ fn qemu(
             }
         },
     };
-    let options = PilOptions::new(&elf);
-    match RttPil::start(&options, Polling::default(), profile, base, size, None) {
-        Ok(pil) => {
-            checks.push(Check::pass(
-                FLASHED,
-                format!("QEMU loaded {} (-kernel)", elf.display()),
-            ));
-            let block = pil.control_block();
-            let list = |channels: &[hil_tests::rtt::Channel]| {
-                channels
-                    .iter()
-                    .map(|c| format!("\"{}\" {} B {}", c.name, c.size, mode(c.mode)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            checks.push(Check::pass(
-                RTT,
-                format!(
-                    "at {:#010x}; up: {}; down: {}",
-                    block.addr(),
-                    list(&block.up),
-                    list(&block.down)
-                ),
-            ));
-            Some(Box::new(pil))
+    match connect_qemu(&elf, profile, base, size) {
+        Ok((target, layout, how)) => {
+            checks.push(Check::pass(FLASHED, format!("{} ({how})", elf.display())));
+            checks.push(Check::pass(RTT, layout));
+            Some(target)
         }
         Err(e) => {
             checks.push(Check::fail(
@@ -120,7 +105,54 @@ fn qemu(
     }
 }
 
+/// With probe-rs built in: the `Hil` target through the QEMU probe (probe-rs downloads the ELF
+/// and attaches RTT, as on a board).
+#[cfg(feature = "probe")]
+fn connect_qemu(
+    elf: &Path,
+    profile: &'static boards::Profile,
+    base: &'static boards::Profile,
+    size: heuristic::Size,
+) -> Result<(Box<dyn Target>, String, &'static str), hil_tests::TargetError> {
+    let mut hil = hil_tests::qemu::connect(elf, profile, base, size, None)?;
+    let layout = hil.rtt_layout();
+    Ok((
+        Box::new(hil),
+        layout,
+        "downloaded by probe-rs through the QEMU probe",
+    ))
+}
+
+/// Without probe-rs: the bench's own RTT reader through QEMU's gdbstub.
+#[cfg(not(feature = "probe"))]
+fn connect_qemu(
+    elf: &Path,
+    profile: &'static boards::Profile,
+    base: &'static boards::Profile,
+    size: heuristic::Size,
+) -> Result<(Box<dyn Target>, String, &'static str), hil_tests::TargetError> {
+    let options = hil_tests::PilOptions::new(elf);
+    let polling = hil_tests::Polling::default();
+    let pil = hil_tests::RttPil::start(&options, polling, profile, base, size, None)?;
+    let block = pil.control_block();
+    let list = |channels: &[hil_tests::rtt::Channel]| {
+        channels
+            .iter()
+            .map(|c| format!("\"{}\" {} B {}", c.name, c.size, mode(c.mode)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let layout = format!(
+        "at {:#010x}; up: {}; down: {}",
+        block.addr(),
+        list(&block.up),
+        list(&block.down)
+    );
+    Ok((Box::new(pil), layout, "loaded by QEMU, -kernel"))
+}
+
 /// SEGGER's mode bits.
+#[cfg(not(feature = "probe"))]
 fn mode(bits: u32) -> &'static str {
     match bits {
         0 => "NoBlockSkip",

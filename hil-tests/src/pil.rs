@@ -52,6 +52,31 @@ impl PilOptions {
     }
 }
 
+/// QEMU's `mps2-an386` with no display, monitor or serial port, in a process group of its own
+/// (a Ctrl-C stops the bench between games, not QEMU mid-reply; the bench kills QEMU when it
+/// is done with it), and killed with the bench: `setpriv --pdeathsig KILL` (util-linux) sets
+/// the parent-death signal, so a bench killed outright does not leave QEMU running (the
+/// firmware on RTT never waits on a pipe that would close). QEMU alone without setpriv.
+pub(crate) fn qemu_machine() -> Process {
+    let setpriv = Process::new("setpriv")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut qemu = if setpriv {
+        let mut p = Process::new("setpriv");
+        p.args(["--pdeathsig", "KILL", "--", QEMU]);
+        p
+    } else {
+        Process::new(QEMU)
+    };
+    std::os::unix::process::CommandExt::process_group(&mut qemu, 0);
+    qemu.args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
+        .args(["-display", "none", "-monitor", "none", "-serial", "none"]);
+    qemu
+}
+
 /// QEMU's command for the firmware of `options` on `firmware`'s profile, over `link`
 /// (`link=semihosting` or `link=rtt`, the firmware's own words).
 pub(crate) fn qemu_command(
@@ -61,16 +86,10 @@ pub(crate) fn qemu_command(
 ) -> Process {
     let mut append = vec![firmware.name.to_string(), link.to_string()];
     append.extend(options.args.iter().cloned());
-    let mut qemu = Process::new(QEMU);
-    // Its own process group: a Ctrl-C stops the bench between games, not QEMU mid-reply
-    // (the bench kills QEMU when it is done with it).
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut qemu, 0);
-    qemu.args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
-        .args(["-display", "none", "-monitor", "none", "-serial", "none"])
-        // `native`: semihosting calls stay QEMU's even with a debugger attached (with `auto`
-        // they would go to the debugger).
-        .args(["-semihosting-config", "enable=on,target=native"])
+    let mut qemu = qemu_machine();
+    // `native`: semihosting calls stay QEMU's even with a debugger attached (with `auto`
+    // they would go to the debugger).
+    qemu.args(["-semihosting-config", "enable=on,target=native"])
         .arg("-kernel")
         .arg(&options.elf)
         .arg("-append")

@@ -149,6 +149,36 @@ impl Hil {
     }
 }
 
+impl Hil {
+    /// Where RTT's control block is and the channels it declares (names and sizes), as
+    /// probe-rs found them: for bring-up.
+    pub fn rtt_layout(&mut self) -> String {
+        let list = |channels: Vec<(Option<String>, usize)>| {
+            channels
+                .into_iter()
+                .map(|(name, size)| format!("\"{}\" {size} B", name.unwrap_or_default()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let ptr = self.rtt.ptr();
+        let up = list(
+            self.rtt
+                .up_channels()
+                .iter()
+                .map(|c| (c.name().map(str::to_string), c.buffer_size()))
+                .collect(),
+        );
+        let down = list(
+            self.rtt
+                .down_channels()
+                .iter()
+                .map(|c| (c.name().map(str::to_string), c.buffer_size()))
+                .collect(),
+        );
+        format!("at {ptr:#010x}; up: {up}; down: {down}")
+    }
+}
+
 /// A channel pair the host answers while the bench waits for a reply: the emulated ADC of
 /// the firmware in QEMU, whose sampler asks the host for every conversion. It also holds the
 /// cage the bench sets, since that firmware has no fixture to set one with.
@@ -163,6 +193,13 @@ pub trait Service {
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError>;
     /// A new game starts (the emulated board's noise is drawn per game).
     fn start_game(&mut self, game: usize);
+    /// A poll of the channels begins (`true`) or ends. QEMU cannot be read while its guest
+    /// runs, so its probe stops the guest for each access; held, the guest stays stopped from
+    /// the first access of a poll to its end (one stop per poll instead of some ten).
+    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+        let _ = on;
+        Ok(())
+    }
 }
 
 /// Reads what up channel 0 holds and decodes every whole defmt frame.
@@ -178,6 +215,14 @@ fn pump_logs(
     let n = up.read(core, &mut buf).map_err(lost)?;
     defmt.received(&buf[..n]);
     Ok(())
+}
+
+/// Tells the service a poll begins (`true`) or ends.
+fn hold(service: &mut Option<Box<dyn Service>>, on: bool) -> Result<(), TargetError> {
+    match service {
+        Some(service) => service.hold(on),
+        None => Ok(()),
+    }
 }
 
 /// Writes a whole command frame to down channel 0 (waiting while the firmware makes room).
@@ -250,31 +295,38 @@ impl Target for Hil {
         let start = Instant::now();
         while start.elapsed() < REPLY_TIMEOUT {
             self.stats.polls += 1;
-            let up = self.rtt.up_channel(1).ok_or(Lost::NoChannel {
-                direction: "up",
-                number: 1,
-            })?;
-            let n = up.read(&mut core, &mut buf).map_err(lost)?;
-            for &b in &buf[..n] {
-                if let Some(frame) = self.reader.push::<Reply>(b) {
-                    wait.take(frame?, &mut self.stats)?;
+            hold(&mut self.service, true)?;
+            let polled = (|| {
+                let up = self.rtt.up_channel(1).ok_or(Lost::NoChannel {
+                    direction: "up",
+                    number: 1,
+                })?;
+                let n = up.read(&mut core, &mut buf).map_err(lost)?;
+                for &b in &buf[..n] {
+                    if let Some(frame) = self.reader.push::<Reply>(b) {
+                        wait.take(frame?, &mut self.stats)?;
+                    }
                 }
-            }
-            // The log channel drops what does not fit: keep it drained while the board works.
-            pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
+                // The log channel drops what does not fit: keep it drained while the board
+                // works.
+                pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
+                let served = match &mut self.service {
+                    Some(service) => serve(&mut self.rtt, service.as_mut(), &mut core)?,
+                    None => false,
+                };
+                // A reply dropped by the full up channel: ask again with the same number.
+                if wait.due() {
+                    send(&mut self.rtt, &mut core, &frame, seq)?;
+                    wait.repeated(&mut self.stats);
+                }
+                Ok::<_, TargetError>(n > 0 || served)
+            })();
+            hold(&mut self.service, false)?;
+            let busy = polled?;
             if let Some(answer) = wait.answer(&mut self.stats) {
                 return Ok(answer);
             }
-            let served = match &mut self.service {
-                Some(service) => serve(&mut self.rtt, service.as_mut(), &mut core)?,
-                None => false,
-            };
-            // A reply dropped by the full up channel: ask again with the same number.
-            if wait.due() {
-                send(&mut self.rtt, &mut core, &frame, seq)?;
-                wait.repeated(&mut self.stats);
-            }
-            if n == 0 && !served {
+            if !busy {
                 std::thread::sleep(self.polling.interval);
             }
         }

@@ -8,8 +8,9 @@
 //! letting it run then would lock it up, which QEMU 7.2 answers by aborting.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command as Process, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use emulator::emulated::EmulatedCage;
@@ -21,45 +22,95 @@ use probe_rs::config::{MemoryRegion, Registry};
 use super::qemu::{CHIP, QemuProbe, Stub, TARGET_YAML};
 use super::{Hil, Service};
 use crate::gdb::{Gdb, GdbError};
-use crate::pil::{Adc, QEMU};
+use crate::pil::{Adc, qemu_machine};
 use crate::target::{CageError, Lost, TargetError, wire};
 
 /// How long QEMU may take to open its gdb socket.
 const SOCKET_TIMEOUT: Duration = Duration::from_secs(5);
 
-impl Stub for Gdb {
+/// The gdb connection, shared by the probe and the bench's polls ([`Service::hold`]).
+#[derive(Clone, Debug)]
+struct SharedGdb(Arc<Mutex<Held>>);
+
+#[derive(Debug)]
+struct Held {
+    gdb: Gdb,
+    /// A poll is under way: the probe's resumes wait for its end.
+    hold: bool,
+    /// The probe resumed during the poll: the guest is stopped and runs at its end.
+    deferred: bool,
+}
+
+impl SharedGdb {
+    fn new(gdb: Gdb) -> SharedGdb {
+        SharedGdb(Arc::new(Mutex::new(Held {
+            gdb,
+            hold: false,
+            deferred: false,
+        })))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Held> {
+        // A panic while the lock was held left a gdb connection that is still usable.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Holds the guest stopped across a poll's accesses (`true`), or lets it run again.
+    fn hold(&self, on: bool) -> Result<(), GdbError> {
+        let mut held = self.lock();
+        held.hold = on;
+        if !on && held.deferred {
+            held.deferred = false;
+            held.gdb.resume()?;
+        }
+        Ok(())
+    }
+}
+
+impl Stub for SharedGdb {
     type Error = GdbError;
 
     fn halt(&mut self) -> Result<(), GdbError> {
-        Gdb::halt(self)
+        let mut held = self.lock();
+        if held.deferred {
+            // Still stopped since the resume that was held back: it now stays stopped.
+            held.deferred = false;
+            return Ok(());
+        }
+        held.gdb.halt()
     }
 
     fn resume(&mut self) -> Result<(), GdbError> {
-        Gdb::resume(self)
+        let mut held = self.lock();
+        if held.hold {
+            held.deferred = true;
+            return Ok(());
+        }
+        held.gdb.resume()
     }
 
     fn step(&mut self) -> Result<(), GdbError> {
-        Gdb::step(self)
+        self.lock().gdb.step()
     }
 
     fn read_memory(&mut self, address: u32, buf: &mut [u8]) -> Result<(), GdbError> {
-        Gdb::read_memory(self, address, buf)
+        self.lock().gdb.read_memory(address, buf)
     }
 
     fn write_memory(&mut self, address: u32, bytes: &[u8]) -> Result<(), GdbError> {
-        Gdb::write_memory(self, address, bytes)
+        self.lock().gdb.write_memory(address, bytes)
     }
 
     fn read_register(&mut self, number: u32) -> Result<u32, GdbError> {
-        Gdb::read_register(self, number)
+        self.lock().gdb.read_register(number)
     }
 
     fn write_register(&mut self, number: u32, value: u32) -> Result<(), GdbError> {
-        Gdb::write_register(self, number, value)
+        self.lock().gdb.write_register(number, value)
     }
 
     fn system_reset(&mut self) -> Result<(), GdbError> {
-        Gdb::monitor(self, "system_reset")
+        self.lock().gdb.monitor("system_reset")
     }
 }
 
@@ -89,12 +140,7 @@ fn socket_path() -> PathBuf {
 fn start(firmware: &'static boards::Profile) -> Result<(Gdb, QemuProcess), TargetError> {
     let socket = socket_path();
     let _ = std::fs::remove_file(&socket);
-    let mut qemu = Process::new(QEMU);
-    // Its own process group: a Ctrl-C stops the bench between games, not QEMU mid-reply.
-    std::os::unix::process::CommandExt::process_group(&mut qemu, 0);
-    let child = qemu
-        .args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
-        .args(["-display", "none", "-monitor", "none", "-serial", "none"])
+    let child = qemu_machine()
         // `native`: semihosting (the firmware's command line, its exit) stays QEMU's with a
         // debugger attached. QEMU's option syntax doubles a comma inside a value.
         .arg("-semihosting-config")
@@ -163,11 +209,13 @@ pub fn connect(
         })
         .collect();
     let (gdb, process) = start(firmware)?;
-    let probe = QemuProbe::new(gdb, ram, Some(Box::new(process)));
+    let gdb = SharedGdb::new(gdb);
+    let probe = QemuProbe::new(gdb.clone(), ram, Some(Box::new(process)));
     let service = AdcService {
         adc: Adc::new(&cage),
         cage,
         reader: FrameReader::new(),
+        gdb,
     };
     Hil::attach(
         probe.into_probe(),
@@ -184,6 +232,7 @@ struct AdcService {
     cage: EmulatedCage,
     adc: Adc,
     reader: FrameReader,
+    gdb: SharedGdb,
 }
 
 impl Service for AdcService {
@@ -214,5 +263,11 @@ impl Service for AdcService {
 
     fn start_game(&mut self, game: usize) {
         self.cage.start_game(game as u64);
+    }
+
+    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+        self.gdb
+            .hold(on)
+            .map_err(|e| Lost::Probe(Box::new(e)).into())
     }
 }
