@@ -3,7 +3,6 @@
 //! otherwise. The firmware ELF is `BIRDCAGE_PIL_ELF`, or built once here.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use emulator::emulated::Fault;
@@ -19,17 +18,9 @@ mod common;
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 const MEGA: &boards::Profile = &boards::ARDUINO_MEGA;
 
-/// The QEMU firmware, or `None` (and why, printed) when QEMU is not installed.
+/// The QEMU firmware, or `None` when QEMU is not installed.
 fn elf() -> Option<PathBuf> {
-    static ELF: OnceLock<Option<PathBuf>> = OnceLock::new();
-    ELF.get_or_init(|| {
-        if !hil_tests::qemu_available() {
-            eprintln!("skipped: {} not installed", hil_tests::QEMU);
-            return None;
-        }
-        Some(hil_tests::firmware_elf().unwrap_or_else(|e| panic!("{e}")))
-    })
-    .clone()
+    common::qemu_elf()
 }
 
 fn pil(profile: &'static boards::Profile, size: Size, seed: Option<u64>) -> Option<Pil> {

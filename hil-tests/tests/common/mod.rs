@@ -1,7 +1,8 @@
 //! What more than one test binary needs.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// Runs the bench `command` in a process group of its own, and once its report in `out` holds
@@ -61,4 +62,18 @@ pub fn existing(resume: bool) -> hil_tests::Existing {
     } else {
         hil_tests::Existing::Refuse
     }
+}
+
+/// The QEMU firmware, or `None` (and why, printed) when QEMU is not installed.
+#[allow(dead_code)] // Only the test binaries that run QEMU use it.
+pub fn qemu_elf() -> Option<PathBuf> {
+    static ELF: OnceLock<Option<PathBuf>> = OnceLock::new();
+    ELF.get_or_init(|| {
+        if !hil_tests::qemu_available() {
+            eprintln!("skipped: {} not installed", hil_tests::QEMU);
+            return None;
+        }
+        Some(hil_tests::firmware_elf().unwrap_or_else(|e| panic!("{e}")))
+    })
+    .clone()
 }
