@@ -3,9 +3,9 @@
 //! buffers are plain target RAM that a debugger reads and writes.
 //!
 //! QEMU cannot access memory while the guest runs (any byte it receives halts the guest), so
-//! every access halts first; [`Gdb::with_halted`] halts, does the work and resumes if the guest
-//! was running. A real probe reads RAM in the background; here the guest stops for the
-//! duration of a few packets (~50 µs each over a unix socket).
+//! every access halts first ([`Gdb::halt`]), and the caller lets the guest run again
+//! ([`Gdb::resume`]) once its accesses are done. A real probe reads RAM in the background;
+//! here the guest stops for the duration of a few packets (~50 µs each over a unix socket).
 //!
 //! Packets are `$data#checksum`; each is acknowledged with `+` (QEMU 7.2 offers no no-ack
 //! mode). Binary data travels as hex (`m`/`M`), which every stub supports.
@@ -105,20 +105,6 @@ impl Gdb {
         self.send("c")?;
         self.running = true;
         Ok(())
-    }
-
-    /// Runs `work` with the guest halted, then lets it run again if it was running.
-    pub fn with_halted<T>(
-        &mut self,
-        work: impl FnOnce(&mut Gdb) -> Result<T, GdbError>,
-    ) -> Result<T, GdbError> {
-        let was_running = self.running;
-        self.halt()?;
-        let out = work(self)?;
-        if was_running {
-            self.resume()?;
-        }
-        Ok(out)
     }
 
     /// Reads `buf.len()` bytes of guest memory from `addr` (the guest must be halted).

@@ -4,7 +4,7 @@
 //! and one ring buffer per channel; the target writes an up buffer's write offset and the host
 //! its read offset, and the other way round for a down buffer.
 //!
-//! Every call here expects the guest halted ([`Gdb::with_halted`]): QEMU cannot access memory
+//! Every call here expects the guest halted ([`Gdb::halt`]): QEMU cannot access memory
 //! while it runs, and a halted guest cannot move an offset under the host's feet.
 
 use std::path::Path;

@@ -24,7 +24,7 @@ use firmware::rtt::{ADC_DOWN, ADC_UP, BENCH_DOWN, BENCH_UP, DEFMT_UP};
 use heuristic::{Position, Size};
 
 use crate::defmt_log::DefmtLog;
-use crate::gdb::{Gdb, GdbError};
+use crate::gdb::Gdb;
 use crate::link::{Awaiting, LinkStats, Polling};
 use crate::pil::{Adc, PilOptions, QemuEvent, QemuExit, QemuFailure, qemu_command};
 use crate::rtt::{ControlBlock, RttError, control_block_address};
@@ -226,15 +226,16 @@ impl RttPil {
 
     /// Writes a command frame to the bench down channel if it fits whole.
     fn try_send(&mut self, frame: &[u8]) -> Result<bool, TargetError> {
-        let sent = self.gdb.with_halted(|gdb| {
-            self.block
-                .write_down(gdb, BENCH_DOWN, frame)
-                .map_err(|e| match e {
-                    RttError::Gdb(e) => e,
-                    other => GdbError::Io(std::io::Error::other(other.to_string())),
-                })
-        });
-        sent.map_err(|e| self.failure(QemuEvent::Rtt(e.into())))
+        let running = !self.gdb.is_halted();
+        let sent = (|| -> Result<bool, RttError> {
+            self.gdb.halt()?;
+            let sent = self.block.write_down(&mut self.gdb, BENCH_DOWN, frame)?;
+            if running {
+                self.gdb.resume()?;
+            }
+            Ok(sent)
+        })();
+        sent.map_err(|e| self.failure(QemuEvent::Rtt(e)))
     }
 
     /// Why the firmware stopped answering: `what`, QEMU's exit, its own words and the last
