@@ -470,13 +470,15 @@ fn truncated(text: &str) -> heapless::String<{ protocol::NAME_CAPACITY }> {
 }
 
 /// The bench link's receiving end: reads command frames byte by byte, carries each out, and
-/// keeps the last reply. A command that arrives again with the number of the last one (the
-/// bench did not get the reply: an RTT channel dropped it, or it came too late) is answered
-/// again from the copy, not carried out twice: a repeated `Decide` must not play twice.
+/// keeps the last one with its reply. The same command arriving again with the same number
+/// (the bench did not get the reply: an RTT channel dropped it, or it came too late) is
+/// answered again from the copy, not carried out twice: a repeated `Decide` must not play
+/// twice. The command is compared too, so that a new bench session whose first number happens
+/// to be the last one served is not answered with an old reply.
 #[derive(Debug, Default)]
 pub struct Server {
     reader: FrameReader,
-    last: Option<Frame<Reply>>,
+    last: Option<(Frame<Command>, Reply)>,
 }
 
 impl Server {
@@ -529,17 +531,18 @@ impl Server {
     {
         match frame {
             Ok(frame) => match &self.last {
-                Some(last) if last.seq == frame.seq => {
+                Some((command, reply)) if *command == frame => {
                     info!("command {} again: its reply again", frame.seq);
-                    last.clone()
+                    Frame {
+                        seq: frame.seq,
+                        body: reply.clone(),
+                    }
                 }
                 _ => {
-                    let reply = Frame {
-                        seq: frame.seq,
-                        body: app.handle(frame.body),
-                    };
-                    self.last = Some(reply.clone());
-                    reply
+                    let reply = app.handle(frame.body.clone());
+                    let seq = frame.seq;
+                    self.last = Some((frame, reply.clone()));
+                    Frame { seq, body: reply }
                 }
             },
             Err(error) => {

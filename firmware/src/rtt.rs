@@ -8,7 +8,7 @@
 //!   so one fits whenever the host has read its earlier replies; one that does not fit is
 //!   dropped whole and the bench gets it again by sending the command again with the same
 //!   number ([`Server`](crate::Server) keeps the last reply);
-//! - down 0, "bench": commands, 128 B.
+//! - down 0, "bench": commands, 129 B (one frame of the longest).
 //!
 //! The QEMU binary adds a pair for its emulated ADC (up 2 / down 1, "adc"); the macro takes
 //! such extra channels after the board's.
@@ -26,10 +26,12 @@ pub const ADC_DOWN: usize = 1;
 
 /// Bytes of the defmt up channel.
 pub const DEFMT_UP_SIZE: usize = 1024;
-/// Bytes of the bench up channel: four replies of [`MAX_FRAME`](crate::protocol::MAX_FRAME).
+/// Bytes of the bench up channel: three replies of [`MAX_FRAME`](crate::protocol::MAX_FRAME)
+/// whole (an RTT buffer keeps one byte free), more of the usual size.
 pub const BENCH_UP_SIZE: usize = 4 * crate::protocol::MAX_FRAME;
-/// Bytes of the bench down channel: one command of [`MAX_FRAME`](crate::protocol::MAX_FRAME).
-pub const BENCH_DOWN_SIZE: usize = crate::protocol::MAX_FRAME;
+/// Bytes of the bench down channel: one command of [`MAX_FRAME`](crate::protocol::MAX_FRAME),
+/// plus the byte an RTT buffer keeps free.
+pub const BENCH_DOWN_SIZE: usize = crate::protocol::MAX_FRAME + 1;
 /// Bytes of each QEMU ADC channel: two requests or answers.
 pub const ADC_SIZE: usize = 2 * crate::protocol::MAX_FRAME;
 

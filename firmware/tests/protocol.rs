@@ -281,5 +281,18 @@ fn a_command_sent_again_with_its_number_is_answered_again_not_carried_out_twice(
     // A new number is carried out: the machine cuts again.
     let next = serve_all(&mut app, &mut server, &wire(4, Command::Decide));
     assert_ne!(next, first);
+    // Another command under the last number (a new session starting where the old one
+    // stopped) is carried out, not answered from the copy.
+    let status = serve_all(&mut app, &mut server, &wire(4, Command::Status));
+    assert!(
+        matches!(
+            &status[..],
+            [Ok(Frame {
+                seq: 4,
+                body: Reply::Status(_)
+            })]
+        ),
+        "{status:?}"
+    );
     common::finish(app);
 }

@@ -1,5 +1,5 @@
 //! Round trips to the firmware in QEMU over each PIL link: `Identify` (the bench link alone)
-//! and `Measure` (which also makes the firmware's sampler ask the emulated ADC for every node).
+//! and `NewGame` (which also makes the firmware's sampler ask the emulated ADC for every node).
 //! Both links run in this process, so their ratio is what to quote (hil-tests/README.md).
 //!
 //! `BIRDCAGE_PIL_ELF` names the QEMU firmware (built with cargo when unset); without

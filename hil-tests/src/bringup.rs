@@ -10,7 +10,7 @@ pub fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Resu
     let (profile, base) = boards::file::load_with_base(board)?;
     let size = heuristic::Size::new(m).map_err(|e| anyhow::anyhow!("--size {m}: {e}"))?;
     let mut checks = Vec::new();
-    let target = if probe.eq_ignore_ascii_case("qemu") {
+    let target = if hil_tests::is_qemu(probe) {
         qemu(elf, profile, base, size, &mut checks)
     } else {
         board_probe(probe, elf, profile, &mut checks)
@@ -92,6 +92,15 @@ fn qemu(
             checks.push(Check::pass(FLASHED, format!("{} ({how})", elf.display())));
             checks.push(Check::pass(RTT, layout));
             Some(target)
+        }
+        Err(e @ hil_tests::TargetError::Lost(hil_tests::Lost::Elf { .. })) => {
+            checks.push(Check::fail(
+                FLASHED,
+                e.to_string(),
+                "pass the firmware-qemu ELF: cargo build -p firmware --bin firmware-qemu \
+                 --features qemu --target thumbv7em-none-eabihf --profile fw",
+            ));
+            None
         }
         Err(e) => {
             checks.push(Check::fail(
@@ -208,14 +217,14 @@ fn board_probe(
         return None;
     };
     match hil_tests::Hil::connect(probe, profile, elf) {
-        Ok(hil) => {
-            checks.push(Check::pass(PROBE, probe.to_string()));
+        Ok(mut hil) => {
+            checks.push(Check::pass(PROBE, format!("the probe for {probe}")));
             checks.push(Check::pass(
                 CHIP,
                 profile.probe_rs_chip.unwrap_or(profile.name).to_string(),
             ));
             checks.push(Check::pass(FLASHED, elf.display().to_string()));
-            checks.push(Check::pass(RTT, "attached"));
+            checks.push(Check::pass(RTT, hil.rtt_layout()));
             Some(Box::new(hil))
         }
         Err(e @ hil_tests::TargetError::NoProbe { .. }) => {

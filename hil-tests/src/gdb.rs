@@ -18,7 +18,8 @@ use std::time::Duration;
 
 /// The longest wait for a stub's answer: the guest is halted while it answers.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
-/// Bytes per memory packet: QEMU offers `PacketSize=1000` (hex doubles the bytes).
+/// Bytes per memory packet: hex doubles them, and with the command the packet stays under
+/// 1000 characters, which any stub takes (QEMU offers `PacketSize=1000`, hex: 4096).
 const CHUNK: usize = 0x1f0;
 
 /// What went wrong talking to the stub.
@@ -30,6 +31,9 @@ pub enum GdbError {
     /// The stub closed the connection.
     #[error("the gdbstub closed the connection")]
     Closed,
+    /// The stub did not answer in time; the connection is out of step from here on.
+    #[error("the gdbstub did not answer within {0:?}")]
+    Timeout(Duration),
     /// The guest ended; its exit code (from the `W` stop reply).
     #[error("the guest exited with code {0}")]
     Exited(u8),
@@ -280,6 +284,14 @@ impl Gdb {
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
                     return Err(GdbError::Closed);
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    return Err(GdbError::Timeout(ANSWER_TIMEOUT));
                 }
                 Err(e) => return Err(e.into()),
             };

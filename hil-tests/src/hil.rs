@@ -14,3 +14,9 @@ pub fn probe_request() -> Option<String> {
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
 }
+
+/// Whether a `--probe` names QEMU (the firmware in QEMU behind its gdbstub) rather than a
+/// board's probe or chip.
+pub fn is_qemu(probe: &str) -> bool {
+    probe.eq_ignore_ascii_case("qemu")
+}

@@ -55,13 +55,13 @@ pub use fault_table::{
 };
 pub use faults::{FaultCampaignError, FaultRun, Trial, Verdict, fault_campaign};
 pub use guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
-pub use hil::{PROBE_ENV, probe_request};
+pub use hil::{PROBE_ENV, is_qemu, probe_request};
 pub use link::{LinkStats, Polling};
 pub use pil::{
     ELF_ENV, ElfError, Pil, PilOptions, QEMU, QemuEvent, QemuExit, QemuFailure, firmware_elf,
     qemu_available,
 };
-pub use pil_link::{PilLink, PilTarget};
+pub use pil_link::PilTarget;
 #[cfg(feature = "probe")]
 pub use probe::{Hil, Service, qemu};
 pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};

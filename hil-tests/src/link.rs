@@ -88,9 +88,14 @@ impl Awaiting {
     }
 
     /// Takes one reply frame read from the link: the first with the command's number is the
-    /// answer; further copies and replies to earlier numbers are counted and ignored; a reply
-    /// to a number not sent yet is a lost frame.
+    /// answer; further copies and replies to earlier numbers are counted and ignored; the
+    /// firmware's word that it could not read a frame is that link error; a reply to a number
+    /// not sent yet is a lost frame.
     pub fn take(&mut self, frame: Frame<Reply>, stats: &mut LinkStats) -> Result<(), TargetError> {
+        if let (NO_SEQ, Reply::Error(error)) = (frame.seq, &frame.body) {
+            // The firmware could not read a frame of ours: say why.
+            return Err(TargetError::Link(*error));
+        }
         if frame.seq == self.seq && self.answer.is_none() {
             self.answer = Some(frame.body);
         } else if frame.seq == self.seq || is_earlier(frame.seq, self.seq) {
@@ -152,6 +157,14 @@ mod tests {
         assert_eq!(wait.answer(&mut stats), None);
         assert_eq!((stats.stale, stats.recovered), (2, 0));
         let mut wait = Awaiting::new(10, Polling::QEMU);
+        let unreadable = Frame {
+            seq: NO_SEQ,
+            body: Reply::Error(firmware::protocol::LinkError::Checksum),
+        };
+        assert!(matches!(
+            wait.take(unreadable, &mut stats),
+            Err(TargetError::Link(firmware::protocol::LinkError::Checksum))
+        ));
         assert!(matches!(
             wait.take(reply(11), &mut stats),
             Err(TargetError::LostFrame {

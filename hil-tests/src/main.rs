@@ -219,7 +219,7 @@ impl Run {
         base: &'static boards::Profile,
         size: Size,
     ) -> anyhow::Result<Box<dyn Target>> {
-        if self.probe.as_deref() == Some("qemu") {
+        if self.probe.as_deref().is_some_and(hil_tests::is_qemu) {
             let elf = self.qemu_elf()?;
             return Ok(Box::new(hil_tests::qemu::connect(
                 &elf,
@@ -362,7 +362,7 @@ impl Run {
             return self.faults(profile, base);
         }
         let scenario = self.scenario()?;
-        let qemu_probe = self.probe.as_deref() == Some("qemu");
+        let qemu_probe = self.probe.as_deref().is_some_and(hil_tests::is_qemu);
         if self.compare_sil && !(self.target == Stage::Pil || qemu_probe) {
             bail!(
                 "--compare-sil compares the firmware in QEMU with SIL: use it with --target pil or --probe qemu"

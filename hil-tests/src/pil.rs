@@ -77,6 +77,14 @@ pub(crate) fn qemu_machine() -> Process {
     qemu
 }
 
+/// A path for QEMU's gdbstub socket, unique in this process (one counter for every
+/// launcher: each removes its socket when done).
+pub(crate) fn gdb_socket() -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("birdcage-gdb-{}-{n}.sock", std::process::id()))
+}
+
 /// QEMU's command for the firmware of `options` on `firmware`'s profile, over `link`
 /// (`link=semihosting` or `link=rtt`, the firmware's own words).
 pub(crate) fn qemu_command(

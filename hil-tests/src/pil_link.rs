@@ -10,15 +10,6 @@ use crate::pil::Pil;
 use crate::rtt_pil::RttPil;
 use crate::target::{Target, TargetError};
 
-/// The link between the bench and the firmware in QEMU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PilLink {
-    /// Semihosting: stdin, stderr and stdout of QEMU.
-    Semihosting,
-    /// The board's RTT layout, read and written through QEMU's gdbstub.
-    Rtt,
-}
-
 /// The firmware in QEMU over one of the links.
 #[derive(Debug)]
 pub enum PilTarget {

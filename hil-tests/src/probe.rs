@@ -225,26 +225,42 @@ fn hold(service: &mut Option<Box<dyn Service>>, on: bool) -> Result<(), TargetEr
     }
 }
 
-/// Writes a whole command frame to down channel 0 (waiting while the firmware makes room).
+/// Writes all of `bytes` to down channel `number`, waiting while the firmware makes room;
+/// whether it was all written within [`REPLY_TIMEOUT`].
+fn write_all(
+    rtt: &mut Rtt,
+    core: &mut probe_rs::Core<'_>,
+    number: usize,
+    bytes: &[u8],
+) -> Result<bool, TargetError> {
+    let down = rtt.down_channel(number).ok_or(Lost::NoChannel {
+        direction: "down",
+        number,
+    })?;
+    let mut sent = 0;
+    let start = Instant::now();
+    while sent < bytes.len() {
+        sent += down.write(core, &bytes[sent..]).map_err(lost)?;
+        if start.elapsed() > REPLY_TIMEOUT {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Writes a command frame to the bench down channel (0), with the guest running: the
+/// firmware takes the bytes as they come, so a frame never stays torn.
 fn send(
     rtt: &mut Rtt,
     core: &mut probe_rs::Core<'_>,
     frame: &[u8],
     seq: u16,
 ) -> Result<(), TargetError> {
-    let down = rtt.down_channel(0).ok_or(Lost::NoChannel {
-        direction: "down",
-        number: 0,
-    })?;
-    let mut sent = 0;
-    let start = Instant::now();
-    while sent < frame.len() {
-        sent += down.write(core, &frame[sent..]).map_err(lost)?;
-        if start.elapsed() > REPLY_TIMEOUT {
-            return Err(TargetError::NoReply { seq });
-        }
+    if write_all(rtt, core, 0, frame)? {
+        Ok(())
+    } else {
+        Err(TargetError::NoReply { seq })
     }
-    Ok(())
 }
 
 /// Answers what the service's up channel holds; whether there was anything.
@@ -264,18 +280,10 @@ fn serve(
         return Ok(false);
     }
     let answer = service.serve(&buf[..n])?;
+    // The firmware waits for each answer before it asks again: there is room, held or not.
     let number = service.down();
-    let down = rtt.down_channel(number).ok_or(Lost::NoChannel {
-        direction: "down",
-        number,
-    })?;
-    let mut sent = 0;
-    let start = Instant::now();
-    while sent < answer.len() {
-        sent += down.write(core, &answer[sent..]).map_err(lost)?;
-        if start.elapsed() > REPLY_TIMEOUT {
-            return Err(Lost::Service(number).into());
-        }
+    if !write_all(rtt, core, number, &answer)? {
+        return Err(Lost::Service(number).into());
     }
     Ok(true)
 }
@@ -314,17 +322,18 @@ impl Target for Hil {
                     Some(service) => serve(&mut self.rtt, service.as_mut(), &mut core)?,
                     None => false,
                 };
-                // A reply dropped by the full up channel: ask again with the same number.
-                if wait.due() {
-                    send(&mut self.rtt, &mut core, &frame, seq)?;
-                    wait.repeated(&mut self.stats);
-                }
                 Ok::<_, TargetError>(n > 0 || served)
             })();
             hold(&mut self.service, false)?;
             let busy = polled?;
             if let Some(answer) = wait.answer(&mut self.stats) {
                 return Ok(answer);
+            }
+            // A reply dropped by the full up channel: ask again with the same number (not
+            // held: the firmware must be running to make room for it).
+            if wait.due() {
+                send(&mut self.rtt, &mut core, &frame, seq)?;
+                wait.repeated(&mut self.stats);
             }
             if !busy {
                 std::thread::sleep(self.polling.interval);

@@ -20,6 +20,9 @@ const ID_FIELD: u32 = 16;
 const DESCRIPTOR: u32 = 24;
 /// More channels than this in a control block is a corrupt one.
 const MAX_CHANNELS: u32 = 16;
+/// A channel buffer larger than this is a corrupt descriptor (the MCUs here have 128 KiB of
+/// RAM; QEMU's mps2-an386 4 MiB).
+const MAX_BUFFER: u32 = 1 << 22;
 
 /// What went wrong with RTT.
 #[derive(Debug, thiserror::Error)]
@@ -158,6 +161,12 @@ impl ControlBlock {
                 gdb.read_memory(w(0), &mut name)?;
             }
             let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+            if w(8) == 0 || w(8) > MAX_BUFFER || w(4).checked_add(w(8)).is_none() {
+                return Err(corrupt(
+                    addr,
+                    format!("a channel of {} bytes at {:#010x}", w(8), w(4)),
+                ));
+            }
             Ok(Channel {
                 name: String::from_utf8_lossy(&name[..end]).into_owned(),
                 size: w(8),

@@ -13,7 +13,6 @@ use std::collections::VecDeque;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -56,9 +55,6 @@ pub struct RttPil {
     stats: LinkStats,
 }
 
-/// Sockets made by this process, numbered.
-static SOCKETS: AtomicU32 = AtomicU32::new(0);
-
 impl RttPil {
     /// Starts QEMU halted with its gdbstub on a unix socket, attaches, lets the firmware run
     /// and waits for its RTT control block; then as [`crate::Pil::start`].
@@ -77,11 +73,7 @@ impl RttPil {
         })?;
         let defmt = DefmtLog::new(&elf).map_err(Lost::Defmt)?;
         let addr = control_block_address(&options.elf, &elf).map_err(rtt_lost)?;
-        let socket = std::env::temp_dir().join(format!(
-            "birdcage-gdb-{}-{}.sock",
-            std::process::id(),
-            SOCKETS.fetch_add(1, Ordering::Relaxed)
-        ));
+        let socket = crate::pil::gdb_socket();
         let _ = std::fs::remove_file(&socket);
         let mut qemu = qemu_command(options, firmware, "link=rtt")
             .arg("-S")

@@ -9,7 +9,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -129,16 +128,9 @@ impl Drop for QemuProcess {
     }
 }
 
-/// A socket path of this process's own.
-fn socket_path() -> PathBuf {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("birdcage-gdb-{}-{n}.sock", std::process::id()))
-}
-
 /// Starts QEMU halted with its gdbstub on a fresh socket, and connects.
 fn start(firmware: &'static boards::Profile) -> Result<(Gdb, QemuProcess), TargetError> {
-    let socket = socket_path();
+    let socket = crate::pil::gdb_socket();
     let _ = std::fs::remove_file(&socket);
     let child = qemu_machine()
         // `native`: semihosting (the firmware's command line, its exit) stays QEMU's with a

@@ -10,8 +10,9 @@
 //!
 //! The semihosting command line (QEMU's `-append`) may also name the board profile the bench
 //! emulates (`nucleo-f446re` when it does not), and, for the bench's own tests of its crash and
-//! hang handling, `panic-at=N` or `hang-at=N` to fail at the N-th command, or `drop-reply=N` to
-//! drop the N-th reply as a full RTT channel would.
+//! hang handling, `panic-at=N` or `hang-at=N` to fail at the N-th command (over semihosting
+//! before it is read, over RTT after it is carried out and before its reply: either way its
+//! reply never comes), or `drop-reply=N` to drop the N-th reply as a full RTT channel would.
 //!
 //! Build: `cargo build -p firmware --bin firmware-qemu --features qemu --target
 //! thumbv7em-none-eabihf --profile fw`; the `hil-tests` PIL target starts QEMU itself.
