@@ -74,16 +74,7 @@ fn the_firmware_logs_in_defmt_and_the_bench_decodes_it() {
     let Some(mut pil) = pil(NUCLEO, Size::M4, None) else {
         return;
     };
-    let Reply::Identity(id) = pil.exchange(Command::Identify).unwrap() else {
-        panic!("identify answers an identity");
-    };
-    assert_eq!(id.board.as_str(), "nucleo-f446re");
-    pil.exchange(Command::NewGame).unwrap();
-    let reply = pil.exchange(Command::Decide).unwrap();
-    assert!(
-        matches!(reply, Reply::Turn(firmware::Outcome::Move(_))),
-        "{reply:?}"
-    );
+    common::first_move(&mut pil);
     // Logs come on QEMU's stdout, frames on its stderr: two pipes, two reader threads, so the
     // log line of a move may arrive after the move's reply on a loaded machine. Wait for it.
     let mut logs = Vec::new();

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use firmware::protocol::{Command, Reply};
+use firmware::protocol::Command;
 use heuristic::Size;
 use hil_tests::{Class, LinkStats, Lockstep, PilOptions, Polling, RttPil, Scenario, Sil, Target};
 
@@ -83,16 +83,7 @@ fn the_firmware_declares_the_boards_rtt_layout_and_answers_over_it() {
             ("adc".to_string(), firmware::rtt::ADC_SIZE, 0),
         ]
     );
-    let Reply::Identity(id) = pil.exchange(Command::Identify).unwrap() else {
-        panic!("identify answers an identity");
-    };
-    assert_eq!(id.board.as_str(), "nucleo-f446re");
-    pil.exchange(Command::NewGame).unwrap();
-    let reply = pil.exchange(Command::Decide).unwrap();
-    assert!(
-        matches!(reply, Reply::Turn(firmware::Outcome::Move(_))),
-        "{reply:?}"
-    );
+    common::first_move(&mut pil);
     // defmt comes up channel 0 in the same polls as the replies.
     let logs = pil.logs().join("\n");
     assert!(logs.contains("in QEMU as nucleo-f446re"), "{logs}");

@@ -77,3 +77,20 @@ pub fn qemu_elf() -> Option<PathBuf> {
     })
     .clone()
 }
+
+/// Identifies the firmware (which must say it runs on the NUCLEO profile), starts a game and
+/// checks the machine's first decision is a move.
+#[allow(dead_code)] // Only the test binaries that run QEMU use it.
+pub fn first_move(target: &mut dyn hil_tests::Target) {
+    use firmware::protocol::{Command, Reply};
+    let Reply::Identity(id) = target.exchange(Command::Identify).unwrap() else {
+        panic!("identify answers an identity");
+    };
+    assert_eq!(id.board.as_str(), "nucleo-f446re");
+    target.exchange(Command::NewGame).unwrap();
+    let reply = target.exchange(Command::Decide).unwrap();
+    assert!(
+        matches!(reply, Reply::Turn(firmware::Outcome::Move(_))),
+        "{reply:?}"
+    );
+}
