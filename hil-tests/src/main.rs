@@ -85,6 +85,9 @@ enum Stage {
     Hil,
 }
 
+/// A day bounds a wait: longer is a typo, and 1e19 s overflows a Duration.
+const MAX_TIMEOUT_S: f64 = 86_400.0;
+
 /// `--link`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum LinkArg {
@@ -132,16 +135,17 @@ struct Run {
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
     /// PIL: the link to the firmware in QEMU: `semihosting` (QEMU's stdin and stderr) or
-    /// `rtt` (the board's RTT layout through QEMU's gdbstub, as a probe reads a board).
-    #[arg(long, value_enum, default_value = "semihosting")]
-    link: LinkArg,
-    /// PIL over RTT: pause between two polls of the guest, in milliseconds.
-    #[arg(long, default_value_t = 0.2)]
-    poll_ms: f64,
+    /// `rtt` (the board's RTT layout through QEMU's gdbstub, as a probe reads a board);
+    /// semihosting when not given.
+    #[arg(long, value_enum)]
+    link: Option<LinkArg>,
+    /// PIL over RTT: pause between two polls of the guest, in milliseconds (default 0.2).
+    #[arg(long)]
+    poll_ms: Option<f64>,
     /// PIL over RTT: how long without a reply, in milliseconds, before the command is sent
-    /// again with its number.
-    #[arg(long, default_value_t = 1000.0)]
-    retry_ms: f64,
+    /// again with its number (default 1000).
+    #[arg(long)]
+    retry_ms: Option<f64>,
     /// PIL, or HIL with `--probe qemu`: run SIL on the same board in lockstep and stop at the
     /// first reply that differs.
     #[arg(long)]
@@ -280,48 +284,63 @@ impl Run {
         base: &'static boards::Profile,
         size: Size,
     ) -> anyhow::Result<PilTarget> {
-        // A day bounds the wait: longer is a typo, and 1e19 s overflows a Duration.
-        const MAX_TIMEOUT_S: f64 = 86_400.0;
         if !(self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_S) {
             bail!(
                 "--timeout must be a positive number of seconds up to {MAX_TIMEOUT_S} (a day), not {:?}",
                 self.timeout
             );
         }
+        // Checked before a firmware is built or QEMU started: a typo costs nothing.
+        let polling = self.polling()?;
         let elf = self.qemu_elf()?;
         let mut options = PilOptions::new(elf);
         options.timeout = Duration::from_secs_f64(self.timeout);
-        Ok(match self.link {
-            LinkArg::Semihosting => PilTarget::Semihosting(Box::new(Pil::start(
+        Ok(match polling {
+            None => PilTarget::Semihosting(Box::new(Pil::start(
                 &options,
                 profile,
                 base,
                 size,
                 self.board_seed,
             )?)),
-            LinkArg::Rtt => {
-                let ms = |name: &str, v: f64| -> anyhow::Result<Duration> {
-                    if !(0.0..=MAX_TIMEOUT_S * 1000.0).contains(&v) {
-                        bail!(
-                            "--{name} must be a number of milliseconds from 0 to a day, not {v:?}"
-                        );
-                    }
-                    Ok(Duration::from_secs_f64(v / 1000.0))
-                };
-                let polling = hil_tests::Polling {
-                    interval: ms("poll-ms", self.poll_ms)?,
-                    retry: ms("retry-ms", self.retry_ms)?,
-                };
-                PilTarget::Rtt(Box::new(hil_tests::RttPil::start(
-                    &options,
-                    polling,
-                    profile,
-                    base,
-                    size,
-                    self.board_seed,
-                )?))
-            }
+            Some(polling) => PilTarget::Rtt(Box::new(hil_tests::RttPil::start(
+                &options,
+                polling,
+                profile,
+                base,
+                size,
+                self.board_seed,
+            )?)),
         })
+    }
+
+    /// How to poll PIL over RTT (`None`: the link is semihosting). The pacing options belong
+    /// to that link alone: given to another, they are refused rather than ignored.
+    fn polling(&self) -> anyhow::Result<Option<hil_tests::Polling>> {
+        let rtt = self.link == Some(LinkArg::Rtt);
+        if self.link.is_some() && self.target != Stage::Pil {
+            bail!("--link chooses PIL's link to QEMU: use it with --target pil");
+        }
+        if !rtt && (self.poll_ms.is_some() || self.retry_ms.is_some()) {
+            bail!("--poll-ms and --retry-ms pace PIL over RTT: use them with --link rtt");
+        }
+        if !rtt {
+            return Ok(None);
+        }
+        let ms = |name: &str, v: Option<f64>, default: Duration| -> anyhow::Result<Duration> {
+            let Some(v) = v else {
+                return Ok(default);
+            };
+            if !(0.0..=MAX_TIMEOUT_S * 1000.0).contains(&v) {
+                bail!("--{name} must be a number of milliseconds from 0 to a day, not {v:?}");
+            }
+            Ok(Duration::from_secs_f64(v / 1000.0))
+        };
+        let qemu = hil_tests::Polling::QEMU;
+        Ok(Some(hil_tests::Polling {
+            interval: ms("poll-ms", self.poll_ms, qemu.interval)?,
+            retry: ms("retry-ms", self.retry_ms, qemu.retry)?,
+        }))
     }
 
     /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
@@ -358,6 +377,7 @@ impl Run {
         // A profile file's board is what the bench models; firmware that knows only built-in
         // profiles (QEMU's, a flashed board's) runs the file's base.
         let (profile, base) = boards::file::load_with_base(&self.board)?;
+        self.polling()?;
         if self.scenario == "faults" {
             return self.faults(profile, base);
         }

@@ -240,6 +240,49 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
             vec!["run", "--target", "sil", "--scenario", &empty, "--out", out],
             "error: records file ",
         ),
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--link",
+                "rtt",
+                "--scenario",
+                "tree3",
+                "--out",
+                out,
+            ],
+            "error: --link chooses PIL's link to QEMU: use it with --target pil",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "pil",
+                "--poll-ms",
+                "5",
+                "--scenario",
+                "tree3",
+                "--out",
+                out,
+            ],
+            "error: --poll-ms and --retry-ms pace PIL over RTT: use them with --link rtt",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "pil",
+                "--link",
+                "rtt",
+                "--retry-ms=-1",
+                "--scenario",
+                "tree3",
+                "--out",
+                out,
+            ],
+            "error: --retry-ms must be a number of milliseconds from 0 to a day, not -1.0",
+        ),
     ] {
         let run = bench(&args);
         assert_eq!(run.status.code(), Some(2), "{args:?}");
