@@ -1,22 +1,22 @@
 //! `hil-tests doctor`: connects the way the run would, turning each connection step into a
-//! line, then runs the protocol's steps ([`hil_tests::protocol_checks`]).
+//! line, then runs the protocol's steps ([`bench::protocol_checks`]).
 
 use std::path::Path;
 
-use hil_tests::{Check, Target};
+use bench::{Check, Target};
 
 /// Runs every step, prints one line each; whether all passed.
 pub fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Result<bool> {
     let (profile, base) = boards::file::load_with_base(board)?;
     let size = heuristic::Size::new(m).map_err(|e| anyhow::anyhow!("--size {m}: {e}"))?;
     let mut checks = Vec::new();
-    let target = if hil_tests::is_qemu(probe) {
+    let target = if bench::is_qemu(probe) {
         qemu(elf, profile, base, size, &mut checks)
     } else {
         board_probe(probe, elf, profile, &mut checks)
     };
     if let Some(mut target) = target {
-        checks.extend(hil_tests::protocol_checks(
+        checks.extend(bench::protocol_checks(
             target.as_mut(),
             profile,
             base,
@@ -48,16 +48,16 @@ fn qemu(
     size: heuristic::Size,
     checks: &mut Vec<Check>,
 ) -> Option<Box<dyn Target>> {
-    if !hil_tests::qemu_available() {
+    if !bench::qemu_available() {
         checks.push(Check::fail(
             PROBE,
-            format!("{} is not installed", hil_tests::QEMU),
+            format!("{} is not installed", bench::QEMU),
             "install it (Debian: `apt install qemu-system-arm`)",
         ));
         return None;
     }
     let how = if cfg!(feature = "probe") {
-        "as a probe-rs probe (hil_tests::qemu::QemuProbe)"
+        "as a probe-rs probe (bench::qemu::QemuProbe)"
     } else {
         "read by the bench itself (no probe-rs in this build)"
     };
@@ -74,7 +74,7 @@ fn qemu(
     ));
     let elf = match elf {
         Some(elf) => elf.to_path_buf(),
-        None => match hil_tests::firmware_elf() {
+        None => match bench::firmware_elf() {
             Ok(elf) => elf,
             Err(e) => {
                 checks.push(Check::fail(
@@ -93,7 +93,7 @@ fn qemu(
             checks.push(Check::pass(RTT, layout));
             Some(target)
         }
-        Err(e @ hil_tests::TargetError::Lost(hil_tests::Lost::Elf { .. })) => {
+        Err(e @ bench::TargetError::Lost(bench::Lost::Elf { .. })) => {
             checks.push(Check::fail(
                 FLASHED,
                 e.to_string(),
@@ -122,8 +122,8 @@ fn connect_qemu(
     profile: &'static boards::Profile,
     base: &'static boards::Profile,
     size: heuristic::Size,
-) -> Result<(Box<dyn Target>, String, &'static str), hil_tests::TargetError> {
-    let mut hil = hil_tests::qemu::connect(elf, profile, base, size, None)?;
+) -> Result<(Box<dyn Target>, String, &'static str), bench::TargetError> {
+    let mut hil = bench::qemu::connect(elf, profile, base, size, None)?;
     let layout = hil.rtt_layout();
     Ok((
         Box::new(hil),
@@ -139,12 +139,12 @@ fn connect_qemu(
     profile: &'static boards::Profile,
     base: &'static boards::Profile,
     size: heuristic::Size,
-) -> Result<(Box<dyn Target>, String, &'static str), hil_tests::TargetError> {
-    let options = hil_tests::PilOptions::new(elf);
-    let polling = hil_tests::Polling::default();
-    let pil = hil_tests::RttPil::start(&options, polling, profile, base, size, None)?;
+) -> Result<(Box<dyn Target>, String, &'static str), bench::TargetError> {
+    let options = bench::PilOptions::new(elf);
+    let polling = bench::Polling::default();
+    let pil = bench::RttPil::start(&options, polling, profile, base, size, None)?;
     let block = pil.control_block();
-    let list = |channels: &[hil_tests::rtt::Channel]| {
+    let list = |channels: &[bench::rtt::Channel]| {
         channels
             .iter()
             .map(|c| format!("\"{}\" {} B {}", c.name, c.size, mode(c.mode)))
@@ -172,7 +172,7 @@ fn mode(bits: u32) -> &'static str {
 }
 
 fn qemu_version() -> String {
-    std::process::Command::new(hil_tests::QEMU)
+    std::process::Command::new(bench::QEMU)
         .arg("--version")
         .output()
         .ok()
@@ -182,7 +182,7 @@ fn qemu_version() -> String {
                 .next()
                 .map(str::to_string)
         })
-        .unwrap_or_else(|| hil_tests::QEMU.to_string())
+        .unwrap_or_else(|| bench::QEMU.to_string())
 }
 
 #[cfg(not(feature = "probe"))]
@@ -216,7 +216,7 @@ fn board_probe(
         ));
         return None;
     };
-    match hil_tests::Hil::connect(probe, profile, elf) {
+    match bench::Hil::connect(probe, profile, elf) {
         Ok(mut hil) => {
             checks.push(Check::pass(PROBE, format!("the probe for {probe}")));
             checks.push(Check::pass(
@@ -227,7 +227,7 @@ fn board_probe(
             checks.push(Check::pass(RTT, hil.rtt_layout()));
             Some(Box::new(hil))
         }
-        Err(e @ hil_tests::TargetError::NoProbe { .. }) => {
+        Err(e @ bench::TargetError::NoProbe { .. }) => {
             checks.push(Check::fail(
                 PROBE,
                 e.to_string(),

@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::time::Duration;
 
 use heuristic::Size;
-use hil_tests::{
+use bench::{
     CampaignError, Existing, Lockstep, Pil, PilOptions, PilTarget, Report, Scenario, Sil, Target,
     campaign, header,
 };
@@ -70,7 +70,7 @@ struct Calibrate {
 fn calibrate(out: &std::path::Path, board: Option<&str>) -> anyhow::Result<()> {
     // The error's own line says it all (its source is part of it).
     let calibration =
-        hil_tests::calibrate_report(out, board).map_err(|e| anyhow::anyhow!("{e}"))?;
+        bench::calibrate_report(out, board).map_err(|e| anyhow::anyhow!("{e}"))?;
     print!("\n{}", calibration.markdown());
     Ok(())
 }
@@ -211,7 +211,7 @@ impl Run {
                     }
                     scenario
                 }
-                None => bail!(hil_tests::ScenarioError::Unknown(other.to_string())),
+                None => bail!(bench::ScenarioError::Unknown(other.to_string())),
             },
         })
     }
@@ -223,9 +223,9 @@ impl Run {
         base: &'static boards::Profile,
         size: Size,
     ) -> anyhow::Result<Box<dyn Target>> {
-        if self.probe.as_deref().is_some_and(hil_tests::is_qemu) {
+        if self.probe.as_deref().is_some_and(bench::is_qemu) {
             let elf = self.qemu_elf()?;
-            return Ok(Box::new(hil_tests::qemu::connect(
+            return Ok(Box::new(bench::qemu::connect(
                 &elf,
                 profile,
                 base,
@@ -236,20 +236,20 @@ impl Run {
         let request = self
             .probe
             .clone()
-            .or_else(hil_tests::probe_request)
+            .or_else(bench::probe_request)
             .or_else(|| profile.probe_rs_chip.map(str::to_string))
             .with_context(|| {
                 format!(
                     "{} has no probe-rs chip; set {}",
                     profile.name,
-                    hil_tests::PROBE_ENV
+                    bench::PROBE_ENV
                 )
             })?;
         let elf = self
             .elf
             .as_ref()
             .context("--target hil needs --elf (the firmware to flash)")?;
-        Ok(Box::new(hil_tests::Hil::connect(&request, profile, elf)?))
+        Ok(Box::new(bench::Hil::connect(&request, profile, elf)?))
     }
 
     #[cfg(not(feature = "probe"))]
@@ -269,11 +269,11 @@ impl Run {
         Ok(match &self.elf {
             Some(elf) => elf.clone(),
             None => {
-                let named = std::env::var_os(hil_tests::ELF_ENV).is_some_and(|v| !v.is_empty());
+                let named = std::env::var_os(bench::ELF_ENV).is_some_and(|v| !v.is_empty());
                 if !named {
                     eprintln!("building the QEMU firmware (cargo, target/pil)...");
                 }
-                hil_tests::firmware_elf()?
+                bench::firmware_elf()?
             }
         })
     }
@@ -303,7 +303,7 @@ impl Run {
                 size,
                 self.board_seed,
             )?)),
-            Some(polling) => PilTarget::Rtt(Box::new(hil_tests::RttPil::start(
+            Some(polling) => PilTarget::Rtt(Box::new(bench::RttPil::start(
                 &options,
                 polling,
                 profile,
@@ -316,7 +316,7 @@ impl Run {
 
     /// How to poll PIL over RTT (`None`: the link is semihosting). The pacing options belong
     /// to that link alone: given to another, they are refused rather than ignored.
-    fn polling(&self) -> anyhow::Result<Option<hil_tests::Polling>> {
+    fn polling(&self) -> anyhow::Result<Option<bench::Polling>> {
         let rtt = self.link == Some(LinkArg::Rtt);
         if self.link.is_some() && self.target != Stage::Pil {
             bail!("--link chooses PIL's link to QEMU: use it with --target pil");
@@ -336,8 +336,8 @@ impl Run {
             }
             Ok(Duration::from_secs_f64(v / 1000.0))
         };
-        let qemu = hil_tests::Polling::QEMU;
-        Ok(Some(hil_tests::Polling {
+        let qemu = bench::Polling::QEMU;
+        Ok(Some(bench::Polling {
             interval: ms("poll-ms", self.poll_ms, qemu.interval)?,
             retry: ms("retry-ms", self.retry_ms, qemu.retry)?,
         }))
@@ -353,14 +353,14 @@ impl Run {
         report: &mut Report,
     ) -> anyhow::Result<()> {
         // SIL and PIL read an emulated cage; HIL's cage is under the operator's hands.
-        let mut hands: Box<dyn hil_tests::Hands> = match self.target {
-            Stage::Sil | Stage::Pil => Box::new(hil_tests::Emulated),
-            Stage::Hil => Box::new(hil_tests::Human),
+        let mut hands: Box<dyn bench::Hands> = match self.target {
+            Stage::Sil | Stage::Pil => Box::new(bench::Emulated),
+            Stage::Hil => Box::new(bench::Human),
         };
         let mut stdin = std::io::stdin().lock();
         let mut stdout = std::io::stdout();
-        let mut console = hil_tests::Console::new(&mut stdin, &mut stdout);
-        hil_tests::guided(
+        let mut console = bench::Console::new(&mut stdin, &mut stdout);
+        bench::guided(
             target,
             profile,
             scenario,
@@ -382,7 +382,7 @@ impl Run {
             return self.faults(profile, base);
         }
         let scenario = self.scenario()?;
-        let qemu_probe = self.probe.as_deref().is_some_and(hil_tests::is_qemu);
+        let qemu_probe = self.probe.as_deref().is_some_and(bench::is_qemu);
         if self.compare_sil && !(self.target == Stage::Pil || qemu_probe) {
             bail!(
                 "--compare-sil compares the firmware in QEMU with SIL: use it with --target pil or --probe qemu"

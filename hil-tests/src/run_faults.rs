@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
 use heuristic::Size;
-use hil_tests::{FaultTarget, Lockstep, Sil, fault_campaign, write_fault_report};
+use bench::{FaultTarget, Lockstep, Sil, fault_campaign, write_fault_report};
 
 use super::{Run, STOP, Stage, progress, tick};
 

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use heuristic::{Edge, Size};
-use hil_tests::{
+use bench::{
     Calibration, CalibrationError, Report, ReportError, Scenario, Sil, calibrate, calibrate_report,
     observations,
 };

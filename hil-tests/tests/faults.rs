@@ -6,7 +6,7 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use heuristic::{Edge, Model, Node, Position, Side, Size};
-use hil_tests::{FaultRun, Kind, Sil, Trial, Verdict, fault_campaign, fault_rows};
+use bench::{FaultRun, Kind, Sil, Trial, Verdict, fault_campaign, fault_rows};
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 

@@ -2,7 +2,7 @@
 //! emulated cage.
 
 use heuristic::{Side, Size};
-use hil_tests::{
+use bench::{
     Class, Console, Emulated, GuidedError, Hands, Report, Scenario, Sil, Target, TargetError, Task,
     guided, header,
 };
@@ -27,9 +27,9 @@ fn run(
     let mut sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
     let header = header(&mut sil, scenario, None).unwrap();
     let existing = if resume {
-        hil_tests::Existing::Resume
+        bench::Existing::Resume
     } else {
-        hil_tests::Existing::Refuse
+        bench::Existing::Refuse
     };
     let mut report = Report::open(dir, header, existing).unwrap();
     let mut input = input.as_bytes();
@@ -278,7 +278,7 @@ fn q_quits() {
 
 #[test]
 fn the_fit_names_each_node_off_its_band_and_only_those() {
-    let predictor = hil_tests::Predictor::new(NUCLEO, Size::M3);
+    let predictor = bench::Predictor::new(NUCLEO, Size::M3);
     let position = heuristic::Position::new(Size::M3, Side::Cut);
     let predicted = predictor.codes(&position);
     assert!(predictor.fit(&position, &predicted).in_band());

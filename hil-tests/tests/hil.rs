@@ -3,10 +3,10 @@
 
 #[test]
 fn hil_campaign_on_a_connected_board() {
-    let Some(probe) = hil_tests::probe_request() else {
+    let Some(probe) = bench::probe_request() else {
         eprintln!(
             "skipped: no probe attached (set {} to the probe or chip)",
-            hil_tests::PROBE_ENV
+            bench::PROBE_ENV
         );
         return;
     };
@@ -17,22 +17,22 @@ fn hil_campaign_on_a_connected_board() {
 fn campaign(probe: &str) {
     panic!(
         "{}={probe} asks for HIL, but this build has no probe-rs: cargo test -p hil-tests --features probe",
-        hil_tests::PROBE_ENV
+        bench::PROBE_ENV
     );
 }
 
 #[cfg(feature = "probe")]
 fn campaign(probe: &str) {
-    use hil_tests::{Class, Report, Scenario, Target, header};
+    use bench::{Class, Report, Scenario, Target, header};
     let elf = std::env::var("BIRDCAGE_HIL_ELF")
         .expect("BIRDCAGE_HIL_ELF names the firmware ELF to flash");
     let profile = &boards::NUCLEO_F446RE;
-    let mut hil = hil_tests::Hil::connect(probe, profile, std::path::Path::new(&elf)).unwrap();
+    let mut hil = bench::Hil::connect(probe, profile, std::path::Path::new(&elf)).unwrap();
     let scenario = Scenario::random(heuristic::Size::M4, 3, 1);
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut hil, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, hil_tests::Existing::Refuse).unwrap();
-    hil_tests::campaign(&mut hil, profile, &scenario, &mut report, &mut |_, _| {
+    let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
+    bench::campaign(&mut hil, profile, &scenario, &mut report, &mut |_, _| {
         std::ops::ControlFlow::Continue(())
     })
     .unwrap();

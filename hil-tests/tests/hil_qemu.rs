@@ -1,11 +1,11 @@
 //! HIL's probe-rs path against the firmware in QEMU: probe-rs attaches through
-//! `hil_tests::qemu` (QEMU's gdbstub as a debug probe), downloads the QEMU firmware, resets
+//! `bench::qemu` (QEMU's gdbstub as a debug probe), downloads the QEMU firmware, resets
 //! it and attaches RTT, and the bench plays over RTT in lockstep with SIL on the same board.
 //! Only with the `probe` feature; says why it skips when QEMU is not installed.
 #![cfg(feature = "probe")]
 
 use heuristic::Size;
-use hil_tests::{Class, Lockstep, Scenario, Sil, Target};
+use bench::{Class, Lockstep, Scenario, Sil, Target};
 
 mod common;
 
@@ -13,15 +13,15 @@ const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
 #[test]
 fn probe_rs_over_qemus_gdbstub_agrees_with_sil_over_random_games() {
-    if !hil_tests::qemu_available() {
-        eprintln!("skipped: {} not found", hil_tests::QEMU);
+    if !bench::qemu_available() {
+        eprintln!("skipped: {} not found", bench::QEMU);
         return;
     }
-    let elf = hil_tests::firmware_elf().unwrap_or_else(|e| panic!("{e}"));
+    let elf = bench::firmware_elf().unwrap_or_else(|e| panic!("{e}"));
     let seed = Some(5);
     let scenario = Scenario::random(Size::M4, 3, 1);
     let sil = Sil::new(NUCLEO, Size::M4, seed).unwrap();
-    let hil = hil_tests::qemu::connect(&elf, NUCLEO, NUCLEO, Size::M4, seed)
+    let hil = bench::qemu::connect(&elf, NUCLEO, NUCLEO, Size::M4, seed)
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(hil.stage(), "HIL");
     let mut both = Lockstep::new(sil, hil);
@@ -39,11 +39,11 @@ fn probe_rs_over_qemus_gdbstub_agrees_with_sil_over_random_games() {
 
 #[test]
 fn a_firmware_that_is_not_there_is_an_error_not_a_hang() {
-    if !hil_tests::qemu_available() {
-        eprintln!("skipped: {} not found", hil_tests::QEMU);
+    if !bench::qemu_available() {
+        eprintln!("skipped: {} not found", bench::QEMU);
         return;
     }
     let missing = std::path::Path::new("/nonexistent/firmware-qemu");
-    let e = hil_tests::qemu::connect(missing, NUCLEO, NUCLEO, Size::M4, None).unwrap_err();
+    let e = bench::qemu::connect(missing, NUCLEO, NUCLEO, Size::M4, None).unwrap_err();
     assert!(e.to_string().contains("nonexistent"), "{e}");
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use emulator::emulated::Fault;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Size};
-use hil_tests::{
+use bench::{
     Class, Lockstep, Lost, Pil, PilOptions, Predictor, Scenario, Script, Sil, Target, TargetError,
     play_game,
 };
@@ -32,7 +32,7 @@ fn agree(
     profile: &'static boards::Profile,
     scenario: &Scenario,
     seed: Option<u64>,
-) -> Option<(hil_tests::Compared, hil_tests::Tally)> {
+) -> Option<(bench::Compared, bench::Tally)> {
     let sil = Sil::new(profile, scenario.size, seed).unwrap();
     let pil = pil(profile, scenario.size, seed)?;
     let mut both = Lockstep::new(sil, pil);
@@ -179,15 +179,15 @@ fn pil_finds_the_same_faults_as_sil() {
         };
         let mut sil = Sil::new(NUCLEO, size, None).unwrap();
         let go = &mut |_, _| std::ops::ControlFlow::Continue(());
-        let on_pil = hil_tests::fault_campaign(&mut pil, NUCLEO, size, go).unwrap();
-        let on_sil = hil_tests::fault_campaign(&mut sil, NUCLEO, size, go).unwrap();
+        let on_pil = bench::fault_campaign(&mut pil, NUCLEO, size, go).unwrap();
+        let on_sil = bench::fault_campaign(&mut sil, NUCLEO, size, go).unwrap();
         assert_eq!(on_pil.stage, "PIL");
         assert_eq!(on_pil.trials.len(), on_pil.planned);
         assert_eq!(on_pil.reference, on_sil.reference, "M={size}");
         assert_eq!(on_pil.trials, on_sil.trials, "M={size}");
         assert_eq!(
-            hil_tests::fault_table(&on_pil.trials),
-            hil_tests::fault_table(&on_sil.trials)
+            bench::fault_table(&on_pil.trials),
+            bench::fault_table(&on_sil.trials)
         );
     }
 }
@@ -240,7 +240,7 @@ fn the_cli_runs_pil_in_lockstep_with_sil_stops_cleanly_on_ctrl_c_and_resumes() {
 
 /// A frame of `command` numbered `seq`, delimiter included.
 fn frame(seq: u16, command: Command) -> Vec<u8> {
-    hil_tests::encode_command(seq, command).unwrap()
+    bench::encode_command(seq, command).unwrap()
 }
 
 /// The firmware in QEMU survives its link: garbage, torn and oversized frames, valid frames

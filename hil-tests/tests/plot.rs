@@ -2,7 +2,7 @@
 
 use emulator::emulated::Fault;
 use heuristic::Size;
-use hil_tests::{Class, PLOT, Report, Scenario, Sil, header};
+use bench::{Class, PLOT, Report, Scenario, Sil, header};
 
 mod common;
 
@@ -60,7 +60,7 @@ fn an_empty_report_still_gets_a_plot() {
     let scenario = Scenario::random(Size::M4, 0, 3);
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut sil, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, hil_tests::Existing::Refuse).unwrap();
+    let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
     report.finish().unwrap();
     let svg = std::fs::read_to_string(dir.path().join(PLOT)).unwrap();
     assert!(svg.starts_with("<svg"), "{svg}");

@@ -260,11 +260,11 @@ fn a_report_of_another_run_is_refused_and_nothing_is_touched() {
 /// the finished games, and `--resume` completes the report as the uninterrupted run made it.
 #[test]
 fn qemu_killed_mid_reply_keeps_the_finished_games_and_resume_completes() {
-    if !hil_tests::qemu_available() {
-        eprintln!("skipped: {} not installed", hil_tests::QEMU);
+    if !bench::qemu_available() {
+        eprintln!("skipped: {} not installed", bench::QEMU);
         return;
     }
-    let elf = hil_tests::firmware_elf().unwrap_or_else(|e| panic!("{e}"));
+    let elf = bench::firmware_elf().unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().unwrap();
     let args = |out: &Path, extra: &[&str]| {
         let mut a = vec!["run", "--target", "pil", "--scenario", "tree3"];

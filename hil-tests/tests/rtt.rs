@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use firmware::protocol::Command;
 use heuristic::Size;
-use hil_tests::{Class, LinkStats, Lockstep, PilOptions, Polling, RttPil, Scenario, Sil, Target};
+use bench::{Class, LinkStats, Lockstep, PilOptions, Polling, RttPil, Scenario, Sil, Target};
 
 mod common;
 
@@ -35,8 +35,8 @@ fn agree(
     scenario: &Scenario,
     seed: Option<u64>,
 ) -> (
-    hil_tests::Compared,
-    hil_tests::Tally,
+    bench::Compared,
+    bench::Tally,
     LinkStats,
     Vec<String>,
 ) {
@@ -60,7 +60,7 @@ fn the_firmware_declares_the_boards_rtt_layout_and_answers_over_it() {
         return;
     };
     let block = pil.control_block().clone();
-    let names = |channels: &[hil_tests::rtt::Channel]| {
+    let names = |channels: &[gdb_probe::rtt::Channel]| {
         channels
             .iter()
             .map(|c| (c.name.clone(), c.size as usize, c.mode))

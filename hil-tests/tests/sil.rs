@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use emulator::emulated::Fault;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Position, Size};
-use hil_tests::{
+use bench::{
     Class, Lost, Predictor, Report, Scenario, Script, Sil, Step, Target, TargetError, campaign,
     decode_reply, encode_command, header, play_game,
 };
@@ -243,7 +243,7 @@ impl Target for Unplugged {
 /// Runs `scenario` to its end in `dir` on the nominal board (parts and a noiseless converter:
 /// a fresh board reads as the old one did), resuming what is there; returns the tally and the
 /// summary's `interrupted` field.
-fn run_to_the_end(dir: &std::path::Path, scenario: &Scenario) -> (hil_tests::Tally, String) {
+fn run_to_the_end(dir: &std::path::Path, scenario: &Scenario) -> (bench::Tally, String) {
     let mut sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
     let mut report = common::played(NUCLEO, &mut sil, scenario, None, dir, true).unwrap();
     report.finish().unwrap();
@@ -269,7 +269,7 @@ fn a_probe_lost_mid_run_is_summed_up_as_interrupted_and_the_run_resumes() {
         left: 60,
     };
     let header = header(&mut target, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, hil_tests::Existing::Refuse).unwrap();
+    let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
     let error = campaign(&mut target, NUCLEO, &scenario, &mut report, &mut |_, _| {
         ControlFlow::Continue(())
     })
@@ -299,7 +299,7 @@ fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     let header = header(&mut sil, &scenario, None).unwrap();
-    let mut report = Report::open(dir.path(), header, hil_tests::Existing::Refuse).unwrap();
+    let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
     let error = campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |done, _| {
         if done == 2 {
             ControlFlow::Break(())
@@ -311,7 +311,7 @@ fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
     assert!(
         matches!(
             error,
-            hil_tests::CampaignError::Stopped { games: 2, known: 6 }
+            bench::CampaignError::Stopped { games: 2, known: 6 }
         ),
         "{error}"
     );

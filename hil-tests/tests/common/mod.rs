@@ -40,15 +40,15 @@ pub fn interrupted(mut command: Command, out: &Path) -> Output {
 #[allow(dead_code)] // Not every test binary that shares this module plays a campaign.
 pub fn played(
     profile: &'static boards::Profile,
-    target: &mut dyn hil_tests::Target,
-    scenario: &hil_tests::Scenario,
+    target: &mut dyn bench::Target,
+    scenario: &bench::Scenario,
     board_seed: Option<u64>,
     dir: &Path,
     resume: bool,
-) -> Result<hil_tests::Report, hil_tests::CampaignError> {
-    let header = hil_tests::header(target, scenario, board_seed)?;
-    let mut report = hil_tests::Report::open(dir, header, existing(resume))?;
-    hil_tests::campaign(target, profile, scenario, &mut report, &mut |_, _| {
+) -> Result<bench::Report, bench::CampaignError> {
+    let header = bench::header(target, scenario, board_seed)?;
+    let mut report = bench::Report::open(dir, header, existing(resume))?;
+    bench::campaign(target, profile, scenario, &mut report, &mut |_, _| {
         std::ops::ControlFlow::Continue(())
     })?;
     Ok(report)
@@ -56,11 +56,11 @@ pub fn played(
 
 /// `--resume` or not, as `Report::open` takes it (a test's fresh folder never holds a report).
 #[allow(dead_code)]
-pub fn existing(resume: bool) -> hil_tests::Existing {
+pub fn existing(resume: bool) -> bench::Existing {
     if resume {
-        hil_tests::Existing::Resume
+        bench::Existing::Resume
     } else {
-        hil_tests::Existing::Refuse
+        bench::Existing::Refuse
     }
 }
 
@@ -69,11 +69,11 @@ pub fn existing(resume: bool) -> hil_tests::Existing {
 pub fn qemu_elf() -> Option<PathBuf> {
     static ELF: OnceLock<Option<PathBuf>> = OnceLock::new();
     ELF.get_or_init(|| {
-        if !hil_tests::qemu_available() {
-            eprintln!("skipped: {} not installed", hil_tests::QEMU);
+        if !bench::qemu_available() {
+            eprintln!("skipped: {} not installed", bench::QEMU);
             return None;
         }
-        Some(hil_tests::firmware_elf().unwrap_or_else(|e| panic!("{e}")))
+        Some(bench::firmware_elf().unwrap_or_else(|e| panic!("{e}")))
     })
     .clone()
 }
@@ -81,7 +81,7 @@ pub fn qemu_elf() -> Option<PathBuf> {
 /// Identifies the firmware (which must say it runs on the NUCLEO profile), starts a game and
 /// checks the machine's first decision is a move.
 #[allow(dead_code)] // Only the test binaries that run QEMU use it.
-pub fn first_move(target: &mut dyn hil_tests::Target) {
+pub fn first_move(target: &mut dyn bench::Target) {
     use firmware::protocol::{Command, Reply};
     let Reply::Identity(id) = target.exchange(Command::Identify).unwrap() else {
         panic!("identify answers an identity");

@@ -1,0 +1,232 @@
+//! `hil-tests doctor`: bring-up of a board (or of the firmware in QEMU) one step at a time,
+//! one line per step, and on a failure what to do. The connection's own steps (probe found,
+//! chip, ELF flashed, RTT control block) come from whoever connected; the steps over the bench
+//! protocol are here, the same for every target.
+
+use std::fmt;
+
+use firmware::Outcome;
+use firmware::protocol::{Command, Reply};
+use heuristic::{Position, Side, Size};
+
+use crate::run::game::measure;
+use crate::check::Predictor;
+use crate::target::Target;
+
+/// How one step went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepVerdict {
+    /// It went as it should: what was found.
+    Pass(String),
+    /// It did not: what was found, and what to do.
+    Fail {
+        /// What was found.
+        found: String,
+        /// What to do about it.
+        fix: String,
+    },
+    /// It does not apply here: why.
+    Skip(String),
+}
+
+/// One step of the bring-up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    /// What the step checks.
+    pub step: &'static str,
+    /// How it went.
+    pub verdict: StepVerdict,
+}
+
+impl Check {
+    /// A step that passed with `found`.
+    pub fn pass(step: &'static str, found: impl Into<String>) -> Check {
+        Check {
+            step,
+            verdict: StepVerdict::Pass(found.into()),
+        }
+    }
+
+    /// A step that failed with `found`; `fix` says what to do.
+    pub fn fail(step: &'static str, found: impl Into<String>, fix: impl Into<String>) -> Check {
+        Check {
+            step,
+            verdict: StepVerdict::Fail {
+                found: found.into(),
+                fix: fix.into(),
+            },
+        }
+    }
+
+    /// A step that does not apply, and why.
+    pub fn skip(step: &'static str, why: impl Into<String>) -> Check {
+        Check {
+            step,
+            verdict: StepVerdict::Skip(why.into()),
+        }
+    }
+
+    /// Whether the step failed.
+    pub fn failed(&self) -> bool {
+        matches!(self.verdict, StepVerdict::Fail { .. })
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.verdict {
+            StepVerdict::Pass(found) => write!(f, "ok    {}: {found}", self.step),
+            StepVerdict::Skip(why) => write!(f, "skip  {}: {why}", self.step),
+            StepVerdict::Fail { found, fix } => {
+                write!(f, "FAIL  {}: {found}\n      what to do: {fix}", self.step)
+            }
+        }
+    }
+}
+
+/// The steps over the bench protocol, on a connected `target` that runs `firmware`'s profile
+/// on a board `profile` describes, with a cage of `size`; stops at the first step the next
+/// ones need.
+pub fn protocol_checks(
+    target: &mut dyn Target,
+    profile: &'static boards::Profile,
+    firmware: &'static boards::Profile,
+    size: Size,
+) -> Vec<Check> {
+    let mut checks = Vec::new();
+    const VERSION: &str = "firmware version read back";
+    let identity = match target.exchange(Command::Identify) {
+        Ok(Reply::Identity(id)) => id,
+        Ok(other) => {
+            checks.push(Check::fail(
+                VERSION,
+                format!("Identify was answered with {other:?}"),
+                "flash the firmware built from this checkout (`cargo fw`)",
+            ));
+            return checks;
+        }
+        Err(e) => {
+            checks.push(Check::fail(
+                VERSION,
+                format!("no answer to Identify on the bench channel: {e}"),
+                "check that the ELF given is the one running and that RTT attached (see the \
+                 runbook in hil-tests/README.md)",
+            ));
+            return checks;
+        }
+    };
+    if identity.version.as_str() == firmware::VERSION && identity.board.as_str() == firmware.name {
+        checks.push(Check::pass(
+            VERSION,
+            format!("{} on {}", identity.version, identity.board),
+        ));
+    } else {
+        checks.push(Check::fail(
+            VERSION,
+            format!(
+                "the board runs {} for {}; this bench is {} for {}",
+                identity.version,
+                identity.board,
+                firmware::VERSION,
+                firmware.name
+            ),
+            "flash the firmware of this checkout for this board (`cargo fw`, then `--elf`)",
+        ));
+    }
+    checks.push(Check::pass(
+        "bench channel answering",
+        "Identify answered on up 1 / down 0",
+    ));
+    const SELF_CHECK: &str = "self-check (new game, size detected)";
+    match target.exchange(Command::NewGame) {
+        Ok(Reply::Turn(Outcome::NewGame { size: m })) if m == size.get() => {
+            checks.push(Check::pass(SELF_CHECK, format!("M={m} detected")));
+        }
+        Ok(Reply::Turn(Outcome::NewGame { size: m })) => checks.push(Check::fail(
+            SELF_CHECK,
+            format!("M={m} detected, the cage is M={}", size.get()),
+            "check the cage's plug and the size-detection nodes (wiring check in the runbook)",
+        )),
+        Ok(other) => checks.push(Check::fail(
+            SELF_CHECK,
+            format!("a new game was answered with {other:?}"),
+            "read the firmware's log lines above: a fault names the node or part",
+        )),
+        Err(e) => {
+            checks.push(Check::fail(
+                SELF_CHECK,
+                e.to_string(),
+                "see the runbook: RTT attach",
+            ));
+            return checks;
+        }
+    }
+    const FIXTURE: &str = "edge fixture probe";
+    if identity.fixture {
+        checks.push(Check::pass(
+            FIXTURE,
+            "the ADG714 chain answers: the bench sets the cage itself",
+        ));
+    } else {
+        checks.push(Check::skip(
+            FIXTURE,
+            "no edge fixture answers: moves are made by hand (`--scenario guided`)",
+        ));
+    }
+    checks.push(start_codes(target, profile, size));
+    let logs = target.logs();
+    checks.push(match logs.last() {
+        Some(last) => Check::pass(
+            "defmt channel answering",
+            format!("{} log lines on up 0, the last: {last}", logs.len()),
+        ),
+        None => Check::fail(
+            "defmt channel answering",
+            "no log line on up channel 0",
+            "pass the ELF that is flashed (its defmt table decodes the logs), and check that \
+             DEFMT_LOG was not set to `off` when it was built",
+        ),
+    });
+    checks
+}
+
+/// The start position's codes for every node against the profile's prediction band.
+fn start_codes(target: &mut dyn Target, profile: &'static boards::Profile, size: Size) -> Check {
+    const STEP: &str = "start position's codes in the profile's band";
+    let position = Position::new(size, Side::Cut);
+    let codes = match measure(target, profile.adc.samples) {
+        Ok(codes) => codes,
+        Err(e) => {
+            return Check::fail(STEP, e.to_string(), "see the runbook: RTT attach");
+        }
+    };
+    let fit = Predictor::new(profile, size).fit(&position, &codes);
+    let worst = fit.worst.map_or(String::new(), |(node, d)| {
+        format!("; the worst, node {node}, {d} off")
+    });
+    if fit.in_band() {
+        Check::pass(
+            STEP,
+            format!("{} nodes within ±{} codes{worst}", fit.measured, fit.band),
+        )
+    } else if fit.measured != fit.predicted.len() {
+        Check::fail(
+            STEP,
+            format!(
+                "{} codes read, {} nodes on M={}",
+                fit.measured,
+                fit.predicted.len(),
+                size.get()
+            ),
+            "the firmware reads another cage size than the bench's --size: check the plug",
+        )
+    } else {
+        let off: Vec<String> = fit.off.iter().map(ToString::to_string).collect();
+        Check::fail(
+            STEP,
+            format!("outside ±{} codes: {}", fit.band, off.join(", ")),
+            "check those nodes' wiring and parts against the profile (wiring check in the \
+             runbook), or calibrate (`hil-tests calibrate`)",
+        )
+    }
+}

@@ -1,0 +1,162 @@
+//! What the fault campaign breaks and where: the kinds of fault, each at every place of a
+//! board, and the targets whose emulated cage can be broken.
+
+use emulator::emulated::{Fault, FaultError};
+use heuristic::Size;
+
+use crate::target::lockstep::Lockstep;
+use crate::target::pil::Pil;
+use crate::target::pil::PilTarget;
+use crate::target::pil::RttPil;
+use crate::target::Target;
+use crate::target::sil::Sil;
+
+/// A target on an emulated board (SIL, PIL, both in lockstep): the bench can break its cage.
+pub trait FaultTarget: Target {
+    /// Injects `fault` into the emulated cage.
+    fn inject(&self, fault: Fault) -> Result<(), FaultError>;
+    /// Takes every fault out: the board reads as a fresh one of the same build.
+    fn repair(&self);
+}
+
+/// A target with one emulated cage under it.
+pub trait EmulatedTarget: Target {
+    /// The emulated cage.
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage;
+}
+
+impl<T: EmulatedTarget> FaultTarget for T {
+    fn inject(&self, fault: Fault) -> Result<(), FaultError> {
+        self.emulated().inject(fault)
+    }
+    fn repair(&self) {
+        self.emulated().repair();
+    }
+}
+
+impl EmulatedTarget for Sil {
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage {
+        self.cage()
+    }
+}
+
+impl EmulatedTarget for Pil {
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage {
+        self.cage()
+    }
+}
+
+impl EmulatedTarget for RttPil {
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage {
+        self.cage()
+    }
+}
+
+impl EmulatedTarget for PilTarget {
+    fn emulated(&self) -> &emulator::emulated::EmulatedCage {
+        self.cage()
+    }
+}
+
+impl<A: FaultTarget, B: FaultTarget> FaultTarget for Lockstep<A, B> {
+    fn inject(&self, fault: Fault) -> Result<(), FaultError> {
+        self.a.inject(fault)?;
+        self.b.inject(fault)
+    }
+    fn repair(&self) {
+        self.a.repair();
+        self.b.repair();
+    }
+}
+
+/// The kinds of fault, each injected at every place it can be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Kind {
+    /// [`Fault::Open`], at every edge.
+    Open,
+    /// [`Fault::TenTimes`], at every edge.
+    TenTimes,
+    /// [`Fault::Tenth`], at every edge.
+    Tenth,
+    /// [`Fault::WireLeft`], at every edge.
+    WireLeft,
+    /// [`Fault::Swapped`], at every unordered pair of edges.
+    Swapped,
+    /// [`Fault::Stuck`] at code 0, at every measured node.
+    StuckZero,
+    /// [`Fault::Stuck`] at full scale, at every measured node.
+    StuckFull,
+    /// [`Fault::Stuck`] at mid-scale (2^(N−1)), at every measured node.
+    StuckMid,
+    /// [`Fault::NoPullup`], at every measured node.
+    NoPullup,
+    /// [`Fault::SeriesShorted`], once.
+    SeriesShorted,
+}
+
+impl Kind {
+    /// Every kind, in table order.
+    pub const ALL: [Kind; 10] = [
+        Kind::Open,
+        Kind::TenTimes,
+        Kind::Tenth,
+        Kind::WireLeft,
+        Kind::Swapped,
+        Kind::StuckZero,
+        Kind::StuckFull,
+        Kind::StuckMid,
+        Kind::NoPullup,
+        Kind::SeriesShorted,
+    ];
+
+    /// The kind's name in tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::Open => "resistor open",
+            Kind::TenTimes => "resistor ×10",
+            Kind::Tenth => "resistor ×0.1",
+            Kind::WireLeft => "wire left in after a cut",
+            Kind::Swapped => "pair of edges swapped",
+            Kind::StuckZero => "ADC channel stuck at 0",
+            Kind::StuckFull => "ADC channel stuck at full scale",
+            Kind::StuckMid => "ADC channel stuck at mid-scale",
+            Kind::NoPullup => "pull-up missing",
+            Kind::SeriesShorted => "series resistor shorted",
+        }
+    }
+
+    /// The fault of this kind at every place of a board of `size` read by an ADC whose full
+    /// scale is `full_scale`: edges in reading order, pairs of them lexicographically, the
+    /// measured nodes (internal nodes, then the bottom terminal; Q is the supply).
+    pub fn faults(self, size: Size, full_scale: u16) -> Vec<Fault> {
+        let edges: Vec<_> = size.edges().collect();
+        let nodes = size.nodes().filter(|n| *n != heuristic::Node::Top);
+        let stuck = |code: u16| nodes.clone().map(|n| Fault::Stuck(n, code)).collect();
+        match self {
+            Kind::Open => edges.into_iter().map(Fault::Open).collect(),
+            Kind::TenTimes => edges.into_iter().map(Fault::TenTimes).collect(),
+            Kind::Tenth => edges.into_iter().map(Fault::Tenth).collect(),
+            Kind::WireLeft => edges.into_iter().map(Fault::WireLeft).collect(),
+            Kind::Swapped => edges
+                .iter()
+                .enumerate()
+                .flat_map(|(i, &a)| edges[i + 1..].iter().map(move |&b| Fault::Swapped(a, b)))
+                .collect(),
+            Kind::StuckZero => stuck(0),
+            Kind::StuckFull => stuck(full_scale),
+            Kind::StuckMid => stuck(full_scale / 2 + 1),
+            Kind::NoPullup => nodes.map(Fault::NoPullup).collect(),
+            Kind::SeriesShorted => vec![Fault::SeriesShorted],
+        }
+    }
+}
+
+/// Where a fault is, in words: `A5`, `A5+C3`, `C4`, `Rs`.
+pub fn place(fault: Fault) -> String {
+    match fault {
+        Fault::Open(e) | Fault::TenTimes(e) | Fault::Tenth(e) | Fault::WireLeft(e) => e.to_string(),
+        Fault::Swapped(a, b) => format!("{a}+{b}"),
+        Fault::Stuck(n, _) | Fault::NoPullup(n) => n.to_string(),
+        Fault::SeriesShorted => "Rs".to_string(),
+    }
+}

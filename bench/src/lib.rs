@@ -1,0 +1,57 @@
+//! The Bird Cage test bench: the firmware against ideal solving, at three stages. Data flows one
+//! way, from the top of this list down:
+//!
+//! - [`run`]: scenarios (replayed records, the M=3 tree, random games), games played step by
+//!   step, [`campaign`]s into a report, games an operator guides ([`guided`]).
+//! - [`check`]: one decision against the emulator's codes and the ideal tied set, classified
+//!   ([`Class`]); the protocol checks of bring-up ([`protocol_checks`]).
+//! - [`report`]: JSON lines as the run goes, resumption, JSON and Markdown summaries, tallies,
+//!   an SVG plot.
+//! - [`target`]: the bench protocol to a board ([`Target`]): frames, the retry wait, lockstep,
+//!   defmt; [`Sil`] in-process, [`Pil`]/[`RttPil`] in QEMU, `Hil` over probe-rs (feature
+//!   `probe`).
+//! - [`machine`]: QEMU started one way, the firmware's ELF read once, the emulated ADC.
+//!
+//! Beside them: [`calibrate`] (a board's part values fitted from its codes) and [`faults`]
+//! (every single fault at every place of an emulated cage, against one reference game).
+//! Every item is also re-exported here.
+
+pub mod calibrate;
+pub mod check;
+pub mod faults;
+pub mod machine;
+pub mod report;
+pub mod run;
+pub mod target;
+
+pub use calibrate::{
+    Calibration, CalibrationError, Fitted, MIN_STEPS, Observation, Residuals, calibrate,
+    calibrate_report, observations,
+};
+pub use check::protocol::{Check, StepVerdict, protocol_checks};
+pub use check::{Class, Fit, Off, Predictor, Step};
+pub use faults::kinds::{FaultTarget, Kind, place};
+pub use faults::table::{
+    FaultRow, fault_csv, fault_detail, fault_markdown, fault_rows, fault_table, write_fault_report,
+};
+pub use faults::{FaultCampaignError, FaultRun, Trial, Verdict, fault_campaign};
+pub use machine::{
+    ELF_ENV, Elf, ElfError, MachineError, PilOptions, QEMU, QemuEvent, QemuExit, QemuFailure,
+    firmware_elf, qemu_available,
+};
+pub use report::tally::Tally;
+pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};
+pub use run::game::{measure, play_game};
+pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
+pub use run::scenario::{Scenario, ScenarioError, Script};
+pub use run::{CampaignError, campaign, header};
+pub use target::defmt::{DefmtError, DefmtLog};
+#[cfg(feature = "probe")]
+pub use target::hil::{Hil, Service, qemu};
+pub use target::hil::{PROBE_ENV, is_qemu, probe_request};
+pub use target::lockstep::{Compared, Lockstep};
+pub use target::pil::{Pil, PilTarget, RttPil};
+pub use target::retry::{LinkStats, Polling};
+pub use target::sil::Sil;
+pub use target::frame::{Sequence, decode_reply, encode_command};
+pub use target::{CageError, Lost, Target, TargetError};

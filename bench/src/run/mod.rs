@@ -1,0 +1,112 @@
+//! Running the bench: scenarios, games played step by step, whole campaigns into a report,
+//! and games an operator guides.
+
+pub mod game;
+pub mod guided;
+pub mod scenario;
+
+use std::ops::ControlFlow;
+
+use firmware::protocol::{Command, Reply};
+
+use crate::check::Predictor;
+use crate::report::{Header, Report, ReportError};
+use crate::target::{Lost, Target, TargetError};
+use game::play_game;
+use scenario::{Scenario, Script};
+
+/// Why a campaign stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignError {
+    /// The target failed.
+    #[error(transparent)]
+    Target(#[from] TargetError),
+    /// The report could not be written.
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    /// The caller stopped the run between two games (the CLI does on Ctrl-C).
+    #[error("stopped after game {games} of {known}")]
+    Stopped {
+        /// Games finished.
+        games: usize,
+        /// Games known by then (a tree grows as it goes).
+        known: usize,
+    },
+}
+
+/// Identifies the target and builds the report header.
+pub fn header(
+    target: &mut dyn Target,
+    scenario: &Scenario,
+    board_seed: Option<u64>,
+) -> Result<Header, TargetError> {
+    match target.exchange(Command::Identify)? {
+        Reply::Identity(id) => Ok(Header {
+            stage: target.stage().to_string(),
+            firmware: id.version.to_string(),
+            board: id.board.to_string(),
+            profile: None,
+            board_seed,
+            scenario: scenario.name.clone(),
+            size: scenario.size.get(),
+            games: scenario.games.len(),
+        }),
+        reply => Err(Lost::Unexpected {
+            expected: "its identity",
+            reply,
+        }
+        .into()),
+    }
+}
+
+/// Plays every game of `scenario` not yet in `report`, writing each step as it comes;
+/// `progress(done, known)` is called after each game, and stops the run by breaking. A tree
+/// grows breadth first from its root branch, one game per branch.
+pub fn campaign(
+    target: &mut dyn Target,
+    profile: &'static boards::Profile,
+    scenario: &Scenario,
+    report: &mut Report,
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+) -> Result<(), CampaignError> {
+    let predictor = Predictor::new(profile, scenario.size);
+    let mut games: std::collections::VecDeque<Script> = scenario.games.iter().cloned().collect();
+    let mut index = 0;
+    while let Some(script) = games.pop_front() {
+        let branches = match report.done(index) {
+            Some(b) => b,
+            None => {
+                let mut steps = Vec::new();
+                let b = play_game(
+                    target,
+                    &predictor,
+                    scenario.size,
+                    index,
+                    &script,
+                    &mut |s| steps.push(s),
+                )?;
+                for s in steps {
+                    report.step(s)?;
+                }
+                report.end_game(index, b)?;
+                b
+            }
+        };
+        if let Script::Branch(path) = &script {
+            for i in 0..branches.min(usize::from(u8::MAX)) {
+                let mut child = path.clone();
+                child.push(i as u8);
+                games.push_back(Script::Branch(child));
+            }
+        }
+        index += 1;
+        let known = index + games.len();
+        if progress(index, known).is_break() && !games.is_empty() {
+            return Err(CampaignError::Stopped {
+                games: index,
+                known,
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,13 @@
+//! HIL: the real board over probe-rs and RTT (feature `probe`), opt-in by an environment
+//! variable; the same probe-rs path runs against the firmware in QEMU through the GDB-stub
+//! probe ([`gdb_probe`]).
+
+mod env;
+#[cfg(feature = "probe")]
+mod probe;
+#[cfg(feature = "probe")]
+pub mod qemu;
+
+pub use env::{PROBE_ENV, is_qemu, probe_request};
+#[cfg(feature = "probe")]
+pub use probe::{Hil, Service};

@@ -1,0 +1,405 @@
+//! HIL over probe-rs (feature `probe`): find the probe (or the one named), attach to the
+//! profile's chip, flash the ELF, attach RTT with a timeout and retries, decode defmt on up
+//! channel 0, speak the bench protocol on up channel 1 and down channel 0.
+//!
+//! A reply the board's `NoBlockSkip` up channel dropped is asked for again with the same
+//! number ([`crate::target::retry`]). A probe is a USB probe (`VID:PID[:SERIAL]`), a chip
+//! name, or a GDB stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`, opened through
+//! [`gdb_probe::probe::GdbLister`] like any probe). Run against the firmware in QEMU
+//! (`--probe qemu`, [`super::qemu`]); never against a board yet.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use firmware::protocol::{Command, FrameReader, LinkError, Reply};
+use gdb_probe::probe::{GdbLister, GdbTarget};
+use heuristic::Position;
+use probe_rs::config::Registry;
+use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
+use probe_rs::probe::Probe;
+use probe_rs::probe::list::Lister;
+use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_attach_to_rtt};
+use probe_rs::{Permissions, Session};
+
+use crate::machine::Elf;
+use crate::target::defmt::DefmtLog;
+use crate::target::frame::{Sequence, encode_command};
+use crate::target::retry::{self, Backend, LinkStats, Polled, Polling};
+use crate::target::{CageError, Lost, Target, TargetError, lost};
+
+/// How long RTT attach keeps trying (the control block appears once the firmware has run
+/// its `rtt_init!`), and how many times the whole attach is retried.
+const RTT_TIMEOUT: Duration = Duration::from_secs(2);
+const RTT_ATTEMPTS: u32 = 3;
+/// How long a reply may take: a decision reads every node several times.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// The real board (or the firmware in QEMU behind [`qemu::QemuProbe`]).
+pub struct Hil {
+    session: Session,
+    rtt: Rtt,
+    defmt: DefmtLog,
+    seq: Sequence,
+    service: Option<Box<dyn Service>>,
+    /// Reply bytes read and not yet a whole frame (a copy may straddle two reads).
+    reader: FrameReader,
+    polling: Polling,
+    stats: LinkStats,
+    /// What must outlive the session (QEMU's process), dropped after it.
+    _guard: Option<Box<dyn Send>>,
+}
+
+impl std::fmt::Debug for Hil {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hil").finish_non_exhaustive()
+    }
+}
+
+impl Hil {
+    /// Connects: `request` names the probe (`VID:PID[:SERIAL]`) or the chip; the chip defaults
+    /// to the profile's. Flashes `elf` and attaches RTT.
+    pub fn connect(
+        request: &str,
+        profile: &'static boards::Profile,
+        elf: &Path,
+    ) -> Result<Hil, TargetError> {
+        if let Ok(address) = gdb_probe::probe::parse_selector(request) {
+            return Hil::connect_stub(
+                GdbTarget {
+                    address,
+                    quirks: gdb_probe::Quirks::QEMU,
+                    ram: Vec::new(),
+                },
+                profile,
+                elf,
+            );
+        }
+        let lister = Lister::new();
+        let probes = lister.list_all();
+        let named = request.contains(':');
+        let info = probes
+            .iter()
+            .find(|p| {
+                !named || {
+                    let id = format!("{:04x}:{:04x}", p.vendor_id, p.product_id);
+                    let full = format!("{id}:{}", p.serial_number.as_deref().unwrap_or(""));
+                    request.eq_ignore_ascii_case(&id) || request.eq_ignore_ascii_case(&full)
+                }
+            })
+            .ok_or_else(|| TargetError::NoProbe {
+                request: request.to_string(),
+                attached: probes
+                    .iter()
+                    .map(|p| {
+                        let id = format!("{:04x}:{:04x}", p.vendor_id, p.product_id);
+                        match &p.serial_number {
+                            Some(serial) => format!("{id}:{serial}"),
+                            None => id,
+                        }
+                    })
+                    .collect(),
+            })?;
+        let chip = match (named, profile.probe_rs_chip) {
+            (false, _) => request.to_string(),
+            (true, Some(chip)) => chip.to_string(),
+            (true, None) => return Err(Lost::NoChip(profile.name).into()),
+        };
+        let probe = lister.open(info).map_err(lost)?;
+        let registry = Registry::from_builtin_families();
+        Hil::attach(probe, &chip, &registry, elf, None, Polling::BOARD, None)
+    }
+
+    /// A GDB stub through probe-rs's lister, attached as the profile's chip.
+    fn connect_stub(
+        target: GdbTarget,
+        profile: &'static boards::Profile,
+        elf: &Path,
+    ) -> Result<Hil, TargetError> {
+        let chip = profile.probe_rs_chip.ok_or(Lost::NoChip(profile.name))?;
+        let selector = gdb_probe::probe::selector(&target.address);
+        let lister = Lister::with_lister(Box::new(GdbLister::new([target])));
+        let probe = lister.open(selector).map_err(lost)?;
+        let registry = Registry::from_builtin_families();
+        Hil::attach(probe, chip, &registry, elf, None, Polling::BOARD, None)
+    }
+
+    /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the
+    /// path every probe takes, a board's ([`Hil::connect`]) or QEMU's
+    /// ([`super::qemu::connect`]). `guard` lives as long as the target (QEMU's process).
+    /// `service` answers a second channel pair while the bench waits for a reply (QEMU's
+    /// emulated ADC); a board has none. `polling` paces the wait for a reply.
+    pub fn attach(
+        probe: Probe,
+        chip: &str,
+        registry: &Registry,
+        elf: &Path,
+        service: Option<Box<dyn Service>>,
+        polling: Polling,
+        guard: Option<Box<dyn Send>>,
+    ) -> Result<Hil, TargetError> {
+        // Read first: a missing ELF is named as such, not as probe-rs's IO error mid-download.
+        let bytes = Elf::read(elf)?.bytes;
+        let mut session = probe
+            .attach_with_registry(chip, Permissions::default(), registry)
+            .map_err(lost)?;
+        download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
+        let defmt = DefmtLog::new(&bytes).map_err(Lost::Defmt)?;
+        let region = match find_rtt_control_block_in_raw_file(&bytes) {
+            Ok(Some(addr)) => ScanRegion::Exact(addr),
+            _ => ScanRegion::Ram,
+        };
+        let mut last = None;
+        for _ in 0..RTT_ATTEMPTS {
+            let mut core = session.core(0).map_err(lost)?;
+            core.reset().map_err(lost)?;
+            match try_attach_to_rtt(&mut core, RTT_TIMEOUT, &region) {
+                Ok(rtt) => {
+                    drop(core);
+                    return Ok(Hil {
+                        session,
+                        rtt,
+                        defmt,
+                        seq: Sequence::default(),
+                        service,
+                        reader: FrameReader::new(),
+                        polling,
+                        stats: LinkStats::default(),
+                        _guard: guard,
+                    });
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(Lost::Rtt {
+            attempts: RTT_ATTEMPTS,
+            last: last.map(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>),
+        }
+        .into())
+    }
+}
+
+impl Hil {
+    /// Where RTT's control block is and the channels it declares (names and sizes), as
+    /// probe-rs found them: for bring-up.
+    pub fn rtt_layout(&mut self) -> String {
+        let list = |channels: Vec<(Option<String>, usize)>| {
+            channels
+                .into_iter()
+                .map(|(name, size)| format!("\"{}\" {size} B", name.unwrap_or_default()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let ptr = self.rtt.ptr();
+        let up = list(
+            self.rtt
+                .up_channels()
+                .iter()
+                .map(|c| (c.name().map(str::to_string), c.buffer_size()))
+                .collect(),
+        );
+        let down = list(
+            self.rtt
+                .down_channels()
+                .iter()
+                .map(|c| (c.name().map(str::to_string), c.buffer_size()))
+                .collect(),
+        );
+        format!("at {ptr:#010x}; up: {up}; down: {down}")
+    }
+}
+
+/// A channel pair the host answers while the bench waits for a reply: the emulated ADC of
+/// the firmware in QEMU, whose sampler asks the host for every conversion. It also holds the
+/// cage the bench sets, since that firmware has no fixture to set one with.
+pub trait Service {
+    /// The up channel the firmware asks on.
+    fn up(&self) -> usize;
+    /// The down channel the answers go to.
+    fn down(&self) -> usize;
+    /// Takes what came up; returns the bytes to send down.
+    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError>;
+    /// Sets the cage the service measures.
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError>;
+    /// A new game starts (the emulated board's noise is drawn per game).
+    fn start_game(&mut self, game: usize);
+    /// A poll of the channels begins (`true`) or ends. QEMU cannot be read while its guest
+    /// runs, so its probe stops the guest for each access; held, the guest stays stopped from
+    /// the first access of a poll to its end (one stop per poll instead of some ten).
+    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+        let _ = on;
+        Ok(())
+    }
+}
+
+/// Reads what up channel 0 holds and decodes every whole defmt frame.
+fn pump_logs(
+    rtt: &mut Rtt,
+    defmt: &mut DefmtLog,
+    core: &mut probe_rs::Core<'_>,
+) -> Result<(), TargetError> {
+    let mut buf = [0u8; 1024];
+    let Some(up) = rtt.up_channel(0) else {
+        return Ok(());
+    };
+    let n = up.read(core, &mut buf).map_err(lost)?;
+    defmt.received(&buf[..n]);
+    Ok(())
+}
+
+/// Tells the service a poll begins (`true`) or ends.
+fn hold(service: &mut Option<Box<dyn Service>>, on: bool) -> Result<(), TargetError> {
+    match service {
+        Some(service) => service.hold(on),
+        None => Ok(()),
+    }
+}
+
+/// Writes all of `bytes` to down channel `number`, waiting while the firmware makes room;
+/// whether it was all written within [`REPLY_TIMEOUT`].
+fn write_all(
+    rtt: &mut Rtt,
+    core: &mut probe_rs::Core<'_>,
+    number: usize,
+    bytes: &[u8],
+) -> Result<bool, TargetError> {
+    let down = rtt.down_channel(number).ok_or(Lost::NoChannel {
+        direction: "down",
+        number,
+    })?;
+    let mut sent = 0;
+    let start = Instant::now();
+    while sent < bytes.len() {
+        sent += down.write(core, &bytes[sent..]).map_err(lost)?;
+        if start.elapsed() > REPLY_TIMEOUT {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+
+/// Answers what the service's up channel holds; whether there was anything.
+fn serve(
+    rtt: &mut Rtt,
+    service: &mut dyn Service,
+    core: &mut probe_rs::Core<'_>,
+) -> Result<bool, TargetError> {
+    let mut buf = [0u8; 256];
+    let number = service.up();
+    let up = rtt.up_channel(number).ok_or(Lost::NoChannel {
+        direction: "up",
+        number,
+    })?;
+    let n = up.read(core, &mut buf).map_err(lost)?;
+    if n == 0 {
+        return Ok(false);
+    }
+    let answer = service.serve(&buf[..n])?;
+    // The firmware waits for each answer before it asks again: there is room, held or not.
+    let number = service.down();
+    if !write_all(rtt, core, number, &answer)? {
+        return Err(Lost::Service(number).into());
+    }
+    Ok(true)
+}
+
+impl Target for Hil {
+    fn stage(&self) -> &'static str {
+        "HIL"
+    }
+
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        let seq = self.seq.take();
+        let frame = encode_command(seq, command)?;
+        let polling = self.polling;
+        let mut stats = LinkStats::default();
+        let reply = retry::exchange(self, seq, &frame, polling, REPLY_TIMEOUT, &mut stats);
+        self.stats += stats;
+        reply
+    }
+
+    fn logs(&mut self) -> Vec<String> {
+        if let Ok(mut core) = self.session.core(0) {
+            // A probe gone here shows at the next exchange; the logs so far are kept.
+            let _ = pump_logs(&mut self.rtt, &mut self.defmt, &mut core);
+        }
+        let lines = self.defmt.take();
+        for line in &lines {
+            self.stats.log_line(line);
+        }
+        lines
+    }
+
+    fn link_stats(&self) -> Option<LinkStats> {
+        Some(self.stats)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        if let Some(service) = &mut self.service {
+            service.start_game(game);
+        }
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        if let Some(service) = &mut self.service {
+            return service.set_cage(position);
+        }
+        let states = boards::cage_states(position).map_err(CageError::from)?;
+        match self.exchange(Command::SetEdges(states.map(Into::into)))? {
+            Reply::Done => Ok(()),
+            Reply::Error(LinkError::NoFixture) => Err(CageError::NoFixture.into()),
+            Reply::Error(e) => Err(CageError::Refused(e).into()),
+            reply => Err(Lost::Unexpected {
+                expected: "Done",
+                reply,
+            }
+            .into()),
+        }
+    }
+}
+
+impl Backend for Hil {
+    /// Writes the frame to the bench down channel (0) with the guest running (not held: the
+    /// firmware takes the bytes as they come, so a frame never stays torn).
+    fn send(&mut self, frame: &[u8]) -> Result<bool, TargetError> {
+        let mut core = self.session.core(0).map_err(lost)?;
+        write_all(&mut self.rtt, &mut core, 0, frame)
+    }
+
+    fn poll(&mut self) -> Result<Polled, TargetError> {
+        hold(&mut self.service, true)?;
+        let polled = (|| {
+            let mut core = self.session.core(0).map_err(lost)?;
+            let mut buf = [0u8; 256];
+            let up = self.rtt.up_channel(1).ok_or(Lost::NoChannel {
+                direction: "up",
+                number: 1,
+            })?;
+            let n = up.read(&mut core, &mut buf).map_err(lost)?;
+            let replies = buf[..n]
+                .iter()
+                .filter_map(|&b| self.reader.push::<Reply>(b))
+                .collect();
+            // The log channel drops what does not fit: keep it drained while the board works.
+            pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
+            let served = match &mut self.service {
+                Some(service) => serve(&mut self.rtt, service.as_mut(), &mut core)?,
+                None => false,
+            };
+            Ok::<_, TargetError>(Polled {
+                replies,
+                busy: n > 0 || served,
+            })
+        })();
+        hold(&mut self.service, false)?;
+        polled
+    }
+
+    fn bad_frame(&mut self, error: LinkError) -> TargetError {
+        TargetError::Link(error)
+    }
+
+    fn timed_out(&mut self, seq: u16) -> TargetError {
+        TargetError::NoReply { seq }
+    }
+}

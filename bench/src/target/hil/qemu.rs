@@ -1,0 +1,136 @@
+//! `--target hil --probe qemu`: the HIL target's probe-rs path against the firmware in QEMU.
+//!
+//! QEMU starts with no image (`-S`, no `-kernel`), its gdbstub on a socket; probe-rs opens the
+//! stub like any probe (`gdb:unix:PATH`, through [`gdb_probe::probe::GdbLister`]), and the
+//! firmware gets into QEMU's memory only by probe-rs's `download_file`, and runs only after
+//! probe-rs's reset, as on a board. Its command line (`PROFILE link=rtt`) comes from
+//! `-semihosting-config arg=`, since `-append` needs `-kernel`. Until the download, the CPU
+//! sits in its reset state with no vector table; letting it run then would lock it up, which
+//! QEMU 7.2 answers by aborting.
+
+use std::path::Path;
+use std::process::Stdio;
+
+use emulator::emulated::EmulatedCage;
+use firmware::pil::Up;
+use firmware::protocol::FrameReader;
+use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
+use gdb_probe::targets::{MPS2_AN386, MPS2_AN386_YAML};
+use heuristic::{Position, Size};
+use probe_rs::config::{MemoryRegion, Registry};
+use probe_rs::probe::list::Lister;
+
+use super::{Hil, Service};
+use crate::machine::{Adc, qemu_machine, spawn_with_gdbstub};
+use crate::target::retry::Polling;
+use crate::target::{CageError, Lost, TargetError, lost, wire};
+
+/// The HIL target on the firmware in QEMU: probe-rs attaches to QEMU's `mps2-an386` through
+/// the gdbstub, downloads `elf`, resets and attaches RTT, exactly as [`Hil::connect`] does on
+/// a board; the cage and its ADC are the emulated board of `profile` (drawn from `seed`),
+/// answered on the firmware's ADC channels. `firmware` is the profile the firmware runs (a
+/// profile file's base).
+pub fn connect(
+    elf: &Path,
+    profile: &'static boards::Profile,
+    firmware: &'static boards::Profile,
+    size: Size,
+    seed: Option<u64>,
+) -> Result<Hil, TargetError> {
+    let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
+    let mut registry = Registry::new();
+    registry
+        .add_target_family_from_yaml(MPS2_AN386_YAML)
+        .map_err(lost)?;
+    let target = registry.get_target_by_name(MPS2_AN386).map_err(lost)?;
+    let ram = target
+        .memory_map
+        .iter()
+        .filter_map(|region| match region {
+            MemoryRegion::Ram(ram) => Some(ram.range.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut command = qemu_machine();
+    // `native`: semihosting (the firmware's command line, its exit) stays QEMU's with a
+    // debugger attached. QEMU's option syntax doubles a comma inside a value.
+    command
+        .arg("-semihosting-config")
+        .arg(format!(
+            "enable=on,target=native,arg=firmware-qemu,arg={},arg=link=rtt",
+            firmware.name.replace(',', ",,")
+        ))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let (machine, _) = spawn_with_gdbstub(command, false)?;
+    let address = machine.address();
+    let lister = Lister::with_lister(Box::new(GdbLister::new([GdbTarget {
+        address: address.clone(),
+        quirks: gdb_probe::Quirks::QEMU,
+        ram,
+    }])));
+    let probe = lister
+        .open(gdb_probe::probe::selector(&address))
+        .map_err(lost)?;
+    let gdb = gdb_probe::probe::connection(&address)
+        .ok_or_else(|| Lost::Probe("the gdb probe holds no connection".into()))?;
+    let service = AdcService {
+        adc: Adc::new(&cage),
+        cage,
+        reader: FrameReader::new(),
+        gdb,
+    };
+    Hil::attach(
+        probe,
+        MPS2_AN386,
+        &registry,
+        elf,
+        Some(Box::new(service)),
+        Polling::QEMU,
+        Some(Box::new(machine)),
+    )
+}
+
+/// The firmware's ADC channels (up 2 / down 1), answered from the emulated cage.
+struct AdcService {
+    cage: EmulatedCage,
+    adc: Adc,
+    reader: FrameReader,
+    gdb: SharedGdb,
+}
+
+impl Service for AdcService {
+    fn up(&self) -> usize {
+        firmware::rtt::ADC_UP
+    }
+
+    fn down(&self) -> usize {
+        firmware::rtt::ADC_DOWN
+    }
+
+    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError> {
+        let mut out = Vec::new();
+        for &b in bytes {
+            if let Some(frame) = self.reader.push::<Up>(b) {
+                let frame = frame?;
+                if let Some(answer) = self.adc.answer(frame.seq, frame.body)? {
+                    out.extend(answer);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        wire(&self.cage, position)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        self.cage.start_game(game as u64);
+    }
+
+    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+        self.gdb.hold(on).map_err(lost)
+    }
+}

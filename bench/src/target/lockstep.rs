@@ -1,0 +1,97 @@
+//! Agreement between two targets: every command goes to both, and every reply must be the
+//! same, byte for byte once decoded. SIL against PIL on the same emulated board and seed shows
+//! that the no_std crates behave the same compiled for Cortex-M4F as on the host.
+
+use firmware::protocol::{Command, Reply};
+use heuristic::Position;
+
+use crate::target::{Target, TargetError};
+
+/// What a lockstep run compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Compared {
+    /// Commands sent to both targets.
+    pub commands: usize,
+    /// Measurements (codes of every node) compared.
+    pub measurements: usize,
+    /// Decisions (moves and verdicts) compared.
+    pub decisions: usize,
+}
+
+/// Two targets driven as one: the first one's replies are returned, and any difference in a
+/// reply stops the run with [`TargetError::Disagree`].
+#[derive(Debug)]
+pub struct Lockstep<A, B> {
+    /// The reference (SIL).
+    pub a: A,
+    /// The target checked against it (PIL).
+    pub b: B,
+    compared: Compared,
+}
+
+impl<A: Target, B: Target> Lockstep<A, B> {
+    /// `a` and `b` in lockstep.
+    pub fn new(a: A, b: B) -> Lockstep<A, B> {
+        Lockstep {
+            a,
+            b,
+            compared: Compared::default(),
+        }
+    }
+
+    /// What has been compared so far.
+    pub fn compared(&self) -> Compared {
+        self.compared
+    }
+}
+
+impl<A: Target, B: Target> Target for Lockstep<A, B> {
+    fn stage(&self) -> &'static str {
+        // SIL against the firmware in QEMU, by stdin/stderr (PIL) or by a probe (HIL).
+        match self.b.stage() {
+            "HIL" => "SIL=HIL",
+            _ => "SIL=PIL",
+        }
+    }
+
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        let ra = self.a.exchange(command.clone())?;
+        let rb = self.b.exchange(command.clone())?;
+        if ra != rb {
+            return Err(TargetError::Disagree {
+                commands: self.compared.commands,
+                command,
+                stages: [self.a.stage(), self.b.stage()],
+                replies: Box::new([ra, rb]),
+            });
+        }
+        self.compared.commands += 1;
+        match ra {
+            Reply::Codes(_) => self.compared.measurements += 1,
+            Reply::Turn(_) => self.compared.decisions += 1,
+            _ => {}
+        }
+        Ok(ra)
+    }
+
+    fn logs(&mut self) -> Vec<String> {
+        let mut logs = self.a.logs();
+        logs.extend(self.b.logs());
+        logs
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        self.a.set_cage(position)?;
+        self.b.set_cage(position)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        self.a.start_game(game);
+        self.b.start_game(game);
+    }
+
+    /// The checked target's link.
+    fn link_stats(&self) -> Option<crate::target::retry::LinkStats> {
+        self.b.link_stats()
+    }
+}

@@ -1,0 +1,322 @@
+//! The target abstraction: the bench speaks the firmware's bench protocol to every target
+//! (encoded frames with sequence numbers, even in-process), so SIL, PIL and HIL differ only in
+//! their transport and in how the cage is set to a position.
+
+pub mod defmt;
+pub mod frame;
+pub mod hil;
+pub mod lockstep;
+pub mod pil;
+pub mod retry;
+pub mod sil;
+
+use emulator::emulated::EmulatedCage;
+use firmware::protocol::{Command, LinkError, Reply};
+use heuristic::Position;
+
+/// Why an exchange with a target failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TargetError {
+    /// The command could not be encoded, or the reply could not be read.
+    #[error("bench link: {0}")]
+    Link(LinkError),
+    /// The target answered nothing to a whole command frame.
+    #[error("no reply to command {seq}")]
+    NoReply {
+        /// The command's sequence number.
+        seq: u16,
+    },
+    /// A reply carried another command's sequence number: frames were lost.
+    #[error("lost frames: expected reply {expected}, got {got}")]
+    LostFrame {
+        /// The command's sequence number.
+        expected: u16,
+        /// The reply's.
+        got: u16,
+    },
+    /// The target cannot put the cage in a position (no fixture, or a size it does not wire).
+    #[error("cannot set the cage: {0}")]
+    Cage(CageError),
+    /// The target stopped answering (a probe unplugged, QEMU exited), or answered out of turn.
+    #[error("target lost: {0}")]
+    Lost(Lost),
+    /// No debug probe to connect to (nothing was lost: none was found).
+    #[error("{}", no_probe(request, attached))]
+    NoProbe {
+        /// What was asked for: a chip (`STM32F446RETx`) or a probe (`VID:PID[:SERIAL]`).
+        request: String,
+        /// The probes attached, as `VID:PID[:SERIAL]`.
+        attached: Vec<String>,
+    },
+    /// Two targets driven in lockstep answered the same command differently.
+    #[error(
+        "targets disagree: after {commands} agreeing commands, {command:?}: \
+         {} answered {:?}, {} answered {:?}",
+        stages[0], replies[0], stages[1], replies[1]
+    )]
+    Disagree {
+        /// Commands both answered alike before this one.
+        commands: usize,
+        /// The command.
+        command: Command,
+        /// The two targets' stages.
+        stages: [&'static str; 2],
+        /// Their replies, in the same order.
+        replies: Box<[Reply; 2]>,
+    },
+}
+
+// Conversions by hand, not `#[from]`: each message above already says its cause, and a
+// `source` would have it said twice by an error chain (anyhow's `{:#}`).
+impl From<LinkError> for TargetError {
+    fn from(error: LinkError) -> TargetError {
+        TargetError::Link(error)
+    }
+}
+
+impl From<CageError> for TargetError {
+    fn from(error: CageError) -> TargetError {
+        TargetError::Cage(error)
+    }
+}
+
+impl From<Lost> for TargetError {
+    fn from(error: Lost) -> TargetError {
+        TargetError::Lost(error)
+    }
+}
+
+/// Why a target cannot put the cage in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CageError {
+    /// The emulated board wires only M=3 and M=4 games.
+    #[error(transparent)]
+    Emulated(#[from] emulator::emulated::CageSizeError),
+    /// A board's cage holds only M=3 and M=4 games.
+    #[error(transparent)]
+    Board(#[from] boards::CageSizeError),
+    /// An emulated cage built for games of one size was given a position of another.
+    #[error("the emulated cage holds M={holds} games, not M={given}")]
+    Holds {
+        /// The cage's game size.
+        holds: u8,
+        /// The position's.
+        given: u8,
+    },
+    /// The board has no edge fixture: an operator sets its cage.
+    #[error(
+        "{}: a board without an edge fixture plays `--scenario guided`",
+        LinkError::NoFixture
+    )]
+    NoFixture,
+    /// The board refused the edges.
+    #[error(transparent)]
+    Refused(LinkError),
+}
+
+/// Why a target stopped answering, or answered what it should not have.
+#[derive(Debug, thiserror::Error)]
+pub enum Lost {
+    /// The board answered a command with a reply of another kind.
+    #[error("expected {expected}, the board answered {reply:?}")]
+    Unexpected {
+        /// What the command asks for.
+        expected: &'static str,
+        /// What came back.
+        reply: Reply,
+    },
+    /// The firmware's ELF cannot be read.
+    #[error(transparent)]
+    Elf(crate::machine::ElfError),
+    /// The ELF's defmt table cannot be read.
+    #[error(transparent)]
+    Defmt(#[from] defmt::DefmtError),
+    /// The probe (probe-rs: listing, attaching, flashing, RTT) failed.
+    #[error("{0}")]
+    Probe(Box<dyn std::error::Error + Send + Sync>),
+    /// The board names no probe-rs chip.
+    #[error("{0} has no probe-rs chip")]
+    NoChip(&'static str),
+    /// RTT did not come up.
+    #[error(
+        "RTT did not come up after {attempts} attempts: {}",
+        last.as_ref().map_or_else(String::new, ToString::to_string)
+    )]
+    Rtt {
+        /// Attach attempts made.
+        attempts: u32,
+        /// The last attempt's error.
+        last: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+    /// The firmware does not have an RTT channel the bench needs.
+    #[error("the firmware has no RTT {direction} channel {number}")]
+    NoChannel {
+        /// `up` or `down`.
+        direction: &'static str,
+        /// The channel.
+        number: usize,
+    },
+    /// The firmware stopped taking the host's answers on a service channel (QEMU's ADC): its
+    /// down buffer stayed full for a reply timeout.
+    #[error("the firmware stopped taking answers on RTT down channel {0}")]
+    Service(usize),
+    /// The transport under the target failed: the machine it runs on (QEMU: started, exited,
+    /// hung), the emulated ADC it asks, or a transport of an implementor's own (a [`Target`]
+    /// outside this crate). [`TargetError::transport`] looks inside.
+    #[error("{0}")]
+    Transport(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl TargetError {
+    /// The transport's error of type `E` under a lost target, if that is what this is.
+    pub fn transport<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match self {
+            TargetError::Lost(Lost::Transport(e)) => e.downcast_ref(),
+            _ => None,
+        }
+    }
+}
+
+impl From<crate::machine::MachineError> for TargetError {
+    fn from(error: crate::machine::MachineError) -> TargetError {
+        TargetError::Lost(Lost::Transport(Box::new(error)))
+    }
+}
+
+impl From<crate::machine::QemuFailure> for TargetError {
+    fn from(error: crate::machine::QemuFailure) -> TargetError {
+        TargetError::Lost(Lost::Transport(Box::new(error)))
+    }
+}
+
+impl From<crate::machine::AdcError> for TargetError {
+    fn from(error: crate::machine::AdcError) -> TargetError {
+        TargetError::Lost(Lost::Transport(Box::new(error)))
+    }
+}
+
+impl From<crate::machine::ElfError> for TargetError {
+    fn from(error: crate::machine::ElfError) -> TargetError {
+        TargetError::Lost(Lost::Elf(error))
+    }
+}
+
+/// A board the bench drives: one command at a time, plus the cage under the board.
+pub trait Target {
+    /// The test stage: `SIL`, `PIL` or `HIL`.
+    fn stage(&self) -> &'static str;
+
+    /// Sends one command and waits for its reply.
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError>;
+
+    /// Log lines the target wrote since the last call (decoded defmt on PIL and HIL).
+    fn logs(&mut self) -> Vec<String>;
+
+    /// Puts the cage in `position` (the emulated cage, or the edge fixture).
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError>;
+
+    /// Game `game` of the run starts: an emulated board starts that game's own noise stream,
+    /// so that a run resumed at game `game` reads what the uninterrupted run read there. A
+    /// real board has nothing to do.
+    fn start_game(&mut self, game: usize) {
+        let _ = game;
+    }
+
+    /// What a link with recovery went through (polls, commands sent again, replies
+    /// recovered): `None` for a link that needs none.
+    fn link_stats(&self) -> Option<retry::LinkStats> {
+        None
+    }
+}
+
+/// A boxed target is a target: what lets [`lockstep::Lockstep`] hold one chosen at run time.
+impl<T: Target + ?Sized> Target for Box<T> {
+    fn stage(&self) -> &'static str {
+        (**self).stage()
+    }
+
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        (**self).exchange(command)
+    }
+
+    fn logs(&mut self) -> Vec<String> {
+        (**self).logs()
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        (**self).set_cage(position)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        (**self).start_game(game);
+    }
+
+    fn link_stats(&self) -> Option<retry::LinkStats> {
+        (**self).link_stats()
+    }
+}
+
+/// What to tell a person whose probe was not found.
+fn no_probe(request: &str, attached: &[String]) -> String {
+    let how = format!(
+        "plug the board's debug probe (the NUCLEO's ST-LINK) in by USB, or name one with {}=VID:PID[:SERIAL]",
+        hil::PROBE_ENV
+    );
+    match (request.contains(':'), attached) {
+        (false, []) => format!("no debug probe attached to reach the {request}: {how}"),
+        (true, []) => format!("no debug probe attached (looked for {request}): {how}"),
+        (_, attached) => format!(
+            "no attached debug probe is {request} (attached: {}): {how}",
+            attached.join(", ")
+        ),
+    }
+}
+
+/// A target lost to a probe-rs error.
+#[cfg(feature = "probe")]
+pub(crate) fn lost(e: impl std::error::Error + Send + Sync + 'static) -> TargetError {
+    TargetError::Lost(Lost::Probe(Box::new(e)))
+}
+
+/// Wires an emulated cage (SIL, PIL) to `position`, which must be of the cage's size.
+pub(crate) fn wire(cage: &EmulatedCage, position: &Position) -> Result<(), TargetError> {
+    let holds = cage.position().size();
+    if position.size() != holds {
+        return Err(CageError::Holds {
+            holds: holds.get(),
+            given: position.size().get(),
+        }
+        .into());
+    }
+    cage.wire(position.clone());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_probe_says_what_to_do_and_calls_nothing_lost() {
+        let chip = TargetError::NoProbe {
+            request: "STM32F446RETx".to_string(),
+            attached: Vec::new(),
+        };
+        assert_eq!(
+            chip.to_string(),
+            "no debug probe attached to reach the STM32F446RETx: plug the board's debug probe \
+             (the NUCLEO's ST-LINK) in by USB, or name one with BIRDCAGE_HIL_PROBE=VID:PID[:SERIAL]"
+        );
+        let named = TargetError::NoProbe {
+            request: "0483:374b".to_string(),
+            attached: vec!["1366:0105:000123".to_string()],
+        };
+        assert!(
+            named
+                .to_string()
+                .starts_with("no attached debug probe is 0483:374b (attached: 1366:0105:000123): "),
+            "{named}"
+        );
+    }
+
+}

@@ -1,0 +1,70 @@
+//! The PIL target over either link: semihosting ([`Pil`]) or RTT through QEMU's gdbstub
+//! ([`RttPil`]). One type for the bench to hold, whichever the run asked for.
+
+use emulator::emulated::EmulatedCage;
+use firmware::protocol::{Command, Reply};
+use heuristic::Position;
+
+mod rtt;
+mod semihosting;
+
+pub use rtt::RttPil;
+pub use semihosting::Pil;
+
+use crate::target::retry::LinkStats;
+use crate::target::{Target, TargetError};
+
+/// The firmware in QEMU over one of the links.
+#[derive(Debug)]
+pub enum PilTarget {
+    /// Over semihosting.
+    Semihosting(Box<Pil>),
+    /// Over RTT.
+    Rtt(Box<RttPil>),
+}
+
+impl PilTarget {
+    /// The emulated cage, to inject faults.
+    pub fn cage(&self) -> &EmulatedCage {
+        match self {
+            PilTarget::Semihosting(pil) => pil.cage(),
+            PilTarget::Rtt(pil) => pil.cage(),
+        }
+    }
+
+    fn inner(&mut self) -> &mut dyn Target {
+        match self {
+            PilTarget::Semihosting(pil) => pil.as_mut(),
+            PilTarget::Rtt(pil) => pil.as_mut(),
+        }
+    }
+}
+
+impl Target for PilTarget {
+    fn stage(&self) -> &'static str {
+        "PIL"
+    }
+
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        self.inner().exchange(command)
+    }
+
+    fn logs(&mut self) -> Vec<String> {
+        self.inner().logs()
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        self.inner().set_cage(position)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        self.inner().start_game(game);
+    }
+
+    fn link_stats(&self) -> Option<LinkStats> {
+        match self {
+            PilTarget::Semihosting(_) => None,
+            PilTarget::Rtt(pil) => Some(pil.stats()),
+        }
+    }
+}

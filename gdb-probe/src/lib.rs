@@ -1,0 +1,34 @@
+//! A debug probe over a GDB remote stub, for any project that runs Cortex-M firmware behind one
+//! (QEMU's gdbstub today; a virtual board's, or gdbserver, tomorrow):
+//!
+//! - [`Gdb`]: a client of the GDB remote serial protocol over any [`Stream`] (a unix socket
+//!   or TCP, chosen by an [`Address`]): halt, resume, step, memory, registers, monitor.
+//! - [`rtt`]: the host side of SEGGER RTT over a small [`rtt::Memory`] trait (the gdb client
+//!   is one), for a host that reads the ring buffers itself.
+//! - `probe` (feature `probe-rs`): probe-rs's `DebugProbe` and ARM interfaces over any
+//!   [`probe::Stub`], with a `ProbeFactory` and a `ProbeLister` that open a stub from a
+//!   selector such as `gdb:unix:PATH` or `gdb:tcp:HOST:PORT`, and a [`probe::Scripted`] stub
+//!   for tests.
+//!
+//! A stub's departures from the protocol are data ([`Quirks`]), not special cases.
+
+mod client;
+pub mod rtt;
+mod quirks;
+mod transport;
+
+#[cfg(feature = "probe-rs")]
+pub mod probe;
+
+pub use client::{Gdb, GdbError};
+pub use quirks::Quirks;
+pub use transport::{Address, AddressError, Stream};
+
+/// probe-rs target descriptions of emulated machines with no vendor pack.
+pub mod targets {
+    /// QEMU's `mps2-an386`: one Cortex-M4F; its flash and RAM are both RAM to a debugger (a
+    /// download writes them directly, with no flash algorithm).
+    pub const MPS2_AN386_YAML: &str = include_str!("mps2_an386.yaml");
+    /// The chip's name in [`MPS2_AN386_YAML`].
+    pub const MPS2_AN386: &str = "MPS2_AN386";
+}

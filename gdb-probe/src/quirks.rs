@@ -1,0 +1,41 @@
+//! What a stub does that the protocol does not say, as data rather than as special cases in
+//! the code that talks to it.
+
+/// One stub's quirks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Quirks {
+    /// Read `target.xml` at connect: QEMU answers `p`/`P` only to a client that has read its
+    /// target description (an older gdb without XML gets empty answers and falls back to `g`).
+    pub target_xml_first: bool,
+    /// Writes to device registers through `M` are dropped without an error (measured on QEMU
+    /// 7.2: an AIRCR reset written through `M` does nothing). The probe then refuses a write
+    /// outside RAM rather than lose it.
+    pub drops_device_writes: bool,
+    /// The monitor command (`qRcmd`) that resets the system, if the stub has one; without
+    /// it a reset request is refused.
+    pub reset_command: Option<&'static str>,
+}
+
+impl Quirks {
+    /// QEMU's gdbstub (checked on 7.2).
+    pub const QEMU: Quirks = Quirks {
+        target_xml_first: true,
+        drops_device_writes: true,
+        reset_command: Some("system_reset"),
+    };
+
+    /// A stub that follows the protocol and models the device registers itself (a gdbstub
+    /// crate server in front of a CPU emulator, say): writes go through, a reset is a write
+    /// to AIRCR like any other.
+    pub const PLAIN: Quirks = Quirks {
+        target_xml_first: false,
+        drops_device_writes: false,
+        reset_command: None,
+    };
+}
+
+impl Default for Quirks {
+    fn default() -> Quirks {
+        Quirks::QEMU
+    }
+}
