@@ -7,10 +7,10 @@
 
 use std::time::Duration;
 
+use bench::{Pil, PilOptions, PilTarget, Polling, RttPil, Target};
 use criterion::{Criterion, criterion_group, criterion_main};
 use firmware::protocol::Command;
 use heuristic::Size;
-use bench::{Pil, PilOptions, PilTarget, Polling, RttPil, Target};
 
 fn targets() -> Option<Vec<(&'static str, PilTarget)>> {
     if !bench::qemu_available() {

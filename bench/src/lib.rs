@@ -46,6 +46,7 @@ pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided
 pub use run::scenario::{Scenario, ScenarioError, Script};
 pub use run::{CampaignError, campaign, header};
 pub use target::defmt::{DefmtError, DefmtLog};
+pub use target::frame::{Sequence, decode_reply, encode_command};
 #[cfg(feature = "probe")]
 pub use target::hil::{Hil, Service, qemu};
 pub use target::hil::{PROBE_ENV, is_qemu, probe_request};
@@ -53,5 +54,4 @@ pub use target::lockstep::{Compared, Lockstep};
 pub use target::pil::{Pil, PilTarget, RttPil};
 pub use target::retry::{LinkStats, Polling};
 pub use target::sil::Sil;
-pub use target::frame::{Sequence, decode_reply, encode_command};
 pub use target::{CageError, Lost, Target, TargetError};

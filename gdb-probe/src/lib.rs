@@ -13,8 +13,8 @@
 //! A stub's departures from the protocol are data ([`Quirks`]), not special cases.
 
 mod client;
-pub mod rtt;
 mod quirks;
+pub mod rtt;
 mod transport;
 
 #[cfg(feature = "probe-rs")]

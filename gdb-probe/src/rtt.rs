@@ -250,7 +250,12 @@ impl ControlBlock {
     }
 
     /// Appends to `out` everything up channel `number` holds and marks it read.
-    pub fn read_up(&self, memory: &mut impl Memory, number: usize, out: &mut Vec<u8>) -> Result<(), RttError> {
+    pub fn read_up(
+        &self,
+        memory: &mut impl Memory,
+        number: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), RttError> {
         let channel = self.up(number)?;
         let pair = self.offsets(memory, channel)?;
         self.read_up_from(memory, number, pair, out)
@@ -305,7 +310,12 @@ impl ControlBlock {
 
     /// Writes `bytes` to down channel `number` if all of them fit, and says whether they did:
     /// a frame goes down whole or not at all.
-    pub fn write_down(&self, memory: &mut impl Memory, number: usize, bytes: &[u8]) -> Result<bool, RttError> {
+    pub fn write_down(
+        &self,
+        memory: &mut impl Memory,
+        number: usize,
+        bytes: &[u8],
+    ) -> Result<bool, RttError> {
         let channel = self.down(number)?;
         let (write, read) = self.offsets(memory, channel)?;
         // One byte stays free: equal offsets mean empty.

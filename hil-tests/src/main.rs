@@ -1,24 +1,17 @@
-//! `hil-tests run --target sil|pil|hil --scenario tree3|random4|guided|faults|records:FILE --out DIR`
+//! `hil-tests`: the bench's command line, one file per subcommand under `cmd/`
+//! (`run`, `calibrate`, `doctor`; `run --scenario faults` in `cmd/faults.rs`).
 
 mod args;
-mod bringup;
-mod run_faults;
+mod cmd;
 
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, bail};
-use clap::{Parser, Subcommand, ValueEnum};
-use std::time::Duration;
-
-use heuristic::Size;
-use bench::{
-    CampaignError, Existing, Lockstep, Pil, PilOptions, PilTarget, Report, Scenario, Sil, Target,
-    campaign, header,
-};
+use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+
+use cmd::{calibrate::Calibrate, doctor::Doctor, run::Run};
 
 /// The Bird Cage test bench.
 #[derive(Debug, Parser)]
@@ -39,441 +32,8 @@ enum Cmd {
     Doctor(Doctor),
 }
 
-#[derive(Debug, clap::Args)]
-struct Doctor {
-    /// `qemu` (the firmware in QEMU, reached through its gdbstub), or a probe
-    /// (`VID:PID[:SERIAL]`) or chip for a board (needs `--features probe`).
-    #[arg(long, default_value = "qemu")]
-    probe: String,
-    /// Board profile: a name or a profile file.
-    #[arg(long, default_value = "nucleo-f446re")]
-    board: String,
-    /// The firmware ELF (built with cargo for QEMU when not given).
-    #[arg(long)]
-    elf: Option<PathBuf>,
-    /// M of the cage plugged in.
-    #[arg(long, default_value_t = 4)]
-    size: u32,
-}
-
-#[derive(Debug, clap::Args)]
-struct Calibrate {
-    /// Report folder holding steps.jsonl; gets calibration.json and a summary.md section.
-    #[arg(long)]
-    out: PathBuf,
-    /// Board profile (a name or a profile file), when not the one the report names.
-    #[arg(long)]
-    board: Option<String>,
-}
-
-/// Calibrates the report in `out` and prints the summary's section.
-fn calibrate(out: &std::path::Path, board: Option<&str>) -> anyhow::Result<()> {
-    // The error's own line says it all (its source is part of it).
-    let calibration =
-        bench::calibrate_report(out, board).map_err(|e| anyhow::anyhow!("{e}"))?;
-    print!("\n{}", calibration.markdown());
-    Ok(())
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Stage {
-    /// The firmware application in-process on the emulated board.
-    Sil,
-    /// The firmware built for Cortex-M4F, in QEMU, on the emulated board.
-    Pil,
-    /// The real board over probe-rs (needs a build with `--features probe`).
-    Hil,
-}
-
-/// A day bounds a wait: longer is a typo, and 1e19 s overflows a Duration.
-const MAX_TIMEOUT_S: f64 = 86_400.0;
-
-/// `--link`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum LinkArg {
-    /// QEMU's semihosting: stdin, stderr and stdout.
-    Semihosting,
-    /// RTT through QEMU's gdbstub.
-    Rtt,
-}
-
-#[derive(Debug, clap::Args)]
-struct Run {
-    /// Test stage.
-    #[arg(long)]
-    target: Stage,
-    /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), `guided`
-    /// (the operator makes the moves on a cage without fixture; `--size` gives M), `faults`
-    /// (every single fault at every place of the emulated cage; writes faults.csv and
-    /// faults.md), or `records:FILE` (one game record per line; `--size` gives M).
-    #[arg(long)]
-    scenario: String,
-    /// Report folder (steps.jsonl, summary.json, summary.md).
-    #[arg(long)]
-    out: PathBuf,
-    /// Board profile: a name or a profile file (TOML; the firmware in QEMU or on a board runs
-    /// the file's base, the bench predicts the file's board).
-    #[arg(long, default_value = "nucleo-f446re")]
-    board: String,
-    /// Seed of the emulated board's parts and ADC (SIL); nominal parts without it.
-    #[arg(long)]
-    board_seed: Option<u64>,
-    /// Games of `random4` (default 100) or `guided` (default 1).
-    #[arg(long, value_parser = games)]
-    games: Option<u32>,
-    /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// M for `records:FILE` and `guided` (default 4), or `faults` (default both 3 and 4).
-    #[arg(long)]
-    size: Option<u32>,
-    /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not
-    /// given, or taken from BIRDCAGE_PIL_ELF).
-    #[arg(long)]
-    elf: Option<PathBuf>,
-    /// PIL: longest wait in seconds for the firmware's next frame before it counts as hung.
-    #[arg(long, default_value_t = 10.0)]
-    timeout: f64,
-    /// PIL: the link to the firmware in QEMU: `semihosting` (QEMU's stdin and stderr) or
-    /// `rtt` (the board's RTT layout through QEMU's gdbstub, as a probe reads a board);
-    /// semihosting when not given.
-    #[arg(long, value_enum)]
-    link: Option<LinkArg>,
-    /// PIL over RTT: pause between two polls of the guest, in milliseconds (default 0.2).
-    #[arg(long)]
-    poll_ms: Option<f64>,
-    /// PIL over RTT: how long without a reply, in milliseconds, before the command is sent
-    /// again with its number (default 1000).
-    #[arg(long)]
-    retry_ms: Option<f64>,
-    /// PIL, or HIL with `--probe qemu`: run SIL on the same board in lockstep and stop at the
-    /// first reply that differs.
-    #[arg(long)]
-    compare_sil: bool,
-    /// HIL: the probe (`VID:PID[:SERIAL]`) or the chip, as BIRDCAGE_HIL_PROBE; or `qemu`, the
-    /// firmware in QEMU (`--elf`: the QEMU firmware) behind QEMU's gdbstub as a probe-rs
-    /// probe, on the emulated board.
-    #[arg(long)]
-    probe: Option<String>,
-    /// Keep the finished games of an interrupted report in `--out` and play the rest.
-    #[arg(long, conflicts_with = "force")]
-    resume: bool,
-    /// Overwrite the report already in `--out` (without it, or `--resume`, a run refuses).
-    #[arg(long)]
-    force: bool,
-    /// Then fit the board's part values from the steps (calibration.json, summary section).
-    #[arg(long)]
-    calibrate: bool,
-}
-
-impl Run {
-    fn scenario(&self) -> anyhow::Result<Scenario> {
-        let size =
-            |m: u32| heuristic::Size::new(m).with_context(|| format!("M={m} is not a board size"));
-        // A fixed scenario takes no size or game count: refuse one rather than ignore it.
-        let fixed = |name: &str, m: u32| -> anyhow::Result<()> {
-            if self.size.is_some_and(|s| s != m) {
-                bail!("--scenario {name} is M={m}; --size does not apply to it");
-            }
-            Ok(())
-        };
-        let games = |default: u32| self.games.unwrap_or(default) as usize;
-        let chosen = self.size.unwrap_or(4);
-        Ok(match self.scenario.as_str() {
-            "tree3" => {
-                fixed("tree3", 3)?;
-                if self.games.is_some() {
-                    bail!(
-                        "--scenario tree3 plays every branch of the tree; --games does not apply to it"
-                    );
-                }
-                Scenario::tree(size(3)?)
-            }
-            "random4" => {
-                fixed("random4", 4)?;
-                Scenario::random(size(4)?, games(100), self.seed)
-            }
-            "guided" => Scenario::guided(size(chosen)?, games(1), self.seed),
-            other => match other.strip_prefix("records:") {
-                Some(file) => {
-                    if self.games.is_some() {
-                        bail!(
-                            "--scenario records:FILE plays the file's games; --games does not apply to it"
-                        );
-                    }
-                    let text = std::fs::read_to_string(file)
-                        .with_context(|| format!("cannot read records file {file}"))?;
-                    let scenario = Scenario::records(size(chosen)?, &text, file)?;
-                    if scenario.games.is_empty() {
-                        bail!(
-                            "records file {file} holds no game (one record per line, # comments)"
-                        );
-                    }
-                    scenario
-                }
-                None => bail!(bench::ScenarioError::Unknown(other.to_string())),
-            },
-        })
-    }
-
-    #[cfg(feature = "probe")]
-    fn hil(
-        &self,
-        profile: &'static boards::Profile,
-        base: &'static boards::Profile,
-        size: Size,
-    ) -> anyhow::Result<Box<dyn Target>> {
-        if self.probe.as_deref().is_some_and(bench::is_qemu) {
-            let elf = self.qemu_elf()?;
-            return Ok(Box::new(bench::qemu::connect(
-                &elf,
-                profile,
-                base,
-                size,
-                self.board_seed,
-            )?));
-        }
-        let request = self
-            .probe
-            .clone()
-            .or_else(bench::probe_request)
-            .or_else(|| profile.probe_rs_chip.map(str::to_string))
-            .with_context(|| {
-                format!(
-                    "{} has no probe-rs chip; set {}",
-                    profile.name,
-                    bench::PROBE_ENV
-                )
-            })?;
-        let elf = self
-            .elf
-            .as_ref()
-            .context("--target hil needs --elf (the firmware to flash)")?;
-        Ok(Box::new(bench::Hil::connect(&request, profile, elf)?))
-    }
-
-    #[cfg(not(feature = "probe"))]
-    fn hil(
-        &self,
-        _profile: &'static boards::Profile,
-        _base: &'static boards::Profile,
-        _size: Size,
-    ) -> anyhow::Result<Box<dyn Target>> {
-        bail!(
-            "the HIL target needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
-        )
-    }
-
-    /// The QEMU firmware: `--elf`, BIRDCAGE_PIL_ELF, or built with cargo.
-    fn qemu_elf(&self) -> anyhow::Result<PathBuf> {
-        Ok(match &self.elf {
-            Some(elf) => elf.clone(),
-            None => {
-                let named = std::env::var_os(bench::ELF_ENV).is_some_and(|v| !v.is_empty());
-                if !named {
-                    eprintln!("building the QEMU firmware (cargo, target/pil)...");
-                }
-                bench::firmware_elf()?
-            }
-        })
-    }
-
-    fn pil(
-        &self,
-        profile: &'static boards::Profile,
-        base: &'static boards::Profile,
-        size: Size,
-    ) -> anyhow::Result<PilTarget> {
-        if !(self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_S) {
-            bail!(
-                "--timeout must be a positive number of seconds up to {MAX_TIMEOUT_S} (a day), not {:?}",
-                self.timeout
-            );
-        }
-        // Checked before a firmware is built or QEMU started: a typo costs nothing.
-        let polling = self.polling()?;
-        let elf = self.qemu_elf()?;
-        let mut options = PilOptions::new(elf);
-        options.timeout = Duration::from_secs_f64(self.timeout);
-        Ok(match polling {
-            None => PilTarget::Semihosting(Box::new(Pil::start(
-                &options,
-                profile,
-                base,
-                size,
-                self.board_seed,
-            )?)),
-            Some(polling) => PilTarget::Rtt(Box::new(bench::RttPil::start(
-                &options,
-                polling,
-                profile,
-                base,
-                size,
-                self.board_seed,
-            )?)),
-        })
-    }
-
-    /// How to poll PIL over RTT (`None`: the link is semihosting). The pacing options belong
-    /// to that link alone: given to another, they are refused rather than ignored.
-    fn polling(&self) -> anyhow::Result<Option<bench::Polling>> {
-        let rtt = self.link == Some(LinkArg::Rtt);
-        if self.link.is_some() && self.target != Stage::Pil {
-            bail!("--link chooses PIL's link to QEMU: use it with --target pil");
-        }
-        if !rtt && (self.poll_ms.is_some() || self.retry_ms.is_some()) {
-            bail!("--poll-ms and --retry-ms pace PIL over RTT: use them with --link rtt");
-        }
-        if !rtt {
-            return Ok(None);
-        }
-        let ms = |name: &str, v: Option<f64>, default: Duration| -> anyhow::Result<Duration> {
-            let Some(v) = v else {
-                return Ok(default);
-            };
-            if !(0.0..=MAX_TIMEOUT_S * 1000.0).contains(&v) {
-                bail!("--{name} must be a number of milliseconds from 0 to a day, not {v:?}");
-            }
-            Ok(Duration::from_secs_f64(v / 1000.0))
-        };
-        let qemu = bench::Polling::QEMU;
-        Ok(Some(bench::Polling {
-            interval: ms("poll-ms", self.poll_ms, qemu.interval)?,
-            retry: ms("retry-ms", self.retry_ms, qemu.retry)?,
-        }))
-    }
-
-    /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
-    /// operator is told; on a real board the operator's hands do.
-    fn guided(
-        &self,
-        target: &mut dyn Target,
-        profile: &'static boards::Profile,
-        scenario: &Scenario,
-        report: &mut Report,
-    ) -> anyhow::Result<()> {
-        // SIL and PIL read an emulated cage; HIL's cage is under the operator's hands.
-        let mut hands: Box<dyn bench::Hands> = match self.target {
-            Stage::Sil | Stage::Pil => Box::new(bench::Emulated),
-            Stage::Hil => Box::new(bench::Human),
-        };
-        let mut stdin = std::io::stdin().lock();
-        let mut stdout = std::io::stdout();
-        let mut console = bench::Console::new(&mut stdin, &mut stdout);
-        bench::guided(
-            target,
-            profile,
-            scenario,
-            report,
-            &mut console,
-            hands.as_mut(),
-        )?;
-        print!("{}", report.finish()?);
-        println!("Report: {}", self.out.display());
-        Ok(())
-    }
-
-    fn run(self) -> anyhow::Result<()> {
-        // A profile file's board is what the bench models; firmware that knows only built-in
-        // profiles (QEMU's, a flashed board's) runs the file's base.
-        let (profile, base) = boards::file::load_with_base(&self.board)?;
-        self.polling()?;
-        if self.scenario == "faults" {
-            return self.faults(profile, base);
-        }
-        let scenario = self.scenario()?;
-        let qemu_probe = self.probe.as_deref().is_some_and(bench::is_qemu);
-        if self.compare_sil && !(self.target == Stage::Pil || qemu_probe) {
-            bail!(
-                "--compare-sil compares the firmware in QEMU with SIL: use it with --target pil or --probe qemu"
-            );
-        }
-        if self.probe.is_some() && self.target != Stage::Hil {
-            bail!("--probe names the HIL target's probe: use it with --target hil");
-        }
-        let size = scenario.size;
-        let mut bench = match self.target {
-            Stage::Sil => Bench::One(Box::new(Sil::new(profile, size, self.board_seed)?)),
-            Stage::Pil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
-                Sil::new(profile, size, self.board_seed)?,
-                Box::new(self.pil(profile, base, size)?),
-            ))),
-            Stage::Hil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
-                Sil::new(profile, size, self.board_seed)?,
-                self.hil(profile, base, size)?,
-            ))),
-            Stage::Pil => Bench::One(Box::new(self.pil(profile, base, size)?)),
-            Stage::Hil => Bench::One(self.hil(profile, base, size)?),
-        };
-        let target = bench.target();
-        let mut header = header(target, &scenario, self.board_seed)?;
-        header.profile = (self.board != header.board).then(|| self.board.clone());
-        let existing = match (self.resume, self.force) {
-            (true, _) => Existing::Resume,
-            (false, true) => Existing::Overwrite,
-            (false, false) => Existing::Refuse,
-        };
-        let mut report = Report::open(&self.out, header, existing)?;
-        if scenario.is_guided() {
-            return self.guided(target, profile, &scenario, &mut report);
-        }
-        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let bar = progress("", "games", scenario.games.len());
-        let played = campaign(
-            target,
-            profile,
-            &scenario,
-            &mut report,
-            &mut |done, known| tick(&bar, done, known),
-        );
-        bar.finish_and_clear();
-        report.set_link(target.link_stats());
-        if let Err(stopped) = played {
-            // What was finished is summed up, marked INTERRUPTED with why.
-            let why = match stopped {
-                CampaignError::Stopped { .. } => format!("{stopped} (Ctrl-C)"),
-                _ => stopped.to_string(),
-            };
-            match report.interrupted(&why) {
-                Ok(md) => print!("{md}"),
-                Err(e) => eprintln!("error: {e}"),
-            }
-            bail!(
-                "{why}; the games finished are in {}, and `--resume` plays the rest",
-                self.out.display()
-            );
-        }
-        print!("{}", report.finish()?);
-        if let Bench::Both(both) = &bench {
-            let c = both.compared();
-            println!(
-                "\nSIL and {} agreed on all {} commands: {} measurements, {} decisions.",
-                both.b.stage(),
-                c.commands,
-                c.measurements,
-                c.decisions
-            );
-        }
-        if self.calibrate {
-            calibrate(&self.out, Some(&self.board))?;
-        }
-        println!("Report: {}", self.out.display());
-        Ok(())
-    }
-}
-
-/// A game count: a whole number from 1 (a run of no game is a typo, not a run).
-fn games(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(0) => Err("a run plays at least one game".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
 /// The progress bar of a run of `len` `what` (games, faults), its line starting with `prefix`.
-fn progress(prefix: &str, what: &str, len: usize) -> ProgressBar {
+pub(crate) fn progress(prefix: &str, what: &str, len: usize) -> ProgressBar {
     let bar = ProgressBar::new(len as u64);
     bar.set_style(
         ProgressStyle::with_template(&format!(
@@ -485,7 +45,7 @@ fn progress(prefix: &str, what: &str, len: usize) -> ProgressBar {
 }
 
 /// What a run calls after each game or fault: moves `bar`, and stops the run after Ctrl-C.
-fn tick(bar: &ProgressBar, done: usize, known: usize) -> ControlFlow<()> {
+pub(crate) fn tick(bar: &ProgressBar, done: usize, known: usize) -> ControlFlow<()> {
     bar.set_length(known as u64);
     bar.set_position(done as u64);
     if STOP.load(Ordering::SeqCst) {
@@ -496,23 +56,7 @@ fn tick(bar: &ProgressBar, done: usize, known: usize) -> ControlFlow<()> {
 }
 
 /// Set by Ctrl-C: the campaign stops after the game in hand and reports what it finished.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// The target a run drives: one, or SIL and PIL in lockstep (kept whole to report what was
-/// compared).
-enum Bench {
-    One(Box<dyn Target>),
-    Both(Box<Lockstep<Sil, Box<dyn Target>>>),
-}
-
-impl Bench {
-    fn target(&mut self) -> &mut dyn Target {
-        match self {
-            Bench::One(target) => target.as_mut(),
-            Bench::Both(both) => both.as_mut(),
-        }
-    }
-}
+pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
 fn main() -> ExitCode {
     let cli: Cli = match args::parse() {
@@ -521,8 +65,8 @@ fn main() -> ExitCode {
     };
     let result = match cli.cmd {
         Cmd::Run(run) => run.run(),
-        Cmd::Calibrate(c) => calibrate(&c.out, c.board.as_deref()),
-        Cmd::Doctor(d) => match bringup::run(&d.probe, &d.board, d.elf.as_deref(), d.size) {
+        Cmd::Calibrate(c) => c.run(),
+        Cmd::Doctor(d) => match d.run() {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::from(1),
             Err(e) => Err(e),

@@ -3,11 +3,11 @@
 
 use std::process::Command;
 
-use heuristic::{Edge, Size};
 use bench::{
     Calibration, CalibrationError, Report, ReportError, Scenario, Sil, calibrate, calibrate_report,
     observations,
 };
+use heuristic::{Edge, Size};
 
 mod common;
 

@@ -5,8 +5,8 @@
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
-use heuristic::{Edge, Model, Node, Position, Side, Size};
 use bench::{FaultRun, Kind, Sil, Trial, Verdict, fault_campaign, fault_rows};
+use heuristic::{Edge, Model, Node, Position, Side, Size};
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 

@@ -1,11 +1,11 @@
 //! The operator-guided game on SIL: a scripted operator at the console, hands on the
 //! emulated cage.
 
-use heuristic::{Side, Size};
 use bench::{
     Class, Console, Emulated, GuidedError, Hands, Report, Scenario, Sil, Target, TargetError, Task,
     guided, header,
 };
+use heuristic::{Side, Size};
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 

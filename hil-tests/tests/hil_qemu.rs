@@ -4,8 +4,8 @@
 //! Only with the `probe` feature; says why it skips when QEMU is not installed.
 #![cfg(feature = "probe")]
 
-use heuristic::Size;
 use bench::{Class, Lockstep, Scenario, Sil, Target};
+use heuristic::Size;
 
 mod common;
 

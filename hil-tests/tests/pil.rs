@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use emulator::emulated::Fault;
-use firmware::protocol::{Command, Reply};
-use heuristic::{Edge, Size};
 use bench::{
     Class, Lockstep, Lost, Pil, PilOptions, Predictor, Scenario, Script, Sil, Target, TargetError,
     play_game,
 };
+use emulator::emulated::Fault;
+use firmware::protocol::{Command, Reply};
+use heuristic::{Edge, Size};
 
 mod common;
 

@@ -1,8 +1,8 @@
 //! The report's plot: one point per step, coloured by class, the band as a line.
 
+use bench::{Class, PLOT, Report, Scenario, Sil, header};
 use emulator::emulated::Fault;
 use heuristic::Size;
-use bench::{Class, PLOT, Report, Scenario, Sil, header};
 
 mod common;
 

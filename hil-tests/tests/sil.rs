@@ -2,13 +2,13 @@
 
 use std::ops::ControlFlow;
 
-use emulator::emulated::Fault;
-use firmware::protocol::{Command, Reply};
-use heuristic::{Edge, Position, Size};
 use bench::{
     Class, Lost, Predictor, Report, Scenario, Script, Sil, Step, Target, TargetError, campaign,
     decode_reply, encode_command, header, play_game,
 };
+use emulator::emulated::Fault;
+use firmware::protocol::{Command, Reply};
+use heuristic::{Edge, Position, Size};
 
 mod common;
 
@@ -309,10 +309,7 @@ fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
     })
     .unwrap_err();
     assert!(
-        matches!(
-            error,
-            bench::CampaignError::Stopped { games: 2, known: 6 }
-        ),
+        matches!(error, bench::CampaignError::Stopped { games: 2, known: 6 }),
         "{error}"
     );
     assert_eq!(report.tally().games, 2);

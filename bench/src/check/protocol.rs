@@ -9,8 +9,8 @@ use firmware::Outcome;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Position, Side, Size};
 
-use crate::run::game::measure;
 use crate::check::Predictor;
+use crate::run::game::measure;
 use crate::target::Target;
 
 /// How one step went.

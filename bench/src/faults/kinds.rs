@@ -4,11 +4,11 @@
 use emulator::emulated::{Fault, FaultError};
 use heuristic::Size;
 
+use crate::target::Target;
 use crate::target::lockstep::Lockstep;
 use crate::target::pil::Pil;
 use crate::target::pil::PilTarget;
 use crate::target::pil::RttPil;
-use crate::target::Target;
 use crate::target::sil::Sil;
 
 /// A target on an emulated board (SIL, PIL, both in lockstep): the bench can break its cage.

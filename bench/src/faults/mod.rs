@@ -20,9 +20,9 @@ use firmware::Outcome;
 use firmware::protocol::{Command, Reply};
 use heuristic::{EdgeState, Position, Record, Side, Size};
 
-use crate::run::game::play_game;
 use crate::check::{Class, Predictor, Step};
 use crate::faults::kinds::{FaultTarget, Kind, place};
+use crate::run::game::play_game;
 use crate::run::scenario::Script;
 use crate::target::{Lost, Target, TargetError};
 

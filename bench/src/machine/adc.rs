@@ -87,4 +87,3 @@ fn encode_answer(seq: u16, body: impl serde::Serialize) -> Result<Vec<u8>, AdcEr
     let n = protocol::encode(&Frame { seq, body }, &mut out)?;
     Ok(out[..n].to_vec())
 }
-

@@ -111,4 +111,3 @@ pub enum ElfError {
         last_lines: Vec<String>,
     },
 }
-

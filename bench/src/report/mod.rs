@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::tally::Tally;
 use crate::check::{Class, Step};
+use crate::report::tally::Tally;
 
 /// What was run, on what.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,9 +14,9 @@ use firmware::Outcome;
 use firmware::protocol::Command;
 use heuristic::{Edge, Move, Position, Record, Side, Size};
 
-use crate::run::game::{measure, turn};
 use crate::check::Predictor;
 use crate::report::{Misfit, Report, ReportError};
+use crate::run::game::{measure, turn};
 use crate::run::scenario::{Scenario, Script, game_rng, random_short};
 use crate::target::{Target, TargetError};
 

@@ -318,5 +318,4 @@ mod tests {
             "{named}"
         );
     }
-
 }

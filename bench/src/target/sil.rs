@@ -72,4 +72,3 @@ impl Target for Sil {
         self.cage.start_game(game as u64);
     }
 }
-

@@ -132,9 +132,7 @@ impl GdbProbeFactory {
 
 impl ProbeFactory for GdbProbeFactory {
     fn open(&self, selector: &DebugProbeSelector) -> Result<Box<dyn DebugProbe>, DebugProbeError> {
-        let target = self
-            .target(selector)
-            .ok_or(ProbeCreationError::NotFound)?;
+        let target = self.target(selector).ok_or(ProbeCreationError::NotFound)?;
         let gdb = Gdb::connect(&target.address, target.quirks)
             .map_err(|e| ProbeCreationError::from(GdbProbeError::Stub(Box::new(e))))?;
         let shared = SharedGdb::new(gdb);

@@ -920,9 +920,15 @@ mod tests {
         let ram = std::iter::once(u64::from(BASE)..u64::from(BASE) + 0x100).collect::<Vec<_>>();
         let probe = GdbProbe::new(stub, Quirks::QEMU, ram, None).into_probe();
         let mut registry = probe_rs::config::Registry::new();
-        registry.add_target_family_from_yaml(crate::targets::MPS2_AN386_YAML).unwrap();
+        registry
+            .add_target_family_from_yaml(crate::targets::MPS2_AN386_YAML)
+            .unwrap();
         let mut session = probe
-            .attach_with_registry(crate::targets::MPS2_AN386, probe_rs::Permissions::default(), &registry)
+            .attach_with_registry(
+                crate::targets::MPS2_AN386,
+                probe_rs::Permissions::default(),
+                &registry,
+            )
             .unwrap();
         let mut core = session.core(0).unwrap();
         assert!(core.core_halted().unwrap(), "QEMU's -S: halted at attach");

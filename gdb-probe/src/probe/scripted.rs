@@ -92,4 +92,3 @@ impl Stub for Scripted {
         Ok(())
     }
 }
-

@@ -277,7 +277,6 @@ fn write_all(
     Ok(true)
 }
 
-
 /// Answers what the service's up channel holds; whether there was anything.
 fn serve(
     rtt: &mut Rtt,

@@ -4,10 +4,11 @@
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
-use heuristic::Size;
 use bench::{FaultTarget, Lockstep, Sil, fault_campaign, write_fault_report};
+use heuristic::Size;
 
-use super::{Run, STOP, Stage, progress, tick};
+use super::{Run, Stage};
+use crate::{STOP, progress, tick};
 
 impl Run {
     /// Runs the fault campaign: M=3 and M=4 unless `--size` names one.

@@ -1,12 +1,36 @@
 //! `hil-tests doctor`: connects the way the run would, turning each connection step into a
 //! line, then runs the protocol's steps ([`bench::protocol_checks`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use bench::{Check, Target};
 
+#[derive(Debug, clap::Args)]
+pub struct Doctor {
+    /// `qemu` (the firmware in QEMU, reached through its gdbstub), or a probe
+    /// (`VID:PID[:SERIAL]`) or chip for a board (needs `--features probe`).
+    #[arg(long, default_value = "qemu")]
+    probe: String,
+    /// Board profile: a name or a profile file.
+    #[arg(long, default_value = "nucleo-f446re")]
+    board: String,
+    /// The firmware ELF (built with cargo for QEMU when not given).
+    #[arg(long)]
+    elf: Option<PathBuf>,
+    /// M of the cage plugged in.
+    #[arg(long, default_value_t = 4)]
+    size: u32,
+}
+
+impl Doctor {
+    /// Runs bring-up; whether every step passed.
+    pub fn run(&self) -> anyhow::Result<bool> {
+        run(&self.probe, &self.board, self.elf.as_deref(), self.size)
+    }
+}
+
 /// Runs every step, prints one line each; whether all passed.
-pub fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Result<bool> {
+fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Result<bool> {
     let (profile, base) = boards::file::load_with_base(board)?;
     let size = heuristic::Size::new(m).map_err(|e| anyhow::anyhow!("--size {m}: {e}"))?;
     let mut checks = Vec::new();
@@ -16,12 +40,7 @@ pub fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Resu
         board_probe(probe, elf, profile, &mut checks)
     };
     if let Some(mut target) = target {
-        checks.extend(bench::protocol_checks(
-            target.as_mut(),
-            profile,
-            base,
-            size,
-        ));
+        checks.extend(bench::protocol_checks(target.as_mut(), profile, base, size));
     }
     for check in &checks {
         println!("{check}");
@@ -144,7 +163,7 @@ fn connect_qemu(
     let polling = bench::Polling::default();
     let pil = bench::RttPil::start(&options, polling, profile, base, size, None)?;
     let block = pil.control_block();
-    let list = |channels: &[bench::rtt::Channel]| {
+    let list = |channels: &[gdb_probe::rtt::Channel]| {
         channels
             .iter()
             .map(|c| format!("\"{}\" {} B {}", c.name, c.size, mode(c.mode)))

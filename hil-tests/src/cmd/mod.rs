@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod calibrate;
+pub mod doctor;
+pub mod run;
