@@ -38,7 +38,7 @@ use heuristic::{Node, Position, RecordError, Side, Size};
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
-use crate::check::Step;
+use crate::check::StepLine;
 use crate::report::{Report, ReportError};
 
 /// Fewest steps a fit accepts: below that a board's 25 resistors are not determined.
@@ -107,7 +107,7 @@ pub enum CalibrationError {
 }
 
 /// The positions and codes of a report's steps, for games of `size`.
-pub fn observations(size: Size, steps: &[Step]) -> Result<Vec<Observation>, CalibrationError> {
+pub fn observations(size: Size, steps: &[StepLine]) -> Result<Vec<Observation>, CalibrationError> {
     let mut out = Vec::with_capacity(steps.len());
     for (index, step) in steps.iter().enumerate() {
         let bad = |why: RecordError| CalibrationError::Record {

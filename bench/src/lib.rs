@@ -41,10 +41,11 @@ pub use machine::{
 };
 pub use report::tally::Tally;
 pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};
-pub use run::game::{measure, play_game};
+pub use run::game::play_game;
 pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use run::scenario::{Scenario, ScenarioError, Script};
 pub use run::{CampaignError, campaign, header};
+pub use target::ask::measure;
 pub use target::defmt::{DefmtError, DefmtLog};
 pub use target::frame::{Sequence, decode_reply, encode_command};
 #[cfg(feature = "probe")]
@@ -52,6 +53,6 @@ pub use target::hil::{Hil, Service, qemu};
 pub use target::hil::{PROBE_ENV, is_qemu, probe_request};
 pub use target::lockstep::{Compared, Lockstep};
 pub use target::pil::{Pil, PilTarget, RttPil};
-pub use target::retry::{LinkStats, Polling};
+pub use target::retry::{Polling, RetryStats};
 pub use target::sil::Sil;
 pub use target::{CageError, Lost, Target, TargetError};

@@ -1,4 +1,4 @@
-//! The bench protocol as the host reads it: [`hil_tests::decode_reply`] (SIL, PIL and HIL read
+//! The bench protocol as the host reads it: [`bench::decode_reply`] (SIL, PIL and HIL read
 //! their replies with it) and the PIL link's up frames (`Frame<Up>`, a reply or a sampler
 //! request from the firmware in QEMU), which the bench reads byte by byte with a [`FrameReader`].
 //!
@@ -11,7 +11,7 @@ use core::fmt::Debug;
 
 use firmware::pil::Up;
 use firmware::protocol::{self, Frame, FrameReader, LinkError, MAX_FRAME, Reply};
-use hil_tests::{TargetError, decode_reply};
+use bench::{TargetError, decode_reply};
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use hil_tests::{ReportError, Scan};
+use bench::{ReportError, Scan};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

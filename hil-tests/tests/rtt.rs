@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bench::{Class, LinkStats, Lockstep, PilOptions, Polling, RttPil, Scenario, Sil, Target};
+use bench::{Class, Lockstep, PilOptions, Polling, RetryStats, RttPil, Scenario, Sil, Target};
 use firmware::protocol::Command;
 use heuristic::Size;
 
@@ -34,7 +34,7 @@ fn agree(
     pil: RttPil,
     scenario: &Scenario,
     seed: Option<u64>,
-) -> (bench::Compared, bench::Tally, LinkStats, Vec<String>) {
+) -> (bench::Compared, bench::Tally, RetryStats, Vec<String>) {
     let sil = Sil::new(NUCLEO, scenario.size, seed).unwrap();
     let mut both = Lockstep::new(sil, pil);
     let dir = tempfile::tempdir().unwrap();

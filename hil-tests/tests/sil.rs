@@ -105,14 +105,19 @@ fn every_step_of_random_games_on_a_drawn_board_is_in_band_and_checked() {
             assert_eq!(s.codes.len(), Size::M4.node_count());
             match s.class {
                 Class::Agree if s.chosen.is_some() => assert_eq!(s.chosen, s.ideal),
-                Class::Agree => assert!(s.outcome.contains("has won"), "{s:?}"),
+                Class::Agree => assert!(s.outcome.to_string().contains("has won"), "{s:?}"),
                 Class::Tie => assert!(s.tied.contains(s.chosen.as_ref().unwrap())),
                 _ => assert!(!s.tied.contains(s.chosen.as_ref().unwrap()), "{s:?}"),
             }
         }
         // The last step is the game-over verdict.
         assert!(
-            steps.last().unwrap().outcome.contains("has won"),
+            steps
+                .last()
+                .unwrap()
+                .outcome
+                .to_string()
+                .contains("has won"),
             "{steps:?}"
         );
     }
@@ -127,9 +132,12 @@ fn a_replayed_record_stops_where_the_board_leaves_it() {
     // A1 is the nominal board's opening (its pull-ups break the ideal tie of the empty
     // board), then one more decision after c5, where the record ends.
     assert_eq!(first.len(), 2, "{first:?}");
-    assert_eq!(first[0].chosen.as_deref(), Some("A1"));
+    assert_eq!(
+        first[0].chosen.map(|e| e.to_string()).as_deref(),
+        Some("A1")
+    );
     assert_eq!(first[0].class, Class::Tie);
-    assert_eq!(first[1].record, "A1,c5");
+    assert_eq!(first[1].record.to_string(), "A1,c5");
     let second = steps_of(&mut sil, Size::M4, &scenario.games[1]);
     assert_eq!(second.len(), 1);
     assert!(

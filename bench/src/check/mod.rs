@@ -7,7 +7,7 @@ use emulator::emulated::EmulatedCage;
 use emulator::reading::{Reader, code_ranking};
 use emulator::verdict::{self, Cause, Counterfactuals};
 use firmware::{Outcome, Sampler};
-use heuristic::{Edge, Model, Node, Position, Side};
+use heuristic::{Edge, Model, Node, Position, Record, Side};
 use serde::{Deserialize, Serialize};
 
 /// Why the board's move is not the ideal choice, or that it is.
@@ -50,9 +50,64 @@ impl Class {
     }
 }
 
-/// One decision of the board, checked.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One decision of the board, checked, with typed values until the report writes it
+/// ([`Step::line`]).
+#[derive(Clone, Debug, PartialEq)]
 pub struct Step {
+    /// Index of the game in the scenario.
+    pub game: usize,
+    /// The game record up to this position.
+    pub record: Record,
+    /// Codes the board measured (pull-ups on), in node order.
+    pub codes: Vec<u16>,
+    /// Codes the emulator predicts for the profile (nominal parts, ideal converter).
+    pub predicted: Vec<u16>,
+    /// The half-width of the band allowed around each prediction, in codes.
+    pub band: u16,
+    /// The node farthest from its prediction and by how many codes.
+    pub worst: Option<(Node, u16)>,
+    /// What the board answered to the decision.
+    pub outcome: Outcome,
+    /// The edge it cut, if it moved.
+    pub chosen: Option<Edge>,
+    /// The ideal network's choice (the tie-break's first edge).
+    pub ideal: Option<Edge>,
+    /// The ideal tied set.
+    pub tied: Vec<Edge>,
+    /// Ideal margin between best and runner-up drops, as a fraction of the supply.
+    pub margin: f64,
+    /// The verdict.
+    pub class: Class,
+    /// Why, in words, when the step diverges.
+    pub detail: String,
+}
+
+impl Step {
+    /// The step as the report writes it.
+    pub fn line(&self) -> StepLine {
+        StepLine {
+            game: self.game,
+            record: self.record.to_string(),
+            codes: self.codes.clone(),
+            predicted: self.predicted.clone(),
+            band: self.band,
+            worst: self.worst.map(|(n, d)| (n.to_string(), d)),
+            outcome: self.outcome.to_string(),
+            chosen: self.chosen.map(|e| e.to_string()),
+            ideal: self.ideal.map(|e| e.to_string()),
+            tied: self.tied.iter().map(|e| e.to_string()).collect(),
+            margin: self.margin,
+            class: self.class,
+            detail: self.detail.clone(),
+        }
+    }
+}
+
+/// A checked step as the report writes it and reads it back (`steps.jsonl`): the typed
+/// [`Step`] in words. What a file holds is outside input: it is read into this, and checked
+/// where it is used (calibration replays its record).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StepLine {
     /// Index of the game in the scenario.
     pub game: usize,
     /// The game record up to this position.
@@ -208,7 +263,7 @@ impl Predictor {
     pub fn check(
         &self,
         game: usize,
-        record: &str,
+        record: &Record,
         position: &Position,
         codes: &[u16],
         outcome: Outcome,
@@ -216,7 +271,7 @@ impl Predictor {
         let size = position.size();
         let fit = self.fit(position, codes);
         let in_band = fit.in_band();
-        let worst = fit.worst.map(|(n, d)| (n.to_string(), d));
+        let worst = fit.worst;
         let predicted = fit.predicted;
         let (tied, margin) = emulator::emulated::ideal_tied(position);
         let ideal = tied.first().copied();
@@ -268,22 +323,22 @@ impl Predictor {
         };
         Step {
             game,
-            record: record.to_string(),
+            record: record.clone(),
             codes: codes.to_vec(),
             predicted,
             band: self.band,
             worst,
-            outcome: outcome.to_string(),
-            chosen: chosen.map(|e| e.to_string()),
-            ideal: ideal.map(|e| e.to_string()),
-            tied: tied.iter().map(|e| e.to_string()).collect(),
+            outcome,
+            chosen,
+            ideal,
+            tied,
             margin,
             class,
             detail,
         }
     }
 
-    fn band_detail(&self, worst: &Option<(String, u16)>) -> String {
+    fn band_detail(&self, worst: &Option<(Node, u16)>) -> String {
         match worst {
             Some((node, d)) => format!(
                 "node {node} reads {d} codes from its prediction (band {})",

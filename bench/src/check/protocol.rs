@@ -10,8 +10,8 @@ use firmware::protocol::{Command, Reply};
 use heuristic::{Position, Side, Size};
 
 use crate::check::Predictor;
-use crate::run::game::measure;
 use crate::target::Target;
+use crate::target::ask::measure;
 
 /// How one step went.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -253,7 +253,7 @@ fn reference(
         )));
     }
     let bad = |e: &dyn std::fmt::Display| FaultCampaignError::Reference(e.to_string());
-    let record = Record::read(size, Side::Cut, &last.record).map_err(|e| bad(&e))?;
+    let record = last.record.clone();
     let mut position = Position::new(size, Side::Cut);
     let mut positions = vec![position.clone()];
     for mv in record.moves() {
@@ -382,7 +382,11 @@ fn classify(reference: &Reference, run: &Seen, steps: &[Step], size: Size) -> Ve
                     "{outcome} where the intact board {expected}{}",
                     step.map_or_else(String::new, |s| format!(
                         " (exact tied set: {})",
-                        s.tied.join(" ")
+                        s.tied
+                            .iter()
+                            .map(ToString::to_string)
+                            .collect::<Vec<_>>()
+                            .join(" ")
                     ))
                 ),
             };

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Class, Step};
+use crate::check::{Class, Step, StepLine};
 use crate::report::tally::Tally;
 
 /// What was run, on what.
@@ -56,7 +56,7 @@ pub struct Misfit {
 #[serde(rename_all = "snake_case")]
 enum Line {
     Header(Header),
-    Step(Box<Step>),
+    Step(Box<StepLine>),
     GameEnd(usize, usize),
     Misfit(Box<Misfit>),
 }
@@ -68,7 +68,7 @@ pub struct Report {
     file: File,
     header: Header,
     tally: Tally,
-    divergences: Vec<Step>,
+    divergences: Vec<StepLine>,
     done: Vec<Option<usize>>,
     /// Every step's worst deviation and class, for the plot.
     points: Vec<crate::report::plot::Point>,
@@ -76,8 +76,8 @@ pub struct Report {
     band: Option<u16>,
     /// Why the run stopped before its end, if it did.
     interrupted: Option<String>,
-    /// What a link with recovery went through (PIL over RTT).
-    link: Option<crate::target::retry::LinkStats>,
+    /// What a transport with recovery went through (PIL over RTT, HIL); `link` in the summary.
+    retry: Option<crate::target::retry::RetryStats>,
 }
 
 /// What [`Report::open`] does with a folder that already holds a report.
@@ -169,7 +169,7 @@ pub struct Scan {
     pub kept: usize,
     /// Steps of the game that was in hand when the run stopped (a calibration can use them;
     /// a resume plays that game again).
-    pub unfinished: Vec<Step>,
+    pub unfinished: Vec<StepLine>,
 }
 
 impl Scan {
@@ -273,8 +273,8 @@ impl Scan {
     }
 
     /// Every step, the finished games' and then the unfinished one's.
-    pub fn steps(self) -> Vec<Step> {
-        let mut steps: Vec<Step> = self
+    pub fn steps(self) -> Vec<StepLine> {
+        let mut steps: Vec<StepLine> = self
             .lines
             .into_iter()
             .filter_map(|l| match l {
@@ -369,7 +369,7 @@ impl Report {
             points: Vec::new(),
             band: None,
             interrupted: None,
-            link: None,
+            retry: None,
         };
         match scan {
             Some(scan) => {
@@ -384,7 +384,7 @@ impl Report {
 
     /// Reads the header and the steps of the report in `dir`, as a calibration reads any
     /// stage's report: the checks of [`Scan::read`], the unfinished game's steps included.
-    pub fn read_steps(dir: &Path) -> Result<(Header, Vec<Step>), ReportError> {
+    pub fn read_steps(dir: &Path) -> Result<(Header, Vec<StepLine>), ReportError> {
         let path = dir.join(STEPS);
         let bytes = fs::read(&path).map_err(|source| ReportError::Io {
             path: path.clone(),
@@ -449,9 +449,9 @@ impl Report {
         Ok(())
     }
 
-    /// Records one step.
-    pub fn step(&mut self, step: Step) -> Result<(), ReportError> {
-        self.record(Line::Step(Box::new(step)))
+    /// Records one step, written in words as it goes.
+    pub fn step(&mut self, step: &Step) -> Result<(), ReportError> {
+        self.record(Line::Step(Box::new(step.line())))
     }
 
     /// Records a guided game's cage that did not fit (the operator then fixes it).
@@ -466,8 +466,8 @@ impl Report {
     }
 
     /// Records what the target's link went through, for the summaries.
-    pub fn set_link(&mut self, link: Option<crate::target::retry::LinkStats>) {
-        self.link = link;
+    pub fn set_retry_stats(&mut self, retry: Option<crate::target::retry::RetryStats>) {
+        self.retry = retry;
     }
 
     /// The counts so far.
@@ -489,7 +489,7 @@ impl Report {
             "interrupted": self.interrupted,
             "tally": self.tally,
             "divergences": self.divergences,
-            "link": self.link,
+            "link": self.retry,
         });
         let md = self.markdown();
         for (name, text) in [
@@ -560,7 +560,7 @@ impl Report {
                 ));
             }
         }
-        if let Some(link) = &self.link {
+        if let Some(link) = &self.retry {
             md.push_str(&format!(
                 "\nLink (RTT): {} polls; {} replies dropped by the firmware; {} commands sent \
                  again with their number, {} replies that came after a repeat, {} further copies \

@@ -1,6 +1,6 @@
 //! Step counts per class: what a summary adds up.
 
-use crate::check::{Class, Step};
+use crate::check::{Class, StepLine};
 
 /// Step counts per class.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -18,7 +18,7 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one step.
-    pub fn add(&mut self, step: &Step) {
+    pub fn add(&mut self, step: &StepLine) {
         self.steps += 1;
         match self.classes.iter_mut().find(|(c, _)| *c == step.class) {
             Some((_, n)) => *n += 1,

@@ -1,39 +1,13 @@
 //! The runner: plays a scenario's games on a target, one checked step per decision.
 
 use firmware::Outcome;
-use firmware::protocol::{Command, Reply};
+use firmware::protocol::Command;
 use heuristic::{Move, Position, Record, Side, Size};
 
 use crate::check::{Predictor, Step};
 use crate::run::scenario::{Script, game_rng, random_short};
+use crate::target::ask::{measure, turn};
 use crate::target::{Target, TargetError};
-
-/// Asks the board for its codes with the pull-ups on, averaging `samples` conversions per
-/// node (the profile's `adc.samples`: what the firmware averages for its own decisions).
-pub fn measure(target: &mut dyn Target, samples: u8) -> Result<Vec<u16>, TargetError> {
-    match target.exchange(Command::Measure {
-        pullups: true,
-        samples,
-    })? {
-        Reply::Codes(m) => Ok(m.codes.to_vec()),
-        other => Err(unexpected("measure", &other)),
-    }
-}
-
-pub(crate) fn turn(target: &mut dyn Target, command: Command) -> Result<Outcome, TargetError> {
-    match target.exchange(command)? {
-        Reply::Turn(outcome) => Ok(outcome),
-        other => Err(unexpected("a turn", &other)),
-    }
-}
-
-fn unexpected(expected: &'static str, reply: &Reply) -> TargetError {
-    crate::target::Lost::Unexpected {
-        expected,
-        reply: reply.clone(),
-    }
-    .into()
-}
 
 /// Plays game `index` of `script` on `target`, passing every checked step to `step` as it is
 /// made. Stops at the end of the game, at the board's first fault, or where the board leaves
@@ -65,7 +39,7 @@ pub fn play_game(
         Outcome::NewGame { size: m } if m == size.get() => {}
         other => {
             let codes = measure(target, predictor.profile().adc.samples)?;
-            step(predictor.check(index, "", &position, &codes, other));
+            step(predictor.check(index, &moves, &position, &codes, other));
             return Ok(0);
         }
     }
@@ -100,8 +74,7 @@ pub fn play_game(
             let replay_over = matches!(script, Script::Record(_)) && next.is_none();
             let codes = measure(target, predictor.profile().adc.samples)?;
             let outcome = turn(target, Command::Decide)?;
-            let mut checked =
-                predictor.check(index, &moves.to_string(), &position, &codes, outcome);
+            let mut checked = predictor.check(index, &moves, &position, &codes, outcome);
             let chosen = match outcome {
                 Outcome::Move(square) if !checked.class.is_fault() => square.edge(size),
                 _ => None,

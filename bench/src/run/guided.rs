@@ -16,8 +16,8 @@ use heuristic::{Edge, Move, Position, Record, Side, Size};
 
 use crate::check::Predictor;
 use crate::report::{Misfit, Report, ReportError};
-use crate::run::game::{measure, turn};
 use crate::run::scenario::{Scenario, Script, game_rng, random_short};
+use crate::target::ask::{measure, turn};
 use crate::target::{Target, TargetError};
 
 /// One thing the operator is asked to do to the cage.
@@ -233,16 +233,12 @@ impl Game<'_, '_> {
             let mv = if position.winner().is_some() || position.to_move() == Some(Side::Cut) {
                 let codes = measure(self.target, self.predictor.profile().adc.samples)?;
                 let outcome = turn(self.target, Command::Decide)?;
-                let step = self.predictor.check(
-                    self.index,
-                    &self.moves.to_string(),
-                    &position,
-                    &codes,
-                    outcome,
-                );
+                let step =
+                    self.predictor
+                        .check(self.index, &self.moves, &position, &codes, outcome);
                 let class = step.class;
                 let detail = step.detail.clone();
-                self.report.step(step)?;
+                self.report.step(&step)?;
                 match outcome {
                     Outcome::Move(square) if !class.is_fault() => {
                         let Some(edge) = square.edge(size) else {

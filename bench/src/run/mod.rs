@@ -86,7 +86,7 @@ pub fn campaign(
                     &mut |s| steps.push(s),
                 )?;
                 for s in steps {
-                    report.step(s)?;
+                    report.step(&s)?;
                 }
                 report.end_game(index, b)?;
                 b

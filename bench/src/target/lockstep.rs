@@ -91,7 +91,7 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
     }
 
     /// The checked target's link.
-    fn link_stats(&self) -> Option<crate::target::retry::LinkStats> {
-        self.b.link_stats()
+    fn retry_stats(&self) -> Option<crate::target::retry::RetryStats> {
+        self.b.retry_stats()
     }
 }

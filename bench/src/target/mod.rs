@@ -2,6 +2,7 @@
 //! (encoded frames with sequence numbers, even in-process), so SIL, PIL and HIL differ only in
 //! their transport and in how the cage is set to a position.
 
+pub mod ask;
 pub mod defmt;
 pub mod frame;
 pub mod hil;
@@ -224,7 +225,7 @@ pub trait Target {
 
     /// What a link with recovery went through (polls, commands sent again, replies
     /// recovered): `None` for a link that needs none.
-    fn link_stats(&self) -> Option<retry::LinkStats> {
+    fn retry_stats(&self) -> Option<retry::RetryStats> {
         None
     }
 }
@@ -251,8 +252,8 @@ impl<T: Target + ?Sized> Target for Box<T> {
         (**self).start_game(game);
     }
 
-    fn link_stats(&self) -> Option<retry::LinkStats> {
-        (**self).link_stats()
+    fn retry_stats(&self) -> Option<retry::RetryStats> {
+        (**self).retry_stats()
     }
 }
 

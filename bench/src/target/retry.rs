@@ -44,7 +44,7 @@ impl Default for Polling {
 
 /// What the link went through: the recoveries a report counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct LinkStats {
+pub struct RetryStats {
     /// Polls of the target.
     pub polls: u64,
     /// Commands sent again with their number because no reply had come.
@@ -58,8 +58,8 @@ pub struct LinkStats {
     pub dropped: u64,
 }
 
-impl std::ops::AddAssign for LinkStats {
-    fn add_assign(&mut self, other: LinkStats) {
+impl std::ops::AddAssign for RetryStats {
+    fn add_assign(&mut self, other: RetryStats) {
         self.polls += other.polls;
         self.rerequests += other.rerequests;
         self.recovered += other.recovered;
@@ -68,7 +68,7 @@ impl std::ops::AddAssign for LinkStats {
     }
 }
 
-impl LinkStats {
+impl RetryStats {
     /// Counts a firmware log line that says a reply was dropped.
     pub fn log_line(&mut self, line: &str) {
         if line.contains("reply dropped") || line.contains("asked to drop reply") {
@@ -103,7 +103,7 @@ impl Awaiting {
     /// answer; further copies and replies to earlier numbers are counted and ignored; the
     /// firmware's word that it could not read a frame is that link error; a reply to a number
     /// not sent yet is a lost frame.
-    pub fn take(&mut self, frame: Frame<Reply>, stats: &mut LinkStats) -> Result<(), TargetError> {
+    pub fn take(&mut self, frame: Frame<Reply>, stats: &mut RetryStats) -> Result<(), TargetError> {
         if let (NO_SEQ, Reply::Error(error)) = (frame.seq, &frame.body) {
             // The firmware could not read a frame of ours: say why.
             return Err(TargetError::Link(*error));
@@ -122,7 +122,7 @@ impl Awaiting {
     }
 
     /// The answer, once it came.
-    pub fn answer(&mut self, stats: &mut LinkStats) -> Option<Reply> {
+    pub fn answer(&mut self, stats: &mut RetryStats) -> Option<Reply> {
         let answer = self.answer.take()?;
         stats.recovered += u64::from(self.repeated);
         Some(answer)
@@ -134,7 +134,7 @@ impl Awaiting {
     }
 
     /// The command was sent again.
-    pub fn repeated(&mut self, stats: &mut LinkStats) {
+    pub fn repeated(&mut self, stats: &mut RetryStats) {
         stats.rerequests += 1;
         self.repeated = true;
         self.sent = Instant::now();
@@ -155,7 +155,7 @@ pub trait Backend {
     /// Writes a command frame to the target, whole; whether it went (no room yet: `false`).
     fn send(&mut self, frame: &[u8]) -> Result<bool, TargetError>;
     /// One poll: takes what came up (replies, logs, service requests). Log lines that say a
-    /// reply was dropped are the backend's to count ([`LinkStats::log_line`]).
+    /// reply was dropped are the backend's to count ([`RetryStats::log_line`]).
     fn poll(&mut self) -> Result<Polled, TargetError>;
     /// The error for a frame that did not decode.
     fn bad_frame(&mut self, error: LinkError) -> TargetError;
@@ -172,7 +172,7 @@ pub fn exchange(
     frame: &[u8],
     polling: Polling,
     timeout: Duration,
-    stats: &mut LinkStats,
+    stats: &mut RetryStats,
 ) -> Result<Reply, TargetError> {
     let start = Instant::now();
     // The down channel holds one command: wait for the firmware to take the last one.
@@ -231,7 +231,7 @@ mod tests {
 
     #[test]
     fn the_answer_is_told_from_copies_late_replies_and_lost_frames() {
-        let mut stats = LinkStats::default();
+        let mut stats = RetryStats::default();
         let mut wait = Awaiting::new(10, Polling::QEMU);
         wait.take(reply(9), &mut stats).unwrap(); // a late copy of the last reply
         wait.take(reply(10), &mut stats).unwrap();
@@ -268,7 +268,7 @@ mod tests {
 
     #[test]
     fn a_reply_after_a_repeat_counts_as_recovered() {
-        let mut stats = LinkStats::default();
+        let mut stats = RetryStats::default();
         let mut wait = Awaiting::new(3, Polling::QEMU);
         wait.repeated(&mut stats);
         wait.take(reply(3), &mut stats).unwrap();

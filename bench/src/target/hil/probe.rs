@@ -24,7 +24,7 @@ use probe_rs::{Permissions, Session};
 use crate::machine::Elf;
 use crate::target::defmt::DefmtLog;
 use crate::target::frame::{Sequence, encode_command};
-use crate::target::retry::{self, Backend, LinkStats, Polled, Polling};
+use crate::target::retry::{self, Backend, Polled, Polling, RetryStats};
 use crate::target::{CageError, Lost, Target, TargetError, lost};
 
 /// How long RTT attach keeps trying (the control block appears once the firmware has run
@@ -44,7 +44,7 @@ pub struct Hil {
     /// Reply bytes read and not yet a whole frame (a copy may straddle two reads).
     reader: FrameReader,
     polling: Polling,
-    stats: LinkStats,
+    stats: RetryStats,
     /// What must outlive the session (QEMU's process), dropped after it.
     _guard: Option<Box<dyn Send>>,
 }
@@ -163,7 +163,7 @@ impl Hil {
                         service,
                         reader: FrameReader::new(),
                         polling,
-                        stats: LinkStats::default(),
+                        stats: RetryStats::default(),
                         _guard: guard,
                     });
                 }
@@ -311,7 +311,7 @@ impl Target for Hil {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         let polling = self.polling;
-        let mut stats = LinkStats::default();
+        let mut stats = RetryStats::default();
         let reply = retry::exchange(self, seq, &frame, polling, REPLY_TIMEOUT, &mut stats);
         self.stats += stats;
         reply
@@ -329,7 +329,7 @@ impl Target for Hil {
         lines
     }
 
-    fn link_stats(&self) -> Option<LinkStats> {
+    fn retry_stats(&self) -> Option<RetryStats> {
         Some(self.stats)
     }
 

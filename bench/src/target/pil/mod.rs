@@ -11,7 +11,7 @@ mod semihosting;
 pub use rtt::RttPil;
 pub use semihosting::Pil;
 
-use crate::target::retry::LinkStats;
+use crate::target::retry::RetryStats;
 use crate::target::{Target, TargetError};
 
 /// The firmware in QEMU over one of the links.
@@ -61,7 +61,7 @@ impl Target for PilTarget {
         self.inner().start_game(game);
     }
 
-    fn link_stats(&self) -> Option<LinkStats> {
+    fn retry_stats(&self) -> Option<RetryStats> {
         match self {
             PilTarget::Semihosting(_) => None,
             PilTarget::Rtt(pil) => Some(pil.stats()),

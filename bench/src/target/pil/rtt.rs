@@ -7,7 +7,7 @@
 //! lets the guest run again. A reply the firmware dropped (a full `NoBlockSkip` channel) is
 //! asked for again by sending the command again with the same number
 //! ([`firmware::Server`] answers a repeat from its copy); replies to earlier numbers that
-//! arrive after a repeat are counted and ignored ([`LinkStats`]).
+//! arrive after a repeat are counted and ignored ([`RetryStats`]).
 
 use std::collections::VecDeque;
 use std::io::Read;
@@ -29,7 +29,7 @@ use crate::machine::{
 };
 use crate::target::defmt::DefmtLog;
 use crate::target::frame::{Sequence, encode_command};
-use crate::target::retry::{self, Backend, LinkStats, Polled, Polling};
+use crate::target::retry::{self, Backend, Polled, Polling, RetryStats};
 use crate::target::{CageError, Lost, Target, TargetError, wire};
 
 /// How many of the last log lines an error quotes.
@@ -55,7 +55,7 @@ pub struct RttPil {
     adc: Adc,
     timeout: Duration,
     polling: Polling,
-    stats: LinkStats,
+    stats: RetryStats,
 }
 
 impl RttPil {
@@ -110,7 +110,7 @@ impl RttPil {
             cage,
             timeout: options.timeout,
             polling,
-            stats: LinkStats::default(),
+            stats: RetryStats::default(),
         };
         match block {
             Ok(block) => pil.block = block,
@@ -141,7 +141,7 @@ impl RttPil {
     }
 
     /// What the link went through so far.
-    pub fn stats(&self) -> LinkStats {
+    pub fn stats(&self) -> RetryStats {
         self.stats
     }
 
@@ -280,7 +280,7 @@ impl Target for RttPil {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         let (polling, timeout) = (self.polling, self.timeout);
-        let mut stats = LinkStats::default();
+        let mut stats = RetryStats::default();
         let reply = retry::exchange(self, seq, &frame, polling, timeout, &mut stats);
         self.stats += stats;
         reply
@@ -298,7 +298,7 @@ impl Target for RttPil {
         self.cage.start_game(game as u64);
     }
 
-    fn link_stats(&self) -> Option<LinkStats> {
+    fn retry_stats(&self) -> Option<RetryStats> {
         Some(self.stats)
     }
 }

@@ -33,7 +33,7 @@ const MAX_TIMEOUT_S: f64 = 86_400.0;
 
 /// `--link`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum LinkArg {
+enum TransportArg {
     /// QEMU's semihosting: stdin, stderr and stdout.
     Semihosting,
     /// RTT through QEMU's gdbstub.
@@ -81,7 +81,7 @@ pub struct Run {
     /// `rtt` (the board's RTT layout through QEMU's gdbstub, as a probe reads a board);
     /// semihosting when not given.
     #[arg(long, value_enum)]
-    link: Option<LinkArg>,
+    link: Option<TransportArg>,
     /// PIL over RTT: pause between two polls of the guest, in milliseconds (default 0.2).
     #[arg(long)]
     poll_ms: Option<f64>,
@@ -260,7 +260,7 @@ impl Run {
     /// How to poll PIL over RTT (`None`: the link is semihosting). The pacing options belong
     /// to that link alone: given to another, they are refused rather than ignored.
     fn polling(&self) -> anyhow::Result<Option<bench::Polling>> {
-        let rtt = self.link == Some(LinkArg::Rtt);
+        let rtt = self.link == Some(TransportArg::Rtt);
         if self.link.is_some() && self.target != Stage::Pil {
             bail!("--link chooses PIL's link to QEMU: use it with --target pil");
         }
@@ -371,7 +371,7 @@ impl Run {
             &mut |done, known| tick(&bar, done, known),
         );
         bar.finish_and_clear();
-        report.set_link(target.link_stats());
+        report.set_retry_stats(target.retry_stats());
         if let Err(stopped) = played {
             // What was finished is summed up, marked INTERRUPTED with why.
             let why = match stopped {
