@@ -225,7 +225,7 @@ fn probe_rs_opens_the_stub_by_selector_like_any_probe() {
     let lister = Lister::with_lister(Box::new(GdbLister::new([GdbTarget {
         address: address.clone(),
         quirks: Quirks::PLAIN,
-        ram: vec![0x2000_0000..0x2040_0000],
+        ram: std::iter::once(0x2000_0000..0x2040_0000).collect(),
     }])));
     let listed = lister.list_all();
     assert!(
