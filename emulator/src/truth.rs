@@ -38,7 +38,8 @@ impl Truth {
     /// use heuristic::{Position, Side, Size};
     /// let t = Truth::of(&Position::new(Size::M3, Side::Cut)).unwrap();
     /// assert_eq!(t.choice.to_string(), "A5");
-    /// assert_eq!(t.tied_edges(Size::M3).len(), 3); // the three columns of verticals
+    /// assert_eq!(t.tied_edges(Size::M3).len(), 9); // every vertical carries a third
+    /// // The horizontals carry nothing: a runner-up of 0, not none.
     /// assert_eq!((t.best, t.runner_up), (1.0 / 3.0, Some(0.0)));
     /// ```
     pub fn of(position: &Position) -> Option<Truth> {
