@@ -19,6 +19,7 @@ use heuristic::{Move, MoveError, Node, Position, Record, Side, Size};
 use rand_chacha::ChaCha8Rng;
 
 use crate::physical::{Board, Build, Parts, PullupState, Solution, solve_on_cage};
+use crate::truth::Truth;
 
 mod fault;
 pub use fault::{Fault, FaultError};
@@ -292,8 +293,8 @@ pub struct Turn {
     /// The ideal network's tied best edges there.
     pub tied: Vec<heuristic::Edge>,
     /// The ideal margin between the best drop and the runner-up, as a fraction of the
-    /// supply (1 when nothing else carries current): how much the board could blur.
-    pub margin: f64,
+    /// supply ([`Truth::margin`]; `None` without a runner-up): how much the board could blur.
+    pub margin: Option<f64>,
 }
 
 impl Turn {
@@ -481,35 +482,26 @@ pub fn run_game(
 }
 
 fn judge(position: &Position, chosen: heuristic::Edge) -> Turn {
-    let (tied, margin) = ideal_tied(position);
+    let truth = Truth::of(position);
     Turn {
         position: position.clone(),
         chosen,
-        tied,
-        margin,
+        tied: truth
+            .as_ref()
+            .map(|t| t.tied_edges(position.size()))
+            .unwrap_or_default(),
+        margin: truth.as_ref().and_then(Truth::margin),
     }
 }
 
 /// The exact ideal network's tied best edges on `position` (in reading order: the first is
 /// the heuristic's choice) and the margin between the best drop and the runner-up as a
-/// fraction of the supply (1 when nothing else carries current); no edges and 0 when no
-/// resistor is left.
+/// fraction of the supply, as the bench's reports print it: 1 where no runner-up exists
+/// ([`Truth::margin`] is `None` there), no edges and 0 when no resistor is left. Kept for
+/// the bench's reports; new code reads [`Truth`].
 pub fn ideal_tied(position: &Position) -> (Vec<heuristic::Edge>, f64) {
-    use num_traits::ToPrimitive;
-    let exact = crate::exact::solve_model(position, heuristic::Model::Ideal);
-    match &exact.rank() {
-        Some(r) => {
-            let margin = match &r.runner_up {
-                Some(next) => num_rational::BigRational::new(
-                    r.best.clone() - next,
-                    exact.denominator().clone(),
-                )
-                .to_f64()
-                .unwrap_or(0.0),
-                None => 1.0,
-            };
-            (r.tied.iter().copied().collect(), margin)
-        }
+    match Truth::of(position) {
+        Some(t) => (t.tied_edges(position.size()), t.margin().unwrap_or(1.0)),
         None => (Vec::new(), 0.0),
     }
 }

@@ -20,8 +20,13 @@
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
 //! - [`beat`]: the search for a Short strategy that always beats the heuristic, and from
 //!   any position for either side, on the cage or a graph (the hint of `birdcage play`);
-//! - [`verdict`]: what "diverges" means (a move outside the exact tied set) and why a move
-//!   diverged, the one classification the studies and the bench share.
+//! - [`truth`]: the exact `ideal` truth of a position (best set, best drop, runner-up), the
+//!   one the studies, SIL and the bench judge moves against;
+//! - [`verdict`]: the judgement of a move (agree, benign tie, or diverges and why), the one
+//!   classification the studies and the bench share;
+//! - [`quantisation`]: the quantisation study's computation (positions x converters x
+//!   resolutions -> judgements, margins, losses); `cargo test -p emulator quantisation --
+//!   --nocapture` runs it and prints its table.
 //!
 //! The rules, notation and the heuristic itself come from [`heuristic`]; nothing here
 //! re-implements them. The `birdcage` command line is a crate of its own on top of this one,
@@ -40,6 +45,8 @@ pub mod graphs;
 pub mod mesh;
 pub mod physical;
 pub mod players;
+pub mod quantisation;
 pub mod reading;
 pub mod share;
+pub mod truth;
 pub mod verdict;

@@ -167,6 +167,13 @@ impl Reading {
     }
 }
 
+/// The firmware's move on `position` when `adc` converts `volts` with its static transfer
+/// (no noise): the heuristic over the codes.
+pub fn code_choice(position: &Position, adc: &Adc, volts: &[Option<f64>]) -> Option<Edge> {
+    let codes = node_codes(position.size(), adc, volts, |v| adc.transfer(v));
+    code_move(position, &codes)
+}
+
 /// The heuristic over node codes as the firmware ranks them: an undefined node reads 0.
 pub fn code_ranking(position: &Position, codes: &[Option<u16>]) -> Option<Ranking<u16>> {
     let values: Vec<u16> = codes.iter().map(|c| c.unwrap_or(0)).collect();

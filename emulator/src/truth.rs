@@ -1,0 +1,113 @@
+//! The exact `ideal` truth of a decision position, said once for the studies, SIL and the
+//! bench: the heuristic's exact move, every edge tied with it, the best drop and the
+//! runner-up. Where no other resistor carries a smaller drop there is no runner-up (`None`),
+//! never a stand-in number: a report that prints one converts at its own edge.
+
+use heuristic::{Edge, MAX_EDGES, Model, Position, Size};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+
+use crate::exact::{self, ExactVoltages};
+
+/// The exact `ideal` truth of a position, in f64 where the studies need floats (each value
+/// the nearest f64 to the exact one).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Truth {
+    /// The board size (what the edge indices below count on).
+    pub size: Size,
+    /// The heuristic's exact move (the first tied edge in reading order).
+    pub choice: Edge,
+    /// Every edge tied with it, one bit per edge index (M=8 has 113 edges).
+    pub tied: u128,
+    /// Node voltages as fractions of the supply; `None` where undefined.
+    pub volts: Vec<Option<f64>>,
+    /// Every edge's exact drop as a fraction of the supply (0 for a cut edge), by edge index.
+    pub drops: [f64; MAX_EDGES],
+    /// The largest drop.
+    pub best: f64,
+    /// The largest drop strictly below it; `None` when no resistor has one.
+    pub runner_up: Option<f64>,
+}
+
+impl Truth {
+    /// Solves `position` on the exact `ideal` network; `None` when no resistor is left.
+    ///
+    /// ```
+    /// use emulator::truth::Truth;
+    /// use heuristic::{Position, Side, Size};
+    /// let t = Truth::of(&Position::new(Size::M3, Side::Cut)).unwrap();
+    /// assert_eq!(t.choice.to_string(), "A5");
+    /// assert_eq!(t.tied_edges(Size::M3).len(), 9); // every vertical carries a third
+    /// // The horizontals carry nothing: a runner-up of 0, not none.
+    /// assert_eq!((t.best, t.runner_up), (1.0 / 3.0, Some(0.0)));
+    /// ```
+    pub fn of(position: &Position) -> Option<Truth> {
+        Truth::from_exact(position, &exact::solve_model(position, Model::Ideal))
+    }
+
+    /// The same from the `ideal` voltages already solved.
+    pub fn from_exact(position: &Position, exact: &ExactVoltages) -> Option<Truth> {
+        let size = position.size();
+        let ranking = exact.rank()?;
+        let det = exact.denominator();
+        let fraction = |n: &BigInt| fraction(n, det);
+        let mut drops = [0.0; MAX_EDGES];
+        for e in position.resistors() {
+            if let Some(d) = heuristic::edge_drop(position, exact.scaled(), e) {
+                drops[e.index(size)] = fraction(&d);
+            }
+        }
+        Some(Truth {
+            size,
+            choice: ranking.choice,
+            tied: mask(size, &ranking.tied),
+            volts: size
+                .nodes()
+                .zip(exact.scaled())
+                .map(|(n, v)| (!exact.is_floating(n)).then(|| fraction(&v.0)))
+                .collect(),
+            drops,
+            best: fraction(&ranking.best),
+            runner_up: ranking.runner_up.as_ref().map(fraction),
+        })
+    }
+
+    /// Whether `edge` is one of the exact choices.
+    pub fn is_tied(&self, size: Size, edge: Edge) -> bool {
+        self.tied & (1 << edge.index(size)) != 0
+    }
+
+    /// The tied edges in reading order (the first is [`Truth::choice`]).
+    pub fn tied_edges(&self, size: Size) -> Vec<Edge> {
+        size.edges().filter(|&e| self.is_tied(size, e)).collect()
+    }
+
+    /// best − runner-up, as a fraction of the supply: how much a reading may blur before the
+    /// move changes; `None` without a runner-up.
+    pub fn margin(&self) -> Option<f64> {
+        self.runner_up.map(|r| self.best - r)
+    }
+
+    /// How much smaller than the best `edge`'s exact drop is, as a fraction of the supply.
+    pub fn shortfall(&self, size: Size, edge: Edge) -> f64 {
+        self.best - self.drops[edge.index(size)]
+    }
+}
+
+/// n / d as the nearest f64: one correctly rounded division while both are exact in f64
+/// (|x| < 2^53, the usual case), the rational's own conversion otherwise.
+fn fraction(n: &BigInt, d: &BigInt) -> f64 {
+    const EXACT: i64 = 1 << 53;
+    match (n.to_i64(), d.to_i64()) {
+        (Some(a), Some(b)) if a.abs() < EXACT && b.abs() < EXACT && b != 0 => a as f64 / b as f64,
+        _ => BigRational::new(n.clone(), d.clone())
+            .to_f64()
+            .unwrap_or(0.0),
+    }
+}
+
+/// One bit per edge of `edges`.
+pub fn mask(size: Size, edges: &[Edge]) -> u128 {
+    edges.iter().fold(0, |m, e| m | (1 << e.index(size)))
+}
