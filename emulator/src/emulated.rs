@@ -439,15 +439,11 @@ pub fn run_game(
                     }
                 }
             }
-            firmware::Outcome::GameOver(player) => {
-                let said = match player {
-                    firmware::Player::Cut => Side::Cut,
-                    firmware::Player::Short => Side::Short,
-                };
+            firmware::Outcome::GameOver(said) => {
                 if before.winner() == Some(said) {
                     log.result = Ok(said);
                 } else {
-                    let outcome = firmware::Outcome::GameOver(player);
+                    let outcome = firmware::Outcome::GameOver(said);
                     let truth = before.winner();
                     stop(
                         &mut log,

@@ -3,10 +3,10 @@
 //! firmware exchange them. A change here breaks every bench and firmware built before it.
 
 use firmware::protocol::{
-    Command, Frame, Identity, LinkError, MAX_FRAME, Measurement, Reply, Status, WireState, decode,
-    encode,
+    Command, Frame, Identity, MAX_FRAME, Measurement, ProtocolError, Reply, Status, decode, encode,
 };
-use firmware::{Fault, LedPattern, Outcome, Part, Phase, Player, Square};
+use firmware::{Fault, LedPattern, Outcome, Part, Phase, Square};
+use heuristic::{EdgeState, Side};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -25,8 +25,8 @@ fn pinned<T: Serialize + DeserializeOwned + PartialEq + core::fmt::Debug>(
 }
 
 /// Resistor, Cut, Short, Resistor, ...: every state, in M=4 reading order.
-fn edges() -> [WireState; 25] {
-    let states = [WireState::Resistor, WireState::Cut, WireState::Short];
+fn edges() -> [EdgeState; 25] {
+    let states = [EdgeState::Resistor, EdgeState::Cut, EdgeState::Short];
     core::array::from_fn(|i| states[i % 3])
 }
 
@@ -90,19 +90,19 @@ fn replies_on_the_wire() {
     );
     pinned(
         6,
-        Reply::Turn(Outcome::GameOver(Player::Cut)),
+        Reply::Turn(Outcome::GameOver(Side::Cut)),
         &[0x04, 0x06, 0x02, 0x02, 0x03, 0x5b, 0xab, 0x00],
     );
     pinned(
         7,
-        Reply::Turn(Outcome::GameOver(Player::Short)),
+        Reply::Turn(Outcome::GameOver(Side::Short)),
         &[0x07, 0x07, 0x02, 0x02, 0x01, 0xce, 0xcd, 0x00],
     );
     pinned(
         8,
         Reply::Turn(Outcome::Fault(Fault::Disagrees {
             code: 700,
-            winner: Player::Short,
+            winner: Side::Short,
         })),
         &[
             0x0a, 0x08, 0x02, 0x03, 0x04, 0xbc, 0x05, 0x01, 0x4a, 0xa9, 0x00,
@@ -112,7 +112,7 @@ fn replies_on_the_wire() {
         9,
         Reply::Turn(Outcome::Fault(Fault::NotWon {
             code: 3,
-            winner: Player::Cut,
+            winner: Side::Cut,
         })),
         &[0x06, 0x09, 0x02, 0x03, 0x05, 0x03, 0x03, 0x0e, 0x27, 0x00],
     );
@@ -125,7 +125,7 @@ fn replies_on_the_wire() {
             edges: edges().into_iter().collect(),
             pending_cut: Some(c3),
             hypotheses: 2,
-            last: Some(Outcome::GameOver(Player::Short)),
+            last: Some(Outcome::GameOver(Side::Short)),
             leds: LedPattern::FAULT,
         }),
         &[
@@ -137,12 +137,12 @@ fn replies_on_the_wire() {
     );
     pinned(
         u16::MAX,
-        Reply::Error(LinkError::Checksum),
+        Reply::Error(ProtocolError::Checksum),
         &[0x08, 0xff, 0xff, 0x03, 0x05, 0x01, 0x84, 0xb6, 0x00],
     );
     pinned(
         11,
-        Reply::Error(LinkError::Hardware(Part::Fixture)),
+        Reply::Error(ProtocolError::Hardware(Part::Fixture)),
         &[0x07, 0x0b, 0x05, 0x07, 0x03, 0xdb, 0xd8, 0x00],
     );
 }

@@ -159,11 +159,13 @@ mod tests {
         let mut wait = Awaiting::new(10, Polling::QEMU);
         let unreadable = Frame {
             seq: NO_SEQ,
-            body: Reply::Error(firmware::protocol::LinkError::Checksum),
+            body: Reply::Error(firmware::protocol::ProtocolError::Checksum),
         };
         assert!(matches!(
             wait.take(unreadable, &mut stats),
-            Err(TargetError::Link(firmware::protocol::LinkError::Checksum))
+            Err(TargetError::Link(
+                firmware::protocol::ProtocolError::Checksum
+            ))
         ));
         assert!(matches!(
             wait.take(reply(11), &mut stats),

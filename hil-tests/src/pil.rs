@@ -229,7 +229,7 @@ pub enum QemuEvent {
     },
     /// A frame from the firmware did not decode.
     #[error("bench link: {0}")]
-    Link(protocol::LinkError),
+    Link(protocol::ProtocolError),
     /// The debugger's access to the RTT buffers failed (`--link rtt`).
     #[error("RTT through QEMU's gdbstub: {0}")]
     Rtt(crate::rtt::RttError),

@@ -12,7 +12,7 @@ pub mod qemu;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use firmware::protocol::{Command, FrameReader, LinkError, Reply};
+use firmware::protocol::{Command, FrameReader, ProtocolError, Reply};
 use heuristic::Position;
 use probe_rs::config::Registry;
 use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
@@ -371,7 +371,7 @@ impl Target for Hil {
         let states = boards::cage_states(position).map_err(CageError::from)?;
         match self.exchange(Command::SetEdges(states.map(Into::into)))? {
             Reply::Done => Ok(()),
-            Reply::Error(LinkError::NoFixture) => Err(CageError::NoFixture.into()),
+            Reply::Error(ProtocolError::NoFixture) => Err(CageError::NoFixture.into()),
             Reply::Error(e) => Err(CageError::Refused(e).into()),
             reply => Err(Lost::Unexpected {
                 expected: "Done",

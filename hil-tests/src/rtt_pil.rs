@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use emulator::emulated::EmulatedCage;
 use firmware::pil::Up;
-use firmware::protocol::{Command, Frame, FrameReader, LinkError, Reply};
+use firmware::protocol::{Command, Frame, FrameReader, ProtocolError, Reply};
 use firmware::rtt::{ADC_DOWN, ADC_UP, BENCH_DOWN, BENCH_UP, DEFMT_UP};
 use heuristic::{Position, Size};
 
@@ -159,7 +159,7 @@ impl RttPil {
 
     /// One poll: halts the guest, takes the logs, answers the ADC, takes the bench's bytes,
     /// and lets it run again. Returns the bench frames that came whole.
-    fn poll(&mut self) -> Result<Vec<Result<Frame<Reply>, LinkError>>, TargetError> {
+    fn poll(&mut self) -> Result<Vec<Result<Frame<Reply>, ProtocolError>>, TargetError> {
         self.stats.polls += 1;
         match self.poll_halted() {
             Ok(replies) => Ok(replies),
@@ -169,7 +169,7 @@ impl RttPil {
         }
     }
 
-    fn poll_halted(&mut self) -> Result<Vec<Result<Frame<Reply>, LinkError>>, Polled> {
+    fn poll_halted(&mut self) -> Result<Vec<Result<Frame<Reply>, ProtocolError>>, Polled> {
         let (mut logs, mut requests, mut bench) = (Vec::new(), Vec::new(), Vec::new());
         self.gdb.halt().map_err(RttError::from)?;
         let snapshot = self.block.snapshot(&mut self.gdb)?;
@@ -253,7 +253,7 @@ enum Polled {
     /// Reading or writing the buffers.
     Rtt(RttError),
     /// A frame on the ADC channel did not decode.
-    Adc(LinkError),
+    Adc(ProtocolError),
     /// The ADC request could not be answered.
     Target(TargetError),
 }

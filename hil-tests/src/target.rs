@@ -3,7 +3,9 @@
 //! their transport and in how the cage is set to a position.
 
 use emulator::emulated::{EmulatedApp, EmulatedCage};
-use firmware::protocol::{self, Command, Frame, FrameReader, LinkError, MAX_FRAME, NO_SEQ, Reply};
+use firmware::protocol::{
+    self, Command, Frame, FrameReader, MAX_FRAME, NO_SEQ, ProtocolError, Reply,
+};
 use heuristic::{Position, Size};
 
 /// Why an exchange with a target failed.
@@ -11,7 +13,7 @@ use heuristic::{Position, Size};
 pub enum TargetError {
     /// The command could not be encoded, or the reply could not be read.
     #[error("bench link: {0}")]
-    Link(LinkError),
+    Link(ProtocolError),
     /// The target answered nothing to a whole command frame.
     #[error("no reply to command {seq}")]
     NoReply {
@@ -60,8 +62,8 @@ pub enum TargetError {
 
 // Conversions by hand, not `#[from]`: each message above already says its cause, and a
 // `source` would have it said twice by an error chain (anyhow's `{:#}`).
-impl From<LinkError> for TargetError {
-    fn from(error: LinkError) -> TargetError {
+impl From<ProtocolError> for TargetError {
+    fn from(error: ProtocolError) -> TargetError {
         TargetError::Link(error)
     }
 }
@@ -98,12 +100,12 @@ pub enum CageError {
     /// The board has no edge fixture: an operator sets its cage.
     #[error(
         "{}: a board without an edge fixture plays `--scenario guided`",
-        LinkError::NoFixture
+        ProtocolError::NoFixture
     )]
     NoFixture,
     /// The board refused the edges.
     #[error(transparent)]
-    Refused(LinkError),
+    Refused(ProtocolError),
 }
 
 /// Why a target stopped answering, or answered what it should not have.
