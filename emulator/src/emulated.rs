@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use std::convert::Infallible;
 use std::rc::Rc;
 
+pub use boards::CageSizeError;
 use boards::Profile;
 use firmware::{App, Config, Hardware, LedPattern, Leds, NoFixture, Sampler};
 pub use firmware::{NoDelay, Unpressed};
@@ -80,9 +81,9 @@ pub fn solve_game(
     pullups: PullupState,
 ) -> Result<Solution, CageSizeError> {
     if !matches!(game.size().get(), 3 | 4) || parts.size != CAGE {
-        return Err(CageSizeError(game.size().get()));
+        return Err(CageSizeError(game.size()));
     }
-    solve_on_cage(board, parts, game, pullups).map_err(|_| CageSizeError(game.size().get()))
+    solve_on_cage(board, parts, game, pullups).map_err(|_| CageSizeError(game.size()))
 }
 
 /// A game on an emulated board, shared by the firmware's hardware handles and the caller who
@@ -92,18 +93,13 @@ pub struct EmulatedCage {
     inner: Rc<RefCell<Inner>>,
 }
 
-/// A game size the emulated board cannot hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the emulated board wires M=3 and M=4 games, not M={0}")]
-pub struct CageSizeError(pub u8);
-
 impl EmulatedCage {
     /// A new game of `size` on `profile`'s board, built by [`Build::draw`] from `seed` (the
     /// same build `analyze --board P --tolerance-seed S` and the studies read): nominal parts
     /// and a perfect ADC without a seed.
     pub fn new(profile: &Profile, size: Size, seed: Option<u64>) -> Result<Self, CageSizeError> {
         if !matches!(size.get(), 3 | 4) {
-            return Err(CageSizeError(size.get()));
+            return Err(CageSizeError(size));
         }
         let board = Board::from_profile(profile);
         let build = Build::draw(&board, size, seed);
@@ -440,15 +436,11 @@ pub fn run_game(
                     }
                 }
             }
-            firmware::Outcome::GameOver(player) => {
-                let said = match player {
-                    firmware::Player::Cut => Side::Cut,
-                    firmware::Player::Short => Side::Short,
-                };
+            firmware::Outcome::GameOver(said) => {
                 if before.winner() == Some(said) {
                     log.result = Ok(said);
                 } else {
-                    let outcome = firmware::Outcome::GameOver(player);
+                    let outcome = firmware::Outcome::GameOver(said);
                     let truth = before.winner();
                     stop(
                         &mut log,

@@ -7,13 +7,13 @@ use core::fmt;
 use boards::Profile;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::InputPin;
-use heuristic::{EdgeState, Node, Position, Side, Size};
+use heuristic::{Node, Position, Side, Size};
 use serde::{Deserialize, Serialize};
 
 use crate::log::{display, info, warn};
 use crate::protocol::{
-    self, Command, Frame, FrameReader, Identity, LinkError, MAX_SAMPLES, Measurement, NO_SEQ,
-    Reply, Status, WireState,
+    self, Command, Frame, FrameReader, Identity, MAX_SAMPLES, Measurement, NO_SEQ, ProtocolError,
+    Reply, Status,
 };
 use crate::sampler::average;
 use crate::{
@@ -23,34 +23,6 @@ use crate::{
 
 const M3: Size = Size::M3;
 const M4: Size = Size::M4;
-
-/// A player on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Player {
-    /// The machine.
-    Cut,
-    /// The human (or the bench).
-    Short,
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Player::Cut => "Cut",
-            Player::Short => "Short",
-        })
-    }
-}
-
-impl From<Side> for Player {
-    fn from(side: Side) -> Player {
-        match side {
-            Side::Cut => Player::Cut,
-            Side::Short => Player::Short,
-        }
-    }
-}
 
 /// Where the state machine is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -79,8 +51,8 @@ pub enum Outcome {
     },
     /// The machine cuts this edge; its row and column lit.
     Move(Square),
-    /// The bottom terminal shows the game is over.
-    GameOver(Player),
+    /// The bottom terminal shows the game is over: who has won.
+    GameOver(#[serde(with = "protocol::wire::side")] Side),
     /// The machine will not move; the error pattern lit.
     Fault(Fault),
 }
@@ -90,8 +62,7 @@ impl fmt::Display for Outcome {
         match self {
             Outcome::NewGame { size } => write!(f, "new game on M={size}"),
             Outcome::Move(edge) => write!(f, "Cut plays {edge}"),
-            Outcome::GameOver(Player::Cut) => f.write_str("Cut has won"),
-            Outcome::GameOver(Player::Short) => f.write_str("Short has won"),
+            Outcome::GameOver(winner) => write!(f, "{winner} has won"),
             Outcome::Fault(fault) => write!(f, "{fault}"),
         }
     }
@@ -313,7 +284,7 @@ where
             {
                 return Err(Fault::NotWon {
                     code: bottom,
-                    winner: winner.into(),
+                    winner,
                 });
             }
             info!(
@@ -326,7 +297,7 @@ where
                 Side::Cut => LedPattern::CUT_WON,
                 Side::Short => LedPattern::SHORT_WON,
             })?;
-            return Ok(Outcome::GameOver(winner.into()));
+            return Ok(Outcome::GameOver(winner));
         }
         let full_scale = self.profile.full_scale_code();
         let codes = measure(&mut self.hw.sampler, game.size, full_scale, samples)
@@ -345,7 +316,7 @@ where
         if let Some(winner) = position.winner() {
             return Err(Fault::Disagrees {
                 code: bottom,
-                winner: winner.into(),
+                winner,
             });
         }
         // No move means no resistor left: the codes always hold every node of the position.
@@ -403,24 +374,23 @@ where
             Command::NewGame => Reply::Turn(self.start()),
             Command::SetEdges(states) => {
                 if !self.hw.fixture.present() {
-                    return Reply::Error(LinkError::NoFixture);
+                    return Reply::Error(ProtocolError::NoFixture);
                 }
-                let cage = states.map(EdgeState::from);
-                match self.hw.fixture.set(&cage) {
+                match self.hw.fixture.set(&states) {
                     Ok(()) => {
                         self.fixture_loaded = true;
                         Reply::Done
                     }
-                    Err(_) => Reply::Error(LinkError::Hardware(Part::Fixture)),
+                    Err(_) => Reply::Error(ProtocolError::Hardware(Part::Fixture)),
                 }
             }
             Command::Status => Reply::Status(self.status()),
         }
     }
 
-    fn measure_for_bench(&mut self, pullups: bool, samples: u8) -> Result<Reply, LinkError> {
+    fn measure_for_bench(&mut self, pullups: bool, samples: u8) -> Result<Reply, ProtocolError> {
         if samples == 0 || samples > MAX_SAMPLES {
-            return Err(LinkError::BadArgument);
+            return Err(ProtocolError::BadArgument);
         }
         let size = self.size().unwrap_or(M4);
         self.pullups(pullups)?;
@@ -431,7 +401,7 @@ where
             samples,
         );
         self.pullups(true)?;
-        let codes = codes.map_err(|_| LinkError::Hardware(Part::Sampler))?;
+        let codes = codes.map_err(|_| ProtocolError::Hardware(Part::Sampler))?;
         Ok(Reply::Codes(Measurement {
             size: size.get(),
             pullups,
@@ -449,7 +419,7 @@ where
             plies: position.as_ref().map_or(0, |p| p.plies() as u16),
             edges: position
                 .iter()
-                .flat_map(|p| p.states().iter().copied().map(WireState::from))
+                .flat_map(|p| p.states().iter().copied())
                 .collect(),
             pending_cut: tracker.and_then(Tracker::pending_cut).map(Square::from),
             hypotheses: tracker.map_or(0, |t| t.hypotheses() as u8),
@@ -520,7 +490,7 @@ impl Server {
     pub fn answer<S, L, P, D, F>(
         &mut self,
         app: &mut App<S, L, P, D, F>,
-        frame: Result<Frame<Command>, LinkError>,
+        frame: Result<Frame<Command>, ProtocolError>,
     ) -> Frame<Reply>
     where
         S: Sampler,

@@ -34,7 +34,7 @@ mod sampler;
 mod self_check;
 mod square;
 
-pub use app::{App, Config, Hardware, Outcome, Phase, Player, Server};
+pub use app::{App, Config, Hardware, Outcome, Phase, Server};
 pub use button::Button;
 pub use debounce::{Debouncer, Transition};
 pub use fixture::{Adg714Chain, ChainError, EdgeSwitches, MAX_DEVICES, NoFixture, cage_frame};

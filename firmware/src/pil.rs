@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(doc)]
 use crate::protocol::NO_SEQ;
-use crate::protocol::{self, Command, Frame, FrameReader, LinkError, MAX_FRAME, Reply};
+use crate::protocol::{self, Command, Frame, FrameReader, MAX_FRAME, ProtocolError, Reply};
 use crate::{App, BURST, EdgeSwitches, Leds, Sampler, Server};
 
 /// What the board sends up the PIL link.
@@ -43,10 +43,10 @@ pub enum Up {
 /// The codes of one [`Up::Burst`].
 pub type BurstCodes = heapless::Vec<u16, BURST>;
 
-/// A byte link to the bench: blocking, in order, nothing lost (semihosting in QEMU, a pipe in
-/// tests).
-pub trait Link {
-    /// What can go wrong on the link.
+/// Byte I/O with the host bench, the PIL link's transport: blocking, in order, nothing lost
+/// (semihosting or an RTT channel pair in QEMU, a pipe in tests).
+pub trait HostIo {
+    /// What can go wrong on it.
     type Error: core::fmt::Debug;
 
     /// Sends all of `bytes`.
@@ -59,12 +59,12 @@ pub trait Link {
 /// Why the bench's sampler could not give a code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PilError<E> {
-    /// The link failed.
-    Link(E),
+    /// The I/O failed.
+    Io(E),
     /// The link ended (the bench closed it).
     Closed,
     /// A frame could not be encoded or read.
-    Frame(LinkError),
+    Frame(ProtocolError),
     /// The bench answered a burst with another number of codes.
     BurstLength {
         /// Conversions asked for.
@@ -84,16 +84,16 @@ pub enum PilError<E> {
 /// A [`Sampler`] whose conversions come from the bench.
 #[derive(Debug)]
 pub struct HostSampler<L> {
-    link: L,
+    io: L,
     reader: FrameReader,
     seq: u16,
 }
 
-impl<L: Link> HostSampler<L> {
-    /// A sampler over `link`.
-    pub fn new(link: L) -> HostSampler<L> {
+impl<L: HostIo> HostSampler<L> {
+    /// A sampler over `io`.
+    pub fn new(io: L) -> HostSampler<L> {
         HostSampler {
-            link,
+            io,
             reader: FrameReader::new(),
             seq: 0,
         }
@@ -102,7 +102,7 @@ impl<L: Link> HostSampler<L> {
     fn request(&mut self, up: Up) -> Result<u16, PilError<L::Error>> {
         let seq = self.seq;
         self.seq = self.seq.wrapping_add(1);
-        send_up(&mut self.link, seq, up)?;
+        send_up(&mut self.io, seq, up)?;
         Ok(seq)
     }
 }
@@ -113,13 +113,13 @@ fn index(node: Node) -> u8 {
     node.index(Size::M4) as u8
 }
 
-impl<L: Link> HostSampler<L> {
+impl<L: HostIo> HostSampler<L> {
     /// The bench's answer to request `seq`.
     fn answer<T: serde::de::DeserializeOwned>(
         &mut self,
         seq: u16,
     ) -> Result<T, PilError<L::Error>> {
-        let answer = receive::<L, T>(&mut self.link, &mut self.reader)?;
+        let answer = receive::<L, T>(&mut self.io, &mut self.reader)?;
         if answer.seq != seq {
             return Err(PilError::Sequence {
                 expected: seq,
@@ -130,11 +130,11 @@ impl<L: Link> HostSampler<L> {
     }
 }
 
-/// Sends one frame up `link`.
-pub fn send_up<L: Link>(link: &mut L, seq: u16, up: Up) -> Result<(), PilError<L::Error>> {
+/// Sends one frame up `io`.
+pub fn send_up<L: HostIo>(io: &mut L, seq: u16, up: Up) -> Result<(), PilError<L::Error>> {
     let mut out = [0u8; MAX_FRAME];
     let n = protocol::encode(&Frame { seq, body: up }, &mut out).map_err(PilError::Frame)?;
-    link.send(&out[..n]).map_err(PilError::Link)
+    io.send(&out[..n]).map_err(PilError::Io)
 }
 
 /// Bytes read from a link but not yet taken. [`receive`] takes one byte at a time so as never
@@ -183,17 +183,17 @@ impl Inbox {
     }
 }
 
-/// Receives frames from `link` into `reader` until one decodes as `T` (or fails to). Bytes
+/// Receives frames from `io` into `reader` until one decodes as `T` (or fails to). Bytes
 /// are taken one at a time, so nothing past the frame's closing zero is read: frames the
 /// bench sent ahead (a flood, or a command behind the answer to a sampler's request) wait in
 /// the link for the next call instead of being dropped with a receive buffer.
-pub fn receive<L: Link, T: serde::de::DeserializeOwned>(
-    link: &mut L,
+pub fn receive<L: HostIo, T: serde::de::DeserializeOwned>(
+    io: &mut L,
     reader: &mut FrameReader,
 ) -> Result<Frame<T>, PilError<L::Error>> {
     let mut byte = [0u8; 1];
     loop {
-        if link.receive(&mut byte).map_err(PilError::Link)? == 0 {
+        if io.receive(&mut byte).map_err(PilError::Io)? == 0 {
             return Err(PilError::Closed);
         }
         if let Some(frame) = reader.push::<T>(byte[0]) {
@@ -202,12 +202,12 @@ pub fn receive<L: Link, T: serde::de::DeserializeOwned>(
     }
 }
 
-/// Waits for one bench command on `link`, carries it out and sends the reply up: the PIL
+/// Waits for one bench command on `io`, carries it out and sends the reply up: the PIL
 /// build's main loop over semihosting. Frames are answered as [`Server::answer`] does on the
 /// board (unreadable ones with [`NO_SEQ`], a repeated number from the last reply).
 pub fn serve<S, L, P, D, F, K>(
     app: &mut App<S, L, P, D, F>,
-    link: &mut K,
+    io: &mut K,
     server: &mut Server,
 ) -> Result<(), PilError<K::Error>>
 where
@@ -216,18 +216,18 @@ where
     P: InputPin,
     D: DelayNs,
     F: EdgeSwitches,
-    K: Link,
+    K: HostIo,
 {
-    let frame = match receive::<K, Command>(link, server.reader()) {
+    let frame = match receive::<K, Command>(io, server.reader()) {
         Ok(frame) => Ok(frame),
         Err(PilError::Frame(error)) => Err(error),
         Err(other) => return Err(other),
     };
     let reply = server.answer(app, frame);
-    send_up(link, reply.seq, Up::Reply(reply.body))
+    send_up(io, reply.seq, Up::Reply(reply.body))
 }
 
-impl<L: Link> Sampler for HostSampler<L> {
+impl<L: HostIo> Sampler for HostSampler<L> {
     type Error = PilError<L::Error>;
 
     fn set_pullups(&mut self, on: bool) -> Result<(), Self::Error> {
@@ -270,7 +270,7 @@ mod tests {
         lose_sequence: bool,
     }
 
-    impl Link for Bench {
+    impl HostIo for Bench {
         type Error = ();
 
         fn send(&mut self, bytes: &[u8]) -> Result<(), ()> {
@@ -333,7 +333,7 @@ mod tests {
         let expected = Node::Bottom.index(Size::M4) as u16 * 10;
         assert_eq!(sampler.read(bottom).unwrap(), expected);
         assert_eq!(
-            sampler.link.requests.as_slice(),
+            sampler.io.requests.as_slice(),
             &[
                 Up::Pullups(true),
                 Up::Read(0),
@@ -353,7 +353,7 @@ mod tests {
             Ok(expected as u16)
         );
         assert_eq!(
-            sampler.link.requests.as_slice(),
+            sampler.io.requests.as_slice(),
             &[
                 Up::Burst { node: 2, count: 32 },
                 Up::Burst { node: 2, count: 8 }
@@ -376,7 +376,7 @@ mod tests {
     #[test]
     fn a_closed_link_is_an_error_not_a_hang() {
         struct Closed;
-        impl Link for Closed {
+        impl HostIo for Closed {
             type Error = ();
             fn send(&mut self, _: &[u8]) -> Result<(), ()> {
                 Ok(())
@@ -394,7 +394,7 @@ mod tests {
     #[test]
     fn frames_sent_ahead_are_each_received() {
         struct Ahead(heapless::Vec<u8, 64>);
-        impl Link for Ahead {
+        impl HostIo for Ahead {
             type Error = ();
             fn send(&mut self, _: &[u8]) -> Result<(), ()> {
                 Ok(())
@@ -406,7 +406,7 @@ mod tests {
                 Ok(n)
             }
         }
-        let mut link = Ahead(heapless::Vec::new());
+        let mut io = Ahead(heapless::Vec::new());
         for (seq, body) in [
             (1, Command::Identify),
             (2, Command::Status),
@@ -414,12 +414,12 @@ mod tests {
         ] {
             let mut out = [0u8; MAX_FRAME];
             let n = protocol::encode(&Frame { seq, body }, &mut out).unwrap();
-            link.0.extend_from_slice(&out[..n]).unwrap();
+            io.0.extend_from_slice(&out[..n]).unwrap();
         }
         let mut reader = FrameReader::new();
         let got: heapless::Vec<(u16, Command), 3> = (0..3)
             .map(|_| {
-                let frame = receive::<_, Command>(&mut link, &mut reader).unwrap();
+                let frame = receive::<_, Command>(&mut io, &mut reader).unwrap();
                 (frame.seq, frame.body)
             })
             .collect();
@@ -432,7 +432,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            receive::<_, Command>(&mut link, &mut reader),
+            receive::<_, Command>(&mut io, &mut reader),
             Err(PilError::Closed)
         );
     }

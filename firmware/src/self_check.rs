@@ -90,7 +90,8 @@ pub enum Fault {
         /// The bottom terminal's code with the pull-ups released.
         code: u16,
         /// Who has won in the position.
-        winner: crate::Player,
+        #[serde(with = "crate::protocol::wire::side")]
+        winner: Side,
     },
     /// The game-over reading says `winner` has won, which the game the machine has tracked
     /// cannot be: Cut wins only by the machine's own cuts, Short only by a wire path its last
@@ -100,7 +101,8 @@ pub enum Fault {
         /// The bottom terminal's code with the pull-ups released.
         code: u16,
         /// Who the reading says has won.
-        winner: crate::Player,
+        #[serde(with = "crate::protocol::wire::side")]
+        winner: Side,
     },
     /// The position has no resistor left although the game-over reading says play on.
     #[error("no resistor is left to cut, but the bottom terminal says the game goes on")]

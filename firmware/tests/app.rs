@@ -4,8 +4,8 @@
 mod common;
 
 use common::{BOARD, Cage, app, app_on, finish, machine_move, size, sq};
-use firmware::protocol::{Command, Identity, LinkError, Reply, WireState};
-use firmware::{Config, Fault, LedPattern, Outcome, Part, Phase, Player};
+use firmware::protocol::{Command, Identity, ProtocolError, Reply};
+use firmware::{Config, Fault, LedPattern, Outcome, Part, Phase};
 use heuristic::{EdgeState, Node, Side};
 
 #[test]
@@ -79,7 +79,7 @@ fn play(
                 let led = app.leds();
                 let cage = finish(app);
                 let expected = match outcome {
-                    Outcome::GameOver(Player::Cut) => LedPattern::CUT_WON,
+                    Outcome::GameOver(Side::Cut) => LedPattern::CUT_WON,
                     _ => LedPattern::SHORT_WON,
                 };
                 assert_eq!(led, expected);
@@ -95,7 +95,7 @@ fn play(
 fn a_whole_m4_game_won_by_cut() {
     // Short plays weakly: the last resistor in reading order.
     let (outcome, cage, outcomes) = play(4, |p| p.resistors().last().unwrap());
-    assert_eq!(outcome, Outcome::GameOver(Player::Cut));
+    assert_eq!(outcome, Outcome::GameOver(Side::Cut));
     assert_eq!(outcome.to_string(), "Cut has won");
     assert_eq!(cage.position.winner(), Some(Side::Cut));
     let moves: Vec<_> = outcomes[..outcomes.len() - 1].to_vec();
@@ -135,7 +135,7 @@ fn a_whole_m3_game_won_by_short() {
     let line = short_win(heuristic::Position::new(m3, Side::Cut), 6).expect("M=3 is beatable");
     let mut replies = line.into_iter();
     let (outcome, cage, _) = play(3, |_| replies.next().expect("the line is long enough"));
-    assert_eq!(outcome, Outcome::GameOver(Player::Short));
+    assert_eq!(outcome, Outcome::GameOver(Side::Short));
     assert_eq!(outcome.to_string(), "Short has won");
     assert_eq!(cage.position.winner(), Some(Side::Short));
 }
@@ -148,7 +148,7 @@ fn a_press_after_the_game_is_over_starts_a_new_one() {
     loop {
         let outcome = app.on_button();
         if let Outcome::GameOver(winner) = outcome {
-            assert_eq!(winner, Player::Cut);
+            assert_eq!(winner, Side::Cut);
             break;
         }
         let cage = &mut app.hardware_mut().sampler;
@@ -177,7 +177,7 @@ fn a_game_over_reading_the_game_cannot_be_is_a_fault() {
         matches!(
             outcome,
             Outcome::Fault(Fault::NotWon {
-                winner: Player::Cut,
+                winner: Side::Cut,
                 ..
             })
         ),
@@ -196,7 +196,7 @@ fn a_game_over_reading_the_game_cannot_be_is_a_fault() {
         matches!(
             outcome,
             Outcome::Fault(Fault::NotWon {
-                winner: Player::Short,
+                winner: Side::Short,
                 ..
             })
         ),
@@ -466,7 +466,7 @@ fn bench_identify_measure_status() {
                 pullups: true,
                 samples
             }),
-            Reply::Error(LinkError::BadArgument)
+            Reply::Error(ProtocolError::BadArgument)
         );
     }
     let Reply::Turn(Outcome::Move(first)) = app.handle(Command::Decide) else {
@@ -481,12 +481,12 @@ fn bench_identify_measure_status() {
     assert_eq!(status.edges.len(), 25);
     assert_eq!(
         status.edges[common::edge(size(4), "A1").index(size(4))],
-        WireState::Cut
+        EdgeState::Cut
     );
     assert_eq!(status.leds, LedPattern::edge(common::edge(size(4), "A1")));
     assert_eq!(
-        app.handle(Command::SetEdges([WireState::Resistor; 25])),
-        Reply::Error(LinkError::NoFixture)
+        app.handle(Command::SetEdges([EdgeState::Resistor; 25])),
+        Reply::Error(ProtocolError::NoFixture)
     );
     assert_eq!(BOARD.name, "nucleo-f446re");
     finish(app);

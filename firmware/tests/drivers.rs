@@ -300,10 +300,9 @@ fn a_bare_board_plays_by_hand_and_refuses_the_bench_s_set_edges() {
         panic!("identify should answer an identity");
     };
     assert!(!id.fixture);
-    let wire = start_cage().map(firmware::protocol::WireState::from);
     assert_eq!(
-        app.handle(firmware::protocol::Command::SetEdges(wire)),
-        firmware::protocol::Reply::Error(firmware::protocol::LinkError::NoFixture)
+        app.handle(firmware::protocol::Command::SetEdges(start_cage())),
+        firmware::protocol::Reply::Error(firmware::protocol::ProtocolError::NoFixture)
     );
     app.release().button.release().done();
     spi.done();
@@ -323,10 +322,9 @@ fn a_frame_that_does_not_come_back_is_a_fixture_fault() {
         .collect();
     let (mut app, mut spi, mut sync) = app_on_chain(&table, 3);
     assert_eq!(app.start(), Outcome::NewGame { size: 4 });
-    let wire = start_cage().map(firmware::protocol::WireState::from);
     assert_eq!(
-        app.handle(firmware::protocol::Command::SetEdges(wire)),
-        firmware::protocol::Reply::Error(firmware::protocol::LinkError::Hardware(
+        app.handle(firmware::protocol::Command::SetEdges(start_cage())),
+        firmware::protocol::Reply::Error(firmware::protocol::ProtocolError::Hardware(
             firmware::Part::Fixture
         ))
     );
@@ -372,9 +370,8 @@ fn the_application_loads_the_fixture_and_the_bench_sets_it() {
     let (mut app, mut spi, mut sync) = app_on_chain(&table, 3);
     // Power-on left every switch open: the first new game loads the M=4 start position.
     assert_eq!(app.start(), Outcome::NewGame { size: 4 });
-    let wire = m3.map(firmware::protocol::WireState::from);
     assert_eq!(
-        app.handle(firmware::protocol::Command::SetEdges(wire)),
+        app.handle(firmware::protocol::Command::SetEdges(m3)),
         firmware::protocol::Reply::Done
     );
     // A later new game leaves the fixture as the bench set it.

@@ -54,7 +54,7 @@ fn bench(which: u8) -> Command {
         },
         2 => Command::Status,
         3 => Command::Decide,
-        4 => Command::SetEdges([firmware::protocol::WireState::Cut; 25]),
+        4 => Command::SetEdges([EdgeState::Cut; 25]),
         _ => Command::Measure {
             pullups: true,
             samples: 0,
@@ -122,10 +122,7 @@ fn run_game(app: &mut CageApp, replies: Vec<usize>) -> Result<(), TestCaseError>
             }
             Outcome::GameOver(winner) => {
                 let cage = &app.hardware().sampler;
-                prop_assert_eq!(
-                    cage.position.winner().map(firmware::Player::from),
-                    Some(winner)
-                );
+                prop_assert_eq!(cage.position.winner(), Some(winner));
                 break;
             }
             Outcome::NewGame { .. } => prop_assert!(false, "a new game mid-game"),

@@ -4,10 +4,11 @@
 mod common;
 
 use firmware::protocol::{
-    Command, Frame, FrameReader, Identity, LinkError, MAX_FRAME, Measurement, NO_SEQ, Reply,
-    Status, WireState, crc16, decode, encode,
+    Command, Frame, FrameReader, Identity, MAX_FRAME, Measurement, NO_SEQ, ProtocolError, Reply,
+    Status, crc16, decode, encode,
 };
-use firmware::{Fault, LedPattern, Outcome, Phase, Player, Server, Square};
+use firmware::{Fault, LedPattern, Outcome, Phase, Server, Square};
+use heuristic::{EdgeState, Side};
 use proptest::prelude::*;
 
 fn wire<T: serde::Serialize>(seq: u16, body: T) -> Vec<u8> {
@@ -17,7 +18,7 @@ fn wire<T: serde::Serialize>(seq: u16, body: T) -> Vec<u8> {
 }
 
 /// Everything the reader makes of `bytes`.
-fn read_all<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Vec<Result<Frame<T>, LinkError>> {
+fn read_all<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Vec<Result<Frame<T>, ProtocolError>> {
     let mut reader = FrameReader::new();
     bytes.iter().filter_map(|&b| reader.push(b)).collect()
 }
@@ -31,7 +32,7 @@ fn commands() -> Vec<Command> {
         },
         Command::Decide,
         Command::NewGame,
-        Command::SetEdges([WireState::Short; 25]),
+        Command::SetEdges([EdgeState::Short; 25]),
         Command::Status,
     ]
 }
@@ -53,20 +54,20 @@ fn replies() -> Vec<Reply> {
             codes: (1000u16..1014).collect(),
         }),
         Reply::Turn(Outcome::Move(c3)),
-        Reply::Turn(Outcome::GameOver(Player::Short)),
+        Reply::Turn(Outcome::GameOver(Side::Short)),
         Reply::Turn(Outcome::Fault(Fault::CutNotMade(c3))),
         Reply::Status(Status {
             phase: Phase::Playing,
             size: 4,
             plies: 7,
-            edges: [WireState::Resistor; 25].into_iter().collect(),
+            edges: [EdgeState::Resistor; 25].into_iter().collect(),
             pending_cut: Some(c3),
             hypotheses: 2,
             last: Some(Outcome::NewGame { size: 4 }),
             leds: LedPattern::FAULT,
         }),
         Reply::Done,
-        Reply::Error(LinkError::Checksum),
+        Reply::Error(ProtocolError::Checksum),
     ]
 }
 
@@ -161,9 +162,9 @@ fn errors_name_what_is_wrong() {
     for _ in 0..MAX_FRAME + 10 {
         assert!(reader.push::<Command>(7).is_none());
     }
-    assert_eq!(reader.push::<Command>(0), Some(Err(LinkError::TooLong)));
+    assert_eq!(reader.push::<Command>(0), Some(Err(ProtocolError::TooLong)));
     assert_eq!(
-        LinkError::TooLong.to_string(),
+        ProtocolError::TooLong.to_string(),
         format!("frame longer than {MAX_FRAME} bytes")
     );
     // A lone delimiter is an empty frame: ignored.
@@ -171,9 +172,9 @@ fn errors_name_what_is_wrong() {
     // Valid COBS and checksum around something that is not a command.
     let mut bytes = wire(1, 0xFFu8)[..].to_vec();
     bytes.pop();
-    assert_eq!(decode::<Command>(&mut bytes), Err(LinkError::Message));
+    assert_eq!(decode::<Command>(&mut bytes), Err(ProtocolError::Message));
     assert_eq!(
-        LinkError::Checksum.to_string(),
+        ProtocolError::Checksum.to_string(),
         "malformed frame: checksum mismatch (corrupted or truncated)"
     );
 }
@@ -247,7 +248,7 @@ fn serve_all(
     app: &mut common::TestApp,
     server: &mut Server,
     bytes: &[u8],
-) -> Vec<Result<Frame<Reply>, LinkError>> {
+) -> Vec<Result<Frame<Reply>, ProtocolError>> {
     let mut out = [0u8; MAX_FRAME];
     let mut replies = Vec::new();
     for &b in bytes {

@@ -10,7 +10,7 @@
 use core::fmt::Debug;
 
 use firmware::pil::BurstCodes;
-use firmware::protocol::{self, Command, Frame, FrameReader, LinkError, MAX_FRAME};
+use firmware::protocol::{self, Command, Frame, FrameReader, ProtocolError, MAX_FRAME};
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
 
 /// A decoded frame goes back to the wire and is read again as the same frame.
 fn check<T: Serialize + DeserializeOwned + PartialEq + Debug>(
-    read: Option<Result<Frame<T>, LinkError>>,
+    read: Option<Result<Frame<T>, ProtocolError>>,
 ) {
     let Some(Ok(frame)) = read else { return };
     let mut wire = [0u8; MAX_FRAME];

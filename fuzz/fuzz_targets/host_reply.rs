@@ -10,7 +10,7 @@
 use core::fmt::Debug;
 
 use firmware::pil::Up;
-use firmware::protocol::{self, Frame, FrameReader, LinkError, MAX_FRAME, Reply};
+use firmware::protocol::{self, Frame, FrameReader, ProtocolError, MAX_FRAME, Reply};
 use bench::{TargetError, decode_reply};
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
@@ -56,7 +56,7 @@ fuzz_target!(|data: &[u8]| {
 
 /// A decoded frame goes back to the wire and decodes to the same frame.
 fn round_trip<T: Serialize + DeserializeOwned + PartialEq + Debug>(
-    read: &Result<Frame<T>, LinkError>,
+    read: &Result<Frame<T>, ProtocolError>,
 ) {
     let Ok(frame) = read else { return };
     let mut wire = [0u8; MAX_FRAME];

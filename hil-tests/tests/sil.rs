@@ -35,7 +35,7 @@ fn sil_speaks_the_bench_protocol_with_sequence_numbers() {
             samples: 0
         })
         .unwrap(),
-        Reply::Error(firmware::protocol::LinkError::BadArgument)
+        Reply::Error(firmware::protocol::ProtocolError::BadArgument)
     );
     // A reply to another command is a lost frame.
     let frame = encode_command(7, Command::Status).unwrap();

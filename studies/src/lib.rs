@@ -8,7 +8,7 @@
 //! - [`tolerance`]: Monte Carlo over boards drawn from each tolerance and distribution, with
 //!   the outcome impact under perfect play;
 //! - [`pullups`]: pull-up value and topology, on decisions and on the game-over reading;
-//! - [`heuristic`]: how strong Shannon's heuristic is on graphs other than the cage;
+//! - [`strength`]: how strong Shannon's heuristic is on graphs other than the cage;
 //! - [`stats`]: Wilson score intervals; [`report`]: JSON, CSV and Markdown; [`plot`]: SVG plots;
 //!   [`sheet`]: a sheet of small link drawings (`birdcage links`).
 //!
@@ -16,7 +16,6 @@
 //! (rayon) and gathered in order. A [`Control`] carries the stop flag (Ctrl-C) checked
 //! between chunks, so an interrupted run still reports what it finished.
 
-pub mod heuristic;
 pub mod outcome;
 pub mod plot;
 pub mod positions;
@@ -25,6 +24,7 @@ pub mod quantisation;
 pub mod report;
 pub mod sheet;
 pub mod stats;
+pub mod strength;
 pub mod tolerance;
 
 use std::sync::atomic::{AtomicBool, Ordering};

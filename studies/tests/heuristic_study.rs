@@ -3,8 +3,8 @@
 
 use heuristic::{Model, Position, Side, Size};
 use studies::Control;
-use studies::heuristic::{self as study, Outcome, Plan};
 use studies::report::Output;
+use studies::strength::{self as study, Outcome, Plan};
 use switching::perfect::minimax::GraphMinimax;
 use switching::{Graph, Play};
 

@@ -297,10 +297,7 @@ impl Predictor {
                 _ => (Class::Fault, format!("{square} is not a legal cut here")),
             },
             Outcome::GameOver(player) => {
-                let said = match player {
-                    firmware::Player::Cut => Side::Cut,
-                    firmware::Player::Short => Side::Short,
-                };
+                let said = player;
                 if position.winner() == Some(said) {
                     (Class::Agree, String::new())
                 } else if !in_band {

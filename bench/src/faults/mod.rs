@@ -153,7 +153,7 @@ impl Observer<'_> {
                 .into());
             }
         };
-        let mut edges: Vec<EdgeState> = status.edges.iter().map(|&w| w.into()).collect();
+        let mut edges: Vec<EdgeState> = status.edges.to_vec();
         // The position before the move: the pending cut back in.
         if let Some(i) = status
             .pending_cut

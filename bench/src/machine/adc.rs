@@ -3,7 +3,7 @@
 use emulator::emulated::{CageSampler, EmulatedCage};
 use firmware::Sampler;
 use firmware::pil::Up;
-use firmware::protocol::{self, Frame, LinkError, MAX_FRAME, Reply};
+use firmware::protocol::{self, Frame, ProtocolError, MAX_FRAME, Reply};
 use heuristic::Size;
 
 /// Why a sampler request could not be answered.
@@ -25,7 +25,7 @@ pub enum AdcError {
     },
     /// The answer could not be encoded.
     #[error("bench link: {0}")]
-    Encode(#[from] LinkError),
+    Encode(#[from] ProtocolError),
 }
 
 /// The emulated ADC behind the firmware's sampler in QEMU: answers its requests

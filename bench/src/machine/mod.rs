@@ -238,7 +238,7 @@ pub enum QemuEvent {
     },
     /// A frame from the firmware did not decode.
     #[error("bench link: {0}")]
-    Link(firmware::protocol::LinkError),
+    Link(firmware::protocol::ProtocolError),
     /// The debugger's access to the RTT buffers failed (`--link rtt`).
     #[error("RTT through QEMU's gdbstub: {0}")]
     Rtt(gdb_probe::rtt::RttError),

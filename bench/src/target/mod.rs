@@ -12,7 +12,7 @@ pub mod retry;
 pub mod sil;
 
 use emulator::emulated::EmulatedCage;
-use firmware::protocol::{Command, LinkError, Reply};
+use firmware::protocol::{Command, ProtocolError, Reply};
 use heuristic::Position;
 
 /// Why an exchange with a target failed.
@@ -20,7 +20,7 @@ use heuristic::Position;
 pub enum TargetError {
     /// The command could not be encoded, or the reply could not be read.
     #[error("bench link: {0}")]
-    Link(LinkError),
+    Link(ProtocolError),
     /// The target answered nothing to a whole command frame.
     #[error("no reply to command {seq}")]
     NoReply {
@@ -69,8 +69,8 @@ pub enum TargetError {
 
 // Conversions by hand, not `#[from]`: each message above already says its cause, and a
 // `source` would have it said twice by an error chain (anyhow's `{:#}`).
-impl From<LinkError> for TargetError {
-    fn from(error: LinkError) -> TargetError {
+impl From<ProtocolError> for TargetError {
+    fn from(error: ProtocolError) -> TargetError {
         TargetError::Link(error)
     }
 }
@@ -107,12 +107,12 @@ pub enum CageError {
     /// The board has no edge fixture: an operator sets its cage.
     #[error(
         "{}: a board without an edge fixture plays `--scenario guided`",
-        LinkError::NoFixture
+        ProtocolError::NoFixture
     )]
     NoFixture,
     /// The board refused the edges.
     #[error(transparent)]
-    Refused(LinkError),
+    Refused(ProtocolError),
 }
 
 /// Why a target stopped answering, or answered what it should not have.

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use firmware::protocol::{Frame, LinkError, NO_SEQ, Reply};
+use firmware::protocol::{Frame, ProtocolError, NO_SEQ, Reply};
 
 use crate::target::TargetError;
 
@@ -145,7 +145,7 @@ impl Awaiting {
 #[derive(Debug, Default)]
 pub struct Polled {
     /// Reply frames that came whole (or did not decode).
-    pub replies: Vec<Result<Frame<Reply>, LinkError>>,
+    pub replies: Vec<Result<Frame<Reply>, ProtocolError>>,
     /// Whether anything moved (the next poll comes without a pause).
     pub busy: bool,
 }
@@ -158,7 +158,7 @@ pub trait Backend {
     /// reply was dropped are the backend's to count ([`RetryStats::log_line`]).
     fn poll(&mut self) -> Result<Polled, TargetError>;
     /// The error for a frame that did not decode.
-    fn bad_frame(&mut self, error: LinkError) -> TargetError;
+    fn bad_frame(&mut self, error: ProtocolError) -> TargetError;
     /// The error for no reply to command `seq` in time.
     fn timed_out(&mut self, seq: u16) -> TargetError;
 }
@@ -242,11 +242,13 @@ mod tests {
         let mut wait = Awaiting::new(10, Polling::QEMU);
         let unreadable = Frame {
             seq: NO_SEQ,
-            body: Reply::Error(firmware::protocol::LinkError::Checksum),
+            body: Reply::Error(firmware::protocol::ProtocolError::Checksum),
         };
         assert!(matches!(
             wait.take(unreadable, &mut stats),
-            Err(TargetError::Link(firmware::protocol::LinkError::Checksum))
+            Err(TargetError::Link(
+                firmware::protocol::ProtocolError::Checksum
+            ))
         ));
         assert!(matches!(
             wait.take(reply(11), &mut stats),

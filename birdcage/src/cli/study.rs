@@ -8,9 +8,9 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
 use heuristic::{Model, Size};
-use studies::heuristic as heuristic_study;
 use studies::positions::PositionSet;
 use studies::report::Output;
+use studies::strength;
 use studies::{Control, pullups, quantisation, tolerance};
 
 use super::parse_size;
@@ -148,7 +148,7 @@ impl Cmd {
     }
 
     fn run_heuristic(&self) -> Result<String> {
-        let mut plan = heuristic_study::Plan::full(self.seed);
+        let mut plan = strength::Plan::full(self.seed);
         if let Some(n) = self.max_vertices {
             plan.max_vertices = n as usize;
         }
@@ -174,7 +174,7 @@ impl Cmd {
             command.push_str(&format!(" --samples {n}"));
         }
         let h = |p: &switching::Play<'_>| emulator::graphs::heuristic_move(p, Model::Ideal);
-        let summary = heuristic_study::write(
+        let summary = strength::write(
             &plan,
             &h,
             "largest exact drop on the ideal network, ties to the first edge in file order \

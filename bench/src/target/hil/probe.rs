@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use firmware::protocol::{Command, FrameReader, LinkError, Reply};
+use firmware::protocol::{Command, FrameReader, ProtocolError, Reply};
 use gdb_probe::probe::{GdbLister, GdbTarget};
 use heuristic::Position;
 use probe_rs::config::Registry;
@@ -346,7 +346,7 @@ impl Target for Hil {
         let states = boards::cage_states(position).map_err(CageError::from)?;
         match self.exchange(Command::SetEdges(states.map(Into::into)))? {
             Reply::Done => Ok(()),
-            Reply::Error(LinkError::NoFixture) => Err(CageError::NoFixture.into()),
+            Reply::Error(ProtocolError::NoFixture) => Err(CageError::NoFixture.into()),
             Reply::Error(e) => Err(CageError::Refused(e).into()),
             reply => Err(Lost::Unexpected {
                 expected: "Done",
@@ -394,7 +394,7 @@ impl Backend for Hil {
         polled
     }
 
-    fn bad_frame(&mut self, error: LinkError) -> TargetError {
+    fn bad_frame(&mut self, error: ProtocolError) -> TargetError {
         TargetError::Link(error)
     }
 

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use emulator::emulated::EmulatedCage;
 use firmware::pil::Up;
-use firmware::protocol::{Command, Frame, FrameReader, LinkError, Reply};
+use firmware::protocol::{Command, Frame, FrameReader, ProtocolError, Reply};
 use firmware::rtt::{ADC_DOWN, ADC_UP, BENCH_DOWN, BENCH_UP, DEFMT_UP};
 use gdb_probe::Gdb;
 use gdb_probe::rtt::{ControlBlock, RttError};
@@ -147,7 +147,7 @@ impl RttPil {
 
     /// One poll: halts the guest, takes the logs, answers the ADC, takes the bench's bytes,
     /// and lets it run again. Returns the bench frames that came whole.
-    fn poll_once(&mut self) -> Result<Vec<Result<Frame<Reply>, LinkError>>, TargetError> {
+    fn poll_once(&mut self) -> Result<Vec<Result<Frame<Reply>, ProtocolError>>, TargetError> {
         match self.poll_halted() {
             Ok(replies) => Ok(replies),
             Err(PollError::Rtt(e)) => Err(self.failure(QemuEvent::Rtt(e))),
@@ -156,7 +156,7 @@ impl RttPil {
         }
     }
 
-    fn poll_halted(&mut self) -> Result<Vec<Result<Frame<Reply>, LinkError>>, PollError> {
+    fn poll_halted(&mut self) -> Result<Vec<Result<Frame<Reply>, ProtocolError>>, PollError> {
         let (mut logs, mut requests, mut bench) = (Vec::new(), Vec::new(), Vec::new());
         self.gdb.halt().map_err(RttError::from)?;
         let snapshot = self.block.snapshot(&mut self.gdb)?;
@@ -240,7 +240,7 @@ enum PollError {
     /// Reading or writing the buffers.
     Rtt(RttError),
     /// A frame on the ADC channel did not decode.
-    Adc(LinkError),
+    Adc(ProtocolError),
     /// The ADC request could not be answered.
     Target(TargetError),
 }
@@ -315,7 +315,7 @@ impl Backend for RttPil {
         })
     }
 
-    fn bad_frame(&mut self, error: LinkError) -> TargetError {
+    fn bad_frame(&mut self, error: ProtocolError) -> TargetError {
         self.failure(QemuEvent::Link(error))
     }
 

@@ -35,7 +35,7 @@ mod qemu {
 
     use boards::Profile;
     use cortex_m_rt as _;
-    use firmware::pil::{self, HostSampler, Link};
+    use firmware::pil::{self, HostIo, HostSampler};
     use firmware::protocol::MAX_FRAME;
     use firmware::{
         App, Button, Config, Debouncer, Hardware, LedPattern, Leds, NoDelay, NoFixture, Server,
@@ -67,7 +67,7 @@ mod qemu {
         }
     }
 
-    impl Link for Semihosting {
+    impl HostIo for Semihosting {
         type Error = semihosting::io::Error;
 
         fn send(&mut self, bytes: &[u8]) -> Result<(), Self::Error> {
@@ -89,7 +89,7 @@ mod qemu {
         down: DownChannel,
     }
 
-    impl Link for RttAdc {
+    impl HostIo for RttAdc {
         type Error = Infallible;
 
         fn send(&mut self, bytes: &[u8]) -> Result<(), Infallible> {
@@ -182,13 +182,13 @@ mod qemu {
         profile
     }
 
-    /// The machine with its sampler on `link`.
-    fn app<K: Link>(
+    /// The machine with its sampler on `io`.
+    fn app<K: HostIo>(
         profile: &'static Profile,
-        link: K,
+        io: K,
     ) -> App<HostSampler<K>, Dark, Unpressed, NoDelay, NoFixture> {
         let hardware = Hardware {
-            sampler: HostSampler::new(link),
+            sampler: HostSampler::new(io),
             leds: Dark,
             button: Button::new(Unpressed, boards::Level::Low, Debouncer::default()),
             delay: NoDelay,

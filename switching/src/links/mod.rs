@@ -1,0 +1,66 @@
+//! Every minimal weak link on N vertices, up to isomorphism, as Steane searched for them:
+//! nauty's `geng` lists the connected graphs, the [sieve](crate::link::sieve) keeps the
+//! terminal pairs that might carry one, the [solver](crate::link::solve) decides, and
+//! `labelg` keeps one link per isomorphism class (the terminals a colour class of their own,
+//! so swapping them is an isomorphism).
+//!
+//! The search splits into independent parts with geng's `res/mod`: [`run_part`] runs one,
+//! [`Part`]'s text form stores it, and [`merge`] makes the report from all of them, so the
+//! parts of a large run can go to a cluster as a job array and come back as files.
+
+mod canonical;
+pub mod paper;
+mod part;
+mod report;
+mod run;
+mod store;
+
+pub use canonical::{Canonical, canonical_forms};
+pub use part::{Found, Part, PartId, PartIdError};
+pub use report::{Report, Spread, WeakLink, merge};
+pub use run::run_part;
+pub use store::{StoredPartError, load_part, part_path, save_part};
+
+use crate::enumerate::NautyError;
+
+/// The most vertices a search takes (geng's graphs on 12 vertices number 1.6 × 10^11).
+pub const MAX_VERTICES: usize = 12;
+
+/// The number of connected graphs on n vertices, n = 0..=11 (OEIS A001349), for progress
+/// bars and to check that every part came back.
+pub const CONNECTED_GRAPHS: [u64; 12] = [
+    1,
+    1,
+    1,
+    2,
+    6,
+    21,
+    112,
+    853,
+    11_117,
+    261_080,
+    11_716_571,
+    1_006_700_565,
+];
+
+/// Why a search or a merge failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LinksError {
+    /// nauty failed.
+    #[error(transparent)]
+    Nauty(#[from] NautyError),
+    /// Vertex count out of range.
+    #[error("{0} vertices: the search takes 3 to {MAX_VERTICES}")]
+    Vertices(usize),
+    /// A part file that does not read.
+    #[error("line {line}: {message}")]
+    PartFile {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Parts of different searches, or missing ones.
+    #[error("{0}")]
+    Parts(String),
+}

@@ -1,0 +1,165 @@
+//! A part of a search: what it found, and its text form (the part file).
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::LinksError;
+use crate::graph6::SimpleGraph;
+
+/// One of `count` parts of a search, numbered from 1 as a person (and a job array) counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PartId {
+    /// 1..=count.
+    pub index: u32,
+    /// How many parts the search has.
+    pub count: u32,
+}
+
+impl fmt::Display for PartId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A `K/P` that is not a part.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("part {0:?} is not K/P with 1 <= K <= P (e.g. 3/16)")]
+pub struct PartIdError(String);
+
+impl FromStr for PartId {
+    type Err = PartIdError;
+    fn from_str(text: &str) -> Result<PartId, PartIdError> {
+        let bad = || PartIdError(text.to_string());
+        let (k, p) = text.split_once('/').ok_or_else(bad)?;
+        let index: u32 = k.trim().parse().map_err(|_| bad())?;
+        let count: u32 = p.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(PartId { index, count })
+    }
+}
+
+/// A weak link as found: a graph in geng's labelling and its terminals.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Found {
+    /// The graph.
+    pub graph: SimpleGraph,
+    /// Its terminals.
+    pub terminals: [usize; 2],
+}
+
+/// What one part of a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// Vertices of every graph.
+    pub vertices: usize,
+    /// Which part.
+    pub id: PartId,
+    /// Connected graphs geng listed in this part.
+    pub graphs: u64,
+    /// Graphs with at least one terminal pair left by the sieve.
+    pub sieved: u64,
+    /// Terminal pairs solved.
+    pub pairs: u64,
+    /// Of them, weak links.
+    pub weak: u64,
+    /// Of them, minimal weak links (isomorphic copies within one graph included).
+    pub links: Vec<Found>,
+}
+
+impl fmt::Display for Part {
+    /// The part file: a header, one `link GRAPH6 S T` line per link, and `end` so that a
+    /// part cut short by a crash is never taken for a finished one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "# birdcage links: one part of a search for minimal weak links"
+        )?;
+        writeln!(f, "vertices {}", self.vertices)?;
+        writeln!(f, "part {}", self.id)?;
+        writeln!(f, "graphs {}", self.graphs)?;
+        writeln!(f, "sieved {}", self.sieved)?;
+        writeln!(f, "pairs {}", self.pairs)?;
+        writeln!(f, "weak {}", self.weak)?;
+        for found in &self.links {
+            let [s, t] = found.terminals;
+            writeln!(f, "link {} {s} {t}", found.graph)?;
+        }
+        writeln!(f, "end")
+    }
+}
+
+impl FromStr for Part {
+    type Err = LinksError;
+    fn from_str(text: &str) -> Result<Part, LinksError> {
+        let mut fields: [Option<u64>; 5] = [None; 5];
+        const NAMES: [&str; 5] = ["vertices", "graphs", "sieved", "pairs", "weak"];
+        let mut id = None;
+        let mut links = Vec::new();
+        let mut ended = false;
+        let err = |line: usize, message: String| LinksError::PartFile { line, message };
+        for (i, raw) in text.lines().enumerate() {
+            let line = i + 1;
+            let content = raw.trim();
+            if content.is_empty() || content.starts_with('#') {
+                continue;
+            }
+            if ended {
+                return Err(err(line, "text after `end`".into()));
+            }
+            let words: Vec<&str> = content.split_whitespace().collect();
+            match words.as_slice() {
+                ["end"] => ended = true,
+                ["part", k] => {
+                    id = Some(k.parse::<PartId>().map_err(|e| err(line, e.to_string()))?)
+                }
+                ["link", g6, s, t] => {
+                    let graph: SimpleGraph = g6
+                        .parse()
+                        .map_err(|e| err(line, format!("graph {g6}: {e}")))?;
+                    let vertex = |w: &str| -> Result<usize, LinksError> {
+                        w.parse::<usize>()
+                            .ok()
+                            .filter(|&v| v < graph.vertices())
+                            .ok_or_else(|| {
+                                err(line, format!("terminal {w} is not a vertex of {g6}"))
+                            })
+                    };
+                    let terminals = [vertex(s)?, vertex(t)?];
+                    links.push(Found { graph, terminals });
+                }
+                [name, value] if NAMES.contains(name) => {
+                    let k = NAMES.iter().position(|n| n == name).expect("listed");
+                    let number = value
+                        .parse()
+                        .map_err(|_| err(line, format!("{name} {value:?} is not a count")))?;
+                    fields[k] = Some(number);
+                }
+                _ => return Err(err(line, format!("not a part line: {content:?}"))),
+            }
+        }
+        let last = text.lines().count().max(1);
+        if !ended {
+            return Err(err(last, "no `end` line: the part did not finish".into()));
+        }
+        let get = |k: usize| fields[k].ok_or_else(|| err(last, format!("no `{}` line", NAMES[k])));
+        let vertices = get(0)? as usize;
+        let id = id.ok_or_else(|| err(last, "no `part` line".into()))?;
+        if let Some(bad) = links.iter().find(|f| f.graph.vertices() != vertices) {
+            return Err(err(
+                last,
+                format!("link {} does not have {vertices} vertices", bad.graph),
+            ));
+        }
+        Ok(Part {
+            vertices,
+            id,
+            graphs: get(1)?,
+            sieved: get(2)?,
+            pairs: get(3)?,
+            weak: get(4)?,
+            links,
+        })
+    }
+}
