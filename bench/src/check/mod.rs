@@ -5,7 +5,8 @@ pub mod protocol;
 
 use emulator::emulated::EmulatedCage;
 use emulator::reading::{Reader, code_ranking};
-use emulator::verdict::{self, Cause, Counterfactuals};
+use emulator::truth::Truth;
+use emulator::verdict::{Cause, Counterfactuals, Judgement};
 use firmware::{Outcome, Sampler};
 use heuristic::{Edge, Model, Node, Position, Record, Side};
 use serde::{Deserialize, Serialize};
@@ -34,19 +35,44 @@ pub enum Class {
 }
 
 impl Class {
-    /// Whether the board's move left the exact tied set ([`emulator::verdict::diverges`]): an
-    /// exact tie broken another way ([`Class::Tie`]) is benign and counted on its own, and a
-    /// fault is not a move of the heuristic's.
+    /// The judgement of the move ([`emulator::verdict::Judgement`]) this class is, if it is
+    /// one: the bench's own classes ([`Class::Wiring`], [`Class::Fault`]) are about the board,
+    /// not about a move of the heuristic's.
+    pub fn judgement(self) -> Option<Judgement> {
+        match self {
+            Class::Agree => Some(Judgement::Agree),
+            Class::Tie => Some(Judgement::Tie),
+            Class::Quantisation => Some(Judgement::Diverges(Cause::Quantisation)),
+            Class::Pullups => Some(Judgement::Diverges(Cause::Pullups)),
+            Class::Tolerance => Some(Judgement::Diverges(Cause::Tolerance)),
+            Class::Wiring | Class::Fault => None,
+        }
+    }
+
+    /// Whether the board's move left the exact tied set ([`Judgement::diverges`]): an exact
+    /// tie broken another way ([`Class::Tie`]) is benign and counted on its own, and a fault
+    /// is not a move of the heuristic's.
     pub fn diverges(self) -> bool {
-        matches!(
-            self,
-            Class::Quantisation | Class::Pullups | Class::Tolerance
-        )
+        self.judgement().is_some_and(Judgement::diverges)
     }
 
     /// Whether the step points at the board rather than at the heuristic.
     pub fn is_fault(self) -> bool {
         matches!(self, Class::Wiring | Class::Fault)
+    }
+}
+
+/// A judgement as the bench reports it: a board's drawn parts are unknown, so a divergence
+/// only its own parts or its converter explain is [`Class::Tolerance`] either way.
+impl From<Judgement> for Class {
+    fn from(judgement: Judgement) -> Class {
+        match judgement {
+            Judgement::Agree => Class::Agree,
+            Judgement::Tie => Class::Tie,
+            Judgement::Diverges(Cause::Quantisation) => Class::Quantisation,
+            Judgement::Diverges(Cause::Pullups) => Class::Pullups,
+            Judgement::Diverges(Cause::Tolerance | Cause::Adc) => Class::Tolerance,
+        }
     }
 }
 
@@ -273,6 +299,7 @@ impl Predictor {
         let in_band = fit.in_band();
         let worst = fit.worst;
         let predicted = fit.predicted;
+        let truth = Truth::of(position);
         let (tied, margin) = emulator::emulated::ideal_tied(position);
         let ideal = tied.first().copied();
         let mut chosen = None;
@@ -288,10 +315,8 @@ impl Predictor {
                         (Class::Agree, String::new())
                     } else if !in_band {
                         (Class::Wiring, self.band_detail(&worst))
-                    } else if tied.contains(&edge) {
-                        (Class::Tie, format!("{edge} is tied with the ideal choice"))
                     } else {
-                        self.explain(position, &tied, edge)
+                        self.judged(position, truth.as_ref(), edge)
                     }
                 }
                 _ => (Class::Fault, format!("{square} is not a legal cut here")),
@@ -335,6 +360,25 @@ impl Predictor {
         }
     }
 
+    /// A move other than the exact choice with the codes in band, judged once for the whole
+    /// workspace ([`Judgement::judge`]): a tie, or a divergence with its cause.
+    fn judged(&self, position: &Position, truth: Option<&Truth>, edge: Edge) -> (Class, String) {
+        let Some(truth) = truth else {
+            return (Class::Fault, format!("{edge}: no resistor is left to cut"));
+        };
+        let mut why = Counterfactuals::default();
+        let judgement = Judgement::judge(truth, edge, || {
+            why = self.counterfactuals(position);
+            why
+        });
+        let detail = match judgement {
+            Judgement::Agree => String::new(),
+            Judgement::Tie => format!("{edge} is tied with the ideal choice"),
+            Judgement::Diverges(cause) => self.divergence_detail(cause, &why, edge),
+        };
+        (Class::from(judgement), detail)
+    }
+
     fn band_detail(&self, worst: &Option<(Node, u16)>) -> String {
         match worst {
             Some((node, d)) => format!(
@@ -345,10 +389,11 @@ impl Predictor {
         }
     }
 
-    /// A move outside the tied set with the codes in band: which counterfactual explains it
-    /// ([`Counterfactuals::cause`], the studies' classification; a real board's parts are
-    /// unknown, so its own parts and converter are one class).
-    fn explain(&self, position: &Position, tied: &[Edge], edge: Edge) -> (Class, String) {
+    /// The counterfactual readings of `position` a move outside the tied set is judged by
+    /// ([`Judgement::judge`]): an ideal converter of the board's resolution on the ideal
+    /// network, and the profile's nominal network. A real board's parts are unknown, so there
+    /// is no drawn reading: its own parts and its converter are one class.
+    fn counterfactuals(&self, position: &Position) -> Counterfactuals {
         let exact = emulator::exact::solve_model(position, Model::Ideal);
         let bits = self.profile.adc.bits_used;
         // An ideal converter reads the exact model: no network to solve, never an error.
@@ -359,32 +404,30 @@ impl Predictor {
             .map(|r| r.choice);
         let nominal_codes: Vec<Option<u16>> = self.codes(position).into_iter().map(Some).collect();
         let nominal = code_ranking(position, &nominal_codes).map(|r| r.choice);
-        let counterfactuals = Counterfactuals {
+        Counterfactuals {
             quantised,
             nominal,
             drawn: None,
-        };
+        }
+    }
+
+    /// Why a move left the tied set, in words, from the counterfactuals that judged it.
+    fn divergence_detail(&self, cause: Cause, why: &Counterfactuals, edge: Edge) -> String {
+        let bits = self.profile.adc.bits_used;
         let name = |e: Option<Edge>| e.map_or_else(|| "nothing".to_string(), |e| e.to_string());
-        match counterfactuals.cause(|e| verdict::diverges(tied, e)) {
-            Cause::Quantisation => (
-                Class::Quantisation,
-                format!(
-                    "an ideal {bits}-bit ADC on the ideal network also leaves the tied set (cuts {})",
-                    name(quantised)
-                ),
+        match cause {
+            Cause::Quantisation => format!(
+                "an ideal {bits}-bit ADC on the ideal network also leaves the tied set (cuts {})",
+                name(why.quantised)
             ),
-            Cause::Pullups => (
-                Class::Pullups,
-                format!(
-                    "the profile's nominal network (pull-ups, series resistor) also leaves the \
-                     tied set (cuts {})",
-                    name(nominal)
-                ),
+            Cause::Pullups => format!(
+                "the profile's nominal network (pull-ups, series resistor) also leaves the \
+                 tied set (cuts {})",
+                name(why.nominal)
             ),
-            Cause::Tolerance | Cause::Adc => (
-                Class::Tolerance,
-                format!("only this board's part values lead to {edge}"),
-            ),
+            Cause::Tolerance | Cause::Adc => {
+                format!("only this board's part values lead to {edge}")
+            }
         }
     }
 }

@@ -3,7 +3,7 @@
 use emulator::emulated::{CageSampler, EmulatedCage};
 use firmware::Sampler;
 use firmware::pil::Up;
-use firmware::protocol::{self, Frame, ProtocolError, MAX_FRAME, Reply};
+use firmware::protocol::{self, Frame, MAX_FRAME, ProtocolError, Reply};
 use heuristic::Size;
 
 /// Why a sampler request could not be answered.

@@ -90,9 +90,6 @@ impl From<Lost> for TargetError {
 /// Why a target cannot put the cage in a position.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CageError {
-    /// The emulated board wires only M=3 and M=4 games.
-    #[error(transparent)]
-    Emulated(#[from] emulator::emulated::CageSizeError),
     /// A board's cage holds only M=3 and M=4 games.
     #[error(transparent)]
     Board(#[from] boards::CageSizeError),

@@ -8,7 +8,7 @@
 
 use std::time::{Duration, Instant};
 
-use firmware::protocol::{Frame, ProtocolError, NO_SEQ, Reply};
+use firmware::protocol::{Frame, NO_SEQ, ProtocolError, Reply};
 
 use crate::target::TargetError;
 

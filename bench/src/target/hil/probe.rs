@@ -344,7 +344,7 @@ impl Target for Hil {
             return service.set_cage(position);
         }
         let states = boards::cage_states(position).map_err(CageError::from)?;
-        match self.exchange(Command::SetEdges(states.map(Into::into)))? {
+        match self.exchange(Command::SetEdges(states))? {
             Reply::Done => Ok(()),
             Reply::Error(ProtocolError::NoFixture) => Err(CageError::NoFixture.into()),
             Reply::Error(e) => Err(CageError::Refused(e).into()),
