@@ -30,7 +30,7 @@ pub use calibrate::{
 };
 pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
-pub use faults::kinds::{FaultTarget, Kind, place};
+pub use faults::kinds::{DefectTarget, Kind, place};
 pub use faults::table::{
     FaultRow, fault_csv, fault_detail, fault_markdown, fault_rows, fault_table, write_fault_report,
 };

@@ -22,8 +22,8 @@ use rand_chacha::ChaCha8Rng;
 use crate::physical::{Board, Build, Parts, PullupState, Solution, solve_on_cage};
 use crate::truth::Truth;
 
-mod fault;
-pub use fault::{Fault, FaultError};
+mod defect;
+pub use defect::{Defect, DefectError};
 
 /// The cage every profile wires: M=4.
 pub const CAGE: Size = Size::M4;
@@ -43,7 +43,7 @@ struct Inner {
     leds: LedPattern,
     conversions: u64,
     /// The faults injected, in order.
-    faults: Vec<Fault>,
+    faults: Vec<Defect>,
     /// The build's parts with the faults made.
     parts: Parts,
 }
@@ -53,7 +53,7 @@ impl Inner {
     /// cannot solve the network (values far outside [`boards::bounds`]).
     fn volts(&mut self, node: Node) -> Option<f64> {
         if self.solved.is_none() {
-            let cage = Fault::on_cage(&self.faults, &self.game);
+            let cage = Defect::on_cage(&self.faults, &self.game);
             self.solved = solve_on_cage(&self.board, &self.parts, &cage, self.pullups).ok();
         }
         self.solved.as_ref()?.volts(node)
@@ -148,7 +148,7 @@ impl EmulatedCage {
 
     /// Injects `fault`, on top of any injected before; refused when its place is not on the
     /// game's board.
-    pub fn inject(&self, fault: Fault) -> Result<(), FaultError> {
+    pub fn inject(&self, fault: Defect) -> Result<(), DefectError> {
         let mut inner = self.inner.borrow_mut();
         fault.check(inner.game.size())?;
         let inner = &mut *inner;
@@ -169,7 +169,7 @@ impl EmulatedCage {
     }
 
     /// The faults injected.
-    pub fn faults(&self) -> Vec<Fault> {
+    pub fn faults(&self) -> Vec<Defect> {
         self.inner.borrow().faults.clone()
     }
 
@@ -249,7 +249,7 @@ impl Sampler for CageSampler {
         let mut inner = self.0.inner.borrow_mut();
         // The last fault injected on a channel is the one it shows.
         let stuck = inner.faults.iter().rev().find_map(|f| match *f {
-            Fault::Stuck(n, code) if n == node => Some(code),
+            Defect::Stuck(n, code) if n == node => Some(code),
             _ => None,
         });
         if let Some(code) = stuck {

@@ -2,7 +2,7 @@
 //! both profiles, drawn parts; every machine move checked against the exact ideal choice,
 //! and divergences reported rather than hidden.
 
-use emulator::emulated::{EmulatedCage, Fault, GameLog, run_game};
+use emulator::emulated::{Defect, EmulatedCage, GameLog, run_game};
 use heuristic::{Position, Size};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -159,7 +159,7 @@ fn a_stuck_channel_and_an_open_resistor_change_what_the_sampler_reads() {
     let mut hw = cage.hardware();
     let node = m4.nodes().next().unwrap();
     let before = hw.sampler.read(node).unwrap();
-    cage.inject(Fault::Stuck(node, 7)).unwrap();
+    cage.inject(Defect::Stuck(node, 7)).unwrap();
     assert_ne!(before, 7);
     assert_eq!(hw.sampler.read(node).unwrap(), 7);
     // The top row's leftmost vertical: with it open, the node below it reads lower.
@@ -168,7 +168,7 @@ fn a_stuck_channel_and_an_open_resistor_change_what_the_sampler_reads() {
     let mut codes = || -> Vec<u16> { m4.nodes().map(|n| hw.sampler.read(n).unwrap()).collect() };
     let intact = codes();
     fresh
-        .inject(Fault::Open(heuristic::Edge::new(m4, 1, 7).unwrap()))
+        .inject(Defect::Open(heuristic::Edge::new(m4, 1, 7).unwrap()))
         .unwrap();
     let broken = codes();
     assert_ne!(intact, broken);
@@ -194,8 +194,8 @@ fn a_repaired_board_reads_as_a_fresh_one_and_faults_stay_on_the_game_board() {
     let fresh = readings(&EmulatedCage::new(profile, m3, Some(9)).unwrap());
     let cage = EmulatedCage::new(profile, m3, Some(9)).unwrap();
     let a5 = heuristic::Edge::new(m3, 1, 5).unwrap();
-    cage.inject(Fault::Open(a5)).unwrap();
-    cage.inject(Fault::SeriesShorted).unwrap();
+    cage.inject(Defect::Open(a5)).unwrap();
+    cage.inject(Defect::SeriesShorted).unwrap();
     assert_ne!(readings(&cage), fresh);
     cage.repair();
     assert!(cage.faults().is_empty());
@@ -203,10 +203,10 @@ fn a_repaired_board_reads_as_a_fresh_one_and_faults_stay_on_the_game_board() {
     // G7 is on the M=4 cage but not on the M=3 board; Q has no channel.
     let g7 = heuristic::Edge::new(Size::new(4).unwrap(), 7, 7).unwrap();
     assert_eq!(
-        cage.inject(Fault::WireLeft(g7)).unwrap_err().to_string(),
+        cage.inject(Defect::WireLeft(g7)).unwrap_err().to_string(),
         "G7 is not an edge of the M=3 board"
     );
-    assert!(cage.inject(Fault::NoPullup(heuristic::Node::Top)).is_err());
+    assert!(cage.inject(Defect::NoPullup(heuristic::Node::Top)).is_err());
     assert!(cage.faults().is_empty());
 }
 
@@ -215,14 +215,14 @@ fn a_wire_left_in_and_a_swap_change_the_cage_not_the_game() {
     let m3 = Size::new(3).unwrap();
     let game = Position::from_record(m3, heuristic::Side::Cut, "A5,c5").unwrap();
     let e = |name| heuristic::Edge::parse(m3, name).unwrap();
-    let left = Fault::on_cage(&[Fault::WireLeft(e("A5"))], &game);
+    let left = Defect::on_cage(&[Defect::WireLeft(e("A5"))], &game);
     assert_eq!(left.state(e("A5")), heuristic::EdgeState::Short);
     assert_eq!(left.state(e("C5")), heuristic::EdgeState::Short);
-    let swapped = Fault::on_cage(&[Fault::Swapped(e("C5"), e("E1"))], &game);
+    let swapped = Defect::on_cage(&[Defect::Swapped(e("C5"), e("E1"))], &game);
     assert_eq!(swapped.state(e("C5")), heuristic::EdgeState::Resistor);
     assert_eq!(swapped.state(e("E1")), heuristic::EdgeState::Short);
     assert_eq!(swapped.state(e("A5")), heuristic::EdgeState::Cut);
     // Not cut yet: no wire left.
-    let untouched = Fault::on_cage(&[Fault::WireLeft(e("C3"))], &game);
+    let untouched = Defect::on_cage(&[Defect::WireLeft(e("C3"))], &game);
     assert_eq!(untouched.states(), game.states());
 }

@@ -9,7 +9,7 @@ use bench::{
     Class, Lockstep, Lost, Pil, PilOptions, Predictor, Scenario, Script, Sil, Target, TargetError,
     play_game,
 };
-use emulator::emulated::Fault;
+use emulator::emulated::Defect;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Size};
 
@@ -145,7 +145,7 @@ fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
         return;
     };
     pil.cage()
-        .inject(Fault::Open(Edge::new(Size::M4, 3, 5).unwrap()))
+        .inject(Defect::Open(Edge::new(Size::M4, 3, 5).unwrap()))
         .unwrap();
     let mut pil = pil;
     let predictor = Predictor::new(NUCLEO, Size::M4);

@@ -1,7 +1,7 @@
 //! The report's plot: one point per step, coloured by class, the band as a line.
 
 use bench::{Class, PLOT, Report, Scenario, Sil, header};
-use emulator::emulated::Fault;
+use emulator::emulated::Defect;
 use heuristic::Size;
 
 mod common;
@@ -23,7 +23,7 @@ fn the_plot_has_one_point_per_step_coloured_by_class() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     // A stuck channel: steps out of band among steps in band.
     sil.cage()
-        .inject(Fault::Stuck(Size::M4.nodes().nth(5).unwrap(), 100))
+        .inject(Defect::Stuck(Size::M4.nodes().nth(5).unwrap(), 100))
         .unwrap();
     let mut sil = sil;
     let scenario = Scenario::random(Size::M4, 4, 3);

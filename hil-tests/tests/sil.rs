@@ -6,7 +6,7 @@ use bench::{
     Class, Lost, Predictor, Report, Scenario, Script, Sil, Step, Target, TargetError, campaign,
     decode_reply, encode_command, header, play_game,
 };
-use emulator::emulated::Fault;
+use emulator::emulated::Defect;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Edge, Position, Size};
 
@@ -171,7 +171,7 @@ fn assert_reported_as_fault(target: &mut dyn Target, size: Size) {
 fn an_open_resistor_is_reported_as_a_fault() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     sil.cage()
-        .inject(Fault::Open(Edge::new(Size::M4, 3, 5).unwrap()))
+        .inject(Defect::Open(Edge::new(Size::M4, 3, 5).unwrap()))
         .unwrap();
     let mut sil = sil;
     assert_reported_as_fault(&mut sil, Size::M4);
@@ -181,7 +181,7 @@ fn an_open_resistor_is_reported_as_a_fault() {
 fn a_stuck_adc_channel_is_reported_as_a_fault() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     let node = Size::M4.nodes().nth(5).unwrap();
-    sil.cage().inject(Fault::Stuck(node, 100)).unwrap();
+    sil.cage().inject(Defect::Stuck(node, 100)).unwrap();
     let mut sil = sil;
     assert_reported_as_fault(&mut sil, Size::M4);
 }
@@ -194,7 +194,7 @@ fn a_swapped_wire_is_reported_as_a_fault() {
         Edge::new(Size::M4, 1, 1).unwrap(),
         Edge::new(Size::M4, 7, 7).unwrap(),
     );
-    sil.cage().inject(Fault::Swapped(a1, g7)).unwrap();
+    sil.cage().inject(Defect::Swapped(a1, g7)).unwrap();
     let mut sil = sil;
     assert_reported_as_fault(&mut sil, Size::M4);
 }

@@ -1,7 +1,7 @@
 //! What the fault campaign breaks and where: the kinds of fault, each at every place of a
 //! board, and the targets whose emulated cage can be broken.
 
-use emulator::emulated::{Fault, FaultError};
+use emulator::emulated::{Defect, DefectError};
 use heuristic::Size;
 
 use crate::target::Target;
@@ -12,9 +12,9 @@ use crate::target::pil::RttPil;
 use crate::target::sil::Sil;
 
 /// A target on an emulated board (SIL, PIL, both in lockstep): the bench can break its cage.
-pub trait FaultTarget: Target {
+pub trait DefectTarget: Target {
     /// Injects `fault` into the emulated cage.
-    fn inject(&self, fault: Fault) -> Result<(), FaultError>;
+    fn inject(&self, fault: Defect) -> Result<(), DefectError>;
     /// Takes every fault out: the board reads as a fresh one of the same build.
     fn repair(&self);
 }
@@ -25,8 +25,8 @@ pub trait EmulatedTarget: Target {
     fn emulated(&self) -> &emulator::emulated::EmulatedCage;
 }
 
-impl<T: EmulatedTarget> FaultTarget for T {
-    fn inject(&self, fault: Fault) -> Result<(), FaultError> {
+impl<T: EmulatedTarget> DefectTarget for T {
+    fn inject(&self, fault: Defect) -> Result<(), DefectError> {
         self.emulated().inject(fault)
     }
     fn repair(&self) {
@@ -58,8 +58,8 @@ impl EmulatedTarget for PilTarget {
     }
 }
 
-impl<A: FaultTarget, B: FaultTarget> FaultTarget for Lockstep<A, B> {
-    fn inject(&self, fault: Fault) -> Result<(), FaultError> {
+impl<A: DefectTarget, B: DefectTarget> DefectTarget for Lockstep<A, B> {
+    fn inject(&self, fault: Defect) -> Result<(), DefectError> {
         self.a.inject(fault)?;
         self.b.inject(fault)
     }
@@ -72,25 +72,25 @@ impl<A: FaultTarget, B: FaultTarget> FaultTarget for Lockstep<A, B> {
 /// The kinds of fault, each injected at every place it can be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
-    /// [`Fault::Open`], at every edge.
+    /// [`Defect::Open`], at every edge.
     Open,
-    /// [`Fault::TenTimes`], at every edge.
+    /// [`Defect::TenTimes`], at every edge.
     TenTimes,
-    /// [`Fault::Tenth`], at every edge.
+    /// [`Defect::Tenth`], at every edge.
     Tenth,
-    /// [`Fault::WireLeft`], at every edge.
+    /// [`Defect::WireLeft`], at every edge.
     WireLeft,
-    /// [`Fault::Swapped`], at every unordered pair of edges.
+    /// [`Defect::Swapped`], at every unordered pair of edges.
     Swapped,
-    /// [`Fault::Stuck`] at code 0, at every measured node.
+    /// [`Defect::Stuck`] at code 0, at every measured node.
     StuckZero,
-    /// [`Fault::Stuck`] at full scale, at every measured node.
+    /// [`Defect::Stuck`] at full scale, at every measured node.
     StuckFull,
-    /// [`Fault::Stuck`] at mid-scale (2^(N−1)), at every measured node.
+    /// [`Defect::Stuck`] at mid-scale (2^(N−1)), at every measured node.
     StuckMid,
-    /// [`Fault::NoPullup`], at every measured node.
+    /// [`Defect::NoPullup`], at every measured node.
     NoPullup,
-    /// [`Fault::SeriesShorted`], once.
+    /// [`Defect::SeriesShorted`], once.
     SeriesShorted,
 }
 
@@ -128,35 +128,37 @@ impl Kind {
     /// The fault of this kind at every place of a board of `size` read by an ADC whose full
     /// scale is `full_scale`: edges in reading order, pairs of them lexicographically, the
     /// measured nodes (internal nodes, then the bottom terminal; Q is the supply).
-    pub fn faults(self, size: Size, full_scale: u16) -> Vec<Fault> {
+    pub fn faults(self, size: Size, full_scale: u16) -> Vec<Defect> {
         let edges: Vec<_> = size.edges().collect();
         let nodes = size.nodes().filter(|n| *n != heuristic::Node::Top);
-        let stuck = |code: u16| nodes.clone().map(|n| Fault::Stuck(n, code)).collect();
+        let stuck = |code: u16| nodes.clone().map(|n| Defect::Stuck(n, code)).collect();
         match self {
-            Kind::Open => edges.into_iter().map(Fault::Open).collect(),
-            Kind::TenTimes => edges.into_iter().map(Fault::TenTimes).collect(),
-            Kind::Tenth => edges.into_iter().map(Fault::Tenth).collect(),
-            Kind::WireLeft => edges.into_iter().map(Fault::WireLeft).collect(),
+            Kind::Open => edges.into_iter().map(Defect::Open).collect(),
+            Kind::TenTimes => edges.into_iter().map(Defect::TenTimes).collect(),
+            Kind::Tenth => edges.into_iter().map(Defect::Tenth).collect(),
+            Kind::WireLeft => edges.into_iter().map(Defect::WireLeft).collect(),
             Kind::Swapped => edges
                 .iter()
                 .enumerate()
-                .flat_map(|(i, &a)| edges[i + 1..].iter().map(move |&b| Fault::Swapped(a, b)))
+                .flat_map(|(i, &a)| edges[i + 1..].iter().map(move |&b| Defect::Swapped(a, b)))
                 .collect(),
             Kind::StuckZero => stuck(0),
             Kind::StuckFull => stuck(full_scale),
             Kind::StuckMid => stuck(full_scale / 2 + 1),
-            Kind::NoPullup => nodes.map(Fault::NoPullup).collect(),
-            Kind::SeriesShorted => vec![Fault::SeriesShorted],
+            Kind::NoPullup => nodes.map(Defect::NoPullup).collect(),
+            Kind::SeriesShorted => vec![Defect::SeriesShorted],
         }
     }
 }
 
 /// Where a fault is, in words: `A5`, `A5+C3`, `C4`, `Rs`.
-pub fn place(fault: Fault) -> String {
+pub fn place(fault: Defect) -> String {
     match fault {
-        Fault::Open(e) | Fault::TenTimes(e) | Fault::Tenth(e) | Fault::WireLeft(e) => e.to_string(),
-        Fault::Swapped(a, b) => format!("{a}+{b}"),
-        Fault::Stuck(n, _) | Fault::NoPullup(n) => n.to_string(),
-        Fault::SeriesShorted => "Rs".to_string(),
+        Defect::Open(e) | Defect::TenTimes(e) | Defect::Tenth(e) | Defect::WireLeft(e) => {
+            e.to_string()
+        }
+        Defect::Swapped(a, b) => format!("{a}+{b}"),
+        Defect::Stuck(n, _) | Defect::NoPullup(n) => n.to_string(),
+        Defect::SeriesShorted => "Rs".to_string(),
     }
 }

@@ -15,13 +15,13 @@ pub mod table;
 
 use std::ops::ControlFlow;
 
-use emulator::emulated::{Fault, FaultError};
+use emulator::emulated::{Defect, DefectError};
 use firmware::Outcome;
 use firmware::protocol::{Command, Reply};
 use heuristic::{EdgeState, Position, Record, Side, Size};
 
 use crate::check::{Class, Predictor, Step};
-use crate::faults::kinds::{FaultTarget, Kind, place};
+use crate::faults::kinds::{DefectTarget, Kind, place};
 use crate::run::game::play_game;
 use crate::run::scenario::Script;
 use crate::target::{Lost, Target, TargetError};
@@ -118,7 +118,7 @@ pub enum FaultCampaignError {
     Target(#[from] TargetError),
     /// The emulated board refused a fault.
     #[error(transparent)]
-    Fault(#[from] FaultError),
+    Fault(#[from] DefectError),
     /// The intact board did not play its reference game to the end.
     #[error("the intact board does not finish its reference game: {0}")]
     Reference(String),
@@ -231,7 +231,7 @@ struct Reference {
 }
 
 fn reference(
-    target: &mut dyn FaultTarget,
+    target: &mut dyn DefectTarget,
     predictor: &Predictor,
     size: Size,
 ) -> Result<Reference, FaultCampaignError> {
@@ -273,14 +273,14 @@ fn reference(
 /// firmware) against the reference game. `progress(done, planned)` is called after each
 /// fault and stops the campaign by breaking (the run then holds the faults done).
 pub fn fault_campaign(
-    target: &mut dyn FaultTarget,
+    target: &mut dyn DefectTarget,
     profile: &'static boards::Profile,
     size: Size,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<FaultRun, FaultCampaignError> {
     let predictor = Predictor::new(profile, size);
     let reference = reference(target, &predictor, size)?;
-    let faults: Vec<(Kind, Fault)> = Kind::ALL
+    let faults: Vec<(Kind, Defect)> = Kind::ALL
         .iter()
         .flat_map(|&k| {
             k.faults(size, profile.full_scale_code())
@@ -304,7 +304,7 @@ pub fn fault_campaign(
             reference
                 .positions
                 .iter()
-                .position(|p| Fault::on_cage(&[fault], p).states() != p.states())
+                .position(|p| Defect::on_cage(&[fault], p).states() != p.states())
         } else {
             Some(0)
         };
@@ -332,8 +332,8 @@ pub fn fault_campaign(
 
 /// Whether the fault acts only through the edges' states (so it is on the cage only in some
 /// positions); the others change a part or a channel from the start.
-fn acts_through_states(fault: Fault) -> bool {
-    matches!(fault, Fault::WireLeft(_) | Fault::Swapped(..))
+fn acts_through_states(fault: Defect) -> bool {
+    matches!(fault, Defect::WireLeft(_) | Defect::Swapped(..))
 }
 
 /// The faulty board's game against the intact board's: the first report, misreading or

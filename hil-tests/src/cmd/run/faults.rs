@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
-use bench::{FaultTarget, Lockstep, Sil, fault_campaign, write_fault_report};
+use bench::{DefectTarget, Lockstep, Sil, fault_campaign, write_fault_report};
 use heuristic::Size;
 
 use super::{Run, Stage};
@@ -45,7 +45,7 @@ impl Run {
         let mut runs = Vec::new();
         for m in sizes {
             let size = Size::new(m).with_context(|| format!("M={m} is not a board size"))?;
-            let mut target: Box<dyn FaultTarget> = match self.target {
+            let mut target: Box<dyn DefectTarget> = match self.target {
                 Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
                 Stage::Pil if self.compare_sil => Box::new(Lockstep::new(
                     Sil::new(profile, size, self.board_seed)?,

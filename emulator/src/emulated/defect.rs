@@ -12,7 +12,7 @@ use crate::physical::{Board, Parts};
 
 /// One fault of the cage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Fault {
+pub enum Defect {
     /// The edge's resistor is open (a broken lead): it carries no current.
     Open(Edge),
     /// The edge's resistor is ten times its value (a part from the wrong bin).
@@ -37,7 +37,7 @@ pub enum Fault {
 
 /// A fault whose place is not on the game's board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum FaultError {
+pub enum DefectError {
     /// The edge is not one of the game's.
     #[error("{edge} is not an edge of the M={size} board")]
     Edge {
@@ -56,12 +56,12 @@ pub enum FaultError {
     },
 }
 
-impl Fault {
+impl Defect {
     /// Whether every place of the fault is on a board of `size`.
-    pub(super) fn check(self, size: Size) -> Result<(), FaultError> {
+    pub(super) fn check(self, size: Size) -> Result<(), DefectError> {
         let edge = |edge: Edge| match Edge::new(size, edge.x(), edge.y()) {
             Some(_) => Ok(()),
-            None => Err(FaultError::Edge {
+            None => Err(DefectError::Edge {
                 edge,
                 size: size.get(),
             }),
@@ -69,16 +69,18 @@ impl Fault {
         let node = |node: Node| match node {
             Node::Bottom => Ok(()),
             Node::Internal { x, y } if Node::internal(size, x, y).is_some() => Ok(()),
-            _ => Err(FaultError::Node {
+            _ => Err(DefectError::Node {
                 node,
                 size: size.get(),
             }),
         };
         match self {
-            Fault::Open(e) | Fault::TenTimes(e) | Fault::Tenth(e) | Fault::WireLeft(e) => edge(e),
-            Fault::Swapped(a, b) => edge(a).and(edge(b)),
-            Fault::Stuck(n, _) | Fault::NoPullup(n) => node(n),
-            Fault::SeriesShorted => Ok(()),
+            Defect::Open(e) | Defect::TenTimes(e) | Defect::Tenth(e) | Defect::WireLeft(e) => {
+                edge(e)
+            }
+            Defect::Swapped(a, b) => edge(a).and(edge(b)),
+            Defect::Stuck(n, _) | Defect::NoPullup(n) => node(n),
+            Defect::SeriesShorted => Ok(()),
         }
     }
 
@@ -86,26 +88,26 @@ impl Fault {
     pub(super) fn apply(self, board: &Board, parts: &mut Parts) {
         let cage = parts.size;
         match self {
-            Fault::Open(e) => parts.edge_ohms[e.index(cage)] = OPEN_OHMS,
-            Fault::TenTimes(e) => parts.edge_ohms[e.index(cage)] *= 10.0,
-            Fault::Tenth(e) => parts.edge_ohms[e.index(cage)] /= 10.0,
-            Fault::NoPullup(n) => parts.pullup_ohms[n.index(cage)] = OPEN_OHMS,
-            Fault::SeriesShorted => parts.series_ohms = board.wire_ohms,
-            Fault::WireLeft(_) | Fault::Swapped(..) | Fault::Stuck(..) => {}
+            Defect::Open(e) => parts.edge_ohms[e.index(cage)] = OPEN_OHMS,
+            Defect::TenTimes(e) => parts.edge_ohms[e.index(cage)] *= 10.0,
+            Defect::Tenth(e) => parts.edge_ohms[e.index(cage)] /= 10.0,
+            Defect::NoPullup(n) => parts.pullup_ohms[n.index(cage)] = OPEN_OHMS,
+            Defect::SeriesShorted => parts.series_ohms = board.wire_ohms,
+            Defect::WireLeft(_) | Defect::Swapped(..) | Defect::Stuck(..) => {}
         }
     }
 
     /// What the cage holds while the game is at `game`: the game itself, but where a wire
     /// is left or two edges are swapped.
-    pub fn on_cage(faults: &[Fault], game: &Position) -> Position {
+    pub fn on_cage(faults: &[Defect], game: &Position) -> Position {
         let size = game.size();
         let mut states = game.states().to_vec();
         for fault in faults {
             match *fault {
-                Fault::WireLeft(e) if states[e.index(size)] == EdgeState::Cut => {
+                Defect::WireLeft(e) if states[e.index(size)] == EdgeState::Cut => {
                     states[e.index(size)] = EdgeState::Short;
                 }
-                Fault::Swapped(a, b) => states.swap(a.index(size), b.index(size)),
+                Defect::Swapped(a, b) => states.swap(a.index(size), b.index(size)),
                 _ => {}
             }
         }
