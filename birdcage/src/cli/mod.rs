@@ -14,7 +14,7 @@ pub mod study;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
 use emulator::reading::Reader;
@@ -197,10 +197,7 @@ pub(crate) fn progress_bar(length: u64, message: String, unit: &str) -> indicati
 
 /// Reads and checks a graph file; errors name the file (and the line, when one is at fault).
 pub fn load_graph(path: &Path) -> Result<Graph> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read graph file {}", path.display()))?;
-    text.parse()
-        .map_err(|e: switching::ParseGraphError| anyhow!("{}: {e}", path.display()))
+    Ok(switching::file::read(path)?)
 }
 
 /// The board a command works on: the cage of size M or a graph file, one of the two.
