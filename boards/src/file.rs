@@ -158,9 +158,9 @@ pub fn load_with_base(spec: &str) -> Result<(&'static Profile, &'static Profile)
         return Err(FileError::Unknown(spec.to_string()));
     }
     let text = crate::read::text(path, MAX_PROFILE_BYTES).map_err(|problem| match problem {
-        ReadError::Io(error) => FileError::Read {
+        ReadError::Io { kind, message } => FileError::Read {
             path: spec.to_string(),
-            error,
+            error: std::io::Error::new(kind, message),
         },
         problem => FileError::NotAFile {
             path: spec.to_string(),

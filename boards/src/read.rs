@@ -25,12 +25,12 @@
 
 use std::io::Read;
 use std::path::Path;
-use std::string::String;
+use std::string::{String, ToString};
 use std::vec::Vec;
 
 /// Why a file was not read. The message says what is wrong, not which file: callers name
 /// the file ("cannot read graph file g.txt: …").
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
     /// Nothing is at the path.
     #[error("no such file")]
@@ -50,9 +50,15 @@ pub enum ReadError {
     /// Not UTF-8 ([`text`] only).
     #[error("not UTF-8 text")]
     NotText,
-    /// Any other I/O error (permissions, a read that failed).
-    #[error("{0}")]
-    Io(std::io::Error),
+    /// Any other I/O error (permissions, a read that failed), kept as its kind and text so
+    /// that the error compares and clones.
+    #[error("{message}")]
+    Io {
+        /// The error's kind.
+        kind: std::io::ErrorKind,
+        /// Its text.
+        message: String,
+    },
 }
 
 /// The whole of a regular file, at most `limit` bytes.
@@ -92,6 +98,9 @@ fn io(error: std::io::Error) -> ReadError {
     if error.kind() == std::io::ErrorKind::NotFound {
         ReadError::Missing
     } else {
-        ReadError::Io(error)
+        ReadError::Io {
+            kind: error.kind(),
+            message: error.to_string(),
+        }
     }
 }
