@@ -70,23 +70,30 @@ enum Slot {
 /// solver takes: it eliminates a dense n×n matrix (fraction-free, `i64` up to `BigInt`), so
 /// memory grows as n² and time as n² to n³. Above it the float solve decides alone (see
 /// [`heuristic_moves`]) and [`solve`] refuses (see [`check`]).
-pub const MAX_EXACT_UNKNOWNS: usize = 1_500;
+pub const MAX_EXACT_UNKNOWNS: usize = 500;
 
 /// The most entries the elimination of a position may fill (the neighbour sets of the
 /// minimum-degree elimination, summed): sparse graphs such as paths, grids and the cage fill
 /// a few per unknown, random expanders fill a large part of n². Past it a position is
 /// refused before its matrix is built, so that no graph makes the solvers run away in memory
 /// (about 100 bytes an entry while ordering).
-pub const MAX_FILL: usize = 4_000_000;
+pub const MAX_FILL: usize = 2_000_000;
+
+/// The most work an elimination of a position may take: the sum over its steps of the
+/// pivot's neighbours squared (the updates that step makes). It bounds the time of the
+/// ordering and of the sparse f64 solve (seconds at this figure; see the README).
+pub const MAX_WORK: u64 = 20_000_000;
 
 /// A position whose network is too large to solve here, with the figure that says so.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GraphSizeError {
-    /// The elimination would fill more than [`MAX_FILL`] entries.
+    /// The elimination would fill more than [`MAX_FILL`] entries or take more than
+    /// [`MAX_WORK`] updates.
     #[error(
-        "the network's elimination fills more than {max} entries ({unknowns} unknowns): \
-         past what the solvers take in memory and time",
-        max = MAX_FILL
+        "{unknowns} unknowns whose elimination fills more than {fill} entries or takes more \
+         than {work} updates: past what the solvers take in memory and time",
+        fill = MAX_FILL,
+        work = MAX_WORK
     )]
     Fill {
         /// Unknowns of the position.
@@ -219,7 +226,7 @@ impl System {
             }
         }
         let unknowns = (0..groups).filter(|&g| unknown(&slots, g)).count();
-        let order = min_degree_order_within(neighbours, |g| unknown(&slots, g), MAX_FILL)
+        let order = min_degree_order_within(neighbours, |g| unknown(&slots, g), MAX_FILL, MAX_WORK)
             .ok_or(GraphSizeError::Fill { unknowns })?;
         let n = order.len();
         for (i, &g) in order.iter().enumerate() {
@@ -364,17 +371,20 @@ pub(crate) fn min_degree_order(
     neighbours: Vec<BTreeSet<usize>>,
     keep: impl Fn(usize) -> bool,
 ) -> Vec<usize> {
-    min_degree_order_within(neighbours, keep, usize::MAX).expect("no budget")
+    min_degree_order_within(neighbours, keep, usize::MAX, u64::MAX).expect("no budget")
 }
 
 /// [`min_degree_order`], given up (`None`) as soon as the neighbour sets hold more than
 /// `budget` entries in all, or the eliminated nodes' sets (the factor an elimination in this
-/// order keeps) do: the fill, which bounds the elimination's memory and work.
+/// order keeps) do: the fill, which bounds the elimination's memory; or as soon as the
+/// steps' squared neighbour counts sum past `work`, which bounds its time.
 pub(crate) fn min_degree_order_within(
     mut neighbours: Vec<BTreeSet<usize>>,
     keep: impl Fn(usize) -> bool,
     budget: usize,
+    work: u64,
 ) -> Option<Vec<usize>> {
+    let mut done: u64 = 0;
     let mut held: usize = neighbours.iter().map(BTreeSet::len).sum();
     let mut factor = 0;
     if held > budget {
@@ -388,14 +398,22 @@ pub(crate) fn min_degree_order_within(
     while let Some((degree, v)) = left.pop_first() {
         order.push(v);
         if degree == left.len() {
-            // Eliminating v joins everything left into one clique: no order helps.
+            // Eliminating v joins everything left into one clique: no order helps. The
+            // clique's elimination fills and works as a dense one.
+            let l = degree as u64;
+            let fill = l * (l + 1) / 2;
+            let squares = l * (l + 1) * (2 * l + 1) / 6;
+            if factor as u64 + fill > budget as u64 || done.saturating_add(squares) > work {
+                return None;
+            }
             order.extend(left.iter().map(|&(_, u)| u));
             break;
         }
         let around = std::mem::take(&mut neighbours[v]);
         held -= around.len();
         factor += around.len();
-        if factor > budget {
+        done = done.saturating_add((around.len() as u64).pow(2));
+        if factor > budget || done > work {
             return None;
         }
         for &u in &around {
