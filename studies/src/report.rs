@@ -119,18 +119,17 @@ impl Output {
     /// those files first, so that two studies' files never mix. Other files are left alone.
     pub fn fresh(dir: &Path, force: bool) -> Result<Output, OutputError> {
         let mut found: Vec<(bool, String, PathBuf)> = Vec::new();
-        match std::fs::read_dir(dir) {
-            Ok(entries) => {
-                for entry in entries {
-                    let entry = entry.map_err(FileError::at("list folder", dir))?;
-                    let name = entry.file_name().to_string_lossy().into_owned();
-                    if is_report_file(&name) && entry.path().is_file() {
-                        found.push((name != "summary.md", name, entry.path()));
-                    }
+        // A path that is no folder yet (missing, or under a file) holds no report: creating
+        // it says what is wrong.
+        if dir.is_dir() {
+            let entries = std::fs::read_dir(dir).map_err(FileError::at("list folder", dir))?;
+            for entry in entries {
+                let entry = entry.map_err(FileError::at("list folder", dir))?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if is_report_file(&name) && entry.path().is_file() {
+                    found.push((name != "summary.md", name, entry.path()));
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(FileError::at("list folder", dir)(e).into()),
         }
         found.sort();
         if let Some((_, file, _)) = found.first()
