@@ -113,8 +113,8 @@ fn large(c: &mut Criterion) {
     let mut group = c.benchmark_group("large graphs");
     group.sample_size(10);
     for edges in [1_000, 10_000, 100_000] {
-        let graph = path(edges);
-        let play = Play::new(&graph, Side::Cut);
+        let line = path(edges);
+        let play = Play::new(&line, Side::Cut);
         group.bench_with_input(
             BenchmarkId::new("path heuristic_move", edges),
             &play,
