@@ -192,7 +192,7 @@ fn a_part_that_cannot_be_read_is_said_once() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         format!(
-            "error: cannot read {}: Is a directory (os error 21)\n",
+            "error: cannot read {}: is a directory, not a file\n",
             part.display()
         )
     );

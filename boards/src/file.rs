@@ -42,10 +42,15 @@ use std::string::{String, ToString};
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::read::ReadError;
 use crate::{
     AdcReference, Distribution, GameOverReading, LsbFigure, Profile, ProfileError, Pullups,
     RailRelease, UnknownBoard,
 };
+
+/// The largest profile file read: a profile is a few dozen keys, so anything near this is
+/// not one.
+pub const MAX_PROFILE_BYTES: u64 = 1 << 20;
 
 /// Why a `--board` argument could not be turned into a profile.
 #[derive(Debug, thiserror::Error)]
@@ -53,13 +58,14 @@ pub enum FileError {
     /// Neither a known profile nor a file.
     #[error("unknown board `{0}` (expected {names} or a profile file)", names = known_names())]
     Unknown(String),
-    /// A path (it has a separator or ends in `.toml`) that is not a file to read.
+    /// A path (it has a separator or ends in `.toml`) that is not a file to read: no such
+    /// file, a directory, a FIFO or device, more than [`MAX_PROFILE_BYTES`], not UTF-8.
     #[error("profile file {path}: {problem}")]
     NotAFile {
         /// The path.
         path: String,
-        /// What it is instead: no such file, a directory, not a regular file.
-        problem: &'static str,
+        /// What is wrong with it.
+        problem: ReadError,
     },
     /// The file could not be read.
     #[error("cannot read profile file {path}: {error}")]
@@ -148,28 +154,18 @@ pub fn load_with_base(spec: &str) -> Result<(&'static Profile, &'static Profile)
     let looks_like_a_path = spec.contains(['/', '\\']) || spec.ends_with(".toml");
     // A plain name (no separator, no `.toml`) is a file only if one is there; else a board
     // name mistyped.
-    let problem = match std::fs::metadata(path) {
-        Ok(m) if m.is_file() => None,
-        _ if !looks_like_a_path => return Err(FileError::Unknown(spec.to_string())),
-        Ok(m) if m.is_dir() => Some("is a directory, not a file"),
-        Ok(_) => Some("not a regular file (a fifo, socket or device)"),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("no such file"),
-        Err(error) => {
-            return Err(FileError::Read {
-                path: spec.to_string(),
-                error,
-            });
-        }
-    };
-    if let Some(problem) = problem {
-        return Err(FileError::NotAFile {
+    if !looks_like_a_path && !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Err(FileError::Unknown(spec.to_string()));
+    }
+    let text = crate::read::text(path, MAX_PROFILE_BYTES).map_err(|problem| match problem {
+        ReadError::Io { kind, message } => FileError::Read {
+            path: spec.to_string(),
+            error: std::io::Error::new(kind, message),
+        },
+        problem => FileError::NotAFile {
             path: spec.to_string(),
             problem,
-        });
-    }
-    let text = std::fs::read_to_string(path).map_err(|error| FileError::Read {
-        path: spec.to_string(),
-        error,
+        },
     })?;
     let (profile, base) = parse_with_base(&text, spec)?;
     Ok((Box::leak(Box::new(profile)), base))
@@ -216,6 +212,18 @@ fn parse_with_base(text: &str, origin: &str) -> Result<(Profile, &'static Profil
         })?;
     let mut profile = edit.profile;
     let name = match &file.name {
+        Some(name) if name.get_ref().contains(char::is_control) => {
+            return Err(FileError::Unsupported {
+                path: origin.to_string(),
+                line: line(name.span()),
+                field: "name",
+                reason: format!(
+                    "{:?} holds a control character (a newline, a tab, a NUL): names are \
+                     printed in reports, one line each",
+                    name.get_ref()
+                ),
+            });
+        }
         Some(name) => name.get_ref().as_str(),
         None => origin,
     };
@@ -417,7 +425,7 @@ impl Edit<'_> {
             self.lines.insert("game_over", self.line(g));
         }
         if let Some(adc) = &file.adc {
-            self.adc(&mut p, adc);
+            self.adc(&mut p, adc)?;
         }
         if let Some(r) = &file.resistors {
             self.set(
@@ -439,9 +447,22 @@ impl Edit<'_> {
         Ok(())
     }
 
-    fn adc(&mut self, p: &mut Profile, adc: &AdcTable) {
+    fn adc(&mut self, p: &mut Profile, adc: &AdcTable) -> Result<(), Refusal> {
         self.set("adc.bits_used", &mut p.adc.bits_used, &adc.bits_used);
         self.set("adc.samples", &mut p.adc.samples, &adc.samples);
+        if let (Some(mv), Some(r)) = (&adc.reference_millivolts, &adc.ratiometric)
+            && *r.get_ref()
+        {
+            return Err((
+                "adc.ratiometric",
+                self.line(r),
+                format!(
+                    "`ratiometric = true` and `reference_millivolts` (line {}) both set the \
+                     ADC reference: keep one",
+                    self.line(mv)
+                ),
+            ));
+        }
         if let Some(mv) = &adc.reference_millivolts {
             p.adc.reference = AdcReference::Fixed {
                 millivolts: *mv.get_ref(),
@@ -458,7 +479,9 @@ impl Edit<'_> {
             p.adc.max_source_ohms = Some(*ohms.get_ref());
             self.lines.insert("adc.max_source_ohms", self.line(ohms));
         }
-        let Some(acc) = &adc.accuracy else { return };
+        let Some(acc) = &adc.accuracy else {
+            return Ok(());
+        };
         let a = &mut p.adc.accuracy;
         self.set(
             "adc.accuracy.resolution_bits",
@@ -485,6 +508,7 @@ impl Edit<'_> {
                 }
             }
         }
+        Ok(())
     }
 
     fn tolerance(&mut self, p: &mut Profile, t: &ToleranceTable) {

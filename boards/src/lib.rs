@@ -20,7 +20,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "file")]
+#[cfg(feature = "read")]
 extern crate std;
 
 mod adc;
@@ -37,6 +37,8 @@ mod pin;
 mod pin_map;
 mod profile;
 mod pullup;
+#[cfg(feature = "read")]
+pub mod read;
 mod registry;
 mod resistor;
 mod tolerance;

@@ -34,22 +34,7 @@ impl UnknownBoard {
     }
 
     fn new(text: &str) -> UnknownBoard {
-        let mut name = heapless::String::new();
-        let mut truncated = false;
-        for c in text.chars() {
-            let pushed = if c.is_control() {
-                // All of an escape or none of it, so that a cut never splits `\n`.
-                let mut escape = c.escape_default();
-                name.len() + escape.len() <= UNKNOWN_NAME_CAPACITY
-                    && escape.all(|e| name.push(e).is_ok())
-            } else {
-                name.push(c).is_ok()
-            };
-            if !pushed {
-                truncated = true;
-                break;
-            }
-        }
+        let (name, truncated) = heuristic::escaped(text);
         UnknownBoard { name, truncated }
     }
 }

@@ -181,7 +181,7 @@ fn load_takes_a_name_or_a_file() {
         matches!(
             e,
             FileError::NotAFile {
-                problem: "no such file",
+                problem: boards::read::ReadError::Missing,
                 ..
             }
         ),
@@ -205,4 +205,86 @@ fn an_unknown_base_with_a_newline_stays_one_line() {
         (e.name(), e.is_truncated()),
         ("abcdefghijklmnopqrstuvw", true)
     );
+}
+
+/// Two keys that each set the ADC reference are refused, naming both; a name that would
+/// break a report's line (a newline, a NUL) is refused with its line.
+#[test]
+fn contradictory_reference_and_control_characters_in_names_are_refused() {
+    assert_eq!(
+        error("base = \"nucleo-f446re\"\n[adc]\nreference_millivolts = 3000\nratiometric = true\n"),
+        "profile file x.toml, line 4: adc.ratiometric: `ratiometric = true` and \
+         `reference_millivolts` (line 3) both set the ADC reference: keep one"
+    );
+    // `ratiometric = false` says nothing against a fixed reference.
+    let p = parse(
+        "base = \"nucleo-f446re\"\n[adc]\nreference_millivolts = 3000\nratiometric = false\n",
+        "x.toml",
+    )
+    .unwrap();
+    assert_eq!(p.adc.reference, AdcReference::Fixed { millivolts: 3000 });
+    assert_eq!(
+        error("base = \"arduino-mega\"\nname = \"two\\nlines\"\n"),
+        "profile file x.toml, line 2: name: \"two\\nlines\" holds a control character (a \
+         newline, a tab, a NUL): names are printed in reports, one line each"
+    );
+    assert!(error("base = \"arduino-mega\"\nname = \"nul\\u0000\"\n").contains("\"nul\\0\""));
+}
+
+/// A FIFO is refused before it is opened (opening one blocks until a writer comes), and a
+/// symlink to `/dev/zero` is refused, not read until memory runs out. Run in a thread with a
+/// deadline, so that a regression fails instead of hanging.
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_before_they_are_opened() {
+    let dir = std::env::temp_dir().join(format!("boards-special-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.toml");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let zero = dir.join("zero.toml");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let big = dir.join("big.toml");
+    std::fs::write(
+        &big,
+        vec![b'#'; boards::file::MAX_PROFILE_BYTES as usize + 1],
+    )
+    .unwrap();
+    let specs: Vec<String> = [&fifo, &zero, &big, &dir]
+        .iter()
+        .map(|p| p.to_str().unwrap().to_string())
+        .collect();
+    let (send, receive) = std::sync::mpsc::channel();
+    let specs2 = specs.clone();
+    std::thread::spawn(move || {
+        for spec in &specs2 {
+            send.send(load(spec).unwrap_err().to_string()).unwrap();
+        }
+    });
+    let deadline = std::time::Duration::from_secs(20);
+    let got: Vec<String> = (0..specs.len())
+        .map(|_| receive.recv_timeout(deadline).expect("load returned"))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            format!(
+                "profile file {}: not a regular file (a fifo, socket or device)",
+                specs[0]
+            ),
+            format!(
+                "profile file {}: not a regular file (a fifo, socket or device)",
+                specs[1]
+            ),
+            format!(
+                "profile file {}: larger than 1048576 bytes, the most this file may hold",
+                specs[2]
+            ),
+            format!("profile file {}: is a directory, not a file", specs[3]),
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -95,5 +95,39 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// A path of `edges` resistors between the terminals: sparse, no fill, one unknown an edge.
+fn path(edges: usize) -> Graph {
+    let names: Vec<String> = (0..=edges).map(|i| format!("v{i}")).collect();
+    Graph::new(
+        ("v0", names[edges].as_str()),
+        (0..edges).map(|i| (names[i].as_str(), names[i + 1].as_str(), None)),
+    )
+    .expect("a path is a board")
+}
+
+/// Large graphs (issue 27): the heuristic's move on paths of 10^3, 10^4 and 10^5 edges (the
+/// sparse f64 solve; exact only up to `MAX_EXACT_UNKNOWNS`), and `check` on random
+/// multigraphs of the same sizes (10^3 passes, 10^4 and 10^5 are refused by the fill and
+/// work budgets: the figure is what a refusal costs).
+fn large(c: &mut Criterion) {
+    let mut group = c.benchmark_group("large graphs");
+    group.sample_size(10);
+    for edges in [1_000, 10_000, 100_000] {
+        let line = path(edges);
+        let play = Play::new(&line, Side::Cut);
+        group.bench_with_input(
+            BenchmarkId::new("path heuristic_move", edges),
+            &play,
+            |b, p| b.iter(|| black_box(graphs::heuristic_move(black_box(p), Model::Ideal))),
+        );
+        let random = graph(edges);
+        let play = Play::new(&random, Side::Cut);
+        group.bench_with_input(BenchmarkId::new("random check", edges), &play, |b, p| {
+            b.iter(|| black_box(graphs::check(black_box(p), Model::Ideal)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, large);
 criterion_main!(benches);

@@ -66,7 +66,86 @@ enum Slot {
     Floating,
 }
 
-/// A position reduced to groups and its integer nodal system G·v = i (row-major).
+/// The most unknowns (groups of vertices a position leaves to solve for) that the exact
+/// solver takes: it eliminates a dense n×n matrix (fraction-free, `i64` up to `BigInt`), so
+/// memory grows as n² and time as n² to n³. Above it the float solve decides alone (see
+/// [`heuristic_moves`]) and [`solve`] refuses (see [`check`]).
+pub const MAX_EXACT_UNKNOWNS: usize = 500;
+
+/// The most entries the elimination of a position may fill (the neighbour sets of the
+/// minimum-degree elimination, summed): sparse graphs such as paths, grids and the cage fill
+/// a few per unknown, random expanders fill a large part of n². Past it a position is
+/// refused before its matrix is built, so that no graph makes the solvers run away in memory
+/// (about 100 bytes an entry while ordering).
+pub const MAX_FILL: usize = 2_000_000;
+
+/// The most work an elimination of a position may take: the sum over its steps of the
+/// pivot's neighbours squared (the updates that step makes). It bounds the time of the
+/// ordering and of the sparse f64 solve (seconds at this figure; see the README).
+pub const MAX_WORK: u64 = 20_000_000;
+
+/// A position whose network is too large to solve here, with the figure that says so.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GraphSizeError {
+    /// The elimination would fill more than [`MAX_FILL`] entries or take more than
+    /// [`MAX_WORK`] updates.
+    #[error(
+        "{unknowns} unknowns whose elimination fills more than {fill} entries or takes more \
+         than {work} updates: past what the solvers take in memory and time",
+        fill = MAX_FILL,
+        work = MAX_WORK
+    )]
+    Fill {
+        /// Unknowns of the position.
+        unknowns: usize,
+    },
+    /// More unknowns than the exact solver takes.
+    #[error(
+        "{unknowns} unknowns: exact drops are solved for at most {max} (a dense exact \
+         elimination grows as the square of the unknowns)",
+        max = MAX_EXACT_UNKNOWNS
+    )]
+    Exact {
+        /// Unknowns of the position.
+        unknowns: usize,
+    },
+}
+
+/// How a position's network is solved: exactly (ties exact), or by the sparse f64 solve
+/// alone (more than [`MAX_EXACT_UNKNOWNS`] unknowns; near-ties not exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// The exact solver breaks every near-tie.
+    Exact,
+    /// The f64 solve alone: resistors within 1e-9 of the supply of the largest drop count
+    /// as tied, in file order.
+    Float {
+        /// Unknowns of the position.
+        unknowns: usize,
+    },
+}
+
+/// Whether a position's network can be solved here and how: `Err` past [`MAX_FILL`] (before
+/// any matrix is built), [`Precision::Float`] past [`MAX_EXACT_UNKNOWNS`]. [`solve`] takes
+/// positions that check as exact; [`heuristic_moves`] every position that checks `Ok`.
+///
+/// ```
+/// use emulator::graphs::{Precision, check};
+/// let g: switching::Graph = "terminals s t\ns m\nm t\ns t".parse().unwrap();
+/// let play = switching::Play::new(&g, heuristic::Side::Cut);
+/// assert_eq!(check(&play, heuristic::Model::Ideal), Ok(Precision::Exact));
+/// ```
+pub fn check(play: &Play, model: Model) -> Result<Precision, GraphSizeError> {
+    let system = System::new(play, Parts::of(model))?;
+    Ok(if system.n <= MAX_EXACT_UNKNOWNS {
+        Precision::Exact
+    } else {
+        Precision::Float { unknowns: system.n }
+    })
+}
+
+/// A position reduced to groups and its integer nodal system G·v = i, sparse: the diagonal,
+/// and the off-diagonal entries of each row (a pair may appear more than once: entries add).
 #[derive(Debug)]
 struct System {
     parts: Parts,
@@ -74,12 +153,13 @@ struct System {
     group: Vec<usize>,
     slots: Vec<Slot>,
     n: usize,
-    g: Vec<i64>,
+    diagonal: Vec<i64>,
+    off: Vec<Vec<(usize, i64)>>,
     rhs: Vec<i64>,
 }
 
 impl System {
-    fn new(play: &Play, parts: Parts) -> System {
+    fn new(play: &Play, parts: Parts) -> Result<System, GraphSizeError> {
         let graph = play.graph();
         let vertices = graph.vertices().len();
         let states = play.states();
@@ -145,7 +225,9 @@ impl System {
                 set.clear();
             }
         }
-        let order = min_degree_order(neighbours, |g| unknown(&slots, g));
+        let unknowns = (0..groups).filter(|&g| unknown(&slots, g)).count();
+        let order = min_degree_order_within(neighbours, |g| unknown(&slots, g), MAX_FILL, MAX_WORK)
+            .ok_or(GraphSizeError::Fill { unknowns })?;
         let n = order.len();
         for (i, &g) in order.iter().enumerate() {
             slots[g] = Slot::Unknown(i);
@@ -156,7 +238,8 @@ impl System {
             group,
             slots,
             n,
-            g: vec![0; n * n],
+            diagonal: vec![0; n],
+            off: vec![Vec::new(); n],
             rhs: vec![0; n],
         };
         for (e, &state) in graph.edges().iter().zip(states) {
@@ -174,22 +257,21 @@ impl System {
         if let Some(series) = parts.series {
             system.branch(system.slots[bottom], Slot::Ground, series);
         }
-        system
+        Ok(system)
     }
 
     /// Stamps a conductance `g` between two slots.
     fn branch(&mut self, a: Slot, b: Slot, g: i64) {
-        let n = self.n;
         match (a, b) {
             (Slot::Unknown(i), Slot::Unknown(j)) if i != j => {
-                self.g[i * n + i] += g;
-                self.g[j * n + j] += g;
-                self.g[i * n + j] -= g;
-                self.g[j * n + i] -= g;
+                self.diagonal[i] += g;
+                self.diagonal[j] += g;
+                self.off[i].push((j, -g));
+                self.off[j].push((i, -g));
             }
             (Slot::Unknown(i), fixed @ (Slot::Supply | Slot::Ground))
             | (fixed @ (Slot::Supply | Slot::Ground), Slot::Unknown(i)) => {
-                self.g[i * n + i] += g;
+                self.diagonal[i] += g;
                 if fixed == Slot::Supply {
                     self.rhs[i] += g * self.parts.supply;
                 }
@@ -198,35 +280,44 @@ impl System {
         }
     }
 
-    /// Each group's potential in units of the supply, by f64 elimination in the same order.
+    /// Each group's potential in units of the supply, by sparse f64 elimination in the
+    /// same order (the unknowns are numbered in it): each step touches only the pivot's
+    /// neighbours, so the work is that of the fill, never n².
     fn float_voltages(&self) -> Vec<f64> {
         let n = self.n;
-        let mut a: Vec<f64> = self.g.iter().map(|&v| v as f64).collect();
-        let mut b: Vec<f64> = self.rhs.iter().map(|&v| v as f64).collect();
-        let mut pivot_row = Vec::with_capacity(n);
-        for k in 0..n {
-            let pivot = a[k * n + k];
-            pivot_row.clear();
-            pivot_row.extend((k + 1..n).filter(|&j| a[k * n + j] != 0.0));
-            for i in k + 1..n {
-                let factor = a[i * n + k];
-                if factor == 0.0 {
-                    continue;
-                }
-                let m = factor / pivot;
-                for &j in &pivot_row {
-                    a[i * n + j] -= m * a[k * n + j];
-                }
-                b[i] -= m * b[k];
+        let mut rows: Vec<std::collections::HashMap<usize, f64>> =
+            vec![std::collections::HashMap::new(); n];
+        for (i, entries) in self.off.iter().enumerate() {
+            for &(j, g) in entries {
+                *rows[i].entry(j).or_insert(0.0) += g as f64;
             }
         }
-        let mut x = vec![0.0; n];
-        for i in (0..n).rev() {
-            let mut acc = b[i];
-            for j in i + 1..n {
-                acc -= a[i * n + j] * x[j];
+        let mut diagonal: Vec<f64> = self.diagonal.iter().map(|&v| v as f64).collect();
+        let mut b: Vec<f64> = self.rhs.iter().map(|&v| v as f64).collect();
+        // Row k of the factor: the later unknowns it couples to, kept for back substitution.
+        let mut upper: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
+        for k in 0..n {
+            let mut row: Vec<(usize, f64)> = std::mem::take(&mut rows[k]).into_iter().collect();
+            // In index order: the same sums in the same order on every run.
+            row.sort_unstable_by_key(|&(j, _)| j);
+            let pivot = diagonal[k];
+            for &(i, a_ik) in &row {
+                rows[i].remove(&k);
+                let m = a_ik / pivot;
+                diagonal[i] -= m * a_ik;
+                b[i] -= m * b[k];
+                for &(j, a_kj) in &row {
+                    if j != i {
+                        *rows[i].entry(j).or_insert(0.0) -= m * a_kj;
+                    }
+                }
             }
-            x[i] = acc / a[i * n + i];
+            upper[k] = row;
+        }
+        let mut x = vec![0.0; n];
+        for k in (0..n).rev() {
+            let acc = upper[k].iter().fold(b[k], |acc, &(j, a)| acc - a * x[j]);
+            x[k] = acc / diagonal[k];
         }
         let supply = self.parts.supply as f64;
         self.slots
@@ -239,9 +330,21 @@ impl System {
             .collect()
     }
 
-    /// The exact solution: (det, det·v per group).
-    fn exact(&self) -> (BigInt, Vec<BigInt>) {
-        let (det, y) = match bareiss::solve(self.n, &self.g, &self.rhs) {
+    /// The exact solution: (det, det·v per group), by Bareiss on the dense matrix; only
+    /// for at most [`MAX_EXACT_UNKNOWNS`] unknowns.
+    fn exact(&self) -> Result<(BigInt, Vec<BigInt>), GraphSizeError> {
+        let n = self.n;
+        if n > MAX_EXACT_UNKNOWNS {
+            return Err(GraphSizeError::Exact { unknowns: n });
+        }
+        let mut g = vec![0i64; n * n];
+        for i in 0..n {
+            g[i * n + i] = self.diagonal[i];
+            for &(j, v) in &self.off[i] {
+                g[i * n + j] += v;
+            }
+        }
+        let (det, y) = match bareiss::solve(n, &g, &self.rhs) {
             Some((det, y)) if det.is_positive() => (det, y),
             // Every unknown is tied to a source by positive conductances.
             _ => unreachable!("the nodal system of a graph is positive definite"),
@@ -256,7 +359,7 @@ impl System {
                 Slot::Ground | Slot::Floating => BigInt::zero(),
             })
             .collect();
-        (det, scaled)
+        Ok((det, scaled))
     }
 }
 
@@ -265,9 +368,28 @@ impl System {
 /// join them. Greedy minimum degree: far from optimal on expanders, but it keeps the fill
 /// of grid-like boards and sparse random graphs small.
 pub(crate) fn min_degree_order(
-    mut neighbours: Vec<BTreeSet<usize>>,
+    neighbours: Vec<BTreeSet<usize>>,
     keep: impl Fn(usize) -> bool,
 ) -> Vec<usize> {
+    min_degree_order_within(neighbours, keep, usize::MAX, u64::MAX).expect("no budget")
+}
+
+/// [`min_degree_order`], given up (`None`) as soon as the neighbour sets hold more than
+/// `budget` entries in all, or the eliminated nodes' sets (the factor an elimination in this
+/// order keeps) do: the fill, which bounds the elimination's memory; or as soon as the
+/// steps' squared neighbour counts sum past `work`, which bounds its time.
+pub(crate) fn min_degree_order_within(
+    mut neighbours: Vec<BTreeSet<usize>>,
+    keep: impl Fn(usize) -> bool,
+    budget: usize,
+    work: u64,
+) -> Option<Vec<usize>> {
+    let mut done: u64 = 0;
+    let mut held: usize = neighbours.iter().map(BTreeSet::len).sum();
+    let mut factor = 0;
+    if held > budget {
+        return None;
+    }
     let mut left: BTreeSet<(usize, usize)> = (0..neighbours.len())
         .filter(|&v| keep(v))
         .map(|v| (neighbours[v].len(), v))
@@ -276,19 +398,37 @@ pub(crate) fn min_degree_order(
     while let Some((degree, v)) = left.pop_first() {
         order.push(v);
         if degree == left.len() {
-            // Eliminating v joins everything left into one clique: no order helps.
+            // Eliminating v joins everything left into one clique: no order helps. The
+            // clique's elimination fills and works as a dense one.
+            let l = degree as u64;
+            let fill = l * (l + 1) / 2;
+            let squares = l * (l + 1) * (2 * l + 1) / 6;
+            if factor as u64 + fill > budget as u64 || done.saturating_add(squares) > work {
+                return None;
+            }
             order.extend(left.iter().map(|&(_, u)| u));
             break;
         }
         let around = std::mem::take(&mut neighbours[v]);
+        held -= around.len();
+        factor += around.len();
+        done = done.saturating_add((around.len() as u64).pow(2));
+        if factor > budget || done > work {
+            return None;
+        }
         for &u in &around {
             left.remove(&(neighbours[u].len(), u));
+            let before = neighbours[u].len();
             neighbours[u].remove(&v);
             neighbours[u].extend(around.iter().copied().filter(|&w| w != u));
+            held = held + neighbours[u].len() - before;
+            if held > budget {
+                return None;
+            }
             left.insert((neighbours[u].len(), u));
         }
     }
-    order
+    Some(order)
 }
 
 /// Exact potentials of every vertex of a position on a graph.
@@ -377,26 +517,36 @@ impl GraphVoltages {
 /// let drops: Vec<String> = v.drops().iter().map(|d| d.as_ref().unwrap().to_string()).collect();
 /// assert_eq!(drops, ["1/2", "1/2", "1"]);
 /// ```
+///
+/// # Panics
+///
+/// On a position that [`check`] does not find [`Precision::Exact`]: [`try_solve`] returns
+/// the error instead.
 pub fn solve(play: &Play, model: Model) -> GraphVoltages {
-    let system = System::new(play, Parts::of(model));
+    try_solve(play, model).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`solve`], or why the position is too large to solve exactly ([`check`]).
+pub fn try_solve(play: &Play, model: Model) -> Result<GraphVoltages, GraphSizeError> {
+    let system = System::new(play, Parts::of(model))?;
     voltages(play, &system)
 }
 
-fn voltages(play: &Play, system: &System) -> GraphVoltages {
-    let (det, by_group) = system.exact();
+fn voltages(play: &Play, system: &System) -> Result<GraphVoltages, GraphSizeError> {
+    let (det, by_group) = system.exact()?;
     let scaled = system.group.iter().map(|&g| by_group[g].clone()).collect();
     let floating = system
         .group
         .iter()
         .map(|&g| system.slots[g] == Slot::Floating)
         .collect();
-    GraphVoltages {
+    Ok(GraphVoltages {
         det,
         scaled,
         floating,
         states: play.states().to_vec(),
         ends: play.graph().edges().iter().map(|e| e.ends).collect(),
-    }
+    })
 }
 
 /// The heuristic's move for the side to move: the resistor with the largest exact drop,
@@ -412,22 +562,64 @@ pub fn heuristic_move(play: &Play, model: Model) -> Option<usize> {
 /// The f64 solve decides when it leaves no doubt (as [`crate::players`] does on the cage):
 /// every resistor within 1e-9 of the supply of the largest drop is known to carry exactly
 /// the same current, because it joins the same two groups or (ideal model) continues the
-/// same unbranched chain. Otherwise the exact solve ranks them.
+/// same unbranched chain. Otherwise the exact solve ranks them; past
+/// [`MAX_EXACT_UNKNOWNS`] ([`Precision::Float`]) it cannot, and the resistors within 1e-9
+/// count as tied: exact ties are then not guaranteed.
+///
+/// # Panics
+///
+/// On a position [`check`] refuses (past [`MAX_FILL`]): [`try_heuristic_moves`] returns the
+/// error instead.
 pub fn heuristic_moves(play: &Play, model: Model) -> Vec<usize> {
+    try_heuristic_moves(play, model).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`heuristic_moves`], or why the position is too large to solve ([`check`]).
+pub fn try_heuristic_moves(play: &Play, model: Model) -> Result<Vec<usize>, GraphSizeError> {
     if play.to_move().is_none() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let system = System::new(play, Parts::of(model));
-    if let Some(tied) = clear_choice(play, &system) {
-        return tied;
+    let system = System::new(play, Parts::of(model))?;
+    let volts = system.float_voltages();
+    if let Some(tied) = clear_choice(play, &system, &volts) {
+        return Ok(tied);
     }
-    voltages(play, &system).tied()
+    if system.n > MAX_EXACT_UNKNOWNS {
+        return Ok(near_largest(play, &system, &volts).unwrap_or_default());
+    }
+    Ok(voltages(play, &system)?.tied())
+}
+
+/// The resistors within [`FLOAT_MARGIN`] of the largest f64 drop, in file order; `None`
+/// when the solve failed (NaN).
+fn near_largest(play: &Play, system: &System, volts: &[f64]) -> Option<Vec<usize>> {
+    let graph = play.graph();
+    let drops: Vec<(usize, f64)> = play
+        .resistors()
+        .map(|e| {
+            let [a, b] = graph.edges()[e].ends.map(|v| volts[system.group[v]]);
+            (e, (a - b).abs())
+        })
+        .collect();
+    let best = drops
+        .iter()
+        .map(|&(_, d)| d)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if best.is_nan() {
+        return None;
+    }
+    Some(
+        drops
+            .iter()
+            .filter(|&&(_, d)| d >= best - FLOAT_MARGIN)
+            .map(|&(e, _)| e)
+            .collect(),
+    )
 }
 
 /// The tied set from the f64 solve, when the resistors near the largest drop are all known
 /// to be exactly equal and every other is below by [`FLOAT_MARGIN`]; `None` otherwise.
-fn clear_choice(play: &Play, system: &System) -> Option<Vec<usize>> {
-    let volts = system.float_voltages();
+fn clear_choice(play: &Play, system: &System, volts: &[f64]) -> Option<Vec<usize>> {
     let graph = play.graph();
     let ends = |e: usize| graph.edges()[e].ends.map(|v| system.group[v]);
     let drops: Vec<(usize, f64)> = play
@@ -486,7 +678,7 @@ fn clear_choice(play: &Play, system: &System) -> Option<Vec<usize>> {
 /// pre-solve sees, for tests of its accuracy.
 #[doc(hidden)]
 pub fn float_drops(play: &Play, model: Model) -> Vec<Option<f64>> {
-    let system = System::new(play, Parts::of(model));
+    let system = System::new(play, Parts::of(model)).unwrap_or_else(|e| panic!("{e}"));
     let volts = system.float_voltages();
     play.graph()
         .edges()

@@ -35,6 +35,7 @@ fuzz_target!(|data: &[u8]| {
             }
             Err(RecordsError::Line { line, .. }) => assert!((1..=lines).contains(&line)),
             Err(RecordsError::NoGame { .. }) => assert_eq!(games, 0, "a file with games"),
+            Err(e @ RecordsError::Read { .. }) => panic!("text read no file: {e}"),
         }
     }
 });

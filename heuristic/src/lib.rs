@@ -33,7 +33,7 @@ pub use choice::{NodeValue, Ranking, ValuesError, choose, edge_drop, rank};
 pub use circuit::{Circuit, Model, ModelError};
 pub use edge::{Edge, Orientation};
 pub use node::Node;
-pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token, column_letter};
+pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token, column_letter, escaped};
 pub use position::{EdgeState, MoveError, PlayError, Position, Side};
 pub use record::{ParseRecordError, Record, RecordError, RecordFull};
 pub use reduction::{Reduction, Slot, Stamp};

@@ -51,13 +51,36 @@ pub fn column_letter(x: u8) -> char {
 }
 
 pub(crate) fn token(text: &str) -> Token {
-    let mut t = Token::new();
+    escaped(text).0
+}
+
+/// User input as an error may repeat it: control characters escaped (`\n`, `\u{0}`), so
+/// that an error stays one line and prints no raw NUL or terminal escape, cut to `N` bytes
+/// at a character or a whole escape. The flag says whether anything was cut. Every error
+/// of the workspace that repeats user input in a fixed-size string uses this one helper
+/// (heap strings use `{:?}` or [`str::escape_debug`]).
+///
+/// ```
+/// let (t, cut) = heuristic::escaped::<12>("A\0\n1");
+/// assert_eq!((t.as_str(), cut), ("A\\u{0}\\n1", false));
+/// let (t, cut) = heuristic::escaped::<4>("ab\ncd");
+/// assert_eq!((t.as_str(), cut), ("ab\\n", true));
+/// ```
+pub fn escaped<const N: usize>(text: &str) -> (heapless::String<N>, bool) {
+    let mut out = heapless::String::new();
     for c in text.chars() {
-        if t.push(c).is_err() {
-            break;
+        let pushed = if c.is_control() {
+            // All of an escape or none of it, so that a cut never splits `\n`.
+            let mut escape = c.escape_default();
+            out.len() + escape.len() <= N && escape.all(|e| out.push(e).is_ok())
+        } else {
+            out.push(c).is_ok()
+        };
+        if !pushed {
+            return (out, true);
         }
     }
-    t
+    (out, false)
 }
 
 /// Splits `c5` into the side its case names and the (x, y) it names.

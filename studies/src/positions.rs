@@ -46,6 +46,15 @@ pub enum RecordsError {
         /// The bad move (its number and what is wrong).
         error: RecordError,
     },
+    /// The file could not be read: not a regular file (a FIFO, a device), more than
+    /// [`MAX_RECORDS_BYTES`], not text, or an I/O error.
+    #[error("cannot read records file {origin}: {error}")]
+    Read {
+        /// The file, as named by the caller.
+        origin: String,
+        /// Why.
+        error: boards::read::ReadError,
+    },
     /// Nothing but blank lines and comments: a study of it would study nothing.
     #[error(
         "{origin} holds no game (one record per line, e.g. `A5,c5,C3`; blank lines and `#` \
@@ -56,6 +65,10 @@ pub enum RecordsError {
         origin: String,
     },
 }
+
+/// The largest records file read, 16 MiB: a game of the largest board is under 600 bytes,
+/// and a study of more than the 28,000 games this holds is a study of random games.
+pub const MAX_RECORDS_BYTES: u64 = 16 << 20;
 
 /// A position's identity within one size: two bits per edge (up to M=8's 113 edges) and
 /// the side to move.
@@ -217,6 +230,22 @@ impl PositionSet {
     /// assert!(e.to_string().starts_with("games.txt holds no game"));
     /// ```
     pub fn records(size: Size, text: &str, origin: &str) -> Result<PositionSet, RecordsError> {
+        PositionSet::records_text(size, text, origin)
+    }
+
+    /// [`PositionSet::records`] of the file at `path`: a regular file (a FIFO or a device is
+    /// refused before it is opened) of at most [`MAX_RECORDS_BYTES`].
+    pub fn read_records(size: Size, path: &std::path::Path) -> Result<PositionSet, RecordsError> {
+        let origin = path.display().to_string();
+        let text =
+            boards::read::text(path, MAX_RECORDS_BYTES).map_err(|error| RecordsError::Read {
+                origin: origin.clone(),
+                error,
+            })?;
+        PositionSet::records_text(size, &text, &origin)
+    }
+
+    fn records_text(size: Size, text: &str, origin: &str) -> Result<PositionSet, RecordsError> {
         let mut set = PositionSet::empty(size, format!("M={} games of {origin}", size.get()));
         let mut games = 0;
         for (n, line) in text.lines().enumerate() {

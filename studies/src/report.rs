@@ -85,7 +85,67 @@ pub struct Output {
     dir: PathBuf,
 }
 
+/// Why a study may not write into a folder.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The folder holds a report already (a finished study, or another study's files), and
+    /// `--force` was not given.
+    #[error(
+        "{} already holds a report ({file}): --force replaces it, or choose another --out",
+        dir.display()
+    )]
+    Exists {
+        /// The folder.
+        dir: PathBuf,
+        /// One of the report's files (`summary.md` if there).
+        file: String,
+    },
+    /// The folder could not be made, listed or cleared.
+    #[error(transparent)]
+    File(#[from] FileError),
+}
+
+/// Whether a file name is one a study report is made of: `summary.md`, JSON, CSV, SVG.
+fn is_report_file(name: &str) -> bool {
+    name == "summary.md"
+        || [".json", ".csv", ".svg"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+}
+
 impl Output {
+    /// The folder for a new report: created if missing; refused if it holds a report
+    /// already (its `summary.md`, JSON, CSV or SVG files), unless `force`, which removes
+    /// those files first, so that two studies' files never mix. Other files are left alone.
+    pub fn fresh(dir: &Path, force: bool) -> Result<Output, OutputError> {
+        let mut found: Vec<(bool, String, PathBuf)> = Vec::new();
+        // A path that is no folder yet (missing, or under a file) holds no report: creating
+        // it says what is wrong.
+        if dir.is_dir() {
+            let entries = std::fs::read_dir(dir).map_err(FileError::at("list folder", dir))?;
+            for entry in entries {
+                let entry = entry.map_err(FileError::at("list folder", dir))?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if is_report_file(&name) && entry.path().is_file() {
+                    found.push((name != "summary.md", name, entry.path()));
+                }
+            }
+        }
+        found.sort();
+        if let Some((_, file, _)) = found.first()
+            && !force
+        {
+            return Err(OutputError::Exists {
+                dir: dir.to_path_buf(),
+                file: file.clone(),
+            });
+        }
+        for (_, _, path) in &found {
+            std::fs::remove_file(path).map_err(FileError::at("remove", path))?;
+        }
+        Ok(Output::new(dir)?)
+    }
+
     /// Creates `dir` (and its parents) if needed.
     pub fn new(dir: &Path) -> Result<Output, FileError> {
         std::fs::create_dir_all(dir).map_err(FileError::at("create folder", dir))?;

@@ -12,12 +12,55 @@
 //!
 //! `#` starts a comment (to the end of the line); blank lines are ignored. One line
 //! `terminals S T` names the two terminals; every other line is an edge `u v` or
-//! `u v NAME`. Names are any tokens without spaces, commas or `#`. An unnamed edge is
+//! `u v NAME`. Names are tokens of at most 64 characters without spaces, control
+//! characters, commas or `#`. An unnamed edge is
 //! named `u-v`, and its parallel copies `u-v#2`, `u-v#3`, …
 
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
+use boards::read::ReadError;
+
 use crate::graph::{Builder, Graph, GraphError};
+
+/// The largest graph file read, 64 MiB: [`MAX_EDGES`](crate::graph::MAX_EDGES) lines of 64 bytes. Names are at
+/// most [`MAX_NAME`](crate::MAX_NAME) characters, so a file near the edge limit with long names may be refused
+/// for its size first. Past this a file is refused before it is parsed.
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// A graph file that could not be read or is not a board, with the file's name.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadGraphError {
+    /// Not a regular file, too large, not text, or an I/O error.
+    #[error("cannot read graph file {}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: ReadError,
+    },
+    /// The text is not a board.
+    #[error("{}: {error}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and on which line.
+        error: ParseGraphError,
+    },
+}
+
+/// Reads and checks a graph file: a regular file (a FIFO or a device is refused before it
+/// is opened) of at most [`MAX_FILE_BYTES`], in time linear in its size.
+pub fn read(path: &Path) -> Result<Graph, ReadGraphError> {
+    let text = boards::read::text(path, MAX_FILE_BYTES).map_err(|error| ReadGraphError::Read {
+        path: path.to_path_buf(),
+        error,
+    })?;
+    text.parse().map_err(|error| ReadGraphError::Parse {
+        path: path.to_path_buf(),
+        error,
+    })
+}
 
 /// A graph file that is not a board, with the line that says so.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

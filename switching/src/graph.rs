@@ -48,8 +48,14 @@ pub enum GraphError {
     #[error("edge name {0} is used twice")]
     DuplicateName(String),
     /// A name that a record could not hold.
-    #[error("name {0:?} is not a token: names are non-empty, without spaces, commas or '#'")]
+    #[error(
+        "name {0:?} is not a token: names are non-empty, without spaces, control characters, \
+         commas or '#'"
+    )]
     BadName(String),
+    /// A name longer than [`MAX_NAME`] characters (the name itself is not repeated).
+    #[error("a name of {0} characters: names are at most {max} characters", max = MAX_NAME)]
+    NameTooLong(usize),
     /// The two terminals are one vertex.
     #[error("the terminals are the same vertex {0}")]
     SameTerminals(String),
@@ -68,9 +74,28 @@ pub enum GraphError {
 /// records are lists a person reads.
 pub const MAX_EDGES: usize = 1 << 20;
 
+/// The longest vertex or edge name a graph takes, in characters: names are read in records
+/// and lined up in tables, not stored text. A default name `u-v#k` may be longer (it is
+/// built from two names).
+pub const MAX_NAME: usize = 64;
+
 /// Whether `name` can be written in a graph file and a record.
 pub(crate) fn is_token(name: &str) -> bool {
-    !name.is_empty() && !name.contains(|c: char| c.is_whitespace() || c == ',' || c == '#')
+    !name.is_empty()
+        && !name.contains(|c: char| c.is_whitespace() || c.is_control() || c == ',' || c == '#')
+}
+
+/// Checks a written name: not too long (checked first, so that a long name is never
+/// repeated in an error), and a token.
+pub(crate) fn check_name(name: &str) -> Result<(), GraphError> {
+    // At most 4 bytes a character: a short string needs no count.
+    if name.len() > MAX_NAME && name.chars().count() > MAX_NAME {
+        return Err(GraphError::NameTooLong(name.chars().count()));
+    }
+    if !is_token(name) {
+        return Err(GraphError::BadName(name.to_owned()));
+    }
+    Ok(())
 }
 
 impl Graph {
@@ -189,6 +214,8 @@ pub(crate) struct Builder {
     vertex: HashMap<String, Vertex>,
     edges: Vec<GraphEdge>,
     by_name: HashMap<String, usize>,
+    /// For each default name `u-v` taken, the smallest k that `u-v#k` might still be free at.
+    next_copy: HashMap<String, usize>,
 }
 
 impl Builder {
@@ -196,33 +223,41 @@ impl Builder {
         if let Some(&v) = self.vertex.get(name) {
             return Ok(v);
         }
-        if !is_token(name) {
-            return Err(GraphError::BadName(name.to_owned()));
-        }
+        check_name(name)?;
         self.vertices.push(name.to_owned());
         self.vertex.insert(name.to_owned(), self.vertices.len() - 1);
         Ok(self.vertices.len() - 1)
     }
 
-    /// The name an unnamed edge from `u` to `v` gets now.
-    pub(crate) fn default_name(&self, u: &str, v: &str) -> String {
+    /// The name an unnamed edge from `u` to `v` gets now: `u-v`, or `u-v#k` with the
+    /// smallest free k ≥ 2. Names are only ever added, so the smallest free k of a base
+    /// never decreases: the search resumes where the last one for that base stopped, and
+    /// n copies of one edge cost O(n) probes in all, not O(n²).
+    pub(crate) fn default_name(&mut self, u: &str, v: &str) -> String {
         let base = format!("{u}-{v}");
         if !self.by_name.contains_key(&base) {
             return base;
         }
-        (2..)
-            .map(|k| format!("{base}#{k}"))
-            .find(|n| !self.by_name.contains_key(n))
-            .expect("a free name")
+        let from = self.next_copy.get(&base).copied().unwrap_or(2);
+        let (k, name) = (from..)
+            .map(|k| (k, format!("{base}#{k}")))
+            .find(|(_, n)| !self.by_name.contains_key(n))
+            .expect("a free name");
+        self.next_copy.insert(base, k);
+        name
     }
 
     pub(crate) fn edge(&mut self, u: &str, v: &str, name: Option<&str>) -> Result<(), GraphError> {
         if self.edges.len() == MAX_EDGES {
             return Err(GraphError::TooLarge(MAX_EDGES + 1));
         }
+        check_name(u)?;
+        check_name(v)?;
         let name = match name {
-            Some(n) if !is_token(n) => return Err(GraphError::BadName(n.to_owned())),
-            Some(n) => n.to_owned(),
+            Some(n) => {
+                check_name(n)?;
+                n.to_owned()
+            }
             None => self.default_name(u, v),
         };
         if u == v {
@@ -241,6 +276,8 @@ impl Builder {
     }
 
     pub(crate) fn finish(self, s: &str, t: &str) -> Result<Graph, GraphError> {
+        check_name(s)?;
+        check_name(t)?;
         if s == t {
             return Err(GraphError::SameTerminals(s.to_owned()));
         }

@@ -28,6 +28,6 @@ pub mod perfect;
 pub mod play;
 pub mod random;
 
-pub use file::ParseGraphError;
-pub use graph::{Graph, GraphEdge, GraphError, Vertex};
+pub use file::{ParseGraphError, ReadGraphError};
+pub use graph::{Graph, GraphEdge, GraphError, MAX_NAME, Vertex};
 pub use play::{GraphMoveError, GraphRecordError, Play};

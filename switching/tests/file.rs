@@ -50,7 +50,7 @@ fn each_mistake_is_named_with_its_line() {
         ),
         (
             "terminals s t\ns t a,b",
-            "line 2: name \"a,b\" is not a token: names are non-empty, without spaces, commas or '#'",
+            "line 2: name \"a,b\" is not a token: names are non-empty, without spaces, control characters, commas or '#'",
         ),
     ];
     for (text, want) in cases {
@@ -140,4 +140,42 @@ proptest! {
             Err(e) => prop_assert!(e.line().is_some(), "{}", e),
         }
     }
+}
+
+/// Reading is linear: 20,000 unnamed copies of one edge are named `s-t`, `s-t#2`, …
+/// without probing every earlier number for each copy (the README quotes the time of
+/// 10^5 copies), interleaved with copies of another edge.
+#[test]
+fn many_parallel_copies_are_named_in_order() {
+    let copies = 20_000;
+    let mut text = String::from("terminals s t\n");
+    text.push_str(&"s t\nt s\n".repeat(copies));
+    let g: Graph = text.parse().unwrap();
+    let names: Vec<&str> = g.edges().iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names[..5], ["s-t", "t-s", "s-t#2", "t-s#2", "s-t#3"]);
+    assert_eq!(names.len(), 2 * copies);
+    assert_eq!(names[2 * copies - 1], format!("t-s#{copies}"));
+    // The graph writes itself back in the same names.
+    assert_eq!(g.to_string().parse::<Graph>().unwrap(), g);
+}
+
+/// A name of more than `MAX_NAME` characters is refused with its line and its length, and
+/// is not repeated in the message: edges, vertices and terminals alike.
+#[test]
+fn long_names_are_refused_with_their_line() {
+    let long = "x".repeat(70_000);
+    let at_limit = "y".repeat(switching::MAX_NAME);
+    let want = |line: usize| {
+        format!("line {line}: a name of 70000 characters: names are at most 64 characters")
+    };
+    assert_eq!(error(&format!("terminals s t\ns t {long}")), want(2));
+    assert_eq!(
+        error(&format!("terminals s t\ns a\na {long}\ns t")),
+        want(3)
+    );
+    assert_eq!(error(&format!("terminals s {long}\ns t")), want(1));
+    let g: Graph = format!("terminals s t\ns {at_limit} {at_limit}\n{at_limit} t")
+        .parse()
+        .unwrap();
+    assert_eq!(g.edges()[0].name, at_limit);
 }

@@ -79,7 +79,15 @@ fn graph_lines_in(
     marker: impl Fn(usize) -> &'static str,
     exact: bool,
 ) -> Vec<String> {
-    let voltages = emulator::graphs::solve(play, model);
+    let voltages = match emulator::graphs::try_solve(play, model) {
+        Ok(voltages) => voltages,
+        Err(e) => {
+            // `play` on a graph past the exact solver: the board without its drops.
+            let mut lines = graph_lines(play, marker);
+            lines.push(format!("(no drops: {e})"));
+            return lines;
+        }
+    };
     let drops: Vec<Option<BigRational>> = (0..play.graph().edges().len())
         .map(|e| {
             (play.states()[e] == EdgeState::Resistor)
@@ -240,6 +248,8 @@ impl Cmd {
             }
             LoadedBoard::Graph { path, graph } => {
                 no_reader_on_a_graph(&self.reader)?;
+                let play = self.record.play(&graph)?;
+                super::check_network(&path, &play, self.network, true)?;
                 self.graph(&path.display().to_string(), &graph)
             }
         }

@@ -14,7 +14,7 @@ pub mod study;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
 use emulator::reading::Reader;
@@ -197,10 +197,7 @@ pub(crate) fn progress_bar(length: u64, message: String, unit: &str) -> indicati
 
 /// Reads and checks a graph file; errors name the file (and the line, when one is at fault).
 pub fn load_graph(path: &Path) -> Result<Graph> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read graph file {}", path.display()))?;
-    text.parse()
-        .map_err(|e: switching::ParseGraphError| anyhow!("{}: {e}", path.display()))
+    Ok(switching::file::read(path)?)
 }
 
 /// The board a command works on: the cage of size M or a graph file, one of the two.
@@ -275,8 +272,54 @@ impl BoardRecordArgs {
 /// The heuristic's move on a graph for the side to move: the resistor with the largest
 /// exact drop, ties to the first edge in file order (Cut cuts it; Bridj-It 2.0's machine,
 /// as Short, shorts it).
-pub(crate) fn graph_heuristic_move(play: &Play, model: Model) -> Option<usize> {
-    emulator::graphs::heuristic_move(play, model)
+///
+/// A position too large to solve ([`emulator::graphs::MAX_FILL`]) is an error, not a panic.
+pub(crate) fn graph_heuristic_move(play: &Play, model: Model) -> Result<Option<usize>> {
+    let tied = emulator::graphs::try_heuristic_moves(play, model)?;
+    Ok(tied.first().copied())
+}
+
+/// The most edges a graph may have for perfect play (`solve --graph`, `play --opponent
+/// perfect`): Lehman's theorem by matroid partition takes about a second at 10^4 edges and
+/// grows faster than the square of the edges (40 s at 3·10^4), so past this it is refused.
+pub(crate) const MAX_PERFECT_EDGES: usize = 10_000;
+
+/// Refuses a graph too large for perfect play, before any work, in one line.
+pub(crate) fn check_perfect(path: &Path, graph: &Graph) -> Result<()> {
+    let edges = graph.edges().len();
+    if edges > MAX_PERFECT_EDGES {
+        anyhow::bail!(
+            "{}: {edges} edges: perfect play is solved for at most {MAX_PERFECT_EDGES} edges \
+             (its time grows faster than the square of the edges)",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Checks that a position's network can be solved ([`emulator::graphs::check`]) and, when
+/// `exact`, solved exactly; a position the heuristic can only rank in f64 gets a one-line
+/// note on stderr saying that its ties are not exact.
+pub(crate) fn check_network(path: &Path, play: &Play, model: Model, exact: bool) -> Result<()> {
+    use emulator::graphs::{GraphSizeError, MAX_EXACT_UNKNOWNS, Precision};
+    match emulator::graphs::check(play, model) {
+        Err(e) => Err(anyhow!("{}: {e}", path.display())),
+        Ok(Precision::Float { unknowns }) if exact => Err(anyhow!(
+            "{}: {}",
+            path.display(),
+            GraphSizeError::Exact { unknowns }
+        )),
+        Ok(Precision::Float { unknowns }) => {
+            eprintln!(
+                "note: {}: {unknowns} unknowns, more than the {MAX_EXACT_UNKNOWNS} solved \
+                 exactly: the heuristic ranks drops in f64, and drops within 1e-9 of the \
+                 supply count as tied (ties not exact)",
+                path.display()
+            );
+            Ok(())
+        }
+        Ok(Precision::Exact) => Ok(()),
+    }
 }
 
 /// How an edge of a graph is in a game: `resistor`, `cut` or `shorted`.

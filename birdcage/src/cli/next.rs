@@ -5,7 +5,9 @@ use clap::Args;
 use heuristic::{Model, Move, Side, Size};
 
 use super::analyze::{cage_game, no_reader_on_a_graph};
-use super::{BoardRecordArgs, LoadedBoard, ReaderArgs, graph_heuristic_move, parse_model};
+use super::{
+    BoardRecordArgs, LoadedBoard, ReaderArgs, check_network, graph_heuristic_move, parse_model,
+};
 
 /// Print only the heuristic's move for the side to move (Cut's or Short's).
 ///
@@ -29,13 +31,14 @@ impl Cmd {
     pub fn run(&self) -> Result<String> {
         match self.record.board.load()? {
             LoadedBoard::Cage(size) => self.cage(size),
-            LoadedBoard::Graph { graph, .. } => {
+            LoadedBoard::Graph { graph, path } => {
                 no_reader_on_a_graph(&self.reader)?;
                 let play = self.record.play(&graph)?;
                 if let Some(winner) = play.winner() {
                     bail!("the game is over: {winner} has won");
                 }
-                match graph_heuristic_move(&play, self.network) {
+                check_network(&path, &play, self.network, false)?;
+                match graph_heuristic_move(&play, self.network)? {
                     Some(edge) => Ok(format!("{}\n", graph.edges()[edge].name)),
                     None => bail!("no resistor is left to play"),
                 }

@@ -431,6 +431,14 @@ impl Cmd {
         let played = if let Some(path) = &self.graph {
             let opponent = self.graph_opponent()?;
             let graph = load_graph(path)?;
+            if opponent == Opponent::Perfect {
+                super::check_perfect(path, &graph)?;
+            }
+            let model = match opponent {
+                Opponent::Heuristic(model) => model,
+                Opponent::Perfect => Model::Ideal,
+            };
+            super::check_network(path, &switching::Play::new(&graph, Side::Cut), model, false)?;
             let session = graph::GraphSession::new(
                 &path.display().to_string(),
                 &graph,

@@ -68,7 +68,10 @@ impl Cmd {
     pub fn run(&self) -> Result<String> {
         match self.record.board.load()? {
             LoadedBoard::Cage(size) => self.cage(size),
-            LoadedBoard::Graph { path, graph } => self.graph(&path.display().to_string(), &graph),
+            LoadedBoard::Graph { path, graph } => {
+                super::check_perfect(&path, &graph)?;
+                self.graph(&path.display().to_string(), &graph)
+            }
         }
     }
 

@@ -63,9 +63,14 @@ pub struct Cmd {
     /// Heuristic study: random graphs drawn per family and size.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     samples: Option<u64>,
-    /// Folder for the report (created if missing).
+    /// Folder for the report (created if missing). A folder that holds a report already
+    /// is refused.
     #[arg(long, value_name = "DIR", default_value = "study")]
     out: PathBuf,
+    /// Replace the report the folder holds (its summary.md, JSON, CSV and SVG files are
+    /// removed first).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Set by Ctrl-C: studies finish the chunk in hand and report what they finished.
@@ -90,7 +95,7 @@ impl Cmd {
             emulator::physical::check_solves(board, self.size)
                 .with_context(|| format!("board {spec}"))?;
         }
-        let out = Output::new(&self.out)?;
+        let out = Output::fresh(&self.out, self.force)?;
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let bar = super::progress_bar(0, format!("{:?}", self.study).to_lowercase(), "");
@@ -155,7 +160,7 @@ impl Cmd {
         if let Some(n) = self.samples {
             plan.samples = n;
         }
-        let out = Output::new(&self.out)?;
+        let out = Output::fresh(&self.out, self.force)?;
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let bar = super::progress_bar(0, "heuristic".into(), " boards");
         let progress = |done: u64, total: u64| {
@@ -206,13 +211,7 @@ impl Cmd {
     fn positions(&self) -> Result<PositionSet> {
         let size = self.size;
         if let Some(path) = &self.records {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read records file {}", path.display()))?;
-            return Ok(PositionSet::records(
-                size,
-                &text,
-                &path.display().to_string(),
-            )?);
+            return Ok(PositionSet::read_records(size, path)?);
         }
         let games = match self.random_games {
             Some(n) => Some(n),

@@ -26,13 +26,14 @@ pub fn save_part(dir: &Path, part: &Part) -> io::Result<PathBuf> {
 /// Why a stored part could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StoredPartError {
-    /// The file could not be read.
+    /// The file could not be read (not a regular file, more than [`MAX_PART_BYTES`], an
+    /// I/O error).
     #[error("cannot read {path}")]
     Read {
         /// The file.
         path: PathBuf,
         /// Why (the error's source, so that a chain prints it once).
-        source: io::Error,
+        source: boards::read::ReadError,
     },
     /// The file does not read as a part, or is another search's.
     #[error("{path}: {error}")]
@@ -44,12 +45,16 @@ pub enum StoredPartError {
     },
 }
 
+/// The largest part file read: a part lists the weak links it found (kilobytes on 10
+/// vertices), so 64 MiB is far past any real one.
+pub const MAX_PART_BYTES: u64 = 64 << 20;
+
 /// The stored part `id`, if its file exists; an error if it exists but is not that part.
 pub fn load_part(dir: &Path, vertices: usize, id: PartId) -> Result<Option<Part>, StoredPartError> {
     let path = part_path(dir, vertices, id);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match boards::read::text(&path, MAX_PART_BYTES) {
         Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(boards::read::ReadError::Missing) => return Ok(None),
         Err(source) => return Err(StoredPartError::Read { path, source }),
     };
     let part: Part = text.parse().map_err(|error| StoredPartError::Bad {

@@ -53,11 +53,13 @@ impl<'g> GraphSession<'g> {
             return Ok(None);
         };
         let edge = match self.opponent {
-            Opponent::Heuristic(model) => graph_heuristic_move(&self.play, model),
+            Opponent::Heuristic(model) => graph_heuristic_move(&self.play, model)?,
             // As on the cage: the first winning move; once lost, the heuristic's move.
-            Opponent::Perfect => switching::perfect::winning_move(&self.play)
-                .or_else(|| graph_heuristic_move(&self.play, Model::Ideal))
-                .or_else(|| self.play.resistors().next()),
+            Opponent::Perfect => match switching::perfect::winning_move(&self.play) {
+                Some(edge) => Some(edge),
+                None => graph_heuristic_move(&self.play, Model::Ideal)?
+                    .or_else(|| self.play.resistors().next()),
+            },
         };
         let Some(edge) = edge else {
             bail!("the machine has no move for {side} on this graph");
