@@ -40,10 +40,12 @@ pub use machine::{
     firmware_elf, qemu_available,
 };
 pub use report::tally::Tally;
-pub use report::{Existing, Header, Misfit, PLOT, Report, ReportError, STEPS, Scan};
+pub use report::{
+    Existing, Header, MAX_STEPS_BYTES, Misfit, PLOT, Report, ReportError, STEPS, Scan,
+};
 pub use run::game::play_game;
 pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
-pub use run::scenario::{Scenario, ScenarioError, Script};
+pub use run::scenario::{MAX_RECORDS_BYTES, Scenario, ScenarioError, Script};
 pub use run::{CampaignError, campaign, header};
 pub use target::ask::measure;
 pub use target::defmt::{DefmtError, DefmtLog};

@@ -426,3 +426,62 @@ fn a_timeout_outside_a_day_is_refused_not_a_panic() {
         );
     }
 }
+
+/// A FIFO where a report's `steps.jsonl` or a records file should be, or a link to
+/// `/dev/zero`, is refused before it is opened: `open()` on a FIFO with no writer blocks
+/// forever, and `/dev/zero` never ends. Each run is a child killed after 60 s, so a
+/// regression fails instead of hanging the suite.
+#[test]
+fn special_files_are_refused_not_read() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| -> std::process::Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{args:?} did not end in 60 s: it is reading a special file");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
+    };
+    let report = dir.path().join("report");
+    std::fs::create_dir(&report).unwrap();
+    let fifo = report.join("steps.jsonl");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let out = report.to_str().unwrap();
+    for args in [
+        &["run", "--target", "sil", "--scenario", "tree3", "--out", out, "--resume"][..],
+        &["calibrate", "--out", out][..],
+    ] {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    let zero = dir.path().join("records.txt");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let scenario = format!("records:{}", zero.display());
+    let fresh = dir.path().join("fresh");
+    let output = run(&[
+        "run",
+        "--target",
+        "sil",
+        "--scenario",
+        &scenario,
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+}

@@ -7,6 +7,9 @@ use std::process::Command as Process;
 /// The environment variable naming a prebuilt QEMU firmware ELF (CI builds it once).
 pub const ELF_ENV: &str = "BIRDCAGE_PIL_ELF";
 
+/// The largest ELF read: the board binary with its debug info is about 2 MB.
+pub const MAX_ELF_BYTES: u64 = 64 << 20;
+
 /// A firmware ELF, read.
 #[derive(Clone, Debug)]
 pub struct Elf {
@@ -19,7 +22,7 @@ pub struct Elf {
 impl Elf {
     /// Reads the ELF at `path`.
     pub fn read(path: &Path) -> Result<Elf, ElfError> {
-        let bytes = std::fs::read(path).map_err(|error| ElfError::Read {
+        let bytes = boards::read::bytes(path, MAX_ELF_BYTES).map_err(|error| ElfError::Read {
             path: path.to_path_buf(),
             error,
         })?;
@@ -90,7 +93,7 @@ pub enum ElfError {
         /// The file.
         path: PathBuf,
         /// Why.
-        error: std::io::Error,
+        error: boards::read::ReadError,
     },
     /// [`ELF_ENV`] names something that is not a file.
     #[error("{ELF_ENV} names {}, which is not a file", .0.display())]

@@ -92,6 +92,11 @@ pub enum Existing {
 }
 
 /// A report that cannot be written or resumed.
+/// The largest `steps.jsonl` read back (`--resume`, `calibrate`): a step is some 300 bytes,
+/// so 256 MiB holds nearly a million, far past any campaign; a special file or a runaway
+/// file is refused before it is read.
+pub const MAX_STEPS_BYTES: u64 = 256 << 20;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
     /// A file operation failed.
@@ -102,6 +107,15 @@ pub enum ReportError {
         path: PathBuf,
         /// Why.
         error: std::io::Error,
+    },
+    /// A report file could not be read: not a regular file (a FIFO would block), larger than
+    /// [`MAX_STEPS_BYTES`], or an I/O error.
+    #[error("{}: {error}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        error: boards::read::ReadError,
     },
     /// The plot could not be drawn.
     #[error("{path}: cannot draw the plot: {error}")]
@@ -326,11 +340,10 @@ impl Report {
         // Nothing to refuse in a folder that did not exist: making it touches no report.
         fs::create_dir_all(dir).map_err(io(dir))?;
         let path = dir.join(STEPS);
-        let before = match fs::read(&path) {
+        let before = match boards::read::bytes(&path, MAX_STEPS_BYTES) {
             Ok(bytes) if !bytes.is_empty() => Some(bytes),
-            Ok(_) => None,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io(&path)(e)),
+            Ok(_) | Err(boards::read::ReadError::Missing) => None,
+            Err(error) => return Err(ReportError::Read { path, error }),
         };
         let scan = match (before, existing) {
             (None, _) | (Some(_), Existing::Overwrite) => None,
@@ -386,10 +399,11 @@ impl Report {
     /// stage's report: the checks of [`Scan::read`], the unfinished game's steps included.
     pub fn read_steps(dir: &Path) -> Result<(Header, Vec<StepLine>), ReportError> {
         let path = dir.join(STEPS);
-        let bytes = fs::read(&path).map_err(|source| ReportError::Io {
-            path: path.clone(),
-            error: source,
-        })?;
+        let bytes =
+            boards::read::bytes(&path, MAX_STEPS_BYTES).map_err(|error| ReportError::Read {
+                path: path.clone(),
+                error,
+            })?;
         let scan = Scan::read(&bytes, &path)?;
         Ok((scan.header.clone(), scan.steps()))
     }

@@ -7,6 +7,10 @@ use rand::seq::IteratorRandom;
 use rand_chacha::ChaCha8Rng;
 
 /// What Short does in one game.
+/// The largest records file read (`--scenario records:FILE`): a record is under a kilobyte,
+/// so 16 MiB is some twenty thousand games.
+pub const MAX_RECORDS_BYTES: u64 = 16 << 20;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Script {
     /// A fixed record: Short's moves are played, Cut's are what the board is expected to

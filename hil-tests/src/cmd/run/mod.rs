@@ -144,8 +144,9 @@ impl Run {
                             "--scenario records:FILE plays the file's games; --games does not apply to it"
                         );
                     }
-                    let text = std::fs::read_to_string(file)
-                        .with_context(|| format!("cannot read records file {file}"))?;
+                    let text =
+                        boards::read::text(std::path::Path::new(file), bench::MAX_RECORDS_BYTES)
+                            .with_context(|| format!("cannot read records file {file}"))?;
                     let scenario = Scenario::records(size(chosen)?, &text, file)?;
                     if scenario.games.is_empty() {
                         bail!(
