@@ -28,6 +28,9 @@ pub struct Truth {
     pub best: f64,
     /// The largest drop strictly below it; `None` when no resistor has one.
     pub runner_up: Option<f64>,
+    /// best − runner-up, subtracted exactly and rounded once (the difference of the two
+    /// rounded floats above can be a few ulps off); `None` without a runner-up.
+    pub margin: Option<f64>,
 }
 
 impl Truth {
@@ -70,6 +73,10 @@ impl Truth {
             drops,
             best: fraction(&ranking.best),
             runner_up: ranking.runner_up.as_ref().map(fraction),
+            margin: ranking
+                .runner_up
+                .as_ref()
+                .map(|next| fraction(&(&ranking.best - next))),
         })
     }
 
@@ -86,7 +93,7 @@ impl Truth {
     /// best − runner-up, as a fraction of the supply: how much a reading may blur before the
     /// move changes; `None` without a runner-up.
     pub fn margin(&self) -> Option<f64> {
-        self.runner_up.map(|r| self.best - r)
+        self.margin
     }
 
     /// How much smaller than the best `edge`'s exact drop is, as a fraction of the supply.
