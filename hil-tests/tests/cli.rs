@@ -456,10 +456,25 @@ fn special_files_are_refused_not_read() {
     let report = dir.path().join("report");
     std::fs::create_dir(&report).unwrap();
     let fifo = report.join("steps.jsonl");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     let out = report.to_str().unwrap();
     for args in [
-        &["run", "--target", "sil", "--scenario", "tree3", "--out", out, "--resume"][..],
+        &[
+            "run",
+            "--target",
+            "sil",
+            "--scenario",
+            "tree3",
+            "--out",
+            out,
+            "--resume",
+        ][..],
         &["calibrate", "--out", out][..],
     ] {
         let output = run(args);
