@@ -19,7 +19,8 @@
 //! - [`games`]: seeded random legal games and board variants for tests, benches and studies;
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
 //! - [`beat`]: the search for a Short strategy that always beats the heuristic, and from
-//!   any position for either side, on the cage or a graph (the hint of `birdcage play`);
+//!   any position for either side, on the cage or a graph;
+//! - [`hint`]: the hint of a game against the machine (`birdcage play`, the web app);
 //! - [`verdict`]: what "diverges" means (a move outside the exact tied set) and why a move
 //!   diverged, the one classification the studies and the bench share.
 //!
@@ -37,6 +38,7 @@ pub mod exact;
 pub mod export;
 pub mod games;
 pub mod graphs;
+pub mod hint;
 pub mod mesh;
 pub mod physical;
 pub mod players;

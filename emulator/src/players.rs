@@ -79,6 +79,19 @@ impl Opponent {
         }
     }
 
+    /// The opponent's move on a graph (an edge index) for the side to move, `None` once
+    /// the game is over: the heuristic's largest drop (ties in file order), or the perfect
+    /// player's first winning move and, once lost, the heuristic's move on the ideal network.
+    pub fn reply_on_graph(&self, play: &switching::Play) -> Option<usize> {
+        play.to_move()?;
+        match *self {
+            Opponent::Heuristic(model) => crate::graphs::heuristic_move(play, model),
+            Opponent::Perfect => switching::perfect::winning_move(play)
+                .or_else(|| crate::graphs::heuristic_move(play, Model::Ideal))
+                .or_else(|| play.resistors().next()),
+        }
+    }
+
     /// How the opponent is named to the player.
     pub fn describe(&self) -> String {
         match self {
