@@ -154,7 +154,7 @@ function wire() {
   window.addEventListener('hashchange', load);
 }
 
-await init();
+await init({ module_or_path: new URL("./pkg/birdcage_web_bg.wasm", import.meta.url) });
 wire();
 load();
 timings.firstRenderMs = performance.now();

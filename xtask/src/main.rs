@@ -3,7 +3,7 @@
 //! - `web [--out DIR]`: builds the web app (`web/`) for `wasm32-unknown-unknown` with the
 //!   `web` profile (size over speed, fat LTO), runs wasm-bindgen in-process (the
 //!   `wasm-bindgen-cli-support` crate, the very version of web/'s `wasm-bindgen`, so nothing
-//!   needs a separate install), and copies the static files beside it: `target/web` by
+//!   needs a separate install), and copies the static files beside it: `target/site` by
 //!   default, a folder any web server or GitHub Pages can host. It fails when the
 //!   WebAssembly is over its budget.
 
@@ -45,7 +45,7 @@ fn target_dir() -> PathBuf {
 
 fn web(out: Option<PathBuf>) -> Result<()> {
     let root = root();
-    let out = out.unwrap_or_else(|| target_dir().join("web"));
+    let out = out.unwrap_or_else(|| target_dir().join("site"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let status = Command::new(&cargo)
         .current_dir(&root)
