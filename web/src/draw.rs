@@ -301,7 +301,13 @@ impl Scene<'_> {
                     )
                 }
             };
-            self.edge(&mut out, e, a, b, &body);
+            // The hit area lies along the bridge drawn: Cut's across the edge.
+            let (p, q) = if states[e] == EdgeState::Cut {
+                (c, d)
+            } else {
+                (a, b)
+            };
+            self.edge(&mut out, e, p, q, &body);
         }
         let top = size.span() + 1;
         for gx in 0..=top {

@@ -24,7 +24,7 @@ enum Board {
 }
 
 /// Every resistor's drop and the heuristic's tied set in one position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Drops {
     /// By edge index: the exact drop (a share of the supply) of each resistor.
     pub drops: Vec<Option<BigRational>>,

@@ -39,6 +39,11 @@ pub struct App {
     game: Game,
     messages: Vec<String>,
     hint: Option<(Option<usize>, String)>,
+    /// The drops of the position, its hover lines and why the machine moved: solved once
+    /// a move, drawn as often as the page likes.
+    drops: game::Drops,
+    info: Vec<String>,
+    why: String,
 }
 
 #[wasm_bindgen]
@@ -63,19 +68,28 @@ impl App {
             game,
             messages,
             hint: None,
+            drops: game::Drops::default(),
+            info: Vec::new(),
+            why: String::new(),
         };
         app.game.reply();
+        app.refresh();
         app
+    }
+
+    /// Solves the position once after it changed.
+    fn refresh(&mut self) {
+        self.drops = self.game.drops();
+        self.info = words::edge_info(&self.game, &self.drops);
+        self.why = words::why_html(&self.game);
     }
 
     /// The board as SVG.
     pub fn svg(&self) -> String {
-        let drops = self.game.drops();
-        let info = words::edge_info(&self.game, &drops);
         let scene = draw::Scene {
             game: &self.game,
-            drops: &drops,
-            info: &info,
+            drops: &self.drops,
+            info: &self.info,
             hint: self.hint.as_ref().and_then(|h| h.0),
             show_drops: self.settings.drops,
             gale: self.settings.view == View::Gale && self.game.graph().is_none(),
@@ -126,6 +140,7 @@ impl App {
         match self.game.play(name) {
             Ok(()) => {
                 self.game.reply();
+                self.refresh();
                 true
             }
             Err(e) => {
@@ -140,6 +155,7 @@ impl App {
         self.messages.clear();
         self.hint = None;
         let done = self.game.undo();
+        self.refresh();
         if !done {
             self.messages.push("Nothing to undo.".to_string());
         }
@@ -341,13 +357,12 @@ impl App {
         if let Some((_, line)) = &self.hint {
             let _ = write!(out, "<p class=\"hint\">{}</p>", escape(line));
         }
-        out.push_str(&words::why_html(&self.game));
-        let drops = self.game.drops();
+        out.push_str(&self.why);
         if self.game.winner().is_none() {
             out.push_str("<h2>The drops now</h2>");
-            out.push_str(&words::ranking_html(&self.game, &drops));
+            out.push_str(&words::ranking_html(&self.game, &self.drops));
         }
-        out.push_str(&words::legend_html(&drops));
+        out.push_str(&words::legend_html(&self.drops));
         if let Some(profile) = self.settings.board {
             match reading::reading_html(&self.game, profile, self.settings.seed) {
                 Ok(html) => out.push_str(&html),

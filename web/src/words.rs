@@ -177,7 +177,8 @@ pub fn legend_html(drops: &Drops) -> String {
         "<div class=\"legend\"><span>0 %</span><span class=\"scale\" style=\"background:\
          linear-gradient(to right,{})\"></span><span>{top} % of the supply</span></div>\
          <p class=\"note\">Colour (viridis) and thickness: each resistor's current, that is its \
-         drop, as a share of the largest.</p>",
+         drop, as a share of the largest. A pink band marks the machine's last move, a green one \
+         the hint's.</p>",
         stops.join(",")
     )
 }
