@@ -613,3 +613,17 @@ fn screenshots(b: &Browser) {
     b.screenshot(&dir.join("m4-board-dark-1280.png"));
     println!("screenshots in {}", dir.display());
 }
+
+/// `birdcage web` with nothing built: one line naming the folder and the command, exit 2.
+#[test]
+fn web_without_a_build_names_the_command() {
+    let out = birdcage()
+        .args(["web", "--port", "0", "--dir", "/nonexistent/site"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: no web app in /nonexistent/site: build it with `cargo xtask web`\n"
+    );
+}

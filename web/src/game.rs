@@ -12,6 +12,10 @@ use crate::settings::{Opponent, Settings};
 
 /// The board and the moves on it.
 #[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value a page, moved only when a game starts: the cage's stack position stays as the firmware has it"
+)]
 enum Board {
     Cage {
         record: Record,
@@ -137,7 +141,11 @@ impl Game {
 
     /// Who played move `i` (Cut opens).
     pub fn side_of(i: usize) -> Side {
-        if i % 2 == 0 { Side::Cut } else { Side::Short }
+        if i.is_multiple_of(2) {
+            Side::Cut
+        } else {
+            Side::Short
+        }
     }
 
     /// The name the record gives a move of `side` on edge `e` (on the cage, Short's in

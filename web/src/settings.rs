@@ -261,8 +261,10 @@ mod tests {
     #[test]
     fn graph_text_round_trips() {
         let text = "terminals s t\ns a\na t # the path\ns t";
-        let mut s = Settings::default();
-        s.graph = Some(text.to_string());
+        let s = Settings {
+            graph: Some(text.to_string()),
+            ..Settings::default()
+        };
         let (back, errors) = Settings::parse(&s.hash("s-t"));
         assert!(errors.is_empty());
         assert_eq!(back.graph.as_deref(), Some(text));

@@ -96,14 +96,23 @@ pub fn ranking_html(game: &Game, drops: &Drops) -> String {
         out.push_str("<ol class=\"top\">");
         for &i in order.iter().take(5) {
             let (name, d) = &named[i];
-            let tie = named.iter().filter(|(_, o)| o == d).count() > 1;
+            let equal: Vec<&str> = named
+                .iter()
+                .filter(|(n, o)| o == d && n != name)
+                .map(|(n, _)| *n)
+                .collect();
+            let tie = if equal.is_empty() {
+                String::new()
+            } else {
+                format!(" (exactly equal to {})", equal.join(", "))
+            };
             let _ = write!(
                 out,
                 "<li><span class=\"swatch\" style=\"background:{}\"></span>{} {} %{}</li>",
                 viridis(heat(d, &named)),
                 escape(name),
                 percent(d, digits),
-                if tie { " (exact tie)" } else { "" }
+                escape(&tie)
             );
         }
         out.push_str("</ol>");
