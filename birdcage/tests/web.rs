@@ -276,6 +276,19 @@ impl Browser {
     }
 }
 
+/// Percent-encoding of a URL component (the page's own reads it back).
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-_.~,".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
 const TAB: &str = "\u{E004}";
 const ENTER: &str = "\u{E007}";
 const RIGHT: &str = "\u{E014}";
@@ -567,11 +580,10 @@ fn figures(b: &Browser) {
         "M=8 first render (navigation start to the board drawn): median {render:.0} ms of {renders:.0?}"
     ));
     lines.push(format!(
-        "M=8 the machine's move (app.play: the click's move checked, the machine's reply, \
-         the position solved): median {reply:.1} ms of {replies:.1?}"
+        "M=8 the machine's move (app.play: the click's move checked and the machine's reply): median {reply:.1} ms of {replies:.1?}"
     ));
     lines.push(format!(
-        "M=8 a whole click (that, and the page redrawn): median {mv:.1} ms of {moves:.1?}"
+        "M=8 a whole click (that, the position solved for the page and redrawn): median {mv:.1} ms of {moves:.1?}"
     ));
     let wasm = target_dir().join("site/pkg/birdcage_web_bg.wasm");
     lines.push(format!(
@@ -609,8 +621,14 @@ fn screenshots(b: &Browser) {
     b.size(1280, 1000);
     b.open("size=4&moves=A7,c5&view=gale&theme=light");
     b.screenshot(&dir.join("m4-gale-light-1280.png"));
+    b.size(1280, 1900);
     b.open("size=4&moves=A7,c5&board=nucleo-f446re&seed=7&drops=on&theme=dark");
     b.screenshot(&dir.join("m4-board-dark-1280.png"));
+    b.size(1280, 1000);
+    let graph = "terminals s t\ns a\na t\ns b\nb t\na b bridge\ns t direct\na t#2\n";
+    let hash = format!("graph={}&moves=s-a&theme=light", encode(graph));
+    b.open(&hash);
+    b.screenshot(&dir.join("graph-light-1280.png"));
     println!("screenshots in {}", dir.display());
 }
 

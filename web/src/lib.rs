@@ -40,10 +40,11 @@ pub struct App {
     messages: Vec<String>,
     hint: Option<(Option<usize>, String)>,
     /// The drops of the position, its hover lines and why the machine moved: solved once
-    /// a move, drawn as often as the page likes.
+    /// a move, when the page first draws it, then drawn as often as it likes.
     drops: game::Drops,
     info: Vec<String>,
     why: String,
+    fresh: bool,
 }
 
 #[wasm_bindgen]
@@ -71,21 +72,25 @@ impl App {
             drops: game::Drops::default(),
             info: Vec::new(),
             why: String::new(),
+            fresh: false,
         };
         app.game.reply();
-        app.refresh();
         app
     }
 
-    /// Solves the position once after it changed.
+    /// Solves the position for the page, once after it changed.
     fn refresh(&mut self) {
-        self.drops = self.game.drops();
-        self.info = words::edge_info(&self.game, &self.drops);
-        self.why = words::why_html(&self.game);
+        if !self.fresh {
+            self.drops = self.game.drops();
+            self.info = words::edge_info(&self.game, &self.drops);
+            self.why = words::why_html(&self.game);
+            self.fresh = true;
+        }
     }
 
     /// The board as SVG.
-    pub fn svg(&self) -> String {
+    pub fn svg(&mut self) -> String {
+        self.refresh();
         let scene = draw::Scene {
             game: &self.game,
             drops: &self.drops,
@@ -140,7 +145,7 @@ impl App {
         match self.game.play(name) {
             Ok(()) => {
                 self.game.reply();
-                self.refresh();
+                self.fresh = false;
                 true
             }
             Err(e) => {
@@ -155,7 +160,7 @@ impl App {
         self.messages.clear();
         self.hint = None;
         let done = self.game.undo();
-        self.refresh();
+        self.fresh = false;
         if !done {
             self.messages.push("Nothing to undo.".to_string());
         }
@@ -331,7 +336,8 @@ impl App {
 
     /// The panel beside the board: who plays whom, why the machine moved, the drops now,
     /// the hint, and the board's reading.
-    pub fn panel(&self) -> String {
+    pub fn panel(&mut self) -> String {
+        self.refresh();
         let mut out = String::new();
         let board = match self.game.size() {
             Some(size) => format!("The M={} cage", size.get()),
@@ -408,6 +414,19 @@ mod tests {
     }
 
     #[test]
+    fn why_the_machine_moved_is_told_truly() {
+        // C7 is the machine's choice after A7,c5; A1 (given by the link) is not.
+        let mut app = App::new("size=4&moves=A7,c5");
+        assert!(app.panel().contains("Why the machine played C7"));
+        let mut app = App::new("size=4&moves=A7,c5,A1");
+        let panel = app.panel();
+        assert!(
+            panel.contains("It came with the record; the machine would have played C7"),
+            "{panel}"
+        );
+    }
+
+    #[test]
     fn an_illegal_move_in_the_link_is_named() {
         let app = App::new("size=4&moves=A7,a7,C3");
         assert_eq!(app.record(), "A7");
@@ -423,7 +442,7 @@ mod tests {
             "{}",
             app.message()
         );
-        let app = App::new("graph=terminals%20s%20t%0As");
+        let mut app = App::new("graph=terminals%20s%20t%0As");
         assert!(app.message().starts_with("The graph file:"));
         assert!(app.svg().contains("M=4 bird cage"));
     }
@@ -444,7 +463,7 @@ mod tests {
     fn every_view_draws_at_every_size() {
         for m in MIN_SIZE..=MAX_SIZE {
             for view in ["circuit", "gale"] {
-                let app = App::new(&format!("size={m}&view={view}&drops=on"));
+                let mut app = App::new(&format!("size={m}&view={view}&drops=on"));
                 let svg = app.svg();
                 assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
                 assert!(!app.panel().is_empty());
@@ -454,7 +473,7 @@ mod tests {
 
     #[test]
     fn the_board_reading_is_analyzes() {
-        let app = App::new("size=4&moves=A7,c5&board=nucleo-f446re&seed=7");
+        let mut app = App::new("size=4&moves=A7,c5&board=nucleo-f446re&seed=7");
         let panel = app.panel();
         assert!(
             panel.contains("The firmware's move from the codes"),

@@ -148,6 +148,20 @@ pub fn why_html(game: &Game) -> String {
         );
     }
     let before = game.drops_after(i);
+    if !before.tied.contains(&e) {
+        // A move the link's record gave for the machine's side, not the machine's choice.
+        let choice = before
+            .tied
+            .first()
+            .map_or("none".to_string(), |&t| game.move_name(side, t));
+        return format!(
+            "<h2>The last move of the machine's side: {}</h2><p>It came with the record; the \
+             machine would have played {} (the largest drop then).</p>{}",
+            escape(&name),
+            escape(&choice),
+            ranking_html(game, &before)
+        );
+    }
     let verb = match side {
         Side::Cut => "cut the resistor with the largest current",
         Side::Short => "shorted the resistor with the largest drop",

@@ -6,7 +6,7 @@ import init, { App } from './pkg/birdcage_web.js';
 const $ = (id) => document.getElementById(id);
 // Figures for the browser test and the curious: milliseconds (performance.now()).
 // moveMs: a click's whole cost (the move, the machine's reply, the page redrawn); replyMs:
-// the WebAssembly's part (the move checked, the machine's reply, the position solved).
+// the move checked and the machine's reply (its exact solve), in WebAssembly.
 const timings = (window.birdcage = {
   firstRenderMs: null, lastMoveMs: null, moveMs: [], lastReplyMs: null, replyMs: [],
 });
