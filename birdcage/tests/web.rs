@@ -25,8 +25,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Debian's chromium and chromedriver (`apt-get install chromium chromium-driver`), or the
+/// programs `BIRDCAGE_CHROMIUM` and `BIRDCAGE_CHROMEDRIVER` name.
+fn program(var: &str, default: &str) -> PathBuf {
+    std::env::var_os(var).map_or_else(|| PathBuf::from(default), PathBuf::from)
+}
 
 fn birdcage() -> Command {
     Command::new(env!("CARGO_BIN_EXE_birdcage"))
@@ -295,7 +298,9 @@ const RIGHT: &str = "\u{E014}";
 
 #[test]
 fn the_web_app_in_chromium() {
-    if !Path::new(CHROMIUM).exists() || !Path::new(CHROMEDRIVER).exists() {
+    let chromium = program("BIRDCAGE_CHROMIUM", "/usr/bin/chromium");
+    let chromedriver = program("BIRDCAGE_CHROMEDRIVER", "/usr/bin/chromedriver");
+    if !chromium.exists() || !chromedriver.exists() {
         println!("skipped: no chromium");
         return;
     }
@@ -329,7 +334,7 @@ fn the_web_app_in_chromium() {
 
     let port = free_port();
     let _driver = Killed(
-        Command::new(CHROMEDRIVER)
+        Command::new(&chromedriver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -352,7 +357,7 @@ fn the_web_app_in_chromium() {
     let caps = json!({ "capabilities": { "alwaysMatch": {
         "browserName": "chrome",
         "goog:chromeOptions": {
-            "binary": CHROMIUM,
+            "binary": chromium,
             "args": [
                 "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -374,6 +379,7 @@ fn the_web_app_in_chromium() {
         scripted_game_as_cut(&browser);
         link_reloads_the_position(&browser);
         keyboard_only_play(&browser);
+        the_hint_knows_the_machine(&browser);
         bad_input_is_named(&browser);
         a_graph_file_is_played(&browser);
         figures(&browser);
@@ -495,6 +501,29 @@ fn keyboard_only_play(b: &Browser) {
     let again = b.record();
     assert!(again.len() > after.len(), "the second key move: {again}");
     println!("keyboard: {tabs} Tab, Enter, then arrow and Enter: {again}");
+}
+
+/// At M=4 after A7 the hint names c7, a move that beats this machine though perfect play
+/// says Cut wins (as `birdcage play`'s hint says), and marks it on the board.
+fn the_hint_knows_the_machine(b: &Browser) {
+    b.open("size=4");
+    b.click("#hint");
+    let hint = b.text(".hint");
+    assert!(
+        hint.starts_with("Hint: c7: it starts a strategy that beats this machine"),
+        "{hint}"
+    );
+    assert_eq!(
+        b.script(
+            "return document.querySelector('.hinted').dataset.edge;",
+            json!([])
+        ),
+        json!("c7")
+    );
+    // The focus is on the hinted edge: Enter plays it.
+    b.keys(&[ENTER]);
+    assert!(b.record().starts_with("A7,c7,"), "{}", b.record());
+    println!("hint: {hint}");
 }
 
 fn bad_input_is_named(b: &Browser) {
