@@ -267,10 +267,29 @@ impl Scene<'_> {
     /// The cage as Gale's game: Short's dots join top to bottom, Cut's left to right.
     fn gale_svg(&self, size: Size) -> String {
         let span = f64::from(size.span()) + 1.0; // 2M
-        let x = |x: f64| U * (x + 0.9);
+        let x = |x: f64| U * (x + 1.2);
         let y = |y: f64| U * (span + 0.6 - y);
-        let (w, h) = (U * (span + 1.8), U * (span + 1.9));
+        let (w, h) = (U * (span + 2.1), U * (span + 1.9));
         let mut out = self.open(w, h, &format!("The M={} cage as Gale's dots", size.get()));
+        // The squares' names, as on the circuit: columns below, rows on the left.
+        for c in 1..size.span() + 1 {
+            let _ = write!(
+                out,
+                "<text class=\"coord\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                x(f64::from(c)),
+                y(-0.75),
+                column_letter(c)
+            );
+        }
+        for r in 1..size.span() + 1 {
+            let _ = write!(
+                out,
+                "<text class=\"coord\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" \
+                 dominant-baseline=\"middle\">{r}</text>",
+                x(-0.6),
+                y(f64::from(r))
+            );
+        }
         let states = &self.states;
         for (e, edge) in size.edges().enumerate() {
             let (a, b) = ends(edge);
@@ -361,12 +380,18 @@ impl Scene<'_> {
             let (nx, ny) = (-(b.1 - a.1) / len * offset, (b.0 - a.0) / len * offset);
             let (a, b) = ((a.0 + nx, a.1 + ny), (b.0 + nx, b.1 + ny));
             let mut body = self.circuit_body(e, a, b);
+            // The name beside the middle, on the side the copy is offset to (clear of the
+            // resistor's zigzag).
             let m = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+            let len = ((b.0 - a.0).powi(2) + (b.1 - a.1).powi(2)).sqrt().max(1e-6);
+            let side = if offset < 0.0 { -1.0 } else { 1.0 };
+            let (ux, uy) = (-(b.1 - a.1) / len * side, (b.0 - a.0) / len * side);
             let _ = write!(
                 body,
-                "<text class=\"edge-name\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                m.0 + 8.0,
-                m.1 - 8.0,
+                "<text class=\"edge-name\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" \
+                 dominant-baseline=\"middle\">{}</text>",
+                m.0 + ux * 22.0,
+                m.1 + uy * 22.0,
                 escape(&edge.name)
             );
             self.edge(&mut out, e, a, b, &body);
