@@ -32,6 +32,7 @@ enum Command {
     Graph(cli::graph::Cmd),
     Link(cli::link::Cmd),
     Links(cli::links::Cmd),
+    Web(cli::web::Cmd),
     Completions(cli::completions::CompletionsCmd),
     Man(cli::completions::ManCmd),
 }
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
         Command::Graph(cmd) => cmd.run(),
         Command::Link(cmd) => cmd.run(),
         Command::Links(cmd) => cmd.run(),
+        Command::Web(cmd) => cmd.run(),
         Command::Completions(cmd) => cmd.run(Cli::command()),
         Command::Man(cmd) => cmd.run(Cli::command()),
     };

@@ -19,7 +19,8 @@
 //! - [`games`]: seeded random legal games and board variants for tests, benches and studies;
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
 //! - [`beat`]: the search for a Short strategy that always beats the heuristic, and from
-//!   any position for either side, on the cage or a graph (the hint of `birdcage play`);
+//!   any position for either side, on the cage or a graph;
+//! - [`hint`]: the hint of a game against the machine (`birdcage play`, the web app);
 //! - [`truth`]: the exact `ideal` truth of a position (best set, best drop, runner-up), the
 //!   one the studies, SIL and the bench judge moves against;
 //! - [`verdict`]: the judgement of a move (agree, benign tie, or diverges and why), the one
@@ -42,6 +43,7 @@ pub mod exact;
 pub mod export;
 pub mod games;
 pub mod graphs;
+pub mod hint;
 pub mod mesh;
 pub mod physical;
 pub mod players;

@@ -79,6 +79,28 @@ impl Opponent {
         }
     }
 
+    /// The opponent's move on a graph (an edge index) for the side to move, `None` once
+    /// the game is over: the heuristic's largest drop (ties in file order), or the perfect
+    /// player's first winning move and, once lost, the heuristic's move on the ideal network.
+    /// A graph past the solver's limits is an error, not a panic ([`crate::graphs::check`]).
+    pub fn reply_on_graph(
+        &self,
+        play: &switching::Play,
+    ) -> Result<Option<usize>, crate::graphs::GraphSizeError> {
+        if play.to_move().is_none() {
+            return Ok(None);
+        }
+        let heuristic =
+            |model| crate::graphs::try_heuristic_moves(play, model).map(|t| t.first().copied());
+        Ok(match *self {
+            Opponent::Heuristic(model) => heuristic(model)?,
+            Opponent::Perfect => match switching::perfect::winning_move(play) {
+                Some(edge) => Some(edge),
+                None => heuristic(Model::Ideal)?.or_else(|| play.resistors().next()),
+            },
+        })
+    }
+
     /// How the opponent is named to the player.
     pub fn describe(&self) -> String {
         match self {

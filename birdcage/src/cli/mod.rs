@@ -11,6 +11,7 @@ pub mod next;
 pub mod play;
 pub mod solve;
 pub mod study;
+pub mod web;
 
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@ use switching::{Graph, GraphMoveError, Play};
 
 use super::{Game, Rival};
 use crate::cli::analyze::graph_lines_with_drops;
-use crate::cli::{graph_heuristic_move, graph_lines, graph_text};
+use crate::cli::{graph_lines, graph_text};
 
 /// One game on a graph in progress.
 #[derive(Debug)]
@@ -52,15 +52,9 @@ impl<'g> GraphSession<'g> {
         let Some(side) = self.play.to_move().filter(|&s| s != self.you) else {
             return Ok(None);
         };
-        let edge = match self.opponent {
-            Opponent::Heuristic(model) => graph_heuristic_move(&self.play, model)?,
-            // As on the cage: the first winning move; once lost, the heuristic's move.
-            Opponent::Perfect => match switching::perfect::winning_move(&self.play) {
-                Some(edge) => Some(edge),
-                None => graph_heuristic_move(&self.play, Model::Ideal)?
-                    .or_else(|| self.play.resistors().next()),
-            },
-        };
+        // As on the cage: the heuristic, or the first winning move and once lost the
+        // heuristic's move.
+        let edge = self.opponent.reply_on_graph(&self.play)?;
         let Some(edge) = edge else {
             bail!("the machine has no move for {side} on this graph");
         };

@@ -1,0 +1,484 @@
+//! Shannon's Bird Cage in the browser: the workspace's crates (`heuristic`, `switching`,
+//! `emulator`'s exact solver, perfect play, beat search and board model) compiled to
+//! WebAssembly behind one small API, [`App`], that the page's JavaScript calls.
+//!
+//! The JavaScript only puts the HTML and SVG this crate writes on the page and forwards
+//! clicks, keys and the URL: every rule, coordinate, current, choice, hint and word comes
+//! from here. The same code runs on the host (`cargo test -p birdcage-web`).
+//!
+//! - [`settings`]: the URL (`#size=4&moves=A7,c5&you=cut&network=reference`) both ways;
+//! - [`game`]: a game on the cage or a graph, the machine's replies, undo, the hint;
+//! - [`draw`]: the board as SVG (circuit, Gale's dots, a graph on its [`layout`]);
+//! - [`words`]: hover lines, the ranking, why the machine moved, the legend;
+//! - [`reading`]: what a board's ADC reads and the firmware's move from it.
+#![forbid(unsafe_code)]
+
+pub mod colour;
+pub mod draw;
+pub mod game;
+pub mod html;
+pub mod layout;
+pub mod reading;
+pub mod settings;
+pub mod words;
+
+use std::fmt::Write as _;
+
+use heuristic::{MAX_SIZE, MIN_SIZE, Model, Side};
+use wasm_bindgen::prelude::wasm_bindgen;
+
+use game::Game;
+use html::escape;
+use settings::{Opponent, Settings, View};
+
+/// The page's state: the settings from the URL, the game, the messages to show.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct App {
+    settings: Settings,
+    game: Game,
+    messages: Vec<String>,
+    hint: Option<(Option<usize>, String)>,
+    /// The drops of the position, its hover lines and why the machine moved: solved once
+    /// a move, when the page first draws it, then drawn as often as it likes.
+    drops: game::Drops,
+    info: Vec<String>,
+    why: String,
+    fresh: bool,
+}
+
+#[wasm_bindgen]
+impl App {
+    /// The page for a URL hash (`size=4&moves=A7,c5`, with or without `#`). Whatever in it
+    /// is wrong is named in [`App::message`] and the rest is used; when it is the machine's
+    /// turn, the machine moves at once.
+    #[wasm_bindgen(constructor)]
+    pub fn new(hash: &str) -> App {
+        let (mut settings, mut messages) = Settings::parse(hash);
+        let (game, problem) = match Game::new(&settings) {
+            Ok(made) => made,
+            Err(e) => {
+                messages.push(format!("{e}. Playing the cage instead."));
+                settings.graph = None;
+                Game::new(&settings).expect("the cage always builds")
+            }
+        };
+        messages.extend(problem);
+        let mut app = App {
+            settings,
+            game,
+            messages,
+            hint: None,
+            drops: game::Drops::default(),
+            info: Vec::new(),
+            why: String::new(),
+            fresh: false,
+        };
+        app.game.reply();
+        app
+    }
+
+    /// Solves the position for the page, once after it changed.
+    fn refresh(&mut self) {
+        if !self.fresh {
+            self.drops = self.game.drops();
+            self.info = words::edge_info(&self.game, &self.drops);
+            self.why = words::why_html(&self.game);
+            self.fresh = true;
+        }
+    }
+
+    /// The board as SVG.
+    pub fn svg(&mut self) -> String {
+        self.refresh();
+        let scene = draw::Scene {
+            game: &self.game,
+            drops: &self.drops,
+            info: &self.info,
+            hint: self.hint.as_ref().and_then(|h| h.0),
+            show_drops: self.settings.drops,
+            gale: self.settings.view == View::Gale && self.game.graph().is_none(),
+            states: self.game.states(),
+            your_turn: self.game.to_move() == Some(self.game.you()),
+            last: self.game.last_machine_move().map(|(_, e)| e),
+        };
+        scene.svg()
+    }
+
+    /// The record so far, in the project's notation (`A7,c5,C7`).
+    pub fn record(&self) -> String {
+        self.game.record()
+    }
+
+    /// The URL hash (without `#`) that gives this position back.
+    pub fn hash(&self) -> String {
+        self.settings.hash(&self.game.record())
+    }
+
+    /// The messages about bad input (empty when all is well), one a line.
+    pub fn message(&self) -> String {
+        self.messages.join("\n")
+    }
+
+    /// `light`, `dark`, or empty: follow the system.
+    pub fn theme(&self) -> String {
+        self.settings.theme.unwrap_or("").to_string()
+    }
+
+    /// Whose turn and the result, one line.
+    pub fn status(&self) -> String {
+        let you = self.game.you();
+        match (self.game.winner(), self.game.to_move()) {
+            (Some(w), _) if w == you => format!("{w} has won: you win."),
+            (Some(w), _) => format!("{w} has won: the machine wins."),
+            (None, Some(s)) if s == you => format!("Your move ({s})."),
+            (None, Some(s)) => format!("The machine's move ({s})."),
+            (None, None) => "No move is left.".to_string(),
+        }
+    }
+
+    /// Plays the person's move on the edge named `name`, then the machine's reply. On a
+    /// bad move, false and the message says why.
+    pub fn play(&mut self, name: &str) -> bool {
+        self.messages.clear();
+        self.hint = None;
+        match self.game.play(name) {
+            Ok(()) => {
+                self.game.reply();
+                self.fresh = false;
+                true
+            }
+            Err(e) => {
+                self.messages.push(format!("`{name}`: {e}."));
+                false
+            }
+        }
+    }
+
+    /// Takes back moves until it is the person's turn again.
+    pub fn undo(&mut self) -> bool {
+        self.messages.clear();
+        self.hint = None;
+        let done = self.game.undo();
+        self.fresh = false;
+        if !done {
+            self.messages.push("Nothing to undo.".to_string());
+        }
+        done
+    }
+
+    /// The hint (`birdcage play`'s): it knows the machine. The move is marked on the board.
+    pub fn hint(&mut self) -> String {
+        let hint = self.game.hint();
+        let line = hint.1.clone();
+        self.hint = Some(hint);
+        line
+    }
+
+    /// The URL hash with one setting changed (`size`, `you`, `opponent`, `network`, `view`,
+    /// `drops`, `board`, `seed`, `theme`); a new game for a new size or side. Empty when
+    /// the value is refused, and the message says why.
+    pub fn with_setting(&mut self, key: &str, value: &str) -> String {
+        let mut s = self.settings.clone();
+        if let Err(e) = s.set(key, value) {
+            self.messages = vec![e.replace(" in the link", "")];
+            return String::new();
+        }
+        let moves = match key {
+            "size" | "you" => String::new(),
+            _ => self.game.record(),
+        };
+        if key == "size" {
+            s.graph = None;
+        }
+        s.hash(&moves)
+    }
+
+    /// The URL hash of a new game on a graph file's text; empty when the file does not
+    /// read, and the message names the line at fault.
+    pub fn with_graph(&mut self, text: &str) -> String {
+        if let Err(e) = text.parse::<switching::Graph>() {
+            self.messages = vec![format!("The graph file: {e}.")];
+            return String::new();
+        }
+        let mut s = self.settings.clone();
+        s.graph = Some(text.to_string());
+        s.view = View::Circuit;
+        s.hash("")
+    }
+
+    /// The URL hash of a new game with the same settings (on the cage when `cage`).
+    pub fn new_game(&self, cage: bool) -> String {
+        let mut s = self.settings.clone();
+        if cage {
+            s.graph = None;
+        }
+        s.hash("")
+    }
+
+    /// The graph file's text, when the game is on one.
+    pub fn graph_text(&self) -> String {
+        self.settings.graph.clone().unwrap_or_default()
+    }
+
+    /// The controls: every choice the page offers, with the current one selected.
+    pub fn controls(&self) -> String {
+        let s = &self.settings;
+        let mut out = String::new();
+        let select =
+            |out: &mut String, key: &str, label: &str, options: &[(String, String, bool)]| {
+                let _ = write!(out, "<label>{label} <select data-setting=\"{key}\">");
+                for (value, text, selected) in options {
+                    let _ = write!(
+                        out,
+                        "<option value=\"{}\"{}>{}</option>",
+                        escape(value),
+                        if *selected { " selected" } else { "" },
+                        escape(text)
+                    );
+                }
+                out.push_str("</select></label>");
+            };
+        let on_cage = s.graph.is_none();
+        let sizes: Vec<_> = (MIN_SIZE..=MAX_SIZE)
+            .map(|m| {
+                (
+                    m.to_string(),
+                    format!("M={m}"),
+                    on_cage && s.size.get() == m,
+                )
+            })
+            .chain((!on_cage).then(|| (String::new(), "graph file".to_string(), true)))
+            .collect();
+        select(&mut out, "size", "Board", &sizes);
+        select(
+            &mut out,
+            "you",
+            "You play",
+            &[
+                (
+                    "short".into(),
+                    "Short (the machine cuts)".into(),
+                    s.you == Side::Short,
+                ),
+                (
+                    "cut".into(),
+                    "Cut (the machine shorts)".into(),
+                    s.you == Side::Cut,
+                ),
+            ],
+        );
+        select(
+            &mut out,
+            "opponent",
+            "Against",
+            &[
+                (
+                    "heuristic".into(),
+                    "the heuristic (largest drop)".into(),
+                    s.opponent == Opponent::Heuristic,
+                ),
+                (
+                    "perfect".into(),
+                    "the perfect player".into(),
+                    s.opponent == Opponent::Perfect,
+                ),
+            ],
+        );
+        let networks: Vec<_> = Model::ALL
+            .iter()
+            .map(|m| (m.name().to_string(), m.name().to_string(), s.network == *m))
+            .collect();
+        select(&mut out, "network", "Network", &networks);
+        if on_cage {
+            select(
+                &mut out,
+                "view",
+                "View",
+                &[
+                    (
+                        "circuit".into(),
+                        "Shannon's circuit".into(),
+                        s.view == View::Circuit,
+                    ),
+                    (
+                        "gale".into(),
+                        "Gale's dots (Bridj-It)".into(),
+                        s.view == View::Gale,
+                    ),
+                ],
+            );
+        }
+        let _ = write!(
+            out,
+            "<label><input type=\"checkbox\" data-setting=\"drops\"{}> drops in %</label>",
+            if s.drops { " checked" } else { "" }
+        );
+        let boards: Vec<_> =
+            std::iter::once(("none".to_string(), "none".to_string(), s.board.is_none()))
+                .chain(boards::PROFILES.iter().map(|p| {
+                    (
+                        p.name.to_string(),
+                        p.name.to_string(),
+                        s.board.map(|b| b.name) == Some(p.name),
+                    )
+                }))
+                .collect();
+        select(&mut out, "board", "Board's ADC", &boards);
+        let _ = write!(
+            out,
+            "<label>Tolerance seed <input data-setting=\"seed\" inputmode=\"numeric\" size=\"6\" \
+             placeholder=\"nominal\" value=\"{}\"></label>",
+            s.seed.map_or(String::new(), |v| v.to_string())
+        );
+        out
+    }
+
+    /// The panel beside the board: who plays whom, why the machine moved, the drops now,
+    /// the hint, and the board's reading.
+    pub fn panel(&mut self) -> String {
+        self.refresh();
+        let mut out = String::new();
+        let board = match self.game.size() {
+            Some(size) => format!("The M={} cage", size.get()),
+            None => {
+                let g = self.game.graph().expect("a graph when not the cage");
+                let [s, t] = g.terminal_names();
+                format!(
+                    "A graph of {} edges (terminals {}, {})",
+                    g.edges().len(),
+                    escape(s),
+                    escape(t)
+                )
+            }
+        };
+        let _ = write!(
+            out,
+            "<p class=\"who\">{board}: you play <b>{}</b> against {}. Cut moves first.</p>\
+             <p class=\"status\" role=\"status\">{}</p>",
+            self.game.you(),
+            escape(&self.game.machine()),
+            escape(&self.status())
+        );
+        if let Some((_, line)) = &self.hint {
+            let _ = write!(out, "<p class=\"hint\">{}</p>", escape(line));
+        }
+        out.push_str(&self.why);
+        if self.game.winner().is_none() {
+            out.push_str("<h2>The drops now</h2>");
+            out.push_str(&words::ranking_html(&self.game, &self.drops));
+        }
+        out.push_str(&words::legend_html(&self.drops));
+        if let Some(profile) = self.settings.board {
+            match reading::reading_html(&self.game, profile, self.settings.seed) {
+                Ok(html) => out.push_str(&html),
+                Err(e) => {
+                    let _ = write!(out, "<p class=\"error\">Board reading: {}</p>", escape(&e));
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_machine_answers_a_link_at_once() {
+        // `birdcage next --size 4 --moves A7,c5` prints C7.
+        let app = App::new("#size=4&moves=A7,c5");
+        assert_eq!(app.record(), "A7,c5,C7");
+        assert_eq!(app.hash(), "size=4&moves=A7,c5,C7");
+        assert_eq!(app.message(), "");
+    }
+
+    #[test]
+    fn the_opening_is_the_machines() {
+        assert_eq!(App::new("").record(), "A7");
+        // As Cut, the person opens.
+        assert_eq!(App::new("you=cut").record(), "");
+    }
+
+    #[test]
+    fn a_click_plays_and_the_machine_replies() {
+        let mut app = App::new("size=4");
+        assert!(app.svg().contains("data-edge=\"c7\""));
+        assert!(app.play("c7"));
+        assert_eq!(app.record().split(',').count(), 3);
+        assert!(!app.play("c7"));
+        assert!(app.message().contains("c7"), "{}", app.message());
+        assert!(app.undo());
+        assert_eq!(app.record(), "A7");
+    }
+
+    #[test]
+    fn why_the_machine_moved_is_told_truly() {
+        // C7 is the machine's choice after A7,c5; A1 (given by the link) is not.
+        let mut app = App::new("size=4&moves=A7,c5");
+        assert!(app.panel().contains("Why the machine played C7"));
+        let mut app = App::new("size=4&moves=A7,c5,A1");
+        let panel = app.panel();
+        assert!(
+            panel.contains("It came with the record; the machine would have played C7"),
+            "{panel}"
+        );
+    }
+
+    #[test]
+    fn an_illegal_move_in_the_link_is_named() {
+        let app = App::new("size=4&moves=A7,a7,C3");
+        assert_eq!(app.record(), "A7");
+        assert!(app.message().contains("move 2 `a7`"), "{}", app.message());
+    }
+
+    #[test]
+    fn a_bad_graph_is_named_and_the_cage_stays() {
+        let mut app = App::new("size=3");
+        assert_eq!(app.with_graph("terminals s t\ns"), "");
+        assert!(
+            app.message().starts_with("The graph file:"),
+            "{}",
+            app.message()
+        );
+        let mut app = App::new("graph=terminals%20s%20t%0As");
+        assert!(app.message().starts_with("The graph file:"));
+        assert!(app.svg().contains("M=4 bird cage"));
+    }
+
+    #[test]
+    fn a_graph_game_is_played_by_names() {
+        let mut app = App::new("");
+        let hash = app.with_graph("terminals s t\ns a\na t\ns b\nb t\na b");
+        let mut app = App::new(&hash);
+        assert_eq!(app.record().split(',').count(), 1);
+        assert!(app.svg().contains("data-edge="));
+        let hint = app.hint();
+        assert!(hint.starts_with("Hint: "), "{hint}");
+        let _ = app.panel();
+    }
+
+    #[test]
+    fn every_view_draws_at_every_size() {
+        for m in MIN_SIZE..=MAX_SIZE {
+            for view in ["circuit", "gale"] {
+                let mut app = App::new(&format!("size={m}&view={view}&drops=on"));
+                let svg = app.svg();
+                assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+                assert!(!app.panel().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn the_board_reading_is_analyzes() {
+        let mut app = App::new("size=4&moves=A7,c5&board=nucleo-f446re&seed=7");
+        let panel = app.panel();
+        assert!(
+            panel.contains("The firmware's move from the codes"),
+            "{panel}"
+        );
+        assert!(panel.contains("tolerance seed 7"));
+    }
+}
