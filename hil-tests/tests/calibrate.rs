@@ -152,7 +152,13 @@ fn bad_reports_are_errors_and_lose_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let missing = calibrate_report(&dir.path().join("none"), None).unwrap_err();
     assert!(
-        matches!(missing, CalibrationError::Report(ReportError::Io { .. })),
+        matches!(
+            missing,
+            CalibrationError::Report(ReportError::Read {
+                error: boards::read::ReadError::Missing,
+                ..
+            })
+        ),
         "{missing}"
     );
 
