@@ -76,7 +76,7 @@ fn qemu(
         return None;
     }
     let how = if cfg!(feature = "probe") {
-        "as a probe-rs probe (bench::qemu::QemuProbe)"
+        "as a probe-rs probe (gdb-probe's GdbProbe, opened by its gdb:unix: selector)"
     } else {
         "read by the bench itself (no probe-rs in this build)"
     };
