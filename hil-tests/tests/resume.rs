@@ -175,6 +175,13 @@ fn a_bench_killed_mid_game_resumes_to_the_uninterrupted_report() {
     // ... and the resumed run is the uninterrupted one: same noise, same moves, same codes.
     same(&after, whole);
     assert_eq!(tally(&out), tally(&reference().0));
+    // ... and so is every summary, byte for byte: the floats read back from the steps file
+    // (margins) round-trip exactly.
+    for file in ["summary.json", "summary.md", "plot.svg"] {
+        let got = std::fs::read(out.join(file)).unwrap();
+        let want = std::fs::read(reference().0.join(file)).unwrap();
+        assert!(got == want, "{file} of the resumed run differs from the uninterrupted one's");
+    }
 }
 
 #[test]
