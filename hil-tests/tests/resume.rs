@@ -180,7 +180,10 @@ fn a_bench_killed_mid_game_resumes_to_the_uninterrupted_report() {
     for file in ["summary.json", "summary.md", "plot.svg"] {
         let got = std::fs::read(out.join(file)).unwrap();
         let want = std::fs::read(reference().0.join(file)).unwrap();
-        assert!(got == want, "{file} of the resumed run differs from the uninterrupted one's");
+        assert!(
+            got == want,
+            "{file} of the resumed run differs from the uninterrupted one's"
+        );
     }
 }
 

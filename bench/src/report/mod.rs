@@ -619,6 +619,9 @@ mod round_trip {
             let back: f64 = serde_json::from_str(&text).unwrap();
             off += usize::from(back.to_bits() != x.to_bits());
         }
-        assert_eq!(off, 0, "{off} of 100000 floats did not read back to the same bits");
+        assert_eq!(
+            off, 0,
+            "{off} of 100000 floats did not read back to the same bits"
+        );
     }
 }
