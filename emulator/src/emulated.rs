@@ -486,18 +486,6 @@ fn judge(position: &Position, chosen: heuristic::Edge) -> Turn {
     }
 }
 
-/// The exact ideal network's tied best edges on `position` (in reading order: the first is
-/// the heuristic's choice) and the margin between the best drop and the runner-up as a
-/// fraction of the supply, as the bench's reports print it: 1 where no runner-up exists
-/// ([`Truth::margin`] is `None` there), no edges and 0 when no resistor is left. Kept for
-/// the bench's reports; new code reads [`Truth`].
-pub fn ideal_tied(position: &Position) -> (Vec<heuristic::Edge>, f64) {
-    match Truth::of(position) {
-        Some(t) => (t.tied_edges(position.size()), t.margin().unwrap_or(1.0)),
-        None => (Vec::new(), 0.0),
-    }
-}
-
 /// The firmware's next move in a game given by its moves so far (Cut first, the firmware
 /// playing Cut): a fresh cage and application replay the game press by press, then one more
 /// press gives the move. A function of the moves alone, so callers can undo freely; the same

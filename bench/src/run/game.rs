@@ -48,13 +48,10 @@ pub fn play_game(
             Script::Record(all) => all.moves().get(moves.len()).copied(),
             Script::Random(_) | Script::Guided(_) => None,
             Script::Mirror if position.to_move() == Some(Side::Short) => {
-                emulator::emulated::ideal_tied(&position)
-                    .0
-                    .first()
-                    .map(|&edge| Move {
-                        side: Side::Short,
-                        edge,
-                    })
+                emulator::truth::Truth::of(&position).map(|t| Move {
+                    side: Side::Short,
+                    edge: t.choice,
+                })
             }
             Script::Mirror => None,
             Script::Branch(path) if position.to_move() == Some(Side::Short) => {
