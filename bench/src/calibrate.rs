@@ -98,6 +98,19 @@ pub enum CalibrationError {
     /// The emulated board, the forward model, cannot hold games of the report's size.
     #[error(transparent)]
     Size(#[from] CageSizeError),
+    /// The profile the report names is no longer the board the run predicted with (a
+    /// profile file edited since): its parts would be fitted against the wrong nominal values.
+    #[error(
+        "{spec}: the board profile's values changed since the run (sha256 {now} now, {then} in the report); pass --board with the profile the run used"
+    )]
+    ProfileChanged {
+        /// The profile named.
+        spec: String,
+        /// Its digest's first 12 digits now.
+        now: String,
+        /// The report's.
+        then: String,
+    },
     /// The report's header names a size that is not a board size.
     #[error("M={size} is not a board size")]
     NotASize {
@@ -628,6 +641,16 @@ pub fn calibrate_report(
     let (header, steps) = Report::read_steps(dir)?;
     let spec = board.or(header.profile.as_deref()).unwrap_or(&header.board);
     let profile = boards::file::load(spec)?;
+    if let (None, Some(then)) = (board, &header.depends.profile_sha256) {
+        let now = crate::report::Depends::profile(profile);
+        if &now != then {
+            return Err(CalibrationError::ProfileChanged {
+                spec: spec.to_string(),
+                now: now[..12].to_string(),
+                then: then.get(..12).unwrap_or(then).to_string(),
+            });
+        }
+    }
     let size = Size::new(u32::from(header.size))
         .map_err(|_| CalibrationError::NotASize { size: header.size })?;
     let calibration = calibrate(profile, &observations(size, &steps)?)?;

@@ -36,12 +36,12 @@ pub use faults::table::{
 };
 pub use faults::{FaultCampaignError, FaultRun, Trial, Verdict, fault_campaign};
 pub use machine::{
-    ELF_ENV, Elf, ElfError, MachineError, PilOptions, QEMU, QemuEvent, QemuExit, QemuFailure,
-    firmware_elf, qemu_available,
+    ELF_ENV, Elf, ElfError, MAX_ELF_BYTES, MachineError, PilOptions, QEMU, QemuEvent, QemuExit,
+    QemuFailure, firmware_elf, qemu_available,
 };
 pub use report::tally::Tally;
 pub use report::{
-    Existing, Header, MAX_STEPS_BYTES, Misfit, PLOT, Report, ReportError, STEPS, Scan,
+    Depends, Existing, Header, MAX_STEPS_BYTES, Misfit, PLOT, Report, ReportError, STEPS, Scan,
 };
 pub use run::game::play_game;
 pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};

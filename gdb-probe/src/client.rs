@@ -295,6 +295,9 @@ impl Gdb {
             let n = match self.stream.read(&mut buf) {
                 Ok(0) => return Err(GdbError::Closed),
                 Ok(n) => n,
+                // A signal handled by the program (Ctrl-C, SIGTERM) interrupts a read on a
+                // socket with a timeout even under SA_RESTART (signal(7)): read again.
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => return self.byte(),
                 Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
                     return Err(GdbError::Closed);
                 }

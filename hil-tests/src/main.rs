@@ -55,8 +55,12 @@ pub(crate) fn tick(bar: &ProgressBar, done: usize, known: usize) -> ControlFlow<
     }
 }
 
-/// Set by Ctrl-C: the campaign stops after the game in hand and reports what it finished.
+/// Set by Ctrl-C, SIGTERM or SIGHUP (ctrlc's `termination` feature): the campaign stops
+/// after the game in hand and reports what it finished.
 pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The signals that set [`STOP`], as a stopped run names them.
+pub(crate) const STOP_SIGNALS: &str = "Ctrl-C, SIGTERM or SIGHUP";
 
 fn main() -> ExitCode {
     let cli: Cli = match args::parse() {

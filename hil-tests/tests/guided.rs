@@ -25,7 +25,7 @@ fn run(
     resume: bool,
 ) -> Run {
     let mut sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
-    let header = header(&mut sil, scenario, None).unwrap();
+    let header = header(&mut sil, NUCLEO, scenario, None).unwrap();
     let existing = if resume {
         bench::Existing::Resume
     } else {

@@ -30,7 +30,7 @@ fn campaign(probe: &str) {
     let mut hil = bench::Hil::connect(probe, profile, std::path::Path::new(&elf)).unwrap();
     let scenario = Scenario::random(heuristic::Size::M4, 3, 1);
     let dir = tempfile::tempdir().unwrap();
-    let header = header(&mut hil, &scenario, None).unwrap();
+    let header = header(&mut hil, profile, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
     bench::campaign(&mut hil, profile, &scenario, &mut report, &mut |_, _| {
         std::ops::ControlFlow::Continue(())

@@ -59,7 +59,7 @@ fn an_empty_report_still_gets_a_plot() {
     let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     let scenario = Scenario::random(Size::M4, 0, 3);
     let dir = tempfile::tempdir().unwrap();
-    let header = header(&mut sil, &scenario, None).unwrap();
+    let header = header(&mut sil, NUCLEO, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
     report.finish().unwrap();
     let svg = std::fs::read_to_string(dir.path().join(PLOT)).unwrap();

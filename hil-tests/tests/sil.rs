@@ -89,7 +89,7 @@ fn the_m3_tree_on_the_nominal_board_has_no_fault_and_only_explained_divergences(
     );
     let lines = std::fs::read_to_string(dir.path().join("steps.jsonl")).unwrap();
     assert_eq!(
-        lines.lines().filter(|l| l.starts_with("{\"step\"")).count(),
+        lines.lines().filter(|l| l.contains(",\"step\":{")).count(),
         tally.steps
     );
 }
@@ -206,7 +206,7 @@ fn an_interrupted_report_resumes_where_it_stopped() {
     let (full, _) = run_to_the_end(whole.path(), &scenario);
     let text = std::fs::read_to_string(whole.path().join("steps.jsonl")).unwrap();
     // Interrupted in the middle of the fourth game, with a half-written last line.
-    let cut = text.match_indices("{\"game_end\"").nth(2).unwrap().0;
+    let cut = text.match_indices("\"game_end\"").nth(2).unwrap().0;
     let after = &text[cut..];
     let next_line = cut + after.find('\n').unwrap() + 1;
     let partial = format!("{}{}", &text[..next_line + 40], "");
@@ -276,7 +276,7 @@ fn a_probe_lost_mid_run_is_summed_up_as_interrupted_and_the_run_resumes() {
         sil: Sil::new(NUCLEO, Size::M4, None).unwrap(),
         left: 60,
     };
-    let header = header(&mut target, &scenario, None).unwrap();
+    let header = header(&mut target, NUCLEO, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
     let error = campaign(&mut target, NUCLEO, &scenario, &mut report, &mut |_, _| {
         ControlFlow::Continue(())
@@ -306,7 +306,7 @@ fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
 
     let dir = tempfile::tempdir().unwrap();
     let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
-    let header = header(&mut sil, &scenario, None).unwrap();
+    let header = header(&mut sil, NUCLEO, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
     let error = campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |done, _| {
         if done == 2 {

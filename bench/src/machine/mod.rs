@@ -6,6 +6,7 @@
 
 mod adc;
 mod elf;
+pub mod host;
 
 use std::path::PathBuf;
 use std::process::{Child, Command as Process, Stdio};
@@ -14,7 +15,7 @@ use std::time::{Duration, Instant};
 use gdb_probe::{Address, Gdb, GdbError, Quirks};
 
 pub use adc::{Adc, AdcError};
-pub use elf::{ELF_ENV, Elf, ElfError, firmware_elf};
+pub use elf::{ELF_ENV, Elf, ElfError, MAX_ELF_BYTES, firmware_elf};
 
 /// The QEMU executable.
 pub const QEMU: &str = "qemu-system-arm";
@@ -124,6 +125,21 @@ impl Drop for GdbMachine {
     }
 }
 
+impl QemuEvent {
+    /// The event for a wait for command `seq` on QEMU process `pid` that ran out after
+    /// `waited` (`None`: not known) of `timeout`: a hang, unless the host held the run up.
+    pub fn timed_out(seq: u16, pid: u32, waited: Option<Duration>, timeout: Duration) -> Self {
+        match host::stall(pid, waited, timeout) {
+            Some(stall) => QemuEvent::HostStalled {
+                seq,
+                timeout,
+                stall,
+            },
+            None => QemuEvent::Hang { seq, timeout },
+        }
+    }
+}
+
 impl GdbMachine {
     /// The stub's address, for a probe selector (`gdb:unix:PATH`).
     pub fn address(&self) -> Address {
@@ -222,13 +238,25 @@ pub enum QemuEvent {
     /// A command could not be written to QEMU's stdin.
     #[error("cannot write to QEMU: {0}")]
     Write(std::io::Error),
-    /// No reply came in time.
+    /// No reply came in time, and QEMU was running and the bench on time all along.
     #[error("no answer to command {seq} within {timeout:?}: the firmware hangs")]
     Hang {
         /// The command's sequence number.
         seq: u16,
         /// How long the bench waited.
         timeout: Duration,
+    },
+    /// No reply came in time, but the host, not the firmware, held the run up.
+    #[error(
+        "no answer to command {seq} within {timeout:?}, and the firmware is not to blame: {stall}"
+    )]
+    HostStalled {
+        /// The command's sequence number.
+        seq: u16,
+        /// How long the bench waited.
+        timeout: Duration,
+        /// What held it up.
+        stall: host::Stall,
     },
     /// QEMU closed its end during a command.
     #[error("QEMU stopped during command {seq}")]

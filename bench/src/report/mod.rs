@@ -3,9 +3,11 @@
 //! had and `--resume` skips the games already finished; `summary.json`, `summary.md` and
 //! `plot.svg` at the end.
 
+pub mod chain;
 pub mod plot;
 pub mod tally;
 
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,6 +15,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Class, Step, StepLine};
+use crate::report::chain::{Broken, Chain};
 use crate::report::tally::Tally;
 
 /// What was run, on what.
@@ -36,6 +39,38 @@ pub struct Header {
     pub size: u8,
     /// Games in the scenario.
     pub games: usize,
+    /// What the run depends on beyond its options, so `--resume` can refuse to mix two
+    /// boards, two firmwares or two records files under the same names.
+    #[serde(default)]
+    pub depends: Depends,
+}
+
+/// SHA-256 digests (hex) of what a run reads, for [`Header::depends`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Depends {
+    /// The board the bench predicts with: its validated profile, built-in or from a file
+    /// (so a file's comments may change, its values may not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile_sha256: Option<String>,
+    /// The firmware ELF run in QEMU or flashed (PIL, HIL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elf_sha256: Option<String>,
+    /// The records file of a `records:FILE` scenario.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records_sha256: Option<String>,
+}
+
+impl Depends {
+    /// The digest of the board the bench predicts with: its validated values, whatever
+    /// their source.
+    pub fn profile(profile: &boards::Profile) -> String {
+        chain::digest(format!("{profile:?}").as_bytes())
+    }
+
+    /// The digest of a file's bytes (an ELF, a records file).
+    pub fn file(bytes: &[u8]) -> String {
+        chain::digest(bytes)
+    }
 }
 
 /// A guided game's cage that did not fit the position the operator was asked to make: kept
@@ -55,7 +90,7 @@ pub struct Misfit {
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Line {
-    Header(Header),
+    Header(Box<Header>),
     Step(Box<StepLine>),
     GameEnd(usize, usize),
     Misfit(Box<Misfit>),
@@ -66,6 +101,8 @@ enum Line {
 pub struct Report {
     dir: PathBuf,
     file: File,
+    /// The seal of the lines written so far.
+    chain: Chain,
     header: Header,
     tally: Tally,
     divergences: Vec<StepLine>,
@@ -135,6 +172,22 @@ pub enum ReportError {
         /// Games it finished.
         games: usize,
     },
+    /// The folder holds a report that stops reading at a damaged line.
+    #[error(
+        "{path} already holds a report with {games} games intact before a damaged line ({damage}): \
+         --resume refuses it; --force starts over, or move the file away to keep it"
+    )]
+    Damaged {
+        /// The steps file.
+        path: PathBuf,
+        /// Games finished before the damage.
+        games: usize,
+        /// The first line refused.
+        damage: Box<ReportError>,
+    },
+    /// `--out` names something that is not a folder.
+    #[error("{0} is not a folder (the report is a folder of files): name a folder for --out")]
+    NotAFolder(PathBuf),
     /// The report to resume was written by another run.
     #[error("{path}: written by another run ({differs}); use another --out")]
     Mismatch {
@@ -144,12 +197,14 @@ pub enum ReportError {
         differs: String,
     },
     /// A report line that is not one (only a cut-short last line is an interruption).
-    #[error("{path} line {line}: not a report line")]
+    #[error("{path} line {line}: {why}")]
     Garbled {
         /// The file.
         path: PathBuf,
         /// 1-based line.
         line: usize,
+        /// What is wrong with it.
+        why: String,
     },
     /// A report line in the wrong place: a repeated or misplaced line, which no run writes.
     #[error("{path} line {line}: {why}")]
@@ -169,6 +224,12 @@ pub const PLOT: &str = "plot.svg";
 /// The steps file's name in the report folder.
 pub const STEPS: &str = "steps.jsonl";
 
+/// The JSON summary's name in the report folder.
+pub const SUMMARY_JSON: &str = "summary.json";
+
+/// The Markdown summary's name in the report folder.
+pub const SUMMARY_MD: &str = "summary.md";
+
 /// Most divergences kept for the Markdown summary.
 const LISTED: usize = 50;
 
@@ -181,89 +242,56 @@ pub struct Scan {
     lines: Vec<Line>,
     /// Bytes of the file that hold the header and the finished games: what a resume keeps.
     pub kept: usize,
+    /// The seal after the kept lines: where a resume's next line continues it.
+    chain: Chain,
     /// Steps of the game that was in hand when the run stopped (a calibration can use them;
     /// a resume plays that game again).
     pub unfinished: Vec<StepLine>,
 }
 
+/// How far a steps file reads: the lines up to the first that breaks the report's rules.
+struct Partial {
+    header: Option<Header>,
+    lines: Vec<Line>,
+    kept: usize,
+    chain: Chain,
+    pending: Vec<Line>,
+    /// The first line refused, and why; `None` when the whole file reads.
+    error: Option<ReportError>,
+}
+
+impl Partial {
+    /// Games finished before the first line refused.
+    fn games(&self) -> usize {
+        self.lines
+            .iter()
+            .filter(|l| matches!(l, Line::GameEnd(..)))
+            .count()
+    }
+}
+
+/// The start every header line this bench writes has: a file holding only a part of it is a
+/// run killed while it wrote its first line, which played nothing.
+const HEADER_START: &str = "{\"seq\":0,\"sum\":\"";
+
 impl Scan {
-    /// Reads a steps file's bytes (`path` only names it in errors). Every line must parse, but
-    /// a last line with no newline (cut short by a kill); the header comes first and once;
-    /// games end in order, each once, and a game's steps come before its end and after the
-    /// previous game's. Anything else is refused with the line's number: no run writes it.
+    /// Reads a steps file's bytes (`path` only names it in errors). Every line must parse
+    /// and carry its seal ([`chain`]), but a last line with no newline (cut short by a
+    /// kill); the header comes first and once; games end in order, each once, and a game's
+    /// steps come before its end and after the previous game's. Anything else is refused with
+    /// the line's number: no run writes it.
     pub fn read(bytes: &[u8], path: &Path) -> Result<Scan, ReportError> {
-        let garbled = |line| ReportError::Garbled {
-            path: path.to_path_buf(),
-            line,
-        };
-        let misplaced = |line, why: String| ReportError::Misplaced {
-            path: path.to_path_buf(),
-            line,
-            why,
-        };
-        let mut header = None;
-        let mut lines = Vec::new();
-        let mut pending: Vec<Line> = Vec::new();
-        let mut pending_text: Vec<&[u8]> = Vec::new();
-        let mut kept = 0;
-        let mut offset = 0;
-        for (i, raw) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
-            let number = i + 1;
-            offset += raw.len();
-            let Some(text) = raw.strip_suffix(b"\n") else {
-                // A last line cut short by an interruption: the run stopped in it.
-                break;
-            };
-            let line = std::str::from_utf8(text)
-                .ok()
-                .and_then(|t| serde_json::from_str::<Line>(t).ok())
-                .ok_or_else(|| garbled(number))?;
-            let next_game = lines
-                .iter()
-                .filter(|l| matches!(l, Line::GameEnd(..)))
-                .count();
-            match (&line, &header) {
-                (Line::Header(h), None) if number == 1 => {
-                    header = Some(h.clone());
-                    kept = offset;
-                    continue;
-                }
-                (Line::Header(_), _) => {
-                    return Err(misplaced(number, "a second header".to_string()));
-                }
-                (_, None) => return Err(garbled(1)),
-                _ => {}
-            }
-            let game = match &line {
-                Line::Step(s) => s.game,
-                Line::Misfit(m) => m.game,
-                Line::GameEnd(g, _) => *g,
-                Line::Header(_) => return Err(misplaced(number, "a second header".to_string())),
-            };
-            if game != next_game {
-                return Err(misplaced(
-                    number,
-                    format!(
-                        "a line of game {game} where game {next_game} comes next (a repeated or misplaced line)"
-                    ),
-                ));
-            }
-            if let Some(first) = pending_text.iter().position(|&t| t == text) {
-                let first = number - (pending_text.len() - first);
-                return Err(misplaced(number, format!("repeats line {first}")));
-            }
-            if matches!(line, Line::GameEnd(..)) {
-                lines.append(&mut pending);
-                lines.push(line);
-                pending_text.clear();
-                kept = offset;
-            } else {
-                pending.push(line);
-                pending_text.push(text);
-            }
+        let partial = Scan::partial(bytes, path);
+        if let Some(error) = partial.error {
+            return Err(error);
         }
-        let header = header.ok_or_else(|| garbled(1))?;
-        let unfinished = pending
+        let header = partial.header.ok_or_else(|| ReportError::Garbled {
+            path: path.to_path_buf(),
+            line: 1,
+            why: "no header".to_string(),
+        })?;
+        let unfinished = partial
+            .pending
             .into_iter()
             .filter_map(|l| match l {
                 Line::Step(s) => Some(*s),
@@ -272,10 +300,127 @@ impl Scan {
             .collect();
         Ok(Scan {
             header,
-            lines,
-            kept,
+            lines: partial.lines,
+            kept: partial.kept,
+            chain: partial.chain,
             unfinished,
         })
+    }
+
+    /// Whether `bytes` hold no line at all: empty, or only the start of a header cut short
+    /// (a run killed while writing its first line). Such a file holds nothing to keep or to
+    /// lose, and a run starts afresh on it, with or without `--resume`.
+    pub fn is_blank(bytes: &[u8]) -> bool {
+        !bytes.contains(&b'\n')
+            && std::str::from_utf8(bytes)
+                .is_ok_and(|text| HEADER_START.starts_with(text) || text.starts_with(HEADER_START))
+    }
+
+    fn partial(bytes: &[u8], path: &Path) -> Partial {
+        let mut p = Partial {
+            header: None,
+            lines: Vec::new(),
+            kept: 0,
+            chain: Chain::default(),
+            pending: Vec::new(),
+            error: None,
+        };
+        let garbled = |line, why: String| ReportError::Garbled {
+            path: path.to_path_buf(),
+            line,
+            why,
+        };
+        let misplaced = |line, why: String| ReportError::Misplaced {
+            path: path.to_path_buf(),
+            line,
+            why,
+        };
+        let mut chain = Chain::default();
+        let mut offset = 0;
+        for (i, raw) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+            let number = i + 1;
+            offset += raw.len();
+            let Some(text) = raw.strip_suffix(b"\n") else {
+                // A last line cut short by an interruption: the run stopped in it.
+                break;
+            };
+            if text.ends_with(b"\r") {
+                p.error = Some(garbled(
+                    number,
+                    "it ends in CR LF: the file's line endings were converted (an editor, \
+                     git's autocrlf); the bench writes LF only, so convert it back (dos2unix) \
+                     to resume it"
+                        .to_string(),
+                ));
+                break;
+            }
+            let Ok(text) = std::str::from_utf8(text) else {
+                p.error = Some(garbled(number, "not UTF-8".to_string()));
+                break;
+            };
+            let body = match chain.open(text) {
+                Ok(body) => body,
+                Err(Broken::Unsealed) => {
+                    let why = if number == 1 && serde_json::from_str::<Line>(text).is_ok() {
+                        "a header with no seal: written by an older bench, which cannot be \
+                         resumed by this one (--force starts over)"
+                            .to_string()
+                    } else {
+                        Broken::Unsealed.to_string()
+                    };
+                    p.error = Some(garbled(number, why));
+                    break;
+                }
+                Err(broken) => {
+                    p.error = Some(misplaced(number, broken.to_string()));
+                    break;
+                }
+            };
+            let Ok(line) = serde_json::from_str::<Line>(&body) else {
+                p.error = Some(garbled(number, "not a report line".to_string()));
+                break;
+            };
+            let next_game = p.games();
+            match (&line, &p.header) {
+                (Line::Header(h), None) if number == 1 => {
+                    p.header = Some((**h).clone());
+                    p.kept = offset;
+                    p.chain = chain;
+                    continue;
+                }
+                (Line::Header(_), _) => {
+                    p.error = Some(misplaced(number, "a second header".to_string()));
+                    break;
+                }
+                (_, None) => {
+                    p.error = Some(garbled(1, "the first line is not a header".to_string()));
+                    break;
+                }
+                _ => {}
+            }
+            let game = match &line {
+                Line::Step(s) => s.game,
+                Line::Misfit(m) => m.game,
+                Line::GameEnd(g, _) => *g,
+                Line::Header(_) => unreachable!("refused above"),
+            };
+            if game != next_game {
+                p.error = Some(misplaced(
+                    number,
+                    format!("a line of game {game} where game {next_game} comes next"),
+                ));
+                break;
+            }
+            if matches!(line, Line::GameEnd(..)) {
+                p.lines.append(&mut p.pending);
+                p.lines.push(line);
+                p.kept = offset;
+                p.chain = chain;
+            } else {
+                p.pending.push(line);
+            }
+        }
+        p
     }
 
     /// Games finished.
@@ -301,13 +446,53 @@ impl Scan {
     }
 }
 
-/// Fields of two headers that differ, as `field: this run's value, the report's value`.
+/// Checks that the report's files can be written in `dir`: a file can be made there, and the
+/// summaries already there can be replaced.
+fn writable(dir: &Path) -> Result<(), ReportError> {
+    let probe = dir.join(format!(".write-check-{}", std::process::id()));
+    let made = File::create(&probe).map(drop);
+    let _ = fs::remove_file(&probe);
+    made.map_err(|error| ReportError::Io {
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    for name in [STEPS, SUMMARY_JSON, SUMMARY_MD, PLOT] {
+        let path = dir.join(name);
+        if path.exists() {
+            fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .map_err(|error| ReportError::Io { path, error })?;
+        }
+    }
+    Ok(())
+}
+
+/// Fields of two headers that differ, as `field: this run's value, the report's value`; what
+/// the run depends on ([`Depends`]) in words, with the digests' first 12 digits.
 fn differences(ours: &Header, theirs: &Header) -> String {
-    let (Ok(serde_json::Value::Object(a)), Ok(serde_json::Value::Object(b))) =
-        (serde_json::to_value(ours), serde_json::to_value(theirs))
-    else {
+    fn flat(value: serde_json::Value) -> BTreeMap<String, serde_json::Value> {
+        let mut out = BTreeMap::new();
+        if let serde_json::Value::Object(map) = value {
+            for (key, value) in map {
+                match value {
+                    serde_json::Value::Object(_) => out.extend(
+                        flat(value)
+                            .into_iter()
+                            .map(|(k, v)| (format!("{key}.{k}"), v)),
+                    ),
+                    value => {
+                        out.insert(key, value);
+                    }
+                }
+            }
+        }
+        out
+    }
+    let (Ok(a), Ok(b)) = (serde_json::to_value(ours), serde_json::to_value(theirs)) else {
         return "its header".to_string();
     };
+    let (a, b) = (flat(a), flat(b));
     let null = serde_json::Value::Null;
     let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
     keys.sort();
@@ -315,11 +500,25 @@ fn differences(ours: &Header, theirs: &Header) -> String {
     keys.into_iter()
         .filter(|k| a.get(*k).unwrap_or(&null) != b.get(*k).unwrap_or(&null))
         .map(|k| {
-            format!(
-                "{k}: {} here, {} in the report",
-                a.get(k).unwrap_or(&null),
-                b.get(k).unwrap_or(&null)
-            )
+            let (here, there) = (a.get(k).unwrap_or(&null), b.get(k).unwrap_or(&null));
+            let what = match k.as_str() {
+                "depends.profile_sha256" => Some("the board profile's values changed"),
+                "depends.elf_sha256" => Some("the firmware ELF changed"),
+                "depends.records_sha256" => Some("the records file changed"),
+                _ => None,
+            };
+            let short = |v: &serde_json::Value| match v.as_str() {
+                Some(d) => d.get(..12).unwrap_or(d).to_string(),
+                None => "not recorded".to_string(),
+            };
+            match what {
+                Some(what) => format!(
+                    "{what} (sha256 {} here, {} in the report)",
+                    short(here),
+                    short(there)
+                ),
+                None => format!("{k}: {here} here, {there} in the report"),
+            }
         })
         .collect::<Vec<_>>()
         .join("; ")
@@ -337,19 +536,30 @@ impl Report {
                 error: source,
             }
         };
+        if dir.exists() && !dir.is_dir() {
+            return Err(ReportError::NotAFolder(dir.to_path_buf()));
+        }
         // Nothing to refuse in a folder that did not exist: making it touches no report.
         fs::create_dir_all(dir).map_err(io(dir))?;
         let path = dir.join(STEPS);
         let before = match boards::read::bytes(&path, MAX_STEPS_BYTES) {
-            Ok(bytes) if !bytes.is_empty() => Some(bytes),
+            Ok(bytes) if !Scan::is_blank(&bytes) => Some(bytes),
             Ok(_) | Err(boards::read::ReadError::Missing) => None,
             Err(error) => return Err(ReportError::Read { path, error }),
         };
         let scan = match (before, existing) {
             (None, _) | (Some(_), Existing::Overwrite) => None,
             (Some(bytes), Existing::Refuse) => {
-                let games = Scan::read(&bytes, &path).map_or(0, |s| s.games());
-                return Err(ReportError::Exists { path, games });
+                let partial = Scan::partial(&bytes, &path);
+                let games = partial.games();
+                return Err(match partial.error {
+                    None => ReportError::Exists { path, games },
+                    Some(damage) => ReportError::Damaged {
+                        path,
+                        games,
+                        damage: Box::new(damage),
+                    },
+                });
             }
             (Some(bytes), Existing::Resume) => {
                 let scan = Scan::read(&bytes, &path)?;
@@ -360,7 +570,10 @@ impl Report {
                 Some(scan)
             }
         };
-        let file = match &scan {
+        // Before a game is played: a run that cannot write its summaries at the end would
+        // have played for nothing.
+        writable(dir)?;
+        let (file, chain) = match &scan {
             Some(scan) => {
                 let file = fs::OpenOptions::new()
                     .append(true)
@@ -368,13 +581,14 @@ impl Report {
                     .map_err(io(&path))?;
                 // The unfinished game and a torn last line go; the rest stays as written.
                 file.set_len(scan.kept as u64).map_err(io(&path))?;
-                file
+                (file, scan.chain)
             }
-            None => File::create(&path).map_err(io(&path))?,
+            None => (File::create(&path).map_err(io(&path))?, Chain::default()),
         };
         let mut report = Report {
             dir: dir.to_path_buf(),
             file,
+            chain,
             header: header.clone(),
             tally: Tally::default(),
             divergences: Vec::new(),
@@ -390,7 +604,7 @@ impl Report {
                     report.count(&line);
                 }
             }
-            None => report.write(&Line::Header(header))?,
+            None => report.write(&Line::Header(Box::new(header)))?,
         }
         Ok(report)
     }
@@ -417,10 +631,11 @@ impl Report {
     /// and at most one torn last line, which a resume drops.
     fn write(&mut self, line: &Line) -> Result<(), ReportError> {
         let path = self.dir.join(STEPS);
-        let mut text = serde_json::to_string(line).map_err(|e| ReportError::Io {
+        let body = serde_json::to_string(line).map_err(|e| ReportError::Io {
             path: path.clone(),
             error: e.into(),
         })?;
+        let mut text = self.chain.seal(&body);
         text.push('\n');
         self.file
             .write_all(text.as_bytes())
@@ -508,10 +723,10 @@ impl Report {
         let md = self.markdown();
         for (name, text) in [
             (
-                "summary.json",
+                SUMMARY_JSON,
                 serde_json::to_string_pretty(&json).unwrap_or_default(),
             ),
-            ("summary.md", md.clone()),
+            (SUMMARY_MD, md.clone()),
         ] {
             let path = self.dir.join(name);
             fs::write(&path, text).map_err(|source| ReportError::Io {

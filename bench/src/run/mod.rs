@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use firmware::protocol::{Command, Reply};
 
 use crate::check::Predictor;
-use crate::report::{Header, Report, ReportError};
+use crate::report::{Depends, Header, Report, ReportError};
 use crate::target::{Lost, Target, TargetError};
 use game::play_game;
 use scenario::{Scenario, Script};
@@ -37,6 +37,7 @@ pub enum CampaignError {
 /// Identifies the target and builds the report header.
 pub fn header(
     target: &mut dyn Target,
+    profile: &boards::Profile,
     scenario: &Scenario,
     board_seed: Option<u64>,
 ) -> Result<Header, TargetError> {
@@ -50,6 +51,11 @@ pub fn header(
             scenario: scenario.name.clone(),
             size: scenario.size.get(),
             games: scenario.games.len(),
+            depends: Depends {
+                profile_sha256: Some(Depends::profile(profile)),
+                elf_sha256: None,
+                records_sha256: scenario.source_sha256.clone(),
+            },
         }),
         reply => Err(Lost::Unexpected {
             expected: "its identity",

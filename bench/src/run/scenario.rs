@@ -41,6 +41,9 @@ pub struct Scenario {
     pub size: Size,
     /// The games.
     pub games: Vec<Script>,
+    /// SHA-256 of the file the games were read from (`records:FILE`), for the report's
+    /// [`crate::report::Depends`].
+    pub source_sha256: Option<String>,
 }
 
 /// A scenario that cannot be built.
@@ -70,6 +73,7 @@ impl Scenario {
             name: format!("tree{}", size.get()),
             size,
             games: vec![Script::Branch(Vec::new())],
+            source_sha256: None,
         }
     }
 
@@ -92,6 +96,7 @@ impl Scenario {
             games: (0..games as u64)
                 .map(|i| script(seed.wrapping_add(i)))
                 .collect(),
+            source_sha256: None,
         }
     }
 
@@ -132,6 +137,7 @@ impl Scenario {
             name: format!("records {origin}"),
             size,
             games,
+            source_sha256: Some(crate::report::Depends::file(text.as_bytes())),
         })
     }
 }

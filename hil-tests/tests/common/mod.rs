@@ -8,7 +8,13 @@ use std::time::{Duration, Instant};
 /// Runs the bench `command` in a process group of its own, and once its report in `out` holds
 /// a finished game, sends the whole group SIGINT, as a terminal's Ctrl-C does.
 #[allow(dead_code)] // Not every test binary that shares this module interrupts a run.
-pub fn interrupted(mut command: Command, out: &Path) -> Output {
+pub fn interrupted(command: Command, out: &Path) -> Output {
+    signalled(command, out, "INT")
+}
+
+/// As [`interrupted`], with `signal` (`INT`, `TERM`, `HUP`) sent to the run's process group.
+#[allow(dead_code)]
+pub fn signalled(mut command: Command, out: &Path, signal: &str) -> Output {
     use std::os::unix::process::CommandExt;
     let child = command
         .process_group(0)
@@ -28,7 +34,7 @@ pub fn interrupted(mut command: Command, out: &Path) -> Output {
     }
     let group = format!("-{}", child.id());
     let kill = Command::new("kill")
-        .args(["-INT", "--", &group])
+        .args([&format!("-{signal}"), "--", &group])
         .status()
         .unwrap();
     assert!(kill.success());
@@ -46,7 +52,7 @@ pub fn played(
     dir: &Path,
     resume: bool,
 ) -> Result<bench::Report, bench::CampaignError> {
-    let header = bench::header(target, scenario, board_seed)?;
+    let header = bench::header(target, profile, scenario, board_seed)?;
     let mut report = bench::Report::open(dir, header, existing(resume))?;
     bench::campaign(target, profile, scenario, &mut report, &mut |_, _| {
         std::ops::ControlFlow::Continue(())

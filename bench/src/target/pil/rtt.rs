@@ -320,7 +320,7 @@ impl Backend for RttPil {
     }
 
     fn timed_out(&mut self, seq: u16) -> TargetError {
-        let timeout = self.timeout;
-        self.failure(QemuEvent::Hang { seq, timeout })
+        let event = QemuEvent::timed_out(seq, self.qemu.child.id(), None, self.timeout);
+        self.failure(event)
     }
 }

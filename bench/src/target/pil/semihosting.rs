@@ -171,7 +171,8 @@ impl Pil {
         seq: u16,
         other: &mut dyn FnMut(u16, Reply) -> Result<(), TargetError>,
     ) -> Result<Reply, TargetError> {
-        let deadline = Instant::now() + self.timeout;
+        let started = Instant::now();
+        let deadline = started + self.timeout;
         loop {
             self.drain_logs();
             let bytes = match self
@@ -180,10 +181,10 @@ impl Pil {
             {
                 Ok(bytes) => bytes,
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(self.failure(QemuEvent::Hang {
-                        seq,
-                        timeout: self.timeout,
-                    }));
+                    let waited = started.elapsed();
+                    let event =
+                        QemuEvent::timed_out(seq, self.qemu.id(), Some(waited), self.timeout);
+                    return Err(self.failure(event));
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.failure(QemuEvent::Stopped { seq }));

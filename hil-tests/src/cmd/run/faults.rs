@@ -74,7 +74,8 @@ impl Run {
         println!("Report: {}", self.out.display());
         if STOP.load(Ordering::SeqCst) {
             bail!(
-                "stopped (Ctrl-C); the faults finished are in {}",
+                "stopped ({}); the faults finished are in {}",
+                crate::STOP_SIGNALS,
                 self.out.display()
             );
         }

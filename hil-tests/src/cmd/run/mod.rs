@@ -14,7 +14,7 @@ use bench::{
 use heuristic::Size;
 
 use super::calibrate::calibrate;
-use crate::{STOP, progress, tick};
+use crate::{STOP, STOP_SIGNALS, progress, tick};
 
 mod faults;
 
@@ -208,6 +208,20 @@ impl Run {
         )
     }
 
+    /// The digest of the firmware the run drives (PIL and HIL), for the report's header: a
+    /// `--resume` with another ELF under the same path is refused.
+    fn elf_digest(&self) -> anyhow::Result<Option<String>> {
+        let elf = match self.target {
+            Stage::Sil => return Ok(None),
+            Stage::Hil if !self.probe.as_deref().is_some_and(bench::is_qemu) => self.elf.clone(),
+            Stage::Pil | Stage::Hil => Some(self.qemu_elf()?),
+        };
+        let Some(elf) = elf else { return Ok(None) };
+        let bytes = boards::read::bytes(&elf, bench::MAX_ELF_BYTES)
+            .with_context(|| format!("cannot read the ELF {}", elf.display()))?;
+        Ok(Some(bench::Depends::file(&bytes)))
+    }
+
     /// The QEMU firmware: `--elf`, BIRDCAGE_PIL_ELF, or built with cargo.
     fn qemu_elf(&self) -> anyhow::Result<PathBuf> {
         Ok(match &self.elf {
@@ -350,8 +364,9 @@ impl Run {
             Stage::Hil => Bench::One(self.hil(profile, base, size)?),
         };
         let target = bench.target();
-        let mut header = header(target, &scenario, self.board_seed)?;
+        let mut header = header(target, profile, &scenario, self.board_seed)?;
         header.profile = (self.board != header.board).then(|| self.board.clone());
+        header.depends.elf_sha256 = self.elf_digest()?;
         let existing = match (self.resume, self.force) {
             (true, _) => Existing::Resume,
             (false, true) => Existing::Overwrite,
@@ -376,7 +391,7 @@ impl Run {
         if let Err(stopped) = played {
             // What was finished is summed up, marked INTERRUPTED with why.
             let why = match stopped {
-                CampaignError::Stopped { .. } => format!("{stopped} (Ctrl-C)"),
+                CampaignError::Stopped { .. } => format!("{stopped} ({STOP_SIGNALS})"),
                 _ => stopped.to_string(),
             };
             match report.interrupted(&why) {
