@@ -111,8 +111,11 @@ fn a_dropped_reply_is_asked_for_again_and_the_game_goes_on_as_on_sil() {
     let (compared, tally, stats, logs) = agree(pil, &Scenario::random(Size::M4, 2, 8), Some(6));
     assert!(compared.decisions >= tally.steps, "{compared:?}");
     assert_eq!(stats.dropped, 1, "{stats:?}");
-    assert_eq!(stats.recovered, 1, "{stats:?}");
-    assert!(stats.rerequests >= 1, "{stats:?}");
+    // The dropped reply came after its repeat; on a loaded machine a reply merely slower than
+    // the 200 ms retry is repeated and recovered too, so at least one, and never more
+    // recoveries than repeats.
+    assert!(stats.recovered >= 1, "{stats:?}");
+    assert!(stats.rerequests >= stats.recovered, "{stats:?}");
     let logs = logs.join("\n");
     assert!(logs.contains("asked to drop reply 5"), "{logs}");
     assert!(logs.contains("again: its reply again"), "{logs}");
