@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
+use heuristic::Echo;
 use serde::Serialize;
 use switching::graph6::SimpleGraph;
 use switching::link::{Link, Strength, reduce};
@@ -70,9 +71,10 @@ impl Cmd {
         let graph: SimpleGraph = text
             .trim()
             .parse()
-            .with_context(|| format!("--graph6 {text:?}"))?;
+            .with_context(|| format!("--graph6 {}", Echo(text)))?;
         let terminals = parse_terminals(&self.terminals, graph.vertices())?;
-        let link = Link::new(&graph, terminals).with_context(|| format!("--graph6 {text:?}"))?;
+        let link =
+            Link::new(&graph, terminals).with_context(|| format!("--graph6 {}", Echo(text)))?;
         Ok((link, (0..graph.vertices()).map(|v| v.to_string()).collect()))
     }
 
@@ -112,7 +114,12 @@ impl Cmd {
 
 /// `S,T` as two vertices of a graph on `n` vertices.
 fn parse_terminals(text: &str, n: usize) -> Result<[usize; 2]> {
-    let bad = || anyhow!("--terminals {text:?} is not two vertex numbers S,T below {n}");
+    let bad = || {
+        anyhow!(
+            "--terminals {} is not two vertex numbers S,T below {n}",
+            Echo(text)
+        )
+    };
     let (s, t) = text.split_once(',').ok_or_else(bad)?;
     let vertex = |w: &str| {
         w.trim()
