@@ -261,10 +261,7 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     let out = birdcage_with_input(&["play", "--graph", path, "--opponent", "perfect"], "s-b\n");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(
-        err,
-        "error: line 1: `s-b` is not an edge of this graph\n"
-    );
+    assert_eq!(err, "error: line 1: `s-b` is not an edge of this graph\n");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.ends_with("Record: direct\n"), "{text}");
     // The cage's options that a graph has no use for.
