@@ -139,3 +139,17 @@ fn a_study_shows_its_bar_and_where_its_report_went() {
         "{screen}"
     );
 }
+
+#[test]
+fn link_counts_the_edges_it_deletes_then_sums_up() {
+    let args = ["link", "--graph6", "DIk"];
+    let Some((screen, stdout)) = on_a_terminal("link", &args) else {
+        return;
+    };
+    assert_eq!(stdout, off_a_terminal(&args));
+    assert!(screen.contains("5/5 edges"), "{screen}");
+    assert!(
+        screen.contains("link (5 vertices, 5 edges): weak, minimal ("),
+        "{screen}"
+    );
+}

@@ -8,6 +8,7 @@ use serde::Serialize;
 use switching::graph6::SimpleGraph;
 use switching::link::{Link, Strength, reduce};
 
+use super::progress::Progress;
 use super::{Format, load_graph};
 
 /// Solve a link of the vertex Shannon game: strong, weak or none; minimal or not; pivots.
@@ -80,14 +81,30 @@ impl Cmd {
 
     pub fn run(&self) -> Result<String> {
         let (link, names) = self.load()?;
+        // Each solve is exponential in the vertices: a minute at 26.
+        let what = format!(
+            "link ({} vertices, {} edges)",
+            link.vertices(),
+            link.edges().len()
+        );
+        let progress = Progress::counted(what, "edges", None);
+        progress.note("strength");
         let strength = link.strength();
         let spectators: Vec<[usize; 2]> = match strength {
             Strength::None => Vec::new(),
-            s => link
-                .edges()
-                .into_iter()
-                .filter(|&e| link.without_edge(e).strength() == s)
-                .collect(),
+            s => {
+                progress.set_total(link.edges().len() as u64);
+                progress.note("minimal? each edge deleted");
+                let edges = link.edges().into_iter();
+                let spectators = edges
+                    .filter(|&e| {
+                        progress.inc(1);
+                        link.without_edge(e).strength() == s
+                    })
+                    .collect();
+                progress.note("pivots and reductions");
+                spectators
+            }
         };
         let name = |v: usize| names[v].clone();
         let report = Report {
@@ -105,6 +122,11 @@ impl Cmd {
             p_reducible: reduce::p_reducible(&link),
             t_reducible: reduce::t_reducible(&link),
         };
+        progress.finish(&format!(
+            "{}{}",
+            report.strength,
+            if report.minimal { ", minimal" } else { "" }
+        ));
         Ok(match self.format {
             Format::Json => serde_json::to_string_pretty(&report)? + "\n",
             Format::Text => text(&report),
