@@ -17,7 +17,7 @@ pub fn parse<P: clap::Parser>() -> Result<P, ExitCode> {
             Err(ExitCode::SUCCESS)
         }
         Err(e) => {
-            let text = e.render().to_string();
+            let text = clip_values(&e, e.render().to_string());
             let first: Vec<&str> = text
                 .lines()
                 .take_while(|l| !l.trim().is_empty())
@@ -26,5 +26,40 @@ pub fn parse<P: clap::Parser>() -> Result<P, ExitCode> {
             eprintln!("{}", first.join(" "));
             Err(ExitCode::from(BAD_INPUT))
         }
+    }
+}
+
+/// clap repeats what it could not take (a value, an unknown argument) in full: each such text
+/// longer than [`heuristic::ECHO_CHARS`] is cut to it, so that a 200 KB argument gives a
+/// short error line.
+fn clip_values(e: &clap::Error, mut text: String) -> String {
+    use clap::error::ContextValue;
+    for (_, value) in e.context() {
+        let values = match value {
+            ContextValue::String(v) => std::slice::from_ref(v),
+            ContextValue::Strings(v) => v.as_slice(),
+            _ => &[],
+        };
+        for v in values {
+            if v.chars().count() > heuristic::ECHO_CHARS {
+                let echo = heuristic::Echo(v).to_string();
+                text = text.replace(&format!("'{v}'"), &echo).replace(v, &echo);
+            }
+        }
+    }
+    text
+}
+
+/// A whole-number option's parser for clap: [`heuristic::whole`], so that a value out of
+/// `low..=high` is refused with the range in words (`must be a whole number from 3 to 12`),
+/// never the type's limits. The option takes negative numbers (`allow_negative_numbers`) so
+/// that `-3` gets this message, not clap's "unexpected argument".
+pub fn whole<T: TryFrom<u64>>(
+    low: u64,
+    high: u64,
+) -> impl Fn(&str) -> Result<T, heuristic::RangeError> + Clone + Send + Sync {
+    move |text| {
+        heuristic::whole(text, low, high)
+            .and_then(|n| T::try_from(n).map_err(|_| heuristic::RangeError { low, high }))
     }
 }

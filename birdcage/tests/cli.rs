@@ -227,9 +227,12 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     );
     assert_bad_input(
         &["analyze", "--size", "9"],
-        "board size M=9 is out of range (supported: 2..=8)",
+        "error: invalid value '9' for '--size <M>': must be a whole number from 2 to 8",
     );
-    assert_bad_input(&["analyze", "--size", "x"], "`x` is not a board size");
+    assert_bad_input(
+        &["analyze", "--size", "x"],
+        "error: invalid value 'x' for '--size <M>': must be a whole number from 2 to 8",
+    );
     assert_bad_input(
         &["next", "--size", "3", "--network", "spice"],
         "unknown network `spice` (expected ideal or reference)",
@@ -412,13 +415,13 @@ fn a_bad_scripted_move_keeps_the_output_and_exits_2() {
     for (input, error) in [
         (
             "c3\nz9\n",
-            "error: line 2: `z9`: z9 is off the M=2 board (columns A..C, rows 1..3)",
+            "error: line 2: z9 is off the M=2 board (columns A..C, rows 1..3)",
         ),
-        ("\nc3\nA3\n", "error: line 3: `A3`: A3 was already cut"),
-        ("c3\nc3\n", "error: line 2: `c3`: C3 was already shorted"),
+        ("\nc3\nA3\n", "error: line 3: A3 was already cut"),
+        ("c3\nc3\n", "error: line 2: C3 was already shorted"),
         (
             "jump\n",
-            "error: line 1: `jump`: `jump` is not an edge name (expected a column letter and a row number, like C3)",
+            "error: line 1: `jump` is not an edge name (expected a column letter and a row number, like C3)",
         ),
     ] {
         let out = birdcage_with_input(&["play", "--size", "2"], input);
@@ -439,7 +442,7 @@ fn bad_options_of_the_game_commands_get_one_line_and_exit_code_2() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["solve", "--size", "1"],
-            "board size M=1 is out of range (supported: 2..=8)",
+            "error: invalid value '1' for '--size <M>': must be a whole number from 2 to 8",
         ),
         (
             &["solve", "--size", "3", "--moves", "A5,c4"],
@@ -453,7 +456,10 @@ fn bad_options_of_the_game_commands_get_one_line_and_exit_code_2() {
             &["beat", "--size", "3", "--ties", "random"],
             "invalid value 'random' for '--ties <TIES>'",
         ),
-        (&["beat", "--size", "12"], "board size M=12 is out of range"),
+        (
+            &["beat", "--size", "12"],
+            "'--size <M>': must be a whole number from 2 to 8",
+        ),
         (
             &["play", "--opponent", "shannon"],
             "invalid value 'shannon' for '--opponent <OPPONENT>'",
@@ -475,7 +481,10 @@ fn bad_options_of_the_game_commands_get_one_line_and_exit_code_2() {
             &["play", "--tolerance-seed", "3"],
             "error: --tolerance-seed draws the firmware's board; use it with --opponent firmware",
         ),
-        (&["play", "--size", "0"], "board size M=0 is out of range"),
+        (
+            &["play", "--size", "0"],
+            "'--size <M>': must be a whole number from 2 to 8",
+        ),
     ];
     for (args, message) in cases {
         assert_bad_input(args, message);

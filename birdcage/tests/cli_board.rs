@@ -211,11 +211,11 @@ fn bad_board_options_are_named() {
                 "--adc-bits",
                 "20",
             ],
-            "invalid value '20' for '--adc-bits <N>': 20 is not in 6..=16",
+            "invalid value '20' for '--adc-bits <N>': must be a whole number from 6 to 16",
         ),
         (
             vec!["analyze", "--size", "3", "--adc-bits", "-3"],
-            "invalid value '-3' for '--adc-bits <N>': -3 is not in 6..=16",
+            "invalid value '-3' for '--adc-bits <N>': must be a whole number from 6 to 16",
         ),
         (
             vec!["analyze", "--size", "3", "--tolerance-seed", "4"],

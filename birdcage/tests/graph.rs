@@ -26,7 +26,10 @@ fn the_cage_as_a_graph_file_reads_back_as_the_cage() {
         assert_eq!(graph.edges().len(), size.edge_count(), "{size}");
         assert_eq!(size.edge_count(), 2 * m * m - 2 * m + 1, "{size}");
     }
-    assert_bad_input(&["graph", "--size", "9"], "board size M=9 is out of range");
+    assert_bad_input(
+        &["graph", "--size", "9"],
+        "'--size <M>': must be a whole number from 2 to 8",
+    );
 }
 
 #[test]
@@ -60,7 +63,7 @@ fn bad_graph_files_name_the_file_and_the_line() {
         (
             "syntax.txt",
             "terminals s t\ns a b c\n",
-            "line 2: \"s a b c\" is not `terminals S T`, `u v` or `u v NAME`",
+            "line 2: `s a b c` is not `terminals S T`, `u v` or `u v NAME`",
         ),
     ];
     for (name, text, message) in cases {
@@ -80,7 +83,7 @@ fn bad_graph_files_name_the_file_and_the_line() {
     let triangle = scratch_file("triangle-errors.txt", TRIANGLE);
     let triangle = triangle.to_str().unwrap();
     for (moves, message) in [
-        ("direct,s-b", "move 2: \"s-b\" is not an edge of this graph"),
+        ("direct,s-b", "move 2: `s-b` is not an edge of this graph"),
         ("direct,direct", "move 2: direct was already cut"),
         ("s-a,direct,a-t", "move 3: the game is over: Short has won"),
     ] {
@@ -258,10 +261,7 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     let out = birdcage_with_input(&["play", "--graph", path, "--opponent", "perfect"], "s-b\n");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(
-        err,
-        "error: line 1: `s-b`: \"s-b\" is not an edge of this graph\n"
-    );
+    assert_eq!(err, "error: line 1: `s-b` is not an edge of this graph\n");
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.ends_with("Record: direct\n"), "{text}");
     // The cage's options that a graph has no use for.

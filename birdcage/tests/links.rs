@@ -66,7 +66,7 @@ fn link_refuses_bad_input_by_name() {
     assert_bad_input(&["link", "--graph6", "B!"], "not a graph6 character");
     assert_bad_input(
         &["link", "--graph6", "BW", "--terminals", "0,3"],
-        "--terminals \"0,3\" is not two vertex numbers",
+        "--terminals `0,3` is not two vertex numbers",
     );
     assert_bad_input(
         &["link", "--graph6", "BW", "--terminals", "1,1"],
@@ -77,10 +77,13 @@ fn link_refuses_bad_input_by_name() {
         &["link", "--graph", parallel.to_str().unwrap()],
         "edges e1 and e2 join the same two vertices",
     );
-    assert_bad_input(&["links", "--vertices", "2"], "2 is not in 3..=12");
+    assert_bad_input(
+        &["links", "--vertices", "2"],
+        "error: invalid value '2' for '--vertices <N>': must be a whole number from 3 to 12",
+    );
     assert_bad_input(
         &["links", "--vertices", "7", "--part", "3/2", "--out", "/tmp"],
-        "is not K/P",
+        "error: invalid value '3/2' for '--part <K/P>': not K/P with 1 <= K <= P (e.g. 3/16)",
     );
 }
 
@@ -196,4 +199,38 @@ fn a_part_that_cannot_be_read_is_said_once() {
             part.display()
         )
     );
+}
+
+/// Issue 28 item 5: the report ends with a command that checks one found link, and a person
+/// can paste it into a shell as it is: run by `sh` with this build first on the PATH, it
+/// succeeds and finds the link it names weak.
+#[test]
+fn links_ends_with_a_command_that_runs() {
+    if !nauty() {
+        return;
+    }
+    let text = stdout(&["links", "--vertices", "5"]);
+    let last = text.lines().last().unwrap();
+    let (_, command) = last
+        .split_once(": ")
+        .unwrap_or_else(|| panic!("no command on the last line: {last}"));
+    assert!(command.starts_with("birdcage link --graph6 '"), "{last}");
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_birdcage"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", command])
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(report.contains("Strength: weak"), "{report}");
 }

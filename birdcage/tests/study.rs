@@ -210,7 +210,7 @@ fn cli_bad_input() {
     );
     assert_bad_input(
         &["study", "tolerance", "--boards", "0", "--out", out],
-        "0 is not in 1..",
+        "error: invalid value '0' for '--boards <N>': must be a whole number, at least 1",
     );
     assert_bad_input(
         &[
@@ -358,7 +358,7 @@ fn cli_heuristic_study() {
     let out = dirs[0].to_str().unwrap();
     assert_bad_input(
         &["study", "heuristic", "--max-vertices", "1", "--out", out],
-        "1 is not in 2..=9",
+        "error: invalid value '1' for '--max-vertices <N>': must be a whole number from 2 to 9",
     );
 }
 

@@ -56,7 +56,7 @@ pub const MAX_PROFILE_BYTES: u64 = 1 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// Neither a known profile nor a file.
-    #[error("unknown board `{0}` (expected {names} or a profile file)", names = known_names())]
+    #[error("unknown board {} (expected {names} or a profile file)", heuristic::Echo(.0), names = known_names())]
     Unknown(String),
     /// A path (it has a separator or ends in `.toml`) that is not a file to read: no such
     /// file, a directory, a FIFO or device, more than [`MAX_PROFILE_BYTES`], not UTF-8.
@@ -152,9 +152,10 @@ pub fn load_with_base(spec: &str) -> Result<(&'static Profile, &'static Profile)
     }
     let path = Path::new(spec);
     let looks_like_a_path = spec.contains(['/', '\\']) || spec.ends_with(".toml");
-    // A plain name (no separator, no `.toml`) is a file only if one is there; else a board
-    // name mistyped.
-    if !looks_like_a_path && !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    // A plain name (no separator, no `.toml`) is a path only if something is there (a
+    // directory or a FIFO is then refused as what it is, with its path); else a board name
+    // mistyped.
+    if !looks_like_a_path && std::fs::metadata(path).is_err() {
         return Err(FileError::Unknown(spec.to_string()));
     }
     let text = crate::read::text(path, MAX_PROFILE_BYTES).map_err(|problem| match problem {

@@ -142,7 +142,9 @@ impl Arena for Play<'_> {
 /// must have blundered: strategies that beat the machine make it blunder early, and a
 /// short budget keeps the search out of the deep subtrees of moves that do not work. A
 /// budget that never ran out proves a "no" exact.
-struct Search<B: Arena> {
+struct Search<'p, B: Arena> {
+    /// Told the positions searched every [`TICK`] new positions, for a progress display.
+    tick: &'p mut dyn FnMut(usize),
     /// The side the strategy plays; the machine plays the other.
     player: Side,
     model: Model,
@@ -184,9 +186,19 @@ fn store<K: Eq + Hash>(table: &mut HashMap<K, Known>, key: K, budget: u8, won: b
     );
 }
 
-impl<B: Arena> Search<B> {
-    fn new(player: Side, model: Model, ties: Ties, limit: usize) -> Self {
+/// New positions between two calls of the search's progress callback.
+const TICK: usize = 1024;
+
+impl<'p, B: Arena> Search<'p, B> {
+    fn new(
+        player: Side,
+        model: Model,
+        ties: Ties,
+        limit: usize,
+        tick: &'p mut dyn FnMut(usize),
+    ) -> Self {
         Search {
+            tick,
             player,
             model,
             ties,
@@ -208,8 +220,17 @@ impl<B: Arena> Search<B> {
         }
         if !self.gave_up {
             self.visited += 1;
+            if self.visited.is_multiple_of(TICK) {
+                let searched = self.searched();
+                (self.tick)(searched);
+            }
         }
         !self.gave_up
+    }
+
+    /// Positions searched so far (both sides to move), as [`BeatReport::searched`] counts.
+    fn searched(&self) -> usize {
+        self.mine.len() + self.machine.len()
     }
 
     /// The moves the machine may make here, each position solved once.
@@ -328,7 +349,7 @@ impl<B: Arena> Search<B> {
     }
 }
 
-impl Search<Position> {
+impl Search<'_, Position> {
     /// Plays the machine (reading-order choices) against the strategy while it has one,
     /// then against the perfect Short player, to the end.
     fn line(&mut self, mut position: Position, mut budget: Option<u8>) -> Vec<Move> {
@@ -387,7 +408,8 @@ pub fn plan<B: Arena>(position: &B, model: Model, ties: Ties, limit: usize) -> P
     let Some(player) = position.to_move() else {
         return Plan::Loses;
     };
-    let mut search = Search::<B>::new(player, model, ties, limit);
+    let mut quiet = |_| {};
+    let mut search = Search::<B>::new(player, model, ties, limit, &mut quiet);
     // The player makes at most every other move; a budget that large never runs out.
     let most = u8::try_from(position.open().len() / 2 + 1).unwrap_or(u8::MAX);
     for budget in 1..=most {
@@ -413,15 +435,49 @@ pub fn plan<B: Arena>(position: &B, model: Model, ties: Ties, limit: usize) -> P
     Plan::Loses
 }
 
+/// How far [`beat_with_progress`] has got, for a progress display: the search has no
+/// total, only a count and the bound it deepens towards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Positions searched so far, as [`BeatReport::searched`] counts them.
+    pub searched: usize,
+    /// The budget of Short moves the current iteration allows.
+    pub budget: u8,
+    /// The largest budget the search can need: it stops there at the latest.
+    pub most: u8,
+}
+
 /// Searches for a Short strategy that beats the machine on an M board, Cut first.
 pub fn beat(size: Size, model: Model, ties: Ties) -> BeatReport {
-    let mut search = Search::<Position>::new(Side::Short, model, ties, usize::MAX);
-    let start = Position::new(size, Side::Cut);
+    beat_with_progress(size, model, ties, &mut |_| {})
+}
+
+/// [`beat`], telling `progress` how far it has got at each new budget and every thousand or
+/// so new positions (the M=8 search runs for minutes).
+pub fn beat_with_progress(
+    size: Size,
+    model: Model,
+    ties: Ties,
+    progress: &mut dyn FnMut(Progress),
+) -> BeatReport {
     // Short makes at most every other move; a budget that large never runs out.
     let most = (size.edge_count() / 2 + 1) as u8;
+    let budget_now = std::cell::Cell::new(0u8);
+    let mut tick = |searched| {
+        progress(Progress {
+            searched,
+            budget: budget_now.get(),
+            most,
+        })
+    };
+    let mut search = Search::<Position>::new(Side::Short, model, ties, usize::MAX, &mut tick);
+    let start = Position::new(size, Side::Cut);
     let mut budget = 0;
     let beatable = loop {
         budget += 1;
+        budget_now.set(budget);
+        let searched = search.searched();
+        (search.tick)(searched);
         search.ran_out = false;
         if perfect::short_wins_second(&start) || search.machine_loses(&start, budget) {
             break true;
@@ -464,7 +520,7 @@ pub fn beat(size: Size, model: Model, ties: Ties) -> BeatReport {
         line,
         strategy_positions,
         unbeaten_openings,
-        searched: search.mine.len() + search.machine.len(),
+        searched: search.searched(),
         budget: beatable.then_some(budget),
     }
 }

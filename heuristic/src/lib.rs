@@ -20,6 +20,7 @@
 mod choice;
 mod circuit;
 mod edge;
+mod input;
 mod node;
 mod notation;
 mod position;
@@ -32,6 +33,7 @@ mod union_find;
 pub use choice::{NodeValue, Ranking, ValuesError, choose, edge_drop, rank};
 pub use circuit::{Circuit, Model, ModelError};
 pub use edge::{Edge, Orientation};
+pub use input::{ECHO_CHARS, Echo, RangeError, whole};
 pub use node::Node;
 pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token, column_letter, escaped};
 pub use position::{EdgeState, MoveError, PlayError, Position, Side};

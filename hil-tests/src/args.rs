@@ -17,7 +17,7 @@ pub fn parse<P: clap::Parser>() -> Result<P, ExitCode> {
             Err(ExitCode::SUCCESS)
         }
         Err(e) => {
-            let text = e.render().to_string();
+            let text = clip_values(&e, e.render().to_string());
             let first: Vec<&str> = text
                 .lines()
                 .take_while(|l| !l.trim().is_empty())
@@ -27,4 +27,25 @@ pub fn parse<P: clap::Parser>() -> Result<P, ExitCode> {
             Err(ExitCode::from(BAD_INPUT))
         }
     }
+}
+
+/// clap repeats what it could not take (a value, an unknown argument) in full: each such text
+/// longer than [`heuristic::ECHO_CHARS`] is cut to it, so that a 100 KB argument gives a
+/// short error line.
+fn clip_values(e: &clap::Error, mut text: String) -> String {
+    use clap::error::ContextValue;
+    for (_, value) in e.context() {
+        let values = match value {
+            ContextValue::String(v) => std::slice::from_ref(v),
+            ContextValue::Strings(v) => v.as_slice(),
+            _ => &[],
+        };
+        for v in values {
+            if v.chars().count() > heuristic::ECHO_CHARS {
+                let echo = heuristic::Echo(v).to_string();
+                text = text.replace(&format!("'{v}'"), &echo).replace(v, &echo);
+            }
+        }
+    }
+    text
 }

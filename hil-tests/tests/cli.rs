@@ -560,3 +560,31 @@ fn the_gdb_socket_is_removed_on_every_exit_the_bench_survives() {
         .collect();
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }
+
+/// Issue 28 item 4: a size out of range, negative too, says the range in words; a long
+/// argument is repeated once and cut.
+#[test]
+fn bad_numbers_and_long_input_get_one_short_line() {
+    for value in ["-3", "9", "four"] {
+        let out = bench(&["doctor", "--size", value]);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "error: invalid value '{value}' for '--size <SIZE>': must be a whole number from 2 to 8\n"
+            )
+        );
+    }
+    let long = "x".repeat(100_000);
+    for args in [
+        vec!["doctor", "--size", long.as_str()],
+        vec!["doctor", "--board", long.as_str()],
+        vec!["doctor", &format!("--{long}")],
+    ] {
+        let out = bench(&args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err:.300}");
+        assert!(err.len() < 300, "{} bytes: {err:.300}", err.len());
+    }
+}

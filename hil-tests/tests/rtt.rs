@@ -199,20 +199,42 @@ fn doctor_brings_up_the_firmware_in_qemu_one_line_per_step() {
 
 #[test]
 fn doctor_says_which_step_fails_and_what_to_do() {
-    // A file that is no firmware: the steps before pass, RTT fails with the fix, and the
-    // steps that need RTT are not run.
+    // A file that is no firmware, a folder, a missing file: the steps before pass, the ELF
+    // step fails naming the file and the fix, no target is "lost", and the steps after are
+    // not run. No firmware is needed: the ELF is refused before QEMU starts.
     let dir = tempfile::tempdir().unwrap();
     let not_elf = dir.path().join("firmware.elf");
     std::fs::write(&not_elf, b"not an ELF").unwrap();
-    let Some(out) = doctor(&["--elf", not_elf.to_str().unwrap()]) else {
-        return;
-    };
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(stdout.contains("FAIL  RTT control block found"), "{stdout}");
-    assert!(
-        stdout.contains("what to do: pass the firmware-qemu ELF"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("1 of 3 steps failed."), "{stdout}");
+    let missing = dir.path().join("missing.elf");
+    for (elf, says) in [
+        (not_elf.as_path(), "is not an ELF file"),
+        (dir.path(), "is a directory, not a file"),
+        (missing.as_path(), "no such file"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+            .args(["doctor", "--elf", elf.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if stdout.contains("is not installed") {
+            println!("skipped: no QEMU");
+            return;
+        }
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        let flashed = stdout
+            .lines()
+            .find(|l| l.starts_with("FAIL  ELF flashed"))
+            .unwrap_or_else(|| panic!("{stdout}"));
+        assert!(
+            flashed.contains(&format!("{} {says}", elf.display()))
+                || flashed.contains(&format!("{}: {says}", elf.display())),
+            "{stdout}"
+        );
+        assert!(!stdout.contains("lost"), "{stdout}");
+        assert!(
+            stdout.contains("what to do: pass the firmware-qemu ELF"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("1 of 3 steps failed."), "{stdout}");
+    }
 }

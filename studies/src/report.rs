@@ -148,6 +148,11 @@ impl Output {
 
     /// Creates `dir` (and its parents) if needed.
     pub fn new(dir: &Path) -> Result<Output, FileError> {
+        // A file where the folder should be says so (create_dir_all says only "File exists").
+        if dir.exists() && !dir.is_dir() {
+            let error = io::Error::new(io::ErrorKind::NotADirectory, "it is a file, not a folder");
+            return Err(FileError::at("create folder", dir)(error));
+        }
         std::fs::create_dir_all(dir).map_err(FileError::at("create folder", dir))?;
         Ok(Output {
             dir: dir.to_path_buf(),

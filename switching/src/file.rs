@@ -66,7 +66,10 @@ pub fn read(path: &Path) -> Result<Graph, ReadGraphError> {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseGraphError {
     /// A line that is neither `terminals S T` nor an edge.
-    #[error("line {line}: {text:?} is not `terminals S T`, `u v` or `u v NAME`")]
+    #[error(
+        "line {line}: {} is not `terminals S T`, `u v` or `u v NAME`",
+        heuristic::Echo(text)
+    )]
     Syntax {
         /// 1-based line number.
         line: usize,

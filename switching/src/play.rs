@@ -11,7 +11,7 @@ use crate::graph::Graph;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GraphMoveError {
     /// No edge has this name.
-    #[error("{0:?} is not an edge of this graph")]
+    #[error("{} is not an edge of this graph", heuristic::Echo(.0))]
     Unknown(String),
     /// The edge has been played before.
     #[error("{name} was already {}", if *.state == EdgeState::Cut { "cut" } else { "shorted" })]

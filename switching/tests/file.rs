@@ -38,7 +38,7 @@ fn each_mistake_is_named_with_its_line() {
         ),
         (
             "terminals s t\ns a b c",
-            "line 2: \"s a b c\" is not `terminals S T`, `u v` or `u v NAME`",
+            "line 2: `s a b c` is not `terminals S T`, `u v` or `u v NAME`",
         ),
         (
             "terminals s s\ns t",

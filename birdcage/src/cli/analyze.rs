@@ -10,6 +10,7 @@ use num_traits::ToPrimitive;
 use serde::Serialize;
 use switching::{Graph, Play};
 
+use super::progress::Progress;
 use super::{
     BoardRecordArgs, Format, GameArgs, LoadedBoard, ReaderArgs, RecordArgs, graph_lines,
     parse_model,
@@ -257,7 +258,13 @@ impl Cmd {
 
     fn graph(&self, path: &str, graph: &Graph) -> Result<String> {
         let play = self.record.play(graph)?;
+        // Exact drops on a large graph take seconds.
+        let progress = Progress::spinner(format!(
+            "analyze {path} ({} edges): exact drops",
+            graph.edges().len()
+        ));
         let analysis = GraphAnalysis::new(&play, self.network);
+        progress.finish("done");
         Ok(match self.format {
             Format::Text => analysis.to_text(path, &play, self.exact),
             Format::Json => serde_json::to_string_pretty(&analysis)? + "\n",

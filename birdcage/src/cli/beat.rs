@@ -6,6 +6,7 @@ use emulator::beat::{BeatReport, Ties};
 use heuristic::{Model, Record, Side, Size};
 use serde::Serialize;
 
+use super::progress::Progress;
 use super::{Format, parse_model, parse_size};
 
 /// How the machine breaks exact ties.
@@ -30,7 +31,7 @@ impl From<TiesArg> for Ties {
 #[derive(Args, Debug)]
 pub struct Cmd {
     /// Board size M (2..=8).
-    #[arg(long, short = 's', value_name = "M", value_parser = parse_size)]
+    #[arg(long, short = 's', value_name = "M", value_parser = parse_size, allow_negative_numbers = true)]
     size: Size,
     /// Network the machine measures: ideal or reference.
     #[arg(long, value_name = "MODEL", default_value = "ideal", value_parser = parse_model)]
@@ -63,7 +64,25 @@ fn record(report: &BeatReport) -> Result<String> {
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
-        let report = emulator::beat::beat(self.size, self.network, self.ties.into());
+        let progress = Progress::counted(format!("beat {}", self.size), "positions", None);
+        let report = emulator::beat::beat_with_progress(
+            self.size,
+            self.network,
+            self.ties.into(),
+            &mut |p| {
+                progress.set(p.searched as u64);
+                progress.note(format!("Short budget {} of {} moves", p.budget, p.most));
+            },
+        );
+        progress.finish(&format!(
+            "{} positions searched; {}",
+            indicatif::HumanCount(report.searched as u64),
+            if report.beatable {
+                "beatable"
+            } else {
+                "not beatable"
+            }
+        ));
         let openings: Vec<String> = report
             .unbeaten_openings
             .iter()

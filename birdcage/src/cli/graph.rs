@@ -14,7 +14,7 @@ use super::parse_size;
 #[derive(Args, Debug)]
 pub struct Cmd {
     /// Board size M (2..=8).
-    #[arg(long, short = 's', value_name = "M", value_parser = parse_size)]
+    #[arg(long, short = 's', value_name = "M", value_parser = parse_size, allow_negative_numbers = true)]
     size: Size,
 }
 

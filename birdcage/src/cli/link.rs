@@ -3,10 +3,12 @@
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
+use heuristic::Echo;
 use serde::Serialize;
 use switching::graph6::SimpleGraph;
 use switching::link::{Link, Strength, reduce};
 
+use super::progress::Progress;
 use super::{Format, load_graph};
 
 /// Solve a link of the vertex Shannon game: strong, weak or none; minimal or not; pivots.
@@ -70,22 +72,39 @@ impl Cmd {
         let graph: SimpleGraph = text
             .trim()
             .parse()
-            .with_context(|| format!("--graph6 {text:?}"))?;
+            .with_context(|| format!("--graph6 {}", Echo(text)))?;
         let terminals = parse_terminals(&self.terminals, graph.vertices())?;
-        let link = Link::new(&graph, terminals).with_context(|| format!("--graph6 {text:?}"))?;
+        let link =
+            Link::new(&graph, terminals).with_context(|| format!("--graph6 {}", Echo(text)))?;
         Ok((link, (0..graph.vertices()).map(|v| v.to_string()).collect()))
     }
 
     pub fn run(&self) -> Result<String> {
         let (link, names) = self.load()?;
+        // Each solve is exponential in the vertices: a minute at 26.
+        let what = format!(
+            "link ({} vertices, {} edges)",
+            link.vertices(),
+            link.edges().len()
+        );
+        let progress = Progress::counted(what, "edges", None);
+        progress.note("strength");
         let strength = link.strength();
         let spectators: Vec<[usize; 2]> = match strength {
             Strength::None => Vec::new(),
-            s => link
-                .edges()
-                .into_iter()
-                .filter(|&e| link.without_edge(e).strength() == s)
-                .collect(),
+            s => {
+                progress.set_total(link.edges().len() as u64);
+                progress.note("minimal? each edge deleted");
+                let edges = link.edges().into_iter();
+                let spectators = edges
+                    .filter(|&e| {
+                        progress.inc(1);
+                        link.without_edge(e).strength() == s
+                    })
+                    .collect();
+                progress.note("pivots and reductions");
+                spectators
+            }
         };
         let name = |v: usize| names[v].clone();
         let report = Report {
@@ -103,6 +122,11 @@ impl Cmd {
             p_reducible: reduce::p_reducible(&link),
             t_reducible: reduce::t_reducible(&link),
         };
+        progress.finish(&format!(
+            "{}{}",
+            report.strength,
+            if report.minimal { ", minimal" } else { "" }
+        ));
         Ok(match self.format {
             Format::Json => serde_json::to_string_pretty(&report)? + "\n",
             Format::Text => text(&report),
@@ -112,7 +136,12 @@ impl Cmd {
 
 /// `S,T` as two vertices of a graph on `n` vertices.
 fn parse_terminals(text: &str, n: usize) -> Result<[usize; 2]> {
-    let bad = || anyhow!("--terminals {text:?} is not two vertex numbers S,T below {n}");
+    let bad = || {
+        anyhow!(
+            "--terminals {} is not two vertex numbers S,T below {n}",
+            Echo(text)
+        )
+    };
     let (s, t) = text.split_once(',').ok_or_else(bad)?;
     let vertex = |w: &str| {
         w.trim()

@@ -13,6 +13,8 @@ use switching::link::reduce::{Irreducible, Reductions};
 use switching::links::{self, Canonical, Part, PartId, Report, Spread, paper};
 
 use super::Format;
+use super::progress::Progress;
+use crate::args::whole;
 
 /// List every minimal weak link on N vertices up to isomorphism, and the minimal strong links
 /// on N - 1 vertices obtained from them (Steane, "Minimal and irreducible links in the
@@ -27,10 +29,12 @@ use super::Format;
 #[derive(Args, Debug)]
 pub struct Cmd {
     /// N: vertices of the links, terminals included (3..=12).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(3..=12))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u8>(3, links::MAX_VERTICES as u64))]
     vertices: u8,
     /// Split the search into P parts (default: 1 up to 8 vertices, then 4, 16, 256, 4096).
-    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(1..=1_000_000), conflicts_with = "part")]
+    #[arg(long, value_name = "P", allow_negative_numbers = true,
+          value_parser = whole::<u32>(1, 1_000_000), conflicts_with = "part")]
     parts: Option<u32>,
     /// Run only part K of P and store it in DIR (needs --out).
     #[arg(long, value_name = "K/P", requires = "out")]
@@ -42,7 +46,8 @@ pub struct Cmd {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Parts run at once (default: one per core).
-    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    #[arg(long, value_name = "J", allow_negative_numbers = true,
+          value_parser = whole::<u32>(1, 1024))]
     jobs: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -65,7 +70,7 @@ impl Cmd {
     pub fn run(&self) -> Result<String> {
         let n = usize::from(self.vertices);
         if let Some(dir) = &self.out {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+            studies::report::Output::new(dir)?;
         }
         if let Some(id) = self.part {
             let dir = self.out.as_deref().expect("clap requires --out");
@@ -169,9 +174,14 @@ fn run_parts(n: usize, ids: &[PartId], jobs: usize, dir: Option<&Path>) -> Resul
     }
     let todo: Vec<usize> = (0..ids.len()).filter(|&i| done[i].is_none()).collect();
     let reused = ids.len() - todo.len();
-    let total = links::CONNECTED_GRAPHS.get(n).copied().unwrap_or(0);
-    let bar = super::progress_bar(total, format!("links on {n} vertices"), " graphs");
+    // The whole search has a known total; one part of it (`--part`) has not.
+    let whole = ids.first().is_some_and(|id| ids.len() == id.count as usize);
+    let total = whole.then(|| links::CONNECTED_GRAPHS[n]);
+    let bar = Progress::counted(format!("links on {n} vertices"), "graphs", total);
     bar.inc(done.iter().flatten().map(|p| p.graphs).sum::<u64>());
+    let parts_done = AtomicUsize::new(reused);
+    let parts_note = |done: usize| format!("parts done: {done} of {}", ids.len());
+    bar.note(parts_note(reused));
     if reused > 0 && !todo.is_empty() {
         bar.println(format!(
             "resuming: {reused} of {} parts already done",
@@ -201,7 +211,10 @@ fn run_parts(n: usize, ids: &[PartId], jobs: usize, dir: Option<&Path>) -> Resul
                             Ok(part)
                         });
                     match outcome {
-                        Ok(part) => results.lock().expect("not poisoned").push((i, part)),
+                        Ok(part) => {
+                            results.lock().expect("not poisoned").push((i, part));
+                            bar.note(parts_note(parts_done.fetch_add(1, Ordering::SeqCst) + 1));
+                        }
                         Err(e) => {
                             failure.lock().expect("not poisoned").get_or_insert(e);
                             return;
@@ -211,11 +224,21 @@ fn run_parts(n: usize, ids: &[PartId], jobs: usize, dir: Option<&Path>) -> Resul
             });
         }
     });
-    bar.finish_and_clear();
-    if let Some(e) = failure.into_inner().expect("not poisoned") {
+    let failure = failure.into_inner().expect("not poisoned");
+    let results = results.into_inner().expect("not poisoned");
+    let graphs = bar.done();
+    bar.finish(&match &failure {
+        Some(_) => "failed".to_string(),
+        None => format!(
+            "{} graphs; parts: {} run, {reused} already done",
+            indicatif::HumanCount(graphs),
+            todo.len()
+        ),
+    });
+    if let Some(e) = failure {
         return Err(e);
     }
-    for (i, part) in results.into_inner().expect("not poisoned") {
+    for (i, part) in results {
         done[i] = Some(part);
     }
     Ok(done
@@ -460,8 +483,23 @@ fn text(r: &Report) -> String {
             out += &format!("  {:<14} {notes}\n", c.0.to_string());
         }
     }
-    out += "\nCheck one by hand: birdcage link --graph6 'G6' (terminals 0 and 1).\n";
+    if let Some(line) = check_by_hand(r) {
+        out += &line;
+    }
     out
+}
+
+/// A command that checks one found link by hand, ready to paste: the first weak link (or
+/// the first strong one). graph6 uses the bytes 63..=126 only, so single quotes hold any.
+fn check_by_hand(r: &Report) -> Option<String> {
+    let g6 = r
+        .weak
+        .first()
+        .map(|w| w.link.0.to_string())
+        .or_else(|| r.strong.first().map(|c| c.0.to_string()))?;
+    Some(format!(
+        "\nCheck one by hand (terminals 0 and 1): birdcage link --graph6 '{g6}'\n"
+    ))
 }
 
 /// `reducible: S, T` or `irreducible`.

@@ -9,6 +9,7 @@ pub mod link;
 pub mod links;
 pub mod next;
 pub mod play;
+mod progress;
 pub mod solve;
 pub mod study;
 pub mod web;
@@ -16,6 +17,8 @@ pub mod web;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
+
+use crate::args::whole;
 use clap::{Args, ValueEnum};
 use emulator::physical::Board;
 use emulator::reading::Reader;
@@ -49,11 +52,10 @@ impl From<First> for Side {
     }
 }
 
+/// A board size M: a whole number from [`MIN_SIZE`] to [`MAX_SIZE`], said so in words
+/// (negative sizes too: the option takes `allow_negative_numbers`).
 pub(crate) fn parse_size(s: &str) -> Result<Size, String> {
-    let m: u32 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a board size (expected {MIN_SIZE}..={MAX_SIZE})"))?;
+    let m: u32 = whole(MIN_SIZE.into(), MAX_SIZE.into())(s).map_err(|e| e.to_string())?;
     Size::new(m).map_err(|e| e.to_string())
 }
 
@@ -65,7 +67,7 @@ pub(crate) fn parse_model(s: &str) -> Result<Model, String> {
 #[derive(Args, Debug, Clone)]
 pub struct RecordArgs {
     /// Board size M (2..=8).
-    #[arg(long, short = 's', value_name = "M", value_parser = parse_size)]
+    #[arg(long, short = 's', value_name = "M", value_parser = parse_size, allow_negative_numbers = true)]
     pub size: Size,
     /// Game record, e.g. `A5,c5,C3` (Cut upper case, Short lower case); empty = start.
     #[arg(
@@ -100,7 +102,8 @@ pub struct BoardArgs {
     pub board: Option<String>,
     /// Draw the board's parts (and its ADC's static errors and noise) from this seed; without
     /// it, every part is nominal and the ADC is perfect.
-    #[arg(long, value_name = "S", requires = "board")]
+    #[arg(long, value_name = "S", requires = "board", allow_negative_numbers = true,
+          value_parser = whole::<u64>(0, u64::MAX))]
     pub tolerance_seed: Option<u64>,
 }
 
@@ -131,8 +134,9 @@ pub struct ReaderArgs {
         long,
         value_name = "N",
         allow_negative_numbers = true,
-        value_parser = clap::value_parser!(u8).range(
-            i64::from(*boards::ADC_BITS.start())..=i64::from(*boards::ADC_BITS.end())
+        value_parser = whole::<u8>(
+            u64::from(*boards::ADC_BITS.start()),
+            u64::from(*boards::ADC_BITS.end())
         )
     )]
     pub adc_bits: Option<u8>,
@@ -181,21 +185,6 @@ impl ReaderArgs {
     }
 }
 
-/// A progress bar on stderr: `message`, elapsed time, the bar, `{pos}/{len}` with `unit`
-/// after it, and the time left (indicatif hides it when stderr is not a terminal).
-pub(crate) fn progress_bar(length: u64, message: String, unit: &str) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(length);
-    let template = format!(
-        "{{msg}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}}{unit} ({{eta}})"
-    );
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(&template)
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar.set_message(message);
-    bar
-}
-
 /// Reads and checks a graph file; errors name the file (and the line, when one is at fault).
 pub fn load_graph(path: &Path) -> Result<Graph> {
     Ok(switching::file::read(path)?)
@@ -206,7 +195,7 @@ pub fn load_graph(path: &Path) -> Result<Graph> {
 #[group(required = true, multiple = false)]
 pub struct BoardChoice {
     /// Board size M (2..=8): the bird cage.
-    #[arg(long, short = 's', value_name = "M", value_parser = parse_size)]
+    #[arg(long, short = 's', value_name = "M", value_parser = parse_size, allow_negative_numbers = true)]
     pub size: Option<Size>,
     /// A graph file (two terminals and a list of edges; see the README): any board.
     #[arg(long, value_name = "FILE")]

@@ -5,6 +5,7 @@ use clap::Args;
 use heuristic::{Model, Move, Side, Size};
 
 use super::analyze::{cage_game, no_reader_on_a_graph};
+use super::progress::Progress;
 use super::{
     BoardRecordArgs, LoadedBoard, ReaderArgs, check_network, graph_heuristic_move, parse_model,
 };
@@ -38,7 +39,15 @@ impl Cmd {
                     bail!("the game is over: {winner} has won");
                 }
                 check_network(&path, &play, self.network, false)?;
-                match graph_heuristic_move(&play, self.network)? {
+                // Every drop of a large graph takes seconds.
+                let progress = Progress::spinner(format!(
+                    "next {} ({} edges): the largest drop",
+                    path.display(),
+                    graph.edges().len()
+                ));
+                let choice = graph_heuristic_move(&play, self.network);
+                progress.finish("done");
+                match choice? {
                     Some(edge) => Ok(format!("{}\n", graph.edges()[edge].name)),
                     None => bail!("no resistor is left to play"),
                 }

@@ -41,7 +41,8 @@ pub enum OpponentArg {
 #[derive(Args, Debug)]
 pub struct Cmd {
     /// Board size M (2..=8).
-    #[arg(long, short = 's', value_name = "M", default_value = "4", value_parser = parse_size)]
+    #[arg(long, short = 's', value_name = "M", default_value = "4", value_parser = parse_size,
+          allow_negative_numbers = true)]
     size: Size,
     /// The machine you play against.
     #[arg(long, value_enum, default_value_t = OpponentArg::Heuristic)]
@@ -54,7 +55,8 @@ pub struct Cmd {
     #[arg(long, value_name = "NAME", conflicts_with = "network")]
     board: Option<String>,
     /// Draw the firmware's board (parts, ADC errors, noise) from this seed; default nominal.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true,
+          value_parser = crate::args::whole::<u64>(0, u64::MAX))]
     tolerance_seed: Option<u64>,
     /// Your side; Cut moves first.
     #[arg(long, value_enum, default_value_t = YouArg::Short)]
@@ -544,7 +546,8 @@ fn scripted(mut game: impl Game, input: impl BufRead, out: &mut impl Write) -> R
                 Err(e) => {
                     writeln!(out, "Record: {}", game.record())?;
                     out.flush()?;
-                    eprintln!("error: line {}: `{text}`: {e:#}", number + 1);
+                    // The error names the move (bounded); the line is not repeated.
+                    eprintln!("error: line {}: {e:#}", number + 1);
                     return Ok(ExitCode::from(2));
                 }
             },

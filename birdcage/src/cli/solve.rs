@@ -8,6 +8,7 @@ use serde::Serialize;
 use switching::Graph;
 use switching::perfect::Verdict;
 
+use super::progress::Progress;
 use super::{BoardRecordArgs, Format, LoadedBoard, graph_text};
 
 /// Solve a position: the winner with perfect play and all winning moves of the side to move.
@@ -100,7 +101,13 @@ impl Cmd {
 
     fn graph(&self, path: &str, graph: &Graph) -> Result<String> {
         let play = self.record.play(graph)?;
+        // Lehman's theorem on a large graph takes seconds.
+        let progress = Progress::spinner(format!(
+            "solve {path} ({} edges): perfect play",
+            graph.edges().len()
+        ));
         let verdict = switching::perfect::solve(&play);
+        progress.finish(&format!("{} wins", verdict.perfect_winner));
         let moves: Vec<String> = verdict
             .winning_moves
             .iter()

@@ -14,6 +14,8 @@ use studies::strength;
 use studies::{Control, pullups, quantisation, tolerance};
 
 use super::parse_size;
+use super::progress::Progress;
+use crate::args::whole;
 
 /// Which study.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,30 +40,36 @@ pub struct Cmd {
     study: Study,
     /// Board size M: the tree of the heuristic against every Short reply for M <= 4, random
     /// games above.
-    #[arg(long, short = 's', value_name = "M", default_value = "3", value_parser = parse_size)]
+    #[arg(long, short = 's', value_name = "M", default_value = "3", value_parser = parse_size,
+          allow_negative_numbers = true)]
     size: Size,
     /// Board profile or profile file (default: every profile for quantisation, nucleo-f446re
     /// for the others); `ideal` for the quantisation study's ideal converter alone.
     #[arg(long, value_name = "PROFILE")]
     board: Option<String>,
     /// Seed of every random draw (parts, ADC devices, noise, random games).
-    #[arg(long, value_name = "S", default_value_t = 1)]
+    #[arg(long, value_name = "S", default_value_t = 1, allow_negative_numbers = true,
+          value_parser = whole::<u64>(0, u64::MAX))]
     seed: u64,
     /// Boards drawn per tolerance and distribution (tolerance), per pull-up case (pullups).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u64>(1, u64::MAX))]
     boards: Option<u64>,
     /// Study random games instead of the tree: Cut plays the heuristic, Short at random.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "records")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u64>(1, u64::MAX), conflicts_with = "records")]
     random_games: Option<u64>,
     /// Study the games of a file: one record per line (Cut first), `#` comments.
     #[arg(long, value_name = "FILE")]
     records: Option<PathBuf>,
     /// Heuristic study: every game (connected graph, terminal pair) of up to N vertices
     /// (nauty).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(2..=9))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u64>(2, 9))]
     max_vertices: Option<u64>,
     /// Heuristic study: random graphs drawn per family and size.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole::<u64>(1, u64::MAX))]
     samples: Option<u64>,
     /// Folder for the report (created if missing). A folder that holds a report already
     /// is refused.
@@ -98,10 +106,16 @@ impl Cmd {
         let out = Output::fresh(&self.out, self.force)?;
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let bar = super::progress_bar(0, format!("{:?}", self.study).to_lowercase(), "");
+        let unit = match self.study {
+            Study::Quantisation => "decisions",
+            Study::Tolerance | Study::Pullups => "boards",
+            Study::Heuristic => unreachable!("handled above"),
+        };
+        let name = format!("study {:?}", self.study).to_lowercase();
+        let bar = Progress::counted(name, unit, None);
         let progress = |done: u64, total: u64| {
-            bar.set_length(total);
-            bar.set_position(done);
+            bar.set_total(total);
+            bar.set(done);
         };
         let control = Control {
             stop: &STOP,
@@ -142,7 +156,7 @@ impl Cmd {
                 &command,
             )?,
         };
-        bar.finish_and_clear();
+        bar.finish(&format!("report in {}", out.path("summary.md").display()));
         if STOP.load(Ordering::SeqCst) {
             bail!(
                 "interrupted; what was finished is in {}",
@@ -162,10 +176,10 @@ impl Cmd {
         }
         let out = Output::fresh(&self.out, self.force)?;
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let bar = super::progress_bar(0, "heuristic".into(), " boards");
+        let bar = Progress::counted("study heuristic", "boards", None);
         let progress = |done: u64, total: u64| {
-            bar.set_length(total);
-            bar.set_position(done);
+            bar.set_total(total);
+            bar.set(done);
         };
         let control = Control {
             stop: &STOP,
@@ -188,7 +202,7 @@ impl Cmd {
             &control,
             &out,
         )?;
-        bar.finish_and_clear();
+        bar.finish(&format!("report in {}", out.path("summary.md").display()));
         if STOP.load(Ordering::SeqCst) {
             bail!(
                 "interrupted; what was finished is in {}",

@@ -12,7 +12,8 @@ use clap::Args;
 #[derive(Args, Debug)]
 pub struct Cmd {
     /// The port; 0 picks a free one (the line printed at the start names it).
-    #[arg(long, value_name = "P", default_value_t = 8080)]
+    #[arg(long, value_name = "P", default_value_t = 8080, allow_negative_numbers = true,
+          value_parser = crate::args::whole::<u16>(0, u16::MAX.into()))]
     port: u16,
     /// The folder to serve; default the checkout's `target/site`.
     #[arg(long, value_name = "DIR")]

@@ -17,9 +17,16 @@ pub struct Doctor {
     /// The firmware ELF (built with cargo for QEMU when not given).
     #[arg(long)]
     elf: Option<PathBuf>,
-    /// M of the cage plugged in.
-    #[arg(long, default_value_t = 4)]
-    size: u32,
+    /// M of the cage plugged in (2..=8).
+    #[arg(long, default_value = "4", allow_negative_numbers = true, value_parser = parse_size)]
+    size: heuristic::Size,
+}
+
+/// M as a whole number from 2 to 8, said so in words (`-3` too).
+fn parse_size(text: &str) -> Result<heuristic::Size, String> {
+    let (low, high) = (heuristic::MIN_SIZE, heuristic::MAX_SIZE);
+    let m = heuristic::whole(text, low.into(), high.into()).map_err(|e| e.to_string())?;
+    heuristic::Size::new(m as u32).map_err(|e| e.to_string())
 }
 
 impl Doctor {
@@ -30,9 +37,13 @@ impl Doctor {
 }
 
 /// Runs every step, prints one line each; whether all passed.
-fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Result<bool> {
+fn run(
+    probe: &str,
+    board: &str,
+    elf: Option<&Path>,
+    size: heuristic::Size,
+) -> anyhow::Result<bool> {
     let (profile, base) = boards::file::load_with_base(board)?;
-    let size = heuristic::Size::new(m).map_err(|e| anyhow::anyhow!("--size {m}: {e}"))?;
     let mut checks = Vec::new();
     let target = if bench::is_qemu(probe) {
         qemu(elf, profile, base, size, &mut checks)
@@ -52,6 +63,28 @@ fn run(probe: &str, board: &str, elf: Option<&Path>, m: u32) -> anyhow::Result<b
         println!("\n{failed} of {} steps failed.", checks.len());
     }
     Ok(failed == 0)
+}
+
+/// What is wrong with `elf` as a firmware file before anything connects: a file that cannot
+/// be read, or is not ELF, is the ELF step's failure (not a lost target's).
+fn elf_problem(elf: &Path) -> Option<String> {
+    use std::io::Read;
+    let path = elf.display();
+    if let Err(problem) = boards::read::check(elf) {
+        return Some(format!("{path}: {problem}"));
+    }
+    let mut magic = [0u8; 4];
+    let read = std::fs::File::open(elf).and_then(|mut f| f.read_exact(&mut magic));
+    match read {
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Some(format!(
+            "{path} is not an ELF file (shorter than its 4-byte magic)"
+        )),
+        Err(e) => Some(format!("{path}: cannot be read: {e}")),
+        Ok(()) if magic != *b"\x7fELF" => Some(format!(
+            "{path} is not an ELF file (it does not start with \\x7fELF)"
+        )),
+        Ok(()) => None,
+    }
 }
 
 const PROBE: &str = "probe found";
@@ -106,6 +139,15 @@ fn qemu(
             }
         },
     };
+    if let Some(problem) = elf_problem(&elf) {
+        checks.push(Check::fail(
+            FLASHED,
+            problem,
+            "pass the firmware-qemu ELF: cargo build -p firmware --bin firmware-qemu \
+             --features qemu --target thumbv7em-none-eabihf --profile fw",
+        ));
+        return None;
+    }
     match connect_qemu(&elf, profile, base, size) {
         Ok((target, layout, how)) => {
             checks.push(Check::pass(FLASHED, format!("{} ({how})", elf.display())));
@@ -235,6 +277,15 @@ fn board_probe(
         ));
         return None;
     };
+    if let Some(problem) = elf_problem(elf) {
+        checks.push(Check::fail(
+            FLASHED,
+            problem,
+            "build the board firmware (`cargo fw`) and pass \
+             --elf target/thumbv7em-none-eabihf/fw/firmware",
+        ));
+        return None;
+    }
     match bench::Hil::connect(probe, profile, elf) {
         Ok(mut hil) => {
             checks.push(Check::pass(PROBE, format!("the probe for {probe}")));

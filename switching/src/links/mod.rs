@@ -26,9 +26,9 @@ use crate::enumerate::NautyError;
 /// The most vertices a search takes (geng's graphs on 12 vertices number 1.6 × 10^11).
 pub const MAX_VERTICES: usize = 12;
 
-/// The number of connected graphs on n vertices, n = 0..=11 (OEIS A001349), for progress
-/// bars and to check that every part came back.
-pub const CONNECTED_GRAPHS: [u64; 12] = [
+/// The number of connected graphs on n vertices, n = 0..=[`MAX_VERTICES`] (OEIS A001349),
+/// for progress bars and to check that every part came back.
+pub const CONNECTED_GRAPHS: [u64; MAX_VERTICES + 1] = [
     1,
     1,
     1,
@@ -41,6 +41,7 @@ pub const CONNECTED_GRAPHS: [u64; 12] = [
     261_080,
     11_716_571,
     1_006_700_565,
+    164_059_830_476,
 ];
 
 /// Why a search or a merge failed.

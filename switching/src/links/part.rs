@@ -21,15 +21,16 @@ impl fmt::Display for PartId {
     }
 }
 
-/// A `K/P` that is not a part.
+/// A `K/P` that is not a part. The message does not repeat the text: whoever read it (clap,
+/// the part file's reader) says where it came from.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("part {0:?} is not K/P with 1 <= K <= P (e.g. 3/16)")]
-pub struct PartIdError(String);
+#[error("not K/P with 1 <= K <= P (e.g. 3/16)")]
+pub struct PartIdError;
 
 impl FromStr for PartId {
     type Err = PartIdError;
     fn from_str(text: &str) -> Result<PartId, PartIdError> {
-        let bad = || PartIdError(text.to_string());
+        let bad = || PartIdError;
         let (k, p) = text.split_once('/').ok_or_else(bad)?;
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = p.trim().parse().map_err(|_| bad())?;
@@ -112,7 +113,10 @@ impl FromStr for Part {
             match words.as_slice() {
                 ["end"] => ended = true,
                 ["part", k] => {
-                    id = Some(k.parse::<PartId>().map_err(|e| err(line, e.to_string()))?)
+                    id = Some(
+                        k.parse::<PartId>()
+                            .map_err(|e| err(line, format!("part {}: {e}", heuristic::Echo(k))))?,
+                    )
                 }
                 ["link", g6, s, t] => {
                     let graph: SimpleGraph = g6
@@ -131,12 +135,20 @@ impl FromStr for Part {
                 }
                 [name, value] if NAMES.contains(name) => {
                     let k = NAMES.iter().position(|n| n == name).expect("listed");
-                    let number = value
-                        .parse()
-                        .map_err(|_| err(line, format!("{name} {value:?} is not a count")))?;
+                    let number = value.parse().map_err(|_| {
+                        err(
+                            line,
+                            format!("{name} {} is not a count", heuristic::Echo(value)),
+                        )
+                    })?;
                     fields[k] = Some(number);
                 }
-                _ => return Err(err(line, format!("not a part line: {content:?}"))),
+                _ => {
+                    return Err(err(
+                        line,
+                        format!("not a part line: {}", heuristic::Echo(content)),
+                    ));
+                }
             }
         }
         let last = text.lines().count().max(1);
