@@ -192,7 +192,35 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: invalid value '0' for '--games <GAMES>': a run plays at least one game",
+            "error: invalid value '0' for '--games <GAMES>': must be a whole number, at least 1",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--scenario",
+                "guided",
+                "--size",
+                "-3",
+                "--out",
+                out,
+            ],
+            "error: invalid value '-3' for '--size <SIZE>': must be a whole number from 2 to 8",
+        ),
+        (
+            vec![
+                "run",
+                "--target",
+                "sil",
+                "--scenario",
+                "random4",
+                "--seed",
+                "-1",
+                "--out",
+                out,
+            ],
+            "error: invalid value '-1' for '--seed <SEED>': must be a whole number, 0 or more",
         ),
         (
             vec![

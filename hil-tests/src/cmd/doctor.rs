@@ -18,15 +18,8 @@ pub struct Doctor {
     #[arg(long)]
     elf: Option<PathBuf>,
     /// M of the cage plugged in (2..=8).
-    #[arg(long, default_value = "4", allow_negative_numbers = true, value_parser = parse_size)]
+    #[arg(long, default_value = "4", allow_negative_numbers = true, value_parser = crate::args::size)]
     size: heuristic::Size,
-}
-
-/// M as a whole number from 2 to 8, said so in words (`-3` too).
-fn parse_size(text: &str) -> Result<heuristic::Size, String> {
-    let (low, high) = (heuristic::MIN_SIZE, heuristic::MAX_SIZE);
-    let m = heuristic::whole(text, low.into(), high.into()).map_err(|e| e.to_string())?;
-    heuristic::Size::new(m as u32).map_err(|e| e.to_string())
 }
 
 impl Doctor {

@@ -14,6 +14,7 @@ use bench::{
 use heuristic::Size;
 
 use super::calibrate::calibrate;
+use crate::args::whole;
 use crate::{STOP, STOP_SIGNALS, progress, tick};
 
 mod faults;
@@ -59,16 +60,16 @@ pub struct Run {
     #[arg(long, default_value = "nucleo-f446re")]
     board: String,
     /// Seed of the emulated board's parts and ADC (SIL); nominal parts without it.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
     board_seed: Option<u64>,
     /// Games of `random4` (default 100) or `guided` (default 1).
-    #[arg(long, value_parser = games)]
+    #[arg(long, allow_negative_numbers = true, value_parser = games)]
     games: Option<u32>,
     /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
     seed: u64,
     /// M for `records:FILE` and `guided` (default 4), or `faults` (default both 3 and 4).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::args::m)]
     size: Option<u32>,
     /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not
     /// given, or taken from BIRDCAGE_PIL_ELF).
@@ -424,11 +425,8 @@ impl Run {
 
 /// A game count: a whole number from 1 (a run of no game is a typo, not a run).
 fn games(text: &str) -> Result<u32, String> {
-    match text.parse::<u32>() {
-        Ok(0) => Err("a run plays at least one game".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
+    let n = whole(1, u64::MAX)(text)?;
+    u32::try_from(n).map_err(|_| format!("must be a whole number from 1 to {}", u32::MAX))
 }
 
 /// The target a run drives: one, or SIL and PIL in lockstep (kept whole to report what was
