@@ -27,15 +27,23 @@ fn stand_in() -> Header {
     }
 }
 
+/// One folder for the whole run (each input rewrites its file): making and removing a folder
+/// per input would cost more than the resume it checks.
+fn folder() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| tempfile::tempdir().expect("a temporary folder"))
+        .path()
+}
+
 fuzz_target!(|data: &[u8]| {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let path = dir.path().join(STEPS);
+    let dir = folder();
+    let path = dir.join(STEPS);
     std::fs::write(&path, data).expect("the input written");
     let first = data.split(|&b| b == b'\n').next().unwrap_or_default();
     let header = Scan::read(&[first, b"\n"].concat(), &path)
         .map(|scan| scan.header)
         .unwrap_or_else(|_| stand_in());
-    match Report::open(dir.path(), header.clone(), Existing::Resume) {
+    match Report::open(dir, header.clone(), Existing::Resume) {
         Err(_) => {
             assert_eq!(std::fs::read(&path).unwrap(), data, "a refused resume touched the file");
         }
