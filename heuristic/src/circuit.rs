@@ -44,7 +44,7 @@ impl<T: Copy + Zero> Circuit<T> {
     }
 }
 
-/// The named network models every command accepts (see DESIGN.md).
+/// The named network models every command accepts (see `docs/DESIGN.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Model {

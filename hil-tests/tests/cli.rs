@@ -390,7 +390,10 @@ fn ctrl_c_stops_between_games_keeps_the_report_and_resume_finishes_it() {
         "{}",
         String::from_utf8_lossy(&resumed.stderr)
     );
-    assert!(stdout.contains("200 games played"), "{stdout}");
+    assert!(
+        stdout.contains("200 of 200 planned games played"),
+        "{stdout}"
+    );
     assert!(!stdout.contains("INTERRUPTED"), "{stdout}");
 }
 

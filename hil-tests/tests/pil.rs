@@ -234,7 +234,7 @@ fn the_cli_runs_pil_in_lockstep_with_sil_stops_cleanly_on_ctrl_c_and_resumes() {
         String::from_utf8_lossy(&resumed.stderr)
     );
     assert!(stdout.starts_with("# SIL=PIL bench: random4"), "{stdout}");
-    assert!(stdout.contains("60 games played"), "{stdout}");
+    assert!(stdout.contains("60 of 60 planned games played"), "{stdout}");
     assert!(stdout.contains("SIL and PIL agreed on all "), "{stdout}");
 }
 

@@ -138,7 +138,7 @@ fn a_report_is_not_overwritten_without_resume_or_force() {
     );
     assert_eq!(steps(&out), before);
     let forced = ok(&bench(&sil_args(&out, "1", &["--force"])));
-    assert!(forced.contains("1 games played"), "{forced}");
+    assert!(forced.contains("1 of 1 planned game played"), "{forced}");
     assert!(
         bench(&sil_args(&out, "1", &["--force", "--resume"]))
             .status
@@ -165,7 +165,10 @@ fn a_bench_killed_mid_game_resumes_to_the_uninterrupted_report() {
     let killed = steps(&out);
     assert!(!out.join("summary.json").exists());
     let resumed = ok(&bench(&sil_args(&out, "60", &["--resume"])));
-    assert!(resumed.contains("60 games played (60 planned"), "{resumed}");
+    assert!(
+        resumed.contains("60 of 60 planned games played"),
+        "{resumed}"
+    );
     let after = steps(&out);
     // Every finished game's lines are kept byte for byte ...
     let text = String::from_utf8_lossy(&killed);

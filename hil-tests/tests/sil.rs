@@ -87,6 +87,12 @@ fn the_m3_tree_on_the_nominal_board_has_no_fault_and_only_explained_divergences(
         md.starts_with("# SIL bench: tree3 on nucleo-f446re"),
         "{md}"
     );
+    // A tree plans no number of games: it grows as it goes.
+    let played = format!(
+        "{} games played (a tree: its games grow as it goes)",
+        tally.games
+    );
+    assert!(md.contains(&played), "{md}");
     let lines = std::fs::read_to_string(dir.path().join("steps.jsonl")).unwrap();
     assert_eq!(
         lines.lines().filter(|l| l.contains(",\"step\":{")).count(),
@@ -290,7 +296,10 @@ fn a_probe_lost_mid_run_is_summed_up_as_interrupted_and_the_run_resumes() {
         md.contains("**INTERRUPTED**: target lost: probe unplugged."),
         "{md}"
     );
-    assert!(md.contains(&format!("{finished} games played")), "{md}");
+    assert!(
+        md.contains(&format!("{finished} of 6 planned games played")),
+        "{md}"
+    );
     assert_eq!(interrupted(dir.path()), "\"target lost: probe unplugged\"");
 
     let (resumed, complete) = run_to_the_end(dir.path(), &scenario);

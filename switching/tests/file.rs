@@ -87,7 +87,7 @@ fn the_cage_is_a_graph_of_its_size() {
     for m in 2..=8 {
         let size = Size::new(m).unwrap();
         let g = Graph::cage(size);
-        // 2M² − 2M + 1 edges and M(M−1) internal nodes plus two terminals (DESIGN.md:
+        // 2M² − 2M + 1 edges and M(M−1) internal nodes plus two terminals (docs/DESIGN.md:
         // M=3 has 13 edges and 6 internal nodes, M=4 has 25 and 12).
         let m = m as usize;
         assert_eq!(g.edges().len(), 2 * m * m - 2 * m + 1);

@@ -750,7 +750,7 @@ impl Report {
         let t = &self.tally;
         let mut md = format!(
             "# {} bench: {} on {}\n\nFirmware {}, board {}, parts seed {}, M={}.\n\n\
-             {} games played ({} planned; a tree grows as it goes), {} steps.\n\n| class | steps |\n| --- | ---: |\n",
+             {}, {} steps.\n\n| class | steps |\n| --- | ---: |\n",
             h.stage,
             h.scenario,
             h.board,
@@ -759,8 +759,7 @@ impl Report {
             h.board_seed
                 .map_or("none (nominal)".to_string(), |s| s.to_string()),
             h.size,
-            t.games,
-            h.games,
+            tally::games_played(&h.scenario, t.games, h.games),
             t.steps,
         );
         if let Some(why) = &self.interrupted {

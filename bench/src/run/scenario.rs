@@ -6,6 +6,8 @@ use rand::SeedableRng;
 use rand::seq::IteratorRandom;
 use rand_chacha::ChaCha8Rng;
 
+use crate::report::tally::TREE;
+
 /// What Short does in one game.
 /// The largest records file read (`--scenario records:FILE`): a record is under a kilobyte,
 /// so 16 MiB is some twenty thousand games.
@@ -70,7 +72,7 @@ impl Scenario {
     /// so it is the board's own tree, not the ideal heuristic's.
     pub fn tree(size: Size) -> Scenario {
         Scenario {
-            name: format!("tree{}", size.get()),
+            name: format!("{TREE}{}", size.get()),
             size,
             games: vec![Script::Branch(Vec::new())],
             source_sha256: None,

@@ -1,7 +1,9 @@
 //! `birdcage completions SHELL` and `birdcage man`: shell completions and a man page, both
 //! generated from the clap definitions, so they can never fall out of step with the options.
 
-use anyhow::Result;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
 use clap::{Args, Command};
 use clap_complete::Shell;
 
@@ -25,17 +27,61 @@ impl CompletionsCmd {
     }
 }
 
-/// Print the man page (roff) to stdout: `birdcage man > birdcage.1; man ./birdcage.1`.
+/// Print the man page (roff) to stdout, or write every page into a folder.
 ///
-/// The page covers the command and lists its subcommands; `birdcage help SUBCOMMAND` gives
-/// each one's options.
+/// `birdcage man --dir ~/.local/share/man/man1` writes birdcage.1 and a page for every
+/// subcommand (birdcage-analyze.1, birdcage-export-spice.1, ...), the pages birdcage.1
+/// refers to; then `man birdcage-analyze`. Without --dir: birdcage.1 alone, on stdout.
 #[derive(Args, Debug)]
-pub struct ManCmd {}
+pub struct ManCmd {
+    /// Write birdcage.1 and one page for every subcommand into DIR (created if missing).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
 
 impl ManCmd {
     pub fn run(&self, command: Command) -> Result<String> {
-        let mut out = Vec::new();
-        clap_mangen::Man::new(command).render(&mut out)?;
-        Ok(String::from_utf8(out)?)
+        let pages = pages(command)?;
+        let Some(dir) = &self.dir else {
+            // The first page is the command's own.
+            return Ok(String::from_utf8(
+                pages.into_iter().next().unwrap_or_default().1,
+            )?);
+        };
+        if dir.exists() && !dir.is_dir() {
+            bail!("--dir {}: a file, not a folder", dir.display());
+        }
+        std::fs::create_dir_all(dir).with_context(|| format!("--dir {}", dir.display()))?;
+        for (name, roff) in &pages {
+            let path = dir.join(name);
+            std::fs::write(&path, roff).with_context(|| format!("{}", path.display()))?;
+        }
+        Ok(format!(
+            "{} man pages written to {} (birdcage.1 and one a subcommand)\n",
+            pages.len(),
+            dir.display()
+        ))
     }
+}
+
+/// Every page, the command's first, then each subcommand's (and theirs) in clap's order:
+/// its file name and its roff. The `help` subcommand is left out, as clap_mangen's own
+/// `generate_to` does: `birdcage.1` lists exactly the pages written.
+fn pages(command: Command) -> Result<Vec<(String, Vec<u8>)>> {
+    fn walk(command: &Command, out: &mut Vec<(String, Vec<u8>)>) -> Result<()> {
+        let man = clap_mangen::Man::new(command.clone());
+        let mut roff = Vec::new();
+        man.render(&mut roff)?;
+        out.push((man.get_filename(), roff));
+        for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+            walk(sub, out)?;
+        }
+        Ok(())
+    }
+    let mut command = command.disable_help_subcommand(true);
+    // Names the subcommands' pages `birdcage-SUB` (clap's display names).
+    command.build();
+    let mut out = Vec::new();
+    walk(&command, &mut out)?;
+    Ok(out)
 }

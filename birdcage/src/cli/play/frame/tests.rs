@@ -286,3 +286,36 @@ fn the_graph_screen_fits_and_marks_the_selection() {
         }
     }
 }
+
+/// Gale's view inks each side as the circuit view does (birdcage/README.md says so): Short's
+/// dots and bridges in Okabe and Ito's blue, Cut's in vermillion, whichever side the person
+/// plays (not Bridj-It 2.0's red machine and green player).
+#[test]
+fn gale_inks_short_blue_and_cut_vermillion_whoever_plays_which() {
+    for you in [YouArg::Short, YouArg::Cut] {
+        let mut game = game(4, View::Gale, you, &[]);
+        for _ in 0..3 {
+            let edge = game.position().resistors().next().unwrap();
+            game.play_edge(edge).unwrap();
+            game.reply().unwrap();
+        }
+        let position = game.position();
+        let frame = frame(&scene(&game, "", false, true), 80, 24);
+        let (mut short, mut cut) = (0, 0);
+        for span in frame.lines.iter().flatten() {
+            let side = match (span.text.as_str(), span.edge.map(|e| position.state(e))) {
+                ("●", _) | (_, Some(heuristic::EdgeState::Short)) => Side::Short,
+                ("○", _) | (_, Some(heuristic::EdgeState::Cut)) => Side::Cut,
+                _ => continue,
+            };
+            let (ink, n) = match side {
+                Side::Short => (SHORT_INK, &mut short),
+                Side::Cut => (CUT_INK, &mut cut),
+            };
+            assert_eq!(span.style.fg, Some(ink), "{side:?}: {span:?}");
+            *n += 1;
+        }
+        // Every dot, the legend's, and three bridges of each side at least.
+        assert!(short >= 20 + 1 + 3 && cut >= 20 + 1 + 3, "{short} {cut}");
+    }
+}

@@ -1,0 +1,249 @@
+//! The READMEs agree with the program: every runnable `birdcage` line in them (the marking:
+//! `tests/runnable/mod.rs`) exits and prints as written, and the README's CLI summary names
+//! every subcommand and option that `--help` lists.
+
+use std::path::Path;
+use std::time::Duration;
+
+mod runnable;
+
+use runnable::{Command, Item, Ran, check, parse};
+
+#[test]
+fn every_runnable_birdcage_line_exits_and_prints_as_its_readme_says() {
+    let ran = runnable::run_all("birdcage", Path::new(env!("CARGO_BIN_EXE_birdcage")));
+    assert!(
+        ran >= 10,
+        "only {ran} runnable birdcage lines in the READMEs"
+    );
+}
+
+/// `--help` is the truth: README's CLI summary has a line for every subcommand (`study`'s
+/// every study, `export`'s every format), naming each of its options and possible values.
+#[test]
+fn the_cli_summary_names_every_subcommand_option_and_value() {
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+    let summary = runnable::summary(&readme, "## The CLI");
+    assert!(summary.len() > 10, "{summary:?}");
+    let missing = runnable::check_summary(
+        "birdcage",
+        Path::new(env!("CARGO_BIN_EXE_birdcage")),
+        &summary,
+    );
+    assert!(
+        missing.is_empty(),
+        "README.md, The CLI:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// The marking read from a made-up README, and the check it implies: a changed exit status
+/// or first line fails.
+#[test]
+fn a_changed_exit_status_or_first_line_fails_the_check() {
+    let readme = "\
+text\n\
+<!-- file: g.txt -->\n\
+```\n\
+terminals s t\n\
+```\n\
+<!-- runnable -->\n\
+```sh\n\
+# a comment\n\
+cargo run --release -p birdcage -- next --size 4 --moves A7   # => c7\n\
+birdcage graph --size 3 > cage3.txt\n\
+```\n\
+<!-- runnable -->\n\
+```\n\
+$ birdcage solve --size 9\n\
+error: bad size\n\
+$ birdcage link \\\n\
+    --graph6 'FDYI_'\n\
+Link between 0 and 1: 7 vertices (weight 5), 8 edges.\n\
+Strength: weak\n\
+…\n\
+```\n";
+    let items = parse(Path::new("README.md"), readme);
+    let Item::File { name, text } = &items[0] else {
+        panic!("{items:?}")
+    };
+    assert_eq!((name.as_str(), text.as_str()), ("g.txt", "terminals s t\n"));
+    let commands: Vec<&Command> = items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Run(c) => Some(c),
+            Item::File { .. } => None,
+        })
+        .collect();
+    let lines: Vec<&str> = commands.iter().map(|c| c.line.as_str()).collect();
+    assert_eq!(
+        lines,
+        [
+            "birdcage next --size 4 --moves A7",
+            "birdcage graph --size 3 > cage3.txt",
+            "birdcage solve --size 9",
+            "birdcage link --graph6 'FDYI_'",
+        ]
+    );
+    assert_eq!(commands[0].place, "README.md:9");
+    let ran = |code: i32, stdout: &str, stderr: &str| Ran {
+        code: Some(code),
+        stdout: stdout.to_string(),
+        stderr: stderr.to_string(),
+        took: Duration::ZERO,
+    };
+    // As written.
+    assert_eq!(check(commands[0], &ran(0, "c7\n", "")), Ok(()));
+    assert_eq!(check(commands[1], &ran(0, "", "")), Ok(()));
+    assert_eq!(check(commands[2], &ran(2, "", "error: bad size\n")), Ok(()));
+    let link = "Link between 0 and 1: 7 vertices (weight 5), 8 edges.\nStrength: weak\nmore\n";
+    assert_eq!(check(commands[3], &ran(0, link, "")), Ok(()));
+    // Changed.
+    let wrong = check(commands[0], &ran(0, "c5\n", "")).unwrap_err();
+    assert!(
+        wrong.contains("printed `c5` where the README shows `c7`"),
+        "{wrong}"
+    );
+    let wrong = check(commands[0], &ran(2, "c7\n", "error: no")).unwrap_err();
+    assert!(
+        wrong.contains("exited with Some(2), the README says 0"),
+        "{wrong}"
+    );
+    assert!(check(commands[1], &ran(1, "", "")).is_err());
+    assert!(check(commands[2], &ran(0, "", "error: bad size\n")).is_err());
+    assert!(check(commands[2], &ran(2, "", "error: another\n")).is_err());
+    assert!(
+        check(
+            commands[3],
+            &ran(0, "Link between 0 and 1\nStrength: weak\n", "")
+        )
+        .is_err()
+    );
+    assert!(
+        check(
+            commands[3],
+            &ran(
+                0,
+                "Link between 0 and 1: 7 vertices (weight 5), 8 edges.\n",
+                ""
+            )
+        )
+        .is_err()
+    );
+}
+
+#[test]
+#[should_panic(expected = "README.md:3: `birdcage solve --size 3` pins nothing")]
+fn a_runnable_line_that_pins_nothing_is_refused() {
+    parse(
+        Path::new("README.md"),
+        "<!-- runnable -->\n```sh\nbirdcage solve --size 3\n```\n",
+    );
+}
+
+#[test]
+#[should_panic(expected = "README.md:3: a runnable line runs birdcage or hil-tests")]
+fn a_runnable_line_of_another_program_is_refused() {
+    parse(
+        Path::new("README.md"),
+        "<!-- runnable -->\n```sh\ncargo test --workspace   # => ok\n```\n",
+    );
+}
+
+/// Every relative link of the docs (the READMEs and `docs/`) names a file a clone has, and no
+/// doc sends the reader to the team's folder beside the repository (`../shared/`).
+#[test]
+fn every_link_of_the_docs_points_into_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut docs = runnable::readmes();
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        docs.push(entry.unwrap().path());
+    }
+    let mut broken = Vec::new();
+    let mut links = 0;
+    for doc in &docs {
+        let text = std::fs::read_to_string(doc).unwrap();
+        if text.contains("../shared/") {
+            broken.push(format!("{}: mentions ../shared/", doc.display()));
+        }
+        for part in text.split("](").skip(1) {
+            let target = part.split(')').next().unwrap_or("");
+            if target.contains("://") || target.starts_with('#') || target.starts_with("mailto:") {
+                continue;
+            }
+            let file = target.split('#').next().unwrap_or("");
+            links += 1;
+            if !doc.parent().unwrap().join(file).exists() {
+                broken.push(format!("{}: ({target})", doc.display()));
+            }
+        }
+    }
+    assert!(links > 20, "only {links} relative links");
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The man pages name no page that does not exist: `man --dir` writes `birdcage.1` and one
+/// page for every subcommand (`export`'s too), every `NAME(1)` any of them refers to is one
+/// of them, and `birdcage man` prints the same `birdcage.1`.
+#[test]
+fn every_page_the_man_pages_name_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = env!("CARGO_BIN_EXE_birdcage");
+    let run = |args: &[&str]| std::process::Command::new(exe).args(args).output().unwrap();
+    let out = run(&["man", "--dir", dir.path().to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut pages: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    pages.sort();
+    for page in [
+        "birdcage.1",
+        "birdcage-study.1",
+        "birdcage-export-spice.1",
+        "birdcage-man.1",
+    ] {
+        assert!(pages.iter().any(|p| p == page), "{page} in {pages:?}");
+    }
+    assert!(!pages.iter().any(|p| p == "birdcage-help.1"), "{pages:?}");
+    let mut named = 0;
+    for page in &pages {
+        let roff = std::fs::read_to_string(dir.path().join(page)).unwrap();
+        assert!(roff.contains(".TH "), "{page}");
+        let roff = roff.replace("\\-", "-");
+        for (at, _) in roff.match_indices("(1)") {
+            let name: String = roff[..at]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            named += 1;
+            assert!(
+                pages.contains(&format!("{name}.1")),
+                "{page} names {name}(1), which is not written"
+            );
+        }
+    }
+    assert!(named >= 15, "{named} pages named");
+    let top = run(&["man"]);
+    assert!(top.status.success());
+    assert_eq!(
+        String::from_utf8(top.stdout).unwrap(),
+        std::fs::read_to_string(dir.path().join("birdcage.1")).unwrap()
+    );
+    // A file where the folder goes: one line, exit 2.
+    let file = dir.path().join("birdcage.1");
+    let out = run(&["man", "--dir", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!("error: --dir {}: a file, not a folder\n", file.display())
+    );
+}
