@@ -374,7 +374,7 @@ fn an_empty_report_and_a_header_cut_short_both_start_afresh() {
             std::fs::write(out.join("steps.jsonl"), &bytes).unwrap();
             let stdout = ok(&bench(&sil_args(&out, "2", extra)));
             assert!(
-                stdout.contains("2 games played"),
+                stdout.contains("2 of 2 planned games played"),
                 "{name} {extra:?}: {stdout}"
             );
         }
