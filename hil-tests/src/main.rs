@@ -1,6 +1,24 @@
 //! `hil-tests`: the bench's command line, one file per subcommand under `cmd/`
 //! (`run`, `calibrate`, `doctor`; `run --scenario faults` in `cmd/faults.rs`).
 
+/// `print!` for the bench's output, but a closed stdout (`hil-tests run ... | head`) is not
+/// a panic: the report is already on disk, and what no one reads is dropped.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        let _ = write!(stdout, $($arg)*).and_then(|()| stdout.flush());
+    }};
+}
+
+/// `println!` as [`out!`] is `print!`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        out!($($arg)*);
+        out!("\n");
+    }};
+}
+
 mod args;
 mod cmd;
 

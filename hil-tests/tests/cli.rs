@@ -619,3 +619,25 @@ fn bad_numbers_and_long_input_get_one_short_line() {
         assert!(err.len() < 300, "{} bytes: {err:.300}", err.len());
     }
 }
+
+/// `hil-tests run ... | head`: a reader that goes away is no panic, and the report is whole.
+#[test]
+fn a_closed_stdout_is_not_a_panic_and_the_report_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(["run", "--target", "sil", "--scenario", "tree3"])
+        .args(["--out", out.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader is gone before the bench writes a byte
+    let run = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("games played"), "{summary}");
+}

@@ -23,6 +23,6 @@ impl Calibrate {
 pub(crate) fn calibrate(out: &std::path::Path, board: Option<&str>) -> anyhow::Result<()> {
     // The error's own line says it all (its source is part of it).
     let calibration = bench::calibrate_report(out, board).map_err(|e| anyhow::anyhow!("{e}"))?;
-    print!("\n{}", calibration.markdown());
+    out!("\n{}", calibration.markdown());
     Ok(())
 }

@@ -47,13 +47,13 @@ fn run(
         checks.extend(bench::protocol_checks(target.as_mut(), profile, base, size));
     }
     for check in &checks {
-        println!("{check}");
+        outln!("{check}");
     }
     let failed = checks.iter().filter(|c| c.failed()).count();
     if failed == 0 {
-        println!("\nAll {} steps passed.", checks.len());
+        outln!("\nAll {} steps passed.", checks.len());
     } else {
-        println!("\n{failed} of {} steps failed.", checks.len());
+        outln!("\n{failed} of {} steps failed.", checks.len());
     }
     Ok(failed == 0)
 }

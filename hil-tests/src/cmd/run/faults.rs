@@ -70,8 +70,8 @@ impl Run {
         }
         let md = write_fault_report(&self.out, &runs, &self.board, self.board_seed)
             .with_context(|| format!("cannot write the report in {}", self.out.display()))?;
-        print!("{md}");
-        println!("Report: {}", self.out.display());
+        out!("{md}");
+        outln!("Report: {}", self.out.display());
         if STOP.load(Ordering::SeqCst) {
             bail!(
                 "stopped ({}); the faults finished are in {}",

@@ -327,8 +327,8 @@ impl Run {
             &mut console,
             hands.as_mut(),
         )?;
-        print!("{}", report.finish()?);
-        println!("Report: {}", self.out.display());
+        out!("{}", report.finish()?);
+        outln!("Report: {}", self.out.display());
         Ok(())
     }
 
@@ -396,7 +396,7 @@ impl Run {
                 _ => stopped.to_string(),
             };
             match report.interrupted(&why) {
-                Ok(md) => print!("{md}"),
+                Ok(md) => out!("{md}"),
                 Err(e) => eprintln!("error: {e}"),
             }
             bail!(
@@ -404,10 +404,10 @@ impl Run {
                 self.out.display()
             );
         }
-        print!("{}", report.finish()?);
+        out!("{}", report.finish()?);
         if let Bench::Both(both) = &bench {
             let c = both.compared();
-            println!(
+            outln!(
                 "\nSIL and {} agreed on all {} commands: {} measurements, {} decisions.",
                 both.b.stage(),
                 c.commands,
@@ -418,7 +418,7 @@ impl Run {
         if self.calibrate {
             calibrate(&self.out, Some(&self.board))?;
         }
-        println!("Report: {}", self.out.display());
+        outln!("Report: {}", self.out.display());
         Ok(())
     }
 }
