@@ -40,7 +40,7 @@ pub(crate) fn frame(scene: &Scene, width: u16, height: u16) -> Frame {
         layout::Part {
             importance: 0,
             place: Place::Message,
-            content: Content::Words(scene.message.to_string()),
+            content: Content::Message(scene.message.to_string()),
         },
         layout::Part {
             importance: 3,

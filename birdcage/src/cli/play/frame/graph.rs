@@ -83,7 +83,7 @@ pub(crate) fn graph_frame(scene: &GraphScene, width: u16, height: u16) -> Frame 
         Part {
             importance: 0,
             place: Place::Message,
-            content: Content::Words(scene.message.to_string()),
+            content: Content::Message(scene.message.to_string()),
         },
         Part {
             importance: 2,

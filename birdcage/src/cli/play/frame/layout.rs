@@ -42,6 +42,9 @@ pub(super) enum Content {
     Forms(Vec<Line>),
     /// Text wrapped at its blanks (a word wider than the screen goes on in the next line).
     Words(String),
+    /// Words that, with no room for them all, show their first lines and `…` after the
+    /// last whole word that fits (the message: the start of a hint names the move).
+    Message(String),
     /// A legend's items, as many to a line as fit, [`ITEM_GAP`] apart.
     Items(Vec<Line>),
     /// An empty line, for spacing.
@@ -56,7 +59,7 @@ impl Content {
                 .iter()
                 .find(|l| chars(l) <= width)
                 .map(|l| vec![l.clone()]),
-            Content::Words(words) => {
+            Content::Words(words) | Content::Message(words) => {
                 let lines = wrap(words, width);
                 (!lines.is_empty())
                     .then(|| lines.into_iter().map(|l| vec![Span::plain(l)]).collect())
@@ -198,6 +201,16 @@ pub(super) fn lay_out(sheet: Sheet, width: u16, height: u16) -> Frame {
         {
             side_left -= lines.len();
             side.push((part.place, order, lines));
+        } else if let Some((lines, beside)) =
+            cut_short(&part.content, (width, rows_left), (side_width, side_left))
+        {
+            if beside {
+                side_left -= lines.len();
+                side.push((part.place, order, lines));
+            } else {
+                rows_left -= lines.len();
+                rows.push((part.place, order, lines));
+            }
         } else {
             continue;
         }
@@ -251,6 +264,42 @@ pub(super) fn lay_out(sheet: Sheet, width: u16, height: u16) -> Frame {
         cursor: (column as u16, (lines.len() - 1) as u16),
         lines,
     }
+}
+
+/// A message with no room for all its lines: as many as fit below the board (`rows`, width
+/// and lines) or beside it (`side`), whichever holds more, the last ending in `…` after a
+/// whole word; whether it goes beside. None for other parts, or with no room at all.
+fn cut_short(
+    content: &Content,
+    rows: (usize, usize),
+    side: (usize, usize),
+) -> Option<(Vec<Line>, bool)> {
+    let Content::Message(text) = content else {
+        return None;
+    };
+    let beside = side.0 >= MIN_SIDE && side.1 > rows.1;
+    let (width, room) = if beside { side } else { rows };
+    let mut lines = wrap(text, width);
+    if room == 0 || lines.len() <= room {
+        return None;
+    }
+    lines.truncate(room);
+    let last = lines.last_mut()?;
+    while !last.is_empty() && last.chars().count() + 2 > width {
+        match last.rfind(' ') {
+            Some(at) => last.truncate(at),
+            None => last.clear(),
+        }
+    }
+    if last.is_empty() {
+        last.push('…');
+    } else {
+        last.push_str(" …");
+    }
+    Some((
+        lines.into_iter().map(|l| vec![Span::plain(l)]).collect(),
+        beside,
+    ))
 }
 
 /// The screen of a terminal smaller than `need` (columns, lines): how large it must be and

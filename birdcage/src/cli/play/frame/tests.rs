@@ -361,6 +361,12 @@ fn small_terminals_show_whole_words_the_board_and_the_quit_key() {
                         let (_, row) = frame.cursor;
                         assert!(shown[usize::from(row)].starts_with("> c"), "{what}");
                         assert!(shown.iter().any(|l| l.starts_with("Your move (")), "{what}");
+                        // The message's start at least: the hint's move.
+                        assert!(
+                            shown.iter().any(|l| l.contains("Hint: c7: it")),
+                            "{what}\n{}",
+                            shown.join("\n")
+                        );
                     }
                 }
             }
@@ -542,4 +548,16 @@ fn the_graph_screen_gives_way_whole_and_keeps_the_quit_key() {
             assert_whole(&frame, size, &whole, &game.record());
         }
     }
+}
+
+#[test]
+fn a_message_without_room_shows_its_start() {
+    // M=3 at 30×12: no room for the whole hint below the board or beside it.
+    let game = game(3, View::Circuit, YouArg::Short, &[]);
+    let shown = lines(&frame(&scene(&game, "A1", false, false), 30, 12));
+    let all = shown.join("\n");
+    let cut = shown.iter().find(|l| l.ends_with(" …")).expect(&all);
+    assert!(all.contains("Hint: c7: it"), "{all}");
+    assert!(cut.chars().count() <= 30, "{all}");
+    assert!(all.contains("q quit"), "{all}");
 }
