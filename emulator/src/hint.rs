@@ -42,7 +42,9 @@ pub enum Rival {
 /// Against the heuristic, a move of a strategy that beats this very machine from here
 /// ([`crate::beat::plan`], with its own tie rule), when there is one: perfect play may
 /// say the machine wins, yet it blunders. Otherwise, and against the perfect player or the
-/// firmware, the verdict of perfect play and its first winning move.
+/// firmware, the verdict of perfect play and its first winning move; when the hint falls
+/// back to it against a machine that is not perfect, the line says first why (the search
+/// was not run, or gave up), so the verdict is not read as one on this machine.
 pub fn hint<B: Arena>(
     board: &B,
     edges: usize,
@@ -56,11 +58,13 @@ pub fn hint<B: Arena>(
     if side != you {
         return (None, "Hint: none, it is the machine's turn.".to_string());
     }
-    let note = match rival {
-        Rival::Heuristic(_) if hint_limit(edges).is_none() => format!(
-            " (No strategy against this machine is searched on a board of more than \
-             {HINT_EDGES} edges: it would take too long.)"
-        ),
+    // Why the hint falls back to perfect play's verdict, if it does: said first, so that
+    // the verdict is not read as one on this machine.
+    let fallback = match rival {
+        Rival::Heuristic(_) if hint_limit(edges).is_none() => Some(format!(
+            "no strategy against this machine was searched (the board has {edges} edges; \
+             past {HINT_EDGES} the search would take too long)"
+        )),
         Rival::Heuristic(model) => {
             let limit = hint_limit(edges).unwrap_or(0);
             match crate::beat::plan(board, model, Ties::ReadingOrder, limit) {
@@ -81,27 +85,36 @@ pub fn hint<B: Arena>(
                     return (None, line.to_string());
                 }
                 // The machine has blundered: the perfect verdict says so.
-                Plan::Wins { perfect: true, .. } => String::new(),
-                Plan::GaveUp { visited } => format!(
-                    " (The search for a strategy against this machine stopped after {visited} \
-                     positions.)"
-                ),
+                Plan::Wins { perfect: true, .. } => None,
+                Plan::GaveUp { visited } => Some(format!(
+                    "the search for a strategy against this machine stopped after {visited} \
+                     positions, without an answer"
+                )),
             }
         }
-        Rival::Perfect => String::new(),
-        Rival::Firmware => " (Against the firmware the hint assumes perfect play: its moves \
-                             come from what its board reads.)"
-            .to_string(),
+        Rival::Perfect => None,
+        Rival::Firmware => Some(
+            "no strategy against the firmware is searched (its moves come from what its \
+             board reads)"
+                .to_string(),
+        ),
     };
     let first = switching::perfect::winning_move(board);
-    let line = match first {
-        Some(mv) => format!(
-            "Hint: {}: with perfect play you win, and this move keeps the win.{note}",
+    let line = match (first, fallback) {
+        (Some(mv), None) => format!(
+            "Hint: {}: with perfect play you win, and this move keeps the win.",
             name(side, mv)
         ),
-        None => format!(
-            "Hint: none: with perfect play the machine wins; no move of yours wins against \
-             it.{note}"
+        (None, None) => "Hint: none: with perfect play the machine wins; no move of yours \
+                         wins against it."
+            .to_string(),
+        (Some(mv), Some(why)) => format!(
+            "Hint: {}: {why}. With perfect play you win, and this move keeps the win.",
+            name(side, mv)
+        ),
+        (None, Some(why)) => format!(
+            "Hint: none: {why}. With perfect play the machine would win, but this machine \
+             need not play perfectly."
         ),
     };
     (first, line)

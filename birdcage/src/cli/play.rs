@@ -10,6 +10,7 @@ mod frame;
 mod gale;
 mod graph;
 mod heat;
+mod keys;
 mod terminal;
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -145,10 +146,24 @@ pub(crate) trait Game {
     fn undo(&mut self) -> bool;
     /// The record so far, `(none)` before the first move.
     fn record(&self) -> String;
+    /// The side that has won, if any.
+    fn winner(&self) -> Option<Side>;
+    /// The person's side.
+    fn you(&self) -> Side;
     /// The result line once the game is over.
-    fn outcome(&self) -> Option<String>;
+    fn outcome(&self) -> Option<String> {
+        let w = self.winner()?;
+        let who = if w == self.you() {
+            "you win"
+        } else {
+            "the machine wins"
+        };
+        Some(format!("{w} has won: {who}."))
+    }
     /// Whether somebody has won.
-    fn is_over(&self) -> bool;
+    fn is_over(&self) -> bool {
+        self.winner().is_some()
+    }
 }
 
 impl Game for Session {
@@ -176,11 +191,11 @@ impl Game for Session {
     fn record(&self) -> String {
         Session::record(self)
     }
-    fn outcome(&self) -> Option<String> {
-        Session::outcome(self)
+    fn winner(&self) -> Option<Side> {
+        self.position.winner()
     }
-    fn is_over(&self) -> bool {
-        self.position.winner().is_some()
+    fn you(&self) -> Side {
+        self.you
     }
 }
 
@@ -195,17 +210,13 @@ pub(crate) enum Command {
 }
 
 impl Command {
-    /// Reads a typed line: a command word or a move.
+    /// Reads a typed line: a command word (see [`keys::BINDINGS`]) or a move.
     pub(crate) fn parse(line: &str) -> Option<Command> {
         let word = line.trim();
-        Some(match word.to_ascii_lowercase().as_str() {
-            "" => return None,
-            "hint" | "?" => Command::Hint,
-            "drops" => Command::Drops,
-            "undo" => Command::Undo,
-            "quit" | "exit" => Command::Quit,
-            _ => Command::Move(word.to_string()),
-        })
+        if word.is_empty() {
+            return None;
+        }
+        Some(keys::command(word).unwrap_or_else(|| Command::Move(word.to_string())))
     }
 }
 
@@ -233,10 +244,6 @@ impl Session {
 
     pub(crate) fn view(&self) -> View {
         self.view
-    }
-
-    pub(crate) fn you(&self) -> Side {
-        self.you
     }
 
     /// The board as plain text, in the chosen view.
@@ -361,17 +368,6 @@ impl Session {
             self.opponent.describe()
         )
     }
-
-    /// The result line once the game is over.
-    pub(crate) fn outcome(&self) -> Option<String> {
-        let w = self.position.winner()?;
-        let who = if w == self.you {
-            "you win"
-        } else {
-            "the machine wins"
-        };
-        Some(format!("{w} has won: {who}."))
-    }
 }
 
 impl Cmd {
@@ -449,7 +445,7 @@ impl Cmd {
                 self.network,
             );
             if on_terminal {
-                terminal::run_graph(session)
+                terminal::run(session)
             } else {
                 scripted(
                     session,

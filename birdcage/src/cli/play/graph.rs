@@ -92,10 +92,6 @@ impl<'g> GraphSession<'g> {
         }
     }
 
-    pub(crate) fn you(&self) -> Side {
-        self.you
-    }
-
     /// The machine's last move, if it has moved.
     pub(crate) fn last_machine_move(&self) -> Option<usize> {
         let moves = self.play.moves();
@@ -193,17 +189,11 @@ impl Game for GraphSession<'_> {
         self.play.record()
     }
 
-    fn outcome(&self) -> Option<String> {
-        let w = self.play.winner()?;
-        let who = if w == self.you {
-            "you win"
-        } else {
-            "the machine wins"
-        };
-        Some(format!("{w} has won: {who}."))
+    fn winner(&self) -> Option<Side> {
+        self.play.winner()
     }
 
-    fn is_over(&self) -> bool {
-        self.play.winner().is_some()
+    fn you(&self) -> Side {
+        self.you
     }
 }

@@ -9,6 +9,10 @@
 use heuristic::{Edge, Model, Position, Record};
 use num_traits::ToPrimitive;
 
+/// The width of a drop's cell on the board: [`percent`]'s widest, so that the cells keep
+/// their width from move to move.
+pub(crate) const CELL: usize = 4;
+
 /// Steps of the heat scale: five even slices of the range below the largest drop, and one
 /// for the largest alone.
 pub(crate) const LEVELS: usize = 6;
@@ -90,6 +94,11 @@ impl Heat {
         self.share(edge).map(percent)
     }
 
+    /// A resistor's drop in its cell on the board, [`CELL`] characters, centred.
+    pub(crate) fn cell(&self, edge: Edge) -> Option<String> {
+        self.label(edge).map(|l| format!("{l:^CELL$}"))
+    }
+
     /// The largest drop's line: where it is and how large.
     pub(crate) fn largest_text(&self) -> String {
         let names: Vec<String> = self.largest.iter().map(Edge::to_string).collect();
@@ -114,13 +123,13 @@ impl Heat {
         format!(
             "Drops in % of the supply ({} network):\n\n{}\n{}\n",
             self.model,
-            emulator::diagram::labelled(position, |e| self.label(e)),
+            emulator::diagram::labelled(position, |e| self.cell(e)),
             self.largest_text()
         )
     }
 }
 
-/// A share of the supply in percent with two or three significant digits, at most four
+/// A share of the supply in percent with two or three significant digits, at most [`CELL`]
 /// characters, so that the M=8 board with a drop on every resistor fits 80 columns.
 pub(crate) fn percent(share: f64) -> String {
     let p = share * 100.0;
@@ -180,8 +189,8 @@ mod tests {
         let text = heat.to_text(&position);
         assert!(
             text.starts_with(
-                "Drops in % of the supply (ideal network):\n\n   ●   =   ●\n3          ‖\n\
-                 2  ●  50   ●\n1 50      100\n"
+                "Drops in % of the supply (ideal network):\n\n   ●    =    ●\n3            ‖\n\
+                 2  ●    50   ●\n1  50       100\n"
             ),
             "{text}"
         );

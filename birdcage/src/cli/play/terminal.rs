@@ -1,27 +1,30 @@
-//! The full-screen game on a terminal (crossterm): cursor keys pick an edge, Enter plays
-//! it, or type a move such as `c5` and Enter. `?` hint, `v` drops on the board, `u` undo,
-//! `q` or Esc quit (column letters never reach `q`, `u` or `v`: M ≤ 8 has columns A..O).
-//! What the screen shows (colours, marks, the heat map of the drops) is built in `frame`.
-//! On a graph (`run_graph`) the board is its list of edges: Up and Down pick one, Enter
-//! plays it, or type a name or a command word (`hint`, `drops` to show or hide the drops,
-//! `undo`, `quit`) and Enter; Esc quits.
+//! The full-screen game on a terminal (crossterm), on the cage or on a graph, with the same
+//! keys ([`super::keys`]): the arrows (on a graph Up, Down and the page keys) pick an edge,
+//! Enter plays it, or type a move (`c5`, an edge's name) or a command word and Enter; `?`
+//! hint, `v` drops, `u` undo, `q` or Esc quit; Ctrl-C ends the game with exit code 130.
+//! What the screen shows is built in `frame`; the game itself ([`session`]) runs on any
+//! source of events and any sink of screens, so that tests play it without a terminal.
 
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 use crossterm::cursor::Show;
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, read};
+use crossterm::event::{Event, KeyCode, read};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
-use heuristic::{Edge, Size};
+use heuristic::{Edge, EdgeState, Size};
 
-use super::frame::{self, GraphScene, Scene};
+use super::frame::{self, Frame, GraphScene, Scene};
 use super::graph::GraphSession;
-use super::{Command, Game, Session};
+use super::keys::{self, Input};
+use super::{Command, Game, Session, View};
+
+/// The exit code of a program ended by Ctrl-C (128 + SIGINT), as shells report it.
+const INTERRUPTED: u8 = 130;
 
 /// The hook a panic ran before the game took the screen.
 type Hook = Arc<dyn Fn(&std::panic::PanicHookInfo<'_>) + Send + Sync>;
@@ -48,6 +51,12 @@ impl Screen {
             chained(info);
         }));
         let screen = Screen { previous };
+        // In raw mode Ctrl-C is a key (see `keys::input`); a SIGINT sent from elsewhere
+        // still gives the terminal back before the program ends as interrupted.
+        let _ = ctrlc::set_handler(|| {
+            restore();
+            std::process::exit(i32::from(INTERRUPTED));
+        });
         enable_raw_mode()?;
         execute!(std::io::stdout(), EnterAlternateScreen, Show)?;
         Ok(screen)
@@ -65,12 +74,188 @@ impl Drop for Screen {
     }
 }
 
-/// Where the cursor is and what the person is typing.
-struct Ui {
-    cursor: (u8, u8),
-    typed: String,
-    message: String,
-    show_drops: bool,
+/// Where the selection is and what the person is typing and reading.
+#[derive(Debug)]
+pub(crate) struct Ui<S> {
+    pub(crate) selected: S,
+    pub(crate) typed: String,
+    pub(crate) message: String,
+    pub(crate) show_drops: bool,
+}
+
+/// How a game on the terminal ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    Over,
+    Quit,
+    Interrupted,
+}
+
+/// A game as the terminal plays it, on the cage or on a graph: what differs between the
+/// two is where the selection is and how the screen is drawn.
+pub(crate) trait Table: Game {
+    /// The selection: a square (x, y) on the cage, an edge's place in the file on a graph.
+    type Selection: Copy;
+    /// Where the selection starts.
+    fn start(&self) -> Self::Selection;
+    /// The selection moved by an arrow or page key.
+    fn step(&self, from: Self::Selection, key: KeyCode) -> Self::Selection;
+    /// The playable edge nearest `at` (`at` itself if it is one).
+    fn settle(&self, at: Self::Selection) -> Self::Selection;
+    /// Plays the selected edge for the person; the move as the record writes it.
+    fn play_selected(&mut self, at: Self::Selection) -> Result<String>;
+    /// The hint's move, as a selection, and its line.
+    fn suggest(&self) -> (Option<Self::Selection>, String);
+    /// Whether some edge's name begins with `prefix` (either case).
+    fn names_begin(&self, prefix: &str) -> bool;
+    /// The screen at a terminal size.
+    fn frame(&self, ui: &Ui<Self::Selection>, width: u16, height: u16, colours: bool) -> Frame;
+    /// The board as it is printed once the terminal is given back.
+    fn end_board(&self) -> String;
+}
+
+/// Plays `game` from `events`, drawing every screen with `draw` at the size `size` gives,
+/// until the game is over or the person leaves.
+pub(crate) fn session<T: Table>(
+    game: &mut T,
+    mut events: impl FnMut() -> std::io::Result<Event>,
+    mut draw: impl FnMut(&Frame) -> std::io::Result<()>,
+    size: impl Fn() -> (u16, u16),
+    colours: bool,
+) -> Result<Ending> {
+    let mut ui = Ui {
+        selected: game.start(),
+        typed: String::new(),
+        message: String::new(),
+        show_drops: false,
+    };
+    match game.answer() {
+        Ok(Some(mv)) => ui.message = format!("Machine: {mv}"),
+        Ok(None) => {}
+        Err(e) => ui.message = format!("{e:#}"),
+    }
+    ui.selected = game.settle(ui.selected);
+    while !game.is_over() {
+        let (width, height) = size();
+        draw(&game.frame(&ui, width, height, colours))?;
+        let event = events()?;
+        let input = keys::input(&event, |c| game.names_begin(&format!("{}{c}", ui.typed)));
+        if let Some(ending) = handle(game, &mut ui, input) {
+            return Ok(ending);
+        }
+    }
+    Ok(Ending::Over)
+}
+
+/// What one input does to the game and the screen; an ending if it ends the game.
+fn handle<T: Table>(game: &mut T, ui: &mut Ui<T::Selection>, input: Input) -> Option<Ending> {
+    let command = match input {
+        Input::Interrupt => return Some(Ending::Interrupted),
+        Input::Command(command) => command,
+        Input::Type(c) => {
+            ui.typed.push(c);
+            return None;
+        }
+        Input::Erase => {
+            ui.typed.pop();
+            return None;
+        }
+        Input::Step(key) => {
+            ui.selected = game.step(ui.selected, key);
+            return None;
+        }
+        Input::Redraw => return None,
+        Input::Enter => {
+            let typed = std::mem::take(&mut ui.typed);
+            match Command::parse(&typed) {
+                None => Command::Move(String::new()),
+                Some(command) => command,
+            }
+        }
+    };
+    match command {
+        Command::Quit => return Some(Ending::Quit),
+        Command::Hint => {
+            // The suggested move is selected: Enter plays it.
+            let (suggested, line) = game.suggest();
+            if let Some(at) = suggested {
+                ui.selected = at;
+            }
+            ui.message = line;
+        }
+        Command::Drops => ui.show_drops = !ui.show_drops,
+        Command::Undo => {
+            ui.message = if game.undo() {
+                ui.selected = game.settle(ui.selected);
+                "Undone.".to_string()
+            } else {
+                "Nothing to undo.".to_string()
+            }
+        }
+        Command::Move(text) => {
+            let played = if text.is_empty() {
+                game.play_selected(ui.selected)
+            } else {
+                game.play_text(&text)
+            };
+            ui.message = match played {
+                Ok(mv) => match game.answer() {
+                    Ok(Some(reply)) => format!("You: {mv}   Machine: {reply}"),
+                    Ok(None) => format!("You: {mv}"),
+                    Err(e) => format!("You: {mv}   {e:#}"),
+                },
+                Err(e) => format!("{e:#}"),
+            };
+            ui.selected = game.settle(ui.selected);
+        }
+    }
+    None
+}
+
+/// Plays `game` full screen; once the terminal is given back, prints the final board, the
+/// result and the record. Exit code 130 after Ctrl-C, else 0.
+pub(super) fn run<T: Table>(mut game: T) -> Result<ExitCode> {
+    let ending = {
+        let _screen = Screen::enter()?;
+        session(
+            &mut game,
+            read,
+            |frame| frame::paint(&mut std::io::stdout().lock(), frame),
+            || crossterm::terminal::size().unwrap_or((80, 24)),
+            colours(),
+        )?
+    };
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", end_text(&game))?;
+    out.flush()?;
+    Ok(ExitCode::from(exit_code(ending)))
+}
+
+/// The exit code of a game that ended so: 130 after Ctrl-C, else 0.
+fn exit_code(ending: Ending) -> u8 {
+    match ending {
+        Ending::Interrupted => INTERRUPTED,
+        Ending::Over | Ending::Quit => 0,
+    }
+}
+
+/// What is printed once the terminal is given back: the board, the result, the record.
+pub(crate) fn end_text(game: &impl Table) -> String {
+    let mut text = game.end_board();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if let Some(outcome) = game.outcome() {
+        text.push_str(&outcome);
+        text.push('\n');
+    }
+    text.push_str(&format!("Record: {}\n", game.record()));
+    text
+}
+
+/// Whether the terminal game may use colours: not when `NO_COLOR` is set (no-color.org).
+fn colours() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
 /// The next edge from (x, y) in a direction, staying on the board; edges sit where x + y
@@ -92,261 +277,316 @@ fn step(size: Size, (x, y): (u8, u8), key: KeyCode) -> (u8, u8) {
         .map_or((x as u8, y as u8), |(nx, ny)| (nx as u8, ny as u8))
 }
 
-fn draw(game: &Session, ui: &Ui) -> Result<()> {
-    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
-    let (x, y) = ui.cursor;
-    let scene = Scene {
-        game,
-        selected: Edge::new(game.position().size(), x, y),
-        drops: ui.show_drops,
-        typed: &ui.typed,
-        message: &ui.message,
-        colours: colours(),
-    };
-    frame::paint(
-        &mut std::io::stdout().lock(),
-        &frame::frame(&scene, width, height),
-    )?;
-    Ok(())
-}
+impl Table for Session {
+    type Selection = (u8, u8);
 
-/// Plays the game full screen; prints the final board and the record once the screen is
-/// restored.
-pub(super) fn run(mut game: Session) -> Result<ExitCode> {
-    let size = game.position().size();
-    let mut ui = Ui {
-        cursor: (1, size.span()),
-        typed: String::new(),
-        message: String::new(),
-        show_drops: false,
-    };
-    {
-        let _screen = Screen::enter()?;
-        match game.reply() {
-            Ok(Some(mv)) => ui.message = format!("Machine: {mv}"),
-            Ok(None) => {}
-            Err(e) => ui.message = format!("{e:#}"),
+    fn start(&self) -> (u8, u8) {
+        (1, self.position().size().span())
+    }
+
+    fn step(&self, from: (u8, u8), key: KeyCode) -> (u8, u8) {
+        step(self.position().size(), from, key)
+    }
+
+    fn settle(&self, (x, y): (u8, u8)) -> (u8, u8) {
+        let position = self.position();
+        let here = Edge::new(position.size(), x, y);
+        if here.is_some_and(|e| position.state(e) == EdgeState::Resistor) {
+            return (x, y);
         }
-        while game.position().winner().is_none() {
-            draw(&game, &ui)?;
-            let code = match next_key()? {
-                Key::Quit => break,
-                Key::Other => continue,
-                Key::Press(code) => code,
-            };
-            match code {
-                KeyCode::Char('q') => break,
-                KeyCode::Char('?') => {
-                    // The suggested move is selected: Enter plays it.
-                    let (suggested, line) = game.hint();
-                    if let Some(edge) = suggested {
-                        ui.cursor = (edge.x(), edge.y());
-                    }
-                    ui.message = line;
-                }
-                KeyCode::Char('v') => ui.show_drops = !ui.show_drops,
-                KeyCode::Char('u') => {
-                    ui.message = if game.undo() {
-                        "Undone.".to_string()
-                    } else {
-                        "Nothing to undo.".to_string()
-                    }
-                }
-                KeyCode::Char(c) if c.is_ascii_alphanumeric() => ui.typed.push(c),
-                KeyCode::Backspace => {
-                    ui.typed.pop();
-                }
-                KeyCode::Left | KeyCode::Right | KeyCode::Up | KeyCode::Down => {
-                    ui.cursor = step(size, ui.cursor, code);
-                }
-                KeyCode::Enter => {
-                    let typed = std::mem::take(&mut ui.typed);
-                    let played = if typed.is_empty() {
-                        let (x, y) = ui.cursor;
-                        match Edge::new(size, x, y) {
-                            Some(edge) => game.play_edge(edge),
-                            None => continue,
-                        }
-                    } else {
-                        game.play(&typed)
-                    };
-                    ui.message = match played {
-                        Ok(mv) => match game.reply() {
-                            Ok(Some(reply)) => format!("You: {mv}   Machine: {reply}"),
-                            Ok(None) => format!("You: {mv}"),
-                            Err(e) => format!("You: {mv}   {e:#}"),
-                        },
-                        Err(e) => format!("{e:#}"),
-                    };
-                }
-                _ => {}
-            }
+        // The nearest resistor; ties go to the first in reading order.
+        let distance = |e: &Edge| {
+            let dx = i32::from(e.x()) - i32::from(x);
+            let dy = i32::from(e.y()) - i32::from(y);
+            dx * dx + dy * dy
+        };
+        position
+            .resistors()
+            .min_by_key(distance)
+            .map_or((x, y), |e| (e.x(), e.y()))
+    }
+
+    fn play_selected(&mut self, (x, y): (u8, u8)) -> Result<String> {
+        let edge = Edge::new(self.position().size(), x, y)
+            .ok_or_else(|| anyhow!("no edge is selected"))?;
+        Ok(self.play_edge(edge)?.to_string())
+    }
+
+    fn suggest(&self) -> (Option<(u8, u8)>, String) {
+        let (edge, line) = self.hint();
+        (edge.map(|e| (e.x(), e.y())), line)
+    }
+
+    fn names_begin(&self, prefix: &str) -> bool {
+        let prefix = prefix.to_ascii_uppercase();
+        self.position()
+            .size()
+            .edges()
+            .any(|e| e.to_string().starts_with(&prefix))
+    }
+
+    fn frame(&self, ui: &Ui<(u8, u8)>, width: u16, height: u16, colours: bool) -> Frame {
+        let (x, y) = ui.selected;
+        let scene = Scene {
+            game: self,
+            selected: Edge::new(self.position().size(), x, y),
+            drops: ui.show_drops,
+            typed: &ui.typed,
+            message: &ui.message,
+            colours,
+        };
+        frame::frame(&scene, width, height)
+    }
+
+    fn end_board(&self) -> String {
+        match self.view() {
+            View::Circuit => frame::plain_board(self.position()),
+            View::Gale => self.board(),
         }
     }
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", game.board())?;
-    if let Some(outcome) = game.outcome() {
-        writeln!(out, "{outcome}")?;
+}
+
+impl Table for GraphSession<'_> {
+    type Selection = usize;
+
+    fn start(&self) -> usize {
+        0
     }
-    writeln!(out, "Record: {}", game.record())?;
-    Ok(ExitCode::SUCCESS)
-}
 
-/// Whether the terminal game may use colours: not when `NO_COLOR` is set (no-color.org).
-fn colours() -> bool {
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-}
-
-/// Where the person is on a graph's list of edges and what they are typing.
-struct GraphUi {
-    selected: usize,
-    typed: String,
-    message: String,
-    show_drops: bool,
-}
-
-fn draw_graph(game: &GraphSession, ui: &GraphUi) -> Result<()> {
-    let (width, height) = crossterm::terminal::size().unwrap_or((80, 24));
-    let scene = GraphScene {
-        game,
-        selected: ui.selected,
-        drops: ui.show_drops,
-        typed: &ui.typed,
-        message: &ui.message,
-        colours: colours(),
-    };
-    frame::paint(
-        &mut std::io::stdout().lock(),
-        &frame::graph_frame(&scene, width, height),
-    )?;
-    Ok(())
-}
-
-/// What a typed line or the selection does on a graph; `false` to quit.
-fn graph_enter(game: &mut GraphSession, ui: &mut GraphUi) -> bool {
-    let typed = std::mem::take(&mut ui.typed);
-    let played = if typed.trim().is_empty() {
-        game.play_edge(ui.selected)
-    } else {
-        match Command::parse(&typed) {
-            Some(Command::Quit) => return false,
-            Some(Command::Hint) => {
-                // The suggested edge is selected: Enter plays it.
-                let (suggested, line) = game.suggest();
-                if let Some(edge) = suggested {
-                    ui.selected = edge;
-                }
-                ui.message = line;
-                return true;
-            }
-            Some(Command::Drops) => {
-                ui.show_drops = !ui.show_drops;
-                return true;
-            }
-            Some(Command::Undo) => {
-                ui.message = if game.undo() {
-                    "Undone.".to_string()
-                } else {
-                    "Nothing to undo.".to_string()
-                };
-                return true;
-            }
-            Some(Command::Move(name)) => game.play_name(&name),
-            None => return true,
-        }
-    };
-    let name = |game: &GraphSession, e: usize| game.play().graph().edges()[e].name.clone();
-    ui.message = match played {
-        Ok(mv) => {
-            let mine = name(game, mv);
-            match game.reply() {
-                Ok(Some(reply)) => format!("You: {mine}   Machine: {}", name(game, reply)),
-                Ok(None) => format!("You: {mine}"),
-                Err(e) => format!("You: {mine}   {e:#}"),
-            }
-        }
-        Err(e) => format!("{e:#}"),
-    };
-    true
-}
-
-/// Plays a game on a graph full screen; prints the final list and the record once the
-/// screen is restored.
-pub(super) fn run_graph(mut game: GraphSession) -> Result<ExitCode> {
-    let count = game.play().graph().edges().len();
-    let mut ui = GraphUi {
-        selected: 0,
-        typed: String::new(),
-        message: String::new(),
-        show_drops: false,
-    };
-    {
-        let _screen = Screen::enter()?;
-        match game.reply() {
-            Ok(Some(mv)) => {
-                ui.message = format!("Machine: {}", game.play().graph().edges()[mv].name);
-            }
-            Ok(None) => {}
-            Err(e) => ui.message = format!("{e:#}"),
-        }
-        while !game.is_over() {
-            draw_graph(&game, &ui)?;
-            let code = match next_key()? {
-                Key::Quit => break,
-                Key::Other => continue,
-                Key::Press(code) => code,
-            };
-            match code {
-                KeyCode::Char(c) if !c.is_control() => ui.typed.push(c),
-                KeyCode::Backspace => {
-                    ui.typed.pop();
-                }
-                KeyCode::Up => ui.selected = ui.selected.saturating_sub(1),
-                KeyCode::Down => ui.selected = (ui.selected + 1).min(count - 1),
-                KeyCode::PageUp => ui.selected = ui.selected.saturating_sub(10),
-                KeyCode::PageDown => ui.selected = (ui.selected + 10).min(count - 1),
-                KeyCode::Enter => {
-                    let go_on = graph_enter(&mut game, &mut ui);
-                    if !go_on {
-                        break;
-                    }
-                }
-                _ => {}
-            }
+    fn step(&self, from: usize, key: KeyCode) -> usize {
+        let last = self.play().graph().edges().len().saturating_sub(1);
+        match key {
+            KeyCode::Up => from.saturating_sub(1),
+            KeyCode::Down => (from + 1).min(last),
+            KeyCode::PageUp => from.saturating_sub(10),
+            KeyCode::PageDown => (from + 10).min(last),
+            _ => from,
         }
     }
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", game.board())?;
-    if let Some(outcome) = game.outcome() {
-        writeln!(out, "{outcome}")?;
+
+    fn settle(&self, at: usize) -> usize {
+        // The nearest unclaimed edge in the list; ties go to the earlier.
+        let states = self.play().states();
+        (0..states.len())
+            .filter(|&i| states[i] == EdgeState::Resistor)
+            .min_by_key(|&i| i.abs_diff(at))
+            .unwrap_or(at)
     }
-    writeln!(out, "Record: {}", game.record())?;
-    Ok(ExitCode::SUCCESS)
+
+    fn play_selected(&mut self, at: usize) -> Result<String> {
+        let edge = self.play_edge(at)?;
+        Ok(self.play().graph().edges()[edge].name.clone())
+    }
+
+    fn suggest(&self) -> (Option<usize>, String) {
+        GraphSession::suggest(self)
+    }
+
+    fn names_begin(&self, prefix: &str) -> bool {
+        let prefix = prefix.to_lowercase();
+        self.play()
+            .graph()
+            .edges()
+            .iter()
+            .any(|e| e.name.to_lowercase().starts_with(&prefix))
+    }
+
+    fn frame(&self, ui: &Ui<usize>, width: u16, height: u16, colours: bool) -> Frame {
+        let scene = GraphScene {
+            game: self,
+            selected: ui.selected,
+            drops: ui.show_drops,
+            typed: &ui.typed,
+            message: &ui.message,
+            colours,
+        };
+        frame::graph_frame(&scene, width, height)
+    }
+
+    fn end_board(&self) -> String {
+        self.board()
+    }
 }
 
-/// One terminal event as the game screens read it.
-enum Key {
-    /// Esc or Ctrl-C: leave the game, on every screen.
-    Quit,
-    /// Anything but a key press (a release, a resize): redraw and wait again.
-    Other,
-    /// Any other key pressed.
-    Press(KeyCode),
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossterm::event::{KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
+    use emulator::players::Opponent;
+    use heuristic::{Model, Side};
 
-/// Waits for the next terminal event.
-fn next_key() -> std::io::Result<Key> {
-    Ok(match read()? {
+    use crate::cli::play::Machine;
+    use crate::cli::play::frame::text;
+
+    fn press(code: KeyCode, modifiers: KeyModifiers) -> Event {
         Event::Key(KeyEvent {
             code,
             modifiers,
             kind: KeyEventKind::Press,
-            ..
-        }) => match code {
-            KeyCode::Esc => Key::Quit,
-            KeyCode::Char('c') if modifiers.contains(KeyModifiers::CONTROL) => Key::Quit,
-            code => Key::Press(code),
-        },
-        _ => Key::Other,
-    })
+            state: KeyEventState::NONE,
+        })
+    }
+
+    fn key(c: char) -> Event {
+        press(KeyCode::Char(c), KeyModifiers::NONE)
+    }
+
+    fn ctrl_c() -> Event {
+        press(KeyCode::Char('c'), KeyModifiers::CONTROL)
+    }
+
+    /// Plays `game` on `events` at 80×24; how it ended and every screen drawn.
+    fn played<T: Table>(game: &mut T, events: Vec<Event>) -> (Ending, Vec<Frame>) {
+        let mut events = events.into_iter();
+        let mut frames = Vec::new();
+        let ending = session(
+            game,
+            || Ok(events.next().expect("the game waits for another key")),
+            |frame| {
+                frames.push(frame.clone());
+                Ok(())
+            },
+            || (80, 24),
+            false,
+        )
+        .unwrap();
+        (ending, frames)
+    }
+
+    fn cage(m: u32, you: Side) -> Session {
+        let model = Model::Ideal;
+        let machine = Machine::Player(Opponent::Heuristic(model));
+        Session::new(Size::new(m).unwrap(), you, machine, model, View::Circuit)
+    }
+
+    fn screen(frame: &Frame) -> String {
+        frame.lines.iter().map(text).collect::<Vec<_>>().join("\n")
+    }
+
+    #[test]
+    fn the_first_screen_selects_a_playable_edge_and_marks_the_machines_move() {
+        for m in 2..=8 {
+            let mut game = cage(m, Side::Short);
+            let (ending, frames) = played(&mut game, vec![ctrl_c()]);
+            assert_eq!(ending, Ending::Interrupted);
+            assert_eq!(exit_code(ending), 130);
+            let first = &frames[0];
+            let spans = || first.lines.iter().flatten();
+            let selected = spans().find(|s| s.style.reverse).unwrap().edge.unwrap();
+            assert_eq!(
+                game.position().state(selected),
+                EdgeState::Resistor,
+                "M={m}"
+            );
+            let machine = game.last_machine_move().unwrap();
+            let marked = first
+                .lines
+                .iter()
+                .find(|l| l.iter().any(|s| s.edge == Some(machine)))
+                .map(text)
+                .unwrap();
+            assert!(marked.contains("<×>"), "M={m}: {marked}\n{}", screen(first));
+            // Enter plays the selected edge.
+            let mut game = cage(m, Side::Short);
+            let enter = press(KeyCode::Enter, KeyModifiers::NONE);
+            played(&mut game, vec![enter, ctrl_c()]);
+            let mine = heuristic::Move {
+                side: Side::Short,
+                edge: selected,
+            };
+            assert_eq!(
+                game.record().split(',').nth(1),
+                Some(mine.to_string().as_str())
+            );
+        }
+    }
+
+    #[test]
+    fn q_and_esc_quit_ctrl_c_interrupts() {
+        for (event, ending) in [
+            (key('q'), Ending::Quit),
+            (press(KeyCode::Esc, KeyModifiers::NONE), Ending::Quit),
+            (ctrl_c(), Ending::Interrupted),
+        ] {
+            let mut game = cage(3, Side::Short);
+            assert_eq!(played(&mut game, vec![event.clone()]).0, ending);
+            let graph = switching::Graph::cage(Size::new(3).unwrap());
+            let mut game =
+                GraphSession::new("g", &graph, Side::Short, Opponent::Perfect, Model::Ideal);
+            assert_eq!(played(&mut game, vec![event]).0, ending);
+        }
+        assert_eq!(exit_code(Ending::Quit), 0);
+    }
+
+    #[test]
+    fn a_graph_takes_the_cages_keys() {
+        let graph = switching::Graph::cage(Size::new(3).unwrap());
+        let mut on_graph = GraphSession::new(
+            "cage3.txt",
+            &graph,
+            Side::Short,
+            Opponent::Heuristic(Model::Ideal),
+            Model::Ideal,
+        );
+        let mut on_cage = cage(3, Side::Short);
+        let events = || vec![key('u'), key('v'), key('?'), key('v'), key('q')];
+        let (ending, graph_frames) = played(&mut on_graph, events());
+        assert_eq!(ending, Ending::Quit);
+        let (_, cage_frames) = played(&mut on_cage, events());
+        for frames in [&graph_frames, &cage_frames] {
+            let shown: Vec<String> = frames.iter().map(screen).collect();
+            assert!(shown[1].contains("Nothing to undo."), "{}", shown[1]);
+            // The drops, in percent, show between the two `v`s.
+            assert!(!shown[1].contains('%'), "{}", shown[1]);
+            assert!(shown[2].contains('%'), "{}", shown[2]);
+            assert!(shown[3].contains("Hint: "), "{}", shown[3]);
+            assert!(!shown[4].contains('%'), "{}", shown[4]);
+        }
+        // On a graph whose edges are named by their ends, `u` starts `u-v`: it is typed,
+        // and the key line says Esc for quit where `q` starts a name.
+        let graph = switching::Graph::new(
+            ("s", "t"),
+            [
+                ("s", "u", None),
+                ("u", "v", None),
+                ("v", "t", Some("end")),
+                ("q", "s", None),
+                ("q", "t", None),
+                ("s", "w", None),
+                ("w", "t", None),
+            ],
+        )
+        .unwrap();
+        // The heuristic cuts q-s first (half the supply), leaving u-v.
+        let heuristic = Opponent::Heuristic(Model::Ideal);
+        let mut game = GraphSession::new("uv.txt", &graph, Side::Short, heuristic, Model::Ideal);
+        let enter = press(KeyCode::Enter, KeyModifiers::NONE);
+        let erase = press(KeyCode::Backspace, KeyModifiers::NONE);
+        let esc = press(KeyCode::Esc, KeyModifiers::NONE);
+        let events = vec![key('q'), erase, key('u'), key('-'), key('v'), enter, esc];
+        let (ending, frames) = played(&mut game, events);
+        assert_eq!(ending, Ending::Quit);
+        let shown: Vec<String> = frames.iter().map(screen).collect();
+        assert!(
+            shown[0].contains("? hint  v drops  Esc quit"),
+            "{}",
+            shown[0]
+        );
+        assert!(shown[1].contains("\n> q"), "{}", shown[1]);
+        assert!(shown[5].contains("\n> u-v"), "{}", shown[5]);
+        assert!(shown[6].contains("You: u-v"), "{}", shown[6]);
+    }
+
+    #[test]
+    fn undo_and_moves_leave_the_selection_on_a_playable_edge() {
+        let mut game = cage(4, Side::Short);
+        let enter = press(KeyCode::Enter, KeyModifiers::NONE);
+        let (_, frames) = played(
+            &mut game,
+            vec![enter.clone(), enter.clone(), key('u'), enter, ctrl_c()],
+        );
+        for frame in &frames {
+            assert!(!screen(frame).contains("already"), "{}", screen(frame));
+        }
+    }
 }

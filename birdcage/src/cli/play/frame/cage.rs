@@ -3,14 +3,16 @@
 
 use crossterm::style::Color;
 use emulator::diagram::{self, Part};
-use heuristic::{Edge, EdgeState, Side};
+use heuristic::{Edge, EdgeState, Move, Position, Side};
 
 use super::ink::{HEAT, HEAT_TEXT};
-use super::layout::{fit, status, wrap};
+use super::layout::{self, Content, Place, Sheet, Status, lay_out};
 use super::{CUT_INK, Frame, Line, SHORT_INK, Span, Style, text};
 use crate::cli::play::gale::{self, Ink};
 use crate::cli::play::heat::{self, Heat};
-use crate::cli::play::{Session, View};
+use crate::cli::play::keys;
+use crate::cli::play::terminal::Table;
+use crate::cli::play::{Game, Session, View};
 
 /// What the screen shows besides the game.
 #[derive(Debug)]
@@ -28,78 +30,91 @@ pub(crate) struct Scene<'a> {
     pub(crate) colours: bool,
 }
 
-/// The keys, in 80 columns.
-const HELP: &str = "arrows + Enter, or a move (c5) + Enter: play   ? hint  v drops  u undo  q quit";
-
-/// Builds the screen for a terminal `width` columns wide and `height` lines high.
-///
-/// The status line, the board and the prompt always show; the message (up to three lines:
-/// a hint's reason matters), the legend, the keys and the header follow as room allows,
-/// in that order of importance, so that the M=8 board fits 80×24 and a small board gets
-/// the spacing.
+/// Builds the screen for a terminal `width` columns wide and `height` lines high (see
+/// [`lay_out`]): the status line, the board and the prompt, then as room allows the
+/// message (a hint's reason matters), the keys, the legend and the header.
 pub(crate) fn frame(scene: &Scene, width: u16, height: u16) -> Frame {
     let game = scene.game;
-    let (board, legends) = board_lines(scene);
-    let width_chars = usize::from(width);
-    let board_width = board
-        .iter()
-        .map(|l| text(l).chars().count())
-        .max()
-        .unwrap_or(0);
-    let rows = usize::from(height);
-    if rows < board.len() + 2 || width_chars < board_width {
-        let line = format!(
-            "The terminal is {width}×{height}; this board needs {board_width}×{}. Enlarge it, or q to quit.",
-            board.len() + 2
-        );
-        return Frame {
-            lines: wrap(&line, width_chars)
-                .into_iter()
-                .map(|l| vec![Span::plain(l)])
-                .collect(),
-            cursor: (0, 0),
-        };
+    let (board, legends, note) = board_lines(scene, usize::from(width));
+    let mut parts = vec![
+        layout::Part {
+            importance: 0,
+            place: Place::Message,
+            content: Content::Message(scene.message.to_string()),
+        },
+        layout::Part {
+            importance: 3,
+            place: Place::Header,
+            content: Content::Words(game.header()),
+        },
+        layout::Part {
+            importance: 5,
+            place: Place::AboveBoard,
+            content: Content::Blank,
+        },
+        layout::Part {
+            importance: 5,
+            place: Place::BelowLegend,
+            content: Content::Blank,
+        },
+    ];
+    if let Some(note) = note {
+        parts.push(layout::Part {
+            importance: 1,
+            place: Place::Legend,
+            content: Content::Words(note),
+        });
     }
-    let mut message = wrap(scene.message, width_chars);
-    message.truncate(3);
-    // (importance, place on screen, line): the lowest importance goes first when short.
-    let status = status(game, game.position().to_move(), game.you());
-    let mut parts: Vec<(u8, u8, Line)> = vec![(0, 1, vec![Span::plain(status)])];
-    parts.extend(board.into_iter().map(|l| (0, 3, l)));
-    parts.push((0, 9, vec![Span::plain(format!("> {}", scene.typed))]));
-    parts.extend(message.into_iter().map(|l| (1, 7, vec![Span::plain(l)])));
-    let mut legends = legends.into_iter();
-    if let Some(first) = legends.next() {
-        parts.push((2, 4, first));
+    for (i, items) in legends.into_iter().enumerate() {
+        parts.push(layout::Part {
+            importance: if i == 0 { 2 } else { 4 },
+            place: Place::Legend,
+            content: Content::Items(items),
+        });
     }
-    parts.extend(legends.map(|l| (5, 5, l)));
-    parts.push((3, 8, vec![Span::plain(HELP)]));
-    parts.push((4, 0, vec![Span::plain(game.header())]));
-    parts.push((6, 2, Vec::new()));
-    parts.push((6, 6, Vec::new()));
-    // Keep the most important lines that fit (stable: ties keep their order), then put
-    // them in their places.
-    let mut kept: Vec<(usize, (u8, u8, Line))> = parts.into_iter().enumerate().collect();
-    kept.sort_by_key(|(i, (importance, _, _))| (*importance, *i));
-    kept.truncate(rows);
-    kept.sort_by_key(|(i, (_, place, _))| (*place, *i));
-    let lines: Vec<Line> = kept
-        .into_iter()
-        .map(|(_, (_, _, line))| fit(line, width_chars))
-        .collect();
-    let prompt_row = lines
-        .iter()
-        .rposition(|l| text(l).starts_with("> "))
-        .unwrap_or(0);
-    let column = (2 + scene.typed.chars().count()).min(width_chars.saturating_sub(1));
-    Frame {
-        lines,
-        cursor: (column as u16, prompt_row as u16),
-    }
+    let size = game.position().size();
+    let example = Edge::new(size, size.get(), size.get()).map_or(String::new(), |edge| {
+        format!(
+            " ({})",
+            Move {
+                side: game.you(),
+                edge
+            }
+        )
+    });
+    let how = format!("arrows + Enter, or a move{example} + Enter: play");
+    let keys = keys::key_line(&how, |c| !game.names_begin(&c.to_string()));
+    let sheet = Sheet {
+        status: Status::new(game, game.position().to_move(), game.you()),
+        board,
+        typed: scene.typed.to_string(),
+        keys,
+        parts,
+    };
+    lay_out(sheet, width, height)
 }
 
-/// The board's lines and the legend's, in the scene's view.
-fn board_lines(scene: &Scene) -> (Vec<Line>, Vec<Line>) {
+/// The board as plain text, cuts drawn `×` as on the screen: what is printed once the
+/// game gives the terminal back.
+pub(crate) fn plain_board(position: &Position) -> String {
+    let mut out = String::new();
+    for line in diagram::board_pieces(position) {
+        let line: String = line
+            .into_iter()
+            .map(|(text, part)| circuit_span(text, part, None, false).text)
+            .collect();
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A legend: its items, each kept whole on a line.
+type Legend = Vec<Line>;
+
+/// The board's lines, the legends' (the first matters most), and a note when the drops
+/// do not fit `width` and the plain board stands in for them.
+fn board_lines(scene: &Scene, width: usize) -> (Vec<Line>, Vec<Legend>, Option<String>) {
     let game = scene.game;
     let position = game.position();
     let colours = scene.colours;
@@ -108,35 +123,47 @@ fn board_lines(scene: &Scene) -> (Vec<Line>, Vec<Line>) {
         ..Style::default()
     };
     let marks = vec![
-        Span::styled(
-            "[ ]",
-            Style {
-                reverse: true,
-                ..Style::default()
-            },
-        ),
-        Span::plain(" selected   "),
-        Span::styled(
-            "< >",
-            Style {
-                bold: true,
-                ..Style::default()
-            },
-        ),
-        Span::plain(" the machine's last move"),
+        vec![
+            Span::styled(
+                "[ ]",
+                Style {
+                    reverse: true,
+                    ..Style::default()
+                },
+            ),
+            Span::plain(" selected"),
+        ],
+        vec![
+            Span::styled(
+                "< >",
+                Style {
+                    bold: true,
+                    ..Style::default()
+                },
+            ),
+            Span::plain(" the machine's last move"),
+        ],
     ];
-    let (mut lines, legends) = if scene.drops {
-        let heat = game.heat();
-        let pieces = diagram::labelled_pieces(position, |e| heat.label(e));
-        let lines = pieces
+    let heat = scene.drops.then(|| game.heat());
+    let drops = heat.as_ref().map(|heat| {
+        diagram::labelled_pieces(position, |e| heat.cell(e))
             .into_iter()
             .map(|line| {
                 line.into_iter()
-                    .map(|(text, part)| circuit_span(text, part, Some(&heat), colours))
-                    .collect()
+                    .map(|(text, part)| circuit_span(text, part, Some(heat), colours))
+                    .collect::<Line>()
             })
-            .collect();
-        (lines, vec![heat_legend(&heat, colours), marks])
+            .collect::<Vec<Line>>()
+    });
+    let drops_width = drops
+        .as_ref()
+        .and_then(|d| d.iter().map(|l| text(l).chars().count()).max());
+    let mut note = None;
+    let (mut lines, legends) = if let (Some(lines), Some(heat)) = (
+        drops.filter(|_| drops_width.is_some_and(|w| w <= width)),
+        &heat,
+    ) {
+        (lines, vec![heat_legend(heat, colours), marks])
     } else if game.view() == View::Gale {
         let mut lines: Vec<Line> = gale::lines(position, game.you())
             .into_iter()
@@ -154,9 +181,20 @@ fn board_lines(scene: &Scene) -> (Vec<Line>, Vec<Line>) {
                     .collect()
             })
             .collect();
-        // Gale's own legend (who joins what) is its last line.
+        // Gale's own legend (who joins what) is its last line: an item a side.
         let legend = lines.pop().unwrap_or_default();
-        (lines, vec![legend, marks])
+        let items = legend
+            .chunks(2)
+            .map(|item| {
+                item.iter()
+                    .map(|s| Span {
+                        text: s.text.trim_end().to_string(),
+                        ..s.clone()
+                    })
+                    .collect()
+            })
+            .collect();
+        (lines, vec![items, marks])
     } else {
         let lines = diagram::board_pieces(position)
             .into_iter()
@@ -167,16 +205,16 @@ fn board_lines(scene: &Scene) -> (Vec<Line>, Vec<Line>) {
             })
             .collect();
         let mut legend = vec![
-            Span::plain("- |"),
-            Span::plain(" resistor   "),
-            Span::styled("= ‖", ink(SHORT_INK)),
-            Span::plain(" wire   "),
-            Span::styled("×", ink(CUT_INK)),
-            Span::plain(" cut   "),
+            vec![Span::plain("- |"), Span::plain(" resistor")],
+            vec![Span::styled("= ‖", ink(SHORT_INK)), Span::plain(" wire")],
+            vec![Span::styled("×", ink(CUT_INK)), Span::plain(" cut")],
         ];
         legend.extend(marks);
         (lines, vec![legend])
     };
+    if let Some(needed) = drops_width.filter(|&w| w > width) {
+        note = Some(drops_note(needed));
+    }
     if let Some(edge) = game
         .last_machine_move()
         .filter(|&e| Some(e) != scene.selected)
@@ -186,7 +224,12 @@ fn board_lines(scene: &Scene) -> (Vec<Line>, Vec<Line>) {
     if let Some(edge) = scene.selected {
         mark(&mut lines, edge, '[', ']', |s| s.reverse = true);
     }
-    (lines, legends)
+    (lines, legends, note)
+}
+
+/// What stands for the drops when they do not fit the terminal.
+pub(super) fn drops_note(needed: usize) -> String {
+    format!("The drops need a terminal {needed} columns wide; v hides them.")
 }
 
 /// One piece of the circuit drawing as a span: wires and cuts inked by side, a cut drawn
@@ -228,32 +271,37 @@ fn circuit_span(text: String, part: Part, heat: Option<&Heat>, colours: bool) ->
 
 /// The heat map's legend: each step's colour and lowest drop in percent, and where the
 /// largest drop is; without colours, where the largest is and how it is marked.
-fn heat_legend(heat: &Heat, colours: bool) -> Line {
+fn heat_legend(heat: &Heat, colours: bool) -> Legend {
     let largest: Vec<String> = heat.largest().iter().map(Edge::to_string).collect();
     let where_ = largest.join(" ");
     if !colours {
-        return vec![Span::plain(format!(
-            "Drops in % of the supply. Largest (bold, underlined): {}% at {where_}",
-            heat::percent(heat.max())
-        ))];
+        return vec![
+            vec![Span::plain("Drops in % of the supply.")],
+            vec![Span::plain(format!(
+                "Largest (bold, underlined): {}% at {where_}",
+                heat::percent(heat.max())
+            ))],
+        ];
     }
-    let mut line = vec![Span::plain("Drop, % of supply: ")];
+    let mut legend = vec![vec![Span::plain("Drop, % of supply:")]];
     for (level, &colour) in HEAT.iter().enumerate() {
-        line.push(Span::styled(
-            "  ",
-            Style {
-                bg: Some(colour),
-                ..Style::default()
-            },
-        ));
         let floor = heat::percent(heat.floor(level));
-        line.push(Span::plain(if level == heat::LEVELS - 1 {
-            format!(" {floor} largest: {where_}")
-        } else {
-            format!(" {floor}+ ")
-        }));
+        legend.push(vec![
+            Span::styled(
+                "  ",
+                Style {
+                    bg: Some(colour),
+                    ..Style::default()
+                },
+            ),
+            Span::plain(if level == heat::LEVELS - 1 {
+                format!(" {floor} largest: {where_}")
+            } else {
+                format!(" {floor}+")
+            }),
+        ]);
     }
-    line
+    legend
 }
 
 /// Marks `edge` on the board: `open` and `close` in the blanks either side of its cell,

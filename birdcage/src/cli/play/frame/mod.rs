@@ -18,7 +18,7 @@ mod screen;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use cage::{Scene, frame};
+pub(crate) use cage::{Scene, frame, plain_board};
 pub(crate) use graph::{GraphScene, graph_frame};
 pub(crate) use ink::{CUT_INK, SHORT_INK};
 pub(crate) use paint::paint;

@@ -18,7 +18,7 @@ pub(crate) struct Style {
 pub(crate) struct Span {
     pub(crate) text: String,
     pub(crate) style: Style,
-    pub(super) edge: Option<Edge>,
+    pub(crate) edge: Option<Edge>,
 }
 
 impl Span {
@@ -48,7 +48,7 @@ pub(crate) fn text(line: &Line) -> String {
 }
 
 /// A screen: its lines from the top, and where the terminal cursor goes (the prompt).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Frame {
     pub(crate) lines: Vec<Line>,
     pub(crate) cursor: (u16, u16),

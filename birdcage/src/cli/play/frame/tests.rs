@@ -9,7 +9,7 @@ use heuristic::{Edge, Side};
 use super::ink::HEAT;
 use super::*;
 use crate::cli::play::heat;
-use crate::cli::play::{Machine, Session, View, YouArg};
+use crate::cli::play::{Game, Machine, Session, View, YouArg};
 use emulator::players::Opponent;
 use heuristic::{Model, Size};
 
@@ -131,7 +131,7 @@ fn without_colours_no_colour_code_is_written_and_marks_remain() {
     let frame = frame(&scene(&game, "E1", true, false), 80, 24);
     let shown = lines(&frame).join("\n");
     assert!(
-        shown.contains("Drops in % of the supply. Largest (bold, underlined):"),
+        shown.contains("Drops in % of the supply.   Largest (bold, underlined):"),
         "{shown}"
     );
     let underlined: Vec<&Span> = frame
@@ -182,14 +182,13 @@ fn colours_ink_wires_cuts_and_the_heat_steps() {
         );
     }
     assert_eq!(resistors, game.position().resistors().count());
-    let legend = lines(&frame)
-        .into_iter()
-        .find(|l| l.starts_with("Drop, % of supply:"))
-        .unwrap();
+    // The legend's items: each step's floor, the last naming the largest.
+    let shown = lines(&frame).join("\n");
+    assert!(shown.contains("Drop, % of supply:"), "{shown}");
     let top = heat.largest()[0];
     assert!(
-        legend.ends_with(&format!(" {} largest: {top}", heat::percent(heat.max()))),
-        "{legend}"
+        shown.contains(&format!(" {} largest: {top}", heat::percent(heat.max()))),
+        "{shown}"
     );
 }
 
@@ -318,4 +317,280 @@ fn gale_inks_short_blue_and_cut_vermillion_whoever_plays_which() {
         // Every dot, the legend's, and three bridges of each side at least.
         assert!(short >= 20 + 1 + 3 && cut >= 20 + 1 + 3, "{short} {cut}");
     }
+}
+
+/// The words of the lines of `frame`.
+fn words(frame: &Frame) -> Vec<String> {
+    lines(frame)
+        .iter()
+        .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+        .collect()
+}
+
+/// Checks that `frame` fits `width`×`height`, shows the quit key, and has only whole
+/// words: each one of `whole` (the words of the same screens on a large terminal), or the
+/// record's latest moves after `…`.
+fn assert_whole(frame: &Frame, (width, height): (u16, u16), whole: &[String], record: &str) {
+    let shown = lines(frame);
+    let all = shown.join("\n");
+    assert!(shown.len() <= usize::from(height), "{all}");
+    for line in &shown {
+        assert!(line.chars().count() <= usize::from(width), "{line}\n{all}");
+    }
+    assert!(all.contains("q quit") || all.contains("Esc quit"), "{all}");
+    for word in words(frame) {
+        if let Some(tail) = word.strip_prefix('…') {
+            assert!(record.ends_with(tail), "{word} of {record}\n{all}");
+        } else {
+            assert!(whole.contains(&word), "`{word}` is cut\n{all}");
+        }
+    }
+}
+
+/// The words a small screen may show: those of the same scene on a large terminal, with
+/// and without the drops, and the status line's short forms.
+fn whole_words(game: &Session, selected: &str) -> Vec<String> {
+    let mut whole: Vec<String> = [false, true]
+        .into_iter()
+        .flat_map(|drops| words(&frame(&scene(game, selected, drops, false), 300, 100)))
+        .collect();
+    let notes = (50..100)
+        .map(super::cage::drops_note)
+        .collect::<Vec<_>>()
+        .join(" ");
+    whole.extend(
+        format!("Your move. The machine's move. You win. The machine wins. {notes}")
+            .split_whitespace()
+            .map(str::to_string),
+    );
+    whole
+}
+
+#[test]
+fn small_terminals_show_whole_words_the_board_and_the_quit_key() {
+    for m in 2..=8 {
+        for view in [View::Circuit, View::Gale] {
+            for you in [YouArg::Short, YouArg::Cut] {
+                let game = match you {
+                    YouArg::Short => game(m, view, you, &["c3"]),
+                    YouArg::Cut => game(m, view, you, &["C3"]),
+                };
+                let whole = whole_words(&game, "A1");
+                let record = game.record();
+                for drops in [false, true] {
+                    for size in [(60, 20), (80, 24)] {
+                        let what = format!("M={m} {view:?} {you:?} drops {drops} {size:?}");
+                        let frame = frame(&scene(&game, "A1", drops, false), size.0, size.1);
+                        assert_whole(&frame, size, &whole, &record);
+                        let shown = lines(&frame);
+                        let letters = heuristic::column_letter(Size::new(m).unwrap().span());
+                        assert!(
+                            shown
+                                .iter()
+                                .any(|l| l.contains(&format!(" {letters}")) && l.starts_with("  ")),
+                            "{what}: no board\n{}",
+                            shown.join("\n")
+                        );
+                        let (_, row) = frame.cursor;
+                        assert!(shown[usize::from(row)].starts_with("> c"), "{what}");
+                        assert!(shown.iter().any(|l| l.starts_with("Your move (")), "{what}");
+                        // The message's start at least: the hint's move.
+                        assert!(
+                            shown.iter().any(|l| l.contains("Hint: c7: it")),
+                            "{what}\n{}",
+                            shown.join("\n")
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_key_line_gives_way_whole_at_60_columns() {
+    // The screen: M=4 at 60×20 cut the key line to `? hint  v dro`.
+    let game = game(4, View::Circuit, YouArg::Short, &[]);
+    let shown = lines(&frame(&scene(&game, "A1", false, false), 60, 20));
+    assert!(
+        shown.contains(&"? hint  v drops  u undo  q quit".to_string()),
+        "{}",
+        shown.join("\n")
+    );
+    // At 80 columns the whole line, with a move for the person's side.
+    let shown = lines(&frame(&scene(&game, "A1", false, false), 80, 24));
+    assert!(
+        shown.contains(
+            &"arrows + Enter, or a move (d4) + Enter: play   ? hint  v drops  u undo  q quit"
+                .to_string()
+        ),
+        "{}",
+        shown.join("\n")
+    );
+    let cut = self::game(4, View::Circuit, YouArg::Cut, &[]);
+    let shown = lines(&frame(&scene(&cut, "A1", false, false), 80, 24)).join("\n");
+    assert!(shown.contains("or a move (D4) + Enter"), "{shown}");
+    // M=8 at 60×20: no row is left below the board, the keys go beside it; at 40×20 there
+    // is no room beside it either, and they share the prompt's line.
+    let game = self::game(8, View::Circuit, YouArg::Short, &[]);
+    let shown = lines(&frame(&scene(&game, "A1", false, false), 60, 20));
+    assert!(
+        shown
+            .iter()
+            .any(|l| l.starts_with("2  ●") && l.ends_with("q quit")),
+        "{}",
+        shown.join("\n")
+    );
+    let frame = frame(&scene(&game, "A1", false, false), 40, 20);
+    let shown = lines(&frame);
+    let prompt = &shown[usize::from(frame.cursor.1)];
+    assert!(prompt.starts_with("> c "), "{prompt}");
+    assert!(prompt.ends_with("q quit"), "{prompt}");
+    assert_eq!(frame.cursor, (3, 19));
+}
+
+#[test]
+fn a_tiny_terminal_keeps_the_quit_key_or_says_how_large_it_must_be() {
+    for m in [2, 4, 8] {
+        let game = game(m, View::Circuit, YouArg::Short, &["c3"]);
+        for (width, height) in [(20, 6), (0, 0), (1, 1), (6, 1), (5, 3), (10, 30), (30, 10)] {
+            for drops in [false, true] {
+                let frame = frame(&scene(&game, "A1", drops, false), width, height);
+                let shown = lines(&frame);
+                let all = shown.join(" ");
+                assert!(
+                    shown.len() <= usize::from(height),
+                    "{width}×{height}: {all}"
+                );
+                assert!(
+                    shown
+                        .iter()
+                        .all(|l| l.chars().count() <= usize::from(width)),
+                    "{width}×{height}: {all}"
+                );
+                if width >= 6 && height >= 1 {
+                    assert!(
+                        all.contains("q quit") || all.contains("q to quit"),
+                        "M={m} {width}×{height}: {all}"
+                    );
+                }
+            }
+        }
+        let shown = lines(&frame(&scene(&game, "A1", false, false), 20, 6)).join(" ");
+        assert!(
+            shown.starts_with("The terminal is 20×6; this board"),
+            "{shown}"
+        );
+        assert!(shown.ends_with("or q to quit."), "{shown}");
+    }
+}
+
+#[test]
+fn the_drops_keep_their_cells_width_from_move_to_move() {
+    // A game in which the widest drop changes width (`100`, `8.8`, `0.12`): every cell is
+    // as wide as the widest can be, so the board does not shift under the cursor.
+    let mut widths = std::collections::BTreeSet::new();
+    for m in 2..=4 {
+        let mut game = game(m, View::Circuit, YouArg::Short, &[]);
+        let last = heuristic::column_letter(Size::new(m).unwrap().span());
+        let mut widest = std::collections::BTreeSet::new();
+        let mut on_screen = std::collections::BTreeSet::new();
+        let mut in_text = std::collections::BTreeSet::new();
+        // Every position of the game, the person's turn or the machine's.
+        while game.position().winner().is_none() {
+            let heat = game.heat();
+            let labels = game.position().resistors().filter_map(|e| heat.label(e));
+            widest.insert(labels.map(|l| l.chars().count()).max());
+            // 40 columns: nothing stands beside the board.
+            let shown = lines(&frame(&scene(&game, "A1", true, false), 40, 30));
+            let letters =
+                |l: &&str| l.trim_start().starts_with("A ") && l.trim_end().ends_with(last);
+            let row = shown.iter().map(String::as_str).find(letters);
+            on_screen.insert(row.map(|l| l.trim_end().to_string()));
+            let text = heat.to_text(game.position());
+            in_text.insert(text.lines().find(letters).map(str::to_string));
+            if game.reply().unwrap().is_none() {
+                let edge = game.position().resistors().last().unwrap();
+                game.play_edge(edge).unwrap();
+            }
+        }
+        assert_eq!(on_screen.len(), 1, "M={m}: {on_screen:#?}");
+        assert_eq!(in_text.len(), 1, "M={m}: {in_text:#?}");
+        assert_eq!(on_screen, in_text);
+        widths.insert(widest.len());
+    }
+    // Some game's widest drop changed width, so the test can fail.
+    assert!(widths.iter().any(|&n| n > 1), "{widths:?}");
+}
+
+#[test]
+fn the_end_of_the_game_draws_cuts_as_the_board_does() {
+    let game = game(4, View::Circuit, YouArg::Short, &["c7"]);
+    let end = crate::cli::play::terminal::end_text(&game);
+    let cuts = game
+        .position()
+        .size()
+        .edges()
+        .filter(|&e| game.position().state(e) == heuristic::EdgeState::Cut)
+        .count();
+    assert_eq!(cuts, 2);
+    assert_eq!(end.matches('×').count(), cuts, "{end}");
+    // The board on the screen, less its marks, is the same drawing.
+    let screen = lines(&frame(&scene(&game, "A1", false, false), 80, 24));
+    let row7 = screen.iter().find(|l| l.starts_with("7 ")).unwrap();
+    let end7 = end.lines().find(|l| l.starts_with("7 ")).unwrap();
+    let unmarked: String = row7
+        .chars()
+        .map(|c| if "[]<>".contains(c) { ' ' } else { c })
+        .collect();
+    assert!(unmarked.starts_with(end7), "{unmarked}\n{end7}");
+}
+
+#[test]
+fn the_graph_screen_gives_way_whole_and_keeps_the_quit_key() {
+    let graph = switching::Graph::cage(Size::new(4).unwrap());
+    let mut game = crate::cli::play::graph::GraphSession::new(
+        "a/rather/long/path/to/the/cage/of/size/four.txt",
+        &graph,
+        Side::Short,
+        Opponent::Heuristic(Model::Ideal),
+        Model::Ideal,
+    );
+    game.reply().unwrap();
+    let message = "Hint: c7: it starts a strategy that beats this machine whatever it does.";
+    let scene = |drops| GraphScene {
+        game: &game,
+        selected: 3,
+        drops,
+        typed: "",
+        message,
+        colours: false,
+    };
+    for drops in [false, true] {
+        let mut whole = words(&graph_frame(&scene(drops), 300, 100));
+        for size in [(60, 20), (80, 24), (48, 14)] {
+            let frame = graph_frame(&scene(drops), size.0, size.1);
+            let shown = lines(&frame);
+            // The window's range is the board's, not cut to fit.
+            if let Some(range) = shown.iter().find(|l| l.starts_with("  (edges ")) {
+                whole.extend(range.split_whitespace().map(str::to_string));
+            }
+            if shown[0].starts_with("The terminal is") {
+                continue;
+            }
+            assert_whole(&frame, size, &whole, &game.record());
+        }
+    }
+}
+
+#[test]
+fn a_message_without_room_shows_its_start() {
+    // M=3 at 30×12: no room for the whole hint below the board or beside it.
+    let game = game(3, View::Circuit, YouArg::Short, &[]);
+    let shown = lines(&frame(&scene(&game, "A1", false, false), 30, 12));
+    let all = shown.join("\n");
+    let cut = shown.iter().find(|l| l.ends_with(" …")).expect(&all);
+    assert!(all.contains("Hint: c7: it"), "{all}");
+    assert!(cut.chars().count() <= 30, "{all}");
+    assert!(all.contains("q quit"), "{all}");
 }
