@@ -3,8 +3,9 @@
 //! those names first, on a few vertices so that collisions are the rule.
 //!
 //! Each input is a list of edges, 3 bytes each: the ends (from 4 vertices), and whether the
-//! edge is unnamed, named like a default name (`u-v#k`, `u-v`, in either case) or named
-//! freely. Beyond "no panic": the reader's names equal a naive model's (the smallest free
+//! edge is unnamed, named `u-v` (a default name taken first), written `u-v#k` in either case
+//! (`#` starts a comment, so that edge is named `u-v` or `U-V`: a file cannot take a copy's
+//! name) or named freely. Beyond "no panic": the reader's names equal a naive model's (the smallest free
 //! `k` searched from 2 for every edge, O(n²), written here from the file format's
 //! documentation), every name is distinct and finds its own edge, and the graph prints and
 //! reads back as itself. An input the model refuses (a repeated explicit name, a loop) is
@@ -39,6 +40,8 @@ fuzz_target!(|data: &[u8]| {
             Some(n) => format!("{u} {v} {n}\n"),
             None => format!("{u} {v}\n"),
         });
+        // What the reader sees of an explicit name: up to its comment.
+        let explicit = explicit.map(|n| n.split('#').next().unwrap_or_default().to_string());
         let name = explicit.clone().unwrap_or_else(|| {
             if !taken.contains(&base) {
                 return base.clone();
