@@ -75,13 +75,46 @@ pub fn cage_frame(
             // The wire alone: the resistor's own switch open, the bypass closed.
             EdgeState::Short => (false, true),
         };
-        for (switch, closed) in [(2 * i, series), (2 * i + 1, bypass)] {
+        let (s, b) = edge_switches(i);
+        for (switch, closed) in [(s, series), (b, bypass)] {
             if closed {
                 by_device[switch / per_device] |= 1 << (switch % per_device);
             }
         }
     }
     Some(by_device[..devices].iter().rev().copied().collect())
+}
+
+/// The switches of edge `i` (M=4 reading order): its series switch and its bypass.
+pub const fn edge_switches(i: usize) -> (usize, usize) {
+    (2 * i, 2 * i + 1)
+}
+
+/// What the cage's edges are with the chain's packages latched to `by_device` (package 0, the
+/// one MOSI feeds, first): the inverse of [`cage_frame`], for a model of the fixture. A closed
+/// bypass shorts the edge whatever its series switch does; `None` where [`cage_frame`] would
+/// refuse the fixture or `by_device` is not one byte per package.
+pub fn latched_cage(fixture: &EdgeFixture, by_device: &[u8]) -> Option<[EdgeState; CAGE_EDGES]> {
+    let per_device = usize::from(fixture.switches_per_device);
+    if by_device.len() != usize::from(fixture.devices)
+        || by_device.len() > MAX_DEVICES
+        || per_device != 8
+        || fixture.switches_per_edge != 2
+        || !fixture.covers(CAGE_EDGES)
+    {
+        return None;
+    }
+    let closed = |switch: usize| by_device[switch / per_device] & (1 << (switch % per_device)) != 0;
+    let mut cage = [EdgeState::Cut; CAGE_EDGES];
+    for (i, state) in cage.iter_mut().enumerate() {
+        let (series, bypass) = edge_switches(i);
+        *state = match (closed(series), closed(bypass)) {
+            (_, true) => EdgeState::Short,
+            (true, false) => EdgeState::Resistor,
+            (false, false) => EdgeState::Cut,
+        };
+    }
+    Some(cage)
 }
 
 /// Errors of the ADG714 chain.

@@ -37,7 +37,10 @@ mod square;
 pub use app::{App, Config, Hardware, Outcome, Phase, Server};
 pub use button::Button;
 pub use debounce::{Debouncer, Transition};
-pub use fixture::{Adg714Chain, ChainError, EdgeSwitches, MAX_DEVICES, NoFixture, cage_frame};
+pub use fixture::{
+    Adg714Chain, ChainError, EdgeSwitches, MAX_DEVICES, NoFixture, cage_frame, edge_switches,
+    latched_cage,
+};
 pub use game_over::{GameOverThresholds, ladder_fraction, max_boundary};
 pub use headless::{NoDelay, Unpressed};
 pub use leds::{LedPattern, Leds, PinLeds};

@@ -172,3 +172,29 @@ proptest! {
         result?;
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The fixture's frame read back as a model of the chain reads it: the bytes a frame
+    /// sends, latched package by package (the last byte sent sits in package 0), give the cage
+    /// that was set, for any of the 3^25 cages.
+    #[test]
+    fn a_latched_frame_is_the_cage_it_was_made_from(
+        states in prop::collection::vec(0u8..3, boards::CAGE_EDGES),
+    ) {
+        let fixture = boards::NUCLEO_F446RE.fixture.unwrap();
+        let mut cage = [EdgeState::Resistor; boards::CAGE_EDGES];
+        for (slot, s) in cage.iter_mut().zip(&states) {
+            *slot = [EdgeState::Resistor, EdgeState::Cut, EdgeState::Short][usize::from(*s)];
+        }
+        let frame = firmware::cage_frame(&fixture, &cage).unwrap();
+        // A shift register chain: each byte pushes the others one package along.
+        let mut chain = vec![0u8; usize::from(fixture.devices)];
+        for &byte in &frame {
+            chain.rotate_right(1);
+            chain[0] = byte;
+        }
+        prop_assert_eq!(firmware::latched_cage(&fixture, &chain), Some(cage));
+    }
+}

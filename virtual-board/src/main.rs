@@ -1,1 +1,236 @@
-fn main() {}
+//! `virtual-board`: a virtual NUCLEO-F446RE that runs the unmodified board ELF (`cargo fw`) on
+//! an emulated Cortex-M4F (unicorn) with register-level models of what it touches and the
+//! project's physical model of the cage behind its pins.
+//!
+//! - `virtual-board run --elf ELF`: runs it for a while of virtual time, printing its defmt
+//!   log (bring-up without a debugger).
+//! - `virtual-board serve --elf ELF --gdb unix:PATH`: serves a GDB remote stub, which the
+//!   bench's probe (`hil-tests run --target hil --probe virtual`) and `arm-none-eabi-gdb` attach
+//!   to.
+//!
+//! GPL-2.0 (unicorn is): a binary of its own, reached only over a socket.
+//!
+//! Exit codes: 0 done, 2 bad input, 3 a configuration fault, 4 an unmodelled register access,
+//! 5 the CPU stopped, 101 the firmware panicked.
+
+use std::io::Write;
+use std::os::unix::net::UnixListener;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Parser, Subcommand};
+
+mod board;
+mod chip;
+mod cpu;
+mod elf;
+mod gdb;
+mod log;
+mod periph;
+mod stop;
+
+use board::Board;
+use cpu::{Core, Ran};
+use elf::Elf;
+use stop::Stop;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "virtual-board",
+    version,
+    about = "A virtual NUCLEO-F446RE: the board ELF on an emulated Cortex-M4F with the cage behind its pins"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// What the board is built from: the ELF, the profile's wiring, the draw.
+#[derive(Debug, clap::Args)]
+struct BoardArgs {
+    /// The board ELF (`cargo fw` writes target/thumbv7em-none-eabihf/fw/firmware).
+    #[arg(long)]
+    elf: PathBuf,
+    /// Board profile: a name or a profile file; its wiring is the virtual board's.
+    #[arg(long, default_value = "nucleo-f446re")]
+    profile: String,
+    /// Draw the parts and the ADC from this seed, as SIL does (`--board-seed`); without it,
+    /// nominal parts and a perfect ADC.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Write the ELF's functions that ran, one per line with a mark, to this file on exit.
+    #[arg(long)]
+    coverage: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the firmware for a span of virtual time and print its defmt log.
+    Run {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// Virtual milliseconds to run.
+        #[arg(long, default_value_t = 100)]
+        ms: u64,
+        /// Press the button at this virtual millisecond (for 50 ms); repeatable.
+        #[arg(long = "press-at")]
+        press_at: Vec<u64>,
+    },
+    /// Serve a GDB remote stub on a socket, halted at the reset vector, for one debugger.
+    Serve {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// Where: `unix:PATH` or `tcp:HOST:PORT`.
+        #[arg(long)]
+        gdb: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn build(args: &BoardArgs) -> anyhow::Result<(Elf, Board)> {
+    let elf = Elf::read(&args.elf)?;
+    let profile = boards::file::load(&args.profile)
+        .with_context(|| format!("board profile {:?}", args.profile))?;
+    let board = Board::new(profile, args.seed)?;
+    Ok((elf, board))
+}
+
+/// One line for the bench (and a person) on stderr, then the stop's exit code.
+fn stopped(stop: &Stop) -> ExitCode {
+    eprintln!("virtual board: {stop}");
+    ExitCode::from(stop.exit_code() as u8)
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Run {
+            board,
+            ms,
+            press_at,
+        } => {
+            let (elf, b) = build(&board)?;
+            let mut core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut log = log::Log::new(&elf);
+            let started = std::time::Instant::now();
+            let code = run_for(&mut core, &elf, &mut log, ms, &press_at);
+            let state = core.state();
+            let host = started.elapsed().as_secs_f64();
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(
+                err,
+                "ran {} instructions ({:.1} ms of virtual time at {} MHz, {} conversions) in \
+                 {host:.2} s: {:.1} M instructions/s",
+                state.instructions,
+                state.board.cycles as f64 / 84_000.0,
+                84,
+                state.board.conversions,
+                state.instructions as f64 / host / 1e6
+            );
+            write_coverage(&board, &elf, &core)?;
+            Ok(code)
+        }
+        Command::Serve { board, gdb } => {
+            let (elf, b) = build(&board)?;
+            let core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut server = gdb::Server::new(core, &elf);
+            let result = if let Some(path) = gdb.strip_prefix("unix:") {
+                let _ = std::fs::remove_file(path);
+                let listener =
+                    UnixListener::bind(path).with_context(|| format!("cannot bind {path}"))?;
+                let (stream, _) = listener.accept().context("accepting the debugger")?;
+                server.serve(stream)
+            } else if let Some(address) = gdb.strip_prefix("tcp:") {
+                let listener = std::net::TcpListener::bind(address)
+                    .with_context(|| format!("cannot listen on {address}"))?;
+                let (stream, _) = listener.accept().context("accepting the debugger")?;
+                stream.set_nodelay(true)?;
+                server.serve(stream)
+            } else {
+                bail!("--gdb {gdb:?}: give unix:PATH or tcp:HOST:PORT");
+            };
+            let code = match result {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(gdb::ServeError::Stopped(stop)) => {
+                    let mut stop = *stop;
+                    if let Stop::Panic { message, .. } = &mut stop {
+                        *message = log::Log::new(&elf).lines(server.core());
+                    }
+                    stopped(&stop)
+                }
+                Err(e) => {
+                    eprintln!("virtual board: {e}");
+                    ExitCode::from(2)
+                }
+            };
+            write_coverage(&board, &elf, server.core())?;
+            Ok(code)
+        }
+    }
+}
+
+/// Runs `ms` virtual milliseconds (at the core's clock as the firmware set it up), printing
+/// the log; the stop's exit code if the firmware stopped.
+fn run_for(core: &mut Core<'_>, elf: &Elf, log: &mut log::Log, ms: u64, presses: &[u64]) -> ExitCode {
+    // Virtual time in core cycles at 84 MHz (the board binary's clock).
+    const PER_MS: u64 = 84_000;
+    let end = ms * PER_MS;
+    let mut out = std::io::stdout().lock();
+    while core.state().board.cycles < end {
+        let now_ms = core.state().board.cycles / PER_MS;
+        let pressed = presses.iter().any(|&at| (at..at + 50).contains(&now_ms));
+        core.state_mut().board.press(pressed);
+        let result = core.run(PER_MS / 4, elf);
+        for line in log.lines(core) {
+            let _ = writeln!(out, "{line}");
+        }
+        match result {
+            Ok(Ran::Slice | Ran::Reset) => {}
+            Ok(Ran::Sleeps) => {
+                eprintln!("virtual board: the core sleeps (WFI) and no interrupt is modelled");
+                return ExitCode::from(5);
+            }
+            Err(mut stop) => {
+                if let Stop::Panic { message, .. } = &mut stop {
+                    *message = log.lines(core);
+                }
+                return stopped(&stop);
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes which of the ELF's functions ran: `+ name` ran, `- name` did not.
+fn write_coverage(args: &BoardArgs, elf: &Elf, core: &Core<'_>) -> anyhow::Result<()> {
+    let Some(path) = &args.coverage else {
+        return Ok(());
+    };
+    let executed = &core.state().executed;
+    let mut ran = vec![false; elf.functions.len()];
+    for &at in executed {
+        let i = elf.functions.partition_point(|f| f.address <= at);
+        if let Some(i) = i.checked_sub(1)
+            && at < elf.functions[i].address + elf.functions[i].size
+        {
+            ran[i] = true;
+        }
+    }
+    let mut text = String::new();
+    for (f, ran) in elf.functions.iter().zip(ran) {
+        text.push_str(if ran { "+ " } else { "- " });
+        text.push_str(&f.name);
+        text.push('\n');
+    }
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}

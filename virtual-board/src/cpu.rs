@@ -1,0 +1,456 @@
+//! The core: unicorn's Cortex-M4 with the chip's memory map, every peripheral access through
+//! the board's models (memory hooks, so the PC of the access is exact), unmapped addresses
+//! stopped and named, and time counted in instructions (a block's instructions, found once per
+//! block), so that a run is the same every time.
+
+use std::collections::{HashMap, HashSet};
+
+use unicorn_engine::unicorn_const::{Arch, HookType, MemType, Mode, Prot, uc_error};
+use unicorn_engine::{ArmCpuModel, RegisterARM, Unicorn};
+
+use crate::board::Board;
+use crate::chip::{FLASH, SRAM};
+use crate::elf::Elf;
+use crate::stop::{Access, Fault, Place, Stop};
+
+/// The peripheral space the models answer, the bit-band alias and the private peripheral bus.
+const MODELLED: [(u32, u32); 3] = [
+    (0x4000_0000, 0x0008_0000),
+    (0x4200_0000, 0x0200_0000),
+    (0xE000_0000, 0x0010_0000),
+];
+
+/// What the core was doing when it fetched its first instruction: thumb state (xPSR.T).
+const XPSR_THUMB: u64 = 1 << 24;
+
+/// How a slice of running ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ran {
+    /// The slice's cycles ran out: run again.
+    Slice,
+    /// The firmware asked for a system reset, and got one.
+    Reset,
+    /// The core executed WFI (nothing wakes it: no interrupt is modelled).
+    Sleeps,
+}
+
+/// A stop found inside a hook, reported after `emu_start` returns.
+#[derive(Debug)]
+enum Pending {
+    Fault(Fault, u32),
+}
+
+/// What the hooks share.
+pub struct State {
+    /// The board behind the pins.
+    pub board: Board,
+    pending: Option<Pending>,
+    /// Instructions per block start, counted once.
+    lengths: HashMap<u32, u32>,
+    /// Every block start that ran (the coverage of the ELF's functions).
+    pub executed: HashSet<u32>,
+    /// Instructions executed since power-on.
+    pub instructions: u64,
+    slice_end: u64,
+}
+
+/// The emulated core and its memory.
+pub struct Core<'a> {
+    uc: Unicorn<'a, State>,
+}
+
+impl std::fmt::Debug for Core<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Core").finish_non_exhaustive()
+    }
+}
+
+/// Why unicorn could not be set up.
+#[derive(Debug, thiserror::Error)]
+#[error("unicorn: {0:?}")]
+pub struct EngineError(pub uc_error);
+
+impl From<uc_error> for EngineError {
+    fn from(e: uc_error) -> Self {
+        EngineError(e)
+    }
+}
+
+/// Instructions in the Thumb-2 code `bytes`: a halfword whose top five bits are 0b11101,
+/// 0b11110 or 0b11111 starts a 32-bit instruction (ARMv7-M ARM, A5.1).
+fn count_instructions(bytes: &[u8]) -> u32 {
+    let mut i = 0;
+    let mut n = 0;
+    while i + 1 < bytes.len() {
+        let half = u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        i += if half >> 11 >= 0b11101 { 4 } else { 2 };
+        n += 1;
+    }
+    n
+}
+
+impl<'a> Core<'a> {
+    /// A core with `board` behind its bus and `elf` in flash, at its reset vector.
+    pub fn new(board: Board, elf: &Elf) -> Result<Core<'a>, EngineError> {
+        let state = State {
+            board,
+            pending: None,
+            lengths: HashMap::new(),
+            executed: HashSet::new(),
+            instructions: 0,
+            slice_end: 0,
+        };
+        let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB, state)?;
+        // Before any mapping: after, the model cannot change (TOOLCHAIN.md: the default
+        // M-class model is a Cortex-M33).
+        uc.ctl_set_cpu_model(ArmCpuModel::CORTEX_M4 as i32)?;
+        uc.mem_map(
+            u64::from(FLASH.start),
+            u64::from(FLASH.size),
+            Prot::READ | Prot::EXEC,
+        )?;
+        uc.mem_map(u64::from(SRAM.start), u64::from(SRAM.size), Prot::ALL)?;
+        for (start, size) in MODELLED {
+            uc.mem_map(u64::from(start), u64::from(size), Prot::READ | Prot::WRITE)?;
+            let end = u64::from(start) + u64::from(size) - 1;
+            uc.add_mem_hook(
+                HookType::MEM_READ | HookType::MEM_WRITE,
+                u64::from(start),
+                end,
+                peripheral_access,
+            )?;
+        }
+        uc.add_mem_hook(HookType::MEM_INVALID, 1, 0, invalid_access)?;
+        uc.add_block_hook(1, 0, block)?;
+        let mut core = Core { uc };
+        core.load(elf)?;
+        core.reset()?;
+        Ok(core)
+    }
+
+    /// Writes the ELF's segments into flash.
+    pub fn load(&mut self, elf: &Elf) -> Result<(), EngineError> {
+        for (address, bytes) in &elf.segments {
+            self.uc.mem_write(u64::from(*address), bytes)?;
+        }
+        self.uc.get_data_mut().lengths.clear();
+        Ok(())
+    }
+
+    /// A system reset: the board's peripherals at reset, SP and PC from the vector table at
+    /// the start of flash (BOOT0 low), thumb state.
+    pub fn reset(&mut self) -> Result<(), EngineError> {
+        self.uc.get_data_mut().board.reset();
+        let mut words = [0u8; 8];
+        self.uc.mem_read(u64::from(FLASH.start), &mut words)?;
+        let sp = u32::from_le_bytes([words[0], words[1], words[2], words[3]]);
+        let pc = u32::from_le_bytes([words[4], words[5], words[6], words[7]]);
+        for r in 0..13 {
+            self.uc.reg_write(reg(r), 0)?;
+        }
+        self.uc.reg_write(RegisterARM::LR, 0xFFFF_FFFF)?;
+        self.uc.reg_write(RegisterARM::SP, u64::from(sp))?;
+        self.uc.reg_write(RegisterARM::MSP, u64::from(sp))?;
+        self.uc.reg_write(RegisterARM::XPSR, XPSR_THUMB)?;
+        self.uc.reg_write(RegisterARM::PC, u64::from(pc & !1))?;
+        Ok(())
+    }
+
+    /// The state the hooks share.
+    pub fn state(&self) -> &State {
+        self.uc.get_data()
+    }
+
+    /// The state, to change it (press the button, start a game's noise).
+    pub fn state_mut(&mut self) -> &mut State {
+        self.uc.get_data_mut()
+    }
+
+    /// The program counter.
+    pub fn pc(&self) -> u32 {
+        self.uc.pc_read().unwrap_or(0) as u32
+    }
+
+    /// Runs until `cycles` more core cycles have passed (or something stops it).
+    pub fn run(&mut self, cycles: u64, elf: &Elf) -> Result<Ran, Stop> {
+        let state = self.uc.get_data_mut();
+        state.slice_end = state.board.cycles + cycles;
+        let begin = u64::from(self.pc()) | 1;
+        let result = self.uc.emu_start(begin, 0, 0, 0);
+        let place = |pc: u32| Place {
+            pc,
+            symbol: elf.function_at(pc).map(|f| f.name.clone()),
+        };
+        if let Some(Pending::Fault(fault, pc)) = self.uc.get_data_mut().pending.take() {
+            return Err(match fault {
+                Fault::Unmodelled(access) => Stop::Unmodelled {
+                    access,
+                    place: place(pc),
+                },
+                Fault::Config(fault) => Stop::Config {
+                    fault,
+                    place: place(pc),
+                },
+            });
+        }
+        if self.uc.get_data().board.reset_requested {
+            self.reset().map_err(|e| Stop::Cpu {
+                what: e.to_string(),
+                place: place(self.pc()),
+            })?;
+            return Ok(Ran::Reset);
+        }
+        let pc = self.pc();
+        match result {
+            Ok(()) if self.uc.get_data().board.cycles >= self.uc.get_data().slice_end => {
+                Ok(Ran::Slice)
+            }
+            Ok(()) => Ok(Ran::Sleeps),
+            Err(uc_error::INSN_INVALID) if self.halfword(pc) >> 8 == 0xDE => Err(Stop::Panic {
+                place: place(pc),
+                message: Vec::new(),
+            }),
+            Err(e) => Err(Stop::Cpu {
+                what: format!("{e:?}"),
+                place: place(pc),
+            }),
+        }
+    }
+
+    /// Executes one instruction.
+    pub fn step(&mut self, elf: &Elf) -> Result<(), Stop> {
+        let begin = u64::from(self.pc()) | 1;
+        let result = self.uc.emu_start(begin, 0, 0, 1);
+        let pc = self.pc();
+        let place = Place {
+            pc,
+            symbol: elf.function_at(pc).map(|f| f.name.clone()),
+        };
+        if let Some(Pending::Fault(fault, _)) = self.uc.get_data_mut().pending.take() {
+            return Err(match fault {
+                Fault::Unmodelled(access) => Stop::Unmodelled { access, place },
+                Fault::Config(fault) => Stop::Config { fault, place },
+            });
+        }
+        result.map_err(|e| Stop::Cpu {
+            what: format!("{e:?}"),
+            place,
+        })
+    }
+
+    fn halfword(&self, at: u32) -> u16 {
+        let mut b = [0u8; 2];
+        match self.uc.mem_read(u64::from(at), &mut b) {
+            Ok(()) => u16::from_le_bytes(b),
+            Err(_) => 0,
+        }
+    }
+
+    /// A debugger's read: memory directly, peripherals through their models.
+    pub fn read_memory(&mut self, address: u32, buf: &mut [u8]) -> Result<(), Fault> {
+        if FLASH.holds(address, buf.len() as u32) || SRAM.holds(address, buf.len() as u32) {
+            return self
+                .uc
+                .mem_read(u64::from(address), buf)
+                .map_err(|_| Fault::Unmodelled(self.state().board.access(address, None, 1)));
+        }
+        for (i, byte) in buf.iter_mut().enumerate() {
+            let at = address + i as u32;
+            let word = self.uc.get_data_mut().board.read(at & !3, 4)?;
+            *byte = (word >> (8 * (at & 3))) as u8;
+        }
+        Ok(())
+    }
+
+    /// A debugger's write: memory directly (flash too, as a flash loader writes it),
+    /// peripherals through their models (whole words).
+    pub fn write_memory(&mut self, address: u32, bytes: &[u8]) -> Result<(), Fault> {
+        if FLASH.holds(address, bytes.len() as u32) || SRAM.holds(address, bytes.len() as u32) {
+            if FLASH.holds(address, bytes.len() as u32) {
+                // New code: the block lengths counted so far may be stale.
+                self.uc.get_data_mut().lengths.clear();
+                let _ = self.uc.ctl_remove_cache(
+                    u64::from(address),
+                    u64::from(address) + bytes.len() as u64,
+                );
+            }
+            return self
+                .uc
+                .mem_write(u64::from(address), bytes)
+                .map_err(|_| Fault::Unmodelled(self.state().board.access(address, None, 1)));
+        }
+        if address & 3 != 0 || bytes.len() % 4 != 0 {
+            return Err(Fault::Unmodelled(self.state().board.access(
+                address,
+                None,
+                bytes.len(),
+            )));
+        }
+        for (i, word) in bytes.chunks(4).enumerate() {
+            let value = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            self.uc
+                .get_data_mut()
+                .board
+                .write(address + 4 * i as u32, 4, value)?;
+        }
+        if self.uc.get_data().board.reset_requested {
+            let _ = self.reset();
+        }
+        Ok(())
+    }
+
+    /// Reads a register by gdb's ARM number (r0-r15 0-15, xPSR 25, d0-d15 26-41, FPSCR 42).
+    pub fn register(&self, number: usize) -> Option<u64> {
+        self.uc.reg_read(gdb_register(number)?).ok()
+    }
+
+    /// Writes a register by gdb's ARM number.
+    pub fn set_register(&mut self, number: usize, value: u64) -> Option<()> {
+        let r = gdb_register(number)?;
+        self.uc.reg_write(r, value).ok()
+    }
+}
+
+/// r0..r12 as unicorn's registers.
+fn reg(n: usize) -> RegisterARM {
+    const R: [RegisterARM; 13] = [
+        RegisterARM::R0,
+        RegisterARM::R1,
+        RegisterARM::R2,
+        RegisterARM::R3,
+        RegisterARM::R4,
+        RegisterARM::R5,
+        RegisterARM::R6,
+        RegisterARM::R7,
+        RegisterARM::R8,
+        RegisterARM::R9,
+        RegisterARM::R10,
+        RegisterARM::R11,
+        RegisterARM::R12,
+    ];
+    R[n]
+}
+
+/// gdb's ARM register numbers (its `arm-m-profile` and `arm-vfpv2` features).
+fn gdb_register(number: usize) -> Option<RegisterARM> {
+    const D: [RegisterARM; 16] = [
+        RegisterARM::D0,
+        RegisterARM::D1,
+        RegisterARM::D2,
+        RegisterARM::D3,
+        RegisterARM::D4,
+        RegisterARM::D5,
+        RegisterARM::D6,
+        RegisterARM::D7,
+        RegisterARM::D8,
+        RegisterARM::D9,
+        RegisterARM::D10,
+        RegisterARM::D11,
+        RegisterARM::D12,
+        RegisterARM::D13,
+        RegisterARM::D14,
+        RegisterARM::D15,
+    ];
+    Some(match number {
+        0..=12 => reg(number),
+        13 => RegisterARM::SP,
+        14 => RegisterARM::LR,
+        15 => RegisterARM::PC,
+        25 => RegisterARM::XPSR,
+        26..=41 => D[number - 26],
+        42 => RegisterARM::FPSCR,
+        _ => return None,
+    })
+}
+
+fn stop_with(uc: &mut Unicorn<'_, State>, fault: Fault) {
+    let pc = uc.pc_read().unwrap_or(0) as u32;
+    uc.get_data_mut().pending = Some(Pending::Fault(fault, pc));
+    let _ = uc.emu_stop();
+}
+
+/// A load or store in the modelled space: the model answers (a load reads the value the hook
+/// writes into the backing page just before it).
+fn peripheral_access(
+    uc: &mut Unicorn<'_, State>,
+    kind: MemType,
+    address: u64,
+    size: usize,
+    value: i64,
+) -> bool {
+    let address = address as u32;
+    match kind {
+        MemType::READ => match uc.get_data_mut().board.read(address, size) {
+            Ok(v) => {
+                let bytes = v.to_le_bytes();
+                let _ = uc.mem_write(u64::from(address), &bytes[..size.min(4)]);
+            }
+            Err(fault) => stop_with(uc, fault),
+        },
+        MemType::WRITE => match uc.get_data_mut().board.write(address, size, value as u32) {
+            Ok(()) if uc.get_data().board.reset_requested => {
+                let _ = uc.emu_stop();
+            }
+            Ok(()) => {}
+            Err(fault) => stop_with(uc, fault),
+        },
+        _ => {}
+    }
+    true
+}
+
+/// An access to nothing mapped: named, and the run stops.
+fn invalid_access(
+    uc: &mut Unicorn<'_, State>,
+    kind: MemType,
+    address: u64,
+    size: usize,
+    value: i64,
+) -> bool {
+    let written = matches!(kind, MemType::WRITE_UNMAPPED | MemType::WRITE_PROT)
+        .then_some(value as u32);
+    let access: Access = uc
+        .get_data()
+        .board
+        .access(address as u32, written, size);
+    stop_with(uc, Fault::Unmodelled(access));
+    false
+}
+
+/// Counts a block's instructions into the board's time and stops at the slice's end.
+fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
+    let at = address as u32;
+    let known = uc.get_data().lengths.get(&at).copied();
+    let n = match known {
+        Some(n) => n,
+        None => {
+            let mut code = vec![0u8; size as usize];
+            let n = match uc.mem_read(address, &mut code) {
+                Ok(()) => count_instructions(&code),
+                Err(_) => size / 2,
+            };
+            let state = uc.get_data_mut();
+            state.lengths.insert(at, n);
+            state.executed.insert(at);
+            n
+        }
+    };
+    let state = uc.get_data_mut();
+    state.instructions += u64::from(n);
+    state.board.cycles += u64::from(n);
+    if state.board.cycles >= state.slice_end {
+        let _ = uc.emu_stop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thumb2_lengths_are_read_from_the_first_halfword() {
+        // movs r0, #1 (2 bytes); ldr.w r1, [r2] (f8d2 1000, 4 bytes); bx lr (2 bytes).
+        let code = [0x01, 0x20, 0xD2, 0xF8, 0x00, 0x10, 0x70, 0x47];
+        assert_eq!(count_instructions(&code), 3);
+    }
+}

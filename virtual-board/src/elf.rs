@@ -1,0 +1,236 @@
+//! The board ELF: what it loads where (its program headers' physical addresses, as a flash
+//! programmer writes them), checked to be a Cortex-M binary for the STM32F446RE's flash, and
+//! its function symbols, to name a PC and to count which functions ran.
+
+use std::path::Path;
+
+use object::elf::{EM_ARM, PT_LOAD, STT_FUNC};
+use object::read::elf::{ElfFile32, FileHeader, ProgramHeader, Sym};
+use object::{Endianness, Object, ObjectSymbol};
+
+use crate::chip::{FLASH, SRAM};
+
+/// The largest file read: a board binary with its debug info is a few megabytes.
+const MAX_BYTES: u64 = 64 << 20;
+
+/// Why a file is not a board binary the virtual board can run.
+#[derive(Debug, thiserror::Error)]
+pub enum ElfError {
+    /// The file cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The path.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Not a regular file, or too big.
+    #[error("{path} is not a regular file of at most 64 MiB")]
+    NotAFile {
+        /// The path.
+        path: String,
+    },
+    /// Not an ELF, or a damaged one.
+    #[error("{path} is not a valid ELF file: {why}")]
+    Corrupt {
+        /// The path.
+        path: String,
+        /// What the parser said.
+        why: String,
+    },
+    /// An ELF for another machine.
+    #[error("{path} is an ELF for machine {machine}, not ARM (a Cortex-M binary)")]
+    NotArm {
+        /// The path.
+        path: String,
+        /// e_machine.
+        machine: u16,
+    },
+    /// It loads outside the chip's flash.
+    #[error(
+        "{path} loads {size} bytes at {address:#010x}, outside the STM32F446RE's flash \
+         (0x08000000..0x08080000): is it the board binary (`cargo fw`), not the QEMU one?"
+    )]
+    Outside {
+        /// The path.
+        path: String,
+        /// The segment's address.
+        address: u32,
+        /// Its size.
+        size: u32,
+    },
+    /// Its vector table does not start a Cortex-M program in this chip's memory.
+    #[error(
+        "{path} has no vector table at the start of flash (initial SP {sp:#010x}, reset vector \
+         {reset:#010x}): is it the board binary?"
+    )]
+    NoVectors {
+        /// The path.
+        path: String,
+        /// Word 0.
+        sp: u32,
+        /// Word 1.
+        reset: u32,
+    },
+}
+
+/// A function of the ELF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// Its first address (Thumb bit cleared).
+    pub address: u32,
+    /// Its size in bytes.
+    pub size: u32,
+    /// Its demangled name.
+    pub name: String,
+}
+
+/// A loaded board binary.
+#[derive(Debug)]
+pub struct Elf {
+    /// (address, bytes) of each loaded segment.
+    pub segments: Vec<(u32, Vec<u8>)>,
+    /// Function symbols, by address.
+    pub functions: Vec<Function>,
+    /// The address of `_SEGGER_RTT`, if the binary has RTT.
+    pub rtt: Option<u32>,
+    /// The file's bytes (for the defmt table).
+    pub bytes: Vec<u8>,
+    /// The initial SP and reset vector (words 0 and 1 of flash).
+    pub vectors: (u32, u32),
+}
+
+impl Elf {
+    /// Reads and checks `path`.
+    pub fn read(path: &Path) -> Result<Elf, ElfError> {
+        let name = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|source| ElfError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        if !meta.is_file() || meta.len() > MAX_BYTES {
+            return Err(ElfError::NotAFile { path: name });
+        }
+        let bytes = std::fs::read(path).map_err(|source| ElfError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        Elf::parse(&name, bytes)
+    }
+
+    /// Checks `bytes`, named `name` in errors.
+    pub fn parse(name: &str, bytes: Vec<u8>) -> Result<Elf, ElfError> {
+        let corrupt = |e: object::Error| ElfError::Corrupt {
+            path: name.to_string(),
+            why: e.to_string(),
+        };
+        let file = ElfFile32::<Endianness>::parse(&*bytes).map_err(corrupt)?;
+        let header = file.elf_header();
+        let endian = file.endian();
+        let machine = header.e_machine(endian);
+        if machine != EM_ARM {
+            return Err(ElfError::NotArm {
+                path: name.to_string(),
+                machine,
+            });
+        }
+        let mut segments = Vec::new();
+        for ph in header.program_headers(endian, &*bytes).map_err(corrupt)? {
+            if ph.p_type(endian) != PT_LOAD || ph.p_filesz(endian) == 0 {
+                continue;
+            }
+            let address = ph.p_paddr(endian);
+            let data = ph
+                .data(endian, &*bytes)
+                .map_err(|()| ElfError::Corrupt {
+                    path: name.to_string(),
+                    why: "a segment lies outside the file".into(),
+                })?
+                .to_vec();
+            let size = data.len() as u32;
+            if !FLASH.holds(address, size) {
+                return Err(ElfError::Outside {
+                    path: name.to_string(),
+                    address,
+                    size,
+                });
+            }
+            segments.push((address, data));
+        }
+        let word = |at: u32| -> u32 {
+            segments
+                .iter()
+                .find_map(|(base, data)| {
+                    let i = at.checked_sub(*base)? as usize;
+                    let b = data.get(i..i + 4)?;
+                    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                })
+                .unwrap_or(0)
+        };
+        let (sp, reset) = (word(FLASH.start), word(FLASH.start + 4));
+        if !SRAM.holds(sp.wrapping_sub(4), 4) || reset & 1 == 0 || !FLASH.holds(reset & !1, 2) {
+            return Err(ElfError::NoVectors {
+                path: name.to_string(),
+                sp,
+                reset,
+            });
+        }
+        let mut functions: Vec<Function> = file
+            .symbols()
+            .filter(|s| s.elf_symbol().st_type() == STT_FUNC && s.size() > 0)
+            .filter_map(|s| {
+                Some(Function {
+                    address: (s.address() as u32) & !1,
+                    size: s.size() as u32,
+                    name: format!("{:#}", rustc_demangle::demangle(s.name().ok()?)),
+                })
+            })
+            .collect();
+        functions.sort_by_key(|f| f.address);
+        functions.dedup_by_key(|f| f.address);
+        let rtt = file
+            .symbols()
+            .find(|s| s.name() == Ok("_SEGGER_RTT"))
+            .map(|s| s.address() as u32);
+        Ok(Elf {
+            segments,
+            functions,
+            rtt,
+            bytes,
+            vectors: (sp, reset),
+        })
+    }
+
+    /// The function holding `pc`.
+    pub fn function_at(&self, pc: u32) -> Option<&Function> {
+        let i = self.functions.partition_point(|f| f.address <= pc);
+        let f = self.functions.get(i.checked_sub(1)?)?;
+        (pc < f.address + f.size).then_some(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn garbage_is_a_corrupt_elf_and_an_x86_header_is_not_arm() {
+        let e = Elf::parse("x", b"hello".to_vec()).unwrap_err();
+        assert!(matches!(e, ElfError::Corrupt { .. }), "{e}");
+        // A 32-bit little-endian ELF header for EM_386 (3), no program headers.
+        let mut h = vec![0u8; 52];
+        h[..4].copy_from_slice(b"\x7fELF");
+        h[4] = 1; // 32-bit
+        h[5] = 1; // little-endian
+        h[6] = 1; // version
+        h[16] = 2; // ET_EXEC
+        h[18] = 3; // EM_386
+        h[20] = 1;
+        h[40] = 52; // e_ehsize
+        let e = Elf::parse("x86", h).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x86 is an ELF for machine 3, not ARM (a Cortex-M binary)"
+        );
+    }
+}

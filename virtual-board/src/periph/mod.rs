@@ -1,0 +1,73 @@
+//! Register-level models of what the board binary touches, one module per peripheral (RM0390
+//! for the STM32F446, PM0214 for the Cortex-M4 core's SysTick and SCB). Each keeps its
+//! registers and answers reads and writes; what crosses peripherals (a conversion needs the
+//! clocks, the pin's mode and the cage; a SPI frame the pins' alternate functions and the
+//! fixture) is the board's ([`crate::board`]).
+
+pub mod adc;
+pub mod gpio;
+pub mod rcc;
+pub mod reg;
+pub mod spi;
+pub mod systick;
+
+pub use reg::Regs;
+
+use crate::stop::Fault;
+
+/// FLASH_ACR's address (RM0390 3.8.1): only the access control register is modelled.
+pub const FLASH_ACR: u32 = 0x4002_3C00;
+
+/// The flash interface: its access control register (latency, caches, prefetch).
+#[derive(Debug, Default)]
+pub struct FlashInterface {
+    acr: u32,
+}
+
+impl FlashInterface {
+    /// Reads ACR.
+    pub fn read(&self) -> u32 {
+        self.acr
+    }
+
+    /// Writes ACR.
+    pub fn write(&mut self, value: u32) {
+        self.acr = value & 0x1F0F;
+    }
+
+    /// ACR.LATENCY: wait states.
+    pub fn latency(&self) -> u32 {
+        self.acr & 0xF
+    }
+}
+
+/// The System Control Block's registers the binary and a debugger use (PM0214 4.4).
+pub mod scb {
+    /// CPUID: Cortex-M4 r0p1 (PM0214 4.4.1; the STM32F446's core).
+    pub const CPUID: u32 = 0xE000_ED00;
+    /// VTOR.
+    pub const VTOR: u32 = 0xE000_ED08;
+    /// AIRCR: a write of VECTKEY with SYSRESETREQ resets the system.
+    pub const AIRCR: u32 = 0xE000_ED0C;
+    /// CPACR: the FPU's access (the reset handler enables CP10/CP11).
+    pub const CPACR: u32 = 0xE000_ED88;
+    /// CPUID's value.
+    pub const CPUID_VALUE: u32 = 0x410F_C241;
+    /// AIRCR's key in a write.
+    pub const VECTKEY: u32 = 0x05FA;
+    /// AIRCR.SYSRESETREQ.
+    pub const SYSRESETREQ: u32 = 1 << 2;
+}
+
+/// The STM32's debug MCU block (RM0390 33.16): IDCODE and CR, read and written by a debugger.
+pub mod dbgmcu {
+    /// DBGMCU_IDCODE.
+    pub const IDCODE: u32 = 0xE004_2000;
+    /// DBGMCU_CR.
+    pub const CR: u32 = 0xE004_2004;
+    /// IDCODE's value: DEV_ID 0x421 (STM32F446), REV_ID 0x1000 (RM0390 33.6.1).
+    pub const IDCODE_VALUE: u32 = 0x1000_6421;
+}
+
+/// The result of a model's read or write.
+pub type Answer<T> = Result<T, Fault>;

@@ -1,0 +1,172 @@
+//! SPI2 (RM0390 section 26.7) as a master that exchanges a frame the moment DR is written
+//! (TXE stays set, RXNE rises with the byte from MISO), and the ADG714 daisy chain behind it
+//! (ADG714 data sheet: 8-bit shift register per package, DOUT of one into DIN of the next,
+//! latched on SYNC's rising edge).
+
+use super::{Regs, reg};
+use crate::stop::Fault;
+
+/// SPI2's base (RM0390 table 1).
+pub const BASE: u32 = 0x4000_3800;
+
+const CR1: u32 = 0x00;
+const SR: u32 = 0x08;
+const DR: u32 = 0x0C;
+
+const REGISTERS: &[(u32, &str, u32)] = &[
+    (CR1, "CR1", 0),
+    (0x04, "CR2", 0),
+    (SR, "SR", 0x0002),
+    (DR, "DR", 0),
+    (0x10, "CRCPR", 7),
+    (0x1C, "I2SCFGR", 0),
+    (0x20, "I2SPR", 2),
+];
+
+/// SR.RXNE.
+const RXNE: u32 = 1;
+/// CR1.SPE.
+const SPE: u32 = 1 << 6;
+/// CR1.MSTR.
+const MSTR: u32 = 1 << 2;
+
+/// What a write asks the board to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Nothing.
+    None,
+    /// Shift this frame out on MOSI (and one in from MISO: [`Spi::received`]).
+    Transfer(u16),
+}
+
+/// SPI2.
+#[derive(Debug)]
+pub struct Spi {
+    regs: Regs,
+}
+
+impl Default for Spi {
+    fn default() -> Self {
+        Spi {
+            regs: Regs::new(REGISTERS),
+        }
+    }
+}
+
+impl Spi {
+    /// A register's name.
+    pub fn register(offset: u32) -> Option<&'static str> {
+        reg::name(REGISTERS, offset)
+    }
+
+    /// Reads a register.
+    pub fn read(&mut self, offset: u32) -> Result<u32, Fault> {
+        let value = self.regs.get(offset)?;
+        if offset == DR {
+            self.regs.set(SR, self.regs.peek(SR) & !RXNE)?;
+        }
+        Ok(value)
+    }
+
+    /// Writes a register.
+    pub fn write(&mut self, offset: u32, value: u32) -> Result<Effect, Fault> {
+        match offset {
+            DR => Ok(Effect::Transfer(value as u16)),
+            // Only the error flags are written, clear-by-0; TXE/RXNE/BSY are read-only.
+            SR => Ok(Effect::None),
+            _ => self.regs.set(offset, value).map(|()| Effect::None),
+        }
+    }
+
+    /// The frame that came in on MISO.
+    pub fn received(&mut self, frame: u16) -> Result<(), Fault> {
+        self.regs.set(DR, u32::from(frame))?;
+        self.regs.set(SR, self.regs.peek(SR) | RXNE)
+    }
+
+    /// Whether SPE and MSTR are set.
+    pub fn master_enabled(&self) -> bool {
+        self.regs.peek(CR1) & (SPE | MSTR) == SPE | MSTR
+    }
+
+    /// CR1 as it stands.
+    pub fn cr1(&self) -> u32 {
+        self.regs.peek(CR1)
+    }
+
+    /// The clock mode (CPOL, CPHA): the ADG714 latches DIN on SCLK's falling edge, which
+    /// modes 1 (0, 1) and 2 (1, 0) give.
+    pub fn mode(&self) -> (bool, bool) {
+        let cr1 = self.regs.peek(CR1);
+        (cr1 & 2 != 0, cr1 & 1 != 0)
+    }
+
+    /// 16-bit frames (DFF) and LSB first.
+    pub fn frame(&self) -> (bool, bool) {
+        let cr1 = self.regs.peek(CR1);
+        (cr1 & (1 << 11) != 0, cr1 & (1 << 7) != 0)
+    }
+}
+
+/// ADG714 packages in a daisy chain: MOSI feeds package 0, the last package's DOUT is MISO.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    shifting: Vec<u8>,
+    latched: Vec<u8>,
+}
+
+impl Chain {
+    /// `devices` packages, every switch open (the ADG714's power-on state).
+    pub fn new(devices: usize) -> Chain {
+        Chain {
+            shifting: vec![0; devices],
+            latched: vec![0; devices],
+        }
+    }
+
+    /// Shifts `byte` in at package 0 while SYNC is low; returns what leaves the far end.
+    pub fn shift(&mut self, byte: u8) -> u8 {
+        let Some(&out) = self.shifting.last() else {
+            return byte;
+        };
+        self.shifting.rotate_right(1);
+        self.shifting[0] = byte;
+        out
+    }
+
+    /// SYNC rises: every package latches what it holds.
+    pub fn latch(&mut self) {
+        self.latched.clone_from(&self.shifting);
+    }
+
+    /// The latched bytes, package 0 first.
+    pub fn latched(&self) -> &[u8] {
+        &self.latched
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_comes_out_of_a_three_package_chain_three_bytes_later() {
+        let mut chain = Chain::new(3);
+        assert_eq!(chain.shift(0xA5), 0);
+        assert_eq!(chain.shift(0xA4), 0);
+        assert_eq!(chain.shift(0xA3), 0);
+        assert_eq!(chain.shift(0), 0xA5);
+        chain.latch();
+        assert_eq!(chain.latched(), [0, 0xA3, 0xA4]);
+    }
+
+    #[test]
+    fn reading_dr_clears_rxne_and_txe_stays_set() {
+        let mut spi = Spi::default();
+        assert_eq!(spi.write(DR, 0x5A).unwrap(), Effect::Transfer(0x5A));
+        spi.received(0x3C).unwrap();
+        assert_eq!(spi.read(SR).unwrap() & 0b11, 0b11);
+        assert_eq!(spi.read(DR).unwrap(), 0x3C);
+        assert_eq!(spi.read(SR).unwrap() & 0b11, 0b10);
+    }
+}
