@@ -83,7 +83,9 @@ impl Gdb {
             quirks,
             pending: VecDeque::new(),
         };
-        gdb.request("qSupported")?;
+        // With a feature, as gdb sends it: QEMU takes either form, the gdbstub crate (a virtual
+        // board's stub) refuses a bare `qSupported` as malformed.
+        gdb.request("qSupported:xmlRegisters=arm")?;
         if quirks.target_xml_first {
             gdb.request("qXfer:features:read:target.xml:0,ffb")?;
         }
@@ -325,18 +327,25 @@ fn exit_code(answer: &str) -> Option<u8> {
     u8::from_str_radix(rest.split(';').next()?, 16).ok()
 }
 
-/// `}` escapes the next byte (xor 0x20); run-length encoding (`*`) is not used by the
-/// packets this client sends answers to.
+/// `}` escapes the next byte (xor 0x20); `X*n` repeats `X` another `n - 29` times (the
+/// protocol's run-length encoding, which the gdbstub crate uses and QEMU does not).
 fn unescape(data: &[u8]) -> String {
     let mut out = Vec::with_capacity(data.len());
     let mut bytes = data.iter();
     while let Some(&b) = bytes.next() {
-        if b == b'}' {
-            if let Some(&next) = bytes.next() {
-                out.push(next ^ 0x20);
+        match b {
+            b'}' => {
+                if let Some(&next) = bytes.next() {
+                    out.push(next ^ 0x20);
+                }
             }
-        } else {
-            out.push(b);
+            b'*' => {
+                if let (Some(&last), Some(&n)) = (out.last(), bytes.next()) {
+                    let repeat = usize::from(n.saturating_sub(29));
+                    out.extend(std::iter::repeat_n(last, repeat));
+                }
+            }
+            _ => out.push(b),
         }
     }
     String::from_utf8_lossy(&out).into_owned()
@@ -378,6 +387,16 @@ mod tests {
         assert_eq!(unhex("007f80ff24").as_deref(), Some(&bytes[..]));
         assert_eq!(unhex("abc"), None);
         assert_eq!(unhex("zz"), None);
+    }
+
+    #[test]
+    fn run_length_encoding_and_escapes_expand_as_the_protocol_says() {
+        // From the GDB manual's example: "0* " is "0000" (' ' is 32: three more).
+        assert_eq!(unescape(b"0* "), "0000");
+        // gdbstub's answer to `m8000000,8` on the board binary begins "0*!220": the initial
+        // SP 0x20020000, bytes 00 00 02 20 ('!' is 33: four more).
+        assert_eq!(unescape(b"0*!220"), "00000220");
+        assert_eq!(unescape(b"}]"), "}");
     }
 
     #[test]

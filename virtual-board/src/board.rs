@@ -437,7 +437,7 @@ impl Board {
     fn gpio_at(&self, address: u32) -> Option<(usize, u32)> {
         chip::PORTS.iter().enumerate().find_map(|(i, &port)| {
             let base = chip::gpio_base(port);
-            in_block(address, base).then_some((i, address - base))
+            in_block(address, base).then(|| (i, address - base))
         })
     }
 

@@ -219,6 +219,7 @@ impl<'a> Core<'a> {
 
     /// Executes one instruction.
     pub fn step(&mut self, elf: &Elf) -> Result<(), Stop> {
+        self.uc.get_data_mut().slice_end = u64::MAX;
         let begin = u64::from(self.pc()) | 1;
         let result = self.uc.emu_start(begin, 0, 0, 1);
         let pc = self.pc();
@@ -301,7 +302,9 @@ impl<'a> Core<'a> {
 
     /// Reads a register by gdb's ARM number (r0-r15 0-15, xPSR 25, d0-d15 26-41, FPSCR 42).
     pub fn register(&self, number: usize) -> Option<u64> {
-        self.uc.reg_read(gdb_register(number)?).ok()
+        let value = self.uc.reg_read(gdb_register(number)?).ok()?;
+        // An M-profile core is always in Thumb state; unicorn keeps T apart from xPSR.
+        Some(if number == 25 { value | XPSR_THUMB } else { value })
     }
 
     /// Writes a register by gdb's ARM number.

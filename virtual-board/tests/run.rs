@@ -1,0 +1,234 @@
+//! The `virtual-board` binary end to end: the real board ELF boots and finds its fixture, the
+//! bytes a debugger reads back are the file's, an unmodelled register access and a panic stop
+//! the run with what a person needs, and bad input gets one line and exit 2.
+//!
+//! The board ELF is `cargo fw`'s; without it those tests say "skipped: no board ELF (cargo fw)".
+//! The small programs here are hand-assembled Thumb code in a minimal ELF, so that each stop
+//! is made on purpose by one known instruction.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use gdb_probe::{Address, Gdb, Quirks};
+use object::read::elf::{ElfFile32, FileHeader, ProgramHeader};
+
+fn board() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_virtual-board"))
+}
+
+/// The board ELF `cargo fw` writes, if it has been built.
+fn board_elf() -> Option<PathBuf> {
+    let elf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/thumbv7em-none-eabihf/fw/firmware");
+    if elf.is_file() {
+        Some(elf)
+    } else {
+        eprintln!("skipped: no board ELF (cargo fw)");
+        None
+    }
+}
+
+/// A minimal ELF32 ARM executable: one PT_LOAD of `image` at 0x08000000 (vector table first).
+fn tiny_elf(image: &[u8]) -> Vec<u8> {
+    let mut elf = vec![0u8; 52 + 32];
+    elf[..4].copy_from_slice(b"\x7fELF");
+    elf[4] = 1; // ELFCLASS32
+    elf[5] = 1; // little-endian
+    elf[6] = 1; // EV_CURRENT
+    elf[16..18].copy_from_slice(&2u16.to_le_bytes()); // ET_EXEC
+    elf[18..20].copy_from_slice(&40u16.to_le_bytes()); // EM_ARM
+    elf[20..24].copy_from_slice(&1u32.to_le_bytes());
+    elf[24..28].copy_from_slice(&0x0800_0009u32.to_le_bytes()); // e_entry
+    elf[28..32].copy_from_slice(&52u32.to_le_bytes()); // e_phoff
+    elf[40..42].copy_from_slice(&52u16.to_le_bytes()); // e_ehsize
+    elf[42..44].copy_from_slice(&32u16.to_le_bytes()); // e_phentsize
+    elf[44..46].copy_from_slice(&1u16.to_le_bytes()); // e_phnum
+    let ph = 52;
+    let word = |elf: &mut Vec<u8>, at: usize, v: u32| {
+        elf[at..at + 4].copy_from_slice(&v.to_le_bytes())
+    };
+    word(&mut elf, ph, 1); // PT_LOAD
+    word(&mut elf, ph + 4, 84); // p_offset
+    word(&mut elf, ph + 8, 0x0800_0000); // p_vaddr
+    word(&mut elf, ph + 12, 0x0800_0000); // p_paddr
+    word(&mut elf, ph + 16, image.len() as u32);
+    word(&mut elf, ph + 20, image.len() as u32);
+    word(&mut elf, ph + 24, 5); // R + X
+    elf.extend_from_slice(image);
+    elf
+}
+
+/// A program: SP and reset vector (0x08000009), then `code` at 0x08000008.
+fn program(code: &[u8]) -> Vec<u8> {
+    let mut image = Vec::new();
+    image.extend_from_slice(&0x2002_0000u32.to_le_bytes());
+    image.extend_from_slice(&0x0800_0009u32.to_le_bytes());
+    image.extend_from_slice(code);
+    tiny_elf(&image)
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn the_board_binary_boots_finds_its_fixture_and_reaches_the_main_loop() {
+    let Some(elf) = board_elf() else { return };
+    let out = board()
+        .args(["run", "--seed", "7", "--ms", "20", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(log.contains("edge fixture found: 7 packages answer"), "{log}");
+    assert!(log.contains("on nucleo-f446re"), "{log}");
+}
+
+#[test]
+fn an_unmodelled_register_read_stops_with_its_name_direction_and_exact_pc() {
+    let dir = tempfile::tempdir().unwrap();
+    // 0x08000008: ldr r0, [pc, #4]   (the literal at 0x08000010)
+    // 0x0800000a: ldr r1, [r0]       (FLASH_KEYR: not modelled)
+    // 0x0800000c: b .
+    // 0x0800000e: (padding)
+    // 0x08000010: .word 0x40023c04
+    let code = [
+        0x01, 0x48, 0x01, 0x68, 0xFE, 0xE7, 0x00, 0x00, 0x04, 0x3C, 0x02, 0x40,
+    ];
+    let elf = write(&dir, "keyr.elf", &program(&code));
+    let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "virtual board: the firmware made a read of FLASH_KEYR (0x40023c04) at PC \
+             0x0800000a, which the virtual board does not model"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_unmodelled_write_names_the_value_written() {
+    let dir = tempfile::tempdir().unwrap();
+    // ldr r0, [pc, #4]; movs r1, #0x5a; str r1, [r0]; b .; literal PWR_CR (0x40007000)
+    let code = [
+        0x01, 0x48, 0x5A, 0x21, 0x01, 0x60, 0xFE, 0xE7, 0x00, 0x70, 0x00, 0x40,
+    ];
+    let elf = write(&dir, "pwr.elf", &program(&code));
+    let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "write of 0x0000005a to PWR register at offset 0x000 (0x40007000) at PC 0x0800000c"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn udf_is_a_firmware_panic_with_exit_code_101() {
+    let dir = tempfile::tempdir().unwrap();
+    // udf #0 (panic-probe's end)
+    let elf = write(&dir, "udf.elf", &program(&[0x00, 0xDE]));
+    let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
+    assert_eq!(out.status.code(), Some(101), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the firmware panicked (udf at PC 0x08000008)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = write(&dir, "garbage.elf", b"not an elf at all");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--elf".into(), garbage.display().to_string()],
+            "is not a valid ELF file",
+        ),
+        (
+            vec!["--elf".into(), dir.path().display().to_string()],
+            "is not a regular file",
+        ),
+        (
+            vec![
+                "--elf".into(),
+                garbage.display().to_string(),
+                "--profile".into(),
+                "no-such-board".into(),
+            ],
+            "is not a valid ELF file",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = board().arg("run").args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(expected), "{args:?}: {err}");
+    }
+    // An ELF that loads where the STM32F446's flash is not (the QEMU firmware loads at 0).
+    let mut image = vec![0u8; 16];
+    image[..4].copy_from_slice(&0x2002_0000u32.to_le_bytes());
+    let mut elf = tiny_elf(&image);
+    elf[52 + 12..52 + 16].copy_from_slice(&0u32.to_le_bytes()); // p_paddr = 0
+    let other = write(&dir, "other.elf", &elf);
+    let out = board().args(["run", "--elf"]).arg(&other).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("outside the STM32F446RE's flash"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_bytes_a_debugger_reads_from_flash_are_the_files() {
+    let Some(elf) = board_elf() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("gdb.sock");
+    let mut child = board()
+        .args(["serve", "--elf"])
+        .arg(&elf)
+        .arg("--gdb")
+        .arg(format!("unix:{}", socket.display()))
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !socket.exists() && start.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let mut gdb = Gdb::connect(&Address::Unix(socket.clone()), Quirks::PLAIN).unwrap();
+    let bytes = std::fs::read(&elf).unwrap();
+    let file = ElfFile32::<object::Endianness>::parse(&*bytes).unwrap();
+    let endian = file.endian();
+    let mut loaded = 0;
+    for ph in file
+        .elf_header()
+        .program_headers(endian, &*bytes)
+        .unwrap()
+        .iter()
+        .filter(|ph| ph.p_type(endian) == object::elf::PT_LOAD && ph.p_filesz(endian) > 0)
+    {
+        let want = ph.data(endian, &*bytes).unwrap();
+        let mut got = vec![0u8; want.len()];
+        gdb.read_memory(ph.p_paddr(endian), &mut got).unwrap();
+        assert!(got == want, "segment at {:#x} differs", ph.p_paddr(endian));
+        loaded += want.len();
+    }
+    assert!(loaded > 10_000, "only {loaded} bytes loaded");
+    drop(gdb);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}
