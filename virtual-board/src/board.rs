@@ -566,20 +566,6 @@ impl Board {
                 size: 4,
             }));
         };
-        let (mode, moder) = self.pin_mode(pin);
-        let (port, _) = chip::split(pin).expect("a chip pin");
-        if mode != Mode::Analog {
-            return Err(Fault::config(
-                format!(
-                    "ADC1 converts channel {channel} on {} while the pin is in mode {} \
-                     ({}_MODER = {moder:#010x}); {quote}",
-                    pin_name(pin),
-                    mode.bits(),
-                    port_name(port)
-                ),
-                "RM0390, GPIO analog configuration (MODER = 11)",
-            ));
-        }
         let Some(&(node, _, _)) = self.wiring.nodes.iter().find(|(_, p, _)| p.same_pin(pin))
         else {
             let claim = self
@@ -607,6 +593,20 @@ impl Board {
                 "DS10693, pin definitions (ADC1_INx)",
             ));
         };
+        let (mode, moder) = self.pin_mode(pin);
+        let (port, _) = chip::split(pin).expect("a chip pin");
+        if mode != Mode::Analog {
+            return Err(Fault::config(
+                format!(
+                    "ADC1 converts channel {channel} on {} while the pin is in mode {} \
+                     ({}_MODER = {moder:#010x}); {quote}",
+                    pin_name(pin),
+                    mode.bits(),
+                    port_name(port)
+                ),
+                "RM0390, GPIO analog configuration (MODER = 11)",
+            ));
+        }
         let bits = self.adc.resolution_bits();
         let profile_bits = u32::from(self.cage.board().adc.bits);
         if bits != profile_bits {
@@ -816,6 +816,165 @@ fn names(address: u32) -> (Option<&'static str>, Option<&'static str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const AHB1ENR: u32 = 0x4002_3830;
+    const APB1ENR: u32 = 0x4002_3840;
+    const APB2ENR: u32 = 0x4002_3844;
+    const GPIOA_MODER: u32 = 0x4002_0000;
+    const GPIOC_BSRR: u32 = 0x4002_0818;
+    const ADC1_SR: u32 = 0x4001_2000;
+    const ADC1_CR1: u32 = 0x4001_2004;
+    const ADC1_CR2: u32 = 0x4001_2008;
+    const ADC1_SMPR2: u32 = 0x4001_2010;
+    const ADC1_SQR3: u32 = 0x4001_2034;
+    const ADC1_DR: u32 = 0x4001_204C;
+
+    fn nucleo() -> Board {
+        Board::new(&boards::NUCLEO_F446RE, Some(7)).unwrap()
+    }
+
+    fn w(b: &mut Board, address: u32, value: u32) {
+        b.write(address, 4, value)
+            .unwrap_or_else(|f| panic!("{address:#x}: {f:?}"));
+    }
+
+    /// Clocks on, PA0 (node A6, ADC1_IN0) analog, 10 bits, 480 cycles, ADON: as the binary
+    /// sets ADC1 up, on the HSI (PCLK2 16 MHz, ADC 4 MHz).
+    fn adc_ready(b: &mut Board) {
+        w(b, AHB1ENR, 0x9F);
+        w(b, APB2ENR, 1 << 8);
+        w(b, GPIOA_MODER, 0xA800_0003);
+        w(b, ADC1_CR1, 1 << 24);
+        w(b, ADC1_SMPR2, 0b111);
+        w(b, 0x4001_2304, 1 << 16); // ADCPRE /4
+        w(b, ADC1_CR2, 1);
+    }
+
+    fn config_fault(result: Result<(), Fault>) -> crate::stop::ConfigFault {
+        match result {
+            Err(Fault::Config(fault)) => fault,
+            other => panic!("not a configuration fault: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_conversion_reads_the_cage_and_eoc_comes_after_the_conversion_time() {
+        let mut b = nucleo();
+        adc_ready(&mut b);
+        w(&mut b, ADC1_SQR3, 0);
+        w(&mut b, ADC1_CR2, 1 | 1 << 30);
+        assert_eq!(b.read(ADC1_SR, 4).unwrap() & 2, 0, "EOC at once");
+        // (480 + 10) ADC cycles at 4 MHz = 1960 core cycles at 16 MHz.
+        b.cycles += 1959;
+        assert_eq!(b.read(ADC1_SR, 4).unwrap() & 2, 0, "EOC a cycle early");
+        b.cycles += 1;
+        assert_eq!(b.read(ADC1_SR, 4).unwrap() & 2, 2);
+        let code = b.read(ADC1_DR, 4).unwrap();
+        // Node A6 of the M=4 start with the pull-ups released (the rail pin is not driven):
+        // the drawn ADC reads near 0, never the full scale of a floating input.
+        assert!(code < 1023, "{code}");
+        assert_eq!(b.conversions, 1);
+    }
+
+    #[test]
+    fn converting_a_pin_left_in_digital_mode_is_a_configuration_fault() {
+        let mut b = nucleo();
+        adc_ready(&mut b);
+        w(&mut b, GPIOA_MODER, 0xA800_0001); // PA0 an output
+        w(&mut b, ADC1_SQR3, 0);
+        let fault = config_fault(b.write(ADC1_CR2, 4, 1 | 1 << 30));
+        assert!(fault.what.contains("channel 0 on PA0 while the pin is in mode 01 (output)"));
+        assert!(fault.what.contains("GPIOA_MODER = 0xa8000001"), "{}", fault.what);
+        assert_eq!(fault.rule, "RM0390, GPIO analog configuration (MODER = 11)");
+    }
+
+    #[test]
+    fn an_adc_clock_above_36_mhz_is_a_configuration_fault() {
+        let mut b = nucleo();
+        adc_ready(&mut b);
+        // 84 MHz from the PLL, APB2 undivided, ADCPRE /2: 42 MHz.
+        w(&mut b, 0x4002_3C00, 2);
+        w(&mut b, 0x4002_3804, 16 | 336 << 6 | 1 << 16);
+        w(&mut b, 0x4002_3800, 0x83 | 1 << 24);
+        w(&mut b, 0x4002_3808, 0b10);
+        w(&mut b, 0x4001_2304, 0); // ADCPRE /2
+        let fault = config_fault(b.write(ADC1_CR2, 4, 1 | 1 << 30));
+        assert!(fault.what.contains("ADC1 converts at 42.0 MHz"), "{}", fault.what);
+        assert_eq!(fault.rule, "DS10693, 12-bit ADC characteristics (f_ADC)");
+    }
+
+    #[test]
+    fn sampling_faster_than_the_sources_impedance_allows_is_a_configuration_fault() {
+        let mut b = nucleo();
+        adc_ready(&mut b);
+        w(&mut b, ADC1_SMPR2, 0); // 3 cycles
+        let fault = config_fault(b.write(ADC1_CR2, 4, 1 | 1 << 30));
+        assert!(fault.what.contains("for 3 cycles at 4.0 MHz"), "{}", fault.what);
+        assert!(fault.what.contains("up to 30000 ohms (its pull-up)"), "{}", fault.what);
+        assert_eq!(fault.rule, "DS10693, equation 1 (R_AIN max)");
+    }
+
+    #[test]
+    fn a_profile_naming_the_wrong_channel_for_a_pin_is_a_configuration_fault() {
+        let mut profile = boards::NUCLEO_F446RE.clone();
+        // Node A6 stays on PA0, but the profile says channel 2 (DS10693: PA0 is ADC1_IN0).
+        profile.pins.nodes[0].channel = 2;
+        let profile: &'static Profile = Box::leak(Box::new(profile));
+        let mut b = Board::new(profile, Some(7)).unwrap();
+        adc_ready(&mut b);
+        w(&mut b, ADC1_SQR3, 2); // what the firmware built from that profile converts
+        let fault = config_fault(b.write(ADC1_CR2, 4, 1 | 1 << 30));
+        assert!(
+            fault.what.contains(
+                "the profile puts node A6 on PA0 with channel 2, but PA0 is ADC1_IN0"
+            ),
+            "{}",
+            fault.what
+        );
+        assert_eq!(fault.rule, "DS10693, pin definitions (ADC1_INx)");
+    }
+
+    #[test]
+    fn driving_spi_before_its_pins_are_on_their_alternate_function_is_a_configuration_fault() {
+        let mut b = nucleo();
+        w(&mut b, AHB1ENR, 0x9F);
+        w(&mut b, APB1ENR, 1 << 14);
+        w(&mut b, 0x4000_3800, 1 << 2 | 1 << 6 | 1); // MSTR, SPE, CPHA (mode 1)
+        let fault = config_fault(b.write(0x4000_380C, 4, 0xA5));
+        assert!(
+            fault.what.contains("PB13 (the fixture's Sck) is in mode 00 (input) with AF0"),
+            "{}",
+            fault.what
+        );
+        assert!(fault.rule.starts_with("DS10693, alternate function mapping"));
+    }
+
+    #[test]
+    fn lighting_an_led_on_a_pin_that_is_not_an_output_is_a_configuration_fault() {
+        let mut b = nucleo();
+        w(&mut b, AHB1ENR, 0x9F);
+        // Row 1's LED is PC10, still an input.
+        let fault = config_fault(b.write(GPIOC_BSRR, 4, 1 << 10));
+        assert!(
+            fault.what.contains("drives PC10 (row 1 LED) high while its pin is in mode 00 (input)"),
+            "{}",
+            fault.what
+        );
+        assert_eq!(fault.rule, "RM0390, GPIO output configuration (MODER = 01)");
+    }
+
+    #[test]
+    fn touching_a_peripheral_whose_clock_is_off_is_a_configuration_fault() {
+        let mut b = nucleo();
+        let Err(Fault::Config(fault)) = b.read(GPIOA_MODER, 4) else {
+            panic!("read with the clock off")
+        };
+        assert!(
+            fault.what.contains("GPIOA accessed with its clock off (RCC_AHB1ENR = 0x00100000: GPIOAEN = 0)"),
+            "{}",
+            fault.what
+        );
+    }
 
     #[test]
     fn a_bit_band_alias_is_its_peripheral_word_and_bit() {
