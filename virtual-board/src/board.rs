@@ -117,11 +117,67 @@ impl Wiring {
     }
 }
 
-/// Faults a person could make on a real board, made at register level.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BoardFaults {
-    /// MISO reads low whatever the chain says (no fixture answers).
-    pub miso_stuck_low: bool,
+/// What a real board can get wrong, made at register level: `--fault` on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardFault {
+    /// No fixture fitted: MOSI reaches nothing, MISO floats low, the cage is wired by hand.
+    NoFixture,
+    /// MISO stuck low: the chain still switches the cage, but nothing answers.
+    MisoLow,
+    /// An ADC input stuck at a code (a pin shorted to a rail, a damaged input).
+    AdcStuck(Pin, u16),
+    /// An ADC input open: the pin reaches no node (a loose wire); it reads a discharged
+    /// sampling capacitor, 0.
+    AdcOpen(Pin),
+    /// An LED whose pin never drives it (a dead LED, a broken trace).
+    LedDead(Pin),
+    /// The PLL never locks (RCC_CR.PLLRDY stays 0): the firmware waits for it forever.
+    PllStuck,
+}
+
+impl std::str::FromStr for BoardFault {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let pin = |name: &str| -> Result<Pin, String> {
+            let mut chars = name.chars();
+            let (Some('P'), Some(port)) = (chars.next(), chars.next()) else {
+                return Err(format!("{name:?} is not a pin like PA0"));
+            };
+            let port = match port {
+                'A' => Port::A,
+                'B' => Port::B,
+                'C' => Port::C,
+                'D' => Port::D,
+                'H' => Port::H,
+                _ => return Err(format!("{name:?}: no port {port} on LQFP64")),
+            };
+            let number: u8 = chars
+                .as_str()
+                .parse()
+                .ok()
+                .filter(|n| *n < 16)
+                .ok_or_else(|| format!("{name:?}: the pin number is 0..15"))?;
+            Ok(Pin::stm32(port, number))
+        };
+        let parts: Vec<&str> = s.split(':').collect();
+        match parts.as_slice() {
+            ["no-fixture"] => Ok(BoardFault::NoFixture),
+            ["miso-low"] => Ok(BoardFault::MisoLow),
+            ["pll-stuck"] => Ok(BoardFault::PllStuck),
+            ["adc-open", p] => Ok(BoardFault::AdcOpen(pin(p)?)),
+            ["led-dead", p] => Ok(BoardFault::LedDead(pin(p)?)),
+            ["adc-stuck", p, code] => Ok(BoardFault::AdcStuck(
+                pin(p)?,
+                code.parse()
+                    .map_err(|_| format!("{code:?} is not a code (0..65535)"))?,
+            )),
+            _ => Err(format!(
+                "{s:?}: give no-fixture, miso-low, pll-stuck, adc-open:PIN, led-dead:PIN or \
+                 adc-stuck:PIN:CODE"
+            )),
+        }
+    }
 }
 
 /// The board: peripherals, wiring, cage, time.
@@ -147,7 +203,7 @@ pub struct Board {
     /// Conversions made.
     pub conversions: u64,
     /// Faults made on purpose.
-    pub faults: BoardFaults,
+    faults: Vec<BoardFault>,
 }
 
 impl std::fmt::Debug for Board {
@@ -184,10 +240,42 @@ impl Board {
             cycles: 0,
             reset_requested: false,
             conversions: 0,
-            faults: BoardFaults::default(),
+            faults: Vec::new(),
         };
         board.wire_cage();
         Ok(board)
+    }
+
+    /// Makes `fault` on the board.
+    pub fn inject(&mut self, fault: BoardFault) -> Result<(), WiringError> {
+        if let BoardFault::AdcStuck(pin, code) = fault {
+            let node = self.node_at(pin).ok_or_else(|| WiringError::NoSuchPin {
+                role: "stuck ADC input".into(),
+                pin: pin_name(pin),
+            })?;
+            // The emulated cage's own stuck channel: what SIL's fault campaign injects.
+            self.cage
+                .inject(emulator::emulated::Defect::Stuck(node, code))
+                .map_err(|_| WiringError::Fixture)?;
+        }
+        self.faults.push(fault);
+        if fault == BoardFault::NoFixture {
+            // A bare cage, as a person wires it: every resistor in place.
+            self.cage.wire(Position::new(Size::M4, Side::Cut));
+        }
+        Ok(())
+    }
+
+    fn has(&self, fault: BoardFault) -> bool {
+        self.faults.contains(&fault)
+    }
+
+    fn node_at(&self, pin: Pin) -> Option<Node> {
+        self.wiring
+            .nodes
+            .iter()
+            .find(|(_, p, _)| p.same_pin(pin))
+            .map(|(node, _, _)| *node)
     }
 
     /// A system reset: every peripheral at its reset value, the fixture's switches open; the
@@ -220,6 +308,9 @@ impl Board {
     /// profile's active level.
     pub fn leds(&self) -> LedPattern {
         let lit = |pin: Pin| {
+            if self.has(BoardFault::LedDead(pin)) {
+                return false;
+            }
             let (port, n) = chip::split(pin).expect("checked at start");
             let g = self.port(port);
             g.mode(n) == Mode::Output && g.odr(n) == (self.wiring.led_active == Level::High)
@@ -251,6 +342,9 @@ impl Board {
 
     /// The fixture's latched switches on the cage.
     fn wire_cage(&mut self) {
+        if self.has(BoardFault::NoFixture) {
+            return;
+        }
         let states = firmware::latched_cage(&self.wiring.fixture, self.chain.latched())
             .expect("the profile's fixture fits the frame format (checked by the firmware)");
         let position =
@@ -393,8 +487,9 @@ impl Board {
                 }
             }
             a if in_block(a, rcc::BASE) => {
+                let stuck = self.has(BoardFault::PllStuck);
                 self.rcc
-                    .write(a - rcc::BASE, value, self.flash.latency())
+                    .write(a - rcc::BASE, value, self.flash.latency(), stuck)
             }
             a if a == crate::periph::FLASH_ACR => {
                 self.flash.write(value);
@@ -638,9 +733,13 @@ impl Board {
             let (port, n) = chip::split(self.wiring.rail).expect("checked");
             self.port(port).odr(n)
         };
-        let code = match self.sampler.set_pullups(rail).and_then(|()| self.sampler.read(node)) {
-            Ok(code) => code,
-            Err(never) => match never {},
+        let code = if self.has(BoardFault::AdcOpen(pin)) {
+            0
+        } else {
+            match self.sampler.set_pullups(rail).and_then(|()| self.sampler.read(node)) {
+                Ok(code) => code,
+                Err(never) => match never {},
+            }
         };
         self.conversions += 1;
         // Sampling time plus one cycle per bit (RM0390, ADC timing), in core cycles.
@@ -728,8 +827,13 @@ impl Board {
         }
         let (sync_port, sync_n) = chip::split(fixture.sync).expect("checked");
         let sync_low = !self.port(sync_port).odr(sync_n);
-        let out = if sync_low { self.chain.shift(byte) } else { 0 };
-        let miso = if fixture.miso.is_some() && !self.faults.miso_stuck_low {
+        let fitted = !self.has(BoardFault::NoFixture);
+        let out = if sync_low && fitted {
+            self.chain.shift(byte)
+        } else {
+            0
+        };
+        let miso = if fixture.miso.is_some() && !self.has(BoardFault::MisoLow) {
             out
         } else {
             0

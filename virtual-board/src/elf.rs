@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use object::elf::{EM_ARM, PT_LOAD, STT_FUNC};
-use object::read::elf::{ElfFile32, FileHeader, ProgramHeader, Sym};
+use object::read::elf::{ElfFile32, FileHeader, ProgramHeader};
 use object::{Endianness, Object, ObjectSymbol};
 
 use crate::chip::{FLASH, SRAM};
@@ -96,8 +96,6 @@ pub struct Elf {
     pub rtt: Option<u32>,
     /// The file's bytes (for the defmt table).
     pub bytes: Vec<u8>,
-    /// The initial SP and reset vector (words 0 and 1 of flash).
-    pub vectors: (u32, u32),
 }
 
 impl Elf {
@@ -197,7 +195,6 @@ impl Elf {
             functions,
             rtt,
             bytes,
-            vectors: (sp, reset),
         })
     }
 

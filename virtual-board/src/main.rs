@@ -27,6 +27,7 @@ mod cpu;
 mod elf;
 mod gdb;
 mod log;
+mod operator;
 mod periph;
 mod stop;
 
@@ -62,6 +63,10 @@ struct BoardArgs {
     /// Write the ELF's functions that ran, one per line with a mark, to this file on exit.
     #[arg(long)]
     coverage: Option<PathBuf>,
+    /// A fault of the board, made at register level (repeatable): `no-fixture`, `miso-low`,
+    /// `pll-stuck`, `adc-open:PIN`, `adc-stuck:PIN:CODE`, `led-dead:PIN`.
+    #[arg(long = "fault")]
+    faults: Vec<board::BoardFault>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -76,6 +81,16 @@ enum Command {
         /// Press the button at this virtual millisecond (for 50 ms); repeatable.
         #[arg(long = "press-at")]
         press_at: Vec<u64>,
+    },
+    /// Play as a visitor played Shannon's machine, with no bench protocol: a cage without
+    /// fixture, the button pressed through IDR, the machine's move read off its LEDs, both
+    /// moves made by hand; Short plays perfectly. Prints each game's record and winner.
+    Play {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// Games, each from power-on.
+        #[arg(long, default_value_t = 1)]
+        games: u32,
     },
     /// Serve a GDB remote stub on a socket, halted at the reset vector, for one debugger.
     Serve {
@@ -102,7 +117,10 @@ fn build(args: &BoardArgs) -> anyhow::Result<(Elf, Board)> {
     let elf = Elf::read(&args.elf)?;
     let profile = boards::file::load(&args.profile)
         .with_context(|| format!("board profile {:?}", args.profile))?;
-    let board = Board::new(profile, args.seed)?;
+    let mut board = Board::new(profile, args.seed)?;
+    for &fault in &args.faults {
+        board.inject(fault)?;
+    }
     Ok((elf, board))
 }
 
@@ -139,6 +157,30 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             write_coverage(&board, &elf, &core)?;
             Ok(code)
+        }
+        Command::Play { board, games } => {
+            let mut out = std::io::stdout().lock();
+            for _ in 0..games {
+                let (elf, mut b) = build(&board)?;
+                b.inject(board::BoardFault::NoFixture)?;
+                let mut core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
+                match operator::play(&mut core, &elf, emulator::players::perfect_move) {
+                    Ok(game) => {
+                        writeln!(out, "Record: {}", game.record())?;
+                        match game.winner {
+                            Some(side) => writeln!(out, "Winner: {}", side.name())?,
+                            None => writeln!(
+                                out,
+                                "Winner: none shown (LEDs {:?})",
+                                core.state().board.leds()
+                            )?,
+                        }
+                    }
+                    Err(stop) => return Ok(stopped(&stop)),
+                }
+                write_coverage(&board, &elf, &core)?;
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Serve { board, gdb } => {
             let (elf, b) = build(&board)?;

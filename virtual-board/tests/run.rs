@@ -232,3 +232,33 @@ fn the_bytes_a_debugger_reads_from_flash_are_the_files() {
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn the_virtual_operator_plays_by_button_and_leds_the_game_sil_plays() {
+    let Some(elf) = board_elf() else { return };
+    for seed in [7u64, 12] {
+        let out = board()
+            .args(["play", "--seed", &seed.to_string(), "--elf"])
+            .arg(&elf)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        // SIL: the same application on the same drawn board (profile + seed), its button
+        // pressed in-process, the same perfect Short.
+        let profile = &boards::NUCLEO_F446RE;
+        let cage = emulator::emulated::EmulatedCage::new(profile, heuristic::Size::M4, Some(seed))
+            .unwrap();
+        let mut app = cage.app(profile, firmware::Config::default());
+        let sil = emulator::emulated::run_game(&cage, &mut app, |p| {
+            emulator::players::perfect_move(p).expect("a move while the game is on")
+        });
+        let winner = sil.result.as_ref().expect("SIL's game ends with a verdict");
+        assert_eq!(
+            text.trim(),
+            format!("Record: {}\nWinner: {}", sil.record(), winner.name()),
+            "seed {seed}"
+        );
+        assert!(sil.moves.len() >= 7, "a whole game: {}", sil.record());
+    }
+}

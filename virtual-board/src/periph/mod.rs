@@ -13,8 +13,6 @@ pub mod systick;
 
 pub use reg::Regs;
 
-use crate::stop::Fault;
-
 /// FLASH_ACR's address (RM0390 3.8.1): only the access control register is modelled.
 pub const FLASH_ACR: u32 = 0x4002_3C00;
 
@@ -68,6 +66,3 @@ pub mod dbgmcu {
     /// IDCODE's value: DEV_ID 0x421 (STM32F446), REV_ID 0x1000 (RM0390 33.6.1).
     pub const IDCODE_VALUE: u32 = 0x1000_6421;
 }
-
-/// The result of a model's read or write.
-pub type Answer<T> = Result<T, Fault>;

@@ -109,9 +109,6 @@ impl Default for Rcc {
 }
 
 impl Rcc {
-    /// The peripheral's name in faults.
-    pub const NAME: &'static str = "RCC";
-
     /// A register's name.
     pub fn register(offset: u32) -> Option<&'static str> {
         reg::name(REGISTERS, offset)
@@ -123,7 +120,14 @@ impl Rcc {
     }
 
     /// Writes `value` to the register at `offset`.
-    pub fn write(&mut self, offset: u32, value: u32, flash_latency: u32) -> Result<(), Fault> {
+    /// `pll_stuck`: the main PLL never locks (a fault made on purpose).
+    pub fn write(
+        &mut self,
+        offset: u32,
+        value: u32,
+        flash_latency: u32,
+        pll_stuck: bool,
+    ) -> Result<(), Fault> {
         let value = match offset {
             CR => {
                 // Each oscillator and PLL is ready as soon as it is on (no start-up time is
@@ -131,7 +135,9 @@ impl Rcc {
                 let mut v = value;
                 for on in ON_BITS {
                     v &= !(1 << (on + 1));
-                    v |= ((value >> on) & 1) << (on + 1);
+                    if !(pll_stuck && on == 24) {
+                        v |= ((value >> on) & 1) << (on + 1);
+                    }
                 }
                 v
             }
@@ -243,11 +249,11 @@ mod tests {
     fn pll_ready_follows_pll_on_and_the_switch_status_follows_the_switch() {
         let mut rcc = Rcc::default();
         assert_eq!(rcc.read(CR).unwrap() & (1 << 25), 0);
-        rcc.write(CR, 0x83 | 1 << 24, 0).unwrap();
+        rcc.write(CR, 0x83 | 1 << 24, 0, false).unwrap();
         assert_ne!(rcc.read(CR).unwrap() & (1 << 25), 0);
         // 16 MHz / 16 x 336 / 4 = 84 MHz on the PLL (the board binary's set-up), APB1 / 2.
-        rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0).unwrap();
-        rcc.write(CFGR, 0b10 | 0b100 << 10, 2).unwrap();
+        rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0, false).unwrap();
+        rcc.write(CFGR, 0b10 | 0b100 << 10, 2, false).unwrap();
         assert_eq!((rcc.read(CFGR).unwrap() >> 2) & 0b11, 0b10);
         assert_eq!(
             rcc.clocks(),
@@ -263,9 +269,9 @@ mod tests {
     #[test]
     fn switching_to_84_mhz_with_no_flash_wait_states_is_a_configuration_fault() {
         let mut rcc = Rcc::default();
-        rcc.write(CR, 0x83 | 1 << 24, 0).unwrap();
-        rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0).unwrap();
-        let Err(Fault::Config(fault)) = rcc.write(CFGR, 0b10, 0) else {
+        rcc.write(CR, 0x83 | 1 << 24, 0, false).unwrap();
+        rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0, false).unwrap();
+        let Err(Fault::Config(fault)) = rcc.write(CFGR, 0b10, 0, false) else {
             panic!("accepted")
         };
         assert!(fault.what.contains("84 MHz"), "{fault}");

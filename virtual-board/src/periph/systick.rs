@@ -28,6 +28,8 @@ pub struct SysTick {
     epoch: u64,
     /// Wraps counted up to the last CSR read.
     wraps_read: u64,
+    /// The last CSR read found no wrap: a second such read is a poll, fast-forwarded.
+    polling: bool,
 }
 
 impl SysTick {
@@ -55,18 +57,21 @@ impl SysTick {
         now.saturating_sub(self.epoch) / self.period()
     }
 
-    /// Reads a register at core cycle `now`; a CSR read that finds no wrap yet advances `now`
-    /// to the next one (returned as the cycles to skip).
+    /// Reads a register at core cycle `now`. A CSR read that finds no wrap, right after
+    /// another that found none, is a poll: it advances `now` to the next wrap (returned as the
+    /// cycles to skip). A single read (the read-modify-write of a disable) skips nothing.
     pub fn read(&mut self, offset: u32, now: u64) -> Result<(u32, u64), Fault> {
         match offset {
             CSR => {
                 let mut skip = 0;
                 let mut wraps = self.wraps(now);
-                if self.csr & ENABLE != 0 && self.rvr != 0 && wraps == self.wraps_read {
+                let counting = self.csr & ENABLE != 0 && self.rvr != 0;
+                if counting && wraps == self.wraps_read && self.polling {
                     let next = self.epoch + (self.wraps_read + 1) * self.period();
                     skip = next.saturating_sub(now);
                     wraps = self.wraps(now + skip);
                 }
+                self.polling = counting && wraps == self.wraps_read;
                 let flag = if wraps > self.wraps_read {
                     COUNTFLAG
                 } else {
@@ -100,6 +105,7 @@ impl SysTick {
                     self.epoch = now;
                     self.wraps_read = 0;
                 }
+                self.polling = false;
                 self.csr = value & (ENABLE | 0b10 | CLKSOURCE);
             }
             RVR => self.rvr = value & 0x00FF_FFFF,
@@ -107,6 +113,7 @@ impl SysTick {
             CVR => {
                 self.epoch = now;
                 self.wraps_read = 0;
+                self.polling = false;
             }
             _ => return Err(reg::unmodelled(offset, Some(value))),
         }
@@ -119,18 +126,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn countflag_rises_once_per_period_clears_on_read_and_polling_skips_to_the_wrap() {
+    fn countflag_rises_once_per_period_clears_on_read_and_a_poll_skips_to_the_wrap() {
         let mut st = SysTick::default();
         st.write(RVR, 83_999, 0).unwrap(); // 1 ms at 84 MHz
         st.write(CVR, 0, 10).unwrap();
         st.write(CSR, ENABLE | CLKSOURCE, 10).unwrap();
-        // Polled before the wrap: the read jumps to it and sees the flag.
-        let (csr, skip) = st.read(CSR, 1_000).unwrap();
-        assert_eq!((csr & COUNTFLAG, skip), (COUNTFLAG, 84_000 + 10 - 1_000));
-        // Polled again at once: that read cleared the flag, so this poll waits a period.
-        let (csr, skip) = st.read(CSR, 84_010).unwrap();
-        assert_eq!((csr & COUNTFLAG, skip), (COUNTFLAG, 84_000));
+        // The first read finds no wrap and skips nothing; the poll right after skips to it.
+        assert_eq!(st.read(CSR, 1_000).unwrap(), (ENABLE | CLKSOURCE, 0));
+        let (csr, skip) = st.read(CSR, 1_010).unwrap();
+        assert_eq!((csr & COUNTFLAG, skip), (COUNTFLAG, 84_000 + 10 - 1_010));
+        // A read-modify-write right after (a disable) finds the flag cleared and skips nothing.
+        assert_eq!(st.read(CSR, 84_012).unwrap(), (ENABLE | CLKSOURCE, 0));
         let (value, _) = st.read(CVR, 84_010 + 21_000).unwrap();
         assert_eq!(value, 83_999 - 21_000);
+        // Past a wrap without polling: the flag is there at once.
+        let (csr, skip) = st.read(CSR, 10 + 2 * 84_000).unwrap();
+        assert_eq!((csr & COUNTFLAG, skip), (COUNTFLAG, 0));
     }
 }
