@@ -329,6 +329,11 @@ impl Board {
         pattern
     }
 
+    /// The row and column LEDs' pins (row 1 and column A first).
+    pub fn led_pins(&self) -> ([Pin; 7], [Pin; 7]) {
+        (self.wiring.rows, self.wiring.columns)
+    }
+
     fn port(&self, port: Port) -> &Gpio {
         let i = chip::PORTS.iter().position(|&p| p == port).expect("bonded");
         &self.gpio[i]

@@ -11,7 +11,8 @@
 //! GPL-2.0 (unicorn is): a binary of its own, reached only over a socket.
 //!
 //! Exit codes: 0 done, 2 bad input, 3 a configuration fault, 4 an unmodelled register access,
-//! 5 the CPU stopped, 101 the firmware panicked.
+//! 5 the CPU stopped, 6 a visitor's game ended without a verdict (what to check is on stderr),
+//! 101 the firmware panicked.
 
 use std::io::Write;
 use std::os::unix::net::UnixListener;
@@ -145,6 +146,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let state = core.state();
             let host = started.elapsed().as_secs_f64();
             let mut err = std::io::stderr().lock();
+            let pc = core.pc();
+            let _ = writeln!(
+                err,
+                "after {ms} ms the core is at PC {pc:#010x}{}",
+                elf.function_at(pc)
+                    .map(|f| format!(" in {}", f.name))
+                    .unwrap_or_default()
+            );
             let _ = writeln!(
                 err,
                 "ran {} instructions ({:.1} ms of virtual time at {} MHz, {} conversions) in \
@@ -164,16 +173,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let (elf, mut b) = build(&board)?;
                 b.inject(board::BoardFault::NoFixture)?;
                 let mut core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
+                let mut log = log::Log::new(&elf);
                 match operator::play(&mut core, &elf, emulator::players::perfect_move) {
                     Ok(game) => {
                         writeln!(out, "Record: {}", game.record())?;
-                        match game.winner {
-                            Some(side) => writeln!(out, "Winner: {}", side.name())?,
-                            None => writeln!(
-                                out,
-                                "Winner: none shown (LEDs {:?})",
-                                core.state().board.leds()
-                            )?,
+                        if let Some(side) = game.winner {
+                            writeln!(out, "Winner: {}", side.name())?;
+                        } else {
+                            let trouble = game.trouble.unwrap_or_default();
+                            eprintln!("virtual board: no verdict: {trouble}");
+                            for line in log.lines(&mut core) {
+                                eprintln!("  log: {line}");
+                            }
+                            write_coverage(&board, &elf, &core)?;
+                            return Ok(ExitCode::from(6));
                         }
                     }
                     Err(stop) => return Ok(stopped(&stop)),

@@ -29,6 +29,8 @@ pub struct HandGame {
     pub moves: Vec<Move>,
     /// What the LEDs showed at the end: the winner, if they showed one.
     pub winner: Option<Side>,
+    /// Without a winner: what the visitor saw, and what to check on a real board.
+    pub trouble: Option<String>,
 }
 
 impl HandGame {
@@ -84,6 +86,48 @@ fn shown_edge(pattern: LedPattern, size: Size) -> Option<Edge> {
     size.edges().find(|&e| LedPattern::edge(e) == pattern)
 }
 
+/// What a person should check when the LEDs show `shown` where `expected` (or, with `OFF`,
+/// a move) was due: the LEDs that stay dark, or the machine's fault pattern.
+fn diagnose(shown: LedPattern, expected: LedPattern, core: &Core<'_>) -> String {
+    let (rows, columns) = core.state().board.led_pins();
+    let name = |pin: boards::Pin| crate::chip::pin_name(pin);
+    if shown == LedPattern::FAULT {
+        return "it shows its fault pattern (rows 1, 3, 5, 7 and columns A, C, E, G): its \
+                self-check failed; read its log (below) for the node that read wrong, and check \
+                that node's wire to its ADC pin"
+            .to_string();
+    }
+    let mut dark = Vec::new();
+    for (i, &pin) in rows.iter().enumerate() {
+        if expected.row(i as u8 + 1) && !shown.row(i as u8 + 1) {
+            dark.push(format!("row {} ({})", i + 1, name(pin)));
+        }
+    }
+    for (i, &pin) in columns.iter().enumerate() {
+        if expected.column(i as u8 + 1) && !shown.column(i as u8 + 1) {
+            dark.push(format!("column {} ({})", (b'A' + i as u8) as char, name(pin)));
+        }
+    }
+    if !dark.is_empty() {
+        return format!(
+            "these stay dark: {}; check each LED, its series resistor and its wire",
+            dark.join(", ")
+        );
+    }
+    match (shown.rows.count_ones(), shown.columns.count_ones()) {
+        (0, 0) => "nothing is lit: check the LEDs' common return and the board's power".into(),
+        (0, _) => format!(
+            "only a column is lit: check the row LEDs ({}) and their resistors",
+            rows.iter().map(|&p| name(p)).collect::<Vec<_>>().join(", ")
+        ),
+        (_, 0) => format!(
+            "only a row is lit: check the column LEDs ({}) and their resistors",
+            columns.iter().map(|&p| name(p)).collect::<Vec<_>>().join(", ")
+        ),
+        _ => format!("it shows rows {:#09b} and columns {:#09b}", shown.rows, shown.columns),
+    }
+}
+
 /// Plays one game from power-on: the machine's moves as its LEDs show them, Short's from
 /// `short`.
 pub fn play(
@@ -92,17 +136,20 @@ pub fn play(
     mut short: impl FnMut(&heuristic::Position) -> Option<Edge>,
 ) -> Result<HandGame, Stop> {
     // Power-on: the firmware reads the cage's size, lights every LED and waits for a press.
-    if wait_for_leds(core, elf)? != LedPattern::NEW_GAME {
-        return Ok(HandGame {
-            moves: Vec::new(),
-            winner: None,
-        });
-    }
-    let size = core.state().board.cage().position().size();
     let mut game = HandGame {
         moves: Vec::new(),
         winner: None,
+        trouble: None,
     };
+    let shown = wait_for_leds(core, elf)?;
+    if shown != LedPattern::NEW_GAME {
+        game.trouble = Some(format!(
+            "at power-on the machine should light every LED; {}",
+            diagnose(shown, LedPattern::NEW_GAME, core)
+        ));
+        return Ok(game);
+    }
+    let size = core.state().board.cage().position().size();
     for _ in 0..MAX_PRESSES {
         let shown = press(core, elf)?;
         if shown == LedPattern::CUT_WON || shown == LedPattern::SHORT_WON {
@@ -114,7 +161,11 @@ pub fn play(
             return Ok(game);
         }
         let Some(edge) = shown_edge(shown, size) else {
-            // A fault pattern, or nothing lit: the game ends without a verdict.
+            game.trouble = Some(format!(
+                "after {} the machine should light one row and one column; {}",
+                if game.moves.is_empty() { "the first press".to_string() } else { game.record() },
+                diagnose(shown, LedPattern::OFF, core)
+            ));
             return Ok(game);
         };
         let cage = core.state().board.cage().clone();
@@ -122,7 +173,8 @@ pub fn play(
             side: Side::Cut,
             edge,
         };
-        if cage.play(cut).is_err() {
+        if let Err(e) = cage.play(cut) {
+            game.trouble = Some(format!("the machine lit {edge}, which cannot be cut: {e}"));
             return Ok(game);
         }
         game.moves.push(cut);

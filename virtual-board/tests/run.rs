@@ -262,3 +262,60 @@ fn the_virtual_operator_plays_by_button_and_leds_the_game_sil_plays() {
         assert!(sil.moves.len() >= 7, "a whole game: {}", sil.record());
     }
 }
+
+/// `play` with `fault`: exit 6 (no verdict) and what stderr says.
+fn faulty_game(elf: &Path, fault: &str) -> String {
+    let out = board()
+        .args(["play", "--seed", "7", "--fault", fault, "--elf"])
+        .arg(elf)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(6), "{fault}: {}", stderr(&out));
+    stderr(&out)
+}
+
+#[test]
+fn board_faults_made_at_register_level_are_found_with_what_to_check() {
+    let Some(elf) = board_elf() else { return };
+    // A dead LED: the visitor sees the power-on pattern with a dark row.
+    let dead = faulty_game(&elf, "led-dead:PC10");
+    assert!(
+        dead.contains("these stay dark: row 1 (PC10); check each LED, its series resistor"),
+        "{dead}"
+    );
+    // An open ADC input: the firmware's self-check refuses the cage and shows its pattern;
+    // its log names the node.
+    let open = faulty_game(&elf, "adc-open:PA0");
+    assert!(open.contains("it shows its fault pattern"), "{open}");
+    assert!(open.contains("node A6 reads 0, expected 914"), "{open}");
+    // A stuck input does the same with its code.
+    let stuck = faulty_game(&elf, "adc-stuck:PC1:1023");
+    assert!(stuck.contains("node A4 reads 1023"), "{stuck}");
+    // MISO stuck low: the firmware finds no fixture and says so (the bench's `set edges` is
+    // then refused as NoFixture).
+    let out = board()
+        .args(["run", "--ms", "20", "--fault", "miso-low", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(log.contains("no edge fixture answers on MISO: moves are made by hand"), "{log}");
+    // The PLL never locks: no conversion ever starts, and the run says where the core spins.
+    let out = board()
+        .args(["run", "--ms", "20", "--fault", "pll-stuck", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(err.contains(", 0 conversions)"), "{err}");
+    assert!(err.contains("after 20 ms the core is at PC 0x"), "{err}");
+    // A bad fault is bad input.
+    let out = board()
+        .args(["run", "--fault", "led-dead:PZ3", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no port Z on LQFP64"), "{}", stderr(&out));
+}
