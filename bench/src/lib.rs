@@ -37,7 +37,7 @@ pub use faults::table::{
 pub use faults::{FaultCampaignError, FaultRun, Trial, Verdict, fault_campaign};
 pub use machine::{
     ELF_ENV, Elf, ElfError, MAX_ELF_BYTES, MachineError, PilOptions, QEMU, QemuEvent, QemuExit,
-    QemuFailure, firmware_elf, qemu_available,
+    QemuFailure, VIRTUAL_BOARD_ENV, firmware_elf, qemu_available, virtual_board_binary,
 };
 pub use report::tally::Tally;
 pub use report::{
@@ -51,8 +51,8 @@ pub use target::ask::measure;
 pub use target::defmt::{DefmtError, DefmtLog};
 pub use target::frame::{Sequence, decode_reply, encode_command};
 #[cfg(feature = "probe")]
-pub use target::hil::{Hil, Service, qemu};
-pub use target::hil::{PROBE_ENV, is_qemu, probe_request};
+pub use target::hil::{Hil, Service, qemu, virtual_board};
+pub use target::hil::{BOARD_ELF, PROBE_ENV, is_qemu, is_virtual, probe_request};
 pub use target::lockstep::{Compared, Lockstep};
 pub use target::pil::{Pil, PilTarget, RttPil};
 pub use target::retry::{Polling, RetryStats};

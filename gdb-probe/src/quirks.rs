@@ -34,6 +34,16 @@ impl Quirks {
     };
 }
 
+impl Quirks {
+    /// The virtual NUCLEO-F446RE's stub (the `virtual-board` binary, a gdbstub crate server):
+    /// it models the device registers itself, and its monitor resets the system.
+    pub const VIRTUAL_BOARD: Quirks = Quirks {
+        target_xml_first: false,
+        drops_device_writes: false,
+        reset_command: Some("reset"),
+    };
+}
+
 impl Default for Quirks {
     fn default() -> Quirks {
         Quirks::QEMU

@@ -14,7 +14,7 @@ use crate::chip::{self, SpiSignal, pin_name};
 use crate::periph::gpio::{Gpio, IDR, Mode, Pull};
 use crate::periph::spi::{Chain, Spi};
 use crate::periph::systick::SysTick;
-use crate::periph::{FlashInterface, adc, dbgmcu, rcc, scb, spi, systick};
+use crate::periph::{FlashInterface, adc, dbgmcu, debug, rcc, scb, spi, systick};
 use crate::stop::{Access, Fault};
 
 /// The bit-band alias of the peripherals (PM0214 2.2.5).
@@ -191,6 +191,9 @@ pub struct Board {
     cpacr: u32,
     vtor: u32,
     dbgmcu_cr: u32,
+    /// FP_CTRL and DWT_CTRL's writable bits (no comparators behind them).
+    fp_ctrl: u32,
+    dwt_ctrl: u32,
     wiring: Wiring,
     cage: EmulatedCage,
     sampler: CageSampler,
@@ -232,6 +235,8 @@ impl Board {
             cpacr: 0,
             vtor: 0,
             dbgmcu_cr: 0,
+            fp_ctrl: 0,
+            dwt_ctrl: 0,
             wiring,
             cage,
             sampler,
@@ -451,11 +456,16 @@ impl Board {
                 Ok(value)
             }
             scb::CPUID => Ok(scb::CPUID_VALUE),
+            scb::MVFR0 => Ok(scb::MVFR0_VALUE),
+            scb::MVFR1 => Ok(scb::MVFR1_VALUE),
             scb::VTOR => Ok(self.vtor),
             scb::AIRCR => Ok(0xFA05_0000),
             scb::CPACR => Ok(self.cpacr),
             dbgmcu::IDCODE => Ok(dbgmcu::IDCODE_VALUE),
             dbgmcu::CR => Ok(self.dbgmcu_cr),
+            // NUM_CODE = NUM_LIT = 0, NUMCOMP = 0: no comparators.
+            debug::FP_CTRL => Ok(self.fp_ctrl & 1),
+            debug::DWT_CTRL => Ok(self.dwt_ctrl & 1),
             a => match self.gpio_at(a) {
                 Some((i, offset)) => {
                     let port = self.gpio[i].port;
@@ -519,6 +529,14 @@ impl Board {
             }
             dbgmcu::CR => {
                 self.dbgmcu_cr = value;
+                Ok(())
+            }
+            debug::FP_CTRL => {
+                self.fp_ctrl = value;
+                Ok(())
+            }
+            debug::DWT_CTRL => {
+                self.dwt_ctrl = value;
                 Ok(())
             }
             a => match self.gpio_at(a) {

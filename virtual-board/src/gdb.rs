@@ -3,6 +3,7 @@
 //! bench's probe (gdb-probe, through probe-rs) and `arm-none-eabi-gdb` attach to it alike.
 
 use std::marker::PhantomData;
+use std::path::PathBuf;
 use std::num::NonZeroUsize;
 
 use gdbstub::arch::{Arch, RegId, Registers};
@@ -142,6 +143,8 @@ pub struct Server<'a, 'e> {
     core: Core<'a>,
     elf: &'e Elf,
     mode: Mode,
+    /// Where `monitor coverage` writes which functions ran.
+    coverage: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Server<'_, '_> {
@@ -151,12 +154,13 @@ impl std::fmt::Debug for Server<'_, '_> {
 }
 
 impl<'a, 'e> Server<'a, 'e> {
-    /// A server for `core` running `elf`, halted.
-    pub fn new(core: Core<'a>, elf: &'e Elf) -> Self {
+    /// A server for `core` running `elf`, halted; `monitor coverage` writes to `coverage`.
+    pub fn new(core: Core<'a>, elf: &'e Elf, coverage: Option<PathBuf>) -> Self {
         Server {
             core,
             elf,
             mode: Mode::Halted,
+            coverage,
         }
     }
 
@@ -254,16 +258,22 @@ impl SingleThreadBase for Server<'_, '_> {
     }
 
     fn read_addrs(&mut self, start: u32, data: &mut [u8]) -> TargetResult<usize, Self> {
-        self.core
-            .read_memory(start, data)
-            .map_err(|_| TargetError::Errno(14))?;
+        self.core.read_memory(start, data).map_err(|f| {
+            if std::env::var_os("VIRTUAL_BOARD_DEBUG").is_some() {
+                eprintln!("debugger read of {} bytes at {start:#010x} refused: {f:?}", data.len());
+            }
+            TargetError::Errno(14)
+        })?;
         Ok(data.len())
     }
 
     fn write_addrs(&mut self, start: u32, data: &[u8]) -> TargetResult<(), Self> {
-        self.core
-            .write_memory(start, data)
-            .map_err(|_| TargetError::Errno(14))
+        self.core.write_memory(start, data).map_err(|f| {
+            if std::env::var_os("VIRTUAL_BOARD_DEBUG").is_some() {
+                eprintln!("debugger write of {} bytes at {start:#010x} refused: {f:?}", data.len());
+            }
+            TargetError::Errno(14)
+        })
     }
 
     fn support_resume(&mut self) -> Option<SingleThreadResumeOps<'_, Self>> {
@@ -325,7 +335,17 @@ impl MonitorCmd for Server<'_, '_> {
                 Ok(n) => self.core.state_mut().board.cage().start_game(n),
                 Err(_) => outputln!(out, "game: {n} is not a game number"),
             },
-            _ => outputln!(out, "commands: reset, game N"),
+            ["coverage"] => match &self.coverage {
+                Some(path) => {
+                    if let Err(e) =
+                        crate::coverage::write(path, self.elf, &self.core.state().executed)
+                    {
+                        outputln!(out, "coverage: cannot write {}: {e}", path.display());
+                    }
+                }
+                None => outputln!(out, "coverage: no --coverage file was given"),
+            },
+            _ => outputln!(out, "commands: reset, game N, coverage"),
         }
         Ok(())
     }

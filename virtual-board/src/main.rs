@@ -24,6 +24,7 @@ use clap::{Parser, Subcommand};
 
 mod board;
 mod chip;
+mod coverage;
 mod cpu;
 mod elf;
 mod gdb;
@@ -198,7 +199,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve { board, gdb } => {
             let (elf, b) = build(&board)?;
             let core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
-            let mut server = gdb::Server::new(core, &elf);
+            let mut server = gdb::Server::new(core, &elf, board.coverage.clone());
             let result = if let Some(path) = gdb.strip_prefix("unix:") {
                 let _ = std::fs::remove_file(path);
                 let listener =
@@ -266,26 +267,11 @@ fn run_for(core: &mut Core<'_>, elf: &Elf, log: &mut log::Log, ms: u64, presses:
     ExitCode::SUCCESS
 }
 
-/// Writes which of the ELF's functions ran: `+ name` ran, `- name` did not.
+/// Writes which of the ELF's functions ran, if `--coverage` asks.
 fn write_coverage(args: &BoardArgs, elf: &Elf, core: &Core<'_>) -> anyhow::Result<()> {
-    let Some(path) = &args.coverage else {
-        return Ok(());
-    };
-    let executed = &core.state().executed;
-    let mut ran = vec![false; elf.functions.len()];
-    for &at in executed {
-        let i = elf.functions.partition_point(|f| f.address <= at);
-        if let Some(i) = i.checked_sub(1)
-            && at < elf.functions[i].address + elf.functions[i].size
-        {
-            ran[i] = true;
-        }
+    match &args.coverage {
+        Some(path) => coverage::write(path, elf, &core.state().executed)
+            .with_context(|| format!("writing {}", path.display())),
+        None => Ok(()),
     }
-    let mut text = String::new();
-    for (f, ran) in elf.functions.iter().zip(ran) {
-        text.push_str(if ran { "+ " } else { "- " });
-        text.push_str(&f.name);
-        text.push('\n');
-    }
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
 }

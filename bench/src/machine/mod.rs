@@ -7,8 +7,9 @@
 mod adc;
 mod elf;
 pub mod host;
+pub mod virtual_board;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
@@ -16,6 +17,7 @@ use gdb_probe::{Address, Gdb, GdbError, Quirks};
 
 pub use adc::{Adc, AdcError};
 pub use elf::{ELF_ENV, Elf, ElfError, MAX_ELF_BYTES, firmware_elf};
+pub use virtual_board::{VIRTUAL_BOARD_ENV, VirtualBoard, virtual_board_binary};
 
 /// The QEMU executable.
 pub const QEMU: &str = "qemu-system-arm";
@@ -50,31 +52,39 @@ impl PilOptions {
 /// the parent-death signal, so a bench killed outright does not leave QEMU running (the
 /// firmware on RTT never waits on a pipe that would close). QEMU alone without setpriv.
 pub fn qemu_machine() -> Process {
+    let mut qemu = guarded(Path::new(QEMU));
+    qemu.args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
+        .args(["-display", "none", "-monitor", "none", "-serial", "none"]);
+    qemu
+}
+
+/// `program` in a process group of its own, killed with the bench (`setpriv --pdeathsig
+/// KILL` where util-linux has it): the one way the bench starts a machine (QEMU, the virtual
+/// board).
+pub(crate) fn guarded(program: &Path) -> Process {
     let setpriv = Process::new("setpriv")
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
         .is_ok_and(|s| s.success());
-    let mut qemu = if setpriv {
+    let mut process = if setpriv {
         let mut p = Process::new("setpriv");
-        p.args(["--pdeathsig", "KILL", "--", QEMU]);
+        p.args(["--pdeathsig", "KILL", "--"]).arg(program);
         p
     } else {
-        Process::new(QEMU)
+        Process::new(program)
     };
-    std::os::unix::process::CommandExt::process_group(&mut qemu, 0);
-    qemu.args(["-machine", "mps2-an386", "-cpu", "cortex-m4"])
-        .args(["-display", "none", "-monitor", "none", "-serial", "none"]);
-    qemu
+    std::os::unix::process::CommandExt::process_group(&mut process, 0);
+    process
 }
 
-/// A path for QEMU's gdbstub socket, unique in this process (one counter for every
+/// A path for a machine's gdb socket, unique in this process (one counter for every
 /// launcher: each removes its socket when done).
-fn gdb_socket() -> PathBuf {
+pub(crate) fn socket_path(kind: &str) -> PathBuf {
     static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    std::env::temp_dir().join(format!("birdcage-gdb-{}-{n}.sock", std::process::id()))
+    std::env::temp_dir().join(format!("birdcage-{kind}-{}-{n}.sock", std::process::id()))
 }
 
 /// QEMU's command for the firmware of `options` on `firmware`'s profile, over `link`
@@ -154,7 +164,7 @@ pub fn spawn_with_gdbstub(
     mut qemu: Process,
     connect: bool,
 ) -> Result<(GdbMachine, Option<Gdb>), MachineError> {
-    let socket = gdb_socket();
+    let socket = socket_path("gdb");
     let _ = std::fs::remove_file(&socket);
     let child = qemu
         .arg("-S")
@@ -207,6 +217,19 @@ pub enum MachineError {
     /// QEMU stopped answering.
     #[error(transparent)]
     Failed(Box<QemuFailure>),
+    /// The `virtual-board` binary is not where the bench looks.
+    #[error(
+        "no virtual-board binary (looked at {}): build it with `cargo build -p virtual-board`, \
+         or name it in BIRDCAGE_VIRTUAL_BOARD",
+        .0.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    NoVirtualBoard(Vec<PathBuf>),
+    /// The virtual board ended before it served (it refused the ELF or the profile).
+    #[error("the virtual board refused to start: {said}")]
+    BoardRefused {
+        /// What it said (its one line: the ELF or the profile it refused).
+        said: String,
+    },
 }
 
 /// Why QEMU stopped answering: what the bench saw, how QEMU ended, what it said on its own

@@ -27,6 +27,20 @@ pub enum TargetError {
         /// The command's sequence number.
         seq: u16,
     },
+    /// The target answered nothing, and its core, stopped, was found in this function: where
+    /// the firmware hangs.
+    #[error(
+        "no reply to command {seq}: the firmware hangs at PC {pc:#010x}{}",
+        symbol.as_ref().map(|s| format!(" in {s}")).unwrap_or_default()
+    )]
+    Hangs {
+        /// The command's sequence number.
+        seq: u16,
+        /// Where the core was.
+        pc: u32,
+        /// The ELF's function there.
+        symbol: Option<String>,
+    },
     /// A reply carried another command's sequence number: frames were lost.
     #[error("lost frames: expected reply {expected}, got {got}")]
     LostFrame {
@@ -158,6 +172,15 @@ pub enum Lost {
     /// down buffer stayed full for a reply timeout.
     #[error("the firmware stopped taking answers on RTT down channel {0}")]
     Service(usize),
+    /// The machine under the target stopped and said why (the virtual board's one line: an
+    /// unmodelled register access, a configuration fault, a firmware panic).
+    #[error("{said} (then the bench saw: {then})")]
+    Machine {
+        /// What the machine said.
+        said: String,
+        /// What the bench saw.
+        then: String,
+    },
     /// The transport under the target failed: the machine it runs on (QEMU: started, exited,
     /// hung), the emulated ADC it asks, or a transport of an implementor's own (a [`Target`]
     /// outside this crate). [`TargetError::transport`] looks inside.

@@ -53,6 +53,19 @@ impl SharedGdb {
     }
 }
 
+impl SharedGdb {
+    /// Runs a monitor command of the stub (`qRcmd`); a guest that was running runs on.
+    pub fn monitor(&self, command: &str) -> Result<(), GdbError> {
+        let mut held = self.lock();
+        let running = !held.gdb.is_halted();
+        held.gdb.monitor(command)?;
+        if running {
+            held.gdb.resume()?;
+        }
+        Ok(())
+    }
+}
+
 impl Stub for SharedGdb {
     type Error = GdbError;
 

@@ -7,14 +7,15 @@ use bench::{Check, Target};
 
 #[derive(Debug, clap::Args)]
 pub struct Doctor {
-    /// `qemu` (the firmware in QEMU, reached through its gdbstub), or a probe
-    /// (`VID:PID[:SERIAL]`) or chip for a board (needs `--features probe`).
+    /// `qemu` (the firmware in QEMU, reached through its gdbstub), `virtual` (the board ELF on
+    /// the virtual NUCLEO-F446RE), or a probe (`VID:PID[:SERIAL]`) or chip for a board (the
+    /// last two need `--features probe`).
     #[arg(long, default_value = "qemu")]
     probe: String,
     /// Board profile: a name or a profile file.
     #[arg(long, default_value = "nucleo-f446re")]
     board: String,
-    /// The firmware ELF (built with cargo for QEMU when not given).
+    /// The firmware ELF (QEMU: built with cargo when not given; virtual: `cargo fw`'s).
     #[arg(long)]
     elf: Option<PathBuf>,
     /// M of the cage plugged in (2..=8).
@@ -40,6 +41,8 @@ fn run(
     let mut checks = Vec::new();
     let target = if bench::is_qemu(probe) {
         qemu(elf, profile, base, size, &mut checks)
+    } else if bench::is_virtual(probe) {
+        virtual_board(elf, board, profile, &mut checks)
     } else {
         board_probe(probe, elf, profile, &mut checks)
     };
@@ -237,6 +240,93 @@ fn qemu_version() -> String {
                 .map(str::to_string)
         })
         .unwrap_or_else(|| bench::QEMU.to_string())
+}
+
+/// The board ELF on the virtual NUCLEO-F446RE, through probe-rs as a board is reached.
+fn virtual_board(
+    elf: Option<&Path>,
+    board: &str,
+    profile: &'static boards::Profile,
+    checks: &mut Vec<Check>,
+) -> Option<Box<dyn Target>> {
+    let binary = match bench::virtual_board_binary() {
+        Ok(binary) => binary,
+        Err(e) => {
+            checks.push(Check::fail(
+                PROBE,
+                e.to_string(),
+                "cargo build -p virtual-board (needs cmake and libclang-dev)",
+            ));
+            return None;
+        }
+    };
+    checks.push(Check::pass(
+        PROBE,
+        format!(
+            "the virtual board ({}), its GDB stub opened by probe-rs as gdb:unix:",
+            binary.display()
+        ),
+    ));
+    let elf = elf.map_or_else(|| PathBuf::from(bench::BOARD_ELF), Path::to_path_buf);
+    if let Some(problem) = elf_problem(&elf) {
+        checks.push(Check::fail(
+            FLASHED,
+            problem,
+            "build the board firmware (`cargo fw`) and pass \
+             --elf target/thumbv7em-none-eabihf/fw/firmware",
+        ));
+        return None;
+    }
+    connect_virtual(&elf, board, profile, checks)
+}
+
+#[cfg(feature = "probe")]
+fn connect_virtual(
+    elf: &Path,
+    board: &str,
+    profile: &'static boards::Profile,
+    checks: &mut Vec<Check>,
+) -> Option<Box<dyn Target>> {
+    match bench::virtual_board::connect(elf, board, None, None) {
+        Ok(mut hil) => {
+            checks.push(Check::pass(
+                CHIP,
+                format!(
+                    "the virtual {} (unicorn's Cortex-M4, register models, the cage of {})",
+                    profile.mcu, profile.name
+                ),
+            ));
+            checks.push(Check::pass(
+                FLASHED,
+                format!("{} (downloaded by probe-rs as memory writes)", elf.display()),
+            ));
+            checks.push(Check::pass(RTT, hil.rtt_layout()));
+            Some(Box::new(hil))
+        }
+        Err(e) => {
+            checks.push(Check::fail(
+                FLASHED,
+                e.to_string(),
+                "the virtual board's line says what the firmware did (virtual-board/README.md)",
+            ));
+            None
+        }
+    }
+}
+
+#[cfg(not(feature = "probe"))]
+fn connect_virtual(
+    _elf: &Path,
+    _board: &str,
+    _profile: &'static boards::Profile,
+    checks: &mut Vec<Check>,
+) -> Option<Box<dyn Target>> {
+    checks.push(Check::fail(
+        FLASHED,
+        "this build has no probe-rs, which the virtual board is reached with",
+        "cargo run -p hil-tests --features probe -- doctor --probe virtual",
+    ));
+    None
 }
 
 #[cfg(not(feature = "probe"))]

@@ -51,10 +51,29 @@ pub mod scb {
     pub const CPACR: u32 = 0xE000_ED88;
     /// CPUID's value.
     pub const CPUID_VALUE: u32 = 0x410F_C241;
+    /// MVFR0: the FPU's features (single precision, no double; PM0214 4.6.4); a debugger
+    /// reads it to know the core has an FPU.
+    pub const MVFR0: u32 = 0xE000_EF40;
+    /// MVFR1 (PM0214 4.6.5).
+    pub const MVFR1: u32 = 0xE000_EF44;
+    /// MVFR0's value on the Cortex-M4F.
+    pub const MVFR0_VALUE: u32 = 0x1011_0021;
+    /// MVFR1's value on the Cortex-M4F.
+    pub const MVFR1_VALUE: u32 = 0x1100_0011;
     /// AIRCR's key in a write.
     pub const VECTKEY: u32 = 0x05FA;
     /// AIRCR.SYSRESETREQ.
     pub const SYSRESETREQ: u32 = 1 << 2;
+}
+
+/// The debug components a debugger probes at attach (ARMv7-M ARM C1.8, C1.11): FPB and DWT,
+/// modelled with no comparators (the virtual board has no hardware breakpoints or
+/// watchpoints), their control registers stored.
+pub mod debug {
+    /// FP_CTRL.
+    pub const FP_CTRL: u32 = 0xE000_2000;
+    /// DWT_CTRL.
+    pub const DWT_CTRL: u32 = 0xE000_1000;
 }
 
 /// The STM32's debug MCU block (RM0390 33.16): IDCODE and CR, read and written by a debugger.

@@ -20,3 +20,13 @@ pub fn probe_request() -> Option<String> {
 pub fn is_qemu(probe: &str) -> bool {
     probe.eq_ignore_ascii_case("qemu")
 }
+
+/// Whether a `--probe` names the virtual NUCLEO-F446RE (the board ELF on the `virtual-board`
+/// binary behind its GDB stub).
+pub fn is_virtual(probe: &str) -> bool {
+    probe.eq_ignore_ascii_case("virtual")
+}
+
+/// Where `cargo fw` writes the board ELF, relative to the workspace: `--probe virtual`'s ELF
+/// when `--elf` is not given.
+pub const BOARD_ELF: &str = "target/thumbv7em-none-eabihf/fw/firmware";

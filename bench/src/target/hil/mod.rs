@@ -7,7 +7,9 @@ mod env;
 mod probe;
 #[cfg(feature = "probe")]
 pub mod qemu;
+#[cfg(feature = "probe")]
+pub mod virtual_board;
 
-pub use env::{PROBE_ENV, is_qemu, probe_request};
+pub use env::{BOARD_ELF, PROBE_ENV, is_qemu, is_virtual, probe_request};
 #[cfg(feature = "probe")]
 pub use probe::{Hil, Service};

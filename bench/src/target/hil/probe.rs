@@ -45,6 +45,8 @@ pub struct Hil {
     reader: FrameReader,
     polling: Polling,
     stats: RetryStats,
+    /// The ELF's functions (start, size, name), to name where a hung core is.
+    functions: Vec<(u32, u32, String)>,
     /// What must outlive the session (QEMU's process), dropped after it.
     _guard: Option<Box<dyn Send>>,
 }
@@ -158,6 +160,7 @@ impl Hil {
                     return Ok(Hil {
                         session,
                         rtt,
+                        functions: functions(&bytes),
                         defmt,
                         seq: Sequence::default(),
                         service,
@@ -208,18 +211,25 @@ impl Hil {
     }
 }
 
-/// A channel pair the host answers while the bench waits for a reply: the emulated ADC of
-/// the firmware in QEMU, whose sampler asks the host for every conversion. It also holds the
-/// cage the bench sets, since that firmware has no fixture to set one with.
+/// What the host does beside the probe for a machine with no board behind it: QEMU's firmware
+/// asks the host for every conversion on a channel pair of its own and has no fixture, so the
+/// host answers and holds the cage; the virtual board has both, so it only starts each game's
+/// noise stream. A real board has no service.
 pub trait Service {
-    /// The up channel the firmware asks on.
-    fn up(&self) -> usize;
-    /// The down channel the answers go to.
-    fn down(&self) -> usize;
-    /// Takes what came up; returns the bytes to send down.
-    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError>;
-    /// Sets the cage the service measures.
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError>;
+    /// The channel pair (up, down) the firmware asks the host on, if it has one.
+    fn channels(&self) -> Option<(usize, usize)> {
+        None
+    }
+    /// Takes what came up on [`Service::channels`]; returns the bytes to send down.
+    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError> {
+        let _ = bytes;
+        Ok(Vec::new())
+    }
+    /// Sets the cage the service measures; `false`: the firmware sets it (a fixture).
+    fn set_cage(&mut self, position: &Position) -> Result<bool, TargetError> {
+        let _ = position;
+        Ok(false)
+    }
     /// A new game starts (the emulated board's noise is drawn per game).
     fn start_game(&mut self, game: usize);
     /// A poll of the channels begins (`true`) or ends. QEMU cannot be read while its guest
@@ -228,6 +238,65 @@ pub trait Service {
     fn hold(&mut self, on: bool) -> Result<(), TargetError> {
         let _ = on;
         Ok(())
+    }
+    /// What the machine said when it stopped (the virtual board's one line), if it has.
+    fn said(&mut self) -> Option<String> {
+        None
+    }
+}
+
+/// The function symbols of an ELF, sorted, names demangled.
+fn functions(elf: &[u8]) -> Vec<(u32, u32, String)> {
+    use object::{Object, ObjectSymbol, SymbolKind};
+    let Ok(file) = object::File::parse(elf) else {
+        return Vec::new();
+    };
+    let mut functions: Vec<(u32, u32, String)> = file
+        .symbols()
+        .filter(|s| s.kind() == SymbolKind::Text && s.size() > 0)
+        .filter_map(|s| {
+            let name = format!("{:#}", rustc_demangle::demangle(s.name().ok()?));
+            Some(((s.address() as u32) & !1, s.size() as u32, name))
+        })
+        .collect();
+    functions.sort();
+    functions
+}
+
+impl Hil {
+    /// The ELF's function holding `pc`.
+    fn symbol(&self, pc: u32) -> Option<String> {
+        let i = self.functions.partition_point(|f| f.0 <= pc);
+        let (start, size, name) = self.functions.get(i.checked_sub(1)?)?;
+        (pc < start + size).then(|| name.clone())
+    }
+
+    /// `error` with what the machine said, if it stopped, or (no reply) where the core is.
+    fn explain(&mut self, error: TargetError) -> TargetError {
+        if let Some(line) = self.service.as_mut().and_then(|s| s.said()) {
+            return Lost::Machine {
+                said: line,
+                then: error.to_string(),
+            }
+            .into();
+        }
+        let TargetError::NoReply { seq } = error else {
+            return error;
+        };
+        let pc = self
+            .session
+            .core(0)
+            .ok()
+            .and_then(|mut core| core.halt(Duration::from_millis(500)).ok())
+            .map(|info| info.pc as u32);
+        match pc {
+            Some(pc) => TargetError::Hangs {
+                seq,
+                pc,
+                symbol: self.symbol(pc),
+            },
+            None => error,
+        }
     }
 }
 
@@ -283,11 +352,13 @@ fn serve(
     service: &mut dyn Service,
     core: &mut probe_rs::Core<'_>,
 ) -> Result<bool, TargetError> {
+    let Some((up_number, down_number)) = service.channels() else {
+        return Ok(false);
+    };
     let mut buf = [0u8; 256];
-    let number = service.up();
-    let up = rtt.up_channel(number).ok_or(Lost::NoChannel {
+    let up = rtt.up_channel(up_number).ok_or(Lost::NoChannel {
         direction: "up",
-        number,
+        number: up_number,
     })?;
     let n = up.read(core, &mut buf).map_err(lost)?;
     if n == 0 {
@@ -295,9 +366,8 @@ fn serve(
     }
     let answer = service.serve(&buf[..n])?;
     // The firmware waits for each answer before it asks again: there is room, held or not.
-    let number = service.down();
-    if !write_all(rtt, core, number, &answer)? {
-        return Err(Lost::Service(number).into());
+    if !write_all(rtt, core, down_number, &answer)? {
+        return Err(Lost::Service(down_number).into());
     }
     Ok(true)
 }
@@ -314,7 +384,7 @@ impl Target for Hil {
         let mut stats = RetryStats::default();
         let reply = retry::exchange(self, seq, &frame, polling, REPLY_TIMEOUT, &mut stats);
         self.stats += stats;
-        reply
+        reply.map_err(|e| self.explain(e))
     }
 
     fn logs(&mut self) -> Vec<String> {
@@ -340,8 +410,10 @@ impl Target for Hil {
     }
 
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        if let Some(service) = &mut self.service {
-            return service.set_cage(position);
+        if let Some(service) = &mut self.service
+            && service.set_cage(position)?
+        {
+            return Ok(());
         }
         let states = boards::cage_states(position).map_err(CageError::from)?;
         match self.exchange(Command::SetEdges(states))? {

@@ -101,12 +101,8 @@ struct AdcService {
 }
 
 impl Service for AdcService {
-    fn up(&self) -> usize {
-        firmware::rtt::ADC_UP
-    }
-
-    fn down(&self) -> usize {
-        firmware::rtt::ADC_DOWN
+    fn channels(&self) -> Option<(usize, usize)> {
+        Some((firmware::rtt::ADC_UP, firmware::rtt::ADC_DOWN))
     }
 
     fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError> {
@@ -122,8 +118,8 @@ impl Service for AdcService {
         Ok(out)
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        wire(&self.cage, position)
+    fn set_cage(&mut self, position: &Position) -> Result<bool, TargetError> {
+        wire(&self.cage, position).map(|()| true)
     }
 
     fn start_game(&mut self, game: usize) {

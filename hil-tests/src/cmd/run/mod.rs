@@ -90,13 +90,15 @@ pub struct Run {
     /// again with its number (default 1000).
     #[arg(long)]
     retry_ms: Option<f64>,
-    /// PIL, or HIL with `--probe qemu`: run SIL on the same board in lockstep and stop at the
-    /// first reply that differs.
+    /// PIL, or HIL with `--probe qemu` or `--probe virtual`: run SIL on the same board in
+    /// lockstep and stop at the first reply that differs.
     #[arg(long)]
     compare_sil: bool,
-    /// HIL: the probe (`VID:PID[:SERIAL]`) or the chip, as BIRDCAGE_HIL_PROBE; or `qemu`, the
+    /// HIL: the probe (`VID:PID[:SERIAL]`) or the chip, as BIRDCAGE_HIL_PROBE; `qemu`, the
     /// firmware in QEMU (`--elf`: the QEMU firmware) behind QEMU's gdbstub as a probe-rs
-    /// probe, on the emulated board.
+    /// probe, on the emulated board; or `virtual`, the board ELF (`--elf`, default `cargo
+    /// fw`'s) on the virtual NUCLEO-F446RE (the `virtual-board` binary), its coverage written
+    /// to the report.
     #[arg(long)]
     probe: Option<String>,
     /// Keep the finished games of an interrupted report in `--out` and play the rest.
@@ -168,6 +170,16 @@ impl Run {
         base: &'static boards::Profile,
         size: Size,
     ) -> anyhow::Result<Box<dyn Target>> {
+        if self.probe.as_deref().is_some_and(bench::is_virtual) {
+            let elf = self.board_elf()?;
+            let coverage = self.out.join("coverage.txt");
+            return Ok(Box::new(bench::virtual_board::connect(
+                &elf,
+                &self.board,
+                self.board_seed,
+                Some(&coverage),
+            )?));
+        }
         if self.probe.as_deref().is_some_and(bench::is_qemu) {
             let elf = self.qemu_elf()?;
             return Ok(Box::new(bench::qemu::connect(
@@ -214,6 +226,9 @@ impl Run {
     fn elf_digest(&self) -> anyhow::Result<Option<String>> {
         let elf = match self.target {
             Stage::Sil => return Ok(None),
+            Stage::Hil if self.probe.as_deref().is_some_and(bench::is_virtual) => {
+                Some(self.board_elf()?)
+            }
             Stage::Hil if !self.probe.as_deref().is_some_and(bench::is_qemu) => self.elf.clone(),
             Stage::Pil | Stage::Hil => Some(self.qemu_elf()?),
         };
@@ -221,6 +236,17 @@ impl Run {
         let bytes = boards::read::bytes(&elf, bench::MAX_ELF_BYTES)
             .with_context(|| format!("cannot read the ELF {}", elf.display()))?;
         Ok(Some(bench::Depends::file(&bytes)))
+    }
+
+    /// The board ELF for the virtual board: `--elf`, or `cargo fw`'s.
+    fn board_elf(&self) -> anyhow::Result<PathBuf> {
+        match &self.elf {
+            Some(elf) => Ok(elf.clone()),
+            None if std::path::Path::new(bench::BOARD_ELF).is_file() => Ok(bench::BOARD_ELF.into()),
+            None => bail!(
+                "--probe virtual runs the board ELF: build it with `cargo fw` or pass --elf"
+            ),
+        }
     }
 
     /// The QEMU firmware: `--elf`, BIRDCAGE_PIL_ELF, or built with cargo.
@@ -341,10 +367,14 @@ impl Run {
             return self.faults(profile, base);
         }
         let scenario = self.scenario()?;
-        let qemu_probe = self.probe.as_deref().is_some_and(bench::is_qemu);
-        if self.compare_sil && !(self.target == Stage::Pil || qemu_probe) {
+        let emulated_probe = self
+            .probe
+            .as_deref()
+            .is_some_and(|p| bench::is_qemu(p) || bench::is_virtual(p));
+        if self.compare_sil && !(self.target == Stage::Pil || emulated_probe) {
             bail!(
-                "--compare-sil compares the firmware in QEMU with SIL: use it with --target pil or --probe qemu"
+                "--compare-sil compares an emulated board with SIL: use it with --target pil, \
+                 --probe qemu or --probe virtual"
             );
         }
         if self.probe.is_some() && self.target != Stage::Hil {

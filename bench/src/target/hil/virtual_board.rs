@@ -1,0 +1,114 @@
+//! `--target hil --probe virtual`: the HIL target's probe-rs path against the unmodified board
+//! ELF on the virtual NUCLEO-F446RE (the `virtual-board` binary, a process of its own).
+//!
+//! probe-rs opens the board's GDB stub like any probe (`gdb:unix:PATH`, through
+//! [`gdb_probe::probe::GdbLister`]), downloads the ELF (as memory writes: no flash algorithm
+//! runs on the virtual board), resets and attaches RTT, exactly as [`Hil::connect`] does on a
+//! board. The board binary sets the cage through its own fixture (the bench's `set edges`
+//! over the protocol) and converts with its own ADC; the host only starts each game's noise
+//! stream, as SIL's `start_game` does, so that profile + seed read what SIL reads.
+
+use std::path::Path;
+
+use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
+use gdb_probe::targets::{VIRTUAL_NUCLEO_F446RE, VIRTUAL_NUCLEO_F446RE_YAML};
+use probe_rs::config::{MemoryRegion, Registry};
+use probe_rs::probe::list::Lister;
+
+use super::{Hil, Service};
+use crate::machine::VirtualBoard;
+use crate::target::retry::Polling;
+use crate::target::{Lost, TargetError, lost};
+
+/// The HIL target on the virtual board: `elf` is the board ELF (`cargo fw`), `profile` the
+/// board it models (a name or a profile file: its wiring and parts), `seed` the draw.
+/// `coverage`: where the board writes which of the ELF's functions ran, when it ends.
+pub fn connect(
+    elf: &Path,
+    profile: &str,
+    seed: Option<u64>,
+    coverage: Option<&Path>,
+) -> Result<Hil, TargetError> {
+    let mut registry = Registry::new();
+    registry
+        .add_target_family_from_yaml(VIRTUAL_NUCLEO_F446RE_YAML)
+        .map_err(lost)?;
+    let target = registry
+        .get_target_by_name(VIRTUAL_NUCLEO_F446RE)
+        .map_err(lost)?;
+    let ram = target
+        .memory_map
+        .iter()
+        .filter_map(|region| match region {
+            MemoryRegion::Ram(ram) => Some(ram.range.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut board = VirtualBoard::start(elf, profile, seed, coverage)?;
+    let address = board.address();
+    let lister = Lister::with_lister(Box::new(GdbLister::new([GdbTarget {
+        address: address.clone(),
+        quirks: gdb_probe::Quirks::VIRTUAL_BOARD,
+        ram,
+    }])));
+    let probe = match lister.open(gdb_probe::probe::selector(&address)) {
+        Ok(probe) => probe,
+        Err(e) => return Err(said(&mut board, lost(e))),
+    };
+    let gdb = gdb_probe::probe::connection(&address)
+        .ok_or_else(|| Lost::Probe("the gdb probe holds no connection".into()))?;
+    let service = BoardService {
+        gdb,
+        board: Some(board),
+    };
+    Hil::attach(
+        probe,
+        VIRTUAL_NUCLEO_F446RE,
+        &registry,
+        elf,
+        Some(Box::new(service)),
+        Polling::QEMU,
+        None,
+    )
+}
+
+/// `error`, with what the board said if it has stopped.
+fn said(board: &mut VirtualBoard, error: TargetError) -> TargetError {
+    match board.said() {
+        Some(line) => Lost::Machine {
+            said: line,
+            then: error.to_string(),
+        }
+        .into(),
+        None => error,
+    }
+}
+
+/// The virtual board's side of the bench: each game's noise stream, one stop per poll, and
+/// the board's process (killed when the target is dropped).
+struct BoardService {
+    gdb: SharedGdb,
+    board: Option<VirtualBoard>,
+}
+
+impl Service for BoardService {
+    fn start_game(&mut self, game: usize) {
+        // A board gone here shows at the next exchange, with what it said.
+        let _ = self.gdb.monitor(&format!("game {game}"));
+    }
+
+    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+        self.gdb.hold(on).map_err(lost)
+    }
+
+    fn said(&mut self) -> Option<String> {
+        self.board.as_mut()?.said()
+    }
+}
+
+impl Drop for BoardService {
+    fn drop(&mut self) {
+        // The coverage file (`--coverage`) is written when asked: the process is killed next.
+        let _ = self.gdb.monitor("coverage");
+    }
+}
