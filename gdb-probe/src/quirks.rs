@@ -14,6 +14,10 @@ pub struct Quirks {
     /// The monitor command (`qRcmd`) that resets the system, if the stub has one; without
     /// it a reset request is refused.
     pub reset_command: Option<&'static str>,
+    /// The stub answers memory packets while the guest runs (between instruction blocks), as a
+    /// debug probe reads memory over the AHB without stopping the core; without it every
+    /// access stops the guest first (QEMU's stub answers only a stopped guest).
+    pub reads_while_running: bool,
 }
 
 impl Quirks {
@@ -22,6 +26,7 @@ impl Quirks {
         target_xml_first: true,
         drops_device_writes: true,
         reset_command: Some("system_reset"),
+        reads_while_running: false,
     };
 
     /// A stub that follows the protocol and models the device registers itself (a gdbstub
@@ -31,16 +36,19 @@ impl Quirks {
         target_xml_first: false,
         drops_device_writes: false,
         reset_command: None,
+        reads_while_running: false,
     };
 }
 
 impl Quirks {
     /// The virtual NUCLEO-F446RE's stub (the `virtual-board` binary, a gdbstub crate server):
-    /// it models the device registers itself, and its monitor resets the system.
+    /// it models the device registers itself, its monitor resets the system, and it answers
+    /// memory packets between instruction blocks while the core runs.
     pub const VIRTUAL_BOARD: Quirks = Quirks {
         target_xml_first: false,
         drops_device_writes: false,
         reset_command: Some("reset"),
+        reads_while_running: true,
     };
 }
 

@@ -31,3 +31,16 @@ pub fn text(elf: &Elf, executed: &HashSet<u32>) -> String {
 pub fn write(path: &Path, elf: &Elf, executed: &HashSet<u32>) -> std::io::Result<()> {
     std::fs::write(path, text(elf, executed))
 }
+
+/// Instructions by function, most first (`VIRTUAL_BOARD_PROFILE`): where the virtual CPU's
+/// time goes.
+pub fn profile(elf: &Elf, blocks: &std::collections::HashMap<u32, u64>) -> String {
+    let mut by_function: std::collections::HashMap<&str, u64> = std::collections::HashMap::new();
+    for (&at, &n) in blocks {
+        let name = elf.function_at(at).map_or("?", |f| f.name.as_str());
+        *by_function.entry(name).or_default() += n;
+    }
+    let mut rows: Vec<(&str, u64)> = by_function.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1));
+    rows.iter().map(|(name, n)| format!("{n:>12} {name}\n")).collect()
+}

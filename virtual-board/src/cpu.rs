@@ -13,11 +13,24 @@ use crate::chip::{FLASH, SRAM};
 use crate::elf::Elf;
 use crate::stop::{Access, Fault, Place, Stop};
 
-/// The peripheral space the models answer, the bit-band alias and the private peripheral bus.
-const MODELLED: [(u32, u32); 3] = [
-    (0x4000_0000, 0x0008_0000),
+/// The 4 KiB pages the models answer (MMIO): SPI2 (with SPI3), ADC1, GPIOA-D, GPIOE-H, RCC and
+/// FLASH (with CRC), the bit-band alias, and the private peripheral bus's DWT, FPB, SCS and
+/// DBGMCU pages. Everything else is unmapped, so an access there stops the run with its exact
+/// PC (an unmapped-access hook); a register the models do not know inside these pages stops it
+/// at the start of the instruction block that made it (MMIO callbacks have no exact PC, and
+/// the hooks that would give one put every load and store on unicorn's slow path, measured at
+/// less than half the speed).
+const MODELLED: [(u32, u32); 10] = [
+    (0x4000_3000, 0x1000),
+    (0x4001_2000, 0x1000),
+    (0x4002_0000, 0x1000),
+    (0x4002_1000, 0x1000),
+    (0x4002_3000, 0x1000),
     (0x4200_0000, 0x0200_0000),
-    (0xE000_0000, 0x0010_0000),
+    (0xE000_1000, 0x1000),
+    (0xE000_2000, 0x1000),
+    (0xE000_E000, 0x1000),
+    (0xE004_2000, 0x1000),
 ];
 
 /// What the core was doing when it fetched its first instruction: thumb state (xPSR.T).
@@ -37,7 +50,8 @@ pub enum Ran {
 /// A stop found inside a hook, reported after `emu_start` returns.
 #[derive(Debug)]
 enum Pending {
-    Fault(Fault, u32),
+    /// A fault, where (exact: the faulting instruction; else the start of its block).
+    Fault(Fault, u32, bool),
 }
 
 /// What the hooks share.
@@ -45,13 +59,19 @@ pub struct State {
     /// The board behind the pins.
     pub board: Board,
     pending: Option<Pending>,
-    /// Instructions per block start, counted once.
-    lengths: HashMap<u32, u32>,
+    /// Instructions per block start in flash, counted once (0: not yet), by halfword.
+    lengths: Vec<u32>,
+    /// The start of the block running (an MMIO fault's place).
+    block: u32,
     /// Every block start that ran (the coverage of the ELF's functions).
     pub executed: HashSet<u32>,
     /// Instructions executed since power-on.
     pub instructions: u64,
+    /// Instructions by block start, when profiling (`VIRTUAL_BOARD_PROFILE`).
+    pub profile: Option<HashMap<u32, u64>>,
     slice_end: u64,
+    /// The instruction count at which the slice ends too.
+    slice_instructions: u64,
 }
 
 /// The emulated core and its memory.
@@ -95,10 +115,13 @@ impl<'a> Core<'a> {
         let state = State {
             board,
             pending: None,
-            lengths: HashMap::new(),
+            lengths: vec![0; (FLASH.size / 2) as usize],
+            block: 0,
             executed: HashSet::new(),
             instructions: 0,
+            profile: std::env::var_os("VIRTUAL_BOARD_PROFILE").map(|_| HashMap::new()),
             slice_end: 0,
+            slice_instructions: u64::MAX,
         };
         let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB, state)?;
         // Before any mapping: after, the model cannot change (TOOLCHAIN.md: the default
@@ -111,13 +134,19 @@ impl<'a> Core<'a> {
         )?;
         uc.mem_map(u64::from(SRAM.start), u64::from(SRAM.size), Prot::ALL)?;
         for (start, size) in MODELLED {
-            uc.mem_map(u64::from(start), u64::from(size), Prot::READ | Prot::WRITE)?;
-            let end = u64::from(start) + u64::from(size) - 1;
-            uc.add_mem_hook(
-                HookType::MEM_READ | HookType::MEM_WRITE,
+            // MMIO: the models answer, and refuse what they do not know.
+            uc.mmio_map(
                 u64::from(start),
-                end,
-                peripheral_access,
+                u64::from(size),
+                // The callbacks get offsets into the region.
+                Some(move |uc: &mut Unicorn<'_, State>, offset: u64, size: usize| {
+                    mmio_read(uc, u64::from(start) + offset, size)
+                }),
+                Some(
+                    move |uc: &mut Unicorn<'_, State>, offset: u64, size: usize, value: u64| {
+                        mmio_write(uc, u64::from(start) + offset, size, value)
+                    },
+                ),
             )?;
         }
         uc.add_mem_hook(HookType::MEM_INVALID, 1, 0, invalid_access)?;
@@ -133,7 +162,7 @@ impl<'a> Core<'a> {
         for (address, bytes) in &elf.segments {
             self.uc.mem_write(u64::from(*address), bytes)?;
         }
-        self.uc.get_data_mut().lengths.clear();
+        self.uc.get_data_mut().lengths.fill(0);
         Ok(())
     }
 
@@ -173,24 +202,31 @@ impl<'a> Core<'a> {
 
     /// Runs until `cycles` more core cycles have passed (or something stops it).
     pub fn run(&mut self, cycles: u64, elf: &Elf) -> Result<Ran, Stop> {
+        self.run_slice(cycles, u64::MAX, elf)
+    }
+
+    /// Runs until `cycles` more core cycles have passed or `instructions` more instructions
+    /// have run, whichever comes first (a debugger's slice: a firmware waiting on SysTick
+    /// passes much time in few instructions).
+    pub fn run_slice(&mut self, cycles: u64, instructions: u64, elf: &Elf) -> Result<Ran, Stop> {
         let state = self.uc.get_data_mut();
-        state.slice_end = state.board.cycles + cycles;
+        state.slice_end = state.board.cycles.saturating_add(cycles);
+        state.slice_instructions = state.instructions.saturating_add(instructions);
         let begin = u64::from(self.pc()) | 1;
         let result = self.uc.emu_start(begin, 0, 0, 0);
         let place = |pc: u32| Place {
             pc,
             symbol: elf.function_at(pc).map(|f| f.name.clone()),
+            exact: true,
         };
-        if let Some(Pending::Fault(fault, pc)) = self.uc.get_data_mut().pending.take() {
+        if let Some(Pending::Fault(fault, pc, exact)) = self.uc.get_data_mut().pending.take() {
+            let place = Place {
+                exact,
+                ..place(pc)
+            };
             return Err(match fault {
-                Fault::Unmodelled(access) => Stop::Unmodelled {
-                    access,
-                    place: place(pc),
-                },
-                Fault::Config(fault) => Stop::Config {
-                    fault,
-                    place: place(pc),
-                },
+                Fault::Unmodelled(access) => Stop::Unmodelled { access, place },
+                Fault::Config(fault) => Stop::Config { fault, place },
             });
         }
         if self.uc.get_data().board.reset_requested {
@@ -202,7 +238,11 @@ impl<'a> Core<'a> {
         }
         let pc = self.pc();
         match result {
-            Ok(()) if self.uc.get_data().board.cycles >= self.uc.get_data().slice_end => {
+            Ok(())
+                if self.uc.get_data().board.cycles >= self.uc.get_data().slice_end
+                    || self.uc.get_data().instructions
+                        >= self.uc.get_data().slice_instructions =>
+            {
                 Ok(Ran::Slice)
             }
             Ok(()) => Ok(Ran::Sleeps),
@@ -220,14 +260,16 @@ impl<'a> Core<'a> {
     /// Executes one instruction.
     pub fn step(&mut self, elf: &Elf) -> Result<(), Stop> {
         self.uc.get_data_mut().slice_end = u64::MAX;
+        self.uc.get_data_mut().slice_instructions = u64::MAX;
         let begin = u64::from(self.pc()) | 1;
         let result = self.uc.emu_start(begin, 0, 0, 1);
         let pc = self.pc();
         let place = Place {
             pc,
             symbol: elf.function_at(pc).map(|f| f.name.clone()),
+            exact: true,
         };
-        if let Some(Pending::Fault(fault, _)) = self.uc.get_data_mut().pending.take() {
+        if let Some(Pending::Fault(fault, _, _)) = self.uc.get_data_mut().pending.take() {
             return Err(match fault {
                 Fault::Unmodelled(access) => Stop::Unmodelled { access, place },
                 Fault::Config(fault) => Stop::Config { fault, place },
@@ -269,7 +311,7 @@ impl<'a> Core<'a> {
         if FLASH.holds(address, bytes.len() as u32) || SRAM.holds(address, bytes.len() as u32) {
             if FLASH.holds(address, bytes.len() as u32) {
                 // New code: the block lengths counted so far may be stale.
-                self.uc.get_data_mut().lengths.clear();
+                self.uc.get_data_mut().lengths.fill(0);
                 let _ = self.uc.ctl_remove_cache(
                     u64::from(address),
                     u64::from(address) + bytes.len() as u64,
@@ -366,40 +408,41 @@ fn gdb_register(number: usize) -> Option<RegisterARM> {
     })
 }
 
+/// Stops the run at a fault found in a hook with the exact PC (an unmapped access).
 fn stop_with(uc: &mut Unicorn<'_, State>, fault: Fault) {
     let pc = uc.pc_read().unwrap_or(0) as u32;
-    uc.get_data_mut().pending = Some(Pending::Fault(fault, pc));
+    uc.get_data_mut().pending = Some(Pending::Fault(fault, pc, true));
     let _ = uc.emu_stop();
 }
 
-/// A load or store in the modelled space: the model answers (a load reads the value the hook
-/// writes into the backing page just before it).
-fn peripheral_access(
-    uc: &mut Unicorn<'_, State>,
-    kind: MemType,
-    address: u64,
-    size: usize,
-    value: i64,
-) -> bool {
-    let address = address as u32;
-    match kind {
-        MemType::READ => match uc.get_data_mut().board.read(address, size) {
-            Ok(v) => {
-                let bytes = v.to_le_bytes();
-                let _ = uc.mem_write(u64::from(address), &bytes[..size.min(4)]);
-            }
-            Err(fault) => stop_with(uc, fault),
-        },
-        MemType::WRITE => match uc.get_data_mut().board.write(address, size, value as u32) {
-            Ok(()) if uc.get_data().board.reset_requested => {
-                let _ = uc.emu_stop();
-            }
-            Ok(()) => {}
-            Err(fault) => stop_with(uc, fault),
-        },
-        _ => {}
+/// Stops the run at a fault found in an MMIO callback: its place is the block's start.
+fn stop_in_block(uc: &mut Unicorn<'_, State>, fault: Fault) {
+    let block = uc.get_data().block;
+    uc.get_data_mut().pending = Some(Pending::Fault(fault, block, false));
+    let _ = uc.emu_stop();
+}
+
+/// A load from a modelled register (MMIO): the model's value; a fault stops the run at the
+/// block (its PC is the block's start: an MMIO callback has no exact PC).
+fn mmio_read(uc: &mut Unicorn<'_, State>, address: u64, size: usize) -> u64 {
+    match uc.get_data_mut().board.read(address as u32, size) {
+        Ok(v) => u64::from(v),
+        Err(fault) => {
+            stop_in_block(uc, fault);
+            0
+        }
     }
-    true
+}
+
+/// A store to a modelled register (MMIO).
+fn mmio_write(uc: &mut Unicorn<'_, State>, address: u64, size: usize, value: u64) {
+    match uc.get_data_mut().board.write(address as u32, size, value as u32) {
+        Ok(()) if uc.get_data().board.reset_requested => {
+            let _ = uc.emu_stop();
+        }
+        Ok(()) => {}
+        Err(fault) => stop_in_block(uc, fault),
+    }
 }
 
 /// An access to nothing mapped: named, and the run stops.
@@ -423,25 +466,32 @@ fn invalid_access(
 /// Counts a block's instructions into the board's time and stops at the slice's end.
 fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     let at = address as u32;
-    let known = uc.get_data().lengths.get(&at).copied();
-    let n = match known {
-        Some(n) => n,
-        None => {
-            let mut code = vec![0u8; size as usize];
-            let n = match uc.mem_read(address, &mut code) {
-                Ok(()) => count_instructions(&code),
-                Err(_) => size / 2,
-            };
-            let state = uc.get_data_mut();
-            state.lengths.insert(at, n);
-            state.executed.insert(at);
-            n
+    let slot = at.wrapping_sub(FLASH.start) as usize / 2;
+    let known = uc.get_data().lengths.get(slot).copied().unwrap_or(0);
+    let n = if known != 0 {
+        known
+    } else {
+        let mut code = vec![0u8; size as usize];
+        let n = match uc.mem_read(address, &mut code) {
+            Ok(()) => count_instructions(&code),
+            Err(_) => size / 2,
         }
+        .max(1);
+        let state = uc.get_data_mut();
+        if let Some(entry) = state.lengths.get_mut(slot) {
+            *entry = n;
+        }
+        state.executed.insert(at);
+        n
     };
     let state = uc.get_data_mut();
+    state.block = at;
+    if let Some(profile) = &mut state.profile {
+        *profile.entry(at).or_default() += u64::from(n);
+    }
     state.instructions += u64::from(n);
     state.board.cycles += u64::from(n);
-    if state.board.cycles >= state.slice_end {
+    if state.board.cycles >= state.slice_end || state.instructions >= state.slice_instructions {
         let _ = uc.emu_stop();
     }
 }

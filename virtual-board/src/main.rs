@@ -24,6 +24,7 @@ use clap::{Parser, Subcommand};
 
 mod board;
 mod chip;
+mod conn;
 mod coverage;
 mod cpu;
 mod elf;
@@ -205,13 +206,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let listener =
                     UnixListener::bind(path).with_context(|| format!("cannot bind {path}"))?;
                 let (stream, _) = listener.accept().context("accepting the debugger")?;
-                server.serve(stream)
+                server.serve(conn::Buffered::new(stream))
             } else if let Some(address) = gdb.strip_prefix("tcp:") {
                 let listener = std::net::TcpListener::bind(address)
                     .with_context(|| format!("cannot listen on {address}"))?;
                 let (stream, _) = listener.accept().context("accepting the debugger")?;
                 stream.set_nodelay(true)?;
-                server.serve(stream)
+                server.serve(conn::Buffered::new(stream))
             } else {
                 bail!("--gdb {gdb:?}: give unix:PATH or tcp:HOST:PORT");
             };

@@ -53,6 +53,7 @@ fn run_ms(core: &mut Core<'_>, elf: &Elf, ms: u64) -> Result<(), Stop> {
                     place: crate::stop::Place {
                         pc: core.pc(),
                         symbol: None,
+                        exact: true,
                     },
                 });
             }

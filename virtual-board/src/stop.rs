@@ -83,10 +83,16 @@ pub struct Place {
     pub pc: u32,
     /// The ELF's function symbol around it, demangled.
     pub symbol: Option<String>,
+    /// Whether `pc` is the instruction itself, or only the start of its instruction block (a
+    /// fault inside a modelled peripheral's page).
+    pub exact: bool,
 }
 
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.exact {
+            write!(f, "the instruction block at ")?;
+        }
         write!(f, "PC {:#010x}", self.pc)?;
         if let Some(s) = &self.symbol {
             write!(f, " in {s}")?;
@@ -181,6 +187,7 @@ mod tests {
             place: Place {
                 pc: 0x0800_1234,
                 symbol: Some("firmware::main".into()),
+                exact: true,
             },
         };
         assert_eq!(

@@ -95,10 +95,31 @@ fn the_board_binary_boots_finds_its_fixture_and_reaches_the_main_loop() {
 fn an_unmodelled_register_read_stops_with_its_name_direction_and_exact_pc() {
     let dir = tempfile::tempdir().unwrap();
     // 0x08000008: ldr r0, [pc, #4]   (the literal at 0x08000010)
-    // 0x0800000a: ldr r1, [r0]       (FLASH_KEYR: not modelled)
+    // 0x0800000a: ldr r1, [r0]       (USART2_SR: a page no model answers)
     // 0x0800000c: b .
     // 0x0800000e: (padding)
-    // 0x08000010: .word 0x40023c04
+    // 0x08000010: .word 0x40004400
+    let code = [
+        0x01, 0x48, 0x01, 0x68, 0xFE, 0xE7, 0x00, 0x00, 0x00, 0x44, 0x00, 0x40,
+    ];
+    let elf = write(&dir, "usart.elf", &program(&code));
+    let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "virtual board: the firmware made a read of USART2 register at offset 0x000 \
+             (0x40004400) at PC 0x0800000a, which the virtual board does not model"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_unmodelled_register_in_a_modelled_page_stops_at_its_instruction_block() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same, reading FLASH_KEYR: its page holds RCC and FLASH_ACR, which are modelled, so
+    // the model refuses it and names the block the access was made in.
     let code = [
         0x01, 0x48, 0x01, 0x68, 0xFE, 0xE7, 0x00, 0x00, 0x04, 0x3C, 0x02, 0x40,
     ];
@@ -107,8 +128,8 @@ fn an_unmodelled_register_read_stops_with_its_name_direction_and_exact_pc() {
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "virtual board: the firmware made a read of FLASH_KEYR (0x40023c04) at PC \
-             0x0800000a, which the virtual board does not model"
+            "virtual board: the firmware made a read of FLASH_KEYR (0x40023c04) at the \
+             instruction block at PC 0x08000008, which the virtual board does not model"
         ),
         "{}",
         stderr(&out)

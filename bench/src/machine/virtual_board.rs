@@ -63,7 +63,7 @@ impl Drop for VirtualBoard {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.socket);
-        if std::env::var_os("KEEP_VB_STDERR").is_none() { let _ = std::fs::remove_file(&self.stderr); }
+        let _ = std::fs::remove_file(&self.stderr);
     }
 }
 

@@ -29,6 +29,13 @@ impl Polling {
         retry: Duration::from_secs(1),
     };
 
+    /// The virtual board: it answers between instruction blocks, so the wait between two
+    /// polls is only what keeps the bench from spinning.
+    pub const VIRTUAL: Polling = Polling {
+        interval: Duration::from_micros(20),
+        retry: Duration::from_secs(1),
+    };
+
     /// A board behind a USB probe: one probe transaction is about a millisecond.
     pub const BOARD: Polling = Polling {
         interval: Duration::from_millis(2),

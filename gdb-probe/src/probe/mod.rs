@@ -78,6 +78,11 @@ pub trait Stub: Send + fmt::Debug + 'static {
     /// A system reset (the CPU reloads SP and PC from the vector table at 0); the VM is
     /// stopped before and after.
     fn system_reset(&mut self) -> Result<(), Self::Error>;
+    /// Whether memory can be read and written with the VM running
+    /// ([`Quirks::reads_while_running`]).
+    fn reads_while_running(&self) -> bool {
+        false
+    }
 }
 
 /// The gdb client as a probe's stub: a system reset is the stub's monitor command where it
@@ -119,6 +124,10 @@ impl Stub for crate::Gdb {
             Some(command) => self.monitor(command),
             None => self.write_u32(AIRCR, (VECTKEY << 16) | SYSRESETREQ),
         }
+    }
+
+    fn reads_while_running(&self) -> bool {
+        self.quirks().reads_while_running
     }
 }
 
@@ -237,9 +246,10 @@ impl<S: Stub> DebugUnit<S> {
         }
     }
 
-    /// Runs `f` with the VM stopped, and lets it run again after if the core is running.
+    /// Runs `f` (a memory access) with the VM stopped, and lets it run again after if the
+    /// core is running; a stub that reads while the guest runs is not stopped at all.
     fn paused<T>(&mut self, f: impl FnOnce(&mut S) -> Result<T, ArmError>) -> Result<T, ArmError> {
-        if self.halted {
+        if self.halted || self.stub.reads_while_running() {
             return f(&mut self.stub);
         }
         self.stub.halt().map_err(stub)?;

@@ -44,6 +44,10 @@ impl SharedGdb {
     /// it stays stopped from a poll's first access to its end (one stop instead of some ten).
     pub fn hold(&self, on: bool) -> Result<(), GdbError> {
         let mut held = self.lock();
+        if held.gdb.quirks().reads_while_running {
+            // Nothing stops the guest for a poll: nothing to hold.
+            return Ok(());
+        }
         held.hold = on;
         if !on && held.deferred {
             held.deferred = false;
@@ -110,5 +114,9 @@ impl Stub for SharedGdb {
 
     fn system_reset(&mut self) -> Result<(), GdbError> {
         Stub::system_reset(&mut self.lock().gdb)
+    }
+
+    fn reads_while_running(&self) -> bool {
+        self.lock().gdb.quirks().reads_while_running
     }
 }

@@ -73,6 +73,8 @@ pub enum Effect {
 pub struct Adc1 {
     regs: Regs,
     pending: Option<Pending>,
+    /// The last SR read found the conversion under way: a second such read is a poll.
+    polling: bool,
 }
 
 impl Default for Adc1 {
@@ -80,6 +82,7 @@ impl Default for Adc1 {
         Adc1 {
             regs: Regs::new(REGISTERS),
             pending: None,
+            polling: false,
         }
     }
 }
@@ -90,15 +93,29 @@ impl Adc1 {
         reg::name(REGISTERS, offset)
     }
 
-    /// Reads a register at core cycle `now`.
-    pub fn read(&mut self, offset: u32, now: u64) -> Result<u32, Fault> {
-        self.settle(now)?;
+    /// Reads a register at core cycle `now`; returns the value and the cycles to skip. A read
+    /// of SR that finds the conversion under way, right after another that did, is the
+    /// firmware polling for EOC: time skips to the end of the conversion (the core would only
+    /// spin until then), so the poll sees EOC.
+    pub fn read(&mut self, offset: u32, now: u64) -> Result<(u32, u64), Fault> {
+        let mut skip = 0;
+        if offset == SR
+            && let Some(p) = self.pending
+        {
+            if self.polling && now < p.done_at {
+                skip = p.done_at - now;
+            }
+            self.polling = now + skip < p.done_at;
+        } else if offset == SR {
+            self.polling = false;
+        }
+        self.settle(now + skip)?;
         let value = self.regs.get(offset)?;
         if offset == DR {
             // Reading DR clears EOC (RM0390 13.13.1).
             self.regs.set(SR, self.regs.peek(SR) & !EOC)?;
         }
-        Ok(value)
+        Ok((value, skip))
     }
 
     /// Writes a register at core cycle `now`.
@@ -196,12 +213,23 @@ mod tests {
         assert_eq!(adc.resolution_bits(), 10);
         assert_eq!(adc.write(CR2, ADON, 0).unwrap(), Effect::None);
         assert_eq!(adc.write(CR2, ADON | SWSTART, 0).unwrap(), Effect::Start);
-        assert_eq!(adc.read(CR2, 0).unwrap() & SWSTART, 0);
+        assert_eq!(adc.read(CR2, 0).unwrap().0 & SWSTART, 0);
         adc.begin(612, 100).unwrap();
-        assert_eq!(adc.read(SR, 99).unwrap() & EOC, 0);
-        assert_ne!(adc.read(SR, 100).unwrap() & EOC, 0);
-        assert_eq!(adc.read(DR, 101).unwrap(), 612);
-        assert_eq!(adc.read(SR, 102).unwrap() & EOC, 0);
+        assert_eq!(adc.read(SR, 99).unwrap(), (STRT, 0));
+        assert_ne!(adc.read(SR, 100).unwrap().0 & EOC, 0);
+        assert_eq!(adc.read(DR, 101).unwrap().0, 612);
+        assert_eq!(adc.read(SR, 102).unwrap().0 & EOC, 0);
+    }
+
+    #[test]
+    fn polling_for_eoc_skips_to_the_end_of_the_conversion() {
+        let mut adc = Adc1::default();
+        adc.write(CR2, ADON, 0).unwrap();
+        adc.begin(77, 1_960).unwrap();
+        // The first read sees the conversion under way; the poll right after jumps to its end.
+        assert_eq!(adc.read(SR, 10).unwrap(), (STRT, 0));
+        assert_eq!(adc.read(SR, 14).unwrap(), (STRT | EOC, 1_946));
+        assert_eq!(adc.read(DR, 1_961).unwrap(), (77, 0));
     }
 
     #[test]
@@ -210,7 +238,7 @@ mod tests {
         adc.begin(1, 0).unwrap();
         adc.read(SR, 0).unwrap();
         adc.write(SR, !STRT, 1).unwrap();
-        let sr = adc.read(SR, 1).unwrap();
+        let sr = adc.read(SR, 1).unwrap().0;
         assert_eq!(sr & STRT, 0);
         assert_ne!(sr & EOC, 0);
     }

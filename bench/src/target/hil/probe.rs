@@ -181,6 +181,15 @@ impl Hil {
     }
 }
 
+impl Drop for Hil {
+    fn drop(&mut self) {
+        // Before the session's own drop detaches the probe.
+        if let Some(service) = &mut self.service {
+            service.finish();
+        }
+    }
+}
+
 impl Hil {
     /// Where RTT's control block is and the channels it declares (names and sizes), as
     /// probe-rs found them: for bring-up.
@@ -243,6 +252,8 @@ pub trait Service {
     fn said(&mut self) -> Option<String> {
         None
     }
+    /// The run is over, the session still open (the virtual board writes its coverage).
+    fn finish(&mut self) {}
 }
 
 /// The function symbols of an ELF, sorted, names demangled.

@@ -67,7 +67,7 @@ pub fn connect(
         &registry,
         elf,
         Some(Box::new(service)),
-        Polling::QEMU,
+        Polling::VIRTUAL,
         None,
     )
 }
@@ -104,11 +104,10 @@ impl Service for BoardService {
     fn said(&mut self) -> Option<String> {
         self.board.as_mut()?.said()
     }
-}
 
-impl Drop for BoardService {
-    fn drop(&mut self) {
+    fn finish(&mut self) {
         // The coverage file (`--coverage`) is written when asked: the process is killed next.
         let _ = self.gdb.monitor("coverage");
     }
 }
+

@@ -1,0 +1,93 @@
+//! HIL's probe-rs path against the unmodified board ELF (`cargo fw`) on the virtual
+//! NUCLEO-F446RE (`virtual-board`, a process of its own): probe-rs downloads the ELF, resets it
+//! and attaches RTT, the bench sets the cage through the firmware's own fixture and plays over
+//! RTT in lockstep with SIL on the same drawn board. Only with the `probe` feature; says why it
+//! skips without the board ELF or the virtual board's binary. The M=3 tree runs in CI
+//! (`.ci/run`); here a few random M=4 games, doctor, and the errors.
+#![cfg(feature = "probe")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use bench::{Class, Lockstep, Scenario, Sil, Target};
+use heuristic::Size;
+
+mod common;
+
+const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
+
+/// The board ELF and the virtual board, or why the test skips.
+fn ready() -> Option<PathBuf> {
+    let elf = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(bench::BOARD_ELF);
+    if !elf.is_file() {
+        eprintln!("skipped: no board ELF (cargo fw)");
+        return None;
+    }
+    if let Err(e) = bench::virtual_board_binary() {
+        eprintln!("skipped: no virtual board ({e})");
+        return None;
+    }
+    Some(elf)
+}
+
+#[test]
+fn the_board_binary_on_the_virtual_board_agrees_with_sil_over_random_games() {
+    let Some(elf) = ready() else { return };
+    let seed = Some(7);
+    let scenario = Scenario::random(Size::M4, 4, 3);
+    let sil = Sil::new(NUCLEO, Size::M4, seed).unwrap();
+    let hil = bench::virtual_board::connect(&elf, NUCLEO.name, seed, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(hil.stage(), "HIL");
+    let mut both = Lockstep::new(sil, hil);
+    let dir = tempfile::tempdir().unwrap();
+    let report = common::played(NUCLEO, &mut both, &scenario, seed, dir.path(), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let compared = both.compared();
+    let tally = report.tally();
+    // Four games of M=4 on the board binary: every code and every move equal to SIL's.
+    assert!(tally.steps >= 12, "{tally:?}");
+    assert!(compared.measurements >= tally.steps, "{compared:?}");
+    assert!(compared.decisions >= tally.steps, "{compared:?}");
+    assert_eq!(tally.count(Class::Fault) + tally.count(Class::Wiring), 0);
+}
+
+#[test]
+fn doctor_brings_up_the_virtual_board_step_by_step() {
+    let Some(elf) = ready() else { return };
+    let out = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(["doctor", "--probe", "virtual", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("the virtual STM32F446RE"), "{text}");
+    assert!(text.contains("All "), "{text}");
+}
+
+#[test]
+fn an_elf_the_virtual_board_refuses_is_named_in_one_line() {
+    let Some(_) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("firmware");
+    std::fs::write(&garbage, b"not an ELF").unwrap();
+    let e = bench::virtual_board::connect(&garbage, NUCLEO.name, None, None).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("the virtual board refused to start: error: ")
+            && text.contains("is not a valid ELF file")
+            && !text.contains('\n'),
+        "{text}"
+    );
+    // The QEMU firmware (when CI names it) is not the board binary: it loads where the F446
+    // has no flash.
+    if let Some(qemu) = std::env::var_os(bench::ELF_ENV).filter(|v| !v.is_empty()) {
+        let e = bench::virtual_board::connect(Path::new(&qemu), NUCLEO.name, None, None)
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("outside the STM32F446RE's flash"),
+            "{e}"
+        );
+    }
+}
