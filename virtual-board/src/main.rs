@@ -202,9 +202,14 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
             let mut server = gdb::Server::new(core, &elf, board.coverage.clone());
             let result = if let Some(path) = gdb.strip_prefix("unix:") {
+                // Bound under another name and renamed once it listens: whoever waits for the
+                // path never finds a socket that refuses the connection.
+                let binding = format!("{path}.binding");
                 let _ = std::fs::remove_file(path);
-                let listener =
-                    UnixListener::bind(path).with_context(|| format!("cannot bind {path}"))?;
+                let _ = std::fs::remove_file(&binding);
+                let listener = UnixListener::bind(&binding)
+                    .with_context(|| format!("cannot bind {path}"))?;
+                std::fs::rename(&binding, path).with_context(|| format!("cannot bind {path}"))?;
                 let (stream, _) = listener.accept().context("accepting the debugger")?;
                 server.serve(conn::Buffered::new(stream))
             } else if let Some(address) = gdb.strip_prefix("tcp:") {
