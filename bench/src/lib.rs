@@ -50,9 +50,9 @@ pub use run::{CampaignError, campaign, header};
 pub use target::ask::measure;
 pub use target::defmt::{DefmtError, DefmtLog};
 pub use target::frame::{Sequence, decode_reply, encode_command};
+pub use target::hil::{BOARD_ELF, PROBE_ENV, is_qemu, is_virtual, probe_request};
 #[cfg(feature = "probe")]
 pub use target::hil::{Hil, Service, qemu, virtual_board};
-pub use target::hil::{BOARD_ELF, PROBE_ENV, is_qemu, is_virtual, probe_request};
 pub use target::lockstep::{Compared, Lockstep};
 pub use target::pil::{Pil, PilTarget, RttPil};
 pub use target::retry::{Polling, RetryStats};

@@ -326,7 +326,10 @@ impl Gdb {
                 == Some(data.iter().fold(0u8, |a, b| a.wrapping_add(*b)));
             if self.no_ack {
                 if !ok {
-                    return Err(unexpected("(a packet)", "a bad checksum with acknowledgements off"));
+                    return Err(unexpected(
+                        "(a packet)",
+                        "a bad checksum with acknowledgements off",
+                    ));
                 }
                 return Ok(unescape(&data));
             }

@@ -18,7 +18,9 @@ const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
 /// The board ELF and the virtual board, or why the test skips.
 fn ready() -> Option<PathBuf> {
-    let elf = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(bench::BOARD_ELF);
+    let elf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(bench::BOARD_ELF);
     if !elf.is_file() {
         eprintln!("skipped: no board ELF (cargo fw)");
         return None;
@@ -61,7 +63,11 @@ fn doctor_brings_up_the_virtual_board_step_by_step() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(text.contains("the virtual STM32F446RE"), "{text}");
     assert!(text.contains("All "), "{text}");
 }
@@ -83,8 +89,8 @@ fn an_elf_the_virtual_board_refuses_is_named_in_one_line() {
     // The QEMU firmware (when CI names it) is not the board binary: it loads where the F446
     // has no flash.
     if let Some(qemu) = std::env::var_os(bench::ELF_ENV).filter(|v| !v.is_empty()) {
-        let e = bench::virtual_board::connect(Path::new(&qemu), NUCLEO.name, None, None)
-            .unwrap_err();
+        let e =
+            bench::virtual_board::connect(Path::new(&qemu), NUCLEO.name, None, None).unwrap_err();
         assert!(
             e.to_string().contains("outside the STM32F446RE's flash"),
             "{e}"

@@ -686,8 +686,7 @@ impl Board {
                 size: 4,
             }));
         };
-        let Some(&(node, _, _)) = self.wiring.nodes.iter().find(|(_, p, _)| p.same_pin(pin))
-        else {
+        let Some(&(node, _, _)) = self.wiring.nodes.iter().find(|(_, p, _)| p.same_pin(pin)) else {
             let claim = self
                 .wiring
                 .nodes
@@ -761,7 +760,11 @@ impl Board {
         let code = if self.has(BoardFault::AdcOpen(pin)) {
             0
         } else {
-            match self.sampler.set_pullups(rail).and_then(|()| self.sampler.read(node)) {
+            match self
+                .sampler
+                .set_pullups(rail)
+                .and_then(|()| self.sampler.read(node))
+            {
                 Ok(code) => code,
                 Err(never) => match never {},
             }
@@ -1013,8 +1016,16 @@ mod tests {
         w(&mut b, GPIOA_MODER, 0xA800_0001); // PA0 an output
         w(&mut b, ADC1_SQR3, 0);
         let fault = config_fault(b.write(ADC1_CR2, 4, 1 | 1 << 30));
-        assert!(fault.what.contains("channel 0 on PA0 while the pin is in mode 01 (output)"));
-        assert!(fault.what.contains("GPIOA_MODER = 0xa8000001"), "{}", fault.what);
+        assert!(
+            fault
+                .what
+                .contains("channel 0 on PA0 while the pin is in mode 01 (output)")
+        );
+        assert!(
+            fault.what.contains("GPIOA_MODER = 0xa8000001"),
+            "{}",
+            fault.what
+        );
         assert_eq!(fault.rule, "RM0390, GPIO analog configuration (MODER = 11)");
     }
 
@@ -1029,7 +1040,11 @@ mod tests {
         w(&mut b, 0x4002_3808, 0b10);
         w(&mut b, 0x4001_2304, 0); // ADCPRE /2
         let fault = config_fault(b.write(ADC1_CR2, 4, 1 | 1 << 30));
-        assert!(fault.what.contains("ADC1 converts at 42.0 MHz"), "{}", fault.what);
+        assert!(
+            fault.what.contains("ADC1 converts at 42.0 MHz"),
+            "{}",
+            fault.what
+        );
         assert_eq!(fault.rule, "DS10693, 12-bit ADC characteristics (f_ADC)");
     }
 
@@ -1039,14 +1054,22 @@ mod tests {
         adc_ready(&mut b);
         w(&mut b, ADC1_SMPR2, 0); // 3 cycles
         let fault = config_fault(b.write(ADC1_CR2, 4, 1 | 1 << 30));
-        assert!(fault.what.contains("for 3 cycles at 4.0 MHz"), "{}", fault.what);
-        assert!(fault.what.contains("up to 30000 ohms (its pull-up)"), "{}", fault.what);
+        assert!(
+            fault.what.contains("for 3 cycles at 4.0 MHz"),
+            "{}",
+            fault.what
+        );
+        assert!(
+            fault.what.contains("up to 30000 ohms (its pull-up)"),
+            "{}",
+            fault.what
+        );
         assert_eq!(fault.rule, "DS10693, equation 1 (R_AIN max)");
     }
 
     #[test]
     fn a_profile_naming_the_wrong_channel_for_a_pin_is_a_configuration_fault() {
-        let mut profile = boards::NUCLEO_F446RE.clone();
+        let mut profile = boards::NUCLEO_F446RE;
         // Node A6 stays on PA0, but the profile says channel 2 (DS10693: PA0 is ADC1_IN0).
         profile.pins.nodes[0].channel = 2;
         let profile: &'static Profile = Box::leak(Box::new(profile));
@@ -1055,9 +1078,9 @@ mod tests {
         w(&mut b, ADC1_SQR3, 2); // what the firmware built from that profile converts
         let fault = config_fault(b.write(ADC1_CR2, 4, 1 | 1 << 30));
         assert!(
-            fault.what.contains(
-                "the profile puts node A6 on PA0 with channel 2, but PA0 is ADC1_IN0"
-            ),
+            fault
+                .what
+                .contains("the profile puts node A6 on PA0 with channel 2, but PA0 is ADC1_IN0"),
             "{}",
             fault.what
         );
@@ -1072,11 +1095,17 @@ mod tests {
         w(&mut b, 0x4000_3800, 1 << 2 | 1 << 6 | 1); // MSTR, SPE, CPHA (mode 1)
         let fault = config_fault(b.write(0x4000_380C, 4, 0xA5));
         assert!(
-            fault.what.contains("PB13 (the fixture's Sck) is in mode 00 (input) with AF0"),
+            fault
+                .what
+                .contains("PB13 (the fixture's Sck) is in mode 00 (input) with AF0"),
             "{}",
             fault.what
         );
-        assert!(fault.rule.starts_with("DS10693, alternate function mapping"));
+        assert!(
+            fault
+                .rule
+                .starts_with("DS10693, alternate function mapping")
+        );
     }
 
     #[test]
@@ -1086,7 +1115,9 @@ mod tests {
         // Row 1's LED is PC10, still an input.
         let fault = config_fault(b.write(GPIOC_BSRR, 4, 1 << 10));
         assert!(
-            fault.what.contains("drives PC10 (row 1 LED) high while its pin is in mode 00 (input)"),
+            fault
+                .what
+                .contains("drives PC10 (row 1 LED) high while its pin is in mode 00 (input)"),
             "{}",
             fault.what
         );
@@ -1100,7 +1131,9 @@ mod tests {
             panic!("read with the clock off")
         };
         assert!(
-            fault.what.contains("GPIOA accessed with its clock off (RCC_AHB1ENR = 0x00100000: GPIOAEN = 0)"),
+            fault.what.contains(
+                "GPIOA accessed with its clock off (RCC_AHB1ENR = 0x00100000: GPIOAEN = 0)"
+            ),
             "{}",
             fault.what
         );

@@ -131,7 +131,10 @@ mod tests {
         conn.write_all(b"+$OK#9a").unwrap();
         b.set_nonblocking(true).unwrap();
         let mut got = [0u8; 16];
-        assert!(Read::read(&mut b, &mut got).is_err(), "nothing before the flush");
+        assert!(
+            Read::read(&mut b, &mut got).is_err(),
+            "nothing before the flush"
+        );
         conn.flush().unwrap();
         b.set_nonblocking(false).unwrap();
         let n = Read::read(&mut b, &mut got).unwrap();

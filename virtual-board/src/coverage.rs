@@ -41,6 +41,8 @@ pub fn profile(elf: &Elf, blocks: &std::collections::HashMap<u32, u64>) -> Strin
         *by_function.entry(name).or_default() += n;
     }
     let mut rows: Vec<(&str, u64)> = by_function.into_iter().collect();
-    rows.sort_by(|a, b| b.1.cmp(&a.1));
-    rows.iter().map(|(name, n)| format!("{n:>12} {name}\n")).collect()
+    rows.sort_by_key(|row| std::cmp::Reverse(row.1));
+    rows.iter()
+        .map(|(name, n)| format!("{n:>12} {name}\n"))
+        .collect()
 }

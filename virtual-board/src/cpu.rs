@@ -139,9 +139,11 @@ impl<'a> Core<'a> {
                 u64::from(start),
                 u64::from(size),
                 // The callbacks get offsets into the region.
-                Some(move |uc: &mut Unicorn<'_, State>, offset: u64, size: usize| {
-                    mmio_read(uc, u64::from(start) + offset, size)
-                }),
+                Some(
+                    move |uc: &mut Unicorn<'_, State>, offset: u64, size: usize| {
+                        mmio_read(uc, u64::from(start) + offset, size)
+                    },
+                ),
                 Some(
                     move |uc: &mut Unicorn<'_, State>, offset: u64, size: usize, value: u64| {
                         mmio_write(uc, u64::from(start) + offset, size, value)
@@ -220,10 +222,7 @@ impl<'a> Core<'a> {
             exact: true,
         };
         if let Some(Pending::Fault(fault, pc, exact)) = self.uc.get_data_mut().pending.take() {
-            let place = Place {
-                exact,
-                ..place(pc)
-            };
+            let place = Place { exact, ..place(pc) };
             return Err(match fault {
                 Fault::Unmodelled(access) => Stop::Unmodelled { access, place },
                 Fault::Config(fault) => Stop::Config { fault, place },
@@ -240,8 +239,7 @@ impl<'a> Core<'a> {
         match result {
             Ok(())
                 if self.uc.get_data().board.cycles >= self.uc.get_data().slice_end
-                    || self.uc.get_data().instructions
-                        >= self.uc.get_data().slice_instructions =>
+                    || self.uc.get_data().instructions >= self.uc.get_data().slice_instructions =>
             {
                 Ok(Ran::Slice)
             }
@@ -312,17 +310,16 @@ impl<'a> Core<'a> {
             if FLASH.holds(address, bytes.len() as u32) {
                 // New code: the block lengths counted so far may be stale.
                 self.uc.get_data_mut().lengths.fill(0);
-                let _ = self.uc.ctl_remove_cache(
-                    u64::from(address),
-                    u64::from(address) + bytes.len() as u64,
-                );
+                let _ = self
+                    .uc
+                    .ctl_remove_cache(u64::from(address), u64::from(address) + bytes.len() as u64);
             }
             return self
                 .uc
                 .mem_write(u64::from(address), bytes)
                 .map_err(|_| Fault::Unmodelled(self.state().board.access(address, None, 1)));
         }
-        if address & 3 != 0 || bytes.len() % 4 != 0 {
+        if address & 3 != 0 || !bytes.len().is_multiple_of(4) {
             return Err(Fault::Unmodelled(self.state().board.access(
                 address,
                 None,
@@ -346,7 +343,11 @@ impl<'a> Core<'a> {
     pub fn register(&self, number: usize) -> Option<u64> {
         let value = self.uc.reg_read(gdb_register(number)?).ok()?;
         // An M-profile core is always in Thumb state; unicorn keeps T apart from xPSR.
-        Some(if number == 25 { value | XPSR_THUMB } else { value })
+        Some(if number == 25 {
+            value | XPSR_THUMB
+        } else {
+            value
+        })
     }
 
     /// Writes a register by gdb's ARM number.
@@ -436,7 +437,11 @@ fn mmio_read(uc: &mut Unicorn<'_, State>, address: u64, size: usize) -> u64 {
 
 /// A store to a modelled register (MMIO).
 fn mmio_write(uc: &mut Unicorn<'_, State>, address: u64, size: usize, value: u64) {
-    match uc.get_data_mut().board.write(address as u32, size, value as u32) {
+    match uc
+        .get_data_mut()
+        .board
+        .write(address as u32, size, value as u32)
+    {
         Ok(()) if uc.get_data().board.reset_requested => {
             let _ = uc.emu_stop();
         }
@@ -453,12 +458,9 @@ fn invalid_access(
     size: usize,
     value: i64,
 ) -> bool {
-    let written = matches!(kind, MemType::WRITE_UNMAPPED | MemType::WRITE_PROT)
-        .then_some(value as u32);
-    let access: Access = uc
-        .get_data()
-        .board
-        .access(address as u32, written, size);
+    let written =
+        matches!(kind, MemType::WRITE_UNMAPPED | MemType::WRITE_PROT).then_some(value as u32);
+    let access: Access = uc.get_data().board.access(address as u32, written, size);
     stop_with(uc, Fault::Unmodelled(access));
     false
 }

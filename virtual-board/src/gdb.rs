@@ -3,8 +3,8 @@
 //! bench's probe (gdb-probe, through probe-rs) and `arm-none-eabi-gdb` attach to it alike.
 
 use std::marker::PhantomData;
-use std::path::PathBuf;
 use std::num::NonZeroUsize;
+use std::path::PathBuf;
 
 use gdbstub::arch::{Arch, RegId, Registers};
 use gdbstub::common::Signal;
@@ -292,7 +292,12 @@ impl SingleRegisterAccess<()> for Server<'_, '_> {
         Ok(n)
     }
 
-    fn write_register(&mut self, _tid: (), reg: CoreRegister, val: &[u8]) -> TargetResult<(), Self> {
+    fn write_register(
+        &mut self,
+        _tid: (),
+        reg: CoreRegister,
+        val: &[u8],
+    ) -> TargetResult<(), Self> {
         let mut bytes = [0u8; 8];
         let n = val.len().min(8);
         bytes[..n].copy_from_slice(&val[..n]);

@@ -27,7 +27,9 @@ pub struct Log {
 
 impl std::fmt::Debug for Log {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Log").field("rtt", &self.rtt).finish_non_exhaustive()
+        f.debug_struct("Log")
+            .field("rtt", &self.rtt)
+            .finish_non_exhaustive()
     }
 }
 
@@ -67,7 +69,11 @@ impl Log {
             match decoder.decode() {
                 Ok(frame) => {
                     let level = frame.level().map_or("", |l| l.as_str());
-                    lines.push(format!("{level} {}", frame.display_message()).trim().to_string());
+                    lines.push(
+                        format!("{level} {}", frame.display_message())
+                            .trim()
+                            .to_string(),
+                    );
                 }
                 Err(DecodeError::UnexpectedEof) => break,
                 Err(DecodeError::Malformed) => {

@@ -207,8 +207,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 let binding = format!("{path}.binding");
                 let _ = std::fs::remove_file(path);
                 let _ = std::fs::remove_file(&binding);
-                let listener = UnixListener::bind(&binding)
-                    .with_context(|| format!("cannot bind {path}"))?;
+                let listener =
+                    UnixListener::bind(&binding).with_context(|| format!("cannot bind {path}"))?;
                 std::fs::rename(&binding, path).with_context(|| format!("cannot bind {path}"))?;
                 let (stream, _) = listener.accept().context("accepting the debugger")?;
                 server.serve(conn::Buffered::new(stream))
@@ -243,7 +243,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 
 /// Runs `ms` virtual milliseconds (at the core's clock as the firmware set it up), printing
 /// the log; the stop's exit code if the firmware stopped.
-fn run_for(core: &mut Core<'_>, elf: &Elf, log: &mut log::Log, ms: u64, presses: &[u64]) -> ExitCode {
+fn run_for(
+    core: &mut Core<'_>,
+    elf: &Elf,
+    log: &mut log::Log,
+    ms: u64,
+    presses: &[u64],
+) -> ExitCode {
     // Virtual time in core cycles at 84 MHz (the board binary's clock).
     const PER_MS: u64 = 84_000;
     let end = ms * PER_MS;

@@ -106,7 +106,11 @@ fn diagnose(shown: LedPattern, expected: LedPattern, core: &Core<'_>) -> String 
     }
     for (i, &pin) in columns.iter().enumerate() {
         if expected.column(i as u8 + 1) && !shown.column(i as u8 + 1) {
-            dark.push(format!("column {} ({})", (b'A' + i as u8) as char, name(pin)));
+            dark.push(format!(
+                "column {} ({})",
+                (b'A' + i as u8) as char,
+                name(pin)
+            ));
         }
     }
     if !dark.is_empty() {
@@ -123,9 +127,16 @@ fn diagnose(shown: LedPattern, expected: LedPattern, core: &Core<'_>) -> String 
         ),
         (_, 0) => format!(
             "only a row is lit: check the column LEDs ({}) and their resistors",
-            columns.iter().map(|&p| name(p)).collect::<Vec<_>>().join(", ")
+            columns
+                .iter()
+                .map(|&p| name(p))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
-        _ => format!("it shows rows {:#09b} and columns {:#09b}", shown.rows, shown.columns),
+        _ => format!(
+            "it shows rows {:#09b} and columns {:#09b}",
+            shown.rows, shown.columns
+        ),
     }
 }
 
@@ -164,7 +175,11 @@ pub fn play(
         let Some(edge) = shown_edge(shown, size) else {
             game.trouble = Some(format!(
                 "after {} the machine should light one row and one column; {}",
-                if game.moves.is_empty() { "the first press".to_string() } else { game.record() },
+                if game.moves.is_empty() {
+                    "the first press".to_string()
+                } else {
+                    game.record()
+                },
                 diagnose(shown, LedPattern::OFF, core)
             ));
             return Ok(game);

@@ -18,8 +18,8 @@ fn board() -> Command {
 
 /// The board ELF `cargo fw` writes, if it has been built.
 fn board_elf() -> Option<PathBuf> {
-    let elf = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/thumbv7em-none-eabihf/fw/firmware");
+    let elf =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/thumbv7em-none-eabihf/fw/firmware");
     if elf.is_file() {
         Some(elf)
     } else {
@@ -44,9 +44,8 @@ fn tiny_elf(image: &[u8]) -> Vec<u8> {
     elf[42..44].copy_from_slice(&32u16.to_le_bytes()); // e_phentsize
     elf[44..46].copy_from_slice(&1u16.to_le_bytes()); // e_phnum
     let ph = 52;
-    let word = |elf: &mut Vec<u8>, at: usize, v: u32| {
-        elf[at..at + 4].copy_from_slice(&v.to_le_bytes())
-    };
+    let word =
+        |elf: &mut Vec<u8>, at: usize, v: u32| elf[at..at + 4].copy_from_slice(&v.to_le_bytes());
     word(&mut elf, ph, 1); // PT_LOAD
     word(&mut elf, ph + 4, 84); // p_offset
     word(&mut elf, ph + 8, 0x0800_0000); // p_vaddr
@@ -87,7 +86,10 @@ fn the_board_binary_boots_finds_its_fixture_and_reaches_the_main_loop() {
         .unwrap();
     let log = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(log.contains("edge fixture found: 7 packages answer"), "{log}");
+    assert!(
+        log.contains("edge fixture found: 7 packages answer"),
+        "{log}"
+    );
     assert!(log.contains("on nucleo-f446re"), "{log}");
 }
 
@@ -197,7 +199,10 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         let err = stderr(&out);
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-        assert!(err.starts_with("error: ") && err.contains(expected), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: ") && err.contains(expected),
+            "{args:?}: {err}"
+        );
     }
     // An ELF that loads where the STM32F446's flash is not (the QEMU firmware loads at 0).
     let mut image = vec![0u8; 16];
@@ -321,7 +326,10 @@ fn board_faults_made_at_register_level_are_found_with_what_to_check() {
         .unwrap();
     assert!(out.status.success());
     let log = String::from_utf8_lossy(&out.stdout);
-    assert!(log.contains("no edge fixture answers on MISO: moves are made by hand"), "{log}");
+    assert!(
+        log.contains("no edge fixture answers on MISO: moves are made by hand"),
+        "{log}"
+    );
     // The PLL never locks: no conversion ever starts, and the run says where the core spins.
     let out = board()
         .args(["run", "--ms", "20", "--fault", "pll-stuck", "--elf"])
@@ -338,5 +346,9 @@ fn board_faults_made_at_register_level_are_found_with_what_to_check() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("no port Z on LQFP64"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no port Z on LQFP64"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -298,7 +298,10 @@ fn connect_virtual(
             ));
             checks.push(Check::pass(
                 FLASHED,
-                format!("{} (downloaded by probe-rs as memory writes)", elf.display()),
+                format!(
+                    "{} (downloaded by probe-rs as memory writes)",
+                    elf.display()
+                ),
             ));
             checks.push(Check::pass(RTT, hil.rtt_layout()));
             Some(Box::new(hil))

@@ -208,11 +208,7 @@ impl Rcc {
             sysclk >> [1, 2, 3, 4, 6, 7, 8, 9][(hpre - 8) as usize]
         };
         let apb = |bits: u32| {
-            if bits < 4 {
-                hclk
-            } else {
-                hclk >> (bits - 3)
-            }
+            if bits < 4 { hclk } else { hclk >> (bits - 3) }
         };
         Clocks {
             sysclk,
@@ -252,7 +248,8 @@ mod tests {
         rcc.write(CR, 0x83 | 1 << 24, 0, false).unwrap();
         assert_ne!(rcc.read(CR).unwrap() & (1 << 25), 0);
         // 16 MHz / 16 x 336 / 4 = 84 MHz on the PLL (the board binary's set-up), APB1 / 2.
-        rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0, false).unwrap();
+        rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0, false)
+            .unwrap();
         rcc.write(CFGR, 0b10 | 0b100 << 10, 2, false).unwrap();
         assert_eq!((rcc.read(CFGR).unwrap() >> 2) & 0b11, 0b10);
         assert_eq!(
@@ -270,7 +267,8 @@ mod tests {
     fn switching_to_84_mhz_with_no_flash_wait_states_is_a_configuration_fault() {
         let mut rcc = Rcc::default();
         rcc.write(CR, 0x83 | 1 << 24, 0, false).unwrap();
-        rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0, false).unwrap();
+        rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0, false)
+            .unwrap();
         let Err(Fault::Config(fault)) = rcc.write(CFGR, 0b10, 0, false) else {
             panic!("accepted")
         };

@@ -110,4 +110,3 @@ impl Service for BoardService {
         let _ = self.gdb.monitor("coverage");
     }
 }
-

@@ -243,9 +243,9 @@ impl Run {
         match &self.elf {
             Some(elf) => Ok(elf.clone()),
             None if std::path::Path::new(bench::BOARD_ELF).is_file() => Ok(bench::BOARD_ELF.into()),
-            None => bail!(
-                "--probe virtual runs the board ELF: build it with `cargo fw` or pass --elf"
-            ),
+            None => {
+                bail!("--probe virtual runs the board ELF: build it with `cargo fw` or pass --elf")
+            }
         }
     }
 
