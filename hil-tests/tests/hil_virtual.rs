@@ -38,7 +38,7 @@ fn the_board_binary_on_the_virtual_board_agrees_with_sil_over_random_games() {
     let seed = Some(7);
     let scenario = Scenario::random(Size::M4, 4, 3);
     let sil = Sil::new(NUCLEO, Size::M4, seed).unwrap();
-    let hil = bench::virtual_board::connect(&elf, NUCLEO.name, seed, None)
+    let hil = bench::virtual_board::connect(&elf, NUCLEO.name, seed, None, &[])
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(hil.stage(), "HIL");
     let mut both = Lockstep::new(sil, hil);
@@ -78,7 +78,7 @@ fn an_elf_the_virtual_board_refuses_is_named_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let garbage = dir.path().join("firmware");
     std::fs::write(&garbage, b"not an ELF").unwrap();
-    let e = bench::virtual_board::connect(&garbage, NUCLEO.name, None, None).unwrap_err();
+    let e = bench::virtual_board::connect(&garbage, NUCLEO.name, None, None, &[]).unwrap_err();
     let text = e.to_string();
     assert!(
         text.contains("the virtual board refused to start: error: ")
@@ -89,11 +89,34 @@ fn an_elf_the_virtual_board_refuses_is_named_in_one_line() {
     // The QEMU firmware (when CI names it) is not the board binary: it loads where the F446
     // has no flash.
     if let Some(qemu) = std::env::var_os(bench::ELF_ENV).filter(|v| !v.is_empty()) {
-        let e =
-            bench::virtual_board::connect(Path::new(&qemu), NUCLEO.name, None, None).unwrap_err();
+        let e = bench::virtual_board::connect(Path::new(&qemu), NUCLEO.name, None, None, &[])
+            .unwrap_err();
         assert!(
             e.to_string().contains("outside the STM32F446RE's flash"),
             "{e}"
         );
     }
+}
+
+#[test]
+fn a_core_stuck_in_a_loop_is_reported_with_its_pc_and_function() {
+    let Some(elf) = ready() else { return };
+    // The PLL never locks: the board binary spins in the HAL's clock set-up (inlined into its
+    // main), after RTT is up, so the bench attaches and then hears nothing.
+    let mut hil = bench::virtual_board::connect(&elf, NUCLEO.name, None, None, &["pll-stuck"])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let e = hil
+        .exchange(firmware::protocol::Command::Identify)
+        .unwrap_err();
+    match &e {
+        bench::TargetError::Hangs { pc, symbol, .. } => {
+            assert!((0x0800_0000..0x0808_0000).contains(pc), "{e}");
+            assert!(symbol.as_deref().is_some_and(|s| s.contains("main")), "{e}");
+        }
+        other => panic!("not a hang with its place: {other}"),
+    }
+    assert!(
+        e.to_string().contains("the firmware hangs at PC 0x08"),
+        "{e}"
+    );
 }

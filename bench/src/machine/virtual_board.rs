@@ -70,12 +70,14 @@ impl Drop for VirtualBoard {
 impl VirtualBoard {
     /// Starts the board binary `elf` on the virtual board wired as `profile` (a name or a
     /// profile file) with parts drawn from `seed`, and waits for its socket. `coverage`: where
-    /// it writes which of the ELF's functions ran, when it ends.
+    /// it writes which of the ELF's functions ran, when it ends. `faults`: board faults made
+    /// at register level, as `virtual-board --fault` takes them (`pll-stuck`, `miso-low`, ...).
     pub fn start(
         elf: &Path,
         profile: &str,
         seed: Option<u64>,
         coverage: Option<&Path>,
+        faults: &[&str],
     ) -> Result<VirtualBoard, MachineError> {
         let binary = virtual_board_binary()?;
         let socket = socket_path("virtual");
@@ -99,6 +101,9 @@ impl VirtualBoard {
         }
         if let Some(path) = coverage {
             command.arg("--coverage").arg(path);
+        }
+        for fault in faults {
+            command.arg("--fault").arg(fault);
         }
         let child = command.spawn().map_err(MachineError::Start)?;
         let mut board = VirtualBoard {

@@ -287,7 +287,7 @@ fn connect_virtual(
     profile: &'static boards::Profile,
     checks: &mut Vec<Check>,
 ) -> Option<Box<dyn Target>> {
-    match bench::virtual_board::connect(elf, board, None, None) {
+    match bench::virtual_board::connect(elf, board, None, None, &[]) {
         Ok(mut hil) => {
             checks.push(Check::pass(
                 CHIP,

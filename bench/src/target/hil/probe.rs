@@ -256,6 +256,26 @@ pub trait Service {
     fn finish(&mut self) {}
 }
 
+/// A registry holding the one target family of `yaml`, and the RAM of its target `name`: what
+/// an emulated machine (QEMU's, the virtual board) is to probe-rs, and what its probe may write.
+pub(crate) fn emulated_target(
+    yaml: &str,
+    name: &str,
+) -> Result<(Registry, Vec<std::ops::Range<u64>>), TargetError> {
+    let mut registry = Registry::new();
+    registry.add_target_family_from_yaml(yaml).map_err(lost)?;
+    let target = registry.get_target_by_name(name).map_err(lost)?;
+    let ram = target
+        .memory_map
+        .iter()
+        .filter_map(|region| match region {
+            probe_rs::config::MemoryRegion::Ram(ram) => Some(ram.range.clone()),
+            _ => None,
+        })
+        .collect();
+    Ok((registry, ram))
+}
+
 /// The function symbols of an ELF, sorted, names demangled.
 fn functions(elf: &[u8]) -> Vec<(u32, u32, String)> {
     use object::{Object, ObjectSymbol, SymbolKind};

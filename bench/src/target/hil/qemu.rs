@@ -17,7 +17,6 @@ use firmware::protocol::FrameReader;
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
 use gdb_probe::targets::{MPS2_AN386, MPS2_AN386_YAML};
 use heuristic::{Position, Size};
-use probe_rs::config::{MemoryRegion, Registry};
 use probe_rs::probe::list::Lister;
 
 use super::{Hil, Service};
@@ -38,19 +37,7 @@ pub fn connect(
     seed: Option<u64>,
 ) -> Result<Hil, TargetError> {
     let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
-    let mut registry = Registry::new();
-    registry
-        .add_target_family_from_yaml(MPS2_AN386_YAML)
-        .map_err(lost)?;
-    let target = registry.get_target_by_name(MPS2_AN386).map_err(lost)?;
-    let ram = target
-        .memory_map
-        .iter()
-        .filter_map(|region| match region {
-            MemoryRegion::Ram(ram) => Some(ram.range.clone()),
-            _ => None,
-        })
-        .collect();
+    let (registry, ram) = super::probe::emulated_target(MPS2_AN386_YAML, MPS2_AN386)?;
     let mut command = qemu_machine();
     // `native`: semihosting (the firmware's command line, its exit) stays QEMU's with a
     // debugger attached. QEMU's option syntax doubles a comma inside a value.

@@ -12,7 +12,6 @@ use std::path::Path;
 
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
 use gdb_probe::targets::{VIRTUAL_NUCLEO_F446RE, VIRTUAL_NUCLEO_F446RE_YAML};
-use probe_rs::config::{MemoryRegion, Registry};
 use probe_rs::probe::list::Lister;
 
 use super::{Hil, Service};
@@ -22,29 +21,18 @@ use crate::target::{Lost, TargetError, lost};
 
 /// The HIL target on the virtual board: `elf` is the board ELF (`cargo fw`), `profile` the
 /// board it models (a name or a profile file: its wiring and parts), `seed` the draw.
-/// `coverage`: where the board writes which of the ELF's functions ran, when it ends.
+/// `coverage`: where the board writes which of the ELF's functions ran, when it ends;
+/// `faults`: board faults made at register level (`virtual-board --fault`).
 pub fn connect(
     elf: &Path,
     profile: &str,
     seed: Option<u64>,
     coverage: Option<&Path>,
+    faults: &[&str],
 ) -> Result<Hil, TargetError> {
-    let mut registry = Registry::new();
-    registry
-        .add_target_family_from_yaml(VIRTUAL_NUCLEO_F446RE_YAML)
-        .map_err(lost)?;
-    let target = registry
-        .get_target_by_name(VIRTUAL_NUCLEO_F446RE)
-        .map_err(lost)?;
-    let ram = target
-        .memory_map
-        .iter()
-        .filter_map(|region| match region {
-            MemoryRegion::Ram(ram) => Some(ram.range.clone()),
-            _ => None,
-        })
-        .collect();
-    let mut board = VirtualBoard::start(elf, profile, seed, coverage)?;
+    let (registry, ram) =
+        super::probe::emulated_target(VIRTUAL_NUCLEO_F446RE_YAML, VIRTUAL_NUCLEO_F446RE)?;
+    let mut board = VirtualBoard::start(elf, profile, seed, coverage, faults)?;
     let address = board.address();
     let lister = Lister::with_lister(Box::new(GdbLister::new([GdbTarget {
         address: address.clone(),

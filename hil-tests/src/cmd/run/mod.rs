@@ -178,6 +178,7 @@ impl Run {
                 &self.board,
                 self.board_seed,
                 Some(&coverage),
+                &[],
             )?));
         }
         if self.probe.as_deref().is_some_and(bench::is_qemu) {
