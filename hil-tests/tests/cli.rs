@@ -166,7 +166,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: --compare-sil compares the firmware in QEMU with SIL: use it with --target pil or --probe qemu",
+            "error: --compare-sil compares an emulated board with SIL: use it with --target pil, --probe qemu or --probe virtual",
         ),
         (
             vec![
