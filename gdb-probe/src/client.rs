@@ -13,16 +13,20 @@
 
 use std::collections::VecDeque;
 use std::io::{Read, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::quirks::Quirks;
 use crate::transport::{Address, Stream};
+use crate::window::Window;
 
 /// The longest wait for a stub's answer: the guest is halted while it answers.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(5);
 /// Bytes per memory packet: hex doubles them, and with the command the packet stays under
 /// 1000 characters, which any stub takes (QEMU offers `PacketSize=1000`, hex: 4096).
 const CHUNK: usize = 0x1f0;
+/// How often an access through the memory window looks for a stop reply while the guest runs
+/// (a packet-free access would otherwise never see the guest stop or the stub go).
+const LOOK: Duration = Duration::from_millis(1);
 
 /// What went wrong talking to the stub.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +71,12 @@ pub struct Gdb {
     quirks: Quirks,
     /// Received bytes not yet consumed.
     pending: VecDeque<u8>,
+    /// RAM shared with the stub: accesses there send no packet.
+    window: Option<Window>,
+    /// Why the stub's window could not be used, if it offered one.
+    window_refused: Option<String>,
+    /// The last look for a stop reply between window accesses.
+    looked: Instant,
 }
 
 impl Gdb {
@@ -85,6 +95,9 @@ impl Gdb {
             no_ack: false,
             quirks,
             pending: VecDeque::new(),
+            window: None,
+            window_refused: None,
+            looked: Instant::now(),
         };
         // With a feature, as gdb sends it: QEMU takes either form, the gdbstub crate (a virtual
         // board's stub) refuses a bare `qSupported` as malformed.
@@ -102,7 +115,28 @@ impl Gdb {
         // Why the guest is stopped: QEMU answers `T05` on attach.
         let stop = gdb.request("?")?;
         gdb.stop_reason("?", &stop)?;
+        if let Some(command) = quirks.window_command {
+            // A stub elsewhere, or one with private RAM, leaves the packets as the only path.
+            match gdb
+                .monitor_output(command)
+                .map(|answer| Window::open(&answer))
+            {
+                Ok(Ok(window)) => gdb.window = Some(window),
+                Ok(Err(e)) => gdb.window_refused = Some(e.to_string()),
+                Err(e) => gdb.window_refused = Some(e.to_string()),
+            }
+        }
         Ok(gdb)
+    }
+
+    /// How memory is reached: through the stub's memory window (its range and file) or by
+    /// packets (and why the window offered could not be used).
+    pub fn memory_path(&self) -> String {
+        match (&self.window, &self.window_refused) {
+            (Some(window), _) => format!("a memory window, {}", window.describe()),
+            (None, Some(why)) => format!("packets ({why})"),
+            (None, None) => "packets".to_string(),
+        }
     }
 
     /// The stub's quirks, as given at connect.
@@ -139,6 +173,17 @@ impl Gdb {
     /// Reads `buf.len()` bytes of guest memory from `addr` (stopping the guest first unless
     /// the stub reads while it runs, [`Quirks::reads_while_running`]).
     pub fn read_memory(&mut self, addr: u32, buf: &mut [u8]) -> Result<(), GdbError> {
+        if self
+            .window
+            .as_ref()
+            .is_some_and(|w| w.holds(addr, buf.len()))
+        {
+            self.look()?;
+            if let Some(window) = &self.window {
+                window.read(addr, buf);
+            }
+            return Ok(());
+        }
         for (i, chunk) in buf.chunks_mut(CHUNK).enumerate() {
             let at = addr.wrapping_add((i * CHUNK) as u32);
             let packet = format!("m{at:x},{:x}", chunk.len());
@@ -155,6 +200,17 @@ impl Gdb {
     /// Writes `bytes` to guest memory at `addr` (stopping the guest first unless the stub
     /// writes while it runs).
     pub fn write_memory(&mut self, addr: u32, bytes: &[u8]) -> Result<(), GdbError> {
+        if self
+            .window
+            .as_ref()
+            .is_some_and(|w| w.holds(addr, bytes.len()))
+        {
+            self.look()?;
+            if let Some(window) = &self.window {
+                window.write(addr, bytes);
+            }
+            return Ok(());
+        }
         for (i, chunk) in bytes.chunks(CHUNK).enumerate() {
             let at = addr.wrapping_add((i * CHUNK) as u32);
             let packet = format!("M{at:x},{:x}:{}", chunk.len(), hex(chunk));
@@ -164,6 +220,47 @@ impl Gdb {
             }
         }
         Ok(())
+    }
+
+    /// Between window accesses while the guest runs, at most every [`LOOK`]: takes a stop
+    /// reply the stub sent (the guest stopped: it is halted from here on), and reports a stub
+    /// that exited or closed the connection, as the next packet would have.
+    fn look(&mut self) -> Result<(), GdbError> {
+        if !self.running || self.looked.elapsed() < LOOK {
+            return Ok(());
+        }
+        self.looked = Instant::now();
+        if self.pending.is_empty() {
+            self.stream.set_nonblocking(true)?;
+            let mut buf = [0u8; 512];
+            let read = self.stream.read(&mut buf);
+            self.stream.set_nonblocking(false)?;
+            match read {
+                Ok(0) => return Err(GdbError::Closed),
+                Ok(n) => self.pending.extend(&buf[..n]),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+                    ) =>
+                {
+                    return Ok(());
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                    return Err(GdbError::Closed);
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let answer = self.packet()?;
+        if let Some(code) = exit_code(&answer) {
+            return Err(GdbError::Exited(code));
+        }
+        if answer.starts_with('T') || answer.starts_with('S') {
+            self.running = false;
+            return Ok(());
+        }
+        Err(unexpected("(nothing: the guest runs)", &answer))
     }
 
     /// A memory packet: sent with the guest running where the stub allows it. A stop reply
@@ -228,14 +325,21 @@ impl Gdb {
     /// Runs a command of QEMU's monitor (`qRcmd`), e.g. `system_reset`; the guest stays
     /// halted. QEMU's gdbstub has a monitor of its own, even with `-monitor none`.
     pub fn monitor(&mut self, command: &str) -> Result<(), GdbError> {
+        self.monitor_output(command).map(drop)
+    }
+
+    /// Runs a monitor command and returns what it printed.
+    pub fn monitor_output(&mut self, command: &str) -> Result<String, GdbError> {
         let packet = format!("qRcmd,{}", hex(command.as_bytes()));
         let mut answer = self.request(&packet)?;
+        let mut output = Vec::new();
         // `O` packets (hex) carry the monitor's output before the final `OK`.
         while answer != "OK" && answer.starts_with('O') {
+            output.extend(unhex(&answer[1..]).unwrap_or_default());
             answer = self.packet()?;
         }
         if answer == "OK" {
-            Ok(())
+            Ok(String::from_utf8_lossy(&output).into_owned())
         } else {
             Err(unexpected(&packet, &answer))
         }

@@ -2,7 +2,8 @@
 //! (QEMU's gdbstub today; a virtual board's, or gdbserver, tomorrow):
 //!
 //! - [`Gdb`]: a client of the GDB remote serial protocol over any [`Stream`] (a unix socket
-//!   or TCP, chosen by an [`Address`]): halt, resume, step, memory, registers, monitor.
+//!   or TCP, chosen by an [`Address`]): halt, resume, step, memory, registers, monitor; RAM a
+//!   stub on the same machine shares through a file is reached with no packet ([`window`]).
 //! - [`rtt`]: the host side of SEGGER RTT over a small [`rtt::Memory`] trait (the gdb client
 //!   is one), for a host that reads the ring buffers itself.
 //! - `probe` (feature `probe-rs`): probe-rs's `DebugProbe` and ARM interfaces over any
@@ -16,6 +17,7 @@ mod client;
 mod quirks;
 pub mod rtt;
 mod transport;
+pub mod window;
 
 #[cfg(feature = "probe-rs")]
 pub mod probe;

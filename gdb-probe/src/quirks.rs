@@ -18,6 +18,9 @@ pub struct Quirks {
     /// debug probe reads memory over the AHB without stopping the core; without it every
     /// access stops the guest first (QEMU's stub answers only a stopped guest).
     pub reads_while_running: bool,
+    /// The monitor command that names the stub's memory window (RAM in a file the client maps
+    /// too: accesses there send no packet), if it has one.
+    pub window_command: Option<&'static str>,
 }
 
 impl Quirks {
@@ -27,6 +30,7 @@ impl Quirks {
         drops_device_writes: true,
         reset_command: Some("system_reset"),
         reads_while_running: false,
+        window_command: None,
     };
 
     /// A stub that follows the protocol and models the device registers itself (a gdbstub
@@ -37,18 +41,21 @@ impl Quirks {
         drops_device_writes: false,
         reset_command: None,
         reads_while_running: false,
+        window_command: None,
     };
 }
 
 impl Quirks {
     /// The virtual NUCLEO-F446RE's stub (the `virtual-board` binary, a gdbstub crate server):
     /// it models the device registers itself, its monitor resets the system, and it answers
-    /// memory packets between instruction blocks while the core runs.
+    /// memory packets between instruction blocks while the core runs; on the same machine its
+    /// SRAM is a memory window, reached with no packet at all.
     pub const VIRTUAL_BOARD: Quirks = Quirks {
         target_xml_first: false,
         drops_device_writes: false,
         reset_command: Some("reset"),
         reads_while_running: true,
+        window_command: Some("window"),
     };
 }
 

@@ -64,17 +64,27 @@ impl fmt::Display for Address {
 pub trait Stream: Read + Write + Send + fmt::Debug {
     /// Bounds every read (the client's answer timeout).
     fn set_read_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()>;
+    /// Reads return at once when nothing is there (to look for a stop reply in passing).
+    fn set_nonblocking(&self, on: bool) -> std::io::Result<()>;
 }
 
 impl Stream for UnixStream {
     fn set_read_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()> {
         UnixStream::set_read_timeout(self, timeout)
     }
+
+    fn set_nonblocking(&self, on: bool) -> std::io::Result<()> {
+        UnixStream::set_nonblocking(self, on)
+    }
 }
 
 impl Stream for TcpStream {
     fn set_read_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()> {
         TcpStream::set_read_timeout(self, timeout)
+    }
+
+    fn set_nonblocking(&self, on: bool) -> std::io::Result<()> {
+        TcpStream::set_nonblocking(self, on)
     }
 }
 

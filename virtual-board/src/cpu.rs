@@ -1,6 +1,5 @@
 //! The core: unicorn's Cortex-M4 with the chip's memory map, every peripheral access through
-//! the board's models (memory hooks, so the PC of the access is exact), unmapped addresses
-//! stopped and named, and time counted in instructions (a block's instructions, found once per
+//! the board's models (MMIO pages), unmapped addresses stopped and named, and time counted in instructions (a block's instructions, found once per
 //! block), so that a run is the same every time.
 
 use std::collections::{HashMap, HashSet};
@@ -11,6 +10,7 @@ use unicorn_engine::{ArmCpuModel, RegisterARM, Unicorn};
 use crate::board::Board;
 use crate::chip::{FLASH, SRAM};
 use crate::elf::Elf;
+use crate::sram::Sram;
 use crate::stop::{Access, Fault, Place, Stop};
 
 /// The 4 KiB pages the models answer (MMIO): SPI2 (with SPI3), ADC1, GPIOA-D, GPIOE-H, RCC and
@@ -77,6 +77,8 @@ pub struct State {
 /// The emulated core and its memory.
 pub struct Core<'a> {
     uc: Unicorn<'a, State>,
+    /// The SRAM's memory: declared after `uc`, so it outlives the engine that maps it.
+    sram: Sram,
 }
 
 impl std::fmt::Debug for Core<'_> {
@@ -110,8 +112,12 @@ fn count_instructions(bytes: &[u8]) -> u32 {
 }
 
 impl<'a> Core<'a> {
-    /// A core with `board` behind its bus and `elf` in flash, at its reset vector.
-    pub fn new(board: Board, elf: &Elf) -> Result<Core<'a>, EngineError> {
+    /// A core with `board` behind its bus, `elf` in flash and `sram` as its SRAM, at its
+    /// reset vector.
+    pub fn new(board: Board, elf: &Elf, sram: Sram) -> Result<Core<'a>, EngineError> {
+        if sram.len() != SRAM.size as usize {
+            return Err(EngineError(uc_error::ARG));
+        }
         let state = State {
             board,
             pending: None,
@@ -132,7 +138,21 @@ impl<'a> Core<'a> {
             u64::from(FLASH.size),
             Prot::READ | Prot::EXEC,
         )?;
-        uc.mem_map(u64::from(SRAM.start), u64::from(SRAM.size), Prot::ALL)?;
+        // SAFETY: the pointer is valid for SRAM.size bytes (checked above) for as long as the
+        // engine: the core owns `sram` and drops it after `uc`. Only the engine and, through
+        // the shared file, a debugger's volatile accesses touch it; no reference is made.
+        #[allow(unsafe_code)]
+        unsafe {
+            uc.mem_map_ptr(
+                u64::from(SRAM.start),
+                u64::from(SRAM.size),
+                // Not executable: unicorn keeps every store to a page it may fetch from on its
+                // slow path (qemu's cputlb.c, `notdirty_write`), and the firmware runs from
+                // flash. Code run from SRAM stops the run (FETCH_PROT) with its PC.
+                Prot::READ | Prot::WRITE,
+                sram.as_mut_ptr().cast(),
+            )?;
+        }
         for (start, size) in MODELLED {
             // MMIO: the models answer, and refuse what they do not know.
             uc.mmio_map(
@@ -151,9 +171,18 @@ impl<'a> Core<'a> {
                 ),
             )?;
         }
-        uc.add_mem_hook(HookType::MEM_INVALID, 1, 0, invalid_access)?;
+        // Everywhere but the SRAM, which is all mapped: a memory hook that covers a page keeps
+        // every store to it on unicorn's slow path too (`uc_mem_hook_installed`).
+        let sram_end = u64::from(SRAM.start) + u64::from(SRAM.size);
+        uc.add_mem_hook(
+            HookType::MEM_INVALID,
+            0,
+            u64::from(SRAM.start) - 1,
+            invalid_access,
+        )?;
+        uc.add_mem_hook(HookType::MEM_INVALID, sram_end, 0xFFFF_FFFF, invalid_access)?;
         uc.add_block_hook(1, 0, block)?;
-        let mut core = Core { uc };
+        let mut core = Core { uc, sram };
         core.load(elf)?;
         core.reset()?;
         Ok(core)
@@ -185,6 +214,11 @@ impl<'a> Core<'a> {
         self.uc.reg_write(RegisterARM::XPSR, XPSR_THUMB)?;
         self.uc.reg_write(RegisterARM::PC, u64::from(pc & !1))?;
         Ok(())
+    }
+
+    /// The shared SRAM's file, if a debugger can map it.
+    pub fn sram_file(&self) -> Option<&std::path::Path> {
+        self.sram.file()
     }
 
     /// The state the hooks share.
@@ -259,6 +293,16 @@ impl<'a> Core<'a> {
     pub fn step(&mut self, elf: &Elf) -> Result<(), Stop> {
         self.uc.get_data_mut().slice_end = u64::MAX;
         self.uc.get_data_mut().slice_instructions = u64::MAX;
+        // unicorn counts instructions with a code hook that only blocks translated after it
+        // was added call: a loop translated while running would run on for ever.
+        self.uc.ctl_flush_tb().map_err(|e| Stop::Cpu {
+            what: format!("{e:?}"),
+            place: Place {
+                pc: self.pc(),
+                symbol: None,
+                exact: true,
+            },
+        })?;
         let begin = u64::from(self.pc()) | 1;
         let result = self.uc.emu_start(begin, 0, 0, 1);
         let pc = self.pc();

@@ -32,11 +32,14 @@ mod gdb;
 mod log;
 mod operator;
 mod periph;
+mod sram;
 mod stop;
 
 use board::Board;
+use chip::SRAM;
 use cpu::{Core, Ran};
 use elf::Elf;
+use sram::Sram;
 use stop::Stop;
 
 #[derive(Debug, Parser)]
@@ -141,7 +144,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             press_at,
         } => {
             let (elf, b) = build(&board)?;
-            let mut core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut core = Core::new(b, &elf, Sram::private(SRAM.size)?)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             let mut log = log::Log::new(&elf);
             let started = std::time::Instant::now();
             let code = run_for(&mut core, &elf, &mut log, ms, &press_at);
@@ -174,7 +178,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             for _ in 0..games {
                 let (elf, mut b) = build(&board)?;
                 b.inject(board::BoardFault::NoFixture)?;
-                let mut core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
+                let mut core = Core::new(b, &elf, Sram::private(SRAM.size)?)
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
                 let mut log = log::Log::new(&elf);
                 match operator::play(&mut core, &elf, emulator::players::perfect_move) {
                     Ok(game) => {
@@ -199,7 +204,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Serve { board, gdb } => {
             let (elf, b) = build(&board)?;
-            let core = Core::new(b, &elf).map_err(|e| anyhow::anyhow!("{e}"))?;
+            // The SRAM in a file beside the socket (or in the temporary folder for TCP), which
+            // the bench's probe maps: RTT without packets (`monitor window` names it).
+            let window = match gdb.strip_prefix("unix:") {
+                Some(path) => PathBuf::from(format!("{path}.ram")),
+                None => {
+                    std::env::temp_dir().join(format!("virtual-board-{}.ram", std::process::id()))
+                }
+            };
+            let _ = std::fs::remove_file(&window);
+            let sram = Sram::shared(&window, SRAM.size)
+                .with_context(|| format!("cannot create {}", window.display()))?;
+            let core = Core::new(b, &elf, sram).map_err(|e| anyhow::anyhow!("{e}"))?;
             let mut server = gdb::Server::new(core, &elf, board.coverage.clone());
             let result = if let Some(path) = gdb.strip_prefix("unix:") {
                 // Bound under another name and renamed once it listens: whoever waits for the

@@ -259,6 +259,90 @@ fn the_bytes_a_debugger_reads_from_flash_are_the_files() {
     assert!(status.success(), "{status:?}");
 }
 
+/// A served board, killed if a test fails before it ends (else the test binary waits on it).
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Serves the board ELF on a socket in `dir` and connects the bench's client to it.
+fn served(elf: &Path, dir: &tempfile::TempDir) -> (Served, Gdb) {
+    let socket = dir.path().join("gdb.sock");
+    let child = board()
+        .args(["serve", "--elf"])
+        .arg(elf)
+        .arg("--gdb")
+        .arg(format!("unix:{}", socket.display()))
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !socket.exists() && start.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let child = Served(child);
+    let gdb = Gdb::connect(&Address::Unix(socket), Quirks::VIRTUAL_BOARD).unwrap();
+    (child, gdb)
+}
+
+#[test]
+fn rtt_is_read_through_the_memory_window_while_the_core_runs() {
+    let Some(elf) = board_elf() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, mut gdb) = served(&elf, &dir);
+    let path = gdb.memory_path();
+    assert!(
+        path.starts_with("a memory window, 0x20000000..0x20020000 in "),
+        "{path}"
+    );
+    // Halted at the reset vector: RAM is still zero, the control block not yet written.
+    let rtt = rtt_block(&elf);
+    let mut id = [0u8; 16];
+    gdb.read_memory(rtt, &mut id).unwrap();
+    assert_eq!(id, [0u8; 16]);
+    gdb.resume().unwrap();
+    let start = std::time::Instant::now();
+    while &id[..10] != b"SEGGER RTT" && start.elapsed().as_secs() < 10 {
+        gdb.read_memory(rtt, &mut id).unwrap();
+    }
+    assert_eq!(
+        &id[..10],
+        b"SEGGER RTT",
+        "the firmware's RTT set-up seen in the window"
+    );
+    assert!(!gdb.is_halted(), "read without stopping the core");
+    // A step after a run stops after one instruction (it once ran on for ever).
+    // (Long enough for the main loop's blocks to be translated, and cached.)
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    gdb.halt().unwrap();
+    let pc = gdb.read_register(15).unwrap();
+    gdb.step().unwrap();
+    assert_ne!(gdb.read_register(15).unwrap(), pc);
+    // A debugger that leaves a running core ends the board.
+    gdb.resume().unwrap();
+    drop(gdb);
+    let status = child.0.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        !dir.path().join("gdb.sock.ram").exists(),
+        "the window's file is removed"
+    );
+}
+
+/// The address of the ELF's `_SEGGER_RTT` control block.
+fn rtt_block(elf: &Path) -> u32 {
+    use object::{Object, ObjectSymbol};
+    let bytes = std::fs::read(elf).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    file.symbols()
+        .find(|s| s.name() == Ok("_SEGGER_RTT"))
+        .map(|s| s.address() as u32)
+        .expect("_SEGGER_RTT")
+}
+
 #[test]
 fn the_virtual_operator_plays_by_button_and_leds_the_game_sil_plays() {
     let Some(elf) = board_elf() else { return };
