@@ -30,6 +30,11 @@ pub use calibrate::{
 };
 pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
+#[cfg(feature = "probe")]
+pub use faults::board::{
+    BoardFault, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign, board_fault_csv,
+    board_fault_markdown, board_faults, write_board_fault_report,
+};
 pub use faults::kinds::{DefectTarget, Kind, place};
 pub use faults::table::{
     FaultRow, fault_csv, fault_detail, fault_markdown, fault_rows, fault_table, write_fault_report,

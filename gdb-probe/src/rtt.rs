@@ -261,6 +261,38 @@ impl ControlBlock {
         self.read_up_from(memory, number, pair, out)
     }
 
+    /// Moves up channel `number`'s read offset back to the start of the frame it is in the
+    /// middle of: just after the last `delimiter` before it (defmt's rzCOBS frames end in 0).
+    /// For a reader that comes second: another (a debugger) may have read a frame's start.
+    /// Returns the bytes moved back (none if the offset is at a frame's start).
+    pub fn rewind_up(
+        &self,
+        memory: &mut impl Memory,
+        number: usize,
+        delimiter: u8,
+    ) -> Result<u32, RttError> {
+        let channel = self.up(number)?;
+        let (write, read) = self.offsets(memory, channel)?;
+        let mut ring = vec![0u8; channel.size as usize];
+        memory.read_memory(channel.buffer, &mut ring)?;
+        // Back from `read` through bytes already read, never past `write` (older than that
+        // is overwritten).
+        let mut back = 0;
+        let mut at = read;
+        while back + 1 < channel.size {
+            let before = (at + channel.size - 1) % channel.size;
+            if before == write || ring[before as usize] == delimiter {
+                break;
+            }
+            at = before;
+            back += 1;
+        }
+        if back > 0 {
+            memory.write_u32(channel.at + READ, at)?;
+        }
+        Ok(back)
+    }
+
     /// Whether up channel `number` held anything in `snapshot`.
     pub fn has_data(&self, snapshot: &Snapshot, number: usize) -> bool {
         snapshot

@@ -198,8 +198,7 @@ fn rtt_is_read_and_written_through_the_memory_trait() {
         !cb.write_down(&mut gdb, 0, b"xyz").unwrap(),
         "8-byte ring keeps one free"
     );
-    let memory = &m.lock().unwrap().memory;
-    let at = |a: u32| memory.get(&a).copied().unwrap_or(0);
+    let at = |a: u32| m.lock().unwrap().memory.get(&a).copied().unwrap_or(0);
     assert_eq!(
         (0..5).map(|i| at(down_buf + i)).collect::<Vec<_>>(),
         b"hello"
@@ -207,6 +206,21 @@ fn rtt_is_read_and_written_through_the_memory_trait() {
     // The host's read offset moved to the write offset; the down write offset to 5.
     assert_eq!(at(block + 24 + 16), 3);
     assert_eq!(at(block + 48 + 12), 5);
+    // A second reader goes back to the start of the frame the first one read: after the
+    // last 0 (at 13) before the read offset, across the wrap.
+    assert_eq!(cb.rewind_up(&mut gdb, 0, 0).unwrap(), 5);
+    assert_eq!(at(block + 24 + 16), 14);
+    let mut again = Vec::new();
+    cb.read_up(&mut gdb, 0, &mut again).unwrap();
+    assert_eq!(again, b"abcde");
+    // At a frame's start it stays.
+    put_delimited(&m, up_buf + 2);
+    assert_eq!(cb.rewind_up(&mut gdb, 0, 0).unwrap(), 0);
+}
+
+/// A 0 at `addr` of the machine's memory.
+fn put_delimited(m: &std::sync::Arc<std::sync::Mutex<Machine>>, addr: u32) {
+    m.lock().unwrap().memory.insert(addr, 0);
 }
 
 #[cfg(feature = "probe-rs")]

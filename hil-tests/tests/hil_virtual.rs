@@ -120,3 +120,67 @@ fn a_core_stuck_in_a_loop_is_reported_with_its_pc_and_function() {
         "{e}"
     );
 }
+
+#[test]
+fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
+    let Some(elf) = ready() else { return };
+    // One fault of each kind (the whole list: `hil-tests run --target hil --probe virtual
+    // --scenario faults`, hil-tests/README.md).
+    let kinds = [
+        "adc-open:PA0",
+        "adc-stuck:PC1:1023",
+        "led-dead:PC10",
+        "miso-low",
+        "pll-stuck",
+        "panic",
+    ];
+    let faults: Vec<bench::BoardFault> = bench::board_faults(NUCLEO)
+        .into_iter()
+        .filter(|f| kinds.contains(&f.spec.as_str()))
+        .collect();
+    assert_eq!(faults.len(), kinds.len());
+    let seed = Some(7);
+    let run = bench::board_fault_campaign(
+        &mut |faults| bench::virtual_board::connect(&elf, NUCLEO.name, seed, None, faults),
+        NUCLEO,
+        Size::M4,
+        &faults,
+        &mut |_, _| std::ops::ControlFlow::Continue(()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let by = |spec: &str| {
+        let t = run.trials.iter().find(|t| t.fault == spec).unwrap();
+        (t.verdict.by(), t.verdict.words(), t.check.clone())
+    };
+    // The self-check refuses the cage at once, naming the node and its reading.
+    let (who, seen, check) = by("adc-open:PA0");
+    assert_eq!(who, "the firmware's self-check");
+    assert!(seen.contains("node A6 reads 0, expected 914"), "{seen}");
+    assert!(check.contains("node A6 to PA0"), "{check}");
+    let (_, seen, _) = by("adc-stuck:PC1:1023");
+    assert!(seen.contains("node A4 reads 1023"), "{seen}");
+    // The firmware lights every LED at a new game; the one on PC10 stays dark.
+    let (who, seen, check) = by("led-dead:PC10");
+    assert_eq!(
+        (who, seen.as_str()),
+        ("the LED check", "these stay dark: row 1 (PC10)")
+    );
+    assert!(check.contains("series resistor"), "{check}");
+    // No fixture answers: the firmware plays by hand, the bench cannot set the cage.
+    let (who, seen, check) = by("miso-low");
+    assert_eq!(who, "the bench (the run stopped)");
+    assert!(seen.contains("no edge fixture is fitted"), "{seen}");
+    assert!(check.contains("DOUT to PB14"), "{check}");
+    // The core waits in a loop: the bench's timeout names where.
+    let (_, seen, _) = by("pll-stuck");
+    assert!(seen.contains("the firmware hangs at PC 0x08"), "{seen}");
+    // The panic: the board's stop, and the firmware's own message through RTT.
+    let (_, seen, check) = by("panic");
+    assert!(
+        seen.contains("the firmware panicked (udf at PC 0x08"),
+        "{seen}"
+    );
+    assert!(seen.contains("panicked at"), "{seen}");
+    assert!(check.contains("RTT log"), "{check}");
+    assert!(run.trials.iter().all(|t| t.verdict.found()), "{run:?}");
+}

@@ -133,7 +133,18 @@ pub enum BoardFault {
     LedDead(Pin),
     /// The PLL never locks (RCC_CR.PLLRDY stays 0): the firmware waits for it forever.
     PllStuck,
+    /// The firmware panics at its first self-check. No register of the chip makes this
+    /// binary panic (its drivers cannot fail), so the panic is planted: the entry of
+    /// [`PANIC_AT`] branches to the firmware's own panic handler (`_defmt_panic`), which ends
+    /// as a board's does, in `udf`.
+    Panic,
 }
+
+/// The function whose entry a [`BoardFault::Panic`] replaces by a branch to the panic handler:
+/// the self-check, which runs at the first press of every game.
+pub const PANIC_AT: &str = "firmware::self_check::Tracker::check";
+/// The firmware's panic handler (panic-probe's, through defmt).
+pub const PANIC_HANDLER: &str = "_defmt_panic";
 
 impl std::str::FromStr for BoardFault {
     type Err = String;
@@ -165,6 +176,7 @@ impl std::str::FromStr for BoardFault {
             ["no-fixture"] => Ok(BoardFault::NoFixture),
             ["miso-low"] => Ok(BoardFault::MisoLow),
             ["pll-stuck"] => Ok(BoardFault::PllStuck),
+            ["panic"] => Ok(BoardFault::Panic),
             ["adc-open", p] => Ok(BoardFault::AdcOpen(pin(p)?)),
             ["led-dead", p] => Ok(BoardFault::LedDead(pin(p)?)),
             ["adc-stuck", p, code] => Ok(BoardFault::AdcStuck(
@@ -173,8 +185,8 @@ impl std::str::FromStr for BoardFault {
                     .map_err(|_| format!("{code:?} is not a code (0..65535)"))?,
             )),
             _ => Err(format!(
-                "{s:?}: give no-fixture, miso-low, pll-stuck, adc-open:PIN, led-dead:PIN or \
-                 adc-stuck:PIN:CODE"
+                "{s:?}: give no-fixture, miso-low, pll-stuck, panic, adc-open:PIN, led-dead:PIN \
+                 or adc-stuck:PIN:CODE"
             )),
         }
     }
@@ -190,6 +202,7 @@ pub struct Board {
     systick: SysTick,
     cpacr: u32,
     vtor: u32,
+    shcsr: u32,
     dbgmcu_cr: u32,
     /// FP_CTRL and DWT_CTRL's writable bits (no comparators behind them).
     fp_ctrl: u32,
@@ -234,6 +247,7 @@ impl Board {
             systick: SysTick::default(),
             cpacr: 0,
             vtor: 0,
+            shcsr: 0,
             dbgmcu_cr: 0,
             fp_ctrl: 0,
             dwt_ctrl: 0,
@@ -271,7 +285,8 @@ impl Board {
         Ok(())
     }
 
-    fn has(&self, fault: BoardFault) -> bool {
+    /// Whether `fault` was injected.
+    pub fn has(&self, fault: BoardFault) -> bool {
         self.faults.contains(&fault)
     }
 
@@ -294,6 +309,7 @@ impl Board {
         self.systick = SysTick::default();
         self.cpacr = 0;
         self.vtor = 0;
+        self.shcsr = 0;
         self.chain = Chain::new(usize::from(self.wiring.fixture.devices));
         self.reset_requested = false;
         self.wire_cage();
@@ -463,6 +479,7 @@ impl Board {
             scb::VTOR => Ok(self.vtor),
             scb::AIRCR => Ok(0xFA05_0000),
             scb::CPACR => Ok(self.cpacr),
+            scb::SHCSR => Ok(self.shcsr),
             dbgmcu::IDCODE => Ok(dbgmcu::IDCODE_VALUE),
             dbgmcu::CR => Ok(self.dbgmcu_cr),
             // NUM_CODE = NUM_LIT = 0, NUMCOMP = 0: no comparators.
@@ -527,6 +544,10 @@ impl Board {
             }
             scb::CPACR => {
                 self.cpacr = value;
+                Ok(())
+            }
+            scb::SHCSR => {
+                self.shcsr = value & scb::SHCSR_BITS;
                 Ok(())
             }
             dbgmcu::CR => {

@@ -77,6 +77,8 @@ pub struct State {
 /// The emulated core and its memory.
 pub struct Core<'a> {
     uc: Unicorn<'a, State>,
+    /// Code written over the ELF's at every reset (a planted fault): address and bytes.
+    plant: Option<(u32, [u8; 4])>,
     /// The SRAM's memory: declared after `uc`, so it outlives the engine that maps it.
     sram: Sram,
 }
@@ -109,6 +111,24 @@ fn count_instructions(bytes: &[u8]) -> u32 {
         n += 1;
     }
     n
+}
+
+/// `b.w to` at `from` (Thumb-2 encoding T4, ARMv7-M ARM A7.7.12): the offset from `from + 4`,
+/// ±16 MiB, in S:I1:I2:imm10:imm11 with J1 = !(I1 ^ S), J2 = !(I2 ^ S).
+fn branch_w(from: u32, to: u32) -> Option<[u8; 4]> {
+    let offset = i64::from(to) - (i64::from(from) + 4);
+    if !(-(1 << 24)..(1 << 24)).contains(&offset) || offset & 1 != 0 {
+        return None;
+    }
+    let imm = (offset as u32) & 0x01FF_FFFF;
+    let s = (imm >> 24) & 1;
+    let (i1, i2) = ((imm >> 23) & 1, (imm >> 22) & 1);
+    let (j1, j2) = (!(i1 ^ s) & 1, !(i2 ^ s) & 1);
+    let hw1 = 0xF000 | (s << 10) | ((imm >> 12) & 0x3FF);
+    let hw2 = 0x9000 | (j1 << 13) | (j2 << 11) | ((imm >> 1) & 0x7FF);
+    let [a, b] = (hw1 as u16).to_le_bytes();
+    let [c, d] = (hw2 as u16).to_le_bytes();
+    Some([a, b, c, d])
 }
 
 impl<'a> Core<'a> {
@@ -182,7 +202,11 @@ impl<'a> Core<'a> {
         )?;
         uc.add_mem_hook(HookType::MEM_INVALID, sram_end, 0xFFFF_FFFF, invalid_access)?;
         uc.add_block_hook(1, 0, block)?;
-        let mut core = Core { uc, sram };
+        let mut core = Core {
+            uc,
+            plant: None,
+            sram,
+        };
         core.load(elf)?;
         core.reset()?;
         Ok(core)
@@ -197,9 +221,31 @@ impl<'a> Core<'a> {
         Ok(())
     }
 
+    /// Plants [`BoardFault::Panic`](crate::board::BoardFault::Panic): from the next reset on
+    /// (a debugger downloads the ELF, then resets), the entry of `PANIC_AT` branches to the
+    /// firmware's panic handler.
+    pub fn plant_panic(&mut self, elf: &Elf) -> Result<(), String> {
+        use crate::board::{PANIC_AT, PANIC_HANDLER};
+        let find = |name: &str| {
+            elf.function(name).ok_or_else(|| {
+                format!("the ELF has no function {name}, which the panic fault needs")
+            })
+        };
+        let (from, to) = (find(PANIC_AT)?, find(PANIC_HANDLER)?);
+        let code = branch_w(from, to).ok_or("the panic handler is out of a branch's reach")?;
+        self.plant = Some((from, code));
+        self.reset().map_err(|e| e.to_string())
+    }
+
     /// A system reset: the board's peripherals at reset, SP and PC from the vector table at
     /// the start of flash (BOOT0 low), thumb state.
     pub fn reset(&mut self) -> Result<(), EngineError> {
+        if let Some((at, code)) = self.plant {
+            self.uc.mem_write(u64::from(at), &code)?;
+            self.uc.get_data_mut().lengths.fill(0);
+            self.uc
+                .ctl_remove_cache(u64::from(at), u64::from(at) + code.len() as u64)?;
+        }
         self.uc.get_data_mut().board.reset();
         let mut words = [0u8; 8];
         self.uc.mem_read(u64::from(FLASH.start), &mut words)?;
@@ -545,6 +591,20 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_planted_branch_is_encoded_as_an_assembler_encodes_it() {
+        // GNU as: `b.w .+4` is f000 b800, `b.w .` is f7ff bffe (halfwords, little-endian).
+        assert_eq!(
+            branch_w(0x0800_0100, 0x0800_0104),
+            Some([0x00, 0xF0, 0x00, 0xB8])
+        );
+        assert_eq!(
+            branch_w(0x0800_0100, 0x0800_0100),
+            Some([0xFF, 0xF7, 0xFE, 0xBF])
+        );
+        assert_eq!(branch_w(0x0800_0000, 0x0A00_0000), None, "beyond 16 MiB");
+    }
 
     #[test]
     fn thumb2_lengths_are_read_from_the_first_halfword() {

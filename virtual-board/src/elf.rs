@@ -92,6 +92,8 @@ pub struct Elf {
     pub segments: Vec<(u32, Vec<u8>)>,
     /// Function symbols, by address.
     pub functions: Vec<Function>,
+    /// Every function symbol's address by name, aliases included.
+    pub aliases: std::collections::HashMap<String, u32>,
     /// The address of `_SEGGER_RTT`, if the binary has RTT.
     pub rtt: Option<u32>,
     /// The file's bytes (for the defmt table).
@@ -185,6 +187,16 @@ impl Elf {
             })
             .collect();
         functions.sort_by_key(|f| f.address);
+        // Every code symbol by name, aliases too (the linker script's `_defmt_panic` is
+        // `__defmt_default_panic` unless the firmware defines its own).
+        let aliases = file
+            .symbols()
+            .filter(|s| FLASH.holds(s.address() as u32 & !1, 2))
+            .filter_map(|s| {
+                let name = format!("{:#}", rustc_demangle::demangle(s.name().ok()?));
+                Some((name, s.address() as u32 & !1))
+            })
+            .collect();
         functions.dedup_by_key(|f| f.address);
         let rtt = file
             .symbols()
@@ -193,9 +205,15 @@ impl Elf {
         Ok(Elf {
             segments,
             functions,
+            aliases,
             rtt,
             bytes,
         })
+    }
+
+    /// The address of the function named `name` (demangled, without its hash).
+    pub fn function(&self, name: &str) -> Option<u32> {
+        self.aliases.get(name).copied()
     }
 
     /// The function holding `pc`.

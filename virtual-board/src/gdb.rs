@@ -358,6 +358,11 @@ impl MonitorCmd for Server<'_, '_> {
                 }
                 None => outputln!(out, "coverage: no --coverage file was given"),
             },
+            // What a person at the board sees lit (a dead LED stays dark whatever its pin drives).
+            ["leds"] => {
+                let shown = self.core.state().board.leds();
+                outputln!(out, "leds {:#04x} {:#04x}", shown.rows, shown.columns);
+            }
             // For a debugger on this machine: the SRAM's file, to map (gdb-probe's window).
             ["window"] => match self.core.sram_file() {
                 Some(path) => outputln!(

@@ -23,6 +23,8 @@ pub struct Log {
     decoder: Option<Box<dyn StreamDecoder + Send + Sync>>,
     rtt: Option<u32>,
     block: Option<ControlBlock>,
+    /// Whether frames end in a 0 (rzCOBS, defmt's default encoding).
+    framed: bool,
 }
 
 impl std::fmt::Debug for Log {
@@ -36,7 +38,11 @@ impl std::fmt::Debug for Log {
 impl Log {
     /// The log of `elf` (silent if it has no defmt table or no RTT).
     pub fn new(elf: &Elf) -> Log {
-        let decoder = Table::parse(&elf.bytes).ok().flatten().map(|table| {
+        let table = Table::parse(&elf.bytes).ok().flatten();
+        let framed = table
+            .as_ref()
+            .is_some_and(|t| matches!(t.encoding(), defmt_decoder::Encoding::Rzcobs));
+        let decoder = table.map(|table| {
             // One table for the process's one run.
             let table: &'static Table = Box::leak(Box::new(table));
             table.new_stream_decoder()
@@ -45,18 +51,36 @@ impl Log {
             decoder,
             rtt: elf.rtt,
             block: None,
+            framed,
         }
+    }
+
+    /// The log of `elf` from the start of the frame a debugger was reading when the core
+    /// stopped: a debugger reads RTT while the core runs, and may have taken a frame's first
+    /// bytes (rzCOBS frames end in 0, so the frame's start is found).
+    pub fn after_debugger(elf: &Elf, core: &mut Core<'_>) -> Log {
+        let mut log = Log::new(elf);
+        if log.framed
+            && let Some(block) = log.control_block(core)
+        {
+            let _ = block.rewind_up(core, 0, 0);
+        }
+        log
+    }
+
+    fn control_block(&mut self, core: &mut Core<'_>) -> Option<&ControlBlock> {
+        if self.block.is_none() {
+            self.block = ControlBlock::read(core, self.rtt?).ok().flatten();
+        }
+        self.block.as_ref()
     }
 
     /// The lines the firmware wrote since the last call (what up channel 0 holds).
     pub fn lines(&mut self, core: &mut Core<'_>) -> Vec<String> {
-        let (Some(decoder), Some(addr)) = (self.decoder.as_mut(), self.rtt) else {
+        if self.decoder.is_none() || self.control_block(core).is_none() {
             return Vec::new();
-        };
-        if self.block.is_none() {
-            self.block = ControlBlock::read(core, addr).ok().flatten();
         }
-        let Some(block) = &self.block else {
+        let (Some(decoder), Some(block)) = (self.decoder.as_mut(), &self.block) else {
             return Vec::new();
         };
         let mut bytes = Vec::new();
@@ -77,7 +101,10 @@ impl Log {
                 }
                 Err(DecodeError::UnexpectedEof) => break,
                 Err(DecodeError::Malformed) => {
-                    lines.push("(malformed defmt frame)".to_string());
+                    lines.push(
+                        "(a defmt frame that does not decode: a debugger may have read its start)"
+                            .to_string(),
+                    );
                     break;
                 }
             }

@@ -130,6 +130,17 @@ fn build(args: &BoardArgs) -> anyhow::Result<(Elf, Board)> {
     Ok((elf, board))
 }
 
+/// The core with `board` behind its bus and `elf` loaded, its planted faults in place.
+fn core<'a>(board: Board, elf: &Elf, sram: Sram) -> anyhow::Result<Core<'a>> {
+    let panics = board.has(board::BoardFault::Panic);
+    let mut core = Core::new(board, elf, sram).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if panics {
+        core.plant_panic(elf)
+            .map_err(|e| anyhow::anyhow!("--fault panic: {e}"))?;
+    }
+    Ok(core)
+}
+
 /// One line for the bench (and a person) on stderr, then the stop's exit code.
 fn stopped(stop: &Stop) -> ExitCode {
     eprintln!("virtual board: {stop}");
@@ -144,8 +155,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             press_at,
         } => {
             let (elf, b) = build(&board)?;
-            let mut core = Core::new(b, &elf, Sram::private(SRAM.size)?)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
             let mut log = log::Log::new(&elf);
             let started = std::time::Instant::now();
             let code = run_for(&mut core, &elf, &mut log, ms, &press_at);
@@ -178,8 +188,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             for _ in 0..games {
                 let (elf, mut b) = build(&board)?;
                 b.inject(board::BoardFault::NoFixture)?;
-                let mut core = Core::new(b, &elf, Sram::private(SRAM.size)?)
-                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
                 let mut log = log::Log::new(&elf);
                 match operator::play(&mut core, &elf, emulator::players::perfect_move) {
                     Ok(game) => {
@@ -215,7 +224,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let _ = std::fs::remove_file(&window);
             let sram = Sram::shared(&window, SRAM.size)
                 .with_context(|| format!("cannot create {}", window.display()))?;
-            let core = Core::new(b, &elf, sram).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let core = core(b, &elf, sram)?;
             let mut server = gdb::Server::new(core, &elf, board.coverage.clone());
             let result = if let Some(path) = gdb.strip_prefix("unix:") {
                 // Bound under another name and renamed once it listens: whoever waits for the
@@ -242,7 +251,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Err(gdb::ServeError::Stopped(stop)) => {
                     let mut stop = *stop;
                     if let Stop::Panic { message, .. } = &mut stop {
-                        *message = log::Log::new(&elf).lines(server.core());
+                        *message =
+                            log::Log::after_debugger(&elf, server.core()).lines(server.core());
                     }
                     stopped(&stop)
                 }

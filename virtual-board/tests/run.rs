@@ -423,6 +423,30 @@ fn board_faults_made_at_register_level_are_found_with_what_to_check() {
     let err = stderr(&out);
     assert!(err.contains(", 0 conversions)"), "{err}");
     assert!(err.contains("after 20 ms the core is at PC 0x"), "{err}");
+    // A panic at the first self-check: the firmware's own handler runs to its `udf` (it
+    // writes SHCSR first, which the model once lacked), exit 101 with its defmt message.
+    let out = board()
+        .args([
+            "run",
+            "--ms",
+            "700",
+            "--press-at",
+            "300",
+            "--fault",
+            "panic",
+            "--elf",
+        ])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(101), "{err}");
+    assert!(err.contains("the firmware panicked (udf at PC 0x"), "{err}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("error panicked at"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // A bad fault is bad input.
     let out = board()
         .args(["run", "--fault", "led-dead:PZ3", "--elf"])

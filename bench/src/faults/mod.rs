@@ -10,6 +10,8 @@
 //! ([`Script::Record`], through [`play_game`]): Short's moves are the reference's, and the
 //! replay stops where the machine leaves it, which is where a fault changed its move.
 
+#[cfg(feature = "probe")]
+pub mod board;
 pub mod kinds;
 pub mod table;
 
@@ -126,7 +128,7 @@ pub enum FaultCampaignError {
 
 /// What the firmware answered along one game, as the bench drove it.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Seen {
+pub(crate) struct Seen {
     /// The answer to the new game.
     start: Option<Outcome>,
     /// Each decision, with the tracker's position before its move when it moved.
@@ -203,7 +205,7 @@ impl Target for Observer<'_> {
 
 /// Plays `script` on `target` as a fresh board; returns what the firmware answered and the
 /// bench's steps.
-fn observe(
+pub(crate) fn observe(
     target: &mut dyn Target,
     predictor: &Predictor,
     size: Size,
@@ -223,19 +225,18 @@ fn observe(
 }
 
 /// The reference game: the intact board against its mirror.
-struct Reference {
+pub(crate) struct Reference {
     record: Record,
     seen: Seen,
     /// The position at each decision.
     positions: Vec<Position>,
 }
 
-fn reference(
-    target: &mut dyn DefectTarget,
+pub(crate) fn reference(
+    target: &mut dyn Target,
     predictor: &Predictor,
     size: Size,
 ) -> Result<Reference, FaultCampaignError> {
-    target.repair();
     let (seen, steps) = observe(target, predictor, size, 0, &Script::Mirror)?;
     let last = steps
         .last()
@@ -279,6 +280,7 @@ pub fn fault_campaign(
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<FaultRun, FaultCampaignError> {
     let predictor = Predictor::new(profile, size);
+    target.repair();
     let reference = reference(target, &predictor, size)?;
     let faults: Vec<(Kind, Defect)> = Kind::ALL
         .iter()
@@ -338,7 +340,7 @@ fn acts_through_states(fault: Defect) -> bool {
 
 /// The faulty board's game against the intact board's: the first report, misreading or
 /// changed move decides.
-fn classify(reference: &Reference, run: &Seen, steps: &[Step], size: Size) -> Verdict {
+pub(crate) fn classify(reference: &Reference, run: &Seen, steps: &[Step], size: Size) -> Verdict {
     if run.start != reference.seen.start {
         let what = match run.start {
             Some(Outcome::NewGame { size }) => format!("reads the cage as M={size}"),

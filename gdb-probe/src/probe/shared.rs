@@ -60,13 +60,19 @@ impl SharedGdb {
 impl SharedGdb {
     /// Runs a monitor command of the stub (`qRcmd`); a guest that was running runs on.
     pub fn monitor(&self, command: &str) -> Result<(), GdbError> {
+        self.monitor_output(command).map(drop)
+    }
+
+    /// Runs a monitor command of the stub and returns what it printed; a guest that was
+    /// running runs on.
+    pub fn monitor_output(&self, command: &str) -> Result<String, GdbError> {
         let mut held = self.lock();
         let running = !held.gdb.is_halted();
-        held.gdb.monitor(command)?;
+        let output = held.gdb.monitor_output(command)?;
         if running {
             held.gdb.resume()?;
         }
-        Ok(())
+        Ok(output)
     }
 }
 

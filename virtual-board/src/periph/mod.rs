@@ -47,6 +47,11 @@ pub mod scb {
     pub const VTOR: u32 = 0xE000_ED08;
     /// AIRCR: a write of VECTKEY with SYSRESETREQ resets the system.
     pub const AIRCR: u32 = 0xE000_ED0C;
+    /// SHCSR (PM0214 4.4.9): the fault handlers' enables (bits 18:16) and their active and
+    /// pending bits; panic-probe clears USGFAULTENA before its `udf`.
+    pub const SHCSR: u32 = 0xE000_ED24;
+    /// SHCSR's bits that exist (reset 0): the enables, active and pending bits.
+    pub const SHCSR_BITS: u32 = 0x0007_FD8B;
     /// CPACR: the FPU's access (the reset handler enables CP10/CP11).
     pub const CPACR: u32 = 0xE000_ED88;
     /// CPUID's value.

@@ -11,6 +11,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use firmware::LedPattern;
 use firmware::protocol::{Command, FrameReader, ProtocolError, Reply};
 use gdb_probe::probe::{GdbLister, GdbTarget};
 use heuristic::Position;
@@ -191,6 +192,12 @@ impl Drop for Hil {
 }
 
 impl Hil {
+    /// What the board's LEDs show, as a person at the board sees them: `None` on a real board,
+    /// where nothing but a person sees them.
+    pub fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
+        self.service.as_mut()?.lit()
+    }
+
     /// Where RTT's control block is and the channels it declares (names and sizes), as
     /// probe-rs found them: for bring-up.
     pub fn rtt_layout(&mut self) -> String {
@@ -254,6 +261,11 @@ pub trait Service {
     }
     /// The run is over, the session still open (the virtual board writes its coverage).
     fn finish(&mut self) {}
+    /// What a person at the board sees lit, if the service can see it (the virtual board);
+    /// `None` on a real board, where a person looks.
+    fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
+        None
+    }
 }
 
 /// A registry holding the one target family of `yaml`, and the RAM of its target `name`: what

@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use firmware::LedPattern;
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
 use gdb_probe::targets::{VIRTUAL_NUCLEO_F446RE, VIRTUAL_NUCLEO_F446RE_YAML};
 use probe_rs::probe::list::Lister;
@@ -96,5 +97,32 @@ impl Service for BoardService {
     fn finish(&mut self) {
         // The coverage file (`--coverage`) is written when asked: the process is killed next.
         let _ = self.gdb.monitor("coverage");
+    }
+
+    fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
+        Some(
+            self.gdb
+                .monitor_output("leds")
+                .map_err(lost)
+                .and_then(|answer| {
+                    leds(&answer).ok_or_else(|| {
+                        Lost::Probe(format!("the board answered `leds` with {answer:?}").into())
+                            .into()
+                    })
+                }),
+        )
+    }
+}
+
+/// `leds 0xRR 0xCC` (rows, columns: `monitor leds`) as a pattern.
+fn leds(answer: &str) -> Option<LedPattern> {
+    let words: Vec<&str> = answer.split_whitespace().collect();
+    let byte = |w: &str| u8::from_str_radix(w.strip_prefix("0x")?, 16).ok();
+    match words.as_slice() {
+        ["leds", rows, columns] => Some(LedPattern {
+            rows: byte(rows)?,
+            columns: byte(columns)?,
+        }),
+        _ => None,
     }
 }

@@ -1,5 +1,7 @@
 //! `hil-tests run --scenario faults`: the fault campaign on SIL or PIL (or both in lockstep),
-//! for each board size asked, written as `faults.csv` and `faults.md`.
+//! for each board size asked, written as `faults.csv` and `faults.md`; on the virtual board
+//! (`--target hil --probe virtual`), the board faults made at register level, written as
+//! `board-faults.csv` and `board-faults.md`.
 
 use std::sync::atomic::Ordering;
 
@@ -28,7 +30,13 @@ impl Run {
                 "--scenario faults plays one reference game per fault; --games does not apply to it"
             );
         }
-        let csv = self.out.join("faults.csv");
+        let virtual_board =
+            self.target == Stage::Hil && self.probe.as_deref().is_some_and(bench::is_virtual);
+        let csv = self.out.join(if virtual_board {
+            "board-faults.csv"
+        } else {
+            "faults.csv"
+        });
         if csv.exists() && !self.force {
             bail!(
                 "{} already holds a fault report: --force starts over",
@@ -42,6 +50,9 @@ impl Run {
         };
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        if virtual_board {
+            return self.board_faults(profile);
+        }
         let mut runs = Vec::new();
         for m in sizes {
             let size = Size::new(m).with_context(|| format!("M={m} is not a board size"))?;
@@ -52,9 +63,10 @@ impl Run {
                     self.pil(profile, base, size)?,
                 )),
                 Stage::Pil => Box::new(self.pil(profile, base, size)?),
-                Stage::Hil => {
-                    bail!("the fault campaign breaks an emulated cage: use --target sil or pil")
-                }
+                Stage::Hil => bail!(
+                    "the fault campaign breaks an emulated cage (--target sil or pil) or the \
+                     virtual board (--target hil --probe virtual); a real board is broken by hand"
+                ),
             };
             let bar = progress(&format!("M={m} "), "faults", 0);
             let run = fault_campaign(target.as_mut(), profile, size, &mut |done, planned| {
@@ -68,8 +80,19 @@ impl Run {
                 break;
             }
         }
-        let md = write_fault_report(&self.out, &runs, &self.board, self.board_seed)
-            .with_context(|| format!("cannot write the report in {}", self.out.display()))?;
+        self.reported(write_fault_report(
+            &self.out,
+            &runs,
+            &self.board,
+            self.board_seed,
+        ))
+    }
+
+    /// Prints the report written (or says why it was not), and whether the campaign was
+    /// stopped.
+    fn reported(&self, md: std::io::Result<String>) -> anyhow::Result<()> {
+        let md =
+            md.with_context(|| format!("cannot write the report in {}", self.out.display()))?;
         out!("{md}");
         outln!("Report: {}", self.out.display());
         if STOP.load(Ordering::SeqCst) {
@@ -80,5 +103,45 @@ impl Run {
             );
         }
         Ok(())
+    }
+}
+
+impl Run {
+    /// The board faults of the virtual board, on M=4 unless `--size` says 3.
+    #[cfg(feature = "probe")]
+    fn board_faults(&self, profile: &'static boards::Profile) -> anyhow::Result<()> {
+        let m = match self.size {
+            None => 4,
+            Some(m @ (3 | 4)) => m,
+            Some(m) => bail!("the board-fault campaign plays the M=3 or M=4 cage, not M={m}"),
+        };
+        let size = Size::new(m).with_context(|| format!("M={m} is not a board size"))?;
+        let elf = self.board_elf()?;
+        let faults = bench::board_faults(profile);
+        let bar = progress(&format!("M={m} "), "board faults", 0);
+        let run = bench::board_fault_campaign(
+            &mut |faults| {
+                bench::virtual_board::connect(&elf, &self.board, self.board_seed, None, faults)
+            },
+            profile,
+            size,
+            &faults,
+            &mut |done, planned| tick(&bar, done, planned),
+        );
+        bar.finish_and_clear();
+        let run = run?;
+        self.reported(bench::write_board_fault_report(
+            &self.out,
+            &run,
+            &self.board,
+            self.board_seed,
+        ))
+    }
+
+    #[cfg(not(feature = "probe"))]
+    fn board_faults(&self, _profile: &'static boards::Profile) -> anyhow::Result<()> {
+        bail!(
+            "the virtual board needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
+        )
     }
 }

@@ -48,8 +48,10 @@ pub struct Run {
     target: Stage,
     /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), `guided`
     /// (the operator makes the moves on a cage without fixture; `--size` gives M), `faults`
-    /// (every single fault at every place of the emulated cage; writes faults.csv and
-    /// faults.md), or `records:FILE` (one game record per line; `--size` gives M).
+    /// (every single fault at every place of the emulated cage, writing faults.csv and
+    /// faults.md; with `--probe virtual`, every board fault at every pin, writing
+    /// board-faults.csv and board-faults.md), or `records:FILE` (one game record per line;
+    /// `--size` gives M).
     #[arg(long)]
     scenario: String,
     /// Report folder (steps.jsonl, summary.json, summary.md).
@@ -68,7 +70,8 @@ pub struct Run {
     /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
     seed: u64,
-    /// M for `records:FILE` and `guided` (default 4), or `faults` (default both 3 and 4).
+    /// M for `records:FILE` and `guided` (default 4), or `faults` (default both 3 and 4; on
+    /// the virtual board 4).
     #[arg(long, allow_negative_numbers = true, value_parser = crate::args::m)]
     size: Option<u32>,
     /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not

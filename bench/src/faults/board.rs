@@ -1,0 +1,418 @@
+//! Faults of the board itself, made at register level by the virtual NUCLEO-F446RE
+//! (`virtual-board --fault`): an ADC input open or stuck, an LED that never lights, MISO stuck
+//! low, the PLL that never locks (the core hung in a loop), a firmware panic. Each runs on a
+//! fresh virtual board with the unmodified board ELF, reached through probe-rs as a board is,
+//! against the intact virtual board's reference game; each says what a person should check
+//! on a real board.
+//!
+//! Who finds each: the firmware's self-check (the game's verdicts, as in the cage campaign),
+//! the bench (a run that stops: a hang with the PC and function, a panic with its message, a
+//! refused command), or the LED check (after a new game the firmware lights every LED; the
+//! virtual board shows which a person would see lit).
+
+use std::ops::ControlFlow;
+
+use boards::Profile;
+use firmware::LedPattern;
+use firmware::protocol::{Command, Reply};
+use heuristic::Size;
+
+use crate::check::Predictor;
+use crate::faults::{FaultCampaignError, Reference, Verdict, classify, observe, reference};
+use crate::run::scenario::Script;
+use crate::target::hil::Hil;
+use crate::target::{Lost, Target, TargetError};
+
+/// One board fault, as the virtual board takes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardFault {
+    /// `virtual-board --fault`'s words: `adc-open:PA0`, `led-dead:PC10`, `pll-stuck`, ...
+    pub spec: String,
+    /// What is broken, in words.
+    pub what: String,
+    /// What a person checks on a real board that shows it.
+    pub check: String,
+}
+
+impl BoardFault {
+    fn new(spec: String, what: String, check: String) -> BoardFault {
+        BoardFault { spec, what, check }
+    }
+}
+
+/// Every board fault at every place `profile` wires: each measured node's ADC input open,
+/// stuck at 0 and stuck at full scale; each LED dead; MISO stuck low (with a fixture that has
+/// MISO); the PLL that never locks; a panic.
+pub fn board_faults(profile: &Profile) -> Vec<BoardFault> {
+    let pins = &profile.pins;
+    let full = profile.full_scale_code();
+    let mut faults = Vec::new();
+    let inputs = pins
+        .nodes
+        .iter()
+        .zip(
+            boards::CAGE_SIZE
+                .nodes()
+                .filter(|n| *n != heuristic::Node::Top),
+        )
+        .map(|(input, node)| (*input, node.to_string()))
+        .chain(std::iter::once((pins.bottom, "0".to_string())));
+    for (input, node) in inputs {
+        let (pin, channel) = (input.pin, input.channel);
+        faults.push(BoardFault::new(
+            format!("adc-open:{pin}"),
+            format!("node {node}'s input {pin} (ADC1_IN{channel}) open"),
+            format!("the wire from node {node} to {pin} and its solder joints"),
+        ));
+        for (code, rail) in [(0, "ground"), (full, "3.3 V")] {
+            faults.push(BoardFault::new(
+                format!("adc-stuck:{pin}:{code}"),
+                format!("node {node}'s input {pin} stuck at {code}"),
+                format!("{pin} for a short to {rail} (a solder bridge), or a damaged input"),
+            ));
+        }
+    }
+    let leds = pins
+        .row_leds
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (format!("row {}", i + 1), *p))
+        .chain(
+            pins.column_leds
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (format!("column {}", (b'A' + i as u8) as char), *p)),
+        );
+    for (name, pin) in leds {
+        faults.push(BoardFault::new(
+            format!("led-dead:{pin}"),
+            format!("the {name} LED ({pin}) dead"),
+            format!("the {name} LED, its series resistor and its wire to {pin}"),
+        ));
+    }
+    if let Some(miso) = profile.fixture.and_then(|f| f.miso) {
+        faults.push(BoardFault::new(
+            "miso-low".into(),
+            format!("MISO ({miso}) stuck low"),
+            format!(
+                "the wire from the last ADG714's DOUT to {miso}, and the fixture's supply and \
+                 ground"
+            ),
+        ));
+    }
+    faults.push(BoardFault::new(
+        "pll-stuck".into(),
+        "the PLL never locks (the core waits in a loop)".into(),
+        "the clock set-up: the firmware waits where the bench says; on a board, the \
+         supply and the chip's clock (HSI, PLL)"
+            .into(),
+    ));
+    faults.push(BoardFault::new(
+        "panic".into(),
+        "the firmware panics at its first self-check".into(),
+        "the RTT log's last lines: the panic message and where it was raised".into(),
+    ));
+    faults
+}
+
+/// What became of one board fault.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum BoardVerdict {
+    /// The game against the reference decided it, as in the cage campaign.
+    Game(Verdict),
+    /// The bench's run stopped: the board hung, panicked or refused a command.
+    Stopped {
+        /// The bench's words.
+        said: String,
+    },
+    /// After a new game the firmware lights every LED, and some stay dark.
+    Dark {
+        /// The dark LEDs, by name and pin.
+        leds: String,
+    },
+}
+
+impl BoardVerdict {
+    /// Whether the firmware, the bench or the LED check noticed it.
+    pub fn found(&self) -> bool {
+        !matches!(
+            self,
+            BoardVerdict::Game(Verdict::Silent) | BoardVerdict::Game(Verdict::Idle)
+        )
+    }
+
+    /// Who noticed it, in words.
+    pub fn by(&self) -> &'static str {
+        match self {
+            BoardVerdict::Game(Verdict::Detected { .. }) => "the firmware's self-check",
+            BoardVerdict::Game(Verdict::Misread { .. }) => "misread by the firmware",
+            BoardVerdict::Game(Verdict::Changed { .. }) => "a changed move",
+            BoardVerdict::Game(_) => "nobody",
+            BoardVerdict::Stopped { .. } => "the bench (the run stopped)",
+            BoardVerdict::Dark { .. } => "the LED check",
+        }
+    }
+
+    /// What was seen.
+    pub fn words(&self) -> String {
+        match self {
+            BoardVerdict::Game(Verdict::Detected { after, fault }) => {
+                format!("after {after} moves: {fault}")
+            }
+            BoardVerdict::Game(Verdict::Misread { after, what })
+            | BoardVerdict::Game(Verdict::Changed { after, what, .. }) => {
+                format!("after {after} moves: {what}")
+            }
+            BoardVerdict::Game(_) => "the game went as on the intact board".into(),
+            BoardVerdict::Stopped { said } => said.clone(),
+            BoardVerdict::Dark { leds } => format!("these stay dark: {leds}"),
+        }
+    }
+}
+
+/// One board fault's run.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BoardTrial {
+    /// The fault as `virtual-board --fault` takes it.
+    pub fault: String,
+    /// What is broken.
+    pub what: String,
+    /// What became of it.
+    pub verdict: BoardVerdict,
+    /// What to check on a real board.
+    pub check: String,
+}
+
+/// A board-fault campaign.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BoardFaultRun {
+    /// The game's M.
+    pub size: u8,
+    /// The reference game's record (the intact virtual board's).
+    pub reference: String,
+    /// One per fault, in [`board_faults`] order.
+    pub trials: Vec<BoardTrial>,
+    /// Faults the campaign has.
+    pub planned: usize,
+}
+
+/// Runs `faults` on boards from `connect` (a fresh virtual board with the faults it is given:
+/// none for the reference), games of `size` on `profile`. `progress(done, planned)` is called
+/// after each fault and stops the campaign by breaking.
+pub fn board_fault_campaign(
+    connect: &mut dyn FnMut(&[&str]) -> Result<Hil, TargetError>,
+    profile: &'static Profile,
+    size: Size,
+    faults: &[BoardFault],
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+) -> Result<BoardFaultRun, FaultCampaignError> {
+    let predictor = Predictor::new(profile, size);
+    let reference = {
+        let mut intact = connect(&[])?;
+        if let Some(dark) = dark_leds(&mut intact, profile)? {
+            return Err(FaultCampaignError::Reference(format!(
+                "the intact board's LEDs stay dark: {dark}"
+            )));
+        }
+        reference(&mut intact, &predictor, size)?
+    };
+    let mut run = BoardFaultRun {
+        size: size.get(),
+        reference: reference.record.to_string(),
+        trials: Vec::new(),
+        planned: faults.len(),
+    };
+    let script = Script::Record(Box::new(reference.record.clone()));
+    for (i, fault) in faults.iter().enumerate() {
+        let verdict = match connect(&[fault.spec.as_str()]) {
+            Ok(mut board) => trial(&mut board, profile, &predictor, size, &reference, &script),
+            Err(e) => BoardVerdict::Stopped {
+                said: e.to_string(),
+            },
+        };
+        run.trials.push(BoardTrial {
+            fault: fault.spec.clone(),
+            what: fault.what.clone(),
+            verdict,
+            check: fault.check.clone(),
+        });
+        if progress(i + 1, faults.len()).is_break() {
+            break;
+        }
+    }
+    Ok(run)
+}
+
+/// One faulty board: the LED check, then the reference game.
+fn trial(
+    board: &mut Hil,
+    profile: &Profile,
+    predictor: &Predictor,
+    size: Size,
+    reference: &Reference,
+    script: &Script,
+) -> BoardVerdict {
+    // The bench's words, with the firmware's last log line the bench read (a panic's message).
+    let stopped = |board: &mut Hil, e: TargetError| {
+        let said = e.to_string();
+        let last = board.logs().pop();
+        BoardVerdict::Stopped {
+            said: match last {
+                Some(line) if !said.contains(&line) => format!("{said}; its log ends: {line}"),
+                _ => said,
+            },
+        }
+    };
+    match dark_leds(board, profile) {
+        Ok(Some(leds)) => return BoardVerdict::Dark { leds },
+        Ok(None) => {}
+        Err(e) => return stopped(board, e),
+    }
+    match observe(board, predictor, size, 1, script) {
+        Ok((seen, steps)) => BoardVerdict::Game(classify(reference, &seen, &steps, size)),
+        Err(e) => stopped(board, e),
+    }
+}
+
+/// After a new game the firmware lights every LED: those it drives that a person would not
+/// see lit, by name and pin (`None`: all lit, or no one can look).
+fn dark_leds(board: &mut Hil, profile: &Profile) -> Result<Option<String>, TargetError> {
+    board.exchange(Command::NewGame)?;
+    let driven = match board.exchange(Command::Status)? {
+        Reply::Status(status) => status.leds,
+        reply => {
+            return Err(Lost::Unexpected {
+                expected: "its status",
+                reply,
+            }
+            .into());
+        }
+    };
+    let Some(seen) = board.lit().transpose()? else {
+        return Ok(None);
+    };
+    Ok(dark(driven, seen, profile))
+}
+
+/// The LEDs `driven` lights that `seen` shows dark, by name and pin.
+fn dark(driven: LedPattern, seen: LedPattern, profile: &Profile) -> Option<String> {
+    let pins = &profile.pins;
+    let rows = pins.row_leds.iter().enumerate().filter_map(|(i, pin)| {
+        let y = i as u8 + 1;
+        (driven.row(y) && !seen.row(y)).then(|| format!("row {y} ({pin})"))
+    });
+    let columns = pins.column_leds.iter().enumerate().filter_map(|(i, pin)| {
+        let x = i as u8 + 1;
+        (driven.column(x) && !seen.column(x))
+            .then(|| format!("column {} ({pin})", (b'A' + i as u8) as char))
+    });
+    let dark: Vec<String> = rows.chain(columns).collect();
+    (!dark.is_empty()).then(|| dark.join(", "))
+}
+
+/// `board-faults.md`: what each fault did, who found it and what to check.
+pub fn board_fault_markdown(run: &BoardFaultRun, board: &str, seed: Option<u64>) -> String {
+    let found = run.trials.iter().filter(|t| t.verdict.found()).count();
+    let mut md = format!(
+        "# Board faults on the virtual {board} (M={}, board seed {})\n\n\
+         Reference game (the intact virtual board's): `{}`. {found} of {} faults found{}.\n\n\
+         | fault | found by | what was seen | check on a real board |\n| --- | --- | --- | --- |\n",
+        run.size,
+        seed.map_or_else(|| "none: nominal parts".to_string(), |s| s.to_string()),
+        run.reference,
+        run.trials.len(),
+        if run.trials.len() < run.planned {
+            format!(
+                " (**INTERRUPTED** after {} of {})",
+                run.trials.len(),
+                run.planned
+            )
+        } else {
+            String::new()
+        },
+    );
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    for t in &run.trials {
+        md.push_str(&format!(
+            "| {} (`{}`) | {} | {} | {} |\n",
+            cell(&t.what),
+            t.fault,
+            t.verdict.by(),
+            cell(&t.verdict.words()),
+            cell(&t.check)
+        ));
+    }
+    md
+}
+
+/// `board-faults.csv`: one line per fault (fault, found, by, seen, check).
+pub fn board_fault_csv(run: &BoardFaultRun) -> String {
+    let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\"").replace('\n', " "));
+    let mut csv = String::from("fault,found,by,seen,check\n");
+    for t in &run.trials {
+        csv.push_str(&format!(
+            "{},{},{},{},{}\n",
+            quote(&t.fault),
+            t.verdict.found(),
+            quote(t.verdict.by()),
+            quote(&t.verdict.words()),
+            quote(&t.check)
+        ));
+    }
+    csv
+}
+
+/// Writes `board-faults.csv` and `board-faults.md` into `dir` (created if missing); returns the
+/// Markdown.
+pub fn write_board_fault_report(
+    dir: &std::path::Path,
+    run: &BoardFaultRun,
+    board: &str,
+    seed: Option<u64>,
+) -> std::io::Result<String> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("board-faults.csv"), board_fault_csv(run))?;
+    let md = board_fault_markdown(run, board, seed);
+    std::fs::write(dir.join("board-faults.md"), &md)?;
+    Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_wired_pin_gets_its_faults_named_as_the_virtual_board_takes_them() {
+        let profile = boards::NUCLEO_F446RE;
+        let faults = board_faults(&profile);
+        let specs: Vec<&str> = faults.iter().map(|f| f.spec.as_str()).collect();
+        // 12 internal nodes and the bottom terminal, three faults each; 14 LEDs; MISO, PLL,
+        // panic.
+        assert_eq!(faults.len(), 13 * 3 + 14 + 3);
+        // Node A6 is PA0 (the profile's wiring table); its channel is the chip's ADC1_IN0.
+        assert!(specs.contains(&"adc-open:PA0"), "{specs:?}");
+        assert!(
+            faults[0].what.contains("node A6's input PA0 (ADC1_IN0)"),
+            "{faults:?}"
+        );
+        assert!(specs.contains(&"led-dead:PC10"), "{specs:?}");
+        assert!(specs.contains(&"miso-low") && specs.contains(&"panic"));
+    }
+
+    #[test]
+    fn a_dark_led_is_one_driven_but_not_seen() {
+        let profile = boards::NUCLEO_F446RE;
+        let all = LedPattern {
+            rows: 0x7F,
+            columns: 0x7F,
+        };
+        assert_eq!(dark(all, all, &profile), None);
+        let seen = LedPattern {
+            rows: 0x7E,
+            columns: 0x7F,
+        };
+        assert_eq!(dark(all, seen, &profile).as_deref(), Some("row 1 (PC10)"));
+        // Not driven: not the LED's fault.
+        assert_eq!(dark(seen, seen, &profile), None);
+    }
+}
