@@ -13,7 +13,8 @@
 //! - [`machine`]: QEMU started one way, the firmware's ELF read once, the emulated ADC.
 //!
 //! Beside them: [`calibrate`] (a board's part values fitted from its codes) and [`faults`]
-//! (every single fault at every place of an emulated cage, against one reference game).
+//! (every single fault at every place of an emulated cage, and with `probe` every board fault
+//! the virtual board makes at register level, against one reference game).
 //! Every item is also re-exported here.
 
 pub mod calibrate;

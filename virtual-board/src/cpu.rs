@@ -4,7 +4,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use unicorn_engine::unicorn_const::{Arch, HookType, MemType, Mode, Prot, uc_error};
+use unicorn_engine::unicorn_const::{
+    Arch, HookType, MemType, Mode, Prot, TlbEntry, TlbType, uc_error,
+};
 use unicorn_engine::{ArmCpuModel, RegisterARM, Unicorn};
 
 use crate::board::Board;
@@ -201,6 +203,13 @@ impl<'a> Core<'a> {
             invalid_access,
         )?;
         uc.add_mem_hook(HookType::MEM_INVALID, sram_end, 0xFFFF_FFFF, invalid_access)?;
+        // unicorn keeps every store to a page the CPU may execute on its slow path (the TLB's
+        // NOTDIRTY bit is never cleared for it: `notdirty_write`, `tlbe->addr_code`), and the
+        // Cortex-M default memory map makes all SRAM executable. unicorn's own TLB, filled
+        // below, gives SRAM's pages no execute right for data accesses: their stores stay on
+        // the fast path after the first.
+        uc.ctl_set_tlb_type(TlbType::VIRTUAL)?;
+        uc.add_tlb_hook(1, 0, tlb_fill)?;
         uc.add_block_hook(1, 0, block)?;
         let mut core = Core {
             uc,
@@ -553,6 +562,22 @@ fn invalid_access(
     let access: Access = uc.get_data().board.access(address as u32, written, size);
     stop_with(uc, Fault::Unmodelled(access));
     false
+}
+
+/// The rights of the page at `address` (identity-mapped): every right, so that the regions'
+/// own rights and the unmapped-access hooks decide as with the CPU's TLB, but SRAM's data
+/// accesses, which get read and write only. A fetch from SRAM gets every right here and is
+/// refused by its region (FETCH_PROT).
+fn tlb_fill(_: &mut Unicorn<'_, State>, address: u64, kind: MemType) -> Option<TlbEntry> {
+    let sram = SRAM.holds(address as u32, 1) && address <= u64::from(u32::MAX);
+    Some(TlbEntry {
+        paddr: address,
+        perms: if sram && kind != MemType::FETCH {
+            Prot::READ | Prot::WRITE
+        } else {
+            Prot::ALL
+        },
+    })
 }
 
 /// Counts a block's instructions into the board's time and stops at the slice's end.

@@ -139,6 +139,39 @@ fn an_unmodelled_register_in_a_modelled_page_stops_at_its_instruction_block() {
 }
 
 #[test]
+fn code_run_from_sram_and_a_store_to_flash_stop_the_run_with_their_pc() {
+    let dir = tempfile::tempdir().unwrap();
+    // ldr r0, [pc, #4]; bx r0; b .; (padding); .word 0x20000001 (SRAM, Thumb)
+    let code = [
+        0x01, 0x48, 0x00, 0x47, 0xFE, 0xE7, 0x00, 0x00, 0x01, 0x00, 0x00, 0x20,
+    ];
+    let elf = write(&dir, "sram.elf", &program(&code));
+    let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
+    // The SRAM's pages hold no execute right (for speed: README, "memory window").
+    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the CPU stopped at PC 0x20000000: FETCH_PROT"),
+        "{}",
+        stderr(&out)
+    );
+    // ldr r0, [pc, #4]; movs r1, #0x5a; str r1, [r0]; b .; .word 0x08000100 (flash)
+    let code = [
+        0x01, 0x48, 0x5A, 0x21, 0x01, 0x60, 0xFE, 0xE7, 0x00, 0x01, 0x00, 0x08,
+    ];
+    let elf = write(&dir, "flash.elf", &program(&code));
+    let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "the firmware made a write of 0x0000005a to 0x08000100 at PC 0x0800000c, which \
+             the virtual board does not model"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn an_unmodelled_write_names_the_value_written() {
     let dir = tempfile::tempdir().unwrap();
     // ldr r0, [pc, #4]; movs r1, #0x5a; str r1, [r0]; b .; literal PWR_CR (0x40007000)

@@ -116,6 +116,12 @@ impl Run {
             Some(m) => bail!("the board-fault campaign plays the M=3 or M=4 cage, not M={m}"),
         };
         let size = Size::new(m).with_context(|| format!("M={m} is not a board size"))?;
+        if self.compare_sil {
+            bail!(
+                "--compare-sil does not apply to the board-fault campaign: each faulty board \
+                 differs from SIL on purpose, and the intact one plays the reference game"
+            );
+        }
         let elf = self.board_elf()?;
         let faults = bench::board_faults(profile);
         let bar = progress(&format!("M={m} "), "board faults", 0);
