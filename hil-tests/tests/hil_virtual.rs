@@ -184,3 +184,47 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
     assert!(check.contains("RTT log"), "{check}");
     assert!(run.trials.iter().all(|t| t.verdict.found()), "{run:?}");
 }
+
+#[test]
+fn a_guided_game_on_the_virtual_board_is_wired_by_the_operators_hands() {
+    let Some(elf) = ready() else { return };
+    // No fixture (`--fault no-fixture`): the operator is told each cut and short, presses
+    // Enter, and the virtual board's cage is wired as told (`monitor wire`); Short's moves are
+    // drawn (Enter alone).
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args([
+            "run",
+            "--target",
+            "hil",
+            "--probe",
+            "virtual",
+            "--scenario",
+            "guided",
+            "--size",
+            "3",
+            "--board-seed",
+            "7",
+            "--elf",
+        ])
+        .arg(&elf)
+        .arg("--out")
+        .arg(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(&[b'\n'; 40]).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("The board cuts "), "{text}");
+    assert!(text.contains("The board says Cut has won."), "{text}");
+    assert!(text.contains("Faults (wiring or firmware): 0."), "{text}");
+}

@@ -8,7 +8,7 @@
 use boards::{Level, Pin, Port, Profile, Pullups};
 use emulator::emulated::{CageSampler, EmulatedCage};
 use firmware::{LedPattern, Sampler};
-use heuristic::{Node, Position, Side, Size};
+use heuristic::{EdgeState, Node, Position, Side, Size};
 
 use crate::chip::{self, SpiSignal, pin_name};
 use crate::periph::gpio::{Gpio, IDR, Mode, Pull};
@@ -364,6 +364,27 @@ impl Board {
         let (port, n) = chip::split(pin).expect("checked at start");
         let g = self.port(port);
         (g.mode(n), g.moder())
+    }
+
+    /// A cage wired by hand to `moves` (M=4 cage notation, case for the side: `A1 c1`), as a
+    /// person wires a board without fixture; refused while a fixture holds the cage.
+    pub fn wire_by_hand(&mut self, moves: &[&str]) -> Result<(), String> {
+        if !self.has(BoardFault::NoFixture) {
+            return Err("the edge fixture sets this cage (start with --fault no-fixture)".into());
+        }
+        let mut states = [EdgeState::Resistor; boards::CAGE_EDGES];
+        for text in moves {
+            let mv = heuristic::Move::parse(Size::M4, text)
+                .map_err(|e| format!("{text:?} is not an edge of the M=4 cage: {e}"))?;
+            states[mv.edge.index(Size::M4)] = match mv.side {
+                Side::Cut => EdgeState::Cut,
+                Side::Short => EdgeState::Short,
+            };
+        }
+        let position =
+            Position::set_up(Size::M4, &states, Side::Cut).ok_or("the M=4 cage has 25 edges")?;
+        self.cage.wire(position);
+        Ok(())
     }
 
     /// The fixture's latched switches on the cage.

@@ -358,6 +358,12 @@ impl MonitorCmd for Server<'_, '_> {
                 }
                 None => outputln!(out, "coverage: no --coverage file was given"),
             },
+            // A person's hands on a cage without fixture (the bench's guided game).
+            ["wire", moves @ ..] => {
+                if let Err(e) = self.core.state_mut().board.wire_by_hand(moves) {
+                    outputln!(out, "wire: {e}");
+                }
+            }
             // What a person at the board sees lit (a dead LED stays dark whatever its pin drives).
             ["leds"] => {
                 let shown = self.core.state().board.leds();

@@ -13,12 +13,13 @@ use std::path::Path;
 use firmware::LedPattern;
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
 use gdb_probe::targets::{VIRTUAL_NUCLEO_F446RE, VIRTUAL_NUCLEO_F446RE_YAML};
+use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
 use super::{Hil, Service};
 use crate::machine::VirtualBoard;
 use crate::target::retry::Polling;
-use crate::target::{Lost, TargetError, lost};
+use crate::target::{CageError, Lost, TargetError, lost};
 
 /// The HIL target on the virtual board: `elf` is the board ELF (`cargo fw`), `profile` the
 /// board it models (a name or a profile file: its wiring and parts), `seed` the draw.
@@ -49,6 +50,7 @@ pub fn connect(
     let service = BoardService {
         gdb,
         board: Some(board),
+        by_hand: faults.contains(&"no-fixture"),
     };
     Hil::attach(
         probe,
@@ -78,6 +80,9 @@ fn said(board: &mut VirtualBoard, error: TargetError) -> TargetError {
 struct BoardService {
     gdb: SharedGdb,
     board: Option<VirtualBoard>,
+    /// No fixture: the cage is wired by hand (`monitor wire`), as the guided game's operator
+    /// wires a board without one.
+    by_hand: bool,
 }
 
 impl Service for BoardService {
@@ -97,6 +102,28 @@ impl Service for BoardService {
     fn finish(&mut self) {
         // The coverage file (`--coverage`) is written when asked: the process is killed next.
         let _ = self.gdb.monitor("coverage");
+    }
+
+    fn set_cage(&mut self, position: &Position) -> Result<bool, TargetError> {
+        if !self.by_hand {
+            return Ok(false);
+        }
+        let states = boards::cage_states(position).map_err(CageError::from)?;
+        let mut command = String::from("wire");
+        for (edge, state) in boards::CAGE_SIZE.edges().zip(states) {
+            let side = match state {
+                EdgeState::Resistor => continue,
+                EdgeState::Cut => Side::Cut,
+                EdgeState::Short => Side::Short,
+            };
+            command.push_str(&format!(" {}", Move { side, edge }));
+        }
+        let said = self.gdb.monitor_output(&command).map_err(lost)?;
+        if said.trim().is_empty() {
+            Ok(true)
+        } else {
+            Err(Lost::Probe(said.trim().to_string().into()).into())
+        }
     }
 
     fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {

@@ -176,12 +176,18 @@ impl Run {
         if self.probe.as_deref().is_some_and(bench::is_virtual) {
             let elf = self.board_elf()?;
             let coverage = self.out.join("coverage.txt");
+            // The guided game is for a board without fixture: the operator wires the cage.
+            let faults: &[&str] = if self.scenario == "guided" {
+                &["no-fixture"]
+            } else {
+                &[]
+            };
             return Ok(Box::new(bench::virtual_board::connect(
                 &elf,
                 &self.board,
                 self.board_seed,
                 Some(&coverage),
-                &[],
+                faults,
             )?));
         }
         if self.probe.as_deref().is_some_and(bench::is_qemu) {
@@ -341,9 +347,12 @@ impl Run {
         scenario: &Scenario,
         report: &mut Report,
     ) -> anyhow::Result<()> {
-        // SIL and PIL read an emulated cage; HIL's cage is under the operator's hands.
+        // SIL and PIL read an emulated cage, and the virtual board's is wired by its hands
+        // (`monitor wire`); a real board's cage is under the operator's hands.
+        let virtual_board = self.probe.as_deref().is_some_and(bench::is_virtual);
         let mut hands: Box<dyn bench::Hands> = match self.target {
             Stage::Sil | Stage::Pil => Box::new(bench::Emulated),
+            Stage::Hil if virtual_board => Box::new(bench::Emulated),
             Stage::Hil => Box::new(bench::Human),
         };
         let mut stdin = std::io::stdin().lock();
