@@ -174,6 +174,15 @@ impl Window {
     }
 }
 
+/// Where a stub serving on the unix socket `socket` keeps its window file: beside it, as
+/// `SOCKET.ram`. One rule for the stub that makes the file and for a host that kills the stub
+/// (a killed stub cannot remove it).
+pub fn beside(socket: &std::path::Path) -> std::path::PathBuf {
+    let mut name = socket.as_os_str().to_owned();
+    name.push(".ram");
+    std::path::PathBuf::from(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

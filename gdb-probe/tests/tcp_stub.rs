@@ -152,6 +152,12 @@ fn the_client_speaks_to_a_stub_over_tcp() {
     gdb.step().unwrap();
     assert_eq!(gdb.read_register(15).unwrap(), 0x1c6);
     gdb.resume().unwrap();
+    // `c` has no reply until the target stops: the stub's thread marks it running when the
+    // packet arrives, which can be a moment after `resume` returns.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !m.lock().unwrap().running && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
     assert!(m.lock().unwrap().running);
     // An access while running interrupts first.
     assert_eq!(gdb.read_u32(0x2000_0000).unwrap(), 0xff03_0201);

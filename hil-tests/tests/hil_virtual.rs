@@ -228,3 +228,18 @@ fn a_guided_game_on_the_virtual_board_is_wired_by_the_operators_hands() {
     assert!(text.contains("The board says Cut has won."), "{text}");
     assert!(text.contains("Faults (wiring or firmware): 0."), "{text}");
 }
+
+#[test]
+fn a_killed_board_leaves_no_memory_window_file_behind() {
+    let Some(elf) = ready() else { return };
+    let board = bench::machine::VirtualBoard::start(&elf, NUCLEO.name, None, None, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let gdb_probe::Address::Unix(socket) = board.address() else {
+        panic!("a unix socket")
+    };
+    let window = gdb_probe::window::beside(&socket);
+    assert!(window.is_file(), "{}", window.display());
+    // The bench kills the board (it cannot clean up), and removes the file itself.
+    drop(board);
+    assert!(!window.exists(), "{} left behind", window.display());
+}

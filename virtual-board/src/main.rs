@@ -16,7 +16,7 @@
 
 use std::io::Write;
 use std::os::unix::net::UnixListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
@@ -216,7 +216,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // The SRAM in a file beside the socket (or in the temporary folder for TCP), which
             // the bench's probe maps: RTT without packets (`monitor window` names it).
             let window = match gdb.strip_prefix("unix:") {
-                Some(path) => PathBuf::from(format!("{path}.ram")),
+                Some(path) => gdb_probe::window::beside(Path::new(path)),
                 None => {
                     std::env::temp_dir().join(format!("virtual-board-{}.ram", std::process::id()))
                 }

@@ -64,6 +64,8 @@ impl Drop for VirtualBoard {
         let _ = self.child.wait();
         let _ = std::fs::remove_file(&self.socket);
         let _ = std::fs::remove_file(&self.stderr);
+        // Killed, the board cannot remove its memory window's file.
+        let _ = std::fs::remove_file(gdb_probe::window::beside(&self.socket));
     }
 }
 
