@@ -21,6 +21,9 @@ use crate::machine::VirtualBoard;
 use crate::target::retry::Polling;
 use crate::target::{CageError, Lost, TargetError, lost};
 
+/// `virtual-board --fault no-fixture`: a cage without fixture, wired by hand (`monitor wire`).
+pub const NO_FIXTURE: &str = "no-fixture";
+
 /// The HIL target on the virtual board: `elf` is the board ELF (`cargo fw`), `profile` the
 /// board it models (a name or a profile file: its wiring and parts), `seed` the draw.
 /// `coverage`: where the board writes which of the ELF's functions ran, when it ends;
@@ -50,7 +53,7 @@ pub fn connect(
     let service = BoardService {
         gdb,
         board: Some(board),
-        by_hand: faults.contains(&"no-fixture"),
+        by_hand: faults.contains(&NO_FIXTURE),
     };
     Hil::attach(
         probe,

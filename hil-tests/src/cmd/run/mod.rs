@@ -178,7 +178,7 @@ impl Run {
             let coverage = self.out.join("coverage.txt");
             // The guided game is for a board without fixture: the operator wires the cage.
             let faults: &[&str] = if self.scenario == "guided" {
-                &["no-fixture"]
+                &[bench::virtual_board::NO_FIXTURE]
             } else {
                 &[]
             };
