@@ -43,10 +43,16 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| root().join("target"))
 }
 
+/// One line on stderr naming the step under way, so that a long build is never silent.
+fn say(step: &str) {
+    eprintln!("xtask web: {step}");
+}
+
 fn web(out: Option<PathBuf>) -> Result<()> {
     let root = root();
     let out = out.unwrap_or_else(|| target_dir().join("site"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    say("building the web app for wasm32-unknown-unknown (profile `web`: fat LTO, a few minutes cold)");
     let status = Command::new(&cargo)
         .current_dir(&root)
         .args([
@@ -70,6 +76,7 @@ fn web(out: Option<PathBuf>) -> Result<()> {
     let wasm = target_dir().join("wasm32-unknown-unknown/web/birdcage_web.wasm");
     let pkg = out.join("pkg");
     std::fs::create_dir_all(&pkg).with_context(|| format!("cannot create {}", pkg.display()))?;
+    say(&format!("wasm-bindgen: the JavaScript glue into {}", pkg.display()));
     wasm_bindgen_cli_support::Bindgen::new()
         .input_path(&wasm)
         .web(true)?
@@ -79,6 +86,7 @@ fn web(out: Option<PathBuf>) -> Result<()> {
         .generate(&pkg)
         .with_context(|| format!("wasm-bindgen on {}", wasm.display()))?;
     let statics = root.join("web/static");
+    say(&format!("copying {} into {}", statics.display(), out.display()));
     for entry in
         std::fs::read_dir(&statics).with_context(|| format!("cannot read {}", statics.display()))?
     {
@@ -102,4 +110,22 @@ fn web(out: Option<PathBuf>) -> Result<()> {
         bail!("the WebAssembly is {size} bytes, over its budget of {WASM_BUDGET}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// `cargo xtask` builds xtask itself first (minutes, cold): the alias must let cargo
+    /// show that build, not run it `--quiet`.
+    #[test]
+    fn the_alias_lets_cargo_show_the_build() {
+        let config = std::fs::read_to_string(super::root().join(".cargo/config.toml")).unwrap();
+        let alias = config
+            .lines()
+            .find(|l| l.trim_start().starts_with("xtask ="))
+            .expect("the xtask alias");
+        assert!(
+            !alias.contains("--quiet") && !alias.split(['"', ' ']).any(|w| w == "-q"),
+            "{alias}"
+        );
+    }
 }
