@@ -526,6 +526,17 @@ fn the_hint_knows_the_machine(b: &Browser) {
     b.keys(&[ENTER]);
     assert!(b.record().starts_with("A7,c7,"), "{}", b.record());
     println!("hint: {hint}");
+    // At M=8 too the hint knows a way to beat this machine (README "Results").
+    b.open("size=8");
+    let start = Instant::now();
+    b.click("#hint");
+    let took = start.elapsed();
+    let hint = b.text(".hint");
+    assert!(
+        hint.contains(": it starts a strategy that beats this machine whatever it does"),
+        "{hint}"
+    );
+    println!("hint at M=8 in {took:?} (the click, WebDriver's round trip included): {hint}");
 }
 
 /// The hint's band is drawn in the legend's green, though the focus (blue) moves onto it.

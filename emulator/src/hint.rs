@@ -53,11 +53,12 @@ pub enum Rival {
 /// `Hint: ` and the move (named by `name`, as the record writes it) or `none`, then why.
 ///
 /// Against the heuristic, a move of a strategy that beats this very machine from here
-/// ([`crate::beat::plan`], with its own tie rule), when there is one: perfect play may
+/// ([`crate::beat::plan_within`], with its own tie rule), when there is one: perfect play may
 /// say the machine wins, yet it blunders. Otherwise, and against the perfect player or the
 /// firmware, the verdict of perfect play and its first winning move; when the hint falls
 /// back to it against a machine that is not perfect, the line says first why (the search
-/// was not run, or gave up), so the verdict is not read as one on this machine.
+/// gave up, or found no strategy as short as it looks for), so the verdict is not read as
+/// one on this machine.
 pub fn hint<B: Arena>(
     board: &B,
     edges: usize,
@@ -111,7 +112,7 @@ pub fn hint<B: Arena>(
                     "no strategy against this machine was found that makes it blunder within \
                      {} moves of yours (on a board of {edges} edges the search goes no \
                      deeper)",
-                    moves - 1
+                    moves.saturating_sub(1)
                 )),
             }
         }

@@ -472,6 +472,17 @@ mod tests {
     }
 
     #[test]
+    fn the_hint_at_m8_starts_a_strategy_that_beats_the_machine() {
+        // README "Results": beaten at every size from 3 to 8 by two Short moves.
+        let mut app = App::new("size=8");
+        let hint = app.hint();
+        assert!(
+            hint.contains(": it starts a strategy that beats this machine whatever it does"),
+            "{hint}"
+        );
+    }
+
+    #[test]
     fn an_illegal_move_in_the_link_is_named() {
         let app = App::new("size=4&moves=A7,a7,C3");
         assert_eq!(app.record(), "A7");

@@ -39,10 +39,6 @@ impl Site {
         Ok(Site { root })
     }
 
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     /// The bytes of the file a URL path names (`/` and any folder: its `index.html`).
     pub fn read(&self, url_path: &str) -> Result<(PathBuf, Vec<u8>), Refused> {
         let relative = Path::new(url_path.trim_start_matches('/'));
