@@ -577,11 +577,26 @@ fn the_controls_are_on_the_first_screen(b: &Browser) {
              }\
              out.height = window.innerHeight;\
              return out;",
-            json!(["#move", "#play", "#undo", "#hint", "#record", "#settings > summary", "#board svg"]),
+            json!([
+                "#move",
+                "#play",
+                "#undo",
+                "#hint",
+                "#record",
+                "#settings > summary",
+                "#board svg"
+            ]),
         );
         let fold = seen["height"].as_i64().unwrap();
         assert!(fold <= i64::from(height), "{seen}");
-        for selector in ["#move", "#play", "#undo", "#hint", "#record", "#settings > summary"] {
+        for selector in [
+            "#move",
+            "#play",
+            "#undo",
+            "#hint",
+            "#record",
+            "#settings > summary",
+        ] {
             let bottom = seen[selector][1].as_i64().unwrap();
             assert!(
                 seen[selector][0].as_i64().unwrap() >= 0 && bottom <= fold,

@@ -194,7 +194,10 @@ fn big_heads_and_many_fields_get_431() {
     let dir = site();
     let server = Server::start(dir.path());
     let host = format!("Host: 127.0.0.1:{}\r\n", server.port);
-    let long = format!("GET / HTTP/1.1\r\n{host}X-Long: {}\r\n\r\n", "v".repeat(20_000));
+    let long = format!(
+        "GET / HTTP/1.1\r\n{host}X-Long: {}\r\n\r\n",
+        "v".repeat(20_000)
+    );
     assert!(status(&server.raw(long.as_bytes())).starts_with("HTTP/1.1 431"));
     let many: String = (0..200).map(|i| format!("X-{i}: v\r\n")).collect();
     let many = format!("GET / HTTP/1.1\r\n{host}{many}\r\n");
@@ -288,7 +291,11 @@ fn a_fifo_in_the_folder_neither_hangs_nor_is_served() {
         assert!(status(&server.get(path)).starts_with("HTTP/1.1 404"));
     }
     assert!(server.get("/a.txt").ends_with("inside\n"));
-    assert!(start.elapsed() < Duration::from_secs(3), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]
@@ -304,7 +311,9 @@ fn other_methods_get_405_with_allow() {
     );
     assert!(status(&answer).starts_with("HTTP/1.1 405"), "{answer}");
     assert!(
-        answer.to_ascii_lowercase().contains("\r\nallow: get, head\r\n"),
+        answer
+            .to_ascii_lowercase()
+            .contains("\r\nallow: get, head\r\n"),
         "{answer}"
     );
     let head = server.raw(
@@ -392,7 +401,10 @@ fn two_thousand_slow_clients_and_an_endless_line() {
     let mut server = Server::start(dir.path());
     let start = Instant::now();
     let endless = endless_line(server.port);
-    let partial = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Slow: ", server.port);
+    let partial = format!(
+        "GET / HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nX-Slow: ",
+        server.port
+    );
     let mut slow = Vec::with_capacity(CLIENTS);
     for i in 0..CLIENTS {
         let mut stream = TcpStream::connect_timeout(
@@ -411,7 +423,10 @@ fn two_thousand_slow_clients_and_an_endless_line() {
         "with {CLIENTS} slow clients: {answer}"
     );
     let answered_during = during.elapsed();
-    assert!(answered_during < Duration::from_secs(3), "{answered_during:?}");
+    assert!(
+        answered_during < Duration::from_secs(3),
+        "{answered_during:?}"
+    );
     // The trickle: a byte every half second from every tenth client, until the deadline.
     // The last client's 5 s, the server's second of lingering, and a margin.
     let deadline = start + connected + HEAD_TIMEOUT + Duration::from_secs(3);
@@ -432,8 +447,16 @@ fn two_thousand_slow_clients_and_an_endless_line() {
         let _ = stream.shutdown(Shutdown::Both);
     }
     let (sent, line) = endless.join().unwrap();
-    assert!(status(&line).starts_with("HTTP/1.1 414"), "{sent} bytes: {line:?}");
-    assert_eq!(open, 0, "slow clients still open after {:?}", start.elapsed());
+    assert!(
+        status(&line).starts_with("HTTP/1.1 414"),
+        "{sent} bytes: {line:?}"
+    );
+    assert_eq!(
+        open,
+        0,
+        "slow clients still open after {:?}",
+        start.elapsed()
+    );
     assert!(server.alive());
     assert!(server.get("/a.txt").ends_with("inside\n"));
     println!(

@@ -447,7 +447,11 @@ mod tests {
         }
         let mut app = App::new("size=4");
         assert!(!app.play(&long));
-        assert!(app.message().chars().count() < 300, "{}", app.message().len());
+        assert!(
+            app.message().chars().count() < 300,
+            "{}",
+            app.message().len()
+        );
     }
 
     #[test]

@@ -87,8 +87,7 @@ impl Cmd {
         )?;
         out.flush()?;
         drop(out);
-        http::serve(listener, site)
-            .map_err(|e| anyhow::anyhow!("the server stopped: {e}"))?;
+        http::serve(listener, site).map_err(|e| anyhow::anyhow!("the server stopped: {e}"))?;
         Ok(String::new())
     }
 }

@@ -202,10 +202,7 @@ mod tests {
         assert_eq!(command("Q"), Some(Command::Quit));
         assert_eq!(command("u"), Some(Command::Undo));
         assert_eq!(command("c5"), None);
-        assert_eq!(
-            Command::parse(" q ", |_| false),
-            Some(Command::Quit)
-        );
+        assert_eq!(Command::parse(" q ", |_| false), Some(Command::Quit));
         assert_eq!(
             Command::parse("u", |w| w == "u"),
             Some(Command::Move("u".to_string()))

@@ -52,7 +52,9 @@ impl Site {
         if real.is_dir() {
             real = self.real(&real.join("index.html"))?;
         }
-        let inside = real.strip_prefix(&self.root).map_err(|_| Refused::Outside)?;
+        let inside = real
+            .strip_prefix(&self.root)
+            .map_err(|_| Refused::Outside)?;
         // Checked before opening too: opening a device can do things.
         let kind = std::fs::symlink_metadata(&real).map_err(|_| Refused::Missing)?;
         if !kind.is_file() {
@@ -101,14 +103,19 @@ fn open_beneath(root: &Path, inside: &Path) -> Result<std::fs::File, Refused> {
     use rustix::fs::{Mode, OFlags, openat};
     let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
     let missing = |_| Refused::Missing;
-    let mut dir = rustix::fs::open(root, flags | OFlags::DIRECTORY, Mode::empty()).map_err(missing)?;
+    let mut dir =
+        rustix::fs::open(root, flags | OFlags::DIRECTORY, Mode::empty()).map_err(missing)?;
     let mut names = inside.components().peekable();
     while let Some(name) = names.next() {
         let Component::Normal(name) = name else {
             return Err(Refused::Missing);
         };
         let last = names.peek().is_none();
-        let more = if last { OFlags::empty() } else { OFlags::DIRECTORY };
+        let more = if last {
+            OFlags::empty()
+        } else {
+            OFlags::DIRECTORY
+        };
         dir = openat(&dir, name, flags | more, Mode::empty()).map_err(|e| {
             if e == rustix::io::Errno::LOOP {
                 Refused::Outside
