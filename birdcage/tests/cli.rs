@@ -596,3 +596,27 @@ fn play_input_that_is_not_utf8_names_its_line_after_the_record() {
         "error: input line 2 is not UTF-8 text\n"
     );
 }
+
+#[test]
+fn a_line_of_q_quits_as_quit_does() {
+    // The keys' table gives `q` for quit, as it gives `?` for the hint: one key alone on a
+    // line is its command, on the cage and on a graph without an edge named `q`.
+    for args in [
+        &["play", "--size", "3"][..],
+        &["play", "--size", "4", "--you", "cut"],
+    ] {
+        let out = birdcage_with_input(args, "?\nq\nA5\n");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains("Hint: "), "{text}");
+        assert!(
+            !text.contains("You: A5"),
+            "the game went on after q: {text}"
+        );
+        assert!(
+            out.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}

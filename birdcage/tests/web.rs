@@ -380,6 +380,8 @@ fn the_web_app_in_chromium() {
         link_reloads_the_position(&browser);
         keyboard_only_play(&browser);
         the_hint_knows_the_machine(&browser);
+        the_hinted_edge_is_the_legends_green(&browser);
+        the_controls_are_on_the_first_screen(&browser);
         bad_input_is_named(&browser);
         a_graph_file_is_played(&browser);
         figures(&browser);
@@ -524,6 +526,90 @@ fn the_hint_knows_the_machine(b: &Browser) {
     b.keys(&[ENTER]);
     assert!(b.record().starts_with("A7,c7,"), "{}", b.record());
     println!("hint: {hint}");
+    // At M=8 too the hint knows a way to beat this machine (README "Results").
+    b.open("size=8");
+    let start = Instant::now();
+    b.click("#hint");
+    let took = start.elapsed();
+    let hint = b.text(".hint");
+    assert!(
+        hint.contains(": it starts a strategy that beats this machine whatever it does"),
+        "{hint}"
+    );
+    println!("hint at M=8 in {took:?} (the click, WebDriver's round trip included): {hint}");
+}
+
+/// The hint's band is drawn in the legend's green, though the focus (blue) moves onto it.
+fn the_hinted_edge_is_the_legends_green(b: &Browser) {
+    b.open("size=4&theme=light");
+    b.click("#hint");
+    let colours = b.script(
+        "const hit = document.querySelector('.hinted .hit');\
+         const probe = document.createElement('span');\
+         probe.style.color = 'var(--hintc)';\
+         document.body.appendChild(probe);\
+         const green = getComputedStyle(probe).color;\
+         probe.remove();\
+         return [document.activeElement === hit.closest('[data-edge]'),\
+                 getComputedStyle(hit).stroke, green];",
+        json!([]),
+    );
+    assert_eq!(colours[0], json!(true), "the focus is on the hinted edge");
+    assert_eq!(colours[1], colours[2], "the hinted edge's band: {colours}");
+    let legend = b.text(".panel .note");
+    assert!(legend.contains("a green one the hint's"), "{legend}");
+    println!("hinted edge: {} (the legend's green)", colours[1]);
+}
+
+/// At 1280x900 and on a phone (390x844) the controls of play, the record and the settings
+/// are on the first screen, at M=8 (the tallest board).
+fn the_controls_are_on_the_first_screen(b: &Browser) {
+    let dir = target_dir().join("web-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (width, height) in [(1280, 900), (390, 844)] {
+        b.size(width, height);
+        b.open("size=8&moves=A15&theme=light");
+        let seen = b.script(
+            "const out = {};\
+             for (const s of arguments[0]) {\
+               const r = document.querySelector(s).getBoundingClientRect();\
+               out[s] = [Math.round(r.top), Math.round(r.bottom)];\
+             }\
+             out.height = window.innerHeight;\
+             return out;",
+            json!([
+                "#move",
+                "#play",
+                "#undo",
+                "#hint",
+                "#record",
+                "#settings > summary",
+                "#board svg"
+            ]),
+        );
+        let fold = seen["height"].as_i64().unwrap();
+        assert!(fold <= i64::from(height), "{seen}");
+        for selector in [
+            "#move",
+            "#play",
+            "#undo",
+            "#hint",
+            "#record",
+            "#settings > summary",
+        ] {
+            let bottom = seen[selector][1].as_i64().unwrap();
+            assert!(
+                seen[selector][0].as_i64().unwrap() >= 0 && bottom <= fold,
+                "{width}x{height}: {selector} at {} (the fold at {fold})",
+                seen[selector]
+            );
+        }
+        // The board begins on the first screen too.
+        assert!(seen["#board svg"][0].as_i64().unwrap() < fold / 2, "{seen}");
+        b.screenshot(&dir.join(format!("m8-first-screen-{width}x{height}.png")));
+        println!("{width}x{height}: {seen}");
+    }
+    b.size(1280, 1000);
 }
 
 fn bad_input_is_named(b: &Browser) {

@@ -84,6 +84,8 @@ pub trait Arena: perfect::Board + Clone {
     fn key(&self) -> Self::Key;
     /// The resistors left, in board order.
     fn open(&self) -> Vec<Self::Move>;
+    /// How many moves have been played.
+    fn plies(&self) -> usize;
     /// The position after the side to move plays `mv`, a resistor of an open game.
     fn after(&self, mv: Self::Move) -> Self;
     /// The moves the heuristic (on `model`) may make here, breaking ties by `ties`.
@@ -97,6 +99,9 @@ impl Arena for Position {
     }
     fn open(&self) -> Vec<Edge> {
         self.resistors().collect()
+    }
+    fn plies(&self) -> usize {
+        Position::plies(self)
     }
     fn after(&self, edge: Edge) -> Position {
         let mut child = self.clone();
@@ -120,6 +125,9 @@ impl Arena for Play<'_> {
     }
     fn open(&self) -> Vec<usize> {
         self.resistors().collect()
+    }
+    fn plies(&self) -> usize {
+        self.moves().len()
     }
     fn after(&self, edge: usize) -> Self {
         let mut child = self.clone();
@@ -384,6 +392,9 @@ pub enum Plan<M> {
     Loses,
     /// The search stopped undecided after solving `visited` positions, its limit.
     GaveUp { visited: usize },
+    /// No strategy of at most `moves` moves of the player's before the machine blunders
+    /// (the depth [`plan_within`] was given); a deeper one may exist.
+    NotWithin { moves: u8 },
 }
 
 /// Can the side to move force a win against the heuristic (measuring `model`, breaking
@@ -405,6 +416,30 @@ pub enum Plan<M> {
 /// assert_eq!((first.to_string(), perfect), ("C7".to_string(), false));
 /// ```
 pub fn plan<B: Arena>(position: &B, model: Model, ties: Ties, limit: usize) -> Plan<B::Move> {
+    plan_within(position, model, ties, limit, u8::MAX)
+}
+
+/// [`plan`], looking only for strategies that make the machine blunder within `moves`
+/// moves of the player's (the position after the blunder counted: 3 is two moves, then the
+/// perfect player's), so that a large board's search stays short: the strategies that beat
+/// the cage's machine from M=3 to 8 are all that short (README, "Results").
+///
+/// ```
+/// use emulator::beat::{Plan, Ties, plan_within};
+/// use heuristic::{Model, Position, Side, Size};
+/// // M=8 after the opening: lost against perfect play, yet two moves beat this machine.
+/// let p = Position::from_record(Size::new(8).unwrap(), Side::Cut, "A15").unwrap();
+/// let Plan::Wins { perfect, .. } = plan_within(&p, Model::Ideal, Ties::ReadingOrder, 100_000, 3)
+/// else { panic!("beatable within two moves") };
+/// assert!(!perfect);
+/// ```
+pub fn plan_within<B: Arena>(
+    position: &B,
+    model: Model,
+    ties: Ties,
+    limit: usize,
+    moves: u8,
+) -> Plan<B::Move> {
     let Some(player) = position.to_move() else {
         return Plan::Loses;
     };
@@ -412,7 +447,7 @@ pub fn plan<B: Arena>(position: &B, model: Model, ties: Ties, limit: usize) -> P
     let mut search = Search::<B>::new(player, model, ties, limit, &mut quiet);
     // The player makes at most every other move; a budget that large never runs out.
     let most = u8::try_from(position.open().len() / 2 + 1).unwrap_or(u8::MAX);
-    for budget in 1..=most {
+    for budget in 1..=most.min(moves) {
         search.ran_out = false;
         if search.player_wins(position, budget) {
             // The won children are in the memo, so this finds one even past the limit.
@@ -429,10 +464,14 @@ pub fn plan<B: Arena>(position: &B, model: Model, ties: Ties, limit: usize) -> P
             };
         }
         if !search.ran_out {
-            break;
+            return Plan::Loses;
         }
     }
-    Plan::Loses
+    if moves < most {
+        Plan::NotWithin { moves }
+    } else {
+        Plan::Loses
+    }
 }
 
 /// How far [`beat_with_progress`] has got, for a progress display: the search has no

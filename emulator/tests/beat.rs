@@ -200,7 +200,7 @@ fn plan_from_any_position_and_for_either_side_matches_a_plain_search() {
                         assert!(!expected, "{p:?}");
                         loses[i] += 1;
                     }
-                    Plan::GaveUp { .. } => panic!("no limit"),
+                    Plan::GaveUp { .. } | Plan::NotWithin { .. } => panic!("no limit"),
                 }
             }
         }

@@ -84,9 +84,10 @@ impl Game {
         for (number, token) in tokens.filter(|t| !t.is_empty()).enumerate() {
             if let Err(e) = game.play_any(token) {
                 problem = Some(format!(
-                    "The record in the link: move {} `{token}`: {e}. The game goes on from the \
+                    "The record in the link: move {} {}: {e}. The game goes on from the \
                      moves before it.",
-                    number + 1
+                    number + 1,
+                    heuristic::Echo(token)
                 ));
                 break;
             }

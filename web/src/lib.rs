@@ -149,7 +149,8 @@ impl App {
                 true
             }
             Err(e) => {
-                self.messages.push(format!("`{name}`: {e}."));
+                self.messages
+                    .push(format!("{}: {e}.", heuristic::Echo(name)));
                 false
             }
         }
@@ -423,6 +424,65 @@ mod tests {
         assert!(
             panel.contains("It came with the record; the machine would have played C7"),
             "{panel}"
+        );
+    }
+
+    #[test]
+    fn a_long_link_is_echoed_bounded_as_the_cli_echoes() {
+        // 10 KB in each place the page repeats: a move, a value, a key, the move field.
+        let long = "x".repeat(10_000);
+        for hash in [
+            format!("size=4&moves=A7,{long}"),
+            format!("size={long}"),
+            format!("{long}=1"),
+        ] {
+            let app = App::new(&hash);
+            let message = app.message();
+            assert!(
+                message.chars().count() < 300 && message.contains("more characters"),
+                "{} characters: {}",
+                message.len(),
+                &message[..message.len().min(300)]
+            );
+        }
+        let mut app = App::new("size=4");
+        assert!(!app.play(&long));
+        assert!(
+            app.message().chars().count() < 300,
+            "{}",
+            app.message().len()
+        );
+    }
+
+    #[test]
+    fn a_tie_set_is_named_once_in_the_top_drops() {
+        // The M=8 cage before any move, and after the opening: ties among the largest.
+        for hash in ["size=8&you=cut", "size=8", "size=4&you=cut"] {
+            let mut app = App::new(hash);
+            let panel = app.panel();
+            let start = panel.find("<ol class=\"top\">").expect("the top drops");
+            let list = &panel[start..start + panel[start..].find("</ol>").unwrap()];
+            let names: Vec<&str> = list
+                .split(['>', '<', ',', ' ', ':'])
+                .filter(|w| w.len() >= 2 && w.chars().next().unwrap().is_ascii_alphabetic())
+                .filter(|w| w[1..].chars().all(|c| c.is_ascii_digit()))
+                .collect();
+            let mut unique = names.clone();
+            unique.sort();
+            unique.dedup();
+            assert!(names.len() > 1, "{hash}: {list}");
+            assert_eq!(names.len(), unique.len(), "{hash}: {list}");
+        }
+    }
+
+    #[test]
+    fn the_hint_at_m8_starts_a_strategy_that_beats_the_machine() {
+        // README "Results": beaten at every size from 3 to 8 by two Short moves.
+        let mut app = App::new("size=8");
+        let hint = app.hint();
+        assert!(
+            hint.contains(": it starts a strategy that beats this machine whatever it does"),
+            "{hint}"
         );
     }
 

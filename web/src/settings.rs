@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use heuristic::{Model, Side, Size};
+use heuristic::{Echo, Model, Side, Size};
 
 /// Who the machine is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,7 +92,8 @@ impl Settings {
     /// Sets one value by its URL key; the message names the key and what is wrong.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         let v = value.trim();
-        let bad = |what: &str| format!("`{key}={value}` in the link: {what}");
+        // Echoed bounded, as the CLI echoes (a 10 KB link gives a short message).
+        let bad = |what: &str| format!("{} in the link: {what}", Echo(&format!("{key}={value}")));
         match key {
             "size" => {
                 let m: u32 = v.parse().map_err(|_| bad("not a board size"))?;
@@ -146,7 +147,12 @@ impl Settings {
                     _ => None,
                 }
             }
-            _ => return Err(format!("`{key}` in the link is not a setting of this page")),
+            _ => {
+                return Err(format!(
+                    "{} in the link is not a setting of this page",
+                    Echo(key)
+                ));
+            }
         }
         Ok(())
     }

@@ -92,27 +92,34 @@ pub fn ranking_html(game: &Game, drops: &Drops) -> String {
     }
     let mut order: Vec<usize> = (0..named.len()).collect();
     order.sort_by(|&a, &b| named[b].1.cmp(&named[a].1).then(a.cmp(&b)));
-    if !order.is_empty() {
+    // The five largest drops, each set of exactly equal ones one item, so that a tie set
+    // (64 resistors at M=8) is named once, not in each of five items.
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &i in order.iter().take(5) {
+        match groups.last_mut() {
+            Some(group) if named[group[0]].1 == named[i].1 => group.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    if !groups.is_empty() {
         out.push_str("<ol class=\"top\">");
-        for &i in order.iter().take(5) {
-            let (name, d) = &named[i];
+        for group in &groups {
+            let d = &named[group[0]].1;
             let equal: Vec<&str> = named
                 .iter()
-                .filter(|(n, o)| o == d && n != name)
+                .filter(|(_, o)| o == d)
                 .map(|(n, _)| *n)
                 .collect();
-            let tie = if equal.is_empty() {
-                String::new()
-            } else {
-                format!(" (exactly equal to {})", equal.join(", "))
+            let names = match equal.as_slice() {
+                [one] => (*one).to_string(),
+                all => format!("{} (exactly equal)", all.join(", ")),
             };
             let _ = write!(
                 out,
-                "<li><span class=\"swatch\" style=\"background:{}\"></span>{} {} %{}</li>",
+                "<li><span class=\"swatch\" style=\"background:{}\"></span>{} %: {}</li>",
                 viridis(heat(d, &named)),
-                escape(name),
                 percent(d, digits),
-                escape(&tie)
+                escape(&names)
             );
         }
         out.push_str("</ol>");

@@ -162,6 +162,8 @@ function wire() {
 }
 
 await init({ module_or_path: new URL("./pkg/birdcage_web_bg.wasm", import.meta.url) });
+// A phone starts with the settings folded (one line at the top), the board on its first screen.
+if (matchMedia('(max-width: 820px)').matches) $('settings').open = false;
 wire();
 load();
 timings.firstRenderMs = performance.now();

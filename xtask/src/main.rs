@@ -50,3 +50,21 @@ pub(crate) fn target_dir() -> PathBuf {
         .unwrap_or_else(|| root().join("target"))
 }
 
+
+#[cfg(test)]
+mod tests {
+    /// `cargo xtask` builds xtask itself first (minutes, cold): the alias must let cargo
+    /// show that build, not run it `--quiet`.
+    #[test]
+    fn the_alias_lets_cargo_show_the_build() {
+        let config = std::fs::read_to_string(super::root().join(".cargo/config.toml")).unwrap();
+        let alias = config
+            .lines()
+            .find(|l| l.trim_start().starts_with("xtask ="))
+            .expect("the xtask alias");
+        assert!(
+            !alias.contains("--quiet") && !alias.split(['"', ' ']).any(|w| w == "-q"),
+            "{alias}"
+        );
+    }
+}

@@ -1,9 +1,12 @@
 //! `birdcage web`: serves the web app (`cargo xtask web` builds it into `target/site`) on
-//! 127.0.0.1, for a person with a checkout. A tiny static server: GET of the folder's files,
-//! nothing else.
+//! 127.0.0.1. A static server for hostile clients too: [`http`] bounds what each client may
+//! send and how long it may take, [`site`] serves only regular files inside the folder.
+
+mod http;
+mod site;
 
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 use clap::Args;
@@ -15,31 +18,67 @@ pub struct Cmd {
     #[arg(long, value_name = "P", default_value_t = 8080, allow_negative_numbers = true,
           value_parser = crate::args::whole::<u16>(0, u16::MAX.into()))]
     port: u16,
-    /// The folder to serve; default the checkout's `target/site`.
+    /// The folder to serve; default the `site` folder beside this binary's build folder
+    /// (`target/site` for `target/release/birdcage`) or `PREFIX/share/birdcage/site` for
+    /// `PREFIX/bin/birdcage`.
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
 }
 
-/// Where `cargo xtask web` writes the app in this checkout.
-fn default_dir() -> PathBuf {
-    match std::env::var_os("CARGO_TARGET_DIR") {
-        Some(target) => PathBuf::from(target).join("site"),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/site"),
+/// Where the web app may be, for this binary at `exe`: where `cargo xtask web` writes it
+/// for a build folder (`target/release/birdcage`, `target/<triple>/release/birdcage`: the
+/// target folder's `site`), then where an installation keeps it (`PREFIX/bin/birdcage`:
+/// `PREFIX/share/birdcage/site`).
+fn default_dirs(exe: &Path) -> Vec<PathBuf> {
+    let Some(bin) = exe.parent() else {
+        return Vec::new();
+    };
+    let mut dirs = Vec::new();
+    if let Some(up) = bin.parent() {
+        dirs.push(up.join("site"));
+        if let Some(upper) = up.parent() {
+            dirs.push(upper.join("site"));
+        }
+        dirs.push(up.join("share/birdcage/site"));
     }
+    dirs
 }
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
-        let dir = self.dir.clone().unwrap_or_else(default_dir);
-        if !dir.join("index.html").is_file() {
-            bail!(
-                "no web app in {}: build it with `cargo xtask web`",
-                dir.display()
-            );
-        }
-        let server = tiny_http::Server::http(("127.0.0.1", self.port))
+        let dir = match &self.dir {
+            Some(dir) => {
+                if !dir.join("index.html").is_file() {
+                    bail!(
+                        "no web app in {}: build it with `cargo xtask web`",
+                        dir.display()
+                    );
+                }
+                dir.clone()
+            }
+            None => {
+                let exe = std::env::current_exe()
+                    .map_err(|e| anyhow::anyhow!("cannot find this program's path: {e}"))?;
+                let dirs = default_dirs(&exe);
+                match dirs.iter().find(|d| d.join("index.html").is_file()) {
+                    Some(dir) => dir.clone(),
+                    None => {
+                        let looked: Vec<String> =
+                            dirs.iter().map(|d| d.display().to_string()).collect();
+                        bail!(
+                            "no web app beside this program (looked in {}): build it with \
+                             `cargo xtask web`, or name its folder with --dir DIR",
+                            looked.join(", ")
+                        );
+                    }
+                }
+            }
+        };
+        let site = site::Site::new(&dir)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", dir.display()))?;
+        let listener = std::net::TcpListener::bind(("127.0.0.1", self.port))
             .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{}: {e}", self.port))?;
-        let port = server.server_addr().to_ip().map_or(self.port, |a| a.port());
+        let port = listener.local_addr()?.port();
         let mut out = std::io::stdout().lock();
         writeln!(
             out,
@@ -48,71 +87,8 @@ impl Cmd {
         )?;
         out.flush()?;
         drop(out);
-        for request in server.incoming_requests() {
-            let response = respond(&dir, request.method(), request.url());
-            // A client that went away is no reason to stop serving.
-            let _ = request.respond(response);
-        }
+        http::serve(listener, site).map_err(|e| anyhow::anyhow!("the server stopped: {e}"))?;
         Ok(String::new())
-    }
-}
-
-/// The response to one request: the file, 404, or 405 for anything but GET and HEAD.
-fn respond(
-    dir: &Path,
-    method: &tiny_http::Method,
-    url: &str,
-) -> tiny_http::Response<std::io::Cursor<Vec<u8>>> {
-    use tiny_http::{Header, Method, Response};
-    if !matches!(method, Method::Get | Method::Head) {
-        return Response::from_string("only GET\n").with_status_code(405);
-    }
-    let path = url.split(['?', '#']).next().unwrap_or("/");
-    let Some(file) = file_for(dir, path) else {
-        return Response::from_string("not found\n").with_status_code(404);
-    };
-    match std::fs::read(&file) {
-        Ok(bytes) => {
-            let header = |k: &str, v: &str| {
-                Header::from_bytes(k.as_bytes(), v.as_bytes()).expect("a valid header")
-            };
-            Response::from_data(bytes)
-                .with_header(header("Content-Type", content_type(&file)))
-                .with_header(header("Cache-Control", "no-cache"))
-        }
-        Err(_) => Response::from_string("not found\n").with_status_code(404),
-    }
-}
-
-/// The file a URL path names inside `dir` (`/` is `index.html`); none for a path that
-/// would leave it.
-fn file_for(dir: &Path, path: &str) -> Option<PathBuf> {
-    let relative = Path::new(path.trim_start_matches('/'));
-    if relative
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_)))
-    {
-        return None;
-    }
-    let file = dir.join(relative);
-    if file.is_dir() {
-        Some(file.join("index.html"))
-    } else {
-        Some(file)
-    }
-}
-
-fn content_type(file: &Path) -> &'static str {
-    match file.extension().and_then(|e| e.to_str()) {
-        Some("html") => "text/html; charset=utf-8",
-        Some("js") => "text/javascript; charset=utf-8",
-        Some("css") => "text/css; charset=utf-8",
-        Some("wasm") => "application/wasm",
-        Some("svg") => "image/svg+xml",
-        Some("png") => "image/png",
-        Some("json") => "application/json",
-        Some("txt") => "text/plain; charset=utf-8",
-        _ => "application/octet-stream",
     }
 }
 
@@ -121,14 +97,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paths_stay_inside_the_folder() {
-        let dir = Path::new("/srv/web");
+    fn the_site_is_looked_for_beside_the_binary() {
         assert_eq!(
-            file_for(dir, "/pkg/birdcage_web.js"),
-            Some(PathBuf::from("/srv/web/pkg/birdcage_web.js"))
+            default_dirs(Path::new("/w/target/release/birdcage")),
+            [
+                PathBuf::from("/w/target/site"),
+                PathBuf::from("/w/site"),
+                PathBuf::from("/w/target/share/birdcage/site"),
+            ]
         );
-        assert_eq!(file_for(dir, "/../etc/passwd"), None);
-        assert_eq!(file_for(dir, "/a/../../b"), None);
-        assert_eq!(content_type(Path::new("x_bg.wasm")), "application/wasm");
+        assert_eq!(
+            default_dirs(Path::new("/usr/local/bin/birdcage"))[2],
+            PathBuf::from("/usr/local/share/birdcage/site")
+        );
     }
 }

@@ -165,6 +165,10 @@ impl Game for GraphSession<'_> {
         Ok(self.name_of(edge).to_string())
     }
 
+    fn names_edge(&self, word: &str) -> bool {
+        self.play.graph().find_edge(word).is_some()
+    }
+
     fn hint(&self) -> String {
         self.suggest().1
     }

@@ -43,7 +43,8 @@ pub(crate) const BINDINGS: [Binding; 4] = [
 /// Another word for quit, as shells take it.
 const EXIT: &str = "exit";
 
-/// The command a typed word names: a binding's word, `?` for the hint, or `exit`.
+/// The command a typed word names: a binding's word or its key (`?`, `q`, in either case),
+/// or `exit`. The caller asks first whether the word names an edge (a graph's edge `u`).
 pub(crate) fn command(word: &str) -> Option<Command> {
     let word = word.to_ascii_lowercase();
     if word == EXIT {
@@ -51,7 +52,7 @@ pub(crate) fn command(word: &str) -> Option<Command> {
     }
     BINDINGS
         .iter()
-        .find(|b| b.word == word || (!b.key.is_alphanumeric() && word == b.key.to_string()))
+        .find(|b| b.word == word || word == b.key.to_string())
         .map(|b| b.command.clone())
 }
 
@@ -195,9 +196,17 @@ mod tests {
         }
         assert_eq!(command("?"), Some(Command::Hint));
         assert_eq!(command("exit"), Some(Command::Quit));
-        // A letter key is no word: `u` may be an edge's name.
-        assert_eq!(command("u"), None);
+        // A line of one key is its command, as `?` is: `q` quits (issue 41); a graph's
+        // edge of that name is asked about first (`Command::parse`).
+        assert_eq!(command("q"), Some(Command::Quit));
+        assert_eq!(command("Q"), Some(Command::Quit));
+        assert_eq!(command("u"), Some(Command::Undo));
         assert_eq!(command("c5"), None);
+        assert_eq!(Command::parse(" q ", |_| false), Some(Command::Quit));
+        assert_eq!(
+            Command::parse("u", |w| w == "u"),
+            Some(Command::Move("u".to_string()))
+        );
     }
 
     #[test]

@@ -167,7 +167,8 @@ fn handle<T: Table>(game: &mut T, ui: &mut Ui<T::Selection>, input: Input) -> Op
         Input::Redraw => return None,
         Input::Enter => {
             let typed = std::mem::take(&mut ui.typed);
-            match Command::parse(&typed) {
+            // A key typed because it begins an edge's name (`u` of `u-v`) stays a name.
+            match Command::parse(&typed, |w| game.names_edge(w) || game.names_begin(w)) {
                 None => Command::Move(String::new()),
                 Some(command) => command,
             }
@@ -200,9 +201,10 @@ fn handle<T: Table>(game: &mut T, ui: &mut Ui<T::Selection>, input: Input) -> Op
             };
             ui.message = match played {
                 Ok(mv) => match game.answer() {
-                    Ok(Some(reply)) => format!("You: {mv}   Machine: {reply}"),
-                    Ok(None) => format!("You: {mv}"),
-                    Err(e) => format!("You: {mv}   {e:#}"),
+                    // Sentences: the message is wrapped at spaces, which runs spaces together.
+                    Ok(Some(reply)) => format!("You: {mv}. Machine: {reply}."),
+                    Ok(None) => format!("You: {mv}."),
+                    Err(e) => format!("You: {mv}. {e:#}"),
                 },
                 Err(e) => format!("{e:#}"),
             };
@@ -575,6 +577,22 @@ mod tests {
         assert!(shown[1].contains("\n> q"), "{}", shown[1]);
         assert!(shown[5].contains("\n> u-v"), "{}", shown[5]);
         assert!(shown[6].contains("You: u-v"), "{}", shown[6]);
+    }
+
+    #[test]
+    fn the_move_line_keeps_the_two_moves_apart() {
+        // The message is wrapped at spaces (runs of them become one): sentences, so that
+        // "You: c7 Machine: C5" does not read as one.
+        let mut game = cage(4, Side::Short);
+        let enter = press(KeyCode::Enter, KeyModifiers::NONE);
+        let (_, frames) = played(&mut game, vec![key('c'), key('7'), enter, ctrl_c()]);
+        let after = screen(frames.last().unwrap());
+        let line = after
+            .lines()
+            .find(|l| l.contains("You: "))
+            .unwrap_or_else(|| panic!("{after}"));
+        assert!(line.contains("You: c7. Machine: "), "{line}");
+        assert!(line.trim_end().ends_with('.'), "{line}");
     }
 
     #[test]
