@@ -39,6 +39,10 @@ const MODELLED: [(u32, u32); 10] = [
 /// breakpoint, a debug halt.
 const BKPT: u16 = 0xBE;
 
+/// The top byte of a `udf` instruction: panic-probe's end (`udf #0`), and the Thumb
+/// breakpoint gdb writes into memory (`udf #1`).
+const UDF: u16 = 0xDE;
+
 /// What the core was doing when it fetched its first instruction: thumb state (xPSR.T).
 const XPSR_THUMB: u64 = 1 << 24;
 
@@ -95,6 +99,9 @@ pub struct Core<'a> {
     sram: Sram,
     /// The memory hooks of a debugger's watchpoints, by address and length.
     watches: Vec<((u32, u32), UcHookId)>,
+    /// Where a debugger wrote a breakpoint instruction into flash (`bkpt`, or the `udf` gdb
+    /// writes for Thumb): the core halts there instead of faulting.
+    breaks: HashSet<u32>,
 }
 
 impl std::fmt::Debug for Core<'_> {
@@ -229,6 +236,7 @@ impl<'a> Core<'a> {
             plant: None,
             sram,
             watches: Vec::new(),
+            breaks: HashSet::new(),
         };
         core.load(elf)?;
         core.reset()?;
@@ -350,8 +358,8 @@ impl<'a> Core<'a> {
                 Ok(Ran::Slice)
             }
             Ok(()) => Ok(Ran::Sleeps),
-            Err(uc_error::INSN_INVALID) if self.halfword(pc) >> 8 == BKPT => Ok(Ran::Breakpoint),
-            Err(uc_error::INSN_INVALID) if self.halfword(pc) >> 8 == 0xDE => Err(Stop::Panic {
+            Err(uc_error::INSN_INVALID) if self.at_breakpoint(pc) => Ok(Ran::Breakpoint),
+            Err(uc_error::INSN_INVALID) if self.halfword(pc) >> 8 == UDF => Err(Stop::Panic {
                 place: place(pc),
                 message: Vec::new(),
             }),
@@ -393,12 +401,38 @@ impl<'a> Core<'a> {
         self.uc.get_data_mut().watched = None;
         match result {
             Ok(()) => Ok(Ran::Slice),
-            Err(uc_error::INSN_INVALID) if self.halfword(pc) >> 8 == BKPT => Ok(Ran::Breakpoint),
+            Err(uc_error::INSN_INVALID) if self.at_breakpoint(pc) => Ok(Ran::Breakpoint),
             Err(e) => Err(Stop::Cpu {
                 what: format!("{e:?}"),
                 place,
             }),
         }
+    }
+
+    /// Notes a breakpoint instruction a debugger writes into flash (a write of just that
+    /// instruction, as gdb inserts one; a download writes whole segments, the firmware's own
+    /// `udf` among them), and forgets those it writes over: a `udf` there is the debugger's,
+    /// not the firmware's panic.
+    fn note_breakpoints(&mut self, address: u32, bytes: &[u8]) {
+        let end = address + bytes.len() as u32;
+        self.breaks.retain(|&at| at + 4 <= address || at >= end);
+        let half = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let breakpoint = match bytes.len() {
+            // `bkpt #n`, or `udf #n` (gdb's Thumb breakpoint is `udf #1`).
+            2 => matches!(half(0) >> 8, BKPT | UDF),
+            // `udf.w #n` (gdb's Thumb-2 breakpoint, over a 32-bit instruction).
+            4 => half(0) & 0xFFF0 == 0xF7F0 && half(2) & 0xF000 == 0xA000,
+            _ => false,
+        };
+        if breakpoint && address % 2 == 0 {
+            self.breaks.insert(address);
+        }
+    }
+
+    /// Whether the core stopped at a debugger's breakpoint: a `bkpt`, or an instruction a
+    /// debugger wrote as one.
+    fn at_breakpoint(&self, pc: u32) -> bool {
+        self.halfword(pc) >> 8 == BKPT || self.breaks.contains(&pc)
     }
 
     /// Watches `len` bytes at `addr` for reads and/or writes (a debugger's watchpoint):
@@ -473,6 +507,7 @@ impl<'a> Core<'a> {
     pub fn write_memory(&mut self, address: u32, bytes: &[u8]) -> Result<(), Fault> {
         if FLASH.holds(address, bytes.len() as u32) || SRAM.holds(address, bytes.len() as u32) {
             if FLASH.holds(address, bytes.len() as u32) {
+                self.note_breakpoints(address, bytes);
                 // New code: the block lengths counted so far may be stale.
                 self.uc.get_data_mut().lengths.fill(0);
                 let _ = self

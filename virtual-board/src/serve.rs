@@ -283,7 +283,7 @@ impl Socket for Stream {
 /// What a second debugger is told, in an error packet (`E.` and text, as gdb prints it).
 pub const BUSY: &str = "E.another debugger is attached to this virtual board (one at a time)";
 
-/// Refusals answered at once; more connections than this are closed unanswered.
+/// Connections waiting or being refused at once; more than this are closed unanswered.
 const MAX_REFUSING: usize = 8;
 
 /// How long a refused connection has to send its first packet.
@@ -314,30 +314,53 @@ fn refuse(mut stream: Stream) {
     let _ = stream.flush();
 }
 
+/// How long a new connection waits for the debugger before it to leave (a port scan's
+/// connection, a debugger closing) before it is refused.
+const GRACE: Duration = Duration::from_millis(500);
+
 /// Accepts debuggers on a thread of its own: the first while none is attached goes to the
-/// server (`attached` set), any other is refused ([`refuse`]).
+/// server (`attached` set); another waits [`GRACE`] for the one attached to leave, and is
+/// refused ([`refuse`]) if it does not.
 fn accept_loop(listener: Listener, attached: Arc<AtomicBool>) -> Receiver<Stream> {
     let (tx, rx) = std::sync::mpsc::channel();
-    let refusing = Arc::new(AtomicUsize::new(0));
+    let waiting = Arc::new(AtomicUsize::new(0));
     std::thread::spawn(move || {
         loop {
             let Ok(stream) = listener.accept() else {
                 std::thread::sleep(Duration::from_millis(10));
                 continue;
             };
-            if attached.swap(true, Ordering::SeqCst) {
-                if refusing.load(Ordering::SeqCst) >= MAX_REFUSING {
-                    continue;
+            let take = |attached: &AtomicBool| {
+                attached
+                    .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+            };
+            if take(&attached) {
+                if tx.send(stream).is_err() {
+                    return;
                 }
-                refusing.fetch_add(1, Ordering::SeqCst);
-                let refusing = Arc::clone(&refusing);
-                std::thread::spawn(move || {
-                    refuse(stream);
-                    refusing.fetch_sub(1, Ordering::SeqCst);
-                });
-            } else if tx.send(stream).is_err() {
-                return;
+                continue;
             }
+            // Threads that wait or refuse are bounded: past them a connection is closed.
+            if waiting.load(Ordering::SeqCst) >= MAX_REFUSING {
+                continue;
+            }
+            waiting.fetch_add(1, Ordering::SeqCst);
+            let (waiting, attached, tx) = (Arc::clone(&waiting), Arc::clone(&attached), tx.clone());
+            std::thread::spawn(move || {
+                let deadline = std::time::Instant::now() + GRACE;
+                let mut taken = take(&attached);
+                while !taken && std::time::Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(5));
+                    taken = take(&attached);
+                }
+                if taken {
+                    let _ = tx.send(stream);
+                } else {
+                    refuse(stream);
+                }
+                waiting.fetch_sub(1, Ordering::SeqCst);
+            });
         }
     });
     rx
