@@ -280,8 +280,13 @@ impl<S: Socket> Buffered<S> {
     /// The next byte for gdbstub, waiting at most `wait` (after sending what is unsent).
     pub fn read_within(&mut self, wait: Duration) -> std::io::Result<Option<u8>> {
         self.flush()?;
-        if self.received.is_empty() {
-            self.fill(Some(wait.max(Duration::from_millis(1))))?;
+        let deadline = std::time::Instant::now() + wait;
+        // Bytes that frame nothing yet (noise, a packet's start) do not end the wait.
+        while self.received.is_empty() {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() || !self.fill(Some(left.max(Duration::from_millis(1))))? {
+                break;
+            }
         }
         Ok(self.received.pop_front())
     }
