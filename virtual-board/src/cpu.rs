@@ -424,7 +424,7 @@ impl<'a> Core<'a> {
             4 => half(0) & 0xFFF0 == 0xF7F0 && half(2) & 0xF000 == 0xA000,
             _ => false,
         };
-        if breakpoint && address % 2 == 0 {
+        if breakpoint && address.is_multiple_of(2) {
             self.breaks.insert(address);
         }
     }
