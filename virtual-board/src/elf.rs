@@ -17,12 +17,13 @@ const MAX_BYTES: u64 = 64 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum ElfError {
     /// The file cannot be read.
-    #[error("cannot read {path}: {source}")]
+    // `error`, not `source`: the message says why, and a chain would say it twice.
+    #[error("cannot read {path}: {error}")]
     Read {
         /// The path.
         path: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A directory.
     #[error("{path} is a directory, not the board ELF")]
@@ -152,9 +153,9 @@ impl Elf {
     /// Reads and checks `path`.
     pub fn read(path: &Path) -> Result<Elf, ElfError> {
         let name = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|source| ElfError::Read {
+        let meta = std::fs::metadata(path).map_err(|error| ElfError::Read {
             path: name.clone(),
-            source,
+            error,
         })?;
         if meta.is_dir() {
             return Err(ElfError::Directory { path: name });
@@ -162,9 +163,9 @@ impl Elf {
         if !meta.is_file() || meta.len() > MAX_BYTES {
             return Err(ElfError::NotAFile { path: name });
         }
-        let bytes = std::fs::read(path).map_err(|source| ElfError::Read {
+        let bytes = std::fs::read(path).map_err(|error| ElfError::Read {
             path: name.clone(),
-            source,
+            error,
         })?;
         Elf::parse(&name, bytes)
     }

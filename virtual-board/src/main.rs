@@ -169,8 +169,8 @@ fn main() -> ExitCode {
 
 fn build(args: &BoardArgs) -> anyhow::Result<(Elf, Board)> {
     let elf = Elf::read(&args.elf)?;
-    let profile = boards::file::load(&args.profile)
-        .with_context(|| format!("board profile {:?}", args.profile))?;
+    // Its errors name the profile already.
+    let profile = boards::file::load(&args.profile)?;
     let mut board = Board::new(profile, args.seed)?;
     for &fault in &args.faults {
         board.inject(fault)?;

@@ -48,13 +48,14 @@ pub enum ListenError {
     /// A server answers on the socket already.
     #[error("{0}: another server listens on this socket")]
     Listening(String),
-    /// The socket cannot be made.
-    #[error("cannot listen on {what}: {source}")]
+    /// The socket cannot be made. (`error`, not `source`: the message says why, and a
+    /// chain would say it twice.)
+    #[error("cannot listen on {what}: {error}")]
     Bind {
         /// Where.
         what: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
@@ -95,7 +96,12 @@ pub fn clear_socket_path(path: &Path) -> Result<(), ListenError> {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(source) => return Err(ListenError::Bind { what: name, source }),
+        Err(source) => {
+            return Err(ListenError::Bind {
+                what: name,
+                error: source,
+            });
+        }
     };
     let kind = meta.file_type();
     let what = if kind.is_socket() {
@@ -104,8 +110,10 @@ pub fn clear_socket_path(path: &Path) -> Result<(), ListenError> {
         } else {
             return match UnixStream::connect(path) {
                 Ok(_) => Err(ListenError::Listening(name)),
-                Err(_) => std::fs::remove_file(path)
-                    .map_err(|source| ListenError::Bind { what: name, source }),
+                Err(_) => std::fs::remove_file(path).map_err(|source| ListenError::Bind {
+                    what: name,
+                    error: source,
+                }),
             };
         }
     } else if kind.is_symlink() {
@@ -130,15 +138,22 @@ pub fn clear_window_path(path: &Path, size: u64) -> Result<(), ListenError> {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(source) => return Err(ListenError::Bind { what: name, source }),
+        Err(source) => {
+            return Err(ListenError::Bind {
+                what: name,
+                error: source,
+            });
+        }
     };
     let ours = meta.file_type().is_file()
         && meta.uid() == me()
         && meta.len() == size
         && meta.mode() & 0o777 == 0o600;
     if ours {
-        return std::fs::remove_file(path)
-            .map_err(|source| ListenError::Bind { what: name, source });
+        return std::fs::remove_file(path).map_err(|source| ListenError::Bind {
+            what: name,
+            error: source,
+        });
     }
     Err(ListenError::Occupied {
         path: name,
@@ -167,9 +182,9 @@ impl Listener {
                 let binding = PathBuf::from(binding);
                 clear_socket_path(path)?;
                 clear_socket_path(&binding)?;
-                let bind = |source| ListenError::Bind {
+                let bind = |error| ListenError::Bind {
                     what: path.display().to_string(),
-                    source,
+                    error,
                 };
                 let listener = UnixListener::bind(&binding).map_err(bind)?;
                 if let Err(e) = std::fs::rename(&binding, path) {
@@ -179,9 +194,9 @@ impl Listener {
                 Ok(Listener::Unix(listener, path.clone()))
             }
             Address::Tcp(at) => {
-                let listener = TcpListener::bind(at).map_err(|source| ListenError::Bind {
+                let listener = TcpListener::bind(at).map_err(|error| ListenError::Bind {
                     what: at.clone(),
-                    source,
+                    error,
                 })?;
                 Ok(Listener::Tcp(listener))
             }

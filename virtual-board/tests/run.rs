@@ -237,6 +237,29 @@ fn bad_input_is_one_line_and_exit_2() {
             "{args:?}: {err}"
         );
     }
+    // A cause is said once (an error chain once printed the OS error twice), and a profile is
+    // named once.
+    for (args, once) in [
+        (
+            vec!["run", "--elf", "/nonexistent/board.elf"],
+            "No such file or directory",
+        ),
+        (
+            vec![
+                "serve",
+                "--elf",
+                garbage.to_str().unwrap(),
+                "--gdb",
+                "tcp:127.0.0.1:1",
+            ],
+            "not a valid ELF",
+        ),
+    ] {
+        let out = board().args(&args).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.matches(once).count(), 1, "{args:?}: {err}");
+    }
     // Numbers out of range get the range in words, as the other binaries' do.
     for (args, expected) in [
         (["--seed", "-1"], "must be a whole number, 0 or more"),

@@ -585,3 +585,55 @@ fn a_bounded_fuzz_run_of_noise_bad_checksums_and_reconnects_then_gdb_reads_the_r
     assert!(said.lines().any(|l| l.starts_with("sp ")), "{said}");
     assert!(board.alive());
 }
+
+#[test]
+fn tcp_says_its_port_when_ready_and_warns_beyond_loopback() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    for (host, warned) in [("127.0.0.1", false), ("0.0.0.0", true)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_virtual-board"))
+            .args(["serve", "--elf"])
+            .arg(&elf)
+            .arg("--gdb")
+            .arg(format!("tcp:{host}:0"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let at = line
+            .trim()
+            .strip_prefix(&format!("virtual board: serving a GDB stub on tcp:{host}:"))
+            .unwrap_or_else(|| panic!("{line}"));
+        let port: u16 = at.parse().unwrap();
+        assert_ne!(port, 0, "the port bound, not the one asked");
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(&packet("m8000000,4")).unwrap();
+        let mut got = [0u8; 1];
+        s.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"+");
+        drop(s);
+        let pid = child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-s", "TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert_eq!(
+            err.contains("warning: tcp:0.0.0.0:"),
+            warned,
+            "{host}: {err}"
+        );
+        if warned {
+            assert!(err.contains("reachable beyond this machine"), "{err}");
+        }
+    }
+}
