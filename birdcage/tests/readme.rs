@@ -182,6 +182,40 @@ fn every_link_of_the_docs_points_into_the_repository() {
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
 
+/// `man --dir` refuses a FIFO where a page goes (writing it would block until a reader came),
+/// before it writes any page.
+#[test]
+fn man_dir_refuses_a_fifo_where_a_page_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("birdcage-analyze.1");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mkfifo");
+        return;
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("man --dir did not end in 60 s: it opened the FIFO");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("birdcage-analyze.1 is not a regular file"), "{err}");
+    assert!(!dir.path().join("birdcage.1").exists(), "no page written before the refusal");
+}
+
 /// The man pages name no page that does not exist: `man --dir` writes `birdcage.1` and one
 /// page for every subcommand (`export`'s too), every `NAME(1)` any of them refers to is one
 /// of them, and `birdcage man` prints the same `birdcage.1`.

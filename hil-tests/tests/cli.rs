@@ -1,5 +1,6 @@
 //! The `hil-tests` command: what users read.
 
+use std::path::Path;
 use std::process::Command;
 
 mod common;
@@ -553,6 +554,67 @@ fn special_files_are_refused_not_read() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("not a regular file"), "{stderr}");
+}
+
+/// A FIFO named as one of the report's summaries in `--out` is refused, not opened (opening
+/// it to write blocks until a reader comes), and a study's folder is not written into.
+#[test]
+fn fifos_named_as_report_files_and_a_studys_folder_are_refused() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let run = |out: &Path| -> std::process::Output {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+            .args(["run", "--target", "sil", "--scenario", "tree3", "--out"])
+            .arg(out)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("{} did not end in 60 s: it opened a FIFO", out.display());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.wait_with_output().unwrap()
+    };
+    for name in ["summary.md", "summary.json", "plot.svg"] {
+        let out = dir.path().join(format!("fifo-{name}"));
+        std::fs::create_dir(&out).unwrap();
+        let fifo = out.join(name);
+        assert!(
+            Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        let output = run(&out);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("{name} is not a regular file")),
+            "{stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    // A study's report: its summary.md and JSON, no steps.jsonl.
+    let study = dir.path().join("study");
+    std::fs::create_dir(&study).unwrap();
+    std::fs::write(study.join("summary.md"), "# A study\n").unwrap();
+    std::fs::write(study.join("heuristic.json"), "{}\n").unwrap();
+    let output = run(&study);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("holds another report"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(study.join("summary.md")).unwrap(),
+        "# A study\n"
+    );
+    assert!(!study.join("steps.jsonl").exists());
 }
 
 /// HIL in QEMU ended by SIGTERM: the bench survives it (as it does Ctrl-C and its own

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use unicorn_engine::unicorn_const::{
     Arch, HookType, MemType, Mode, Prot, TlbEntry, TlbType, uc_error,
 };
-use unicorn_engine::{ArmCpuModel, RegisterARM, Unicorn};
+use unicorn_engine::{ArmCpuModel, RegisterARM, UcHookId, Unicorn};
 
 use crate::board::Board;
 use crate::chip::{FLASH, SRAM};
@@ -35,6 +35,14 @@ const MODELLED: [(u32, u32); 10] = [
     (0xE004_2000, 0x1000),
 ];
 
+/// The top byte of a `bkpt` instruction (ARMv7-M ARM, A7.7.17): a debugger's software
+/// breakpoint, a debug halt.
+const BKPT: u16 = 0xBE;
+
+/// The top byte of a `udf` instruction: panic-probe's end (`udf #0`), and the Thumb
+/// breakpoint gdb writes into memory (`udf #1`).
+const UDF: u16 = 0xDE;
+
 /// What the core was doing when it fetched its first instruction: thumb state (xPSR.T).
 const XPSR_THUMB: u64 = 1 << 24;
 
@@ -47,6 +55,10 @@ pub enum Ran {
     Reset,
     /// The core executed WFI (nothing wakes it: no interrupt is modelled).
     Sleeps,
+    /// The core reached a `bkpt` (a debugger's software breakpoint): halted at it.
+    Breakpoint,
+    /// A watched byte at this address was accessed (a debugger's watchpoint).
+    Watched(u32),
 }
 
 /// A stop found inside a hook, reported after `emu_start` returns.
@@ -74,6 +86,8 @@ pub struct State {
     slice_end: u64,
     /// The instruction count at which the slice ends too.
     slice_instructions: u64,
+    /// A watched address accessed in this slice.
+    watched: Option<u32>,
 }
 
 /// The emulated core and its memory.
@@ -83,6 +97,11 @@ pub struct Core<'a> {
     plant: Option<(u32, [u8; 4])>,
     /// The SRAM's memory: declared after `uc`, so it outlives the engine that maps it.
     sram: Sram,
+    /// The memory hooks of a debugger's watchpoints, by address and length.
+    watches: Vec<((u32, u32), UcHookId)>,
+    /// Where a debugger wrote a breakpoint instruction into flash (`bkpt`, or the `udf` gdb
+    /// writes for Thumb): the core halts there instead of faulting.
+    breaks: HashSet<u32>,
 }
 
 impl std::fmt::Debug for Core<'_> {
@@ -150,6 +169,7 @@ impl<'a> Core<'a> {
             profile: std::env::var_os("VIRTUAL_BOARD_PROFILE").map(|_| HashMap::new()),
             slice_end: 0,
             slice_instructions: u64::MAX,
+            watched: None,
         };
         let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB, state)?;
         // Before any mapping: after, the model cannot change (TOOLCHAIN.md: the default
@@ -215,6 +235,8 @@ impl<'a> Core<'a> {
             uc,
             plant: None,
             sram,
+            watches: Vec::new(),
+            breaks: HashSet::new(),
         };
         core.load(elf)?;
         core.reset()?;
@@ -325,6 +347,9 @@ impl<'a> Core<'a> {
             return Ok(Ran::Reset);
         }
         let pc = self.pc();
+        if let Some(addr) = self.uc.get_data_mut().watched.take() {
+            return Ok(Ran::Watched(addr));
+        }
         match result {
             Ok(())
                 if self.uc.get_data().board.cycles >= self.uc.get_data().slice_end
@@ -333,7 +358,8 @@ impl<'a> Core<'a> {
                 Ok(Ran::Slice)
             }
             Ok(()) => Ok(Ran::Sleeps),
-            Err(uc_error::INSN_INVALID) if self.halfword(pc) >> 8 == 0xDE => Err(Stop::Panic {
+            Err(uc_error::INSN_INVALID) if self.at_breakpoint(pc) => Ok(Ran::Breakpoint),
+            Err(uc_error::INSN_INVALID) if self.halfword(pc) >> 8 == UDF => Err(Stop::Panic {
                 place: place(pc),
                 message: Vec::new(),
             }),
@@ -344,8 +370,8 @@ impl<'a> Core<'a> {
         }
     }
 
-    /// Executes one instruction.
-    pub fn step(&mut self, elf: &Elf) -> Result<(), Stop> {
+    /// Executes one instruction (`Ran::Breakpoint` if it is a `bkpt`, which halts there).
+    pub fn step(&mut self, elf: &Elf) -> Result<Ran, Stop> {
         self.uc.get_data_mut().slice_end = u64::MAX;
         self.uc.get_data_mut().slice_instructions = u64::MAX;
         // unicorn counts instructions with a code hook that only blocks translated after it
@@ -372,10 +398,84 @@ impl<'a> Core<'a> {
                 Fault::Config(fault) => Stop::Config { fault, place },
             });
         }
-        result.map_err(|e| Stop::Cpu {
-            what: format!("{e:?}"),
-            place,
-        })
+        self.uc.get_data_mut().watched = None;
+        match result {
+            Ok(()) => Ok(Ran::Slice),
+            Err(uc_error::INSN_INVALID) if self.at_breakpoint(pc) => Ok(Ran::Breakpoint),
+            Err(e) => Err(Stop::Cpu {
+                what: format!("{e:?}"),
+                place,
+            }),
+        }
+    }
+
+    /// Notes a breakpoint instruction a debugger writes into flash (a write of just that
+    /// instruction, as gdb inserts one; a download writes whole segments, the firmware's own
+    /// `udf` among them), and forgets those it writes over: a `udf` there is the debugger's,
+    /// not the firmware's panic.
+    fn note_breakpoints(&mut self, address: u32, bytes: &[u8]) {
+        let end = address + bytes.len() as u32;
+        self.breaks.retain(|&at| at + 4 <= address || at >= end);
+        let half = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let breakpoint = match bytes.len() {
+            // `bkpt #n`, or `udf #n` (gdb's Thumb breakpoint is `udf #1`).
+            2 => matches!(half(0) >> 8, BKPT | UDF),
+            // `udf.w #n` (gdb's Thumb-2 breakpoint, over a 32-bit instruction).
+            4 => half(0) & 0xFFF0 == 0xF7F0 && half(2) & 0xF000 == 0xA000,
+            _ => false,
+        };
+        if breakpoint && address.is_multiple_of(2) {
+            self.breaks.insert(address);
+        }
+    }
+
+    /// Whether the core stopped at a debugger's breakpoint: a `bkpt`, or an instruction a
+    /// debugger wrote as one.
+    fn at_breakpoint(&self, pc: u32) -> bool {
+        self.halfword(pc) >> 8 == BKPT || self.breaks.contains(&pc)
+    }
+
+    /// Watches `len` bytes at `addr` for reads and/or writes (a debugger's watchpoint):
+    /// whether it could.
+    pub fn watch(&mut self, addr: u32, len: u32, read: bool, write: bool) -> bool {
+        let kind = match (read, write) {
+            (true, true) => HookType::MEM_READ | HookType::MEM_WRITE,
+            (true, false) => HookType::MEM_READ,
+            _ => HookType::MEM_WRITE,
+        };
+        let end = u64::from(addr) + u64::from(len) - 1;
+        let hook = self.uc.add_mem_hook(
+            kind,
+            u64::from(addr),
+            end,
+            |uc: &mut Unicorn<'_, State>, _: MemType, address: u64, _: usize, _: i64| {
+                uc.get_data_mut().watched = Some(address as u32);
+                let _ = uc.emu_stop();
+                true
+            },
+        );
+        match hook {
+            Ok(id) => {
+                // Code translated before the hook would not call it.
+                let _ = self.uc.ctl_flush_tb();
+                let _ = self.uc.ctl_flush_tlb();
+                self.watches.push(((addr, len), id));
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Removes the watchpoint on `len` bytes at `addr`: whether there was one.
+    pub fn unwatch(&mut self, addr: u32, len: u32) -> bool {
+        let Some(i) = self.watches.iter().position(|(at, _)| *at == (addr, len)) else {
+            return false;
+        };
+        let (_, id) = self.watches.remove(i);
+        let _ = self.uc.remove_hook(id);
+        let _ = self.uc.ctl_flush_tb();
+        let _ = self.uc.ctl_flush_tlb();
+        true
     }
 
     fn halfword(&self, at: u32) -> u16 {
@@ -407,6 +507,7 @@ impl<'a> Core<'a> {
     pub fn write_memory(&mut self, address: u32, bytes: &[u8]) -> Result<(), Fault> {
         if FLASH.holds(address, bytes.len() as u32) || SRAM.holds(address, bytes.len() as u32) {
             if FLASH.holds(address, bytes.len() as u32) {
+                self.note_breakpoints(address, bytes);
                 // New code: the block lengths counted so far may be stale.
                 self.uc.get_data_mut().lengths.fill(0);
                 let _ = self

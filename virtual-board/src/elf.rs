@@ -17,12 +17,19 @@ const MAX_BYTES: u64 = 64 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum ElfError {
     /// The file cannot be read.
-    #[error("cannot read {path}: {source}")]
+    // `error`, not `source`: the message says why, and a chain would say it twice.
+    #[error("cannot read {path}: {error}")]
     Read {
         /// The path.
         path: String,
         /// Why.
-        source: std::io::Error,
+        error: std::io::Error,
+    },
+    /// A directory.
+    #[error("{path} is a directory, not the board ELF")]
+    Directory {
+        /// The path.
+        path: String,
     },
     /// Not a regular file, or too big.
     #[error("{path} is not a regular file of at most 64 MiB")]
@@ -39,12 +46,18 @@ pub enum ElfError {
         why: String,
     },
     /// An ELF for another machine.
-    #[error("{path} is an ELF for machine {machine}, not ARM (a Cortex-M binary)")]
+    #[error(
+        "{path} is an ELF for {}, not a 32-bit ARM (Cortex-M) one: is it the board binary \
+         (`cargo fw`)?",
+        machine_name(*.machine, *.bits)
+    )]
     NotArm {
         /// The path.
         path: String,
         /// e_machine.
         machine: u16,
+        /// 32 or 64 (EI_CLASS).
+        bits: u8,
     },
     /// It loads outside the chip's flash.
     #[error(
@@ -72,6 +85,42 @@ pub enum ElfError {
         /// Word 1.
         reset: u32,
     },
+}
+
+/// The machine and class of an ELF that is not a 32-bit ARM one, read from its identification
+/// and header before a 32-bit parser calls a 64-bit file invalid.
+fn foreign(bytes: &[u8]) -> Option<(u16, u8)> {
+    if bytes.len() < 20 || &bytes[..4] != b"\x7fELF" {
+        return None;
+    }
+    let bits = match bytes[4] {
+        1 => 32,
+        2 => 64,
+        _ => return None,
+    };
+    let pair = [bytes[18], bytes[19]];
+    let machine = match bytes[5] {
+        1 => u16::from_le_bytes(pair),
+        2 => u16::from_be_bytes(pair),
+        _ => return None,
+    };
+    (machine != EM_ARM || bits != 32).then_some((machine, bits))
+}
+
+/// A machine's name, as `readelf` gives the common ones.
+fn machine_name(machine: u16, bits: u8) -> String {
+    let name = match machine {
+        object::elf::EM_386 => "Intel 80386",
+        object::elf::EM_X86_64 => "x86-64",
+        object::elf::EM_ARM => "ARM",
+        object::elf::EM_AARCH64 => "AArch64",
+        object::elf::EM_RISCV => "RISC-V",
+        object::elf::EM_MIPS => "MIPS",
+        object::elf::EM_PPC => "PowerPC",
+        object::elf::EM_PPC64 => "PowerPC64",
+        _ => return format!("machine {machine} ({bits}-bit)"),
+    };
+    format!("{name} ({bits}-bit)")
 }
 
 /// A function of the ELF.
@@ -104,16 +153,19 @@ impl Elf {
     /// Reads and checks `path`.
     pub fn read(path: &Path) -> Result<Elf, ElfError> {
         let name = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|source| ElfError::Read {
+        let meta = std::fs::metadata(path).map_err(|error| ElfError::Read {
             path: name.clone(),
-            source,
+            error,
         })?;
+        if meta.is_dir() {
+            return Err(ElfError::Directory { path: name });
+        }
         if !meta.is_file() || meta.len() > MAX_BYTES {
             return Err(ElfError::NotAFile { path: name });
         }
-        let bytes = std::fs::read(path).map_err(|source| ElfError::Read {
+        let bytes = std::fs::read(path).map_err(|error| ElfError::Read {
             path: name.clone(),
-            source,
+            error,
         })?;
         Elf::parse(&name, bytes)
     }
@@ -124,6 +176,13 @@ impl Elf {
             path: name.to_string(),
             why: e.to_string(),
         };
+        if let Some((machine, bits)) = foreign(&bytes) {
+            return Err(ElfError::NotArm {
+                path: name.to_string(),
+                machine,
+                bits,
+            });
+        }
         let file = ElfFile32::<Endianness>::parse(&*bytes).map_err(corrupt)?;
         let header = file.elf_header();
         let endian = file.endian();
@@ -132,6 +191,7 @@ impl Elf {
             return Err(ElfError::NotArm {
                 path: name.to_string(),
                 machine,
+                bits: 32,
             });
         }
         let mut segments = Vec::new();
@@ -242,10 +302,38 @@ mod tests {
         h[18] = 3; // EM_386
         h[20] = 1;
         h[40] = 52; // e_ehsize
-        let e = Elf::parse("x86", h).unwrap_err();
+        let e = Elf::parse("x86", h.clone()).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "x86 is an ELF for machine 3, not ARM (a Cortex-M binary)"
+            "x86 is an ELF for Intel 80386 (32-bit), not a 32-bit ARM (Cortex-M) one: is it the \
+             board binary (`cargo fw`)?"
         );
+    }
+
+    #[test]
+    fn a_64_bit_elf_is_named_for_its_machine_not_called_invalid() {
+        // A 64-bit little-endian ELF header for EM_X86_64 (62), as a host binary starts.
+        let mut h = vec![0u8; 64];
+        h[..4].copy_from_slice(b"\x7fELF");
+        h[4] = 2; // 64-bit
+        h[5] = 1; // little-endian
+        h[6] = 1;
+        h[16] = 2;
+        h[18] = 62;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("host-program");
+        std::fs::write(&path, h).unwrap();
+        let e = Elf::read(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("is an ELF for x86-64 (64-bit), not a 32-bit ARM"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_directory_says_it_is_a_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = Elf::read(dir.path()).unwrap_err().to_string();
+        assert!(e.ends_with("is a directory, not the board ELF"), "{e}");
     }
 }

@@ -3,15 +3,17 @@
 //! `coverage`, `window`). The bench's probe (gdb-probe, through probe-rs) and
 //! `arm-none-eabi-gdb` attach to it alike.
 
-use std::marker::PhantomData;
+use std::cell::RefCell;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use gdbstub::arch::{Arch, RegId, Registers};
 use gdbstub::common::Signal;
-use gdbstub::conn::ConnectionExt;
-use gdbstub::stub::run_blocking::{BlockingEventLoop, Event, WaitForStopReasonError};
-use gdbstub::stub::{DisconnectReason, GdbStub, GdbStubError, SingleThreadStopReason};
+use gdbstub::stub::state_machine::GdbStubStateMachine;
+use gdbstub::stub::{DisconnectReason, GdbStubBuilder, SingleThreadStopReason};
 use gdbstub::target::ext::base::BaseOps;
 use gdbstub::target::ext::base::single_register_access::{
     SingleRegisterAccess, SingleRegisterAccessOps,
@@ -20,13 +22,20 @@ use gdbstub::target::ext::base::singlethread::{
     SingleThreadBase, SingleThreadResume, SingleThreadResumeOps, SingleThreadSingleStep,
     SingleThreadSingleStepOps,
 };
+use gdbstub::target::ext::breakpoints::{
+    Breakpoints, BreakpointsOps, HwWatchpoint, HwWatchpointOps, WatchKind,
+};
 use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps, outputln};
 use gdbstub::target::{Target, TargetError, TargetResult};
 
 use crate::chip::SRAM;
+use crate::conn::{Buffered, PACKET_BUFFER, Shared, Socket};
 use crate::cpu::{Core, Ran};
 use crate::elf::Elf;
 use crate::stop::Stop;
+
+/// How long an idle session waits for a byte before it looks at the quit flag.
+const IDLE_POLL: Duration = Duration::from_millis(100);
 
 /// Instructions run between two looks at the connection (a debugger's packet waits at most
 /// this long: well under a millisecond of host time). With RTT in the memory window the bench
@@ -150,6 +159,16 @@ pub struct Server<'a, 'e> {
     mode: Mode,
     /// Where `monitor coverage` writes which functions ran.
     coverage: Option<PathBuf>,
+    /// The debugger's watchpoints (`Z2`-`Z4`).
+    watchpoints: Vec<Watchpoint>,
+}
+
+/// A watched range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Watchpoint {
+    addr: u32,
+    len: u32,
+    kind: WatchKind,
 }
 
 impl std::fmt::Debug for Server<'_, '_> {
@@ -166,24 +185,154 @@ impl<'a, 'e> Server<'a, 'e> {
             elf,
             mode: Mode::Halted,
             coverage,
+            watchpoints: Vec::new(),
         }
     }
 
-    /// Serves one debugger on `conn` until it detaches or the firmware stops; a stop is the
-    /// error.
-    pub fn serve<C>(&mut self, conn: C) -> Result<DisconnectReason, ServeError>
-    where
-        C: ConnectionExt<Error = std::io::Error>,
-    {
-        match GdbStub::new(conn).run_blocking::<EventLoop<'a, 'e, C>>(self) {
-            Ok(reason) => Ok(reason),
-            Err(e) if e.is_target_error() => match e.into_target_error() {
-                Some(stop) => Err(ServeError::Stopped(Box::new(stop))),
-                None => Err(ServeError::Protocol("target error".into())),
-            },
-            Err(e) if e.is_connection_error() => Ok(DisconnectReason::Disconnect),
-            Err(e) => Err(ServeError::Protocol(e.to_string())),
+    /// Serves one debugger on `socket` until it detaches, drops the connection or `quit` is
+    /// set; a stop of the firmware is the error. A packet the stub cannot take is answered
+    /// with an error packet and the session goes on (the core halted).
+    pub fn session<S: Socket>(&mut self, socket: S, quit: &AtomicBool) -> Result<Ended, Box<Stop>> {
+        let conn = Rc::new(RefCell::new(Buffered::new(socket)));
+        let mut machine = match self.fresh_stub(&conn) {
+            Some(machine) => machine,
+            None => return Ok(Ended::Dropped),
+        };
+        loop {
+            if quit.load(Ordering::Relaxed) {
+                return Ok(Ended::Quit);
+            }
+            let next = match machine {
+                GdbStubStateMachine::Idle(stub) => {
+                    let byte = conn.borrow_mut().read_within(IDLE_POLL);
+                    match byte {
+                        Ok(Some(byte)) => stub.incoming_data(self, byte),
+                        Ok(None) => Ok(stub.into()),
+                        Err(_) => return Ok(Ended::Dropped),
+                    }
+                }
+                GdbStubStateMachine::Running(stub) => {
+                    let byte = conn.borrow_mut().read_now();
+                    match byte {
+                        Ok(Some(byte)) => stub.incoming_data(self, byte),
+                        Ok(None) => match self.advance() {
+                            Ok(None) => Ok(stub.into()),
+                            Ok(Some(reason)) => stub.report_stop(self, reason),
+                            Err(stop) => return Err(Box::new(stop)),
+                        },
+                        Err(_) => return Ok(Ended::Dropped),
+                    }
+                }
+                GdbStubStateMachine::CtrlCInterrupt(stub) => {
+                    self.mode = Mode::Halted;
+                    stub.interrupt_handled(
+                        self,
+                        Some(SingleThreadStopReason::Signal(Signal::SIGINT)),
+                    )
+                }
+                GdbStubStateMachine::Disconnected(stub) => {
+                    return Ok(match stub.get_reason() {
+                        DisconnectReason::Kill => Ended::Killed,
+                        _ => Ended::Detached,
+                    });
+                }
+            };
+            machine = match next {
+                Ok(machine) => machine,
+                Err(e) if e.is_target_error() => {
+                    return match e.into_target_error() {
+                        Some(stop) => Err(Box::new(stop)),
+                        None => Ok(Ended::Dropped),
+                    };
+                }
+                Err(e) if e.is_connection_error() => return Ok(Ended::Dropped),
+                Err(_) => {
+                    // gdbstub gives up on a packet it did not expect; the board does not.
+                    self.mode = Mode::Halted;
+                    if conn.borrow_mut().refuse().is_err() {
+                        return Ok(Ended::Dropped);
+                    }
+                    match self.fresh_stub(&conn) {
+                        Some(machine) => machine,
+                        None => return Ok(Ended::Dropped),
+                    }
+                }
+            };
         }
+    }
+
+    /// A new stub on `conn`, idle, in the acknowledgement mode the client chose; `None` if
+    /// the connection failed.
+    fn fresh_stub<S: Socket>(
+        &mut self,
+        conn: &Rc<RefCell<Buffered<S>>>,
+    ) -> Option<GdbStubStateMachine<'static, Self, Shared<S>>> {
+        let stub = GdbStubBuilder::new(Shared(Rc::clone(conn)))
+            .packet_buffer_size(PACKET_BUFFER)
+            .build()
+            .ok()?;
+        let mut machine = stub.run_state_machine(self).ok()?;
+        if conn.borrow().no_ack() {
+            for &byte in b"$QStartNoAckMode#b0" {
+                machine = match machine {
+                    GdbStubStateMachine::Idle(stub) => stub.incoming_data(self, byte).ok()?,
+                    other => other,
+                };
+            }
+            conn.borrow_mut().discard_unsent();
+        }
+        Some(machine)
+    }
+
+    /// Runs the core a slice (or a step); the stop to report, if it stopped.
+    fn advance(&mut self) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
+        if self.mode == Mode::Stepping {
+            self.mode = Mode::Halted;
+            return Ok(Some(match self.core.step(self.elf)? {
+                Ran::Breakpoint => SingleThreadStopReason::Signal(Signal::SIGTRAP),
+                _ => SingleThreadStopReason::DoneStep,
+            }));
+        }
+        let stop = self.run_free()?;
+        if stop.is_some() {
+            self.mode = Mode::Halted;
+        }
+        Ok(stop)
+    }
+
+    /// Runs the core a slice; the stop a debugger would be told of (a breakpoint, a
+    /// watchpoint, WFI), if it stopped.
+    pub fn run_free(&mut self) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
+        Ok(match self.core.run_slice(u64::MAX, SLICE, self.elf)? {
+            Ran::Slice | Ran::Reset => None,
+            Ran::Sleeps | Ran::Breakpoint => Some(SingleThreadStopReason::Signal(Signal::SIGTRAP)),
+            Ran::Watched(addr) => Some(match self.watched_kind(addr) {
+                Some(kind) => SingleThreadStopReason::Watch {
+                    tid: (),
+                    kind,
+                    addr,
+                },
+                None => SingleThreadStopReason::Signal(Signal::SIGTRAP),
+            }),
+        })
+    }
+
+    /// Whether the core runs (a debugger let it, or the last one detached).
+    pub fn running(&self) -> bool {
+        self.mode == Mode::Running
+    }
+
+    /// Lets the core run with no debugger (after a detach, as a board runs when its probe
+    /// lets go) or stops it.
+    pub fn set_running(&mut self, on: bool) {
+        self.mode = if on { Mode::Running } else { Mode::Halted };
+    }
+
+    fn watched_kind(&self, addr: u32) -> Option<WatchKind> {
+        self.watchpoints
+            .iter()
+            .find(|w| (w.addr..w.addr.saturating_add(w.len)).contains(&addr))
+            .map(|w| w.kind)
     }
 
     /// The core (to read its state after a stop).
@@ -192,21 +341,17 @@ impl<'a, 'e> Server<'a, 'e> {
     }
 }
 
-/// Why serving ended.
-#[derive(Debug, thiserror::Error)]
-pub enum ServeError {
-    /// The firmware stopped.
-    #[error("{0}")]
-    Stopped(Box<Stop>),
-    /// The debugger broke the protocol.
-    #[error("gdb protocol: {0}")]
-    Protocol(String),
-}
-
-impl From<GdbStubError<Stop, std::io::Error>> for ServeError {
-    fn from(e: GdbStubError<Stop, std::io::Error>) -> Self {
-        ServeError::Protocol(e.to_string())
-    }
+/// How a debugger's session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// It detached (`D`): the core runs on.
+    Detached,
+    /// The connection ended without a detach: the core stays as it was.
+    Dropped,
+    /// It asked for the board's end (`k`).
+    Killed,
+    /// The server was told to quit (a signal).
+    Quit,
 }
 
 impl Target for Server<'_, '_> {
@@ -221,6 +366,12 @@ impl Target for Server<'_, '_> {
         Some(self)
     }
 
+    fn support_breakpoints(&mut self) -> Option<BreakpointsOps<'_, Self>> {
+        Some(self)
+    }
+
+    /// A breakpoint is gdb's own `bkpt` written into flash (as on a board without free FPB
+    /// comparators), which the core halts at as the debug halt it is (`Ran::Breakpoint`).
     fn guard_rail_implicit_sw_breakpoints(&self) -> bool {
         true
     }
@@ -328,6 +479,76 @@ impl SingleThreadSingleStep for Server<'_, '_> {
     }
 }
 
+impl Breakpoints for Server<'_, '_> {
+    fn support_hw_watchpoint(&mut self) -> Option<HwWatchpointOps<'_, Self>> {
+        Some(self)
+    }
+}
+
+/// Watchpoints as memory hooks on the watched bytes: exact, and slow only while one is set
+/// (a hooked page's stores take unicorn's slow path). The core stops at the end of the
+/// instruction block that made the access, a few instructions past it at most.
+impl HwWatchpoint for Server<'_, '_> {
+    fn add_hw_watchpoint(
+        &mut self,
+        addr: u32,
+        len: u32,
+        kind: WatchKind,
+    ) -> TargetResult<bool, Self> {
+        let watch = Watchpoint { addr, len, kind };
+        let (read, write) = match kind {
+            WatchKind::Write => (false, true),
+            WatchKind::Read => (true, false),
+            WatchKind::ReadWrite => (true, true),
+        };
+        if len == 0 || !self.core.watch(addr, len, read, write) {
+            return Ok(false);
+        }
+        self.watchpoints.push(watch);
+        Ok(true)
+    }
+
+    fn remove_hw_watchpoint(
+        &mut self,
+        addr: u32,
+        len: u32,
+        kind: WatchKind,
+    ) -> TargetResult<bool, Self> {
+        let watch = Watchpoint { addr, len, kind };
+        let Some(i) = self.watchpoints.iter().position(|w| *w == watch) else {
+            return Ok(false);
+        };
+        self.watchpoints.remove(i);
+        Ok(self.core.unwatch(addr, len))
+    }
+}
+
+/// The monitor commands, each with what it does: `monitor` alone, or with a word it does not
+/// know, lists them.
+const COMMANDS: &[(&str, &str)] = &[
+    ("reset", "reset the core (SYSRESETREQ)"),
+    (
+        "game N",
+        "draw the ADC noise of game N, as SIL's start_game",
+    ),
+    (
+        "coverage",
+        "write which of the ELF's functions ran to the --coverage file",
+    ),
+    (
+        "wire MOVES",
+        "wire a cage without fixture by hand (M=4 notation: wire A1 b2)",
+    ),
+    (
+        "leds",
+        "what a person sees lit: leds 0xRR 0xCC (rows, columns)",
+    ),
+    (
+        "window",
+        "the SRAM's file, for a debugger on this machine to map",
+    ),
+];
+
 impl MonitorCmd for Server<'_, '_> {
     fn handle_monitor_cmd(&mut self, cmd: &[u8], mut out: ConsoleOutput<'_>) -> Result<(), Stop> {
         let cmd = String::from_utf8_lossy(cmd);
@@ -380,62 +601,16 @@ impl MonitorCmd for Server<'_, '_> {
                 ),
                 None => outputln!(out, "window: none, the SRAM is private"),
             },
-            _ => outputln!(out, "commands: reset, game N, coverage, window"),
+            _ => {
+                if !words.is_empty() {
+                    outputln!(out, "unknown command: {}", words.join(" "));
+                }
+                outputln!(out, "commands:");
+                for (usage, what) in COMMANDS {
+                    outputln!(out, "  {usage:<12} {what}");
+                }
+            }
         }
         Ok(())
-    }
-}
-
-/// The blocking event loop: the core runs in slices, and between two the connection is
-/// looked at (an interrupt, or a packet).
-struct EventLoop<'a, 'e, C>(PhantomData<(&'a (), &'e (), C)>);
-
-impl<'a, 'e, C> BlockingEventLoop for EventLoop<'a, 'e, C>
-where
-    C: ConnectionExt<Error = std::io::Error>,
-{
-    type Target = Server<'a, 'e>;
-    type Connection = C;
-    type StopReason = SingleThreadStopReason<u32>;
-
-    fn wait_for_stop_reason(
-        target: &mut Server<'a, 'e>,
-        conn: &mut C,
-    ) -> Result<Event<Self::StopReason>, WaitForStopReasonError<Stop, std::io::Error>> {
-        if target.mode == Mode::Stepping {
-            target.mode = Mode::Halted;
-            target
-                .core
-                .step(target.elf)
-                .map_err(WaitForStopReasonError::Target)?;
-            return Ok(Event::TargetStopped(SingleThreadStopReason::DoneStep));
-        }
-        loop {
-            if conn
-                .peek()
-                .map_err(WaitForStopReasonError::Connection)?
-                .is_some()
-            {
-                let byte = conn.read().map_err(WaitForStopReasonError::Connection)?;
-                return Ok(Event::IncomingData(byte));
-            }
-            match target.core.run_slice(u64::MAX, SLICE, target.elf) {
-                Ok(Ran::Slice | Ran::Reset) => {}
-                Ok(Ran::Sleeps) => {
-                    target.mode = Mode::Halted;
-                    return Ok(Event::TargetStopped(SingleThreadStopReason::Signal(
-                        Signal::SIGTRAP,
-                    )));
-                }
-                Err(stop) => return Err(WaitForStopReasonError::Target(stop)),
-            }
-        }
-    }
-
-    fn on_interrupt(
-        target: &mut Server<'a, 'e>,
-    ) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
-        target.mode = Mode::Halted;
-        Ok(Some(SingleThreadStopReason::Signal(Signal::SIGINT)))
     }
 }

@@ -15,11 +15,12 @@
 //! 101 the firmware panicked.
 
 use std::io::Write;
-use std::os::unix::net::UnixListener;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 mod board;
@@ -32,6 +33,7 @@ mod gdb;
 mod log;
 mod operator;
 mod periph;
+mod serve;
 mod sram;
 mod stop;
 
@@ -64,7 +66,7 @@ struct BoardArgs {
     profile: String,
     /// Draw the parts and the ADC from this seed, as SIL does (`--board-seed`); without it,
     /// nominal parts and a perfect ADC.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
     seed: Option<u64>,
     /// Write the ELF's functions that ran, one per line with a mark, to this file on exit.
     #[arg(long)]
@@ -81,8 +83,9 @@ enum Command {
     Run {
         #[command(flatten)]
         board: BoardArgs,
-        /// Virtual milliseconds to run.
-        #[arg(long, default_value_t = 100)]
+        /// Virtual milliseconds to run (at most ten minutes' worth; Ctrl-C stops it early).
+        #[arg(long, default_value_t = 100, allow_negative_numbers = true,
+              value_parser = whole(0, MAX_MS))]
         ms: u64,
         /// Press the button at this virtual millisecond (for 50 ms); repeatable.
         #[arg(long = "press-at")]
@@ -98,7 +101,8 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         games: u32,
     },
-    /// Serve a GDB remote stub on a socket, halted at the reset vector, for one debugger.
+    /// Serve a GDB remote stub on a socket, halted at the reset vector, for one debugger at a
+    /// time (the next attaches when it leaves).
     Serve {
         #[command(flatten)]
         board: BoardArgs,
@@ -106,6 +110,50 @@ enum Command {
         #[arg(long)]
         gdb: String,
     },
+}
+
+/// The longest `run --ms`: ten minutes of virtual time (a few minutes of host time).
+const MAX_MS: u64 = 600_000;
+
+/// A whole-number option's parser: out of `low..=high`, the range in words.
+fn whole(low: u64, high: u64) -> impl Fn(&str) -> Result<u64, heuristic::RangeError> + Clone {
+    move |text| heuristic::whole(text, low, high)
+}
+
+/// Set by SIGINT, SIGTERM or SIGHUP: the run or the server ends as it would at its end (its
+/// summary, its files removed).
+fn quit_flag() -> Arc<AtomicBool> {
+    let quit = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&quit);
+    // A second handler cannot be set (only one command runs); without one, a signal kills.
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst));
+    quit
+}
+
+/// Where the core is and how fast it ran: the last lines of `run`, and of `serve` when a
+/// signal ends it.
+fn summary(core: &Core<'_>, elf: &Elf, started: std::time::Instant) {
+    let state = core.state();
+    let host = started.elapsed().as_secs_f64();
+    let virtual_ms = state.board.cycles as f64 / 84_000.0;
+    let mut err = std::io::stderr().lock();
+    let pc = core.pc();
+    let _ = writeln!(
+        err,
+        "after {virtual_ms:.0} ms the core is at PC {pc:#010x}{}",
+        elf.function_at(pc)
+            .map(|f| format!(" in {}", f.name))
+            .unwrap_or_default()
+    );
+    let _ = writeln!(
+        err,
+        "ran {} instructions ({virtual_ms:.1} ms of virtual time at {} MHz, {} conversions) in \
+         {host:.2} s: {:.1} M instructions/s",
+        state.instructions,
+        84,
+        state.board.conversions,
+        state.instructions as f64 / host / 1e6
+    );
 }
 
 fn main() -> ExitCode {
@@ -121,8 +169,8 @@ fn main() -> ExitCode {
 
 fn build(args: &BoardArgs) -> anyhow::Result<(Elf, Board)> {
     let elf = Elf::read(&args.elf)?;
-    let profile = boards::file::load(&args.profile)
-        .with_context(|| format!("board profile {:?}", args.profile))?;
+    // Its errors name the profile already.
+    let profile = boards::file::load(&args.profile)?;
     let mut board = Board::new(profile, args.seed)?;
     for &fault in &args.faults {
         board.inject(fault)?;
@@ -158,28 +206,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
             let mut log = log::Log::new(&elf);
             let started = std::time::Instant::now();
-            let code = run_for(&mut core, &elf, &mut log, ms, &press_at);
-            let state = core.state();
-            let host = started.elapsed().as_secs_f64();
-            let mut err = std::io::stderr().lock();
-            let pc = core.pc();
-            let _ = writeln!(
-                err,
-                "after {ms} ms the core is at PC {pc:#010x}{}",
-                elf.function_at(pc)
-                    .map(|f| format!(" in {}", f.name))
-                    .unwrap_or_default()
-            );
-            let _ = writeln!(
-                err,
-                "ran {} instructions ({:.1} ms of virtual time at {} MHz, {} conversions) in \
-                 {host:.2} s: {:.1} M instructions/s",
-                state.instructions,
-                state.board.cycles as f64 / 84_000.0,
-                84,
-                state.board.conversions,
-                state.instructions as f64 / host / 1e6
-            );
+            let quit = quit_flag();
+            let code = run_for(&mut core, &elf, &mut log, ms, &press_at, &quit);
+            summary(&core, &elf, started);
             write_coverage(&board, &elf, &core)?;
             Ok(code)
         }
@@ -212,53 +241,54 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { board, gdb } => {
+            let address = serve::Address::parse(&gdb)?;
             let (elf, b) = build(&board)?;
             // The SRAM in a file beside the socket (or in the temporary folder for TCP), which
             // the bench's probe maps: RTT without packets (`monitor window` names it).
-            let window = match gdb.strip_prefix("unix:") {
-                Some(path) => gdb_probe::window::beside(Path::new(path)),
-                None => {
+            let window = match &address {
+                serve::Address::Unix(path) => gdb_probe::window::beside(path),
+                serve::Address::Tcp(_) => {
                     std::env::temp_dir().join(format!("virtual-board-{}.ram", std::process::id()))
                 }
             };
-            let _ = std::fs::remove_file(&window);
+            if let serve::Address::Unix(path) = &address {
+                // A killed board's window is removed only beside its stale socket.
+                serve::clear_socket_path(path)?;
+                serve::clear_window_path(&window, u64::from(SRAM.size))?;
+            }
             let sram = Sram::shared(&window, SRAM.size)
                 .with_context(|| format!("cannot create {}", window.display()))?;
             let core = core(b, &elf, sram)?;
             let mut server = gdb::Server::new(core, &elf, board.coverage.clone());
-            let result = if let Some(path) = gdb.strip_prefix("unix:") {
-                // Bound under another name and renamed once it listens: whoever waits for the
-                // path never finds a socket that refuses the connection.
-                let binding = format!("{path}.binding");
-                let _ = std::fs::remove_file(path);
-                let _ = std::fs::remove_file(&binding);
-                let listener =
-                    UnixListener::bind(&binding).with_context(|| format!("cannot bind {path}"))?;
-                std::fs::rename(&binding, path).with_context(|| format!("cannot bind {path}"))?;
-                let (stream, _) = listener.accept().context("accepting the debugger")?;
-                server.serve(conn::Buffered::new(stream))
-            } else if let Some(address) = gdb.strip_prefix("tcp:") {
-                let listener = std::net::TcpListener::bind(address)
-                    .with_context(|| format!("cannot listen on {address}"))?;
-                let (stream, _) = listener.accept().context("accepting the debugger")?;
-                stream.set_nodelay(true)?;
-                server.serve(conn::Buffered::new(stream))
-            } else {
-                bail!("--gdb {gdb:?}: give unix:PATH or tcp:HOST:PORT");
-            };
-            let code = match result {
-                Ok(_) => ExitCode::SUCCESS,
-                Err(gdb::ServeError::Stopped(stop)) => {
+            let quit = quit_flag();
+            let listener = serve::Listener::bind(&address)?;
+            let _socket = serve::SocketFile(match &address {
+                serve::Address::Unix(path) => Some(path.clone()),
+                serve::Address::Tcp(_) => None,
+            });
+            let (at, beyond) = listener.describe();
+            if beyond {
+                eprintln!(
+                    "virtual board: warning: {at} is reachable beyond this machine, and whoever \
+                     reaches it can read and write the board's memory and run it"
+                );
+            }
+            println!("virtual board: serving a GDB stub on {at}");
+            let _ = std::io::stdout().flush();
+            let started = std::time::Instant::now();
+            let code = match serve::serve(&mut server, &listener, &quit) {
+                serve::Served::Killed => ExitCode::SUCCESS,
+                serve::Served::Quit => {
+                    summary(server.core(), &elf, started);
+                    ExitCode::SUCCESS
+                }
+                serve::Served::Stopped(stop) => {
                     let mut stop = *stop;
                     if let Stop::Panic { message, .. } = &mut stop {
                         *message =
                             log::Log::after_debugger(&elf, server.core()).lines(server.core());
                     }
                     stopped(&stop)
-                }
-                Err(e) => {
-                    eprintln!("virtual board: {e}");
-                    ExitCode::from(2)
                 }
             };
             write_coverage(&board, &elf, server.core())?;
@@ -275,12 +305,13 @@ fn run_for(
     log: &mut log::Log,
     ms: u64,
     presses: &[u64],
+    quit: &AtomicBool,
 ) -> ExitCode {
     // Virtual time in core cycles at 84 MHz (the board binary's clock).
     const PER_MS: u64 = 84_000;
     let end = ms * PER_MS;
     let mut out = std::io::stdout().lock();
-    while core.state().board.cycles < end {
+    while core.state().board.cycles < end && !quit.load(Ordering::Relaxed) {
         let now_ms = core.state().board.cycles / PER_MS;
         let pressed = presses.iter().any(|&at| (at..at + 50).contains(&now_ms));
         core.state_mut().board.press(pressed);
@@ -292,6 +323,10 @@ fn run_for(
             Ok(Ran::Slice | Ran::Reset) => {}
             Ok(Ran::Sleeps) => {
                 eprintln!("virtual board: the core sleeps (WFI) and no interrupt is modelled");
+                return ExitCode::from(5);
+            }
+            Ok(Ran::Breakpoint | Ran::Watched(_)) => {
+                eprintln!("virtual board: the core reached a bkpt, and no debugger is attached");
                 return ExitCode::from(5);
             }
             Err(mut stop) => {

@@ -47,9 +47,13 @@ fn run_ms(core: &mut Core<'_>, elf: &Elf, ms: u64) -> Result<(), Stop> {
     while core.state().board.cycles < end {
         match core.run(end - core.state().board.cycles, elf)? {
             Ran::Slice | Ran::Reset => {}
-            Ran::Sleeps => {
+            ran @ (Ran::Sleeps | Ran::Breakpoint | Ran::Watched(_)) => {
                 return Err(Stop::Cpu {
-                    what: "the core sleeps (WFI) and no interrupt is modelled".into(),
+                    what: if ran == Ran::Sleeps {
+                        "the core sleeps (WFI) and no interrupt is modelled".into()
+                    } else {
+                        "the core reached a bkpt, and no debugger is attached".into()
+                    },
                     place: crate::stop::Place {
                         pc: core.pc(),
                         symbol: None,

@@ -28,13 +28,15 @@ impl Sram {
         })
     }
 
-    /// `size` bytes in a new file at `path` (refused if something is there), shared with
-    /// whoever maps it.
+    /// `size` bytes in a new file at `path` (refused if something is there, a link included),
+    /// readable and writable by its owner only, shared with whoever of theirs maps it.
     pub fn shared(path: &Path, size: u32) -> std::io::Result<Sram> {
+        use std::os::unix::fs::OpenOptionsExt;
         let file = OpenOptions::new()
             .read(true)
             .write(true)
             .create_new(true)
+            .mode(0o600)
             .open(path)?;
         let map = file
             .set_len(u64::from(size))
@@ -85,6 +87,9 @@ mod tests {
         let path = dir.path().join("board.ram");
         let sram = Sram::shared(&path, 8192).unwrap();
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 8192);
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "its owner's alone");
         assert_eq!(sram.len(), 8192);
         // A second board cannot take the same file.
         assert!(Sram::shared(&path, 8192).is_err());

@@ -215,7 +215,7 @@ fn bad_input_is_one_line_and_exit_2() {
         ),
         (
             vec!["--elf".into(), dir.path().display().to_string()],
-            "is not a regular file",
+            "is a directory, not the board ELF",
         ),
         (
             vec![
@@ -235,6 +235,52 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(
             err.starts_with("error: ") && err.contains(expected),
             "{args:?}: {err}"
+        );
+    }
+    // A cause is said once (an error chain once printed the OS error twice), and a profile is
+    // named once.
+    for (args, once) in [
+        (
+            vec!["run", "--elf", "/nonexistent/board.elf"],
+            "No such file or directory",
+        ),
+        (
+            vec![
+                "serve",
+                "--elf",
+                garbage.to_str().unwrap(),
+                "--gdb",
+                "tcp:127.0.0.1:1",
+            ],
+            "not a valid ELF",
+        ),
+    ] {
+        let out = board().args(&args).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.matches(once).count(), 1, "{args:?}: {err}");
+    }
+    // Numbers out of range get the range in words, as the other binaries' do.
+    for (args, expected) in [
+        (["--seed", "-1"], "must be a whole number, 0 or more"),
+        (["--ms", "-5"], "must be a whole number from 0 to 600000"),
+        (
+            ["--ms", "100000000000"],
+            "must be a whole number from 0 to 600000",
+        ),
+    ] {
+        let out = board()
+            .arg("run")
+            .args(args)
+            .arg("--elf")
+            .arg(&garbage)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
         );
     }
     // An ELF that loads where the STM32F446's flash is not (the QEMU firmware loads at 0).
@@ -287,9 +333,23 @@ fn the_bytes_a_debugger_reads_from_flash_are_the_files() {
         loaded += want.len();
     }
     assert!(loaded > 10_000, "only {loaded} bytes loaded");
+    // The board outlives its debugger (the next may attach); SIGTERM ends it cleanly.
     drop(gdb);
+    terminate(&child);
     let status = child.wait().unwrap();
     assert!(status.success(), "{status:?}");
+}
+
+/// Sends SIGTERM to `child`.
+fn terminate(child: &std::process::Child) {
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-s", "TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
 }
 
 /// A served board, killed if a test fails before it ends (else the test binary waits on it).
@@ -354,9 +414,15 @@ fn rtt_is_read_through_the_memory_window_while_the_core_runs() {
     let pc = gdb.read_register(15).unwrap();
     gdb.step().unwrap();
     assert_ne!(gdb.read_register(15).unwrap(), pc);
-    // A debugger that leaves a running core ends the board.
+    // A debugger that leaves a running core leaves the board running; SIGTERM ends it.
     gdb.resume().unwrap();
     drop(gdb);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    assert!(
+        matches!(child.0.try_wait(), Ok(None)),
+        "the board outlives its debugger"
+    );
+    terminate(&child.0);
     let status = child.0.wait().unwrap();
     assert!(status.success(), "{status:?}");
     assert!(

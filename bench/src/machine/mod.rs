@@ -7,6 +7,7 @@
 mod adc;
 mod elf;
 pub mod host;
+pub mod private;
 pub mod virtual_board;
 
 use std::path::{Path, PathBuf};
@@ -79,14 +80,6 @@ pub(crate) fn guarded(program: &Path) -> Process {
     process
 }
 
-/// A path for a machine's gdb socket, unique in this process (one counter for every
-/// launcher: each removes its socket when done).
-pub(crate) fn socket_path(kind: &str) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    std::env::temp_dir().join(format!("birdcage-{kind}-{}-{n}.sock", std::process::id()))
-}
-
 /// QEMU's command for the firmware of `options` on `firmware`'s profile, over `link`
 /// (`link=semihosting` or `link=rtt`, the firmware's own words).
 pub fn qemu_command(
@@ -117,21 +110,23 @@ pub fn qemu_available() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// QEMU with its gdbstub on a socket of its own, halted (`-S`) until the debugger lets it run;
-/// killed, and its socket removed, when dropped.
+/// QEMU with its gdbstub on a socket of its own, in a folder of the bench's own
+/// ([`private::PrivateDir`]), halted (`-S`) until the debugger lets it run; killed, and its
+/// folder removed, when dropped.
 #[derive(Debug)]
 pub struct GdbMachine {
     /// The QEMU process.
     pub child: Child,
     /// Its gdbstub's socket.
     pub socket: PathBuf,
+    /// The folder the socket is in (dropped after the process is killed).
+    _dir: private::PrivateDir,
 }
 
 impl Drop for GdbMachine {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_file(&self.socket);
     }
 }
 
@@ -164,19 +159,23 @@ pub fn spawn_with_gdbstub(
     mut qemu: Process,
     connect: bool,
 ) -> Result<(GdbMachine, Option<Gdb>), MachineError> {
-    let socket = socket_path("gdb");
-    let _ = std::fs::remove_file(&socket);
+    let dir = private::PrivateDir::new("qemu").map_err(MachineError::Start)?;
+    let socket = dir.join("gdb.sock");
     let child = qemu
         .arg("-S")
         .arg("-gdb")
         .arg(format!("unix:{},server=on,wait=off", socket.display()))
         .spawn()
         .map_err(MachineError::Start)?;
-    let mut machine = GdbMachine { child, socket };
+    let mut machine = GdbMachine {
+        child,
+        socket,
+        _dir: dir,
+    };
     let start = Instant::now();
     // The socket file appears when QEMU binds it, a moment before it listens.
     loop {
-        if machine.socket.exists() {
+        if private::own_socket(&machine.socket) {
             if !connect {
                 return Ok((machine, None));
             }
@@ -219,8 +218,8 @@ pub enum MachineError {
     Failed(Box<QemuFailure>),
     /// The `virtual-board` binary is not where the bench looks.
     #[error(
-        "no virtual-board binary (looked at {}): build it with `cargo build -p virtual-board`, \
-         or name it in BIRDCAGE_VIRTUAL_BOARD",
+        "no virtual-board binary (looked at {}): build it with `cargo build --release -p \
+         virtual-board`, or name it in BIRDCAGE_VIRTUAL_BOARD",
         .0.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     )]
     NoVirtualBoard(Vec<PathBuf>),

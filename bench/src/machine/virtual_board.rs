@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 
 use gdb_probe::Address;
 
-use super::{MachineError, guarded, socket_path};
+use super::private::{PrivateDir, own_socket};
+use super::{MachineError, guarded};
 
 /// The environment variable naming the `virtual-board` binary.
 pub const VIRTUAL_BOARD_ENV: &str = "BIRDCAGE_VIRTUAL_BOARD";
@@ -19,8 +20,9 @@ const BINARY: &str = "virtual-board";
 const SOCKET_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Where the `virtual-board` binary is: [`VIRTUAL_BOARD_ENV`], else beside the running
-/// executable or in its parent folder (a test binary runs from `target/debug/deps`), else on
-/// PATH.
+/// executable or in its parent folder (a test binary runs from `target/debug/deps`), else in
+/// the same `target` folder's `release` or `debug` (it is built with `--release`, the bench
+/// often without), else on PATH.
 pub fn virtual_board_binary() -> Result<PathBuf, MachineError> {
     if let Some(path) = std::env::var_os(VIRTUAL_BOARD_ENV).filter(|p| !p.is_empty()) {
         let path = PathBuf::from(path);
@@ -32,12 +34,11 @@ pub fn virtual_board_binary() -> Result<PathBuf, MachineError> {
     }
     let mut looked = Vec::new();
     if let Ok(exe) = std::env::current_exe() {
-        for dir in exe.ancestors().skip(1).take(2) {
-            let candidate = dir.join(BINARY);
-            if candidate.is_file() {
-                return Ok(candidate);
-            }
-            looked.push(candidate);
+        looked.extend(candidates(&exe));
+    }
+    for candidate in &looked {
+        if candidate.is_file() {
+            return Ok(candidate.clone());
         }
     }
     for dir in std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()) {
@@ -50,22 +51,46 @@ pub fn virtual_board_binary() -> Result<PathBuf, MachineError> {
     Err(MachineError::NoVirtualBoard(looked))
 }
 
-/// The virtual board's process and its socket.
+/// Where a build puts the binary, seen from the running executable `exe`: its folder and the
+/// one above, then `release` and `debug` in the `target` folder they are in.
+fn candidates(exe: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = exe
+        .ancestors()
+        .skip(1)
+        .take(2)
+        .map(|dir| dir.join(BINARY))
+        .collect();
+    if let Some(target) = exe
+        .ancestors()
+        .skip(1)
+        .take(3)
+        .find(|dir| dir.join("release").is_dir() || dir.join("debug").is_dir())
+    {
+        for profile in ["release", "debug"] {
+            let candidate = target.join(profile).join(BINARY);
+            if !out.contains(&candidate) {
+                out.push(candidate);
+            }
+        }
+    }
+    out
+}
+
+/// The virtual board's process and its socket, memory window and stderr, in a folder of the
+/// bench's own ([`PrivateDir`]).
 #[derive(Debug)]
 pub struct VirtualBoard {
     child: Child,
     socket: PathBuf,
     stderr: PathBuf,
+    /// Removed, with what the board left in it, after the process is killed.
+    _dir: PrivateDir,
 }
 
 impl Drop for VirtualBoard {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_file(&self.socket);
-        let _ = std::fs::remove_file(&self.stderr);
-        // Killed, the board cannot remove its memory window's file.
-        let _ = std::fs::remove_file(gdb_probe::window::beside(&self.socket));
     }
 }
 
@@ -82,10 +107,10 @@ impl VirtualBoard {
         faults: &[&str],
     ) -> Result<VirtualBoard, MachineError> {
         let binary = virtual_board_binary()?;
-        let socket = socket_path("virtual");
-        let stderr = socket.with_extension("stderr");
-        let _ = std::fs::remove_file(&socket);
-        let log = std::fs::File::create(&stderr).map_err(MachineError::Start)?;
+        let dir = PrivateDir::new("virtual").map_err(MachineError::Start)?;
+        let socket = dir.join("board.sock");
+        let stderr = dir.join("board.stderr");
+        let log = dir.create("board.stderr").map_err(MachineError::Start)?;
         let mut command = guarded(&binary);
         command
             .arg("serve")
@@ -112,14 +137,15 @@ impl VirtualBoard {
             child,
             socket,
             stderr,
+            _dir: dir,
         };
         let start = Instant::now();
-        while !board.socket.exists() {
+        while !own_socket(&board.socket) {
             if let Ok(Some(status)) = board.child.try_wait() {
                 return Err(MachineError::BoardRefused {
                     said: board
                         .said()
-                        .unwrap_or_else(|| format!("it exited with {status}")),
+                        .unwrap_or_else(|| format!("it ended: {status}")),
                 });
             }
             if start.elapsed() > SOCKET_TIMEOUT {
@@ -135,18 +161,151 @@ impl VirtualBoard {
         Address::Unix(self.socket.clone())
     }
 
-    /// What the board said on stderr (its stop, one line), once it has ended; `None` while it
-    /// runs or if it said nothing.
+    /// What happened to the board, once it has ended: what it said on stderr (its stop, one
+    /// line) and how it ended (its exit code, or the signal that killed it: a board killed
+    /// under the bench says nothing); `None` while it runs.
     pub fn said(&mut self) -> Option<String> {
         let deadline = Instant::now() + Duration::from_millis(500);
-        while !matches!(self.child.try_wait(), Ok(Some(_))) {
-            if Instant::now() > deadline {
-                return None;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break status,
+                Ok(None) if Instant::now() <= deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                _ => return None,
             }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let text = std::fs::read_to_string(&self.stderr).ok()?;
+        };
+        let text = std::fs::read_to_string(&self.stderr).unwrap_or_default();
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        (!lines.is_empty()).then(|| lines.join(" | "))
+        let ended = ended(status);
+        Some(if lines.is_empty() {
+            format!("the virtual board {ended} and said nothing")
+        } else {
+            format!("{} (the virtual board {ended})", lines.join(" | "))
+        })
+    }
+
+    /// The board's process id (to signal it).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+/// How a process ended, in words: `exited with code 2`, `was killed by signal 9 (SIGKILL)`.
+fn ended(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with code {code}"),
+        (None, Some(signal)) => {
+            let name = match signal {
+                1 => " (SIGHUP)",
+                2 => " (SIGINT)",
+                6 => " (SIGABRT)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                15 => " (SIGTERM)",
+                _ => "",
+            };
+            format!("was killed by signal {signal}{name}")
+        }
+        (None, None) => "ended".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn how_a_board_ended_is_said_in_words() {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            ended(std::process::ExitStatus::from_raw(9)),
+            "was killed by signal 9 (SIGKILL)"
+        );
+        assert_eq!(
+            ended(std::process::ExitStatus::from_raw(101 << 8)),
+            "exited with code 101"
+        );
+    }
+
+    /// The program `virtual-board` serves in these tests: a vector table and `b .`.
+    fn spin_elf(dir: &Path) -> PathBuf {
+        let mut elf = vec![0u8; 52 + 32];
+        elf[..4].copy_from_slice(b"\x7fELF");
+        elf[4] = 1;
+        elf[5] = 1;
+        elf[6] = 1;
+        elf[16] = 2;
+        elf[18] = 40;
+        elf[20] = 1;
+        elf[24..28].copy_from_slice(&0x0800_0009u32.to_le_bytes());
+        elf[28] = 52;
+        elf[40] = 52;
+        elf[42] = 32;
+        elf[44] = 1;
+        let image: Vec<u8> = [0x2002_0000u32, 0x0800_0009, 0xbf00_e7fe]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        for (at, v) in [(52, 1u32), (56, 84), (60, 0x0800_0000), (64, 0x0800_0000)] {
+            elf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        for (at, v) in [(68, image.len() as u32), (72, image.len() as u32), (76, 5)] {
+            elf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        elf.extend_from_slice(&image);
+        let path = dir.join("spin.elf");
+        std::fs::write(&path, elf).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_board_killed_under_the_bench_is_said_to_be_killed_and_its_files_are_private() {
+        if virtual_board_binary().is_err() {
+            eprintln!("skipped: no virtual-board binary (cargo build --release -p virtual-board)");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let elf = spin_elf(dir.path());
+        let mut board = VirtualBoard::start(&elf, "nucleo-f446re", None, None, &[]).unwrap();
+        let folder = board.socket.parent().unwrap().to_path_buf();
+        {
+            use std::os::unix::fs::MetadataExt;
+            let meta = std::fs::symlink_metadata(&folder).unwrap();
+            assert!(meta.is_dir());
+            assert_eq!(meta.mode() & 0o777, 0o700, "{}", folder.display());
+            assert_eq!(meta.uid(), super::super::private::me());
+        }
+        assert_eq!(board.said(), None, "it runs");
+        let pid = board.pid().to_string();
+        assert!(
+            std::process::Command::new("kill")
+                .args(["-s", "KILL", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let said = board.said().unwrap();
+        assert!(said.contains("was killed by signal 9 (SIGKILL)"), "{said}");
+        drop(board);
+        assert!(!folder.exists(), "the folder goes with the board");
+    }
+
+    #[test]
+    fn a_release_build_is_found_from_a_debug_test_binary() {
+        let target = tempfile::tempdir().unwrap();
+        let deps = target.path().join("debug/deps");
+        std::fs::create_dir_all(&deps).unwrap();
+        std::fs::create_dir_all(target.path().join("release")).unwrap();
+        let found = candidates(&deps.join("hil_virtual-0123"));
+        assert_eq!(
+            found,
+            [
+                deps.join(BINARY),
+                target.path().join("debug").join(BINARY),
+                target.path().join("release").join(BINARY),
+            ]
+        );
     }
 }

@@ -192,6 +192,19 @@ pub enum ReportError {
     /// `--out` names something that is not a folder.
     #[error("{0} is not a folder (the report is a folder of files): name a folder for --out")]
     NotAFolder(PathBuf),
+    /// A report file's name in `--out` is taken by something the bench does not write into:
+    /// a FIFO (which would block the run), a device, a folder or a link.
+    #[error(
+        "{0} is not a regular file (the bench writes its report files as regular files only): \
+         remove it or use another --out"
+    )]
+    NotAFile(PathBuf),
+    /// `--out` holds another kind of report (a study's `summary.md` with no `steps.jsonl`).
+    #[error(
+        "{0} holds another report (a summary.md the bench did not write: no steps.jsonl beside \
+         it), which the bench would replace: use another --out"
+    )]
+    OtherReport(PathBuf),
     /// The report to resume was written by another run.
     #[error("{path}: written by another run ({differs}); use another --out")]
     Mismatch {
@@ -462,7 +475,13 @@ fn writable(dir: &Path) -> Result<(), ReportError> {
     })?;
     for name in [STEPS, SUMMARY_JSON, SUMMARY_MD, PLOT] {
         let path = dir.join(name);
-        if path.exists() {
+        match fs::symlink_metadata(&path) {
+            // Opened for writing, a FIFO would block until a reader came.
+            Ok(meta) if !meta.is_file() => return Err(ReportError::NotAFile(path)),
+            Ok(_) => {}
+            Err(_) => continue,
+        }
+        {
             fs::OpenOptions::new()
                 .append(true)
                 .open(&path)
@@ -546,6 +565,11 @@ impl Report {
         // Nothing to refuse in a folder that did not exist: making it touches no report.
         fs::create_dir_all(dir).map_err(io(dir))?;
         let path = dir.join(STEPS);
+        if fs::symlink_metadata(dir.join(SUMMARY_MD)).is_ok_and(|m| m.is_file())
+            && fs::symlink_metadata(&path).is_err()
+        {
+            return Err(ReportError::OtherReport(dir.to_path_buf()));
+        }
         let before = match boards::read::bytes(&path, MAX_STEPS_BYTES) {
             Ok(bytes) if !Scan::is_blank(&bytes) => Some(bytes),
             Ok(_) | Err(boards::read::ReadError::Missing) => None,

@@ -52,6 +52,18 @@ impl ManCmd {
             bail!("--dir {}: a file, not a folder", dir.display());
         }
         std::fs::create_dir_all(dir).with_context(|| format!("--dir {}", dir.display()))?;
+        // Every page's name is checked before any is written: a FIFO there would block the
+        // write until a reader came, and a refusal half-way would leave half the pages.
+        for (name, _) in &pages {
+            let path = dir.join(name);
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_file()) {
+                bail!(
+                    "{} is not a regular file (a FIFO, a device, a folder or a link): the man \
+                     pages are written as regular files only; remove it or choose another --dir",
+                    path.display()
+                );
+            }
+        }
         for (name, roff) in &pages {
             let path = dir.join(name);
             std::fs::write(&path, roff).with_context(|| format!("{}", path.display()))?;

@@ -255,7 +255,7 @@ fn virtual_board(
             checks.push(Check::fail(
                 PROBE,
                 e.to_string(),
-                "cargo build -p virtual-board (needs cmake and libclang-dev)",
+                "cargo build --release -p virtual-board (needs cmake and libclang-dev)",
             ));
             return None;
         }

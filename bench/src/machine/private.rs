@@ -1,0 +1,247 @@
+//! A folder of the bench's own for one machine's files (its gdb socket, the virtual board's
+//! memory window and stderr): made fresh in the temporary folder with a random name, readable
+//! and enterable by this user only (0700), and removed with everything in it when the machine
+//! is done. A name another local user can guess in the shared temporary folder would let them
+//! plant a socket the bench connects to, or a symbolic link it writes through.
+
+use std::fs::{DirBuilder, File, OpenOptions};
+use std::io::ErrorKind;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt};
+use std::path::{Path, PathBuf};
+
+/// Names tried before giving up (each random: a clash means someone is guessing).
+const ATTEMPTS: u32 = 16;
+
+/// A private folder, removed when dropped.
+#[derive(Debug)]
+pub struct PrivateDir {
+    path: PathBuf,
+}
+
+/// The user this process runs as (`/proc/self` is theirs; std has no getuid).
+pub fn me() -> u32 {
+    std::fs::metadata("/proc/self")
+        .map(|m| m.uid())
+        .unwrap_or(u32::MAX)
+}
+
+impl PrivateDir {
+    /// Makes `birdcage-KIND-PID-RANDOM` in the temporary folder, mode 0700. `mkdir` never
+    /// follows a symbolic link at the name, and the folder is checked to be a directory of
+    /// this user's that nobody else can enter before anything is put in it.
+    pub fn new(kind: &str) -> std::io::Result<PrivateDir> {
+        Self::new_in(&std::env::temp_dir(), kind)
+    }
+
+    /// As [`PrivateDir::new`], in `parent`.
+    pub fn new_in(parent: &Path, kind: &str) -> std::io::Result<PrivateDir> {
+        for _ in 0..ATTEMPTS {
+            let path = parent.join(format!(
+                "birdcage-{kind}-{}-{:016x}",
+                std::process::id(),
+                rand::random::<u64>()
+            ));
+            match DirBuilder::new().mode(0o700).create(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+            let dir = PrivateDir { path };
+            let meta = std::fs::symlink_metadata(&dir.path)?;
+            if !meta.is_dir() || meta.uid() != me() || meta.mode() & 0o077 != 0 {
+                return Err(std::io::Error::other(format!(
+                    "{} is not a folder of this user's that only they can enter",
+                    dir.path.display()
+                )));
+            }
+            return Ok(dir);
+        }
+        Err(std::io::Error::new(
+            ErrorKind::AlreadyExists,
+            format!(
+                "{ATTEMPTS} random names for a private folder in {} were all taken",
+                parent.display()
+            ),
+        ))
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A path in the folder.
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+
+    /// Creates the new file `name` in the folder (mode 0600): refused if anything is there,
+    /// a symbolic link included (`O_EXCL`).
+    pub fn create(&self, name: &str) -> std::io::Result<File> {
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(self.join(name))
+    }
+}
+
+impl Drop for PrivateDir {
+    fn drop(&mut self) {
+        // Links inside are removed, never followed.
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Whether `path` is a socket of this user's (not a link to one): the only kind the bench
+/// connects to.
+pub fn own_socket(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_socket() && m.uid() == me())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_private_folder_is_this_users_alone_and_removed_with_its_files() {
+        let parent = tempfile::tempdir().unwrap();
+        let dir = PrivateDir::new_in(parent.path(), "test").unwrap();
+        let meta = std::fs::metadata(dir.path()).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, 0o700);
+        assert_eq!(meta.uid(), me());
+        let other = PrivateDir::new_in(parent.path(), "test").unwrap();
+        assert_ne!(dir.path(), other.path(), "random names");
+        dir.create("board.stderr").unwrap();
+        let file = std::fs::metadata(dir.join("board.stderr")).unwrap();
+        assert_eq!(file.permissions().mode() & 0o777, 0o600);
+        let path = dir.path().to_path_buf();
+        drop(dir);
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_planted_link_is_never_written_through() {
+        let parent = tempfile::tempdir().unwrap();
+        let victim = parent.path().join("victim");
+        std::fs::write(&victim, b"keep me").unwrap();
+        let dir = PrivateDir::new_in(parent.path(), "test").unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join("board.stderr")).unwrap();
+        assert!(dir.create("board.stderr").is_err());
+        drop(dir);
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
+    }
+
+    #[test]
+    fn only_a_socket_of_this_users_is_one_to_connect_to() {
+        let parent = tempfile::tempdir().unwrap();
+        let sock = parent.path().join("s.sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        assert!(own_socket(&sock));
+        let link = parent.path().join("link.sock");
+        std::os::unix::fs::symlink(&sock, &link).unwrap();
+        assert!(!own_socket(&link), "a link to a socket");
+        let file = parent.path().join("file");
+        std::fs::write(&file, b"").unwrap();
+        assert!(!own_socket(&file));
+    }
+
+    /// A command as `uid`:`gid` (setpriv, util-linux): whether it succeeded.
+    fn as_user(uid: &str, gid: &str, script: &str) -> bool {
+        std::process::Command::new("setpriv")
+            .args([
+                &format!("--reuid={uid}"),
+                &format!("--regid={gid}"),
+                "--clear-groups",
+                "--",
+                "sh",
+                "-c",
+                script,
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    /// `id` of the second user, created if need be (as root).
+    fn second_user() -> Option<(String, String)> {
+        const NAME: &str = "birdcage-other";
+        let id = |flag: &str| {
+            std::process::Command::new("id")
+                .args([flag, NAME])
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        };
+        if id("-u").is_none() {
+            let made = std::process::Command::new("useradd")
+                .args([
+                    "--system",
+                    "--no-create-home",
+                    "--shell",
+                    "/usr/sbin/nologin",
+                    NAME,
+                ])
+                .status()
+                .is_ok_and(|s| s.success());
+            if !made && id("-u").is_none() {
+                return None;
+            }
+        }
+        Some((id("-u")?, id("-g")?))
+    }
+
+    #[test]
+    fn another_user_can_neither_enter_the_folder_nor_plant_a_socket_the_bench_takes() {
+        if me() != 0 {
+            eprintln!("skipped: not root (a second user is made for this test only as root)");
+            return;
+        }
+        let Some((uid, gid)) = second_user() else {
+            eprintln!("skipped: no second user (useradd failed)");
+            return;
+        };
+        if !as_user(&uid, &gid, "true") {
+            eprintln!("skipped: no setpriv");
+            return;
+        }
+        let dir = PrivateDir::new("two-users").unwrap();
+        dir.create("board.stderr").unwrap();
+        let d = dir.path().display().to_string();
+        for attack in [
+            format!("ls {d}"),
+            format!("cat {d}/board.stderr"),
+            format!("ln -s /etc/passwd {d}/board.sock"),
+            format!("echo planted > {d}/board.stderr"),
+            format!("rm -f {d}/board.stderr"),
+            format!("mv {d} {d}.gone"),
+        ] {
+            assert!(
+                !as_user(&uid, &gid, &attack),
+                "the other user could: {attack}"
+            );
+        }
+        assert_eq!(std::fs::read(dir.join("board.stderr")).unwrap(), b"");
+        // A socket the other user binds where both can write is not one the bench takes.
+        let shared = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(shared.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let planted = shared.path().join("planted.sock");
+        let bound = as_user(
+            &uid,
+            &gid,
+            &format!(
+                "python3 -c 'import socket; s = socket.socket(socket.AF_UNIX); s.bind(\"{}\")'",
+                planted.display()
+            ),
+        );
+        if bound {
+            assert!(planted.exists());
+            assert!(!own_socket(&planted), "another user's socket");
+        } else {
+            eprintln!("skipped part: no python3 to bind a socket as the other user");
+        }
+    }
+}

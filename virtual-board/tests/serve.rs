@@ -1,0 +1,639 @@
+//! `virtual-board serve` against a hostile or careless client: stray bytes, bad checksums,
+//! packets the stub cannot take, port scans, a second debugger, detaches and reconnects all
+//! leave the board serving; the socket's path is cleared only of a stale socket of this
+//! user's; the socket and the memory window go on every exit; gdb's breakpoints and
+//! watchpoints halt the core instead of killing it. A bounded fuzz run ends with a real gdb
+//! (gdb-multiarch, "skipped: no gdb-multiarch" without it) reading the registers.
+//!
+//! The program served is hand-assembled (no `cargo fw` needed): a counter stored to SRAM in a
+//! loop, so that a breakpoint is hit again and again and a watchpoint sees every store.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use gdb_probe::{Address, Gdb, Quirks};
+
+/// The loop's code at 0x08000008:
+/// `movs r0,#0; ldr r1,=0x20000000; 1: adds r0,#1; str r0,[r1]; b 1b; nop; .word 0x20000000`.
+const COUNTER: [u16; 8] = [
+    0x2000, 0x4902, 0x3001, 0x6008, 0xe7fc, 0xbf00, 0x0000, 0x2000,
+];
+/// The loop's first instruction (`adds`), where a breakpoint is hit on every pass.
+const LOOP: u32 = 0x0800_000c;
+/// Where the counter is stored.
+const COUNTER_AT: u32 = 0x2000_0000;
+
+/// A minimal ELF32 ARM executable: the vector table (SP, reset 0x08000009) and the loop.
+fn counter_elf(dir: &Path) -> PathBuf {
+    let mut image = Vec::new();
+    image.extend_from_slice(&0x2002_0000u32.to_le_bytes());
+    image.extend_from_slice(&0x0800_0009u32.to_le_bytes());
+    for half in COUNTER {
+        image.extend_from_slice(&half.to_le_bytes());
+    }
+    let mut elf = vec![0u8; 52 + 32];
+    elf[..4].copy_from_slice(b"\x7fELF");
+    elf[4] = 1;
+    elf[5] = 1;
+    elf[6] = 1;
+    elf[16..18].copy_from_slice(&2u16.to_le_bytes());
+    elf[18..20].copy_from_slice(&40u16.to_le_bytes());
+    elf[20..24].copy_from_slice(&1u32.to_le_bytes());
+    elf[24..28].copy_from_slice(&0x0800_0009u32.to_le_bytes());
+    elf[28..32].copy_from_slice(&52u32.to_le_bytes());
+    elf[40..42].copy_from_slice(&52u16.to_le_bytes());
+    elf[42..44].copy_from_slice(&32u16.to_le_bytes());
+    elf[44..46].copy_from_slice(&1u16.to_le_bytes());
+    let word = |elf: &mut Vec<u8>, at: usize, v: u32| {
+        elf[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    };
+    word(&mut elf, 52, 1);
+    word(&mut elf, 56, 84);
+    word(&mut elf, 60, 0x0800_0000);
+    word(&mut elf, 64, 0x0800_0000);
+    word(&mut elf, 68, image.len() as u32);
+    word(&mut elf, 72, image.len() as u32);
+    word(&mut elf, 76, 5);
+    elf.extend_from_slice(&image);
+    let path = dir.join("counter.elf");
+    std::fs::write(&path, elf).unwrap();
+    path
+}
+
+/// A served board, killed if a test fails before it ends.
+struct Served {
+    child: Child,
+    socket: PathBuf,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Served {
+    /// Serves `elf` on `socket`, waiting for its ready line (which names the socket).
+    fn start(elf: &Path, socket: &Path) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_virtual-board"))
+            .args(["serve", "--elf"])
+            .arg(elf)
+            .arg("--gdb")
+            .arg(format!("unix:{}", socket.display()))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(
+            line.trim(),
+            format!(
+                "virtual board: serving a GDB stub on unix:{}",
+                socket.display()
+            )
+        );
+        Served {
+            child,
+            socket: socket.to_path_buf(),
+        }
+    }
+
+    fn connect(&self) -> UnixStream {
+        let s = UnixStream::connect(&self.socket).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s
+    }
+
+    fn alive(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Ends it with `signal` and waits: its exit code and stderr.
+    fn signal(mut self, signal: &str) -> (Option<i32>, String) {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill")
+            .args(["-s", signal, &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "{signal} did not end the board");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut err = String::new();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        (status.code(), err)
+    }
+}
+
+/// `$body#cc`.
+fn packet(body: &str) -> Vec<u8> {
+    let sum = body.bytes().fold(0u8, |a, b| a.wrapping_add(b));
+    format!("${body}#{sum:02x}").into_bytes()
+}
+
+/// The next packet's body from the stub (acks skipped); the bytes before it too.
+fn reply(s: &mut UnixStream) -> (Vec<u8>, String) {
+    let mut before = Vec::new();
+    let mut byte = [0u8; 1];
+    loop {
+        s.read_exact(&mut byte).expect("the stub answers");
+        if byte[0] == b'$' {
+            break;
+        }
+        before.push(byte[0]);
+    }
+    let mut body = Vec::new();
+    loop {
+        s.read_exact(&mut byte).unwrap();
+        if byte[0] == b'#' {
+            break;
+        }
+        body.push(byte[0]);
+    }
+    let mut sum = [0u8; 2];
+    s.read_exact(&mut sum).unwrap();
+    (before, expand(&body))
+}
+
+/// A reply's body with its run-length encoding undone (`0*"` is `0` and 5 more: `"` is 34,
+/// less 29).
+fn expand(body: &[u8]) -> String {
+    let mut out: Vec<u8> = Vec::new();
+    let mut i = 0;
+    while i < body.len() {
+        if body[i] == b'*' && i + 1 < body.len() {
+            let last = *out.last().expect("a run follows a character");
+            out.extend(std::iter::repeat_n(last, usize::from(body[i + 1]) - 29));
+            i += 2;
+        } else {
+            out.push(body[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Sends `body` as a packet and returns the answer's body.
+fn ask(s: &mut UnixStream, body: &str) -> String {
+    s.write_all(&packet(body)).unwrap();
+    reply(s).1
+}
+
+/// The registers' `g` answer: 16 + 1 words, 16 doubles, 1 word, in hex.
+const G_HEX: usize = 2 * (16 * 4 + 4 + 16 * 8 + 4);
+
+#[test]
+fn stray_bytes_bad_checksums_and_unexpected_packets_leave_the_board_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut s = board.connect();
+    // A byte before `$`, then a packet: the packet is answered.
+    s.write_all(b"x").unwrap();
+    assert_eq!(ask(&mut s, "g").len(), G_HEX);
+    // A bad checksum is answered `-`, and the packet sent again is answered.
+    s.write_all(b"$g#00").unwrap();
+    let mut nak = [0u8; 1];
+    s.read_exact(&mut nak).unwrap();
+    assert_eq!(&nak, b"-");
+    assert_eq!(ask(&mut s, "g").len(), G_HEX);
+    // Valid packets the stub does not expect are answered (each ended the board once).
+    for body in [
+        "qSupported",
+        "qXfer:features:read:other.xml:0,ffb",
+        "Z9,0,0",
+        "vCont;x",
+        "qRcmd,zz",
+    ] {
+        let answer = ask(&mut s, body);
+        assert!(board.alive(), "{body}: {answer}");
+    }
+    // Memory writes whose data is not their length are refused.
+    for body in ["M20000000,2:abc", "M20000000,2:abcdef", "M20000000,2:zzzz"] {
+        assert_eq!(ask(&mut s, body), "E16", "{body}");
+    }
+    // A client's `-` gets the last packet again.
+    assert_eq!(ask(&mut s, "m8000000,4"), "00000220");
+    s.write_all(b"-").unwrap();
+    assert_eq!(reply(&mut s).1, "00000220");
+    // The malformed writes wrote nothing.
+    assert_eq!(ask(&mut s, "m20000000,2"), "0000");
+    assert!(board.alive());
+    assert_eq!(ask(&mut s, "g").len(), G_HEX);
+}
+
+#[test]
+fn scans_detaches_and_drops_leave_the_board_to_the_next_debugger_and_a_second_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    // A port scan: connect, close.
+    for _ in 0..20 {
+        drop(board.connect());
+    }
+    let mut first = board.connect();
+    assert_eq!(ask(&mut first, "m20000000,4"), "00000000");
+    // A second debugger is told, and closed.
+    let mut second = board.connect();
+    let (_, said) = {
+        second
+            .write_all(&packet("qSupported:xmlRegisters=arm"))
+            .unwrap();
+        reply(&mut second)
+    };
+    assert_eq!(
+        said,
+        "E.another debugger is attached to this virtual board (one at a time)"
+    );
+    let mut rest = Vec::new();
+    let _ = second.read_to_end(&mut rest);
+    // The first goes on; it lets the core run and detaches: the core runs on.
+    assert_eq!(ask(&mut first, "m20000000,4"), "00000000");
+    first.write_all(&packet("c")).unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    first.write_all(b"\x03").unwrap();
+    let (_, stop) = reply(&mut first);
+    assert!(stop.starts_with('S') || stop.starts_with('T'), "{stop}");
+    assert_eq!(ask(&mut first, "D"), "OK");
+    drop(first);
+    // The next debuggers find the counter counting between them (one attached halts the
+    // core, as a probe's attach does; one that drops leaves it running as it found it).
+    std::thread::sleep(Duration::from_millis(50));
+    let mut next = board.connect();
+    let a = ask(&mut next, "m20000000,4");
+    drop(next);
+    std::thread::sleep(Duration::from_millis(50));
+    let mut next = board.connect();
+    let b = ask(&mut next, "m20000000,4");
+    drop(next);
+    assert_ne!(a, b, "the core ran on after the detach");
+    let mut last = board.connect();
+    assert_eq!(ask(&mut last, "g").len(), G_HEX);
+    assert!(board.alive());
+}
+
+#[test]
+fn monitor_alone_or_unknown_lists_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut gdb = Gdb::connect(&Address::Unix(board.socket.clone()), Quirks::PLAIN).unwrap();
+    for command in ["", "bogus"] {
+        let said = gdb.monitor_output(command).unwrap();
+        for name in [
+            "reset",
+            "game N",
+            "coverage",
+            "wire MOVES",
+            "leds",
+            "window",
+        ] {
+            assert!(said.contains(name), "monitor {command:?}: {said}");
+        }
+        assert_eq!(
+            command == "bogus",
+            said.contains("unknown command: bogus"),
+            "{said}"
+        );
+    }
+}
+
+#[test]
+fn the_path_is_cleared_only_of_a_stale_socket_of_this_users() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    // The ELF itself as the socket's path: refused, named, and kept.
+    let before = std::fs::read(&elf).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_virtual-board"))
+        .args(["serve", "--elf"])
+        .arg(&elf)
+        .arg("--gdb")
+        .arg(format!("unix:{}", elf.display()))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&format!("{} exists", elf.display())), "{err}");
+    assert!(err.contains("a regular file"), "{err}");
+    assert_eq!(std::fs::read(&elf).unwrap(), before);
+    // A file where the memory window would go: refused and kept.
+    let socket = dir.path().join("gdb.sock");
+    let window = dir.path().join("gdb.sock.ram");
+    std::fs::write(&window, b"mine").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_virtual-board"))
+        .args(["serve", "--elf"])
+        .arg(&elf)
+        .arg("--gdb")
+        .arg(format!("unix:{}", socket.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("gdb.sock.ram exists"));
+    assert_eq!(std::fs::read(&window).unwrap(), b"mine");
+    std::fs::remove_file(&window).unwrap();
+    // A stale socket of this user's (a killed board's) is replaced.
+    drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
+    let board = Served::start(&elf, &socket);
+    let mode = std::fs::metadata(&window).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the window is its owner's alone");
+    drop(board);
+}
+
+#[test]
+fn sigterm_and_sigint_remove_the_socket_and_the_window_and_say_where_the_core_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    for signal in ["TERM", "INT"] {
+        let socket = dir.path().join(format!("{signal}.sock"));
+        let board = Served::start(&elf, &socket);
+        let window = dir.path().join(format!("{signal}.sock.ram"));
+        assert!(socket.exists() && window.exists());
+        let (code, err) = board.signal(signal);
+        assert_eq!(code, Some(0), "{signal}: {err}");
+        assert!(
+            err.contains("the core is at PC 0x08000008"),
+            "{signal}: {err}"
+        );
+        assert!(!socket.exists(), "{signal}: the socket is removed");
+        assert!(!window.exists(), "{signal}: the window is removed");
+    }
+}
+
+/// gdb-multiarch's path, or `None` with the skip line.
+fn gdb_multiarch() -> Option<&'static str> {
+    let found = Command::new("gdb-multiarch")
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if found {
+        Some("gdb-multiarch")
+    } else {
+        eprintln!("skipped: no gdb-multiarch");
+        None
+    }
+}
+
+/// Runs gdb-multiarch in batch mode on `elf` against `socket` with `commands`: its output.
+fn gdb_batch(elf: &Path, socket: &Path, commands: &[&str]) -> String {
+    let mut gdb = Command::new("gdb-multiarch");
+    gdb.args(["-nx", "-batch"])
+        .arg("-ex")
+        .arg("set pagination off")
+        .arg("-ex")
+        .arg("set confirm off")
+        .arg("-ex")
+        .arg(format!("target remote {}", socket.display()));
+    for c in commands {
+        gdb.arg("-ex").arg(c);
+    }
+    let out = gdb.arg(elf).output().unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn gdb_breaks_continues_twice_and_watches_without_killing_the_board() {
+    let Some(_) = gdb_multiarch() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let socket = dir.path().join("gdb.sock");
+    let mut board = Served::start(&elf, &socket);
+    let said = gdb_batch(
+        &elf,
+        &socket,
+        &[
+            &format!("break *{LOOP:#x}"),
+            "continue",
+            "print/x $pc",
+            "print $r0",
+            "continue",
+            "print/x $pc",
+            "print $r0",
+            "delete",
+            &format!("watch *(int *){COUNTER_AT:#x}"),
+            "continue",
+            "print *(int *)0x20000000",
+            "detach",
+        ],
+    );
+    assert!(board.alive(), "{said}");
+    let hits: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("Breakpoint 1, "))
+        .collect();
+    assert_eq!(hits.len(), 2, "{said}");
+    let pcs: Vec<&str> = said
+        .lines()
+        .filter(|l| l.contains(" = 0x800000c"))
+        .collect();
+    assert_eq!(pcs.len(), 2, "both stops at the loop: {said}");
+    assert!(
+        said.contains("$2 = 0\n") && said.contains("$4 = 1\n"),
+        "{said}"
+    );
+    assert!(said.contains("atchpoint 2: *(int *)0x20000000"), "{said}");
+    assert!(
+        said.contains("Old value = 1") && said.contains("New value = 2"),
+        "{said}"
+    );
+    // The breakpoint left no `bkpt` behind: flash holds the ELF's code again.
+    let mut gdb = Gdb::connect(&Address::Unix(socket.clone()), Quirks::PLAIN).unwrap();
+    let mut code = [0u8; 2];
+    gdb.read_memory(LOOP, &mut code).unwrap();
+    assert_eq!(u16::from_le_bytes(code), COUNTER[2]);
+}
+
+#[test]
+fn gdb_break_main_and_continue_on_the_board_binary() {
+    let Some(_) = gdb_multiarch() else { return };
+    let elf =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/thumbv7em-none-eabihf/fw/firmware");
+    if !elf.is_file() {
+        eprintln!("skipped: no board ELF (cargo fw)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("gdb.sock");
+    let mut board = Served::start(&elf, &socket);
+    let said = gdb_batch(
+        &elf,
+        &socket,
+        &["break main", "continue", "info registers pc"],
+    );
+    assert!(board.alive(), "{said}");
+    assert!(said.contains("Breakpoint 1, "), "{said}");
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("pc ") && l.contains("main")),
+        "{said}"
+    );
+}
+
+/// A small deterministic generator (xorshift64*), so that a failure is the same every run.
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+}
+
+#[test]
+fn a_bounded_fuzz_run_of_noise_bad_checksums_and_reconnects_then_gdb_reads_the_registers() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let socket = dir.path().join("gdb.sock");
+    let mut board = Served::start(&elf, &socket);
+    let mut noise = Noise(0x5eed_b12d_ca9e);
+    let started = Instant::now();
+    let mut nak = 0;
+    const CONNECTIONS: usize = 200;
+    for i in 0..CONNECTIONS {
+        let mut s = board.connect();
+        let mut stream = Vec::new();
+        for _ in 0..(noise.next() % 8) {
+            match noise.next() % 4 {
+                // Noise, `$` and `#` included.
+                0 => {
+                    let n = (noise.next() % 512) as usize;
+                    stream.extend(noise.bytes(n));
+                }
+                // A packet with a wrong checksum.
+                1 => {
+                    let mut p = packet("m20000000,4");
+                    let n = p.len();
+                    p[n - 1] = if p[n - 1] == b'0' { b'1' } else { b'0' };
+                    stream.extend(p);
+                }
+                // A packet the stub does not expect.
+                2 => stream.extend(packet("qSupported")),
+                // A packet cut short.
+                _ => stream.extend_from_slice(b"$m2000"),
+            }
+        }
+        // The stream, then the end of it; the stub answers what it answers and closes when it
+        // has read to the end, so that connections come one after another (a refused one
+        // would be told so).
+        s.write_all(&stream).unwrap();
+        s.shutdown(std::net::Shutdown::Write).unwrap();
+        let mut answers = Vec::new();
+        s.read_to_end(&mut answers).unwrap();
+        let answers = String::from_utf8_lossy(&answers);
+        assert!(!answers.contains("E.another"), "connection {i} was refused");
+        nak += answers.matches('-').count();
+        assert!(board.alive(), "the board ended after connection {i}");
+    }
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "bounded in time"
+    );
+    assert!(nak > 20, "bad checksums were answered `-`: {nak}");
+    // A clean client gets the registers once the board has read the flood (until then it may
+    // be told another debugger is attached, or be closed).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let registers = loop {
+        let mut s = board.connect();
+        let got = s
+            .write_all(&packet("g"))
+            .ok()
+            .and_then(|()| std::panic::catch_unwind(move || reply(&mut s).1).ok());
+        match got {
+            Some(answer) if !answer.starts_with("E.") => break answer,
+            _ if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(100)),
+            other => panic!("no registers 20 s after the flood: {other:?}"),
+        }
+    };
+    assert_eq!(registers.len(), G_HEX);
+    let Some(_) = gdb_multiarch() else { return };
+    let said = gdb_batch(&elf, &socket, &["info registers pc sp", "detach"]);
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("pc ") && l.contains("0x8000")),
+        "{said}"
+    );
+    assert!(said.lines().any(|l| l.starts_with("sp ")), "{said}");
+    assert!(board.alive());
+}
+
+#[test]
+fn tcp_says_its_port_when_ready_and_warns_beyond_loopback() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    for (host, warned) in [("127.0.0.1", false), ("0.0.0.0", true)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_virtual-board"))
+            .args(["serve", "--elf"])
+            .arg(&elf)
+            .arg("--gdb")
+            .arg(format!("tcp:{host}:0"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let at = line
+            .trim()
+            .strip_prefix(&format!("virtual board: serving a GDB stub on tcp:{host}:"))
+            .unwrap_or_else(|| panic!("{line}"));
+        let port: u16 = at.parse().unwrap();
+        assert_ne!(port, 0, "the port bound, not the one asked");
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(&packet("m8000000,4")).unwrap();
+        let mut got = [0u8; 1];
+        s.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"+");
+        drop(s);
+        let pid = child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-s", "TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert_eq!(
+            err.contains("warning: tcp:0.0.0.0:"),
+            warned,
+            "{host}: {err}"
+        );
+        if warned {
+            assert!(err.contains("reachable beyond this machine"), "{err}");
+        }
+    }
+}
