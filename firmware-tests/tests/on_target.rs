@@ -98,7 +98,7 @@ mod tests {
     fn wire_start_position(chip: &mut Chip) {
         let fixture = defmt::unwrap!(BOARD.fixture);
         let spi = Spi2::new(
-            // SAFETY-free: each test owns the peripherals it takes; the chain gives SPI2 back.
+            // Each test runs from a reset and owns the chip: SPI2 is taken again per helper.
             unsafe { pac::SPI2::steal() },
             chip.gpio,
             &fixture,
@@ -339,10 +339,10 @@ mod tests {
         ] {
             defmt::unwrap!(leds.show(pattern).ok());
             for (y, &pin) in pins.row_leds.iter().enumerate() {
-                defmt::assert_eq!(lit(pin), pattern.row(y as u8), "row {}", y + 1);
+                defmt::assert_eq!(lit(pin), pattern.row(y as u8 + 1), "row {}", y + 1);
             }
             for (x, &pin) in pins.column_leds.iter().enumerate() {
-                defmt::assert_eq!(lit(pin), pattern.column(x as u8), "column {}", x);
+                defmt::assert_eq!(lit(pin), pattern.column(x as u8 + 1), "column {}", x + 1);
             }
         }
     }
