@@ -306,7 +306,8 @@ mod tests {
         );
         let mut chain =
             defmt::unwrap!(Adg714Chain::new(spi, chip.gpio.output(fixture.sync), fixture).ok());
-        let mut cage = defmt::unwrap!(boards::cage_states(&Position::new(Size::M4, Side::Cut)).ok());
+        let mut cage =
+            defmt::unwrap!(boards::cage_states(&Position::new(Size::M4, Side::Cut)).ok());
         cage[0] = heuristic::EdgeState::Cut;
         defmt::unwrap!(chain.set(&cage).ok());
         chip.delay.delay_us(Config::default().settle_us);
@@ -398,13 +399,27 @@ mod tests {
         );
         // 19 pressed samples then released: no press.
         for level in core::iter::repeat_n(true, 19).chain(core::iter::repeat_n(false, 30)) {
-            defmt::unwrap!(if level { drive.set_high() } else { drive.set_low() }.ok());
+            defmt::unwrap!(
+                if level {
+                    drive.set_high()
+                } else {
+                    drive.set_low()
+                }
+                .ok()
+            );
             defmt::assert!(!defmt::unwrap!(button.poll().ok()));
             chip.delay.delay_ms(1);
         }
         // Bounce: 5 ms alternating, then held.
         for i in 0..5 {
-            defmt::unwrap!(if i % 2 == 0 { drive.set_high() } else { drive.set_low() }.ok());
+            defmt::unwrap!(
+                if i % 2 == 0 {
+                    drive.set_high()
+                } else {
+                    drive.set_low()
+                }
+                .ok()
+            );
             defmt::assert!(!defmt::unwrap!(button.poll().ok()));
             chip.delay.delay_ms(1);
         }
@@ -493,7 +508,10 @@ mod tests {
         let mut values = [0u16; heuristic::MAX_NODES];
         values[..codes.values().len()].copy_from_slice(codes.values());
         values[5] = values[5].saturating_sub(2 * firmware::band_codes(&BOARD));
-        let moved = defmt::unwrap!(firmware::Codes::new(Size::M4, &values[..codes.values().len()]));
+        let moved = defmt::unwrap!(firmware::Codes::new(
+            Size::M4,
+            &values[..codes.values().len()]
+        ));
         defmt::assert!(Tracker::new(Size::M4).check(&BOARD, &moved).is_err());
     }
 }

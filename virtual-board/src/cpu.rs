@@ -257,11 +257,12 @@ impl<'a> Core<'a> {
     /// caller answers it and goes on with [`Core::resume_after_breakpoint`]. Only the test
     /// runner asks: the other commands keep a `BKPT` a CPU stop.
     pub fn catch_breakpoints(&mut self) -> Result<(), EngineError> {
-        self.uc.add_intr_hook(|uc: &mut Unicorn<'_, State>, number: u32| {
-            let pc = uc.pc_read().unwrap_or(0) as u32;
-            uc.get_data_mut().pending = Some(Pending::Exception(number, pc));
-            let _ = uc.emu_stop();
-        })?;
+        self.uc
+            .add_intr_hook(|uc: &mut Unicorn<'_, State>, number: u32| {
+                let pc = uc.pc_read().unwrap_or(0) as u32;
+                uc.get_data_mut().pending = Some(Pending::Exception(number, pc));
+                let _ = uc.emu_stop();
+            })?;
         Ok(())
     }
 

@@ -236,8 +236,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
             core.catch_breakpoints()
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            let status =
-                test_runner::run(&mut core, &elf, &tests, &options, &mut std::io::stdout().lock())?;
+            let status = test_runner::run(
+                &mut core,
+                &elf,
+                &tests,
+                &options,
+                &mut std::io::stdout().lock(),
+            )?;
             write_coverage(&board, &elf, &core)?;
             Ok(ExitCode::from(status))
         }

@@ -64,7 +64,11 @@ pub enum SemihostingError {
 /// Serves the call the core stopped at (r0, r1), with `cmdline` as the program's command line
 /// and `elapsed_cs` as SYS_CLOCK's centiseconds; the result is in r0 and the core is past the
 /// `BKPT` on return, except after an exit.
-pub fn serve(core: &mut Core<'_>, cmdline: &str, elapsed_cs: u32) -> Result<Call, SemihostingError> {
+pub fn serve(
+    core: &mut Core<'_>,
+    cmdline: &str,
+    elapsed_cs: u32,
+) -> Result<Call, SemihostingError> {
     let (number, param) = (core.r(0), core.r(1));
     let memory = |fault| SemihostingError::Memory {
         op: number,
@@ -77,7 +81,11 @@ pub fn serve(core: &mut Core<'_>, cmdline: &str, elapsed_cs: u32) -> Result<Call
     };
     let (result, call) = match number {
         op::SYS_EXIT => {
-            let status = if param == APPLICATION_EXIT { Ok(0) } else { Err(param) };
+            let status = if param == APPLICATION_EXIT {
+                Ok(0)
+            } else {
+                Err(param)
+            };
             return Ok(Call::Exit(status));
         }
         op::SYS_EXIT_EXTENDED => {

@@ -197,7 +197,9 @@ impl Options {
                 "--ignored" => o.ignored = true,
                 "--include-ignored" => o.include_ignored = true,
                 "--nocapture" | "--no-capture" => o.nocapture = true,
-                "--skip" => o.skip.push(args.next().ok_or("--skip needs a name")?.clone()),
+                "--skip" => o
+                    .skip
+                    .push(args.next().ok_or("--skip needs a name")?.clone()),
                 // Accepted for cargo's sake; one core, one order, one format.
                 "-q" | "--quiet" | "--show-output" | "--color=never" | "--color=auto"
                 | "--color=always" => {}

@@ -499,11 +499,7 @@ fn test_refuses_an_elf_without_embedded_tests_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     // b . (a program, but no `.embedded_test` section)
     let elf = write(&dir, "plain.elf", &program(&[0xFE, 0xE7]));
-    let out = board()
-        .args(["test", "--elf"])
-        .arg(&elf)
-        .output()
-        .unwrap();
+    let out = board().args(["test", "--elf"]).arg(&elf).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
