@@ -42,6 +42,8 @@ const BKPT: u16 = 0xBE;
 /// The top byte of a `udf` instruction: panic-probe's end (`udf #0`), and the Thumb
 /// breakpoint gdb writes into memory (`udf #1`).
 const UDF: u16 = 0xDE;
+/// qemu's exception number for `BKPT` (target/arm/cpu.h, EXCP_BKPT).
+const EXCP_BKPT: u32 = 7;
 
 /// What the core was doing when it fetched its first instruction: thumb state (xPSR.T).
 const XPSR_THUMB: u64 = 1 << 24;
@@ -66,6 +68,9 @@ pub enum Ran {
 enum Pending {
     /// A fault, where (exact: the faulting instruction; else the start of its block).
     Fault(Fault, u32, bool),
+    /// An exception the core raised (qemu's number) at this PC, caught by
+    /// [`Core::catch_breakpoints`]: `BKPT` is 7.
+    Exception(u32, u32),
 }
 
 /// What the hooks share.
@@ -268,6 +273,39 @@ impl<'a> Core<'a> {
         self.reset().map_err(|e| e.to_string())
     }
 
+    /// From now on a `BKPT` (a semihosting call is `BKPT 0xAB`) stops the run as a debugger
+    /// sees it, [`Stop::Breakpoint`] at the instruction, instead of unicorn's error; the
+    /// caller answers it and goes on with [`Core::resume_after_breakpoint`]. Only the test
+    /// runner asks: the other commands keep a `BKPT` a CPU stop.
+    pub fn catch_breakpoints(&mut self) -> Result<(), EngineError> {
+        self.uc
+            .add_intr_hook(|uc: &mut Unicorn<'_, State>, number: u32| {
+                let pc = uc.pc_read().unwrap_or(0) as u32;
+                uc.get_data_mut().pending = Some(Pending::Exception(number, pc));
+                let _ = uc.emu_stop();
+            })?;
+        Ok(())
+    }
+
+    /// Steps over the 16-bit `BKPT` the core stopped at, as a debugger resumes after a
+    /// semihosting call.
+    pub fn resume_after_breakpoint(&mut self) -> Result<(), EngineError> {
+        let pc = self.pc();
+        self.uc.reg_write(RegisterARM::PC, u64::from(pc + 2))?;
+        Ok(())
+    }
+
+    /// Reads core register r`n` (0..=12).
+    pub fn r(&self, n: usize) -> u32 {
+        self.uc.reg_read(reg(n)).unwrap_or(0) as u32
+    }
+
+    /// Writes core register r`n` (0..=12).
+    pub fn set_r(&mut self, n: usize, value: u32) -> Result<(), EngineError> {
+        self.uc.reg_write(reg(n), u64::from(value))?;
+        Ok(())
+    }
+
     /// A system reset: the board's peripherals at reset, SP and PC from the vector table at
     /// the start of flash (BOOT0 low), thumb state.
     pub fn reset(&mut self) -> Result<(), EngineError> {
@@ -332,12 +370,27 @@ impl<'a> Core<'a> {
             symbol: elf.function_at(pc).map(|f| f.name.clone()),
             exact: true,
         };
-        if let Some(Pending::Fault(fault, pc, exact)) = self.uc.get_data_mut().pending.take() {
-            let place = Place { exact, ..place(pc) };
-            return Err(match fault {
-                Fault::Unmodelled(access) => Stop::Unmodelled { access, place },
-                Fault::Config(fault) => Stop::Config { fault, place },
-            });
+        match self.uc.get_data_mut().pending.take() {
+            Some(Pending::Fault(fault, pc, exact)) => {
+                let place = Place { exact, ..place(pc) };
+                return Err(match fault {
+                    Fault::Unmodelled(access) => Stop::Unmodelled { access, place },
+                    Fault::Config(fault) => Stop::Config { fault, place },
+                });
+            }
+            Some(Pending::Exception(number, pc)) => {
+                return Err(match self.halfword(pc) {
+                    bkpt if number == EXCP_BKPT && bkpt >> 8 == BKPT => Stop::Breakpoint {
+                        imm: bkpt as u8,
+                        place: place(pc),
+                    },
+                    _ => Stop::Cpu {
+                        what: format!("exception {number}"),
+                        place: place(pc),
+                    },
+                });
+            }
+            None => {}
         }
         if self.uc.get_data().board.reset_requested {
             self.reset().map_err(|e| Stop::Cpu {

@@ -8,6 +8,9 @@
 //!   bench's probe (`hil-tests run --target hil --probe virtual`) and `arm-none-eabi-gdb` attach
 //!   to.
 //!
+//! - `virtual-board test --elf ELF [LIBTEST ARGS]`: runs an embedded-test binary's tests,
+//!   each from a reset, as `probe-rs run` does with a probe (the cargo runner's board).
+//!
 //! GPL-2.0 (unicorn is): a binary of its own, reached only over a socket.
 //!
 //! Exit codes: 0 done, 2 bad input, 3 a configuration fault, 4 an unmodelled register access,
@@ -34,8 +37,10 @@ mod log;
 mod operator;
 mod periph;
 mod serve;
+mod semihosting;
 mod sram;
 mod stop;
+mod test_runner;
 
 use board::Board;
 use chip::SRAM;
@@ -109,6 +114,16 @@ enum Command {
         /// Where: `unix:PATH` or `tcp:HOST:PORT`.
         #[arg(long)]
         gdb: String,
+    },
+    /// Run an embedded-test binary's tests (the host side of its semihosting protocol), each
+    /// from a reset, with libtest's output and exit status (0, 101 a test failed, 2 no tests).
+    Test {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// libtest's arguments as `cargo test -- ...` passes them: filters, `--exact`,
+        /// `--skip NAME`, `--list`, `--ignored`, `--include-ignored`, `--nocapture`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        libtest: Vec<String>,
     },
 }
 
@@ -204,6 +219,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         } => {
             let (elf, b) = build(&board)?;
             let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
+            // A semihosting call is named as one (it needs `test`), not an engine error.
+            core.catch_breakpoints()
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             let mut log = log::Log::new(&elf);
             let started = std::time::Instant::now();
             let quit = quit_flag();
@@ -239,6 +257,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 write_coverage(&board, &elf, &core)?;
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Test { board, libtest } => {
+            let options = test_runner::Options::parse(&libtest).map_err(anyhow::Error::msg)?;
+            let (elf, b) = build(&board)?;
+            let tests = test_runner::list(&board.elf.display().to_string(), &elf)?;
+            let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
+            core.catch_breakpoints()
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let status = test_runner::run(
+                &mut core,
+                &elf,
+                &tests,
+                &options,
+                &mut std::io::stdout().lock(),
+            )?;
+            write_coverage(&board, &elf, &core)?;
+            Ok(ExitCode::from(status))
         }
         Command::Serve { board, gdb } => {
             let address = serve::Address::parse(&gdb)?;

@@ -125,6 +125,14 @@ pub enum Stop {
         /// The last defmt lines the firmware wrote, its panic message among them.
         message: Vec<String>,
     },
+    /// The core stopped at `BKPT #imm` (a semihosting call is `BKPT 0xAB`): a debugger's
+    /// business; only the test runner catches it ([`crate::cpu::Core::catch_breakpoints`]).
+    Breakpoint {
+        /// The instruction's immediate.
+        imm: u8,
+        /// Where.
+        place: Place,
+    },
     /// The CPU could not go on (an instruction fetch outside memory, an invalid instruction
     /// other than panic-probe's `udf`).
     Cpu {
@@ -143,7 +151,7 @@ impl Stop {
             Stop::Config { .. } => 3,
             Stop::Unmodelled { .. } => 4,
             Stop::Panic { .. } => 101,
-            Stop::Cpu { .. } => 5,
+            Stop::Cpu { .. } | Stop::Breakpoint { .. } => 5,
         }
     }
 }
@@ -166,6 +174,13 @@ impl fmt::Display for Stop {
                 }
             }
             Stop::Cpu { what, place } => write!(f, "the CPU stopped at {place}: {what}"),
+            Stop::Breakpoint { imm, place } => {
+                write!(f, "the firmware stopped at BKPT {imm:#04x} at {place}")?;
+                if *imm == 0xAB {
+                    write!(f, " (a semihosting call: run it with `virtual-board test`)")?;
+                }
+                Ok(())
+            }
         }
     }
 }

@@ -559,3 +559,43 @@ fn board_faults_made_at_register_level_are_found_with_what_to_check() {
         stderr(&out)
     );
 }
+
+#[test]
+fn test_refuses_an_elf_without_embedded_tests_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // b . (a program, but no `.embedded_test` section)
+    let elf = write(&dir, "plain.elf", &program(&[0xFE, 0xE7]));
+    let out = board().args(["test", "--elf"]).arg(&elf).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("plain.elf has no embedded-test tests (no `.embedded_test` section"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_semihosting_call_outside_the_test_runner_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    // movs r0, #0x18 (SYS_EXIT); bkpt 0xab; b .
+    let elf = write(
+        &dir,
+        "semihosting.elf",
+        &program(&[0x18, 0x20, 0xAB, 0xBE, 0xFE, 0xE7]),
+    );
+    let out = board()
+        .args(["run", "--ms", "1", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "the firmware stopped at BKPT 0xab at PC 0x0800000a (a semihosting call: run it \
+             with `virtual-board test`)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,53 @@
+//! Faults for the runner to report (feature `runner-faults`; `check-runner` runs them): a test
+//! that passes, one that panics with a defmt message, one that returns an `Err`, one that
+//! hangs past its timeout, and one that should panic and does not. They fail on purpose.
+#![cfg_attr(target_os = "none", no_std, no_main)]
+
+#[cfg(not(target_os = "none"))]
+fn main() {
+    println!("skipped: runner faults run on the target (firmware-tests/check-runner)");
+}
+
+#[cfg(target_os = "none")]
+#[embedded_test::setup]
+fn setup() {
+    rtt_target::rtt_init_defmt!();
+}
+
+#[cfg(target_os = "none")]
+#[embedded_test::tests]
+mod tests {
+    #[test]
+    fn passes() {
+        defmt::info!("a passing test's log");
+    }
+
+    #[test]
+    fn panics() {
+        let node = 7;
+        defmt::panic!("node {} reads 937, expected 912", node);
+    }
+
+    #[test]
+    fn returns_an_error() -> Result<(), u8> {
+        Err(42)
+    }
+
+    #[test]
+    #[timeout(1)]
+    fn hangs() {
+        defmt::info!("about to hang");
+        #[allow(clippy::empty_loop)]
+        loop {}
+    }
+
+    #[test]
+    #[should_panic]
+    fn should_panic_but_passes() {}
+
+    #[test]
+    #[should_panic]
+    fn should_panic_and_panics() {
+        defmt::panic!("as it should");
+    }
+}
