@@ -7,7 +7,8 @@
 //! stage: wall and CPU seconds (this process and its children), graphs, and what the stage
 //! found. STAGES (default `count,list,decode,sieve,solve,minimal`; `why` counts the graph
 //! condition that rejects first) picks the passes; `part` alone prints the part file that
-//! `birdcage links --part K/P` stores, to compare two builds byte for byte.
+//! `birdcage links --part K/P` stores, to compare two builds byte for byte; `links_cost merge
+//! FILE...` prints the counts of the report those part files make.
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -121,6 +122,25 @@ fn pass(n: usize, part: &str, stage: usize) -> Found {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("merge") {
+        // The counts of the report the part files make (`birdcage links --merge`'s figures).
+        let parts: Vec<switching::links::Part> = args[2..]
+            .iter()
+            .map(|f| std::fs::read_to_string(f).unwrap().parse().unwrap())
+            .collect();
+        let r = switching::links::merge(&parts).expect("the parts merge");
+        println!(
+            "N = {}: graphs {}, sieved {}, pairs {}, minimal weak {}, S-irreducible {}, strong {}",
+            r.vertices,
+            r.graphs,
+            r.sieved,
+            r.pairs,
+            r.weak.len(),
+            r.s_irreducible(),
+            r.strong.len()
+        );
+        return;
+    }
     let usage = "usage: links_cost N K/P [count,list,decode,sieve,solve,minimal]";
     let n: usize = args.get(1).and_then(|a| a.parse().ok()).expect(usage);
     let (k, p) = args
