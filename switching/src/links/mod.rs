@@ -18,7 +18,7 @@ mod store;
 pub use canonical::{Canonical, canonical_forms};
 pub use part::{Found, Part, PartId, PartIdError};
 pub use report::{Report, Spread, WeakLink, merge};
-pub use run::run_part;
+pub use run::{run_part, small_adjacency};
 pub use store::{StoredPartError, load_part, part_path, save_part};
 
 use crate::enumerate::NautyError;
