@@ -238,7 +238,10 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
     for path in names {
         let remake_of = |id: Option<ShardId>| match id {
             Some(id) if id.count == count => job.shard_command(id),
-            _ => format!("{} (for each missing shard)", job.shard_command_template(count)),
+            _ => format!(
+                "{} (for each missing shard)",
+                job.shard_command_template(count)
+            ),
         };
         let meta = fs::metadata(&path).map_err(io_error(&path))?;
         if meta.len() > MAX_SHARD_BYTES {

@@ -68,7 +68,13 @@ mod tests {
             let id: ShardId = text.parse().unwrap();
             assert_eq!(id.to_string(), text);
         }
-        assert_eq!("3/16".parse(), Ok(ShardId { index: 3, count: 16 }));
+        assert_eq!(
+            "3/16".parse(),
+            Ok(ShardId {
+                index: 3,
+                count: 16
+            })
+        );
         for bad in ["0/4", "5/4", "3", "/4", "a/4", "3/", "-1/4", "1/0", ""] {
             assert_eq!(bad.parse::<ShardId>(), Err(ShardIdError), "{bad}");
         }

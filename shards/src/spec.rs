@@ -130,7 +130,12 @@ mod tests {
             "links-9",
             &9,
             "0",
-            vec!["birdcage".into(), "links".into(), "--out".into(), "my dir".into()],
+            vec![
+                "birdcage".into(),
+                "links".into(),
+                "--out".into(),
+                "my dir".into(),
+            ],
         );
         assert_eq!(
             job.shard_command(ShardId { index: 2, count: 8 }),

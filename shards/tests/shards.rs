@@ -36,11 +36,17 @@ fn whole_shards_come_back_in_order() {
         assert_eq!(path, dir.path().join(format!("demo.{k}-of-3.shard")));
     }
     let bodies = read_shards(dir.path(), &job, 3).unwrap();
-    assert_eq!(bodies, vec![b"one".to_vec(), b"two".to_vec(), b"three".to_vec()]);
+    assert_eq!(
+        bodies,
+        vec![b"one".to_vec(), b"two".to_vec(), b"three".to_vec()]
+    );
     // Writing a shard again gives the same bytes.
     let before = fs::read(shard_path(dir.path(), &job, id(2, 3))).unwrap();
     write_shard(dir.path(), &job, id(2, 3), b"two").unwrap();
-    assert_eq!(before, fs::read(shard_path(dir.path(), &job, id(2, 3))).unwrap());
+    assert_eq!(
+        before,
+        fs::read(shard_path(dir.path(), &job, id(2, 3))).unwrap()
+    );
     // No temporary file stays behind.
     let names: Vec<String> = fs::read_dir(dir.path())
         .unwrap()
@@ -78,7 +84,10 @@ fn a_killed_write_leaves_a_temporary_file_that_is_ignored() {
     )
     .unwrap();
     let e = read_shards(dir.path(), &job, 3).unwrap_err();
-    assert!(matches!(&e, ShardError::Missing(m) if m.len() == 1 && m[0].id == id(3, 3)), "{e}");
+    assert!(
+        matches!(&e, ShardError::Missing(m) if m.len() == 1 && m[0].id == id(3, 3)),
+        "{e}"
+    );
     // Run again, the merge takes it, the stray file still ignored.
     write_shard(dir.path(), &job, id(3, 3), b"three").unwrap();
     assert_eq!(read_shards(dir.path(), &job, 3).unwrap().len(), 3);
@@ -131,8 +140,15 @@ fn a_repeated_shard_is_refused() {
     .unwrap();
     let e = read_shards(dir.path(), &job, 3).unwrap_err();
     let text = e.to_string();
-    assert!(matches!(e, ShardError::Repeated { id: i, .. } if i == id(1, 3)), "{text}");
-    assert!(text.contains("demo.1-of-3.shard and ") && text.contains("demo.copy.shard both hold shard 1/3"), "{text}");
+    assert!(
+        matches!(e, ShardError::Repeated { id: i, .. } if i == id(1, 3)),
+        "{text}"
+    );
+    assert!(
+        text.contains("demo.1-of-3.shard and ")
+            && text.contains("demo.copy.shard both hold shard 1/3"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -156,7 +172,10 @@ fn a_foreign_shard_is_refused() {
     three(dir.path(), &ours);
     write_shard(dir.path(), &ours, id(1, 4), b"one").unwrap();
     let text = read_shards(dir.path(), &ours, 3).unwrap_err().to_string();
-    assert!(text.contains("demo.1-of-4.shard: a shard of a split into 4 shards, not 3"), "{text}");
+    assert!(
+        text.contains("demo.1-of-4.shard: a shard of a split into 4 shards, not 3"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -168,12 +187,19 @@ fn a_second_writer_of_a_folder_is_refused_by_name() {
     let a = shards::lock_shard(dir.path(), &job, id(1, 3), "shard 1/3").unwrap();
     let b = shards::lock_shard(dir.path(), &job, id(2, 3), "shard 2/3").unwrap();
     let e = shards::lock_shard(dir.path(), &job, id(1, 3), "shard 1/3 again").unwrap_err();
-    assert!(e.to_string().contains(&format!("in use by pid {pid} on ")) && e.to_string().contains(": shard 1/3;"), "{e}");
+    assert!(
+        e.to_string().contains(&format!("in use by pid {pid} on "))
+            && e.to_string().contains(": shard 1/3;"),
+        "{e}"
+    );
     assert!(shards::shard_running(dir.path(), &job, id(1, 3)));
     assert!(!shards::shard_running(dir.path(), &job, id(3, 3)));
     // A whole run beside them is refused, naming them.
     let e = shards::lock_folder(dir.path(), "merge").unwrap_err();
-    assert!(e.to_string().contains("in use by 2 shard tasks (pid"), "{e}");
+    assert!(
+        e.to_string().contains("in use by 2 shard tasks (pid"),
+        "{e}"
+    );
     drop((a, b));
     let whole = shards::lock_folder(dir.path(), "the one-process run").unwrap();
     let e = shards::lock_shard(dir.path(), &job, id(1, 3), "shard 1/3").unwrap_err();
