@@ -5,7 +5,7 @@
 //! same bytes on any machine, in any order, any number of times. This crate holds what every
 //! job shares:
 //!
-//! - [`ShardId`]: `K/P`;
+//! - [`ShardId`] is `K/P`;
 //! - [`Job`]: a job's name, its spec hash (the spec serialised canonically + the program's
 //!   version) and its command line, from which the shard, merge and status commands follow;
 //! - [`write_shard`]: a shard's file written atomically with the spec hash, the shard id and

@@ -646,7 +646,7 @@ pub fn submit(
     if let Some(last) = record.submissions.last()
         && in_queue(&last.merge)?
     {
-        run("scancel", &[last.merge.clone()])?;
+        run("scancel", std::slice::from_ref(&last.merge))?;
     }
     let array = match &array_script_path {
         Some(script) => Some(job_id(&run(
