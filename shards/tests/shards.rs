@@ -96,7 +96,8 @@ fn a_killed_write_leaves_a_temporary_file_that_is_ignored() {
 #[test]
 fn a_corrupt_shard_is_refused() {
     let job = job(1, "1");
-    let cases: [(&str, fn(Vec<u8>) -> Vec<u8>); 4] = [
+    type Damage = fn(Vec<u8>) -> Vec<u8>;
+    let cases: [(&str, Damage); 4] = [
         ("its content hash does not match its body", |mut b| {
             let last = b.len() - 1;
             b[last] ^= 1;
