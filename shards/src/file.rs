@@ -193,6 +193,25 @@ fn parse(bytes: &[u8]) -> Result<(Header, &[u8]), String> {
     Ok((header, body))
 }
 
+/// A shard file's spec hash and shard id from its header alone (its first 1 KiB), `None`
+/// if it has no such header: enough to tell whose a shard is without reading it whole.
+pub(crate) fn read_header(path: &Path) -> Option<(String, ShardId)> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(1024);
+    File::open(path)
+        .ok()?
+        .take(1024)
+        .read_to_end(&mut head)
+        .ok()?;
+    let text = String::from_utf8_lossy(&head);
+    let mut lines = text.lines();
+    (lines.next()? == MAGIC).then_some(())?;
+    let _job = lines.next()?.strip_prefix("job ")?;
+    let spec = lines.next()?.strip_prefix("spec ")?.to_string();
+    let id = lines.next()?.strip_prefix("shard ")?.parse().ok()?;
+    Some((spec, id))
+}
+
 /// What a folder holds of a job's shards for a split into `count`.
 #[derive(Debug, Default)]
 pub struct Survey {

@@ -13,17 +13,21 @@
 //!   else a [`ShardError`] naming the file and the command that makes it again;
 //! - [`lock_folder`]/[`lock_shard`]: a folder lock that the tasks of one array share and a
 //!   second run is refused;
+//! - [`drive`]: what each mode (`--out DIR` alone, `--shard`, `--merge`, `--slurm`, `--status`)
+//!   does with a job's two functions, run one shard and merge the bodies;
 //! - [`slurm`]: Slurm as the engine (a job array, a merge job after it, status, resubmit).
 //!
 //! Nothing here schedules: a shard is an ordinary command line, run by Slurm, GNU parallel
 //! or a shell loop.
 
+mod drive;
 mod file;
 mod id;
 mod lock;
 pub mod slurm;
 mod spec;
 
+pub use drive::{Mode, ModelError, Outcome, drive};
 pub use file::{
     MAX_SHARD_BYTES, Remake, ShardError, Survey, read_shards, shard_path, survey, write_shard,
 };
