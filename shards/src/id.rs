@@ -38,7 +38,8 @@ impl ShardId {
 
 impl fmt::Display for ShardId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
+        // `pad`, so a width (`{id:<9}`) lines shards up in a table.
+        f.pad(&format!("{}/{}", self.index, self.count))
     }
 }
 

@@ -346,14 +346,13 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
         .filter(|s| s.count == count && !s.array.is_empty())
         .map(|s| s.array.as_str())
         .collect();
+    // No squeue, or no controller answering: the folder alone says what is done.
     let (queue, note) = match queue(&arrays) {
         Ok(q) => (q, None),
-        Err(SlurmError::Missing { .. }) => (
+        Err(e) => (
             BTreeMap::new(),
-            (!arrays.is_empty())
-                .then(|| "squeue not found: states from the folder alone".to_string()),
+            Some(format!("{e}: states from the folder alone")),
         ),
-        Err(e) => return Err(e),
     };
     let mut refused: BTreeMap<u32, String> = BTreeMap::new();
     for e in &survey.refused {
@@ -392,6 +391,10 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
         } else if let Some(why) = refused.get(&id.index) {
             State::Failed {
                 why: format!("its file is refused: {why}"),
+            }
+        } else if let (Some(_), Some(_)) = (submitted_in, &note) {
+            State::Failed {
+                why: "no file, and the queue cannot be read to tell whether it still runs".into(),
             }
         } else if let Some(s) = submitted_in {
             State::Failed {
