@@ -315,7 +315,14 @@ fn fake_slurm(name: &str, sbatch: &str) -> PathBuf {
     bin
 }
 
+/// Runs the binary with `path` first on the PATH, then /usr/bin and /bin (the fakes' shell
+/// tools), except for the empty folder that stands for "no Slurm installed".
 fn birdcage_with_path(path: &str, args: &[&str]) -> std::process::Output {
+    let path = if path.ends_with("empty-path") {
+        path.to_string()
+    } else {
+        format!("{path}:/usr/bin:/bin")
+    };
     Command::new(BIN)
         .args(args)
         .env("PATH", path)
@@ -380,7 +387,7 @@ fn a_rejected_job_prints_sbatchs_message_verbatim() {
     // A flood is cut to a bounded line.
     let flood = fake_slurm(
         "fake-flood",
-        "yes 'sbatch: error: no' | head -c 100000 >&2; exit 1",
+        "head -c 100000 /dev/zero | tr '\\0' x >&2; exit 1",
     );
     let out = birdcage_with_path(
         flood.to_str().unwrap(),
@@ -399,8 +406,7 @@ fn a_rejected_job_prints_sbatchs_message_verbatim() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
         err.len() < 2200 && err.ends_with("(100000 bytes in all)\n"),
-        "{}",
-        err.len()
+        "{err}"
     );
 }
 
@@ -409,11 +415,11 @@ fn slurm_submits_an_array_and_a_merge_after_it() {
     let dir = scratch("submit");
     let log = dir.join("sbatch.log");
     std::fs::create_dir_all(&dir).unwrap();
-    // The fake sbatch logs its arguments and answers job ids 100, 101.
+    // The fake sbatch logs its arguments and answers job id 100 for an array, 101 for a merge.
     let bin = fake_slurm(
         "fake-ok",
         &format!(
-            "echo \"$@\" >> '{log}'; n=$(wc -l < '{log}'); echo $((99 + n))",
+            "echo \"$*\" >> '{log}'; case \"$*\" in *merge*) echo 101 ;; *) echo 100 ;; esac",
             log = log.display()
         ),
     );
@@ -497,7 +503,10 @@ fn slurm_submits_an_array_and_a_merge_after_it() {
         status.contains("shard 1/8 failed (task 100_1 left the queue without its file"),
         "{status}"
     );
-    assert!(status.contains("shard 2/8 done shard 3/8 failed"), "{status}");
+    assert!(
+        status.contains("shard 2/8 done shard 3/8 failed"),
+        "{status}"
+    );
     let out = birdcage_with_path(
         bin.to_str().unwrap(),
         &[
@@ -513,7 +522,7 @@ fn slurm_submits_an_array_and_a_merge_after_it() {
     );
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.starts_with("2 of 8 shards done, 0 still queued or running; submitted array job 102 (6 shards: 1,3-4,6-8)"),
+        text.starts_with("2 of 8 shards done, 0 still queued or running; submitted array job 100 (6 shards: 1,3-4,6-8)"),
         "{text}"
     );
     // A dry run writes the scripts and submits nothing.
