@@ -1,0 +1,562 @@
+//! The shard model at the command line (README, "Beyond one machine"): every sharded job's
+//! merged report equals its one-process report byte for byte; bad shards are refused by name
+//! with the command that remakes them; `--slurm` without Slurm, with a cluster that refuses
+//! the job, and as a dry run.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use support::{assert_bad_input, birdcage};
+
+const BIN: &str = env!("CARGO_BIN_EXE_birdcage");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("birdcage-shards-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn ok(args: &[&str]) {
+    let out = birdcage(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The report files of a one-process run in `one` (not its shards) and the same files in
+/// `merged`, compared byte for byte; returns how many.
+fn same_report(one: &Path, merged: &Path) -> usize {
+    let mut n = 0;
+    for entry in std::fs::read_dir(one).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.starts_with('.') || name.ends_with(".shard") {
+            continue;
+        }
+        let other = merged.join(&name);
+        assert!(
+            std::fs::read(&path).unwrap() == std::fs::read(&other).unwrap_or_default(),
+            "{name} differs between {} and {}",
+            one.display(),
+            merged.display()
+        );
+        n += 1;
+    }
+    n
+}
+
+/// Runs `args` once in one process into `one`, and as `count` shards then a merge into
+/// `sharded` (shards in reverse order: order does not matter); checks the report files.
+fn one_and_sharded(args: &[&str], count: u32, name: &str) -> usize {
+    let (one, sharded) = (
+        scratch(&format!("{name}-one")),
+        scratch(&format!("{name}-sh")),
+    );
+    let with = |dir: &Path, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        v.extend(["--out".to_string(), dir.display().to_string()]);
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let run = |v: Vec<String>| ok(&v.iter().map(String::as_str).collect::<Vec<_>>());
+    run(with(&one, &[]));
+    for k in (1..=count).rev() {
+        run(with(&sharded, &["--shard", &format!("{k}/{count}")]));
+    }
+    run(with(&sharded, &["--merge"]));
+    let n = same_report(&one, &sharded);
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&sharded);
+    n
+}
+
+/// The words of a text, one space apart (status tables pad their columns).
+fn words(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn nauty() -> bool {
+    let ok = switching::enumerate::nauty_available();
+    if !ok {
+        println!("skipped: nauty not installed");
+    }
+    ok
+}
+
+#[test]
+fn links_shards_merge_to_the_one_process_files() {
+    if !nauty() {
+        return;
+    }
+    // N = 7 and 8: one process runs one part; 3 and 4 shards.
+    assert!(one_and_sharded(&["links", "--vertices", "7", "--format", "json"], 3, "l7") >= 4);
+    assert!(one_and_sharded(&["links", "--vertices", "8", "--format", "json"], 4, "l8") >= 2);
+}
+
+#[test]
+fn quantisation_shards_merge_to_the_one_process_files() {
+    // summary.md, JSON, three CSV files, three plots.
+    let n = one_and_sharded(&["study", "quantisation", "--size", "3"], 3, "q3");
+    assert_eq!(n, 8);
+    // More shards than some shards have decisions for: still the same bytes.
+    let n = one_and_sharded(
+        &["study", "quantisation", "--size", "3", "--board", "ideal"],
+        7,
+        "q3i",
+    );
+    assert_eq!(n, 8);
+}
+
+#[test]
+fn tolerance_shards_merge_to_the_one_process_files() {
+    let n = one_and_sharded(
+        &["study", "tolerance", "--size", "3", "--boards", "5"],
+        3,
+        "t3",
+    );
+    assert!(n >= 4, "{n} files");
+}
+
+#[test]
+fn the_studies_not_yet_sharded_say_so() {
+    for study in ["pullups", "heuristic"] {
+        let dir = scratch(&format!("not-{study}"));
+        assert_bad_input(
+            &[
+                "study",
+                study,
+                "--out",
+                dir.to_str().unwrap(),
+                "--shard",
+                "1/2",
+            ],
+            "--shard, --merge, --slurm and --status split the quantisation and tolerance studies only so far",
+        );
+    }
+}
+
+/// A shard of another spec (another seed) in the folder is refused, by the next shard before
+/// it runs and by the merge, each naming the file and the command that makes the right one.
+#[test]
+fn a_foreign_shard_is_refused_by_name() {
+    let dir = scratch("foreign");
+    let out = dir.to_str().unwrap();
+    let q = |seed: &str, extra: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = [
+            "study",
+            "quantisation",
+            "--size",
+            "3",
+            "--seed",
+            seed,
+            "--out",
+            out,
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let strs = |v: &[String]| v.iter().map(String::clone).collect::<Vec<_>>();
+    let run = |v: Vec<String>| ok(&strs(&v).iter().map(String::as_str).collect::<Vec<_>>());
+    run(q("1", &["--shard", "1/2"]));
+    let second = strs(&q("2", &["--shard", "2/2"]));
+    let shard1 = dir.join("quantisation.1-of-2.shard");
+    let message = format!(
+        "error: {}: a shard of job quantisation with spec",
+        shard1.display()
+    );
+    assert_bad_input(
+        &second.iter().map(String::as_str).collect::<Vec<_>>(),
+        &message,
+    );
+    let merge = strs(&q("2", &["--merge", "--shards", "2"]));
+    assert_bad_input(
+        &merge.iter().map(String::as_str).collect::<Vec<_>>(),
+        &message,
+    );
+    assert_bad_input(
+        &merge.iter().map(String::as_str).collect::<Vec<_>>(),
+        &format!("run `{BIN} study quantisation --size 3 --seed 2 --out {out} --shard 1/2`"),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A shard killed while writing leaves its temporary file: ignored, and the shard is missing.
+#[test]
+fn a_killed_shard_is_missing_and_its_temporary_file_ignored() {
+    let dir = scratch("killed");
+    let out = dir.to_str().unwrap();
+    ok(&[
+        "study",
+        "quantisation",
+        "--size",
+        "3",
+        "--out",
+        out,
+        "--shard",
+        "1/2",
+    ]);
+    std::fs::write(
+        dir.join(".quantisation.2-of-2.shard.tmp-4242"),
+        "birdcage shard 1\njob quantisation\n",
+    )
+    .unwrap();
+    assert_bad_input(
+        &[
+            "study",
+            "quantisation",
+            "--size",
+            "3",
+            "--out",
+            out,
+            "--merge",
+        ],
+        &format!(
+            "error: 1 of 2 shards missing: {} (run `{BIN} study quantisation --size 3 --seed 1 --out {out} --shard 2/2`)",
+            dir.join("quantisation.2-of-2.shard").display()
+        ),
+    );
+    let status = support::stdout(&[
+        "study",
+        "quantisation",
+        "--size",
+        "3",
+        "--out",
+        out,
+        "--status",
+    ]);
+    let status = words(&status);
+    assert!(
+        status.contains("shard 1/2 done shard 2/2 missing"),
+        "{status}"
+    );
+    ok(&[
+        "study",
+        "quantisation",
+        "--size",
+        "3",
+        "--out",
+        out,
+        "--shard",
+        "2/2",
+    ]);
+    ok(&[
+        "study",
+        "quantisation",
+        "--size",
+        "3",
+        "--out",
+        out,
+        "--merge",
+    ]);
+    assert!(dir.join("summary.md").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// GNU parallel runs the shards as any engine would: the same merged bytes.
+#[test]
+fn parallel_runs_the_shards_to_the_same_report() {
+    if Command::new("parallel").arg("--version").output().is_err() {
+        println!("skipped: no parallel");
+        return;
+    }
+    let (one, sharded) = (scratch("par-one"), scratch("par-sh"));
+    ok(&[
+        "study",
+        "quantisation",
+        "--size",
+        "3",
+        "--out",
+        one.to_str().unwrap(),
+    ]);
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "seq 4 | parallel -j 2 '{BIN}' study quantisation --size 3 --out '{}' --shard {{}}/4",
+            sharded.display()
+        ))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    ok(&[
+        "study",
+        "quantisation",
+        "--size",
+        "3",
+        "--out",
+        sharded.to_str().unwrap(),
+        "--merge",
+    ]);
+    assert_eq!(same_report(&one, &sharded), 8);
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&sharded);
+}
+
+/// A folder of fake Slurm client programs (shell scripts), put first on the PATH.
+fn fake_slurm(name: &str, sbatch: &str) -> PathBuf {
+    let bin = scratch(name);
+    std::fs::create_dir_all(&bin).unwrap();
+    for (program, body) in [
+        ("sbatch", sbatch),
+        ("squeue", "exit 0"),
+        ("scancel", "exit 0"),
+    ] {
+        let path = bin.join(program);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    bin
+}
+
+/// Runs the binary with `path` first on the PATH, then /usr/bin and /bin (the fakes' shell
+/// tools), except for the empty folder that stands for "no Slurm installed".
+fn birdcage_with_path(path: &str, args: &[&str]) -> std::process::Output {
+    let path = if path.ends_with("empty-path") {
+        path.to_string()
+    } else {
+        format!("{path}:/usr/bin:/bin")
+    };
+    Command::new(BIN)
+        .args(args)
+        .env("PATH", path)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn slurm_without_sbatch_says_how_to_install_it() {
+    let dir = scratch("no-sbatch");
+    let empty = scratch("empty-path");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = birdcage_with_path(
+        empty.to_str().unwrap(),
+        &[
+            "study",
+            "quantisation",
+            "--size",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+            "--slurm",
+            "--shards",
+            "4",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: sbatch not found: install Slurm's client (Debian: apt-get install slurm-wlm) or run the shards with any engine (--shard K/P, then --merge)\n"
+    );
+}
+
+#[test]
+fn a_rejected_job_prints_sbatchs_message_verbatim() {
+    let dir = scratch("rejected");
+    let bin = fake_slurm(
+        "fake-reject",
+        "echo 'sbatch: error: Batch job submission failed: Invalid partition name specified' >&2; exit 1",
+    );
+    let out = birdcage_with_path(
+        bin.to_str().unwrap(),
+        &[
+            "study",
+            "quantisation",
+            "--size",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+            "--slurm",
+            "--shards",
+            "4",
+            "--partition",
+            "nope",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: sbatch refused the job: sbatch: error: Batch job submission failed: Invalid partition name specified\n"
+    );
+    // A flood is cut to a bounded line.
+    let flood = fake_slurm(
+        "fake-flood",
+        "head -c 100000 /dev/zero | tr '\\0' x >&2; exit 1",
+    );
+    let out = birdcage_with_path(
+        flood.to_str().unwrap(),
+        &[
+            "study",
+            "quantisation",
+            "--size",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+            "--slurm",
+            "--shards",
+            "4",
+        ],
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.len() < 2200 && err.ends_with("(100000 bytes in all)\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn slurm_submits_an_array_and_a_merge_after_it() {
+    let dir = scratch("submit");
+    let log = dir.join("sbatch.log");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The fake sbatch logs its arguments and answers job id 100 for an array, 101 for a merge.
+    let bin = fake_slurm(
+        "fake-ok",
+        &format!(
+            "echo \"$*\" >> '{log}'; case \"$*\" in *merge*) echo 101 ;; *) echo 100 ;; esac",
+            log = log.display()
+        ),
+    );
+    let out = birdcage_with_path(
+        bin.to_str().unwrap(),
+        &[
+            "links",
+            "--vertices",
+            "9",
+            "--out",
+            dir.to_str().unwrap(),
+            "--slurm",
+            "--shards",
+            "8",
+            "--at-once",
+            "2",
+        ],
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("submitted array job 100 (8 shards: 1-8) and merge job 101 (afterok)\n"),
+        "{text}"
+    );
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let array = dir.join("links-9.slurm-array.sh");
+    let merge = dir.join("links-9.slurm-merge.sh");
+    assert_eq!(
+        calls,
+        format!(
+            "--parsable {}\n--parsable --dependency=afterok:100 {}\n",
+            array.display(),
+            merge.display()
+        )
+    );
+    let script = std::fs::read_to_string(&array).unwrap();
+    assert!(script.contains("#SBATCH --array=1-8%2\n"), "{script}");
+    assert!(
+        script.contains(&format!(
+            "exec {BIN} links --vertices 9 --out {} --shard \"${{SLURM_ARRAY_TASK_ID}}/8\"\n",
+            dir.display()
+        )),
+        "{script}"
+    );
+    // Two shards done: a resubmission (the first array gone from the queue) takes the rest.
+    ok(&[
+        "links",
+        "--vertices",
+        "9",
+        "--out",
+        dir.to_str().unwrap(),
+        "--shard",
+        "2/8",
+    ]);
+    ok(&[
+        "links",
+        "--vertices",
+        "9",
+        "--out",
+        dir.to_str().unwrap(),
+        "--shard",
+        "5/8",
+    ]);
+    let status = birdcage_with_path(
+        bin.to_str().unwrap(),
+        &[
+            "links",
+            "--vertices",
+            "9",
+            "--out",
+            dir.to_str().unwrap(),
+            "--status",
+        ],
+    );
+    let status = words(&String::from_utf8(status.stdout).unwrap());
+    assert!(
+        status.contains("shard 1/8 failed (task 100_1 left the queue without its file"),
+        "{status}"
+    );
+    assert!(
+        status.contains("shard 2/8 done shard 3/8 failed"),
+        "{status}"
+    );
+    let out = birdcage_with_path(
+        bin.to_str().unwrap(),
+        &[
+            "links",
+            "--vertices",
+            "9",
+            "--out",
+            dir.to_str().unwrap(),
+            "--slurm",
+            "--shards",
+            "8",
+        ],
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("2 of 8 shards done, 0 still queued or running; submitted array job 100 (6 shards: 1,3-4,6-8)"),
+        "{text}"
+    );
+    // A dry run writes the scripts and submits nothing.
+    let dry = scratch("dry");
+    let out = birdcage_with_path(
+        bin.to_str().unwrap(),
+        &[
+            "study",
+            "quantisation",
+            "--size",
+            "3",
+            "--out",
+            dry.to_str().unwrap(),
+            "--slurm",
+            "--shards",
+            "4",
+            "--dry-run",
+            "--time",
+            "00:10:00",
+            "--mem",
+            "300M",
+        ],
+    );
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("dry run: nothing submitted")
+    );
+    let script = std::fs::read_to_string(dry.join("quantisation.slurm-array.sh")).unwrap();
+    assert!(
+        script.contains("#SBATCH --time=00:10:00\n#SBATCH --mem=300M\n"),
+        "{script}"
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 4);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&dry);
+}

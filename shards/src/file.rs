@@ -1,0 +1,373 @@
+//! Shard files: written whole or not at all, read back only whole and only into the job that
+//! wrote them.
+//!
+//! A shard file is a short text header, a blank line, then the body the job wrote:
+//!
+//! ```text
+//! birdcage shard 1
+//! job links-9
+//! spec 5f1c…(64 hex digits: the job's spec hash)
+//! shard 3/16
+//! bytes 1234
+//! content 9a0b…(64 hex digits: SHA-256 of the body)
+//!
+//! …body…
+//! ```
+//!
+//! It is written to a temporary file in the same folder (`.NAME.tmp-PID`), flushed to disk,
+//! then renamed into place, so a shard killed while writing leaves only a temporary file that
+//! every reader ignores.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::spec::sha256_hex;
+use crate::{Job, ShardId};
+
+/// First line of every shard file: the format and its version.
+const MAGIC: &str = "birdcage shard 1";
+
+/// The largest shard file read (a merge holds every shard in memory).
+pub const MAX_SHARD_BYTES: u64 = 1 << 30;
+
+/// Shard files end so.
+const EXTENSION: &str = "shard";
+
+/// The file of shard `id` of `job` in `dir`: `DIR/NAME.K-of-P.shard`.
+pub fn shard_path(dir: &Path, job: &Job, id: ShardId) -> PathBuf {
+    dir.join(format!(
+        "{}.{}-of-{}.{EXTENSION}",
+        job.name, id.index, id.count
+    ))
+}
+
+/// Writes shard `id`'s file whole or not at all: a temporary file in `dir`, synced, renamed
+/// into place, and the folder synced so the rename survives a crash.
+pub fn write_shard(dir: &Path, job: &Job, id: ShardId, body: &[u8]) -> io::Result<PathBuf> {
+    let path = shard_path(dir, job, id);
+    let name = path.file_name().expect("a file").to_string_lossy();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let header = format!(
+        "{MAGIC}\njob {}\nspec {}\nshard {id}\nbytes {}\ncontent {}\n\n",
+        job.name,
+        job.spec,
+        body.len(),
+        sha256_hex(body)
+    );
+    let written = (|| {
+        let mut file = File::create(&tmp)?;
+        file.write_all(header.as_bytes())?;
+        file.write_all(body)?;
+        file.sync_all()?;
+        fs::rename(&tmp, &path)
+    })();
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    // The rename is durable once the folder is synced; a folder that cannot be opened for
+    // that (some file systems) still holds the file.
+    if let Ok(folder) = File::open(dir) {
+        let _ = folder.sync_all();
+    }
+    Ok(path)
+}
+
+/// Why a shard cannot be merged. Each names the file and the command that makes it again.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// Shards not in the folder.
+    #[error("{}", missing_text(.0))]
+    Missing(Vec<Remake>),
+    /// Two files hold the same shard.
+    #[error("{} and {} both hold shard {id}: remove one (or both, and run `{command}`)", .first.display(), .second.display())]
+    Repeated {
+        /// The shard.
+        id: ShardId,
+        /// One file.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+        /// The command that makes it again.
+        command: String,
+    },
+    /// A file that is not a whole shard of this job: cut short, altered, or not a shard.
+    #[error("{}: not a whole shard ({why}); remove it and run `{command}`", .path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+        /// The command that makes it again.
+        command: String,
+    },
+    /// A whole shard of another spec, another version of the program, or another split.
+    #[error("{}: a shard of {what}, not of this run; remove it (or use another folder) and run `{command}`", .path.display())]
+    Foreign {
+        /// The file.
+        path: PathBuf,
+        /// Whose it is.
+        what: String,
+        /// The command that makes the right one.
+        command: String,
+    },
+    /// The folder or a file could not be read.
+    #[error("reading {}", .path.display())]
+    Io {
+        /// The folder or file.
+        path: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+}
+
+/// A shard to make again: its file and its command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Remake {
+    /// The shard.
+    pub id: ShardId,
+    /// Where its file belongs.
+    pub path: PathBuf,
+    /// The command that makes it.
+    pub command: String,
+}
+
+/// Missing shards, at most a few named in full.
+fn missing_text(missing: &[Remake]) -> String {
+    const NAMED: usize = 4;
+    let count = missing.first().map_or(0, |r| r.id.count);
+    let mut text = format!("{} of {count} shards missing:", missing.len());
+    for r in missing.iter().take(NAMED) {
+        text += &format!(" {} (run `{}`);", r.path.display(), r.command);
+    }
+    if missing.len() > NAMED {
+        text += &format!(" and {} more", missing.len() - NAMED);
+    } else {
+        text.pop();
+    }
+    text
+}
+
+/// A shard file's header, as read.
+struct Header {
+    job: String,
+    spec: String,
+    id: ShardId,
+    bytes: u64,
+    content: String,
+}
+
+/// Splits a shard file into its header and its body; `Err(why)` if it is not one.
+fn parse(bytes: &[u8]) -> Result<(Header, &[u8]), String> {
+    let end = bytes
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .ok_or("no header")?;
+    let head = std::str::from_utf8(&bytes[..end]).map_err(|_| "a header that is not text")?;
+    let body = &bytes[end + 2..];
+    let mut lines = head.lines();
+    if lines.next() != Some(MAGIC) {
+        return Err(format!("its first line is not `{MAGIC}`"));
+    }
+    let mut field = |name: &str| -> Result<String, String> {
+        lines
+            .next()
+            .and_then(|l| l.strip_prefix(name))
+            .and_then(|l| l.strip_prefix(' '))
+            .map(str::to_string)
+            .ok_or_else(|| format!("no `{name}` line"))
+    };
+    let header = Header {
+        job: field("job")?,
+        spec: field("spec")?,
+        id: field("shard")?
+            .parse()
+            .map_err(|e| format!("its shard line: {e}"))?,
+        bytes: field("bytes")?
+            .parse()
+            .map_err(|_| "its bytes line is not a count")?,
+        content: field("content")?,
+    };
+    Ok((header, body))
+}
+
+/// The shard a file's name says it holds (`NAME.K-of-P.shard`).
+pub(crate) fn id_from_name(path: &Path, job: &Job) -> Option<ShardId> {
+    let name = path.file_name()?.to_str()?;
+    let rest = name
+        .strip_prefix(&format!("{}.", job.name))?
+        .strip_suffix(&format!(".{EXTENSION}"))?;
+    let (k, p) = rest.split_once("-of-")?;
+    ShardId::new(k.parse().ok()?, p.parse().ok()?)
+}
+
+/// A shard file's spec hash and shard id from its header alone (its first 1 KiB), `None`
+/// if it has no such header: enough to tell whose a shard is without reading it whole.
+pub(crate) fn read_header(path: &Path) -> Option<(String, ShardId)> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(1024);
+    File::open(path)
+        .ok()?
+        .take(1024)
+        .read_to_end(&mut head)
+        .ok()?;
+    let text = String::from_utf8_lossy(&head);
+    let mut lines = text.lines();
+    (lines.next()? == MAGIC).then_some(())?;
+    let _job = lines.next()?.strip_prefix("job ")?;
+    let spec = lines.next()?.strip_prefix("spec ")?.to_string();
+    let id = lines.next()?.strip_prefix("shard ")?.parse().ok()?;
+    Some((spec, id))
+}
+
+/// What a folder holds of a job's shards for a split into `count`.
+#[derive(Debug, Default)]
+pub struct Survey {
+    /// Whole shards of this job, by index, with their bodies.
+    pub done: BTreeMap<u32, (PathBuf, Vec<u8>)>,
+    /// Files that refuse the merge (corrupt, repeated, foreign), in file-name order.
+    pub refused: Vec<ShardError>,
+    /// Shards with no file.
+    pub missing: Vec<Remake>,
+}
+
+impl Survey {
+    /// The bodies of every shard in order, or the first reason they cannot be merged.
+    pub fn into_bodies(self) -> Result<Vec<Vec<u8>>, ShardError> {
+        if let Some(e) = self.refused.into_iter().next() {
+            return Err(e);
+        }
+        if !self.missing.is_empty() {
+            return Err(ShardError::Missing(self.missing));
+        }
+        Ok(self.done.into_values().map(|(_, body)| body).collect())
+    }
+}
+
+/// Reads every shard file of `job` in `dir` (temporary files ignored) and sorts them into
+/// whole shards of a split into `count`, refused files, and missing shards.
+pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
+    let io_error = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| ShardError::Io { path, source }
+    };
+    let prefix = format!("{}.", job.name);
+    let mut names: Vec<PathBuf> = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io_error(dir))? {
+        let entry = entry.map_err(io_error(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with(&prefix) && name.ends_with(&format!(".{EXTENSION}")) {
+            names.push(entry.path());
+        }
+    }
+    names.sort();
+    let mut survey = Survey::default();
+    for path in names {
+        let named = id_from_name(&path, job);
+        let remake_of = |id: Option<ShardId>| match id.or(named) {
+            Some(id) if id.count == count => job.shard_command(id),
+            _ => format!(
+                "{} (for each missing shard)",
+                job.shard_command_template(count)
+            ),
+        };
+        let meta = fs::metadata(&path).map_err(io_error(&path))?;
+        if !meta.is_file() {
+            survey.refused.push(ShardError::Corrupt {
+                command: remake_of(None),
+                why: "not a regular file".into(),
+                path,
+            });
+            continue;
+        }
+        if meta.len() > MAX_SHARD_BYTES {
+            survey.refused.push(ShardError::Corrupt {
+                command: remake_of(None),
+                why: format!("{} bytes, more than any shard", meta.len()),
+                path,
+            });
+            continue;
+        }
+        let bytes = fs::read(&path).map_err(io_error(&path))?;
+        let (header, body) = match parse(&bytes) {
+            Ok(parsed) => parsed,
+            Err(why) => {
+                survey.refused.push(ShardError::Corrupt {
+                    command: remake_of(None),
+                    why,
+                    path,
+                });
+                continue;
+            }
+        };
+        let id = header.id;
+        if body.len() as u64 != header.bytes {
+            survey.refused.push(ShardError::Corrupt {
+                command: remake_of(Some(id)),
+                why: format!(
+                    "{} bytes of body, its header says {}",
+                    body.len(),
+                    header.bytes
+                ),
+                path,
+            });
+            continue;
+        }
+        if sha256_hex(body) != header.content {
+            survey.refused.push(ShardError::Corrupt {
+                command: remake_of(Some(id)),
+                why: "its content hash does not match its body".into(),
+                path,
+            });
+            continue;
+        }
+        if header.job != job.name || header.spec != job.spec {
+            survey.refused.push(ShardError::Foreign {
+                command: remake_of(Some(id)),
+                what: format!(
+                    "job {} with spec {} (another spec or another version of the program; this run's is {})",
+                    header.job,
+                    &header.spec[..header.spec.len().min(12)],
+                    &job.spec[..12]
+                ),
+                path,
+            });
+            continue;
+        }
+        if id.count != count {
+            survey.refused.push(ShardError::Foreign {
+                command: remake_of(None),
+                what: format!("a split into {} shards, not {count}", id.count),
+                path,
+            });
+            continue;
+        }
+        if let Some((first, _)) = survey.done.get(&id.index) {
+            survey.refused.push(ShardError::Repeated {
+                id,
+                first: first.clone(),
+                second: path,
+                command: job.shard_command(id),
+            });
+            continue;
+        }
+        survey.done.insert(id.index, (path, body.to_vec()));
+    }
+    survey.missing = ShardId::all(count)
+        .filter(|id| !survey.done.contains_key(&id.index))
+        .map(|id| Remake {
+            id,
+            path: shard_path(dir, job, id),
+            command: job.shard_command(id),
+        })
+        .collect();
+    Ok(survey)
+}
+
+/// The bodies of shards 1..=`count` of `job` in `dir`, in order: only if every one is there
+/// whole, once, and of this job's spec.
+pub fn read_shards(dir: &Path, job: &Job, count: u32) -> Result<Vec<Vec<u8>>, ShardError> {
+    survey(dir, job, count)?.into_bodies()
+}

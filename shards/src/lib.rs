@@ -1,0 +1,36 @@
+//! One shard model for every long job of the project.
+//!
+//! A long job (`birdcage links`, `birdcage study …`, the bench's campaigns) is cut into P
+//! shards. Shard K is a pure function of (the job's spec, K): the same spec and K give the
+//! same bytes on any machine, in any order, any number of times. This crate holds what every
+//! job shares:
+//!
+//! - [`ShardId`] is `K/P`;
+//! - [`Job`]: a job's name, its spec hash (the spec serialised canonically + the program's
+//!   version) and its command line, from which the shard, merge and status commands follow;
+//! - [`write_shard`]: a shard's file written atomically with the spec hash, the shard id and
+//!   a content hash; [`read_shards`]/[`survey`]: only whole shards of this job, each once,
+//!   else a [`ShardError`] naming the file and the command that makes it again;
+//! - [`lock_folder`]/[`lock_shard`]: a folder lock that the tasks of one array share and a
+//!   second run is refused;
+//! - [`drive`]: what each mode (`--out DIR` alone, `--shard`, `--merge`, `--slurm`, `--status`)
+//!   does with a job's two functions, run one shard and merge the bodies;
+//! - [`slurm`]: Slurm as the engine (a job array, a merge job after it, status, resubmit).
+//!
+//! Nothing here schedules: a shard is an ordinary command line, run by Slurm, GNU parallel
+//! or a shell loop.
+
+mod drive;
+mod file;
+mod id;
+mod lock;
+pub mod slurm;
+mod spec;
+
+pub use drive::{Mode, ModelError, Outcome, drive, stored_count, stored_counts};
+pub use file::{
+    MAX_SHARD_BYTES, Remake, ShardError, Survey, read_shards, shard_path, survey, write_shard,
+};
+pub use id::{ShardId, ShardIdError};
+pub use lock::{FOLDER_LOCK, Lock, LockError, lock_folder, lock_shard, shard_running};
+pub use spec::{Job, sha256_hex, shell_quote};

@@ -1,0 +1,148 @@
+//! A job and its spec hash: what a shard computes, so that a shard of another job, another
+//! spec or another version of the program is never merged.
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::ShardId;
+
+/// SHA-256 as 64 lower-case hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// One sharded job: its name (the stem of its shard files), its spec hash, and the command
+/// line that runs it with `--out DIR` (the one-process run), from which the shard, merge and
+/// status commands are made by adding one flag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Stem of the shard files, e.g. `links-9` or `quantisation`: letters, digits, `-`, `_`.
+    pub name: String,
+    /// [`Job::spec_hash`] of the spec and the program's version.
+    pub spec: String,
+    /// The one-process command, program first (`birdcage links --vertices 9 --out DIR`).
+    pub command: Vec<String>,
+}
+
+impl Job {
+    /// A job whose spec is `spec` (serialised canonically: serde_json's sorted maps, no
+    /// whitespace) computed by `version` of the program.
+    ///
+    /// # Panics
+    /// If `name` is not a plain file stem, or `spec` does not serialise (a bug, not input).
+    pub fn new(name: &str, spec: &impl Serialize, version: &str, command: Vec<String>) -> Job {
+        assert!(
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'),
+            "job name {name:?} is not a plain file stem"
+        );
+        Job {
+            name: name.to_string(),
+            spec: Job::spec_hash(name, spec, version),
+            command,
+        }
+    }
+
+    /// The hash of a job's spec: SHA-256 of its name, the program's version and the spec as
+    /// canonical JSON (a `Value` first, whose maps are sorted), one per line.
+    pub fn spec_hash(name: &str, spec: &impl Serialize, version: &str) -> String {
+        let value = serde_json::to_value(spec).expect("a spec serialises");
+        let canonical = serde_json::to_string(&value).expect("a value serialises");
+        sha256_hex(format!("{name}\n{version}\n{canonical}\n").as_bytes())
+    }
+
+    /// The command with `extra` appended, quoted for a POSIX shell.
+    pub fn command_with(&self, extra: &[&str]) -> String {
+        self.command
+            .iter()
+            .map(String::as_str)
+            .chain(extra.iter().copied())
+            .map(shell_quote)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The command that runs shard `id` (and so makes its file again).
+    pub fn shard_command(&self, id: ShardId) -> String {
+        self.command_with(&["--shard", &id.to_string()])
+    }
+
+    /// The shard command with `K` left for the reader: `... --shard K/16`.
+    pub fn shard_command_template(&self, count: u32) -> String {
+        self.command_with(&["--shard", &format!("K/{count}")])
+    }
+
+    /// The command that merges the shards into the report.
+    pub fn merge_command(&self) -> String {
+        self.command_with(&["--merge"])
+    }
+}
+
+/// `word` as a POSIX shell reads it back: bare when it holds only safe characters, else in
+/// single quotes.
+pub fn shell_quote(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+%@".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Serialize)]
+    struct Spec {
+        size: u32,
+        seed: u64,
+    }
+
+    #[test]
+    fn spec_hash_depends_on_every_part() {
+        let a = Job::spec_hash("q", &Spec { size: 3, seed: 1 }, "1.0");
+        assert_eq!(a.len(), 64);
+        assert_eq!(a, Job::spec_hash("q", &Spec { size: 3, seed: 1 }, "1.0"));
+        assert_ne!(a, Job::spec_hash("q", &Spec { size: 3, seed: 2 }, "1.0"));
+        assert_ne!(a, Job::spec_hash("q", &Spec { size: 3, seed: 1 }, "1.1"));
+        assert_ne!(a, Job::spec_hash("r", &Spec { size: 3, seed: 1 }, "1.0"));
+        // Canonical: the order fields are written in does not matter.
+        let reordered = serde_json::json!({"seed": 1, "size": 3});
+        assert_eq!(a, Job::spec_hash("q", &reordered, "1.0"));
+    }
+
+    #[test]
+    fn sha256_of_a_known_text() {
+        // FIPS 180-2, appendix B.1.
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn commands_quote_what_a_shell_would_split() {
+        let job = Job::new(
+            "links-9",
+            &9,
+            "0",
+            vec![
+                "birdcage".into(),
+                "links".into(),
+                "--out".into(),
+                "my dir".into(),
+            ],
+        );
+        assert_eq!(
+            job.shard_command(ShardId { index: 2, count: 8 }),
+            "birdcage links --out 'my dir' --shard 2/8"
+        );
+        assert_eq!(job.merge_command(), "birdcage links --out 'my dir' --merge");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+}
