@@ -7,7 +7,8 @@
 //! (register fields), the CRC's published check value, the game's known first move, and the
 //! profile's nominal circuit through `firmware::predict` for the ADC (its own host tests check
 //! it against an independent nodal solve). What the emulated chip cannot judge (analog
-//! settling in time, an LED a person sees) is `#[ignore]`d unless the `board` feature is on.
+//! settling in time, an LED a person sees, ADC1 at another resolution than the profile's) is
+//! `#[ignore]`d: on a board, run with `-- --include-ignored`.
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
 #[cfg(not(target_os = "none"))]
