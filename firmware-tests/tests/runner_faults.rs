@@ -8,6 +8,10 @@ fn main() {
     println!("skipped: runner faults run on the target (firmware-tests/check-runner)");
 }
 
+// The runtime, the critical section and the vector table, linked though unnamed.
+#[cfg(target_os = "none")]
+use {cortex_m as _, cortex_m_rt as _, stm32f4xx_hal as _};
+
 #[cfg(target_os = "none")]
 #[embedded_test::setup]
 fn setup() {
