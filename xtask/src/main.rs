@@ -50,7 +50,6 @@ pub(crate) fn target_dir() -> PathBuf {
         .unwrap_or_else(|| root().join("target"))
 }
 
-
 #[cfg(test)]
 mod tests {
     /// `cargo xtask` builds xtask itself first (minutes, cold): the alias must let cargo

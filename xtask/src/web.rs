@@ -20,7 +20,9 @@ pub fn web(out: Option<PathBuf>) -> Result<()> {
     let root = root();
     let out = out.unwrap_or_else(|| target_dir().join("site"));
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    say("building the web app for wasm32-unknown-unknown (profile `web`: fat LTO, a few minutes cold)");
+    say(
+        "building the web app for wasm32-unknown-unknown (profile `web`: fat LTO, a few minutes cold)",
+    );
     let status = Command::new(&cargo)
         .current_dir(&root)
         .args([
@@ -44,7 +46,10 @@ pub fn web(out: Option<PathBuf>) -> Result<()> {
     let wasm = target_dir().join("wasm32-unknown-unknown/web/birdcage_web.wasm");
     let pkg = out.join("pkg");
     std::fs::create_dir_all(&pkg).with_context(|| format!("cannot create {}", pkg.display()))?;
-    say(&format!("wasm-bindgen: the JavaScript glue into {}", pkg.display()));
+    say(&format!(
+        "wasm-bindgen: the JavaScript glue into {}",
+        pkg.display()
+    ));
     wasm_bindgen_cli_support::Bindgen::new()
         .input_path(&wasm)
         .web(true)?
@@ -54,7 +59,11 @@ pub fn web(out: Option<PathBuf>) -> Result<()> {
         .generate(&pkg)
         .with_context(|| format!("wasm-bindgen on {}", wasm.display()))?;
     let statics = root.join("web/static");
-    say(&format!("copying {} into {}", statics.display(), out.display()));
+    say(&format!(
+        "copying {} into {}",
+        statics.display(),
+        out.display()
+    ));
     for entry in
         std::fs::read_dir(&statics).with_context(|| format!("cannot read {}", statics.display()))?
     {
