@@ -212,8 +212,14 @@ fn man_dir_refuses_a_fifo_where_a_page_goes() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("birdcage-analyze.1 is not a regular file"), "{err}");
-    assert!(!dir.path().join("birdcage.1").exists(), "no page written before the refusal");
+    assert!(
+        err.contains("birdcage-analyze.1 is not a regular file"),
+        "{err}"
+    );
+    assert!(
+        !dir.path().join("birdcage.1").exists(),
+        "no page written before the refusal"
+    );
 }
 
 /// The man pages name no page that does not exist: `man --dir` writes `birdcage.1` and one
