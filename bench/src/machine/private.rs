@@ -150,15 +150,9 @@ mod tests {
     /// A command as `uid`:`gid` (setpriv, util-linux): whether it succeeded.
     fn as_user(uid: &str, gid: &str, script: &str) -> bool {
         std::process::Command::new("setpriv")
-            .args([
-                &format!("--reuid={uid}"),
-                &format!("--regid={gid}"),
-                "--clear-groups",
-                "--",
-                "sh",
-                "-c",
-                script,
-            ])
+            .arg(format!("--reuid={uid}"))
+            .arg(format!("--regid={gid}"))
+            .args(["--clear-groups", "--", "sh", "-c", script])
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .status()
