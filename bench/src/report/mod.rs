@@ -4,6 +4,7 @@
 //! `plot.svg` at the end.
 
 pub mod chain;
+pub mod junit;
 pub mod plot;
 pub mod tally;
 
@@ -115,6 +116,9 @@ pub struct Report {
     interrupted: Option<String>,
     /// What a transport with recovery went through (PIL over RTT, HIL); `link` in the summary.
     retry: Option<crate::target::retry::RetryStats>,
+    /// Per game played in this process, the commands sent again after a lost reply (for
+    /// JUnit's flaky tests; not written to the report, whose bytes stay the same).
+    resent: BTreeMap<usize, u64>,
 }
 
 /// What [`Report::open`] does with a folder that already holds a report.
@@ -597,6 +601,7 @@ impl Report {
             band: None,
             interrupted: None,
             retry: None,
+            resent: BTreeMap::new(),
         };
         match scan {
             Some(scan) => {
@@ -695,6 +700,23 @@ impl Report {
     }
 
     /// Records what the target's link went through, for the summaries.
+    /// Records that `count` commands of game `index` were sent again after a lost reply.
+    pub fn note_resent(&mut self, index: usize, count: u64) {
+        if count > 0 {
+            self.resent.insert(index, count);
+        }
+    }
+
+    /// Per game played in this process, the commands sent again after a lost reply.
+    pub fn resent(&self) -> &BTreeMap<usize, u64> {
+        &self.resent
+    }
+
+    /// The header the report was opened with.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
     pub fn set_retry_stats(&mut self, retry: Option<crate::target::retry::RetryStats>) {
         self.retry = retry;
     }

@@ -82,6 +82,7 @@ pub fn campaign(
         let branches = match report.done(index) {
             Some(b) => b,
             None => {
+                let before = target.retry_stats().map_or(0, |r| r.rerequests);
                 let mut steps = Vec::new();
                 let b = play_game(
                     target,
@@ -95,6 +96,8 @@ pub fn campaign(
                     report.step(&s)?;
                 }
                 report.end_game(index, b)?;
+                let after = target.retry_stats().map_or(0, |r| r.rerequests);
+                report.note_resent(index, after.saturating_sub(before));
                 b
             }
         };

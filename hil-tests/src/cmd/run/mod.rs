@@ -113,6 +113,10 @@ pub struct Run {
     /// Then fit the board's part values from the steps (calibration.json, summary section).
     #[arg(long)]
     calibrate: bool,
+    /// Also write the run as JUnit XML to FILE: one test case per game, with the stage,
+    /// probe, board, seeds and the ELF's hash as properties (CI tools show it).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
 }
 
 impl Run {
@@ -432,6 +436,8 @@ impl Run {
         );
         bar.finish_and_clear();
         report.set_retry_stats(target.retry_stats());
+        // Written whatever happened, so CI shows the games that were played.
+        self.junit(&report)?;
         if let Err(stopped) = played {
             // What was finished is summed up, marked INTERRUPTED with why.
             let why = match stopped {
@@ -462,6 +468,23 @@ impl Run {
             calibrate(&self.out, Some(&self.board))?;
         }
         outln!("Report: {}", self.out.display());
+        Ok(())
+    }
+}
+
+impl Run {
+    /// `--junit FILE`: the games of the report in `--out`, as JUnit XML.
+    fn junit(&self, report: &Report) -> anyhow::Result<()> {
+        let Some(path) = &self.junit else {
+            return Ok(());
+        };
+        let (header, steps) = Report::read_steps(&self.out)?;
+        let run = bench::report::junit::RunProperties {
+            probe: self.probe.clone(),
+            seed: Some(self.seed),
+        };
+        let xml = bench::report::junit::games(&header, &steps, report.resent(), &run);
+        bench::report::junit::write(&xml, path)?;
         Ok(())
     }
 }

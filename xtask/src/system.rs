@@ -1,0 +1,257 @@
+//! What the workspace needs from the system beyond rustup, in one table: the Debian packages,
+//! how to tell whether they are there, and what a run without them skips. `cargo xtask test`
+//! and `cargo xtask setup` (which `.ci/run` calls) read this table and no other list.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// One thing the system provides.
+#[derive(Debug)]
+pub struct Need {
+    /// A short name, as `--hide`-style lists and the skip lines use it.
+    pub name: &'static str,
+    /// The Debian packages that provide it.
+    pub packages: &'static [&'static str],
+    /// Commands that must all be on PATH.
+    pub commands: &'static [&'static str],
+    /// Shared libraries, one of which must be found (by file name, in the usual folders).
+    pub libraries: &'static [&'static str],
+    /// What a test run without it skips (or, for CI-only needs, what CI does with it).
+    pub skips: &'static str,
+    /// Whether README's test command uses it (the rest only `.ci/run`).
+    pub tests: bool,
+}
+
+/// Every system need of the workspace.
+pub const NEEDS: &[Need] = &[
+    Need {
+        name: "unicorn-build",
+        packages: &["cmake", "libclang-dev"],
+        commands: &["cmake"],
+        libraries: &["libclang.so"],
+        skips: "the virtual board (crate virtual-board: unicorn is built from source) and the bench's tests on it",
+        tests: true,
+    },
+    Need {
+        name: "qemu",
+        packages: &["qemu-system-arm"],
+        commands: &["qemu-system-arm"],
+        libraries: &[],
+        skips: "PIL and HIL-in-QEMU tests (the firmware on QEMU's mps2-an386)",
+        tests: true,
+    },
+    Need {
+        name: "chromium",
+        packages: &["chromium", "chromium-driver"],
+        commands: &["chromium", "chromedriver"],
+        libraries: &[],
+        skips: "the web app's browser test (birdcage/tests/web.rs)",
+        tests: true,
+    },
+    Need {
+        name: "ngspice",
+        packages: &["ngspice"],
+        commands: &["ngspice"],
+        libraries: &[],
+        skips: "the physical solver's cross-check against ngspice",
+        tests: true,
+    },
+    Need {
+        name: "nauty",
+        packages: &["nauty"],
+        commands: &["nauty-geng"],
+        libraries: &[],
+        skips: "graph generation tests (nauty's geng: links, graph6, the heuristic study)",
+        tests: true,
+    },
+    Need {
+        name: "gdb",
+        packages: &["gdb-multiarch"],
+        commands: &["gdb-multiarch"],
+        libraries: &[],
+        skips: "a real gdb against the virtual board's stub",
+        tests: true,
+    },
+    Need {
+        name: "slurm",
+        packages: &["slurm-wlm", "munge"],
+        commands: &["sbatch", "munged"],
+        libraries: &[],
+        skips: "the tests on a one-node Slurm cluster",
+        tests: true,
+    },
+    Need {
+        name: "parallel",
+        packages: &["parallel"],
+        commands: &["parallel"],
+        libraries: &[],
+        skips: "the shards run by GNU parallel",
+        tests: true,
+    },
+    Need {
+        name: "arm-binutils",
+        packages: &["binutils-arm-none-eabi"],
+        commands: &["arm-none-eabi-size"],
+        libraries: &[],
+        skips: "the board binary's size budget (CI only)",
+        tests: false,
+    },
+];
+
+/// Where shared libraries are looked for (Debian's multiarch folder and LLVM's own, which is
+/// where `libclang-dev` puts libclang.so).
+fn library_folders() -> Vec<PathBuf> {
+    let mut folders = vec![
+        PathBuf::from("/usr/lib"),
+        PathBuf::from("/usr/lib/x86_64-linux-gnu"),
+        PathBuf::from("/usr/lib/aarch64-linux-gnu"),
+        PathBuf::from("/usr/local/lib"),
+    ];
+    if let Some(dir) = std::env::var_os("LIBCLANG_PATH") {
+        folders.push(PathBuf::from(dir));
+    }
+    if let Ok(entries) = std::fs::read_dir("/usr/lib") {
+        for entry in entries.flatten() {
+            if entry.file_name().to_string_lossy().starts_with("llvm-") {
+                folders.push(entry.path().join("lib"));
+            }
+        }
+    }
+    folders
+}
+
+/// Whether `command` is an executable file in one of PATH's folders.
+pub fn on_path(command: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path).any(|dir| is_executable(&dir.join(command)))
+    })
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata()
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+impl Need {
+    /// Whether the system has it now.
+    pub fn present(&self) -> bool {
+        self.commands.iter().all(|c| on_path(c))
+            && (self.libraries.is_empty()
+                || self.libraries.iter().any(|lib| {
+                    library_folders()
+                        .iter()
+                        .any(|dir| dir.join(lib).exists())
+                }))
+    }
+}
+
+/// How packages can be installed here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Installer {
+    /// Running as root: apt-get directly.
+    Root,
+    /// sudo works without a password.
+    Sudo,
+    /// Neither: print the command for the user.
+    None,
+}
+
+impl Installer {
+    pub fn find() -> Installer {
+        if !on_path("apt-get") {
+            return Installer::None;
+        }
+        let root = Command::new("id")
+            .arg("-u")
+            .output()
+            .is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+        if root {
+            return Installer::Root;
+        }
+        let sudo = on_path("sudo")
+            && Command::new("sudo")
+                .args(["-n", "true"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+        if sudo { Installer::Sudo } else { Installer::None }
+    }
+
+    /// Installs `packages` with apt-get; false when it could not.
+    pub fn install(self, packages: &[&str]) -> bool {
+        let prefix: &[&str] = match self {
+            Installer::Root => &[],
+            Installer::Sudo => &["sudo", "-n"],
+            Installer::None => return false,
+        };
+        let run = |args: &[&str]| {
+            let mut all: Vec<&str> = prefix.to_vec();
+            all.extend_from_slice(&["env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]);
+            all.extend_from_slice(args);
+            Command::new(all[0])
+                .args(&all[1..])
+                .stdout(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        run(&["update", "-qq"]) && {
+            let mut args = vec!["install", "-y", "-qq"];
+            args.extend_from_slice(packages);
+            run(&args)
+        }
+    }
+}
+
+/// The one line that installs `packages` by hand.
+pub fn install_line(packages: &[&str]) -> String {
+    format!("sudo apt-get install -y {}", packages.join(" "))
+}
+
+/// The packages of `needs`, in table order, once each.
+pub fn packages<'a>(needs: impl IntoIterator<Item = &'a Need>) -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for need in needs {
+        for p in need.packages {
+            if !all.contains(p) {
+                all.push(p);
+            }
+        }
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_need_names_a_package_and_a_way_to_tell_it_is_there() {
+        for need in NEEDS {
+            assert!(!need.packages.is_empty(), "{}", need.name);
+            assert!(!need.commands.is_empty(), "{}", need.name);
+        }
+        let names: Vec<_> = NEEDS.iter().map(|n| n.name).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(names.len(), unique.len(), "{names:?}");
+    }
+
+    #[test]
+    fn the_install_line_lists_each_package_once_in_table_order() {
+        let both = [&NEEDS[0], &NEEDS[0], &NEEDS[1]];
+        assert_eq!(
+            install_line(&packages(both)),
+            "sudo apt-get install -y cmake libclang-dev qemu-system-arm"
+        );
+    }
+
+    #[test]
+    fn a_command_is_found_on_path_only_when_executable() {
+        assert!(on_path("sh"));
+        assert!(!on_path("surely-no-such-command-here"));
+    }
+}

@@ -1,0 +1,73 @@
+//! `cargo xtask web`: the web app's static files.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+
+use crate::{root, target_dir};
+
+/// The WebAssembly's budget before compression, in bytes.
+const WASM_BUDGET: u64 = 1_000_000;
+
+/// Builds the web app into `out` (default `target/site`).
+pub fn web(out: Option<PathBuf>) -> Result<()> {
+    let root = root();
+    let out = out.unwrap_or_else(|| target_dir().join("site"));
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let status = Command::new(&cargo)
+        .current_dir(&root)
+        .args([
+            "build",
+            "--package",
+            "birdcage-web",
+            "--lib",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--profile",
+            "web",
+        ])
+        .status()
+        .with_context(|| format!("cannot run {cargo}"))?;
+    if !status.success() {
+        bail!(
+            "the web app's build failed (is the target installed? \
+             rustup target add wasm32-unknown-unknown)"
+        );
+    }
+    let wasm = target_dir().join("wasm32-unknown-unknown/web/birdcage_web.wasm");
+    let pkg = out.join("pkg");
+    std::fs::create_dir_all(&pkg).with_context(|| format!("cannot create {}", pkg.display()))?;
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&wasm)
+        .web(true)?
+        .typescript(false)
+        .remove_name_section(true)
+        .remove_producers_section(true)
+        .generate(&pkg)
+        .with_context(|| format!("wasm-bindgen on {}", wasm.display()))?;
+    let statics = root.join("web/static");
+    for entry in
+        std::fs::read_dir(&statics).with_context(|| format!("cannot read {}", statics.display()))?
+    {
+        let path = entry?.path();
+        if path.is_file() {
+            let to = out.join(path.file_name().expect("a file has a name"));
+            std::fs::copy(&path, &to)
+                .with_context(|| format!("cannot copy {} to {}", path.display(), to.display()))?;
+        }
+    }
+    let bg = pkg.join("birdcage_web_bg.wasm");
+    let size = std::fs::metadata(&bg)
+        .with_context(|| format!("no {}", bg.display()))?
+        .len();
+    println!(
+        "web app in {}: serve it with `birdcage web` (or any static server); \
+         WebAssembly {size} bytes (budget {WASM_BUDGET})",
+        out.display()
+    );
+    if size > WASM_BUDGET {
+        bail!("the WebAssembly is {size} bytes, over its budget of {WASM_BUDGET}");
+    }
+    Ok(())
+}
