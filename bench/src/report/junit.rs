@@ -88,20 +88,27 @@ fn suite(header: &Header, run: &RunProperties) -> TestSuite {
 }
 
 fn class_name(header: &Header) -> String {
-    format!("birdcage.{}.{}", header.stage.to_lowercase(), header.scenario)
+    format!(
+        "birdcage.{}.{}",
+        header.stage.to_lowercase(),
+        header.scenario
+    )
 }
 
 /// What a step says, for a failure's text.
 fn describe(step: &StepLine) -> String {
-    let worst = step
-        .worst
-        .as_ref()
-        .map_or("none".to_string(), |(node, d)| format!("{node} by {d} codes"));
+    let worst = step.worst.as_ref().map_or("none".to_string(), |(node, d)| {
+        format!("{node} by {d} codes")
+    });
     format!(
         "step {record}\ncodes      {codes:?}\npredicted  {predicted:?} (band ±{band})\n\
          worst node {worst}\noutcome    {outcome}\nchosen     {chosen}\nideal      {ideal} \
          (tied: {tied})\nclass      {class:?}: {detail}\n",
-        record = if step.record.is_empty() { "(start)" } else { &step.record },
+        record = if step.record.is_empty() {
+            "(start)"
+        } else {
+            &step.record
+        },
         codes = step.codes,
         predicted = step.predicted,
         band = step.band,
@@ -136,11 +143,9 @@ pub fn games(
         let flaky = resent.get(game).copied().unwrap_or(0);
         let flaky_run = || {
             let mut rerun = TestRerun::new(NonSuccessKind::Failure);
-            rerun
-                .set_type("lost reply")
-                .set_message(format!(
-                    "{flaky} command(s) sent again with their number after a lost reply"
-                ));
+            rerun.set_type("lost reply").set_message(format!(
+                "{flaky} command(s) sent again with their number after a lost reply"
+            ));
             rerun
         };
         let status = match failed {
@@ -150,7 +155,11 @@ pub fn games(
                     .set_type(format!("{:?}", step.class))
                     .set_message(format!(
                         "game {game}, step {}: {:?}: {}",
-                        if step.record.is_empty() { "(start)" } else { &step.record },
+                        if step.record.is_empty() {
+                            "(start)"
+                        } else {
+                            &step.record
+                        },
                         step.class,
                         step.detail
                     ))
@@ -271,16 +280,30 @@ mod tests {
             step(0, "A7", Class::Agree, ""),
             step(1, "A7,c5", Class::Fault, "the firmware refused"),
         ];
-        let xml = games(&header(), &steps, &BTreeMap::new(), &RunProperties::default())
-            .to_string()
-            .unwrap();
+        let xml = games(
+            &header(),
+            &steps,
+            &BTreeMap::new(),
+            &RunProperties::default(),
+        )
+        .to_string()
+        .unwrap();
         assert!(xml.contains(r#"tests="2""#), "{xml}");
         assert!(xml.contains(r#"failures="1""#), "{xml}");
-        assert!(xml.contains("game 1, step A7,c5: Fault: the firmware refused"), "{xml}");
+        assert!(
+            xml.contains("game 1, step A7,c5: Fault: the firmware refused"),
+            "{xml}"
+        );
         assert!(xml.contains("codes      [512, 300]"), "{xml}");
         assert!(xml.contains("predicted  [510, 301] (band ±4)"), "{xml}");
-        assert!(xml.contains(r#"<property name="elf_sha256" value="ab12"/>"#), "{xml}");
-        assert!(xml.contains(r#"<property name="board_seed" value="7"/>"#), "{xml}");
+        assert!(
+            xml.contains(r#"<property name="elf_sha256" value="ab12"/>"#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<property name="board_seed" value="7"/>"#),
+            "{xml}"
+        );
     }
 
     #[test]
@@ -299,9 +322,14 @@ mod tests {
     fn what_a_board_says_cannot_break_the_xml() {
         let hostile = "end ]]> of \u{1b}[31mred\u{1b}[0m \u{0} nul \u{7} bell <tag> & \"q\"";
         let steps = [step(0, "A7", Class::Fault, hostile)];
-        let xml = games(&header(), &steps, &BTreeMap::new(), &RunProperties::default())
-            .to_string()
-            .unwrap();
+        let xml = games(
+            &header(),
+            &steps,
+            &BTreeMap::new(),
+            &RunProperties::default(),
+        )
+        .to_string()
+        .unwrap();
         assert!(!xml.contains('\u{0}') && !xml.contains('\u{7}') && !xml.contains('\u{1b}'));
         assert!(!xml.contains("]]>"), "{xml}");
         assert!(!xml.contains("<tag>"), "{xml}");
