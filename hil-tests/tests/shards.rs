@@ -74,7 +74,7 @@ fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
     (tmp, one, split)
 }
 
-const RANDOM: [&str; 12] = [
+const RANDOM: [&str; 10] = [
     "--target",
     "sil",
     "--scenario",

@@ -49,4 +49,3 @@ pub(crate) fn target_dir() -> PathBuf {
         .map(PathBuf::from)
         .unwrap_or_else(|| root().join("target"))
 }
-

@@ -138,11 +138,10 @@ impl Need {
     pub fn present(&self) -> bool {
         self.commands.iter().all(|c| on_path(c))
             && (self.libraries.is_empty()
-                || self.libraries.iter().any(|lib| {
-                    library_folders()
-                        .iter()
-                        .any(|dir| dir.join(lib).exists())
-                }))
+                || self
+                    .libraries
+                    .iter()
+                    .any(|lib| library_folders().iter().any(|dir| dir.join(lib).exists())))
     }
 }
 
@@ -177,7 +176,11 @@ impl Installer {
                 .stderr(Stdio::null())
                 .status()
                 .is_ok_and(|s| s.success());
-        if sudo { Installer::Sudo } else { Installer::None }
+        if sudo {
+            Installer::Sudo
+        } else {
+            Installer::None
+        }
     }
 
     /// Installs `packages` with apt-get; false when it could not.

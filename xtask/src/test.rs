@@ -108,11 +108,7 @@ pub fn test(options: &Options) -> Result<()> {
             system::install_line(&system::packages(absent.iter().copied()))
         );
         for need in &absent {
-            println!(
-                "skipped: {} (no {})",
-                need.skips,
-                need.packages.join(", ")
-            );
+            println!("skipped: {} (no {})", need.skips, need.packages.join(", "));
         }
     }
 
