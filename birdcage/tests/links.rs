@@ -83,7 +83,7 @@ fn link_refuses_bad_input_by_name() {
     );
     assert_bad_input(
         &["links", "--vertices", "7", "--part", "3/2", "--out", "/tmp"],
-        "error: invalid value '3/2' for '--part <K/P>': not K/P with 1 <= K <= P (e.g. 3/16)",
+        "error: invalid value '3/2' for '--shard <K/P>': not K/P with 1 <= K <= P (e.g. 3/16)",
     );
 }
 
@@ -143,17 +143,20 @@ fn links_in_parts_resume_and_merge_to_the_same_report() {
     // Two of three parts by hand (a job array would), then merge refuses, naming the gap.
     for k in ["1/3", "3/3"] {
         let text = stdout(&["links", "--vertices", "9", "--part", k, "--out", out]);
-        assert!(
-            text.starts_with(&format!("part {k} of the links on 9 vertices")),
-            "{text}"
-        );
+        let file = format!("links-9.{}-of-3.shard", &k[..1]);
+        assert_eq!(text, format!("stored {}\n", dir.join(file).display()));
     }
+    let program = std::path::Path::new(env!("CARGO_BIN_EXE_birdcage"));
     assert_bad_input(
         &["links", "--vertices", "9", "--out", out, "--merge"],
-        "parts 2 of 3 are missing; run them with --part K/3",
+        &format!(
+            "error: 1 of 3 shards missing: {} (run `{} links --vertices 9 --out {out} --shard 2/3`)",
+            dir.join("links-9.2-of-3.shard").display(),
+            program.display()
+        ),
     );
     // A plain run on the folder keeps the split, runs only part 2, and merges.
-    let part1 = dir.join("links-9-part-1-of-3.txt");
+    let part1 = dir.join("links-9.1-of-3.shard");
     let before = std::fs::metadata(&part1).unwrap().modified().unwrap();
     let resumed = json(&["links", "--vertices", "9", "--out", out]);
     assert_eq!(
@@ -169,7 +172,7 @@ fn links_in_parts_resume_and_merge_to_the_same_report() {
     std::fs::write(&part1, text.replace("end\n", "")).unwrap();
     assert_bad_input(
         &["links", "--vertices", "9", "--out", out, "--merge"],
-        "links-9-part-1-of-3.txt: line",
+        &format!("error: {}: not a whole shard (", part1.display()),
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -179,7 +182,7 @@ fn links_in_parts_resume_and_merge_to_the_same_report() {
 #[test]
 fn a_part_that_cannot_be_read_is_said_once() {
     let dir = std::env::temp_dir().join(format!("birdcage-links-said-once-{}", std::process::id()));
-    let part = dir.join("links-5-part-1-of-1.txt");
+    let part = dir.join("links-5.1-of-1.shard");
     std::fs::create_dir_all(&part).unwrap();
     let out = support::birdcage(&[
         "links",
@@ -195,8 +198,10 @@ fn a_part_that_cannot_be_read_is_said_once() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         format!(
-            "error: cannot read {}: is a directory, not a file\n",
-            part.display()
+            "error: {}: not a whole shard (not a regular file); remove it and run `{} links --vertices 5 --out {} --shard 1/1`\n",
+            part.display(),
+            env!("CARGO_BIN_EXE_birdcage"),
+            dir.display()
         )
     );
 }

@@ -243,13 +243,18 @@ fn refuse_foreign(dir: &Path, job: &Job) -> Result<(), ModelError> {
     Ok(())
 }
 
-/// P of the shards of `job` in `dir`, when they agree.
-fn stored_count(dir: &Path, job: &Job) -> Result<u32, ModelError> {
-    let counts: std::collections::BTreeSet<u32> = headers(dir, job)?
+/// The splits (P) of the shards of `job` (its spec) in `dir`, from their headers alone.
+pub fn stored_counts(dir: &Path, job: &Job) -> Result<std::collections::BTreeSet<u32>, ShardError> {
+    Ok(headers(dir, job)?
         .into_iter()
         .filter(|(_, spec, _)| *spec == job.spec)
         .map(|(_, _, id)| id.count)
-        .collect();
+        .collect())
+}
+
+/// P of the shards of `job` in `dir`, when they agree.
+pub fn stored_count(dir: &Path, job: &Job) -> Result<u32, ModelError> {
+    let counts = stored_counts(dir, job)?;
     match counts.len() {
         0 => Err(ModelError::NoShards {
             dir: dir.to_path_buf(),

@@ -193,6 +193,16 @@ fn parse(bytes: &[u8]) -> Result<(Header, &[u8]), String> {
     Ok((header, body))
 }
 
+/// The shard a file's name says it holds (`NAME.K-of-P.shard`).
+pub(crate) fn id_from_name(path: &Path, job: &Job) -> Option<ShardId> {
+    let name = path.file_name()?.to_str()?;
+    let rest = name
+        .strip_prefix(&format!("{}.", job.name))?
+        .strip_suffix(&format!(".{EXTENSION}"))?;
+    let (k, p) = rest.split_once("-of-")?;
+    ShardId::new(k.parse().ok()?, p.parse().ok()?)
+}
+
 /// A shard file's spec hash and shard id from its header alone (its first 1 KiB), `None`
 /// if it has no such header: enough to tell whose a shard is without reading it whole.
 pub(crate) fn read_header(path: &Path) -> Option<(String, ShardId)> {
@@ -255,7 +265,8 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
     names.sort();
     let mut survey = Survey::default();
     for path in names {
-        let remake_of = |id: Option<ShardId>| match id {
+        let named = id_from_name(&path, job);
+        let remake_of = |id: Option<ShardId>| match id.or(named) {
             Some(id) if id.count == count => job.shard_command(id),
             _ => format!(
                 "{} (for each missing shard)",
@@ -263,6 +274,14 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
             ),
         };
         let meta = fs::metadata(&path).map_err(io_error(&path))?;
+        if !meta.is_file() {
+            survey.refused.push(ShardError::Corrupt {
+                command: remake_of(None),
+                why: "not a regular file".into(),
+                path,
+            });
+            continue;
+        }
         if meta.len() > MAX_SHARD_BYTES {
             survey.refused.push(ShardError::Corrupt {
                 command: remake_of(None),

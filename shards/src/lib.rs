@@ -27,7 +27,7 @@ mod lock;
 pub mod slurm;
 mod spec;
 
-pub use drive::{Mode, ModelError, Outcome, drive};
+pub use drive::{Mode, ModelError, Outcome, drive, stored_count, stored_counts};
 pub use file::{
     MAX_SHARD_BYTES, Remake, ShardError, Survey, read_shards, shard_path, survey, write_shard,
 };

@@ -2,7 +2,8 @@
 //! (`afterok`), each shard's state from the folder and `squeue`, and a resubmission of only
 //! the shards not done. Slurm schedules, retries (`--requeue`) and accounts; this module
 //! only writes the job scripts, calls `sbatch`, `squeue` and `scancel`, and keeps a record
-//! of what it submitted (`DIR/NAME.slurm.json`).
+//! of what it submitted (`DIR/NAME.slurm-record`, JSON, not named `.json`: a study folder
+//! counts `.json` files as its report).
 //!
 //! Array task ids are the shard numbers (`--array=1-P%K`), so `SLURM_ARRAY_TASK_ID` is K
 //! and `scancel ID_K` cancels shard K.
@@ -145,7 +146,7 @@ pub fn available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-/// One submission, as recorded in `DIR/NAME.slurm.json`.
+/// One submission, as recorded in `DIR/NAME.slurm-record`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Submitted {
     /// The array's job id (empty when only a merge was submitted).
@@ -168,7 +169,7 @@ pub struct Record {
 }
 
 fn record_path(dir: &Path, job: &Job) -> PathBuf {
-    dir.join(format!("{}.slurm.json", job.name))
+    dir.join(format!("{}.slurm-record", job.name))
 }
 
 fn io_err(what: String) -> impl FnOnce(io::Error) -> SlurmError {
@@ -191,7 +192,7 @@ pub fn record(dir: &Path, job: &Job) -> Record {
 fn save_record(dir: &Path, job: &Job, record: &Record) -> Result<(), SlurmError> {
     let path = record_path(dir, job);
     let tmp = dir.join(format!(
-        ".{}.slurm.json.tmp-{}",
+        ".{}.slurm-record.tmp-{}",
         job.name,
         std::process::id()
     ));
@@ -358,8 +359,10 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
     for e in &survey.refused {
         if let ShardError::Corrupt { path, why, .. } = e {
             // The corrupt file's shard, from its name.
-            if let Some(k) = index_from_name(path, job, count) {
-                refused.insert(k, why.clone());
+            if let Some(id) = crate::file::id_from_name(path, job)
+                && id.count == count
+            {
+                refused.insert(id.index, why.clone());
             }
         }
     }
@@ -413,14 +416,6 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
         note,
         merge,
     })
-}
-
-/// `K` from `DIR/NAME.K-of-P.shard`.
-fn index_from_name(path: &Path, job: &Job, count: u32) -> Option<u32> {
-    let name = path.file_name()?.to_str()?;
-    let rest = name.strip_prefix(&format!("{}.", job.name))?;
-    let k = rest.strip_suffix(&format!("-of-{count}.shard"))?;
-    k.parse().ok()
 }
 
 /// Where Slurm writes task `k`'s output.

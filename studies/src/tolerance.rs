@@ -12,7 +12,8 @@
 use boards::{Distribution, Tolerance};
 use heuristic::{Edge, MAX_EDGES, Position, Side};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use shards::ShardId;
 
 use super::outcome::Winner;
 use super::positions::PositionSet;
@@ -146,8 +147,60 @@ struct Decision {
     nominal: Edge,
 }
 
+/// One cell's counts over the boards a shard drew: sums, so shards merge by adding.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellCounts {
+    /// Per decision (in set order), boards on which it diverged.
+    pub diverged: Vec<u64>,
+    /// Game × board pairs with a divergent move.
+    pub game_hits: u64,
+    /// Decision × board pairs where a Cut win turns into a Short win.
+    pub cut_lost: u64,
+    /// ... and a Short win into a Cut win.
+    pub short_lost: u64,
+    /// Decision × board pairs read.
+    pub pairs: u64,
+    /// Boards drawn.
+    pub boards: u64,
+}
+
+/// What one shard of the study found: its boards of every cell (board b of each cell belongs
+/// to shard b mod P).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// Decisions where Cut, after the nominal board's move, wins (the same in every shard).
+    pub cut_wins: Option<u64>,
+    /// The cells begun, band by band.
+    pub cells: Vec<CellCounts>,
+}
+
+impl Part {
+    /// Adds another shard's counts.
+    pub fn merge(&mut self, other: Part) {
+        self.cut_wins = self.cut_wins.or(other.cut_wins);
+        for (k, o) in other.cells.into_iter().enumerate() {
+            if k == self.cells.len() {
+                self.cells.push(CellCounts {
+                    diverged: vec![0; o.diverged.len()],
+                    ..CellCounts::default()
+                });
+            }
+            let c = &mut self.cells[k];
+            for (a, b) in c.diverged.iter_mut().zip(&o.diverged) {
+                *a += b;
+            }
+            c.game_hits += o.game_hits;
+            c.cut_lost += o.cut_lost;
+            c.short_lost += o.short_lost;
+            c.pairs += o.pairs;
+            c.boards += o.boards;
+        }
+    }
+}
+
 /// Runs the study; `winners` (from [`child_winners`]) gives the outcome impact. Streams one
-/// row per position that ever diverges to `positions_csv`, cell by cell.
+/// row per position that ever diverges to `positions_csv`. The one-process run: [`run_part`]
+/// of shard 1/1, then [`cells`].
 pub fn run(
     set: &PositionSet,
     board: &Board,
@@ -156,6 +209,23 @@ pub fn run(
     control: &Control<'_>,
     positions_csv: &mut CsvWriter,
 ) -> Result<(Vec<Cell>, Option<u64>), super::report::FileError> {
+    let part = run_part(set, board, plan, winners, control, ShardId::WHOLE);
+    let cut_wins = part.cut_wins;
+    Ok((
+        cells(set, plan, winners.is_some(), part, positions_csv)?,
+        cut_wins,
+    ))
+}
+
+/// Runs shard `shard` of the study: in every cell, the boards it owns.
+pub fn run_part(
+    set: &PositionSet,
+    board: &Board,
+    plan: &Plan,
+    winners: Option<&ChildWinners>,
+    control: &Control<'_>,
+    shard: ShardId,
+) -> Part {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
     let nominal_parts = Build::parts(board, size, None);
@@ -198,17 +268,6 @@ pub fn run(
                 .collect()
         })
         .collect();
-    positions_csv.row(&[
-        "tolerance_percent",
-        "distribution",
-        "index",
-        "record",
-        "boards_diverged",
-        "boards",
-        "rate",
-        "ci_low",
-        "ci_high",
-    ])?;
     let cells_total = plan.tolerances_ppm.len() as u64 * 3;
     let mut cells = Vec::new();
     'cells: for &ppm in &plan.tolerances_ppm {
@@ -221,15 +280,14 @@ pub fn run(
             let mut diverged = vec![0u64; decisions.len()];
             let (mut game_hits, mut cut_lost, mut short_lost, mut pairs) = (0u64, 0u64, 0u64, 0u64);
             let mut boards_done = 0u64;
-            let chunk = 64u64;
-            while boards_done < plan.boards {
+            let owned: Vec<u64> = (0..plan.boards).filter(|&b| shard.owns(b)).collect();
+            for chunk in owned.chunks(64) {
                 if control.stopped() {
                     break;
                 }
-                let upto = (boards_done + chunk).min(plan.boards);
-                let results: Vec<Vec<(usize, Edge)>> = (boards_done..upto)
-                    .into_par_iter()
-                    .map(|b| {
+                let results: Vec<Vec<(usize, Edge)>> = chunk
+                    .par_iter()
+                    .map(|&b| {
                         let parts = Build::parts(&drawn, size, Some(board_seed(plan.seed, b)));
                         decisions
                             .iter()
@@ -270,57 +328,105 @@ pub fn run(
                     game_hits += games.iter().filter(|g| g.iter().any(|&k| hit[k])).count() as u64;
                     pairs += decisions.len() as u64;
                 }
-                boards_done = upto;
+                boards_done += chunk.len() as u64;
                 let done_cells = cells.len() as u64;
                 (control.progress)(
-                    done_cells * plan.boards + boards_done,
-                    cells_total * plan.boards,
+                    done_cells * owned.len() as u64 + boards_done,
+                    cells_total * owned.len() as u64,
                 );
             }
-            let percent = f64::from(ppm) / 1e4;
-            let name = distribution_name(distribution);
-            let mut worst: Option<PositionRate> = None;
-            for (k, &n) in diverged.iter().enumerate() {
-                if n == 0 {
-                    continue;
-                }
-                let index = decision_indices[k];
-                let rate = Rate::new(n, boards_done);
-                positions_csv.row(&[
-                    fmt_f64(percent),
-                    name.to_string(),
-                    index.to_string(),
-                    set.record(index),
-                    n.to_string(),
-                    boards_done.to_string(),
-                    fmt_f64(rate.rate),
-                    fmt_f64(rate.low),
-                    fmt_f64(rate.high),
-                ])?;
-                if worst.as_ref().is_none_or(|w| n > w.rate.count) {
-                    worst = Some(PositionRate {
-                        index,
-                        record: set.record(index),
-                        rate,
-                    });
-                }
-            }
-            positions_csv.flush()?;
-            let total_div: u64 = diverged.iter().sum();
-            cells.push(Cell {
-                tolerance_percent: percent,
-                distribution: name,
+            cells.push(CellCounts {
+                diverged,
+                game_hits,
+                cut_lost,
+                short_lost,
+                pairs,
                 boards: boards_done,
-                decision_divergence: Rate::new(total_div, pairs),
-                positions_ever: diverged.iter().filter(|&&n| n > 0).count() as u64,
-                worst_position: worst,
-                game_divergence: Rate::new(game_hits, boards_done * games.len() as u64),
-                cut_win_lost: winners.map(|_| Rate::new(cut_lost, pairs)),
-                short_win_lost: winners.map(|_| Rate::new(short_lost, pairs)),
             });
         }
     }
-    Ok((cells, cut_wins))
+    Part { cut_wins, cells }
+}
+
+/// The cells of the report from the merged counts, and one CSV row per position that ever
+/// diverged in each.
+pub fn cells(
+    set: &PositionSet,
+    plan: &Plan,
+    with_winners: bool,
+    part: Part,
+    positions_csv: &mut CsvWriter,
+) -> Result<Vec<Cell>, super::report::FileError> {
+    let decision_indices = set.decisions();
+    positions_csv.row(&[
+        "tolerance_percent",
+        "distribution",
+        "index",
+        "record",
+        "boards_diverged",
+        "boards",
+        "rate",
+        "ci_low",
+        "ci_high",
+    ])?;
+    let games = set.finished().len() as u64;
+    let bands = plan
+        .tolerances_ppm
+        .iter()
+        .flat_map(|&ppm| distributions(ppm).map(|d| (ppm, d)));
+    let mut cells = Vec::new();
+    for ((ppm, distribution), counts) in bands.zip(part.cells) {
+        let CellCounts {
+            diverged,
+            game_hits,
+            cut_lost,
+            short_lost,
+            pairs,
+            boards: boards_done,
+        } = counts;
+        let percent = f64::from(ppm) / 1e4;
+        let name = distribution_name(distribution);
+        let mut worst: Option<PositionRate> = None;
+        for (k, &n) in diverged.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let index = decision_indices[k];
+            let rate = Rate::new(n, boards_done);
+            positions_csv.row(&[
+                fmt_f64(percent),
+                name.to_string(),
+                index.to_string(),
+                set.record(index),
+                n.to_string(),
+                boards_done.to_string(),
+                fmt_f64(rate.rate),
+                fmt_f64(rate.low),
+                fmt_f64(rate.high),
+            ])?;
+            if worst.as_ref().is_none_or(|w| n > w.rate.count) {
+                worst = Some(PositionRate {
+                    index,
+                    record: set.record(index),
+                    rate,
+                });
+            }
+        }
+        positions_csv.flush()?;
+        let total_div: u64 = diverged.iter().sum();
+        cells.push(Cell {
+            tolerance_percent: percent,
+            distribution: name,
+            boards: boards_done,
+            decision_divergence: Rate::new(total_div, pairs),
+            positions_ever: diverged.iter().filter(|&&n| n > 0).count() as u64,
+            worst_position: worst,
+            game_divergence: Rate::new(game_hits, boards_done * games),
+            cut_win_lost: with_winners.then(|| Rate::new(cut_lost, pairs)),
+            short_win_lost: with_winners.then(|| Rate::new(short_lost, pairs)),
+        });
+    }
+    Ok(cells)
 }
 
 /// Runs the study with the default bands and writes `tolerance.json`, `tolerance.csv`,
@@ -336,16 +442,60 @@ pub fn write(
     out: &Output,
     command: &str,
 ) -> Result<String, super::report::WriteError> {
-    let winners = winner.map(|(_, w)| child_winners(set, w));
-    let mut positions_csv = out.csv("tolerance-positions.csv")?;
-    let (cells, cut_wins) = run(
+    let part = write_part(
         set,
         &board,
         plan,
-        winners.as_ref(),
+        winner.map(|(_, w)| w),
         control,
-        &mut positions_csv,
-    )?;
+        ShardId::WHOLE,
+    );
+    write_report(
+        set,
+        (spec, board),
+        plan,
+        winner.map(|(n, _)| n),
+        vec![part],
+        out,
+        command,
+    )
+}
+
+/// Shard `shard` of the study [`write`] runs.
+pub fn write_part(
+    set: &PositionSet,
+    board: &Board,
+    plan: &Plan,
+    winner: Option<Winner<'_>>,
+    control: &Control<'_>,
+    shard: ShardId,
+) -> Part {
+    let winners = winner.map(|w| child_winners(set, w));
+    run_part(set, board, plan, winners.as_ref(), control, shard)
+}
+
+/// The report [`write`] writes, from every shard's part; `perfect` names the solver the
+/// parts used (None: no outcome impact).
+pub fn write_report(
+    set: &PositionSet,
+    (spec, board): (String, Board),
+    plan: &Plan,
+    perfect: Option<&str>,
+    parts: Vec<Part>,
+    out: &Output,
+    command: &str,
+) -> Result<String, super::report::WriteError> {
+    let mut merged = Part {
+        cut_wins: None,
+        cells: Vec::new(),
+    };
+    for part in parts {
+        merged.merge(part);
+    }
+    let cut_wins = merged.cut_wins;
+    let mut positions_csv = out.csv("tolerance-positions.csv")?;
+    let cells = cells(set, plan, perfect.is_some(), merged, &mut positions_csv)?;
+    positions_csv.flush()?;
     let report = Report {
         header: Header::new("tolerance", set, &spec, board.adc.bits, plan.seed),
         decisions: set.decisions().len(),
@@ -354,9 +504,9 @@ pub fn write(
         interrupted: cells.len() < plan.tolerances_ppm.len() * 3
             || cells.iter().any(|c| c.boards < plan.boards),
         cut_wins_after_nominal: cut_wins,
-        perfect_play: winner.map_or(
+        perfect_play: perfect.map_or(
             "none (outcome impact not computed)".to_string(),
-            |(n, _)| n.to_string(),
+            str::to_string,
         ),
         cells,
     };

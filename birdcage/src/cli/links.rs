@@ -5,43 +5,37 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use serde::Serialize;
+use shards::Mode;
 use switching::link::Link;
 use switching::link::reduce::{Irreducible, Reductions};
 use switching::links::{self, Canonical, Part, PartId, Report, Spread, paper};
 
-use super::Format;
 use super::progress::Progress;
+use super::shard::ShardArgs;
+use super::{Format, shard};
 use crate::args::whole;
 
 /// List every minimal weak link on N vertices up to isomorphism, and the minimal strong links
 /// on N - 1 vertices obtained from them (Steane, "Minimal and irreducible links in the
 /// Shannon game", tables 1 and 3).
 ///
-/// nauty's geng lists the connected graphs in P independent parts. With `--out DIR` each
-/// finished part is kept in DIR, so an interrupted run resumes from the parts already done,
-/// and `--part K/P` runs one part alone (a job array on a cluster); `--merge` then makes the
-/// report from the parts in DIR. The report goes to stdout and, with `--out`, to DIR as
-/// links-N.json, links-N.txt (graph6 lists) and SVG sheets of the links of up to 9 vertices
-/// (links-N-weak.svg, links-N-strong.svg).
+/// nauty's geng lists the connected graphs in P independent parts, the search's shards. With
+/// `--out DIR` each finished part is kept in DIR as a shard file, so an interrupted run
+/// resumes from the parts already done; `--shard K/P` runs one part alone, `--slurm` submits
+/// them to a cluster, and `--merge` makes the report from the parts in DIR. The report goes
+/// to stdout and, with `--out`, to DIR as links-N.json, links-N.txt (graph6 lists) and SVG
+/// sheets of the links of up to 9 vertices (links-N-weak.svg, links-N-strong.svg).
 #[derive(Args, Debug)]
 pub struct Cmd {
     /// N: vertices of the links, terminals included (3..=12).
     #[arg(long, value_name = "N", allow_negative_numbers = true,
           value_parser = whole::<u8>(3, links::MAX_VERTICES as u64))]
     vertices: u8,
-    /// Split the search into P parts (default: 1 up to 8 vertices, then 4, 16, 256, 4096).
-    #[arg(long, value_name = "P", allow_negative_numbers = true,
-          value_parser = whole::<u32>(1, 1_000_000), conflicts_with = "part")]
-    parts: Option<u32>,
-    /// Run only part K of P and store it in DIR (needs --out).
-    #[arg(long, value_name = "K/P", requires = "out")]
-    part: Option<PartId>,
-    /// Make the report from the parts stored in DIR without running any (needs --out).
-    #[arg(long, requires = "out", conflicts_with = "part")]
-    merge: bool,
+    #[command(flatten)]
+    shard: ShardArgs,
     /// Folder for the parts and the report.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -69,58 +63,59 @@ fn default_parts(n: usize) -> u32 {
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let n = usize::from(self.vertices);
-        if let Some(dir) = &self.out {
-            studies::report::Output::new(dir)?;
-        }
-        if let Some(id) = self.part {
-            let dir = self.out.as_deref().expect("clap requires --out");
-            let part = run_parts(n, &[id], self.jobs(), Some(dir))?
-                .pop()
-                .expect("one part");
-            return Ok(format!(
-                "part {id} of the links on {n} vertices: {} graphs, {} kept by the sieve, {} minimal weak links before isomorphism; stored in {}\n",
-                part.graphs,
-                part.sieved,
-                part.links.len(),
-                links::part_path(dir, n, id).display()
-            ));
-        }
-        let count = match (self.parts, &self.out) {
-            (Some(p), _) => p,
-            (None, Some(dir)) => stored_count(dir, n)?.unwrap_or_else(|| default_parts(n)),
-            (None, None) => default_parts(n),
+        let Some(dir) = &self.out else {
+            let count = self.shard.shards.unwrap_or_else(|| default_parts(n));
+            let ids: Vec<PartId> = PartId::all(count).collect();
+            let parts = run_parts(n, &ids, self.jobs(), None)?;
+            return self.report(&parts, None);
         };
-        let ids: Vec<PartId> = (1..=count).map(|index| PartId { index, count }).collect();
-        let parts = if self.merge {
-            let dir = self.out.as_deref().expect("clap requires --out");
-            let mut parts = Vec::new();
-            let mut missing = Vec::new();
-            for &id in &ids {
-                match links::load_part(dir, n, id)? {
-                    Some(p) => parts.push(p),
-                    None => missing.push(id.index.to_string()),
-                }
-            }
-            if !missing.is_empty() {
-                bail!(
-                    "{}: parts {} of {count} are missing; run them with --part K/{count}",
-                    dir.display(),
-                    missing.join(", ")
-                );
-            }
-            parts
-        } else {
-            run_parts(n, &ids, self.jobs(), self.out.as_deref())?
-        };
-        let report = links::merge(&parts)?;
+        studies::report::Output::new(dir)?;
+        let dir = shard::absolute(dir)?;
+        let args = ["links".to_string(), "--vertices".into(), n.to_string()];
+        let job = links::links_job(n, shard::VERSION, shard::command(&dir, &args)?);
+        let mode = self.shard.mode();
+        if mode == Mode::Whole {
+            let _lock = shards::lock_folder(&dir, &job.command_with(&[]))?;
+            let count = match self.shard.shards {
+                Some(p) => p,
+                None => stored_count(&dir, &job)?.unwrap_or_else(|| default_parts(n)),
+            };
+            let ids: Vec<PartId> = PartId::all(count).collect();
+            let parts = run_parts(n, &ids, self.jobs(), Some((&dir, &job)))?;
+            return self.report(&parts, Some(&dir));
+        }
+        let outcome = shards::drive(
+            &dir,
+            &job,
+            &mode,
+            |id| -> Result<Vec<u8>> {
+                let part = run_parts(n, &[id], 1, None)?.pop().expect("one part");
+                Ok(part.to_string().into_bytes())
+            },
+            |bodies| -> Result<String> {
+                let parts = bodies
+                    .iter()
+                    .zip(PartId::all(bodies.len() as u32))
+                    .map(|(body, id)| {
+                        links::part_from_body(&links::part_path(&dir, &job, id), body, n, id)
+                    })
+                    .collect::<Result<Vec<Part>, _>>()?;
+                self.report(&parts, Some(&dir))
+            },
+        )?;
+        Ok(shard::describe(outcome, &job, &dir).unwrap_or_else(|report| report))
+    }
+
+    /// The report from every part: to stdout in the chosen format, and to `dir`.
+    fn report(&self, parts: &[Part], dir: Option<&Path>) -> Result<String> {
+        let report = links::merge(parts)?;
         let json = serde_json::to_string_pretty(&Json::new(&report))? + "\n";
-        let text = text(&report);
-        if let Some(dir) = &self.out {
+        if let Some(dir) = dir {
             write_outputs(dir, &report, &json)?;
         }
         Ok(match self.format {
             Format::Json => json,
-            Format::Text => text,
+            Format::Text => text(&report),
         })
     }
 
@@ -132,25 +127,15 @@ impl Cmd {
     }
 }
 
-/// The part count of the parts already in `dir` for `n` vertices, so that a resumed run
-/// keeps its split; an error if two splits are mixed.
-fn stored_count(dir: &Path, n: usize) -> Result<Option<u32>> {
-    let prefix = format!("links-{n}-part-");
-    let mut counts = std::collections::BTreeSet::new();
-    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        let count = name
-            .strip_prefix(&prefix)
-            .and_then(|r| r.strip_suffix(".txt"))
-            .and_then(|r| r.split_once("-of-"))
-            .and_then(|(_, p)| p.parse::<u32>().ok());
-        counts.extend(count);
-    }
+/// The split of the parts already in `dir`, so that a resumed run keeps it; an error if two
+/// splits are mixed.
+fn stored_count(dir: &Path, job: &shards::Job) -> Result<Option<u32>> {
+    let counts = shards::stored_counts(dir, job)?;
     match counts.len() {
         0 => Ok(None),
-        1 => Ok(counts.pop_first()),
+        1 => Ok(counts.first().copied()),
         _ => Err(anyhow!(
-            "{} holds parts of {} different splits of the {n}-vertex search ({}); keep one, or give --parts",
+            "{} holds parts of {} different splits of the search ({}); keep one, or give --shards",
             dir.display(),
             counts.len(),
             counts
@@ -162,16 +147,18 @@ fn stored_count(dir: &Path, n: usize) -> Result<Option<u32>> {
     }
 }
 
-/// Runs the parts not already stored in `dir` on `jobs` threads, storing each as it
-/// finishes; returns every part, stored or run, in order.
-fn run_parts(n: usize, ids: &[PartId], jobs: usize, dir: Option<&Path>) -> Result<Vec<Part>> {
-    let mut done: Vec<Option<Part>> = Vec::with_capacity(ids.len());
-    for &id in ids {
-        done.push(match dir {
-            Some(dir) => links::load_part(dir, n, id)?,
-            None => None,
-        });
-    }
+/// Runs the parts not already stored in `store` (a folder and the search's job) on `jobs`
+/// threads, storing each as it finishes; returns every part, stored or run, in order.
+fn run_parts(
+    n: usize,
+    ids: &[PartId],
+    jobs: usize,
+    store: Option<(&Path, &shards::Job)>,
+) -> Result<Vec<Part>> {
+    let mut done: Vec<Option<Part>> = match (store, ids.first()) {
+        (Some((dir, job)), Some(first)) => links::stored_parts(dir, job, n, first.count)?,
+        _ => vec![None; ids.len()],
+    };
     let todo: Vec<usize> = (0..ids.len()).filter(|&i| done[i].is_none()).collect();
     let reused = ids.len() - todo.len();
     // The whole search has a known total; one part of it (`--part`) has not.
@@ -203,8 +190,8 @@ fn run_parts(n: usize, ids: &[PartId], jobs: usize, dir: Option<&Path>) -> Resul
                     let outcome = links::run_part(n, ids[i], &|g| bar.inc(g))
                         .map_err(anyhow::Error::from)
                         .and_then(|part| {
-                            if let Some(dir) = dir {
-                                links::save_part(dir, &part).with_context(|| {
+                            if let Some((dir, job)) = store {
+                                links::save_part(dir, job, &part).with_context(|| {
                                     format!("writing part {} to {}", ids[i], dir.display())
                                 })?;
                             }

@@ -10,6 +10,7 @@ pub mod links;
 pub mod next;
 pub mod play;
 mod progress;
+pub mod shard;
 pub mod solve;
 pub mod study;
 pub mod web;

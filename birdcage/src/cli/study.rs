@@ -15,7 +15,9 @@ use studies::{Control, pullups, quantisation, tolerance};
 
 use super::parse_size;
 use super::progress::Progress;
+use super::shard::{self, ShardArgs};
 use crate::args::whole;
+use shards::Mode;
 
 /// Which study.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -79,6 +81,8 @@ pub struct Cmd {
     /// removed first).
     #[arg(long)]
     force: bool,
+    #[command(flatten)]
+    shard: ShardArgs,
 }
 
 /// Set by Ctrl-C: studies finish the chunk in hand and report what they finished.
@@ -86,8 +90,21 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
+        let mode = self.shard.mode();
+        if mode != Mode::Whole && !matches!(self.study, Study::Quantisation | Study::Tolerance) {
+            bail!(
+                "study {}: --shard, --merge, --slurm and --status split the quantisation and tolerance studies only so far",
+                format!("{:?}", self.study).to_lowercase()
+            );
+        }
         if self.study == Study::Heuristic {
             return self.run_heuristic();
+        }
+        if self.study == Study::Quantisation {
+            return self.run_quantisation(&mode);
+        }
+        if self.study == Study::Tolerance {
+            return self.run_tolerance(&mode);
         }
         let boards = match self.board.as_deref() {
             Some("ideal") if self.study == Study::Quantisation => Vec::new(),
@@ -107,9 +124,10 @@ impl Cmd {
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let unit = match self.study {
-            Study::Quantisation => "decisions",
-            Study::Tolerance | Study::Pullups => "boards",
-            Study::Heuristic => unreachable!("handled above"),
+            Study::Pullups => "boards",
+            Study::Quantisation | Study::Heuristic | Study::Tolerance => {
+                unreachable!("handled above")
+            }
         };
         let name = format!("study {:?}", self.study).to_lowercase();
         let bar = Progress::counted(name, unit, None);
@@ -123,29 +141,9 @@ impl Cmd {
         };
         let command = self.command_line();
         let summary = match self.study {
-            Study::Quantisation => {
-                run_quantisation(&set, boards, self.seed, &control, &out, &command)?
+            Study::Quantisation | Study::Heuristic | Study::Tolerance => {
+                unreachable!("handled above")
             }
-            Study::Tolerance => {
-                let plan = tolerance::Plan {
-                    tolerances_ppm: tolerance::TOLERANCES_PPM.to_vec(),
-                    boards: self.boards.unwrap_or(200),
-                    seed: self.seed,
-                };
-                let winner = |p: &heuristic::Position| Some(switching::perfect::winner(p));
-                let perfect: Option<(&str, studies::outcome::Winner<'_>)> =
-                    Some(("Lehman's theorem (switching::perfect)", &winner));
-                tolerance::write(
-                    &set,
-                    self.board_or_default(boards)?,
-                    &plan,
-                    perfect,
-                    &control,
-                    &out,
-                    &command,
-                )?
-            }
-            Study::Heuristic => unreachable!("handled above"),
             Study::Pullups => pullups::write(
                 &set,
                 self.board_or_default(boards)?,
@@ -240,36 +238,251 @@ impl Cmd {
 
     /// The command as a person would type it again (for the summary).
     fn command_line(&self) -> String {
-        let mut c = format!(
-            "birdcage study {} --size {} --seed {}",
+        format!("birdcage {}", self.argv().join(" "))
+    }
+
+    /// The study's arguments, `study` first: what the report depends on (not --out, not
+    /// --force), so the spec of its shards and the command of its job script.
+    fn argv(&self) -> Vec<String> {
+        let mut c = vec![
+            "study".to_string(),
             format!("{:?}", self.study).to_lowercase(),
-            self.size.get(),
-            self.seed
-        );
+            "--size".into(),
+            self.size.get().to_string(),
+            "--seed".into(),
+            self.seed.to_string(),
+        ];
+        let mut add = |flag: &str, value: String| {
+            c.push(flag.into());
+            c.push(value);
+        };
         if let Some(b) = &self.board {
-            c.push_str(&format!(" --board {b}"));
+            add("--board", b.clone());
         }
         if let Some(n) = self.boards {
-            c.push_str(&format!(" --boards {n}"));
+            add("--boards", n.to_string());
         }
         if let Some(n) = self.random_games {
-            c.push_str(&format!(" --random-games {n}"));
+            add("--random-games", n.to_string());
         }
         if let Some(p) = &self.records {
-            c.push_str(&format!(" --records {}", p.display()));
+            add("--records", p.display().to_string());
         }
         c
     }
+
+    /// The quantisation study in any mode of the shard model: its shards are the decision
+    /// positions (the k-th decision of the set belongs to shard k mod P).
+    fn run_quantisation(&self, mode: &Mode) -> Result<String> {
+        let boards = match self.board.as_deref() {
+            Some("ideal") => Vec::new(),
+            Some(spec) => vec![(
+                spec.to_string(),
+                Board::from_profile(boards::file::load(spec)?),
+            )],
+            None => Vec::new(),
+        };
+        let set = self.positions()?;
+        for (spec, board) in &boards {
+            emulator::physical::check_solves(board, self.size)
+                .with_context(|| format!("board {spec}"))?;
+        }
+        let command = self.command_line();
+        let converters = converters(boards, self.seed, &command);
+        let bits: Vec<u8> = studies::BITS.collect();
+        let (size, seed) = (self.size, self.seed);
+        // The one-process run streams its rows to the CSV as it goes (a kill keeps them);
+        // shards keep theirs in their files and the merge writes them.
+        let streamed = std::cell::Cell::new(false);
+        self.sharded(
+            mode,
+            "decisions",
+            |id, control, out| {
+                let mut csv = match id == shards::ShardId::WHOLE {
+                    true => Some(out.csv(POSITIONS_CSV)?),
+                    false => None,
+                };
+                streamed.set(csv.is_some());
+                let part = quantisation::run_part(
+                    &set,
+                    &converters,
+                    &bits,
+                    WORST,
+                    control,
+                    id,
+                    csv.as_mut(),
+                )?;
+                Ok((part.to_bytes(), part.done == part.owned))
+            },
+            |bodies, out| {
+                let parts = bodies
+                    .iter()
+                    .map(|b| quantisation::Part::from_bytes(b, size, WORST))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut csv = match streamed.get() {
+                    true => None,
+                    false => Some(out.csv(POSITIONS_CSV)?),
+                };
+                let report = quantisation::report(
+                    &set,
+                    (&converters, seed),
+                    &bits,
+                    WORST,
+                    parts,
+                    csv.as_mut(),
+                )?;
+                quantisation::write_tables(&report, out)?;
+                let summary = report.markdown(&command);
+                Ok(studies::report::finish(
+                    out,
+                    "quantisation",
+                    &report,
+                    summary,
+                    || quantisation::plots(&report, out),
+                )?)
+            },
+        )
+    }
+
+    /// The tolerance study in any mode of the shard model: its shards are the boards drawn
+    /// (board b of every band belongs to shard b mod P).
+    fn run_tolerance(&self, mode: &Mode) -> Result<String> {
+        let board = match self.board.as_deref() {
+            Some(spec) => (
+                spec.to_string(),
+                Board::from_profile(boards::file::load(spec)?),
+            ),
+            None => (
+                "nucleo-f446re".to_string(),
+                Board::from_profile(&boards::NUCLEO_F446RE),
+            ),
+        };
+        let set = self.positions()?;
+        emulator::physical::check_solves(&board.1, self.size)
+            .with_context(|| format!("board {}", board.0))?;
+        let plan = tolerance::Plan {
+            tolerances_ppm: tolerance::TOLERANCES_PPM.to_vec(),
+            boards: self.boards.unwrap_or(200),
+            seed: self.seed,
+        };
+        const PERFECT: &str = "Lehman's theorem (switching::perfect)";
+        let winner = |p: &heuristic::Position| Some(switching::perfect::winner(p));
+        let command = self.command_line();
+        self.sharded(
+            mode,
+            "boards",
+            |id, control, _| {
+                let part = tolerance::write_part(&set, &board.1, &plan, Some(&winner), control, id);
+                let complete = part.cells.len() == plan.tolerances_ppm.len() * 3
+                    && part.cells.iter().all(|c| {
+                        c.boards == (0..plan.boards).filter(|&b| id.owns(b)).count() as u64
+                    });
+                Ok((serde_json::to_vec(&part)?, complete))
+            },
+            |bodies, out| {
+                let parts = bodies
+                    .iter()
+                    .map(|b| serde_json::from_slice::<tolerance::Part>(b))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(tolerance::write_report(
+                    &set,
+                    board.clone(),
+                    &plan,
+                    Some(PERFECT),
+                    parts,
+                    out,
+                    &command,
+                )?)
+            },
+        )
+    }
+
+    /// Runs a study in `mode`: `run` makes shard K's bytes (and says whether it finished:
+    /// Ctrl-C may stop it), `merge` writes the report from every shard's bytes into the
+    /// folder. The one-process run is shard 1/1 merged; a stopped shard is not stored.
+    fn sharded(
+        &self,
+        mode: &Mode,
+        unit: &'static str,
+        run: impl FnOnce(shards::ShardId, &Control<'_>, &Output) -> Result<(Vec<u8>, bool)>,
+        merge: impl FnOnce(Vec<Vec<u8>>, &Output) -> Result<String>,
+    ) -> Result<String> {
+        // A folder holding a report is refused before any work (a shard's folder is not
+        // cleared: shards and the report live side by side).
+        match mode {
+            Mode::Whole | Mode::Merge(_) => drop(Output::fresh(&self.out, self.force)?),
+            _ => drop(Output::new(&self.out)?),
+        }
+        let dir = shard::absolute(&self.out)?;
+        let out = Output::new(&dir)?;
+        let records = match &self.records {
+            Some(p) => Some(shards::sha256_hex(
+                &std::fs::read(p).with_context(|| format!("reading {}", p.display()))?,
+            )),
+            None => None,
+        };
+        let name = format!("{:?}", self.study).to_lowercase();
+        let spec = serde_json::json!({ "argv": self.argv(), "records_sha256": records });
+        let job = shards::Job::new(
+            &name,
+            &spec,
+            shard::VERSION,
+            shard::command(&dir, &self.argv())?,
+        );
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        let bar = Progress::counted(format!("study {name}"), unit, None);
+        let progress = |done: u64, total: u64| {
+            bar.set_total(total);
+            bar.set(done);
+        };
+        let control = Control {
+            stop: &STOP,
+            progress: &progress,
+        };
+        let outcome = shards::drive(
+            &dir,
+            &job,
+            mode,
+            |id| -> Result<Vec<u8>> {
+                let (bytes, complete) = run(id, &control, &out)?;
+                if id != shards::ShardId::WHOLE && !complete {
+                    bail!("interrupted: shard {id} not stored");
+                }
+                Ok(bytes)
+            },
+            |bodies| merge(bodies, &out),
+        )?;
+        let summary = match shard::describe(outcome, &job, &dir) {
+            Ok(text) => {
+                bar.finish("done");
+                return Ok(text);
+            }
+            Err(summary) => summary,
+        };
+        bar.finish(&format!("report in {}", out.path("summary.md").display()));
+        if STOP.load(Ordering::SeqCst) {
+            bail!(
+                "interrupted; what was finished is in {}",
+                out.path("summary.md").display()
+            );
+        }
+        Ok(summary)
+    }
 }
 
-fn run_quantisation(
-    set: &PositionSet,
+/// The quantisation study's per-position file.
+const POSITIONS_CSV: &str = "quantisation-positions.csv";
+
+/// Divergences kept per row of the quantisation study.
+const WORST: usize = 5;
+
+/// The quantisation study's converters: the ideal one, then each board's (every profile
+/// unless one was named; none for `--board ideal`).
+fn converters(
     boards: Vec<(String, Board)>,
     seed: u64,
-    control: &Control<'_>,
-    out: &Output,
     command: &str,
-) -> Result<String> {
+) -> Vec<quantisation::Converter> {
     let boards = if boards.is_empty() && !command.contains("--board ideal") {
         boards::PROFILES
             .iter()
@@ -288,23 +501,5 @@ fn run_quantisation(
                 seed,
             }),
     );
-    let bits: Vec<u8> = studies::BITS.collect();
-    let mut positions_csv = out.csv("quantisation-positions.csv")?;
-    let report = quantisation::run(
-        set,
-        (&converters, seed),
-        &bits,
-        5,
-        control,
-        &mut positions_csv,
-    )?;
-    quantisation::write_tables(&report, out)?;
-    let summary = report.markdown(command);
-    Ok(studies::report::finish(
-        out,
-        "quantisation",
-        &report,
-        summary,
-        || quantisation::plots(&report, out),
-    )?)
+    converters
 }

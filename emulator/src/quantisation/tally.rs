@@ -121,6 +121,35 @@ impl Tally {
         }
     }
 
+    /// How many divergences each column keeps.
+    pub fn keep(&self) -> usize {
+        self.keep
+    }
+
+    /// Adds another tally of other positions, as if its positions had been added here one by
+    /// one: counts and histograms add, minima take the least, and the worst lists keep the
+    /// same total order (largest loss first, then position index), so the tally of a set
+    /// split into shards and merged equals the tally of the set, bit for bit.
+    pub fn merge(&mut self, other: Tally) {
+        for (c, o) in self.columns.iter_mut().zip(other.columns) {
+            for (a, b) in c.counts.iter_mut().zip(o.counts) {
+                *a += b;
+            }
+            c.min_margin = match (c.min_margin, o.min_margin) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            c.worst.extend(o.worst);
+            c.worst
+                .sort_by(|x, y| y.lost.total_cmp(&x.lost).then(x.index.cmp(&y.index)));
+            c.worst.truncate(self.keep);
+        }
+        for (a, b) in self.margin_histogram.iter_mut().zip(other.margin_histogram) {
+            *a += b;
+        }
+        self.exact_ties += other.exact_ties;
+    }
+
     /// Adds position `index`'s decision.
     pub fn add(&mut self, index: u32, decision: &Decision) {
         let truth = &decision.truth;

@@ -28,6 +28,10 @@ use super::report::CsvWriter;
 use super::stats::Rate;
 use super::{CHUNK, Control};
 use emulator::quantisation::{Decision, Study, Tally};
+use shards::ShardId;
+
+mod part;
+pub use part::{Part, PartError};
 
 /// The rule stated in reports.
 pub const RULE: &str = "a move outside the exact tied set diverges; a board's divergence is \
@@ -36,8 +40,8 @@ board's LSB (quantisation), board network with nominal parts + ideal ADC (pullup
 parts + ideal ADC (tolerance), else the drawn ADC's offset/gain/INL/DNL/noise (adc)";
 
 /// Runs the study over the decision positions of `set`, writing one CSV row per position
-/// that diverges somewhere to `positions_csv` as chunks finish. `worst` divergences are kept
-/// per row.
+/// that diverges somewhere to `positions_csv`. `worst` divergences are kept per row. The
+/// one-process run: [`run_part`] of shard 1/1, then [`report`].
 pub fn run(
     set: &PositionSet,
     (converters, seed): (&[Converter], u64),
@@ -46,9 +50,21 @@ pub fn run(
     control: &Control<'_>,
     positions_csv: &mut CsvWriter,
 ) -> Result<Report, StudyError> {
-    let size = set.size();
-    let study = Study::new(converters, bits, size)?;
-    let decisions = set.decisions();
+    let part = run_part(
+        set,
+        converters,
+        bits,
+        worst,
+        control,
+        ShardId::WHOLE,
+        Some(positions_csv),
+    )?;
+    report(set, (converters, seed), bits, worst, vec![part], None)
+}
+
+/// The positions CSV's header: the position, then one column per converter with a letter
+/// per resolution.
+fn positions_header(converters: &[Converter], bits: &[u8]) -> Vec<String> {
     let mut header = vec![
         "index".to_string(),
         "record".to_string(),
@@ -65,22 +81,54 @@ pub fn run(
                 .join(" ")
         ));
     }
-    positions_csv.row(&header)?;
-    let mut tally = Tally::new(study.columns(), worst);
-    let mut done = 0;
-    for chunk in decisions.chunks(CHUNK) {
+    header
+}
+
+/// Runs shard `shard` of the study: the decisions it owns (the k-th decision of the set
+/// belongs to shard k mod P), in parallel chunks that Ctrl-C can stop. With `stream`, the
+/// divergent positions' rows go to that CSV (header first) as each chunk finishes, so a run
+/// killed half-way keeps them, and not into the part.
+pub fn run_part(
+    set: &PositionSet,
+    converters: &[Converter],
+    bits: &[u8],
+    worst: usize,
+    control: &Control<'_>,
+    shard: ShardId,
+    mut stream: Option<&mut CsvWriter>,
+) -> Result<Part, StudyError> {
+    let size = set.size();
+    let study = Study::new(converters, bits, size)?;
+    let decisions = set.decisions();
+    let owned: Vec<(usize, u32)> = decisions
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|&(k, _)| shard.owns(k as u64))
+        .collect();
+    let mut part = Part {
+        tally: Tally::new(study.columns(), worst),
+        rows: Vec::new(),
+        done: 0,
+        owned: owned.len(),
+    };
+    if let Some(csv) = stream.as_deref_mut() {
+        csv.row(&positions_header(converters, bits))?;
+        csv.flush()?;
+    }
+    for chunk in owned.chunks(CHUNK) {
         if control.stopped() {
             break;
         }
         let results: Vec<Option<Decision>> = chunk
             .par_iter()
-            .map(|&i| study.read(&set.entries()[i as usize].position))
+            .map(|&(_, i)| study.read(&set.entries()[i as usize].position))
             .collect();
-        for (&i, decision) in chunk.iter().zip(results) {
+        for (&(k, i), decision) in chunk.iter().zip(results) {
             let Some(decision) = decision else {
                 continue;
             };
-            tally.add(i, &decision);
+            part.tally.add(i, &decision);
             if decision.readings.iter().any(|r| r.judgement.diverges()) {
                 let truth = &decision.truth;
                 let mut row = vec![
@@ -92,12 +140,50 @@ pub fn run(
                 for c in decision.readings.chunks(bits.len()) {
                     row.push(c.iter().map(|r| r.judgement.letter()).collect());
                 }
-                positions_csv.row(&row)?;
+                match stream.as_deref_mut() {
+                    Some(csv) => csv.row(&row)?,
+                    None => part.rows.push((k as u64, row)),
+                }
             }
         }
-        positions_csv.flush()?;
-        done += chunk.len();
-        (control.progress)(done as u64, decisions.len() as u64);
+        if let Some(csv) = stream.as_deref_mut() {
+            csv.flush()?;
+        }
+        part.done += chunk.len();
+        (control.progress)(part.done as u64, owned.len() as u64);
+    }
+    Ok(part)
+}
+
+/// The report from every shard's part, in shard order, as the one-process run makes it:
+/// the tallies merged ([`Tally::merge`]), and into `positions_csv` (None: [`run_part`]
+/// streamed them already) the divergent positions' rows in set order.
+pub fn report(
+    set: &PositionSet,
+    (converters, seed): (&[Converter], u64),
+    bits: &[u8],
+    worst: usize,
+    parts: Vec<Part>,
+    positions_csv: Option<&mut CsvWriter>,
+) -> Result<Report, StudyError> {
+    let size = set.size();
+    let study = Study::new(converters, bits, size)?;
+    let decisions = set.decisions();
+    let mut tally = Tally::new(study.columns(), worst);
+    let mut done = 0;
+    let mut csv_rows = Vec::new();
+    for part in parts {
+        tally.merge(part.tally);
+        done += part.done;
+        csv_rows.extend(part.rows);
+    }
+    csv_rows.sort_by_key(|(k, _)| *k);
+    if let Some(csv) = positions_csv {
+        csv.row(&positions_header(converters, bits))?;
+        for (_, row) in &csv_rows {
+            csv.row(row)?;
+        }
+        csv.flush()?;
     }
     let mut rows = Vec::new();
     for (column, a) in tally.columns.iter().enumerate() {

@@ -19,7 +19,9 @@ pub use canonical::{Canonical, canonical_forms};
 pub use part::{Found, Part, PartId, PartIdError};
 pub use report::{Report, Spread, WeakLink, merge};
 pub use run::run_part;
-pub use store::{StoredPartError, load_part, part_path, save_part};
+pub use store::{
+    StoredPartError, links_job, load_parts, part_from_body, part_path, save_part, stored_parts,
+};
 
 use crate::enumerate::NautyError;
 

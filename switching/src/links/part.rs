@@ -6,40 +6,9 @@ use std::str::FromStr;
 use super::LinksError;
 use crate::graph6::SimpleGraph;
 
-/// One of `count` parts of a search, numbered from 1 as a person (and a job array) counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PartId {
-    /// 1..=count.
-    pub index: u32,
-    /// How many parts the search has.
-    pub count: u32,
-}
-
-impl fmt::Display for PartId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-/// A `K/P` that is not a part. The message does not repeat the text: whoever read it (clap,
-/// the part file's reader) says where it came from.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("not K/P with 1 <= K <= P (e.g. 3/16)")]
-pub struct PartIdError;
-
-impl FromStr for PartId {
-    type Err = PartIdError;
-    fn from_str(text: &str) -> Result<PartId, PartIdError> {
-        let bad = || PartIdError;
-        let (k, p) = text.split_once('/').ok_or_else(bad)?;
-        let index: u32 = k.trim().parse().map_err(|_| bad())?;
-        let count: u32 = p.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(PartId { index, count })
-    }
-}
+/// One of `count` parts of a search, numbered from 1 as a person (and a job array) counts:
+/// a shard of the search ([`shards::ShardId`], the one type every sharded job uses).
+pub use shards::{ShardId as PartId, ShardIdError as PartIdError};
 
 /// A weak link as found: a graph in geng's labelling and its terminals.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

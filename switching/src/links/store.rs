@@ -1,41 +1,49 @@
-//! Parts kept as files, so that an interrupted search resumes and a cluster's parts come back.
+//! Parts kept as shard files ([`shards`]): written whole or not at all with the search's spec
+//! hash, read back only whole and only into the same search, so an interrupted search
+//! resumes and a cluster's parts come back.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
+use shards::{Job, ShardError};
+
 use super::{LinksError, Part, PartId};
 
-/// The file of part `id` of a search on `vertices` vertices, in `dir`.
-pub fn part_path(dir: &Path, vertices: usize, id: PartId) -> PathBuf {
-    dir.join(format!(
-        "links-{vertices}-part-{}-of-{}.txt",
-        id.index, id.count
-    ))
+/// What a search computes: its spec, hashed into every part's file.
+#[derive(Serialize)]
+struct Spec {
+    vertices: usize,
 }
 
-/// Writes a part's file whole or not at all (a temporary file renamed into place), so that a
-/// run killed at any moment leaves only finished parts behind.
-pub fn save_part(dir: &Path, part: &Part) -> io::Result<PathBuf> {
-    let path = part_path(dir, part.vertices, part.id);
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, part.to_string())?;
-    std::fs::rename(&tmp, &path)?;
-    Ok(path)
+/// The search on `vertices` vertices as a sharded job named `links-N`, computed by
+/// `version` of the program, run by `command` (the one-process command line).
+pub fn links_job(vertices: usize, version: &str, command: Vec<String>) -> Job {
+    Job::new(
+        &format!("links-{vertices}"),
+        &Spec { vertices },
+        version,
+        command,
+    )
 }
 
-/// Why a stored part could not be used.
+/// The file of part `id` in `dir`.
+pub fn part_path(dir: &Path, job: &Job, id: PartId) -> PathBuf {
+    shards::shard_path(dir, job, id)
+}
+
+/// Writes a part's file whole or not at all.
+pub fn save_part(dir: &Path, job: &Job, part: &Part) -> io::Result<PathBuf> {
+    shards::write_shard(dir, job, part.id, part.to_string().as_bytes())
+}
+
+/// Why stored parts could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StoredPartError {
-    /// The file could not be read (not a regular file, more than [`MAX_PART_BYTES`], an
-    /// I/O error).
-    #[error("cannot read {path}")]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why (the error's source, so that a chain prints it once).
-        source: boards::read::ReadError,
-    },
-    /// The file does not read as a part, or is another search's.
+    /// Missing, repeated, corrupt or foreign shard files.
+    #[error(transparent)]
+    Shards(#[from] ShardError),
+    /// A whole shard whose body is not a part of this search.
     #[error("{path}: {error}")]
     Bad {
         /// The file.
@@ -45,30 +53,64 @@ pub enum StoredPartError {
     },
 }
 
-/// The largest part file read: a part lists the weak links it found (kilobytes on 10
-/// vertices), so 64 MiB is far past any real one.
-pub const MAX_PART_BYTES: u64 = 64 << 20;
-
-/// The stored part `id`, if its file exists; an error if it exists but is not that part.
-pub fn load_part(dir: &Path, vertices: usize, id: PartId) -> Result<Option<Part>, StoredPartError> {
-    let path = part_path(dir, vertices, id);
-    let text = match boards::read::text(&path, MAX_PART_BYTES) {
-        Ok(text) => text,
-        Err(boards::read::ReadError::Missing) => return Ok(None),
-        Err(source) => return Err(StoredPartError::Read { path, source }),
-    };
-    let part: Part = text.parse().map_err(|error| StoredPartError::Bad {
-        path: path.clone(),
+/// Reads a part from its shard body; it must be part `id` of `vertices` vertices.
+pub fn part_from_body(
+    path: &Path,
+    body: &[u8],
+    vertices: usize,
+    id: PartId,
+) -> Result<Part, StoredPartError> {
+    let bad = |error| StoredPartError::Bad {
+        path: path.to_path_buf(),
         error,
+    };
+    let text = std::str::from_utf8(body).map_err(|_| {
+        bad(LinksError::PartFile {
+            line: 1,
+            message: "not text".into(),
+        })
     })?;
+    let part: Part = text.parse().map_err(bad)?;
     if part.vertices != vertices || part.id != id {
-        return Err(StoredPartError::Bad {
-            path,
-            error: LinksError::Parts(format!(
-                "holds part {} on {} vertices, not part {id} on {vertices}",
-                part.id, part.vertices
-            )),
-        });
+        return Err(bad(LinksError::Parts(format!(
+            "holds part {} on {} vertices, not part {id} on {vertices}",
+            part.id, part.vertices
+        ))));
     }
-    Ok(Some(part))
+    Ok(part)
+}
+
+/// The parts of a split into `count` already whole in `dir`, by index; files of another
+/// search or corrupt ones refuse the run (a resumed run must not mix them in).
+pub fn stored_parts(
+    dir: &Path,
+    job: &Job,
+    vertices: usize,
+    count: u32,
+) -> Result<Vec<Option<Part>>, StoredPartError> {
+    let survey = shards::survey(dir, job, count)?;
+    if let Some(e) = survey.refused.into_iter().next() {
+        return Err(e.into());
+    }
+    let mut out: Vec<Option<Part>> = vec![None; count as usize];
+    for (k, (path, body)) in survey.done {
+        let id = PartId { index: k, count };
+        out[k as usize - 1] = Some(part_from_body(&path, &body, vertices, id)?);
+    }
+    Ok(out)
+}
+
+/// Every part of a split into `count` from `dir`, in order: each whole, once, of this search.
+pub fn load_parts(
+    dir: &Path,
+    job: &Job,
+    vertices: usize,
+    count: u32,
+) -> Result<Vec<Part>, StoredPartError> {
+    let bodies = shards::read_shards(dir, job, count)?;
+    bodies
+        .iter()
+        .zip(PartId::all(count))
+        .map(|(body, id)| part_from_body(&part_path(dir, job, id), body, vertices, id))
+        .collect()
 }
