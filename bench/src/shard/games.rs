@@ -90,6 +90,10 @@ struct BoardPart {
     games: Vec<(usize, Vec<String>)>,
 }
 
+/// One board's report as the merge gathers it: its header, its link's figures, and each
+/// game's lines once a shard gave them.
+type Merging = (Header, Option<RetryStats>, Vec<Option<Vec<String>>>);
+
 /// What a shard writes.
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Body {
@@ -208,8 +212,7 @@ impl Games<'_> {
         let games = self.scenario.games.len();
         let seeds = self.boards.seeds();
         let count = bodies.len();
-        let mut boards: BTreeMap<usize, (Header, Option<RetryStats>, Vec<Option<Vec<String>>>)> =
-            BTreeMap::new();
+        let mut boards: BTreeMap<usize, Merging> = BTreeMap::new();
         for (k, bytes) in bodies.iter().enumerate() {
             let shard = format!("{}/{count}", k + 1);
             let bad = |why: String| GamesError::Body {
