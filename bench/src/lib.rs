@@ -23,6 +23,7 @@ pub mod faults;
 pub mod machine;
 pub mod report;
 pub mod run;
+pub mod shard;
 pub mod target;
 
 pub use calibrate::{
@@ -40,19 +41,28 @@ pub use faults::kinds::{DefectTarget, Kind, place};
 pub use faults::table::{
     FaultRow, fault_csv, fault_detail, fault_markdown, fault_rows, fault_table, write_fault_report,
 };
-pub use faults::{FaultCampaignError, FaultRun, Trial, Verdict, fault_campaign};
+pub use faults::{
+    FaultCampaignError, FaultPart, FaultRun, Trial, Verdict, fault_campaign, fault_campaign_part,
+    planned_faults,
+};
 pub use machine::{
     ELF_ENV, Elf, ElfError, MAX_ELF_BYTES, MachineError, PilOptions, QEMU, QemuEvent, QemuExit,
     QemuFailure, VIRTUAL_BOARD_ENV, firmware_elf, qemu_available, virtual_board_binary,
 };
 pub use report::tally::Tally;
 pub use report::{
-    Depends, Existing, Header, MAX_STEPS_BYTES, Misfit, PLOT, Report, ReportError, STEPS, Scan,
+    Collected, Depends, Existing, GameSink, Header, MAX_STEPS_BYTES, Misfit, PLOT, Report,
+    ReportError, STEPS, Scan,
 };
 pub use run::game::play_game;
 pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use run::scenario::{MAX_RECORDS_BYTES, Scenario, ScenarioError, Script};
 pub use run::{CampaignError, campaign, header};
+pub use shard::faults::{CageFaults, FaultShardError};
+pub use shard::games::{Boards, Games, GamesError, Written};
+pub use shard::seeds::{BoardSeeds, BoardSeedsError, MAX_BOARDS};
+pub use shard::sweep::{SWEEP_CSV, SWEEP_MD, board_folder};
+pub use shard::{Spec, lock};
 pub use target::ask::measure;
 pub use target::defmt::{DefmtError, DefmtLog};
 pub use target::frame::{Sequence, decode_reply, encode_command};

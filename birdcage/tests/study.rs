@@ -491,3 +491,46 @@ fn killed_keeps_whole_rows(args: &[&str], dir: &std::path::Path, csv: &std::path
     }
     assert!(lines.len() > 1, "only the header");
 }
+
+/// Issue 41: two runs into one report folder interleaved. While another run holds the folder
+/// (here this test, through the shard model's folder lock every run takes), every study is
+/// refused with one line naming the holder's process id, and writes nothing there.
+#[test]
+fn a_study_into_a_folder_in_use_is_refused_naming_the_run_that_holds_it() {
+    let dir = scratch_dir("locked");
+    std::fs::create_dir_all(&dir).unwrap();
+    let held = shards::lock_folder(&dir, "the first run").unwrap();
+    let out = dir.to_str().unwrap();
+    for args in [
+        vec![
+            "study", "pullups", "--size", "3", "--boards", "1", "--out", out,
+        ],
+        vec!["study", "heuristic", "--max-vertices", "4", "--out", out],
+        vec!["study", "quantisation", "--size", "3", "--out", out],
+        vec![
+            "study",
+            "tolerance",
+            "--size",
+            "3",
+            "--boards",
+            "1",
+            "--out",
+            out,
+        ],
+    ] {
+        let run = birdcage(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("pid {}", std::process::id())) && stderr.contains("in use"),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            !dir.join("summary.md").exists(),
+            "{args:?} wrote its report"
+        );
+    }
+    drop(held);
+    let _ = std::fs::remove_dir_all(&dir);
+}

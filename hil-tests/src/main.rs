@@ -42,7 +42,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Cmd {
     /// Run a scenario on a target and write its report.
-    Run(Run),
+    Run(Box<Run>),
     /// Fit the board's part values from a report's steps (any stage) and re-predict them.
     Calibrate(Calibrate),
     /// Bring-up, one line per step: probe, chip, firmware, RTT, both channels, self-check,

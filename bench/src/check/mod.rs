@@ -35,6 +35,17 @@ pub enum Class {
 }
 
 impl Class {
+    /// Every class, in the order summaries list them.
+    pub const ALL: [Class; 7] = [
+        Class::Agree,
+        Class::Tie,
+        Class::Quantisation,
+        Class::Pullups,
+        Class::Tolerance,
+        Class::Wiring,
+        Class::Fault,
+    ];
+
     /// The judgement of the move ([`emulator::verdict::Judgement`]) this class is, if it is
     /// one: the bench's own classes ([`Class::Wiring`], [`Class::Fault`]) are about the board,
     /// not about a move of the heuristic's.

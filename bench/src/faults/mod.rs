@@ -270,6 +270,35 @@ pub(crate) fn reference(
     })
 }
 
+/// The faults of the campaign on `size`: every kind at every place, in [`Kind::ALL`] and
+/// place order.
+pub fn planned_faults(profile: &boards::Profile, size: Size) -> Vec<(Kind, Defect)> {
+    Kind::ALL
+        .iter()
+        .flat_map(|&k| {
+            k.faults(size, profile.full_scale_code())
+                .into_iter()
+                .map(move |f| (k, f))
+        })
+        .collect()
+}
+
+/// A part of a fault campaign on one size: the trials of the faults a shard owns, by their
+/// index in [`planned_faults`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FaultPart {
+    /// The target's stage.
+    pub stage: String,
+    /// The game's M.
+    pub size: u8,
+    /// The reference game's record.
+    pub reference: String,
+    /// Faults the whole campaign has.
+    pub planned: usize,
+    /// The faults run, in order, each with its index.
+    pub trials: Vec<(usize, Trial)>,
+}
+
 /// Runs every fault of every kind on `target` (a board for games of `size`, `profile`'s
 /// firmware) against the reference game. `progress(done, planned)` is called after each
 /// fault and stops the campaign by breaking (the run then holds the faults done).
@@ -279,18 +308,35 @@ pub fn fault_campaign(
     size: Size,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<FaultRun, FaultCampaignError> {
+    let planned = planned_faults(profile, size).len();
+    let part = fault_campaign_part(target, profile, size, &|_| true, &mut |done| {
+        progress(done, planned)
+    })?;
+    Ok(FaultRun {
+        stage: part.stage,
+        size: part.size,
+        reference: part.reference,
+        trials: part.trials.into_iter().map(|(_, t)| t).collect(),
+        planned: part.planned,
+    })
+}
+
+/// Runs the faults `owns` picks (by index in [`planned_faults`]) on `target`, after the
+/// intact board's reference game: each on the board repaired first, played as game
+/// `index + 1`, so a fault's trial is the same whichever others run before it.
+/// `progress(done)` is called after each fault and stops the part by breaking.
+pub fn fault_campaign_part(
+    target: &mut dyn DefectTarget,
+    profile: &'static boards::Profile,
+    size: Size,
+    owns: &dyn Fn(usize) -> bool,
+    progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
+) -> Result<FaultPart, FaultCampaignError> {
     let predictor = Predictor::new(profile, size);
     target.repair();
     let reference = reference(target, &predictor, size)?;
-    let faults: Vec<(Kind, Defect)> = Kind::ALL
-        .iter()
-        .flat_map(|&k| {
-            k.faults(size, profile.full_scale_code())
-                .into_iter()
-                .map(move |f| (k, f))
-        })
-        .collect();
-    let mut run = FaultRun {
+    let faults = planned_faults(profile, size);
+    let mut run = FaultPart {
         stage: target.stage().to_string(),
         size: size.get(),
         reference: reference.record.to_string(),
@@ -299,6 +345,9 @@ pub fn fault_campaign(
     };
     let script = Script::Record(Box::new(reference.record.clone()));
     for (i, &(kind, fault)) in faults.iter().enumerate() {
+        if !owns(i) {
+            continue;
+        }
         target.repair();
         target.inject(fault)?;
         let (seen, steps) = observe(target, &predictor, size, i + 1, &script)?;
@@ -314,17 +363,20 @@ pub fn fault_campaign(
             Verdict::Silent if active_from.is_none() => Verdict::Idle,
             v => v,
         };
-        run.trials.push(Trial {
-            size: size.get(),
-            kind,
-            place: place(fault),
-            verdict,
-            active_from,
-            bench_saw: steps
-                .iter()
-                .any(|s| s.worst.as_ref().is_some_and(|(_, d)| *d > s.band)),
-        });
-        if progress(i + 1, faults.len()).is_break() {
+        run.trials.push((
+            i,
+            Trial {
+                size: size.get(),
+                kind,
+                place: place(fault),
+                verdict,
+                active_from,
+                bench_saw: steps
+                    .iter()
+                    .any(|s| s.worst.as_ref().is_some_and(|(_, d)| *d > s.band)),
+            },
+        ));
+        if progress(run.trials.len()).is_break() {
             break;
         }
     }

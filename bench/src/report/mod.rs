@@ -97,6 +97,80 @@ enum Line {
     Misfit(Box<Misfit>),
 }
 
+/// Where a campaign's games go: a [`Report`] written as the run goes, or the lines of a
+/// shard's games ([`Collected`]).
+pub trait GameSink {
+    /// Whether game `index` needs no playing here, and the branches it left (tree).
+    fn done(&self, index: usize) -> Option<usize>;
+    /// Records one step.
+    fn step(&mut self, step: &Step) -> Result<(), ReportError>;
+    /// Records the end of game `index`, which left `branches` replies of Short (tree).
+    fn end_game(&mut self, index: usize, branches: usize) -> Result<(), ReportError>;
+    /// Notes that `count` commands of game `index` were sent again after a lost reply.
+    fn note_resent(&mut self, index: usize, count: u64) {
+        let _ = (index, count);
+    }
+}
+
+/// A line's body as the report writes it (before its seal).
+fn body(line: &Line) -> Result<String, ReportError> {
+    serde_json::to_string(line).map_err(|e| ReportError::Io {
+        path: PathBuf::from(STEPS),
+        error: e.into(),
+    })
+}
+
+/// The report lines of the games a shard owns, kept whole per game: what
+/// [`Report::replay`] writes back in the one-process run's order. The games it does not own
+/// count as done (none of them is a tree, whose games depend on each other).
+pub struct Collected<'a> {
+    owns: &'a dyn Fn(usize) -> bool,
+    pending: Vec<String>,
+    games: Vec<(usize, Vec<String>)>,
+}
+
+impl std::fmt::Debug for Collected<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Collected")
+            .field("games", &self.games.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Collected<'a> {
+    /// Collects the games `owns` picks by index.
+    pub fn new(owns: &'a dyn Fn(usize) -> bool) -> Collected<'a> {
+        Collected {
+            owns,
+            pending: Vec::new(),
+            games: Vec::new(),
+        }
+    }
+
+    /// Each finished game's lines (bodies, unsealed), by game index.
+    pub fn into_games(self) -> Vec<(usize, Vec<String>)> {
+        self.games
+    }
+}
+
+impl GameSink for Collected<'_> {
+    fn done(&self, index: usize) -> Option<usize> {
+        (!(self.owns)(index)).then_some(0)
+    }
+
+    fn step(&mut self, step: &Step) -> Result<(), ReportError> {
+        self.pending.push(body(&Line::Step(Box::new(step.line())))?);
+        Ok(())
+    }
+
+    fn end_game(&mut self, index: usize, branches: usize) -> Result<(), ReportError> {
+        self.pending.push(body(&Line::GameEnd(index, branches))?);
+        let lines = std::mem::take(&mut self.pending);
+        self.games.push((index, lines));
+        Ok(())
+    }
+}
+
 /// A report being written.
 #[derive(Debug)]
 pub struct Report {
@@ -189,6 +263,9 @@ pub enum ReportError {
         /// The first line refused.
         damage: Box<ReportError>,
     },
+    /// Another run writes the folder (the shard model's folder lock).
+    #[error(transparent)]
+    Busy(#[from] shards::LockError),
     /// `--out` names something that is not a folder.
     #[error("{0} is not a folder (the report is a folder of files): name a folder for --out")]
     NotAFolder(PathBuf),
@@ -659,12 +736,14 @@ impl Report {
     /// Writes `line` with its newline in one write, and flushes: a kill leaves whole lines
     /// and at most one torn last line, which a resume drops.
     fn write(&mut self, line: &Line) -> Result<(), ReportError> {
+        let body = body(line)?;
+        self.write_body(&body)
+    }
+
+    /// Writes a line's `body` sealed, with its newline, in one write, and flushes.
+    fn write_body(&mut self, body: &str) -> Result<(), ReportError> {
         let path = self.dir.join(STEPS);
-        let body = serde_json::to_string(line).map_err(|e| ReportError::Io {
-            path: path.clone(),
-            error: e.into(),
-        })?;
-        let mut text = self.chain.seal(&body);
+        let mut text = self.chain.seal(body);
         text.push('\n');
         self.file
             .write_all(text.as_bytes())
@@ -703,6 +782,24 @@ impl Report {
 
     fn record(&mut self, line: Line) -> Result<(), ReportError> {
         self.write(&line)?;
+        self.count(&line);
+        Ok(())
+    }
+
+    /// Writes a line a shard kept ([`Collected`]) as its next line, its body as it is, and
+    /// counts it: the merge's lines are the one-process run's, byte for byte.
+    pub fn replay(&mut self, body: &str) -> Result<(), ReportError> {
+        let line: Line = match serde_json::from_str(body) {
+            Ok(Line::Header(_)) | Err(_) => {
+                return Err(ReportError::Garbled {
+                    path: self.dir.join(STEPS),
+                    line: usize::try_from(self.chain.next_seq()).unwrap_or(usize::MAX) + 1,
+                    why: "a shard's line that is not a step or a game's end".to_string(),
+                });
+            }
+            Ok(line) => line,
+        };
+        self.write_body(body)?;
         self.count(&line);
         Ok(())
     }
@@ -855,6 +952,24 @@ impl Report {
             "\nPlot: `{PLOT}` (per step, the worst |code - prediction| against the band, by class).\n"
         ));
         md
+    }
+}
+
+impl GameSink for Report {
+    fn done(&self, index: usize) -> Option<usize> {
+        Report::done(self, index)
+    }
+
+    fn step(&mut self, step: &Step) -> Result<(), ReportError> {
+        Report::step(self, step)
+    }
+
+    fn end_game(&mut self, index: usize, branches: usize) -> Result<(), ReportError> {
+        Report::end_game(self, index, branches)
+    }
+
+    fn note_resent(&mut self, index: usize, count: u64) {
+        Report::note_resent(self, index, count);
     }
 }
 

@@ -10,7 +10,7 @@ use std::ops::ControlFlow;
 use firmware::protocol::{Command, Reply};
 
 use crate::check::Predictor;
-use crate::report::{Depends, Header, Report, ReportError};
+use crate::report::{Depends, GameSink, Header, ReportError};
 use crate::target::{Lost, Target, TargetError};
 use game::play_game;
 use scenario::{Scenario, Script};
@@ -65,14 +65,15 @@ pub fn header(
     }
 }
 
-/// Plays every game of `scenario` not yet in `report`, writing each step as it comes;
+/// Plays every game of `scenario` not yet in `report` (a [`crate::Report`], or the games a
+/// shard owns: [`crate::report::Collected`]), writing each step as it comes;
 /// `progress(done, known)` is called after each game, and stops the run by breaking. A tree
 /// grows breadth first from its root branch, one game per branch.
 pub fn campaign(
     target: &mut dyn Target,
     profile: &'static boards::Profile,
     scenario: &Scenario,
-    report: &mut Report,
+    report: &mut dyn GameSink,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<(), CampaignError> {
     let predictor = Predictor::new(profile, scenario.size);

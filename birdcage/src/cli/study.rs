@@ -120,6 +120,7 @@ impl Cmd {
             emulator::physical::check_solves(board, self.size)
                 .with_context(|| format!("board {spec}"))?;
         }
+        let _lock = self.lock()?;
         let out = Output::fresh(&self.out, self.force)?;
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
@@ -172,6 +173,7 @@ impl Cmd {
         if let Some(n) = self.samples {
             plan.samples = n;
         }
+        let _lock = self.lock()?;
         let out = Output::fresh(&self.out, self.force)?;
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let bar = Progress::counted("study heuristic", "boards", None);
@@ -237,6 +239,15 @@ impl Cmd {
     }
 
     /// The command as a person would type it again (for the summary).
+    /// Locks the report folder (made if missing) for a study run outside the shard driver
+    /// (whose runs lock it themselves): a second run into it is refused, naming this one's
+    /// process id, host and command (issue 41). The shard model's lock, the one lock.
+    fn lock(&self) -> Result<shards::Lock> {
+        std::fs::create_dir_all(&self.out)
+            .with_context(|| format!("cannot create folder {}", self.out.display()))?;
+        Ok(shards::lock_folder(&self.out, &self.command_line())?)
+    }
+
     fn command_line(&self) -> String {
         format!("birdcage {}", self.argv().join(" "))
     }

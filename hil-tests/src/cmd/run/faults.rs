@@ -6,11 +6,38 @@
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
-use bench::{DefectTarget, Lockstep, Sil, fault_campaign, write_fault_report};
+use bench::{DefectTarget, Lockstep, Sil};
 use heuristic::Size;
+use indicatif::ProgressBar;
+use shards::{Mode, Outcome};
 
-use super::{Run, Stage};
+use super::{Run, Stage, shard};
 use crate::{STOP, progress, tick};
+
+/// One progress bar per board size, as a fault campaign moves from one to the next.
+#[derive(Default)]
+struct Bars {
+    size: Option<Size>,
+    bar: Option<ProgressBar>,
+}
+
+impl Bars {
+    fn tick(&mut self, size: Size, done: usize, owned: usize) -> std::ops::ControlFlow<()> {
+        if self.size != Some(size) {
+            self.finish();
+            self.size = Some(size);
+            self.bar = Some(progress(&format!("M={size} "), "faults", owned));
+        }
+        let bar = self.bar.get_or_insert_with(ProgressBar::hidden);
+        tick(bar, done, owned)
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
 
 impl Run {
     /// Runs the fault campaign: M=3 and M=4 unless `--size` names one.
@@ -30,14 +57,27 @@ impl Run {
                 "--scenario faults plays one reference game per fault; --games does not apply to it"
             );
         }
+        if self.board_seeds.is_some() {
+            bail!(
+                "--board-seeds sweeps a scenario's games over drawn boards; the fault campaign \
+                 breaks one board (--board-seed)"
+            );
+        }
+        let mode = self.shards.mode()?;
         let virtual_board =
             self.target == Stage::Hil && self.probe.as_deref().is_some_and(bench::is_virtual);
+        if self.target == Stage::Hil && !virtual_board {
+            bail!(
+                "the fault campaign breaks an emulated cage (--target sil or pil) or the \
+                 virtual board (--target hil --probe virtual); a real board is broken by hand"
+            );
+        }
         let csv = self.out.join(if virtual_board {
             "board-faults.csv"
         } else {
             "faults.csv"
         });
-        if csv.exists() && !self.force {
+        if mode == Mode::Whole && csv.exists() && !self.force {
             bail!(
                 "{} already holds a fault report: --force starts over",
                 csv.display()
@@ -51,41 +91,52 @@ impl Run {
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         if virtual_board {
-            return self.board_faults(profile);
+            return self.board_faults(profile, mode);
         }
-        let mut runs = Vec::new();
-        for m in sizes {
-            let size = Size::new(m).with_context(|| format!("M={m} is not a board size"))?;
-            let mut target: Box<dyn DefectTarget> = match self.target {
+        let sizes = sizes
+            .into_iter()
+            .map(|m| Size::new(m).with_context(|| format!("M={m} is not a board size")))
+            .collect::<anyhow::Result<Vec<Size>>>()?;
+        let campaign = bench::CageFaults {
+            profile,
+            sizes,
+            board_arg: self.board.clone(),
+            board_seed: self.board_seed,
+        };
+        bench::shard::folder(&self.out)?;
+        let job = self.spec(profile, None)?.job(self.command()?);
+        let mut connect = |size: Size| -> anyhow::Result<Box<dyn DefectTarget>> {
+            Ok(match self.target {
                 Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
                 Stage::Pil if self.compare_sil => Box::new(Lockstep::new(
                     Sil::new(profile, size, self.board_seed)?,
-                    self.pil(profile, base, size)?,
+                    self.pil(profile, base, size, self.board_seed)?,
                 )),
-                Stage::Pil => Box::new(self.pil(profile, base, size)?),
-                Stage::Hil => bail!(
-                    "the fault campaign breaks an emulated cage (--target sil or pil) or the \
-                     virtual board (--target hil --probe virtual); a real board is broken by hand"
-                ),
-            };
-            let bar = progress(&format!("M={m} "), "faults", 0);
-            let run = fault_campaign(target.as_mut(), profile, size, &mut |done, planned| {
-                tick(&bar, done, planned)
-            });
-            bar.finish_and_clear();
-            let run = run?;
-            let stopped = run.trials.len() < run.planned;
-            runs.push(run);
-            if stopped {
-                break;
+                Stage::Pil | Stage::Hil => {
+                    Box::new(self.pil(profile, base, size, self.board_seed)?)
+                }
+            })
+        };
+        let mut bars = Bars::default();
+        let outcome = shards::drive(
+            &self.out,
+            &job,
+            &mode,
+            |id| {
+                campaign.run_shard(id, &mut connect, &mut |size, done, owned| {
+                    bars.tick(size, done, owned)
+                })
+            },
+            |bodies| Ok(campaign.merge(&self.out, bodies)?),
+        );
+        bars.finish();
+        match outcome? {
+            Outcome::Merged(md) => self.reported(Ok(md)),
+            other => {
+                shard::print(other, &job, &self.out, &mode);
+                Ok(())
             }
         }
-        self.reported(write_fault_report(
-            &self.out,
-            &runs,
-            &self.board,
-            self.board_seed,
-        ))
     }
 
     /// Prints the report written (or says why it was not), and whether the campaign was
@@ -109,7 +160,14 @@ impl Run {
 impl Run {
     /// The board faults of the virtual board, on M=4 unless `--size` says 3.
     #[cfg(feature = "probe")]
-    fn board_faults(&self, profile: &'static boards::Profile) -> anyhow::Result<()> {
+    fn board_faults(&self, profile: &'static boards::Profile, mode: Mode) -> anyhow::Result<()> {
+        if mode != Mode::Whole {
+            bail!(
+                "the board-fault campaign on the virtual board runs in one process: --shard, \
+                 --merge, --slurm and --status split the games and the cage's fault campaign"
+            );
+        }
+        let _lock = bench::lock(&self.out, &self.command_text()?)?;
         let m = match self.size {
             None => 4,
             Some(m @ (3 | 4)) => m,
@@ -145,7 +203,7 @@ impl Run {
     }
 
     #[cfg(not(feature = "probe"))]
-    fn board_faults(&self, _profile: &'static boards::Profile) -> anyhow::Result<()> {
+    fn board_faults(&self, _profile: &'static boards::Profile, _mode: Mode) -> anyhow::Result<()> {
         bail!(
             "the virtual board needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
         )

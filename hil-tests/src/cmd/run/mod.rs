@@ -18,6 +18,10 @@ use crate::args::whole;
 use crate::{STOP, STOP_SIGNALS, progress, tick};
 
 mod faults;
+mod shard;
+
+use shard::ShardArgs;
+use shards::Mode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Stage {
@@ -64,6 +68,11 @@ pub struct Run {
     /// Seed of the emulated board's parts and ADC (SIL); nominal parts without it.
     #[arg(long, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
     board_seed: Option<u64>,
+    /// A sweep of drawn boards, one per seed: `A..B` (seeds A to B-1) or `A..=B`, each
+    /// playing the scenario's games; each board's report in `board-SEED/` inside `--out`,
+    /// and `sweep.md` and `sweep.csv` beside them.
+    #[arg(long, value_name = "A..B", conflicts_with = "board_seed")]
+    board_seeds: Option<bench::BoardSeeds>,
     /// Games of `random4` (default 100) or `guided` (default 1).
     #[arg(long, allow_negative_numbers = true, value_parser = games)]
     games: Option<u32>,
@@ -117,6 +126,8 @@ pub struct Run {
     /// probe, board, seeds and the ELF's hash as properties (CI tools show it).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    #[command(flatten)]
+    shards: ShardArgs,
 }
 
 impl Run {
@@ -176,10 +187,13 @@ impl Run {
         profile: &'static boards::Profile,
         base: &'static boards::Profile,
         size: Size,
+        seed: Option<u64>,
+        whole: bool,
     ) -> anyhow::Result<Box<dyn Target>> {
         if self.probe.as_deref().is_some_and(bench::is_virtual) {
             let elf = self.board_elf()?;
-            let coverage = self.out.join("coverage.txt");
+            // Beside a one-process run's report (shards would write it over each other).
+            let coverage = whole.then(|| self.out.join("coverage.txt"));
             // The guided game is for a board without fixture: the operator wires the cage.
             let faults: &[&str] = if self.scenario == "guided" {
                 &[bench::virtual_board::NO_FIXTURE]
@@ -189,19 +203,15 @@ impl Run {
             return Ok(Box::new(bench::virtual_board::connect(
                 &elf,
                 &self.board,
-                self.board_seed,
-                Some(&coverage),
+                seed,
+                coverage.as_deref(),
                 faults,
             )?));
         }
         if self.probe.as_deref().is_some_and(bench::is_qemu) {
             let elf = self.qemu_elf()?;
             return Ok(Box::new(bench::qemu::connect(
-                &elf,
-                profile,
-                base,
-                size,
-                self.board_seed,
+                &elf, profile, base, size, seed,
             )?));
         }
         let request = self
@@ -229,6 +239,8 @@ impl Run {
         _profile: &'static boards::Profile,
         _base: &'static boards::Profile,
         _size: Size,
+        _seed: Option<u64>,
+        _whole: bool,
     ) -> anyhow::Result<Box<dyn Target>> {
         bail!(
             "the HIL target needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
@@ -282,6 +294,7 @@ impl Run {
         profile: &'static boards::Profile,
         base: &'static boards::Profile,
         size: Size,
+        seed: Option<u64>,
     ) -> anyhow::Result<PilTarget> {
         if !(self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_S) {
             bail!(
@@ -295,20 +308,11 @@ impl Run {
         let mut options = PilOptions::new(elf);
         options.timeout = Duration::from_secs_f64(self.timeout);
         Ok(match polling {
-            None => PilTarget::Semihosting(Box::new(Pil::start(
-                &options,
-                profile,
-                base,
-                size,
-                self.board_seed,
-            )?)),
+            None => {
+                PilTarget::Semihosting(Box::new(Pil::start(&options, profile, base, size, seed)?))
+            }
             Some(polling) => PilTarget::Rtt(Box::new(bench::RttPil::start(
-                &options,
-                polling,
-                profile,
-                base,
-                size,
-                self.board_seed,
+                &options, polling, profile, base, size, seed,
             )?)),
         })
     }
@@ -397,30 +401,18 @@ impl Run {
         if self.probe.is_some() && self.target != Stage::Hil {
             bail!("--probe names the HIL target's probe: use it with --target hil");
         }
-        let size = scenario.size;
-        let mut bench = match self.target {
-            Stage::Sil => Bench::One(Box::new(Sil::new(profile, size, self.board_seed)?)),
-            Stage::Pil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
-                Sil::new(profile, size, self.board_seed)?,
-                Box::new(self.pil(profile, base, size)?),
-            ))),
-            Stage::Hil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
-                Sil::new(profile, size, self.board_seed)?,
-                self.hil(profile, base, size)?,
-            ))),
-            Stage::Pil => Bench::One(Box::new(self.pil(profile, base, size)?)),
-            Stage::Hil => Bench::One(self.hil(profile, base, size)?),
-        };
+        let mode = self.shards.mode()?;
+        if mode != Mode::Whole || self.board_seeds.is_some() {
+            return self.sharded(profile, base, &scenario, mode);
+        }
+        // One run writes a folder at a time: a second is refused, naming this one.
+        let _lock = bench::lock(&self.out, &self.command_text()?)?;
+        let mut bench = self.bench(profile, base, scenario.size, self.board_seed, true)?;
         let target = bench.target();
         let mut header = header(target, profile, &scenario, self.board_seed)?;
         header.profile = (self.board != header.board).then(|| self.board.clone());
         header.depends.elf_sha256 = self.elf_digest()?;
-        let existing = match (self.resume, self.force) {
-            (true, _) => Existing::Resume,
-            (false, true) => Existing::Overwrite,
-            (false, false) => Existing::Refuse,
-        };
-        let mut report = Report::open(&self.out, header, existing)?;
+        let mut report = Report::open(&self.out, header, self.existing())?;
         if scenario.is_guided() {
             return self.guided(target, profile, &scenario, &mut report);
         }
@@ -509,4 +501,205 @@ impl Bench {
             Bench::Both(both) => both.as_mut(),
         }
     }
+
+    fn into_target(self) -> Box<dyn Target> {
+        match self {
+            Bench::One(target) => target,
+            Bench::Both(both) => both,
+        }
+    }
+}
+
+impl Run {
+    /// The target on the board drawn from `seed` (`whole`: a one-process run, which writes
+    /// the virtual board's coverage beside its report).
+    fn bench(
+        &self,
+        profile: &'static boards::Profile,
+        base: &'static boards::Profile,
+        size: Size,
+        seed: Option<u64>,
+        whole: bool,
+    ) -> anyhow::Result<Bench> {
+        Ok(match self.target {
+            Stage::Sil => Bench::One(Box::new(Sil::new(profile, size, seed)?)),
+            Stage::Pil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
+                Sil::new(profile, size, seed)?,
+                Box::new(self.pil(profile, base, size, seed)?),
+            ))),
+            Stage::Hil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
+                Sil::new(profile, size, seed)?,
+                self.hil(profile, base, size, seed, whole)?,
+            ))),
+            Stage::Pil => Bench::One(Box::new(self.pil(profile, base, size, seed)?)),
+            Stage::Hil => Bench::One(self.hil(profile, base, size, seed, whole)?),
+        })
+    }
+
+    /// What decides the run's bytes, for its shards' spec hash.
+    fn spec(
+        &self,
+        profile: &'static boards::Profile,
+        records_sha256: Option<String>,
+    ) -> anyhow::Result<bench::Spec> {
+        Ok(bench::Spec {
+            stage: name(self.target),
+            probe: self.probe.clone(),
+            link: self.link.map(name),
+            compare_sil: self.compare_sil,
+            scenario: self.scenario.clone(),
+            games: self.games,
+            seed: self.seed,
+            size: self.size,
+            board: self.board.clone(),
+            board_seed: self.board_seed,
+            board_seeds: self.board_seeds,
+            depends: bench::Depends {
+                profile_sha256: Some(bench::Depends::profile(profile)),
+                elf_sha256: self.elf_digest()?,
+                records_sha256,
+            },
+        })
+    }
+
+    /// The one-process command of this run, program first, with the options that make its
+    /// bytes and `--out` as an absolute path: what a shard, a merge and a Slurm task run.
+    fn command(&self) -> anyhow::Result<Vec<String>> {
+        let exe = std::env::current_exe().context("cannot find the hil-tests binary's path")?;
+        let absolute =
+            |p: &std::path::Path| std::path::absolute(p).map(|p| p.display().to_string());
+        let mut c: Vec<String> = vec![exe.display().to_string(), "run".into()];
+        let mut arg = |name: &str, value: String| {
+            c.push(format!("--{name}"));
+            c.push(value);
+        };
+        arg("target", name(self.target));
+        arg("scenario", self.scenario.clone());
+        arg("board", self.board.clone());
+        arg("seed", self.seed.to_string());
+        let options = [
+            ("board-seed", self.board_seed.map(|s| s.to_string())),
+            ("board-seeds", self.board_seeds.map(|s| s.to_string())),
+            ("games", self.games.map(|g| g.to_string())),
+            ("size", self.size.map(|m| m.to_string())),
+            ("elf", self.elf.as_deref().map(absolute).transpose()?),
+            ("timeout", Some(self.timeout.to_string())),
+            ("link", self.link.map(name)),
+            ("poll-ms", self.poll_ms.map(|v| v.to_string())),
+            ("retry-ms", self.retry_ms.map(|v| v.to_string())),
+            ("probe", self.probe.clone()),
+        ];
+        for (option, value) in options {
+            if let Some(value) = value {
+                arg(option, value);
+            }
+        }
+        if self.compare_sil {
+            c.push("--compare-sil".into());
+        }
+        c.push("--out".into());
+        c.push(absolute(&self.out)?);
+        Ok(c)
+    }
+
+    /// [`Run::command`] as a shell reads it: what a refused second run names.
+    fn command_text(&self) -> anyhow::Result<String> {
+        Ok(self
+            .command()?
+            .iter()
+            .map(|w| shards::shell_quote(w))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// `--resume`, `--force` or neither, as a report is opened.
+    fn existing(&self) -> Existing {
+        match (self.resume, self.force) {
+            (true, _) => Existing::Resume,
+            (false, true) => Existing::Overwrite,
+            (false, false) => Existing::Refuse,
+        }
+    }
+
+    /// The games in shards (`--shard`, `--merge`, `--slurm`, `--status`), or on a sweep of
+    /// drawn boards: `bench::shard` decides, this prints.
+    fn sharded(
+        &self,
+        profile: &'static boards::Profile,
+        base: &'static boards::Profile,
+        scenario: &bench::Scenario,
+        mode: Mode,
+    ) -> anyhow::Result<()> {
+        if self.resume && mode != Mode::Whole {
+            bail!(
+                "--resume goes with a one-process run: a shard already written is kept, and \
+                 --merge writes the report afresh"
+            );
+        }
+        if self.calibrate || self.junit.is_some() {
+            bail!(
+                "--calibrate and --junit read one board's one-process report: run them without \
+                 --shard, --merge, --slurm, --status or --board-seeds"
+            );
+        }
+        if scenario.is_guided() {
+            bail!("--scenario guided is one operator's game: it runs on one board, in one process");
+        }
+        let boards = match self.board_seeds {
+            Some(seeds) => bench::Boards::Sweep(seeds),
+            None => bench::Boards::One(self.board_seed),
+        };
+        let games = bench::Games {
+            profile,
+            scenario,
+            boards,
+            board_arg: self.board.clone(),
+            elf_sha256: self.elf_digest()?,
+        };
+        bench::shard::folder(&self.out)?;
+        let job = self
+            .spec(profile, scenario.source_sha256.clone())?
+            .job(self.command()?);
+        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        let size = scenario.size;
+        let mut connect = |seed: Option<u64>| -> anyhow::Result<Box<dyn Target>> {
+            Ok(self.bench(profile, base, size, seed, false)?.into_target())
+        };
+        let bar = progress("", "games", 0);
+        let mut ticked = |done, all| tick(&bar, done, all);
+        if mode == Mode::Whole {
+            let _lock = bench::lock(&self.out, &job.command_with(&[]))?;
+            let written = games.sweep(&self.out, self.existing(), &mut connect, &mut ticked);
+            bar.finish_and_clear();
+            return match written {
+                Ok(written) => {
+                    out!("{}", written.markdown);
+                    outln!("Report: {}", self.out.display());
+                    Ok(())
+                }
+                Err(e) => bail!(
+                    "{e:#}; the games finished are in {}, and `--resume` plays the rest",
+                    self.out.display()
+                ),
+            };
+        }
+        let outcome = shards::drive(
+            &self.out,
+            &job,
+            &mode,
+            |id| games.run_shard(id, &mut connect, &mut ticked),
+            |bodies| Ok(games.merge(&self.out, bodies)?.markdown),
+        );
+        bar.finish_and_clear();
+        shard::print(outcome?, &job, &self.out, &mode);
+        Ok(())
+    }
+}
+
+/// The name clap gives a value (`sil`, `rtt`).
+fn name(value: impl ValueEnum) -> String {
+    value
+        .to_possible_value()
+        .map_or_else(String::new, |v| v.get_name().to_string())
 }

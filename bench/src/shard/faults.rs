@@ -1,0 +1,209 @@
+//! The fault campaigns in shards. Fault `k` of the campaign on the M-th size asked is item
+//! `offset(M) + k`; shard K/P injects the faults it owns ([`ShardId::owns`]), each on a board
+//! repaired first and played as game `k + 1` (the converter's noise is drawn per game), after
+//! the intact board's reference game, which every shard plays for itself. The merge puts the
+//! trials back in fault order and writes `faults.csv` and `faults.md` as the one-process run
+//! does.
+
+use std::ops::ControlFlow;
+use std::path::Path;
+
+use heuristic::Size;
+use serde::{Deserialize, Serialize};
+use shards::ShardId;
+
+use crate::faults::kinds::DefectTarget;
+use crate::faults::table::write_fault_report;
+use crate::faults::{FaultCampaignError, FaultPart, FaultRun, fault_campaign_part, planned_faults};
+
+/// Why a fault campaign's shard could not be run or merged.
+#[derive(Debug, thiserror::Error)]
+pub enum FaultShardError {
+    /// The campaign failed.
+    #[error(transparent)]
+    Campaign(#[from] FaultCampaignError),
+    /// The shard was stopped before its last fault: it writes nothing.
+    #[error("stopped after {done} of the shard's {owned} faults on M={size}; run the shard again")]
+    Stopped {
+        /// Board size.
+        size: u8,
+        /// Faults finished.
+        done: usize,
+        /// Faults the shard owns on that size.
+        owned: usize,
+    },
+    /// A shard's body that does not fit this campaign (the shard model's hashes already
+    /// refuse a damaged or foreign file).
+    #[error("shard {shard}: {why}")]
+    Body {
+        /// The shard, `K/P` (`*/P`: no shard).
+        shard: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// The report could not be written.
+    #[error("cannot write the fault report in {}: {error}", .dir.display())]
+    Write {
+        /// The folder.
+        dir: std::path::PathBuf,
+        /// Why.
+        error: std::io::Error,
+    },
+}
+
+/// What a shard of a fault campaign writes: its part of each size's campaign.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Body {
+    parts: Vec<FaultPart>,
+}
+
+/// A fault campaign on the emulated cage, on each size asked.
+#[derive(Debug)]
+pub struct CageFaults {
+    /// The board the bench predicts with.
+    pub profile: &'static boards::Profile,
+    /// The sizes, in order.
+    pub sizes: Vec<Size>,
+    /// `--board` as given, for the report's title.
+    pub board_arg: String,
+    /// The board's parts seed.
+    pub board_seed: Option<u64>,
+}
+
+impl CageFaults {
+    /// The first item of each size's faults, and the faults of every size.
+    fn offsets(&self) -> (Vec<usize>, usize) {
+        let mut offsets = Vec::new();
+        let mut all = 0;
+        for &size in &self.sizes {
+            offsets.push(all);
+            all += planned_faults(self.profile, size).len();
+        }
+        (offsets, all)
+    }
+
+    /// Runs shard `id`'s faults, each size's board from `connect`; `progress(size, done,
+    /// owned)` after each fault stops the run by breaking. The one-process run (shard 1/1)
+    /// keeps what it finished, as before; another shard that is stopped writes nothing.
+    pub fn run_shard<E>(
+        &self,
+        id: ShardId,
+        connect: &mut dyn FnMut(Size) -> Result<Box<dyn DefectTarget>, E>,
+        progress: &mut dyn FnMut(Size, usize, usize) -> ControlFlow<()>,
+    ) -> Result<Vec<u8>, E>
+    where
+        E: From<FaultShardError>,
+    {
+        let (offsets, _) = self.offsets();
+        let mut body = Body::default();
+        for (&size, &offset) in self.sizes.iter().zip(&offsets) {
+            let owns = |k: usize| id.owns((offset + k) as u64);
+            let planned = planned_faults(self.profile, size).len();
+            let owned = (0..planned).filter(|&k| owns(k)).count();
+            if owned == 0 {
+                continue;
+            }
+            let mut target = connect(size)?;
+            let part =
+                fault_campaign_part(target.as_mut(), self.profile, size, &owns, &mut |done| {
+                    progress(size, done, owned)
+                })
+                .map_err(FaultShardError::from)?;
+            let done = part.trials.len();
+            body.parts.push(part);
+            if done < owned {
+                if id == ShardId::WHOLE {
+                    break;
+                }
+                return Err(FaultShardError::Stopped {
+                    size: size.get(),
+                    done,
+                    owned,
+                }
+                .into());
+            }
+        }
+        Ok(serde_json::to_vec(&body).expect("a shard's body serialises"))
+    }
+
+    /// The campaigns from the shards' bodies (in shard order), each size's trials in fault
+    /// order. A one-process run (one body) may stop early: its report is marked interrupted.
+    pub fn runs(&self, bodies: Vec<Vec<u8>>) -> Result<Vec<FaultRun>, FaultShardError> {
+        let count = bodies.len();
+        let mut parts: Vec<(usize, FaultPart)> = Vec::new();
+        for (k, bytes) in bodies.iter().enumerate() {
+            let body: Body = serde_json::from_slice(bytes).map_err(|e| FaultShardError::Body {
+                shard: format!("{}/{count}", k + 1),
+                why: format!("not the bench's fault campaign ({e})"),
+            })?;
+            parts.extend(body.parts.into_iter().map(|p| (k, p)));
+        }
+        let mut runs = Vec::new();
+        for &size in &self.sizes {
+            let mine: Vec<&(usize, FaultPart)> =
+                parts.iter().filter(|(_, p)| p.size == size.get()).collect();
+            let Some((_, first)) = mine.first() else {
+                if count == 1 {
+                    break; // the one-process run stopped before this size
+                }
+                return Err(FaultShardError::Body {
+                    shard: format!("*/{count}"),
+                    why: format!("no shard holds the campaign on M={size}"),
+                });
+            };
+            let mut slots = vec![None; first.planned];
+            for (k, part) in &mine {
+                let bad = |why: String| FaultShardError::Body {
+                    shard: format!("{}/{count}", k + 1),
+                    why,
+                };
+                if (&part.stage, &part.reference, part.planned)
+                    != (&first.stage, &first.reference, first.planned)
+                {
+                    return Err(bad(format!(
+                        "its M={size} campaign ran on another target or reference game ({} `{}`)",
+                        part.stage, part.reference
+                    )));
+                }
+                for (i, trial) in &part.trials {
+                    match slots.get_mut(*i) {
+                        Some(slot @ None) => *slot = Some(trial.clone()),
+                        Some(Some(_)) => return Err(bad(format!("fault {i} on M={size} twice"))),
+                        None => return Err(bad(format!("fault {i} of {}", first.planned))),
+                    }
+                }
+            }
+            // A stopped one-process run holds the faults before the stop; shards hold all.
+            let done = slots.iter().take_while(|s| s.is_some()).count();
+            if slots[done..].iter().any(Option::is_some) || (count > 1 && done < first.planned) {
+                return Err(FaultShardError::Body {
+                    shard: format!("*/{count}"),
+                    why: format!("no shard holds fault {done} on M={size}"),
+                });
+            }
+            runs.push(FaultRun {
+                stage: first.stage.clone(),
+                size: size.get(),
+                reference: first.reference.clone(),
+                trials: slots.into_iter().flatten().collect(),
+                planned: first.planned,
+            });
+            if done < first.planned {
+                break;
+            }
+        }
+        Ok(runs)
+    }
+
+    /// Writes `faults.csv` and `faults.md` in `dir` from the shards' bodies; returns the
+    /// Markdown.
+    pub fn merge(&self, dir: &Path, bodies: Vec<Vec<u8>>) -> Result<String, FaultShardError> {
+        let runs = self.runs(bodies)?;
+        write_fault_report(dir, &runs, &self.board_arg, self.board_seed).map_err(|error| {
+            FaultShardError::Write {
+                dir: dir.to_path_buf(),
+                error,
+            }
+        })
+    }
+}

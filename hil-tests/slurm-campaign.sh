@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The bench's campaign through Slurm (issue 38): 400 random M=4 games, the same 50 on each of
+# 8 drawn boards (`--board-seeds 1..9`), in 8 shards through `hil-tests run --slurm` (an array
+# job and a merge job after it), the merged report compared byte for byte with the
+# one-process run's: every board's steps.jsonl, summaries and plot, and sweep.md/sweep.csv.
+#
+# Needs a running cluster (SLURM_CONF set: .ci/slurm-cluster starts one and calls this at its
+# bench step). Usage: hil-tests/slurm-campaign.sh HIL-TESTS WORK-DIR
+set -euo pipefail
+hil=$(realpath "$1")
+work=$2
+mkdir -p "$work"
+work=$(realpath "$work")
+args=(run --target sil --scenario random4 --games 50 --seed 1 --board-seeds 1..9)
+
+start=$SECONDS
+"$hil" "${args[@]}" --out "$work/bench-one" >/dev/null
+one=$((SECONDS - start))
+
+start=$SECONDS
+"$hil" "${args[@]}" --out "$work/bench" --slurm --shards 8
+limit=600
+while [ -n "$(squeue --me -h -o %i)" ]; do
+    if [ $((SECONDS - start)) -gt "$limit" ]; then
+        echo "bench jobs still queued after $limit s:" >&2
+        squeue --me >&2
+        exit 1
+    fi
+    sleep 1
+done
+slurm=$((SECONDS - start))
+"$hil" "${args[@]}" --out "$work/bench" --status
+
+n=0
+while IFS= read -r f; do
+    cmp "$work/bench-one/$f" "$work/bench/$f"
+    n=$((n + 1))
+done < <(cd "$work/bench-one" && find . -type f ! -name '.*' | sort)
+[ "$n" -eq 34 ] || { echo "expected 34 report files (8 boards x 4, and the sweep's 2), found $n" >&2; exit 1; }
+echo "bench campaign: $n report files identical byte for byte; one process ${one} s, 8 shards and the merge through Slurm ${slurm} s"
