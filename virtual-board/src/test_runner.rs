@@ -274,6 +274,10 @@ pub fn run_one(
             Ok(Ran::Sleeps) => {
                 break Err("the core sleeps (WFI) and no interrupt is modelled".into());
             }
+            // Only a debugger sets these (`serve`): no debugger is attached to a test.
+            Ok(Ran::Breakpoint | Ran::Watched(_)) => {
+                break Err("the core halted at a debugger's breakpoint or watchpoint".into());
+            }
             Err(Stop::Breakpoint { imm: 0xAB, .. }) => {
                 let cs = ((core.state().board.cycles - start) / (PER_SECOND / 100)) as u32;
                 match semihosting::serve(core, &cmdline, cs) {

@@ -820,7 +820,6 @@ impl Report {
         self.record(Line::GameEnd(index, branches))
     }
 
-    /// Records what the target's link went through, for the summaries.
     /// Records that `count` commands of game `index` were sent again after a lost reply.
     pub fn note_resent(&mut self, index: usize, count: u64) {
         if count > 0 {
@@ -838,6 +837,7 @@ impl Report {
         &self.header
     }
 
+    /// Records what the target's link went through, for the summaries.
     pub fn set_retry_stats(&mut self, retry: Option<crate::target::retry::RetryStats>) {
         self.retry = retry;
     }
