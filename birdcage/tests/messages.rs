@@ -129,8 +129,8 @@ fn every_numeric_option_names_its_range_in_words() {
         ),
         (&["links", "--vertices"], "--vertices <N>", "from 3 to 12"),
         (
-            &["links", "--vertices", "5", "--parts"],
-            "--parts <P>",
+            &["links", "--vertices", "5", "--shards"],
+            "--shards <P>",
             "from 1 to 1000000",
         ),
         (

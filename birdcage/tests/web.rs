@@ -577,7 +577,7 @@ fn the_controls_are_on_the_first_screen(b: &Browser) {
              }\
              out.height = window.innerHeight;\
              return out;",
-            json!([
+            json!([[
                 "#move",
                 "#play",
                 "#undo",
@@ -585,7 +585,7 @@ fn the_controls_are_on_the_first_screen(b: &Browser) {
                 "#record",
                 "#settings > summary",
                 "#board svg"
-            ]),
+            ]]),
         );
         let fold = seen["height"].as_i64().unwrap();
         assert!(fold <= i64::from(height), "{seen}");

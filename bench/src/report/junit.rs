@@ -16,6 +16,7 @@ use quick_junit::{
     NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestRerun, TestSuite,
 };
 
+use crate::check::protocol::{Check, StepVerdict};
 use crate::check::{Class, StepLine};
 use crate::report::Header;
 
@@ -42,15 +43,6 @@ pub struct RunProperties {
     pub probe: Option<String>,
     /// The seed of the scenario's games.
     pub seed: Option<u64>,
-}
-
-/// One check of a campaign or of doctor: a name, and why it failed if it did.
-#[derive(Clone, Debug)]
-pub struct Check {
-    /// What was checked.
-    pub name: String,
-    /// The failure's one-line message and its details, if it failed.
-    pub failure: Option<(String, String)>,
 }
 
 fn properties(header: &Header, run: &RunProperties) -> Vec<(&'static str, String)> {
@@ -194,26 +186,37 @@ pub fn games(
     report
 }
 
-/// The checks of a campaign or of doctor, one case each.
-pub fn checks(header: &Header, checks: &[Check], run: &RunProperties) -> Junit {
-    let mut suite = suite(header, run);
-    let class = class_name(header);
+/// The steps of doctor's bring-up, one case each (a step that does not apply is skipped),
+/// with the probe, the board and the ELF's hash as properties.
+pub fn bring_up(checks: &[Check], properties: &[(&str, String)]) -> Junit {
+    let mut suite = TestSuite::new("doctor");
+    for (name, value) in properties {
+        suite.add_property(quick_junit::Property::new(*name, value.as_str()));
+    }
     for check in checks {
-        let status = match &check.failure {
-            None => TestCaseStatus::success(),
-            Some((message, details)) => {
+        let status = match &check.verdict {
+            StepVerdict::Pass(_) => TestCaseStatus::success(),
+            StepVerdict::Skip(why) => {
+                let mut status = TestCaseStatus::skipped();
+                status.set_message(why.as_str());
+                status
+            }
+            StepVerdict::Fail { found, fix } => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
                 status
-                    .set_message(message.as_str())
-                    .set_description(details.as_str());
+                    .set_message(found.as_str())
+                    .set_description(format!("what to do: {fix}"));
                 status
             }
         };
-        let mut case = TestCase::new(check.name.as_str(), status);
-        case.set_classname(class.clone());
+        let mut case = TestCase::new(check.step, status);
+        case.set_classname("birdcage.doctor");
+        if let StepVerdict::Pass(found) = &check.verdict {
+            case.set_system_out(found.as_str());
+        }
         suite.add_test_case(case);
     }
-    let mut report = Junit::new("hil-tests");
+    let mut report = Junit::new("hil-tests doctor");
     report.add_test_suite(suite);
     report
 }
@@ -316,6 +319,32 @@ mod tests {
         assert!(xml.contains(r#"failures="0""#), "{xml}");
         assert!(xml.contains("<flakyFailure"), "{xml}");
         assert!(xml.contains("2 command(s) sent again"), "{xml}");
+    }
+
+    #[test]
+    fn a_bring_up_step_fails_with_what_to_do_and_one_that_does_not_apply_is_skipped() {
+        let checks = [
+            Check::pass("probe found", "gdb:unix:/tmp/x"),
+            Check::skip("edge fixture probe", "a bare cage"),
+            Check::fail(
+                "RTT control block found",
+                "no _SEGGER_RTT",
+                "flash the same ELF",
+            ),
+        ];
+        let xml = bring_up(&checks, &[("probe", "virtual".to_string())])
+            .to_string()
+            .unwrap();
+        assert!(
+            xml.contains(r#"tests="3""#) && xml.contains(r#"failures="1""#),
+            "{xml}"
+        );
+        assert!(xml.contains(r#"<skipped message="a bare cage"/>"#), "{xml}");
+        assert!(xml.contains("what to do: flash the same ELF"), "{xml}");
+        assert!(
+            xml.contains(r#"<property name="probe" value="virtual"/>"#),
+            "{xml}"
+        );
     }
 
     #[test]

@@ -33,26 +33,26 @@ pub struct ShardArgs {
     /// it (needs --out and --shards); run again, it resubmits only the shards not done.
     #[arg(long, requires_all = ["out", "shards"], conflicts_with = "status")]
     pub slurm: bool,
-    /// With --slurm: write the job scripts into DIR and submit nothing.
+    /// Under --slurm, write the job scripts into DIR and submit nothing.
     #[arg(long, requires = "slurm")]
     pub dry_run: bool,
     /// Say each shard's state in DIR: done, running, failed or missing (from DIR and squeue).
     #[arg(long, requires = "out")]
     pub status: bool,
-    /// With --slurm: the partition (default: the cluster's).
+    /// Under --slurm, the partition (default: the cluster's).
     #[arg(long, value_name = "NAME", requires = "slurm")]
     pub partition: Option<String>,
-    /// With --slurm: time limit per task ([D-]HH:MM:SS).
+    /// Under --slurm, time limit per task ([D-]HH:MM:SS).
     #[arg(long, value_name = "TIME", requires = "slurm", default_value = DEFAULT_TIME)]
     pub time: String,
-    /// With --slurm: memory per task (e.g. 512M, 2G).
+    /// Under --slurm, memory per task (e.g. 512M, 2G).
     #[arg(long, value_name = "MEM", requires = "slurm", default_value = DEFAULT_MEM)]
     pub mem: String,
-    /// With --slurm: CPUs per task (a study shard uses as many threads).
+    /// Under --slurm, CPUs per task (a study shard uses as many threads).
     #[arg(long, value_name = "N", requires = "slurm", default_value_t = 1,
           allow_negative_numbers = true, value_parser = whole::<u32>(1, 1024))]
     pub cpus_per_task: u32,
-    /// With --slurm: at most K tasks at once (the array's %K).
+    /// Under --slurm, at most K tasks at once (the array's %K).
     #[arg(long, value_name = "K", requires = "slurm", allow_negative_numbers = true,
           value_parser = whole::<u32>(1, 1_000_000))]
     pub at_once: Option<u32>,

@@ -243,8 +243,8 @@ impl Cmd {
     /// (whose runs lock it themselves): a second run into it is refused, naming this one's
     /// process id, host and command (issue 41). The shard model's lock, the one lock.
     fn lock(&self) -> Result<shards::Lock> {
-        std::fs::create_dir_all(&self.out)
-            .with_context(|| format!("cannot create folder {}", self.out.display()))?;
+        // Made as a report folder is (a file where it should be says so), then locked.
+        studies::report::Output::new(&self.out)?;
         Ok(shards::lock_folder(&self.out, &self.command_line())?)
     }
 

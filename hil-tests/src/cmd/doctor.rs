@@ -21,12 +21,21 @@ pub struct Doctor {
     /// M of the cage plugged in (2..=8).
     #[arg(long, default_value = "4", allow_negative_numbers = true, value_parser = crate::args::size)]
     size: heuristic::Size,
+    /// Also write the steps as JUnit XML to FILE (one test case per step).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
 }
 
 impl Doctor {
     /// Runs bring-up; whether every step passed.
     pub fn run(&self) -> anyhow::Result<bool> {
-        run(&self.probe, &self.board, self.elf.as_deref(), self.size)
+        run(
+            &self.probe,
+            &self.board,
+            self.elf.as_deref(),
+            self.size,
+            self.junit.as_deref(),
+        )
     }
 }
 
@@ -36,6 +45,7 @@ fn run(
     board: &str,
     elf: Option<&Path>,
     size: heuristic::Size,
+    junit: Option<&Path>,
 ) -> anyhow::Result<bool> {
     let (profile, base) = boards::file::load_with_base(board)?;
     let mut checks = Vec::new();
@@ -51,6 +61,13 @@ fn run(
     }
     for check in &checks {
         outln!("{check}");
+    }
+    if let Some(path) = junit {
+        let mut properties = vec![("probe", probe.to_string()), ("board", board.to_string())];
+        if let Some(elf) = elf.and_then(|e| std::fs::read(e).ok()) {
+            properties.push(("elf_sha256", bench::Depends::file(&elf)));
+        }
+        bench::report::junit::write(&bench::report::junit::bring_up(&checks, &properties), path)?;
     }
     let failed = checks.iter().filter(|c| c.failed()).count();
     if failed == 0 {
