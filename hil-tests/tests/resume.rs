@@ -459,7 +459,7 @@ fn a_resume_into_a_folder_it_cannot_write_is_refused_before_playing() {
     refused(
         &bench(&sil_args(&out, "60", &["--resume"])),
         &format!(
-            "error: {}: Is a directory",
+            "error: {} is not a regular file",
             out.join("summary.md").display()
         ),
     );
