@@ -10,22 +10,22 @@ use heuristic::{Edge, Model, Node, Position, Side, Size};
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
-/// The campaign on the nominal NUCLEO board, once per size for every test.
+/// The campaign on the nominal NUCLEO board, made once per size and test process: a test that
+/// looks at one size (cargo-nextest runs each test in a process of its own) plays only that one.
 fn run(size: Size) -> &'static FaultRun {
-    static RUNS: OnceLock<[FaultRun; 2]> = OnceLock::new();
-    let runs = RUNS.get_or_init(|| {
-        [Size::M3, Size::M4].map(|size| {
-            let mut sil = Sil::new(NUCLEO, size, None).unwrap();
-            fault_campaign(
-                &mut sil,
-                NUCLEO,
-                size,
-                &mut |_, _| ControlFlow::Continue(()),
-            )
-            .unwrap()
-        })
-    });
-    &runs[usize::from(size == Size::M4)]
+    static M3: OnceLock<FaultRun> = OnceLock::new();
+    static M4: OnceLock<FaultRun> = OnceLock::new();
+    let once = if size == Size::M4 { &M4 } else { &M3 };
+    once.get_or_init(|| {
+        let mut sil = Sil::new(NUCLEO, size, None).unwrap();
+        fault_campaign(
+            &mut sil,
+            NUCLEO,
+            size,
+            &mut |_, _| ControlFlow::Continue(()),
+        )
+        .unwrap()
+    })
 }
 
 fn trials(size: Size, kind: Kind) -> impl Iterator<Item = &'static Trial> {

@@ -115,21 +115,20 @@ pub fn test(options: &Options) -> Result<()> {
     // The firmware the tests run, built once here rather than inside the tests.
     let virtual_board = has(&absent, "unicorn-build");
     let qemu = has(&absent, "qemu");
-    let mut test = Command::new(cargo());
-    test.current_dir(&root)
-        .args(["test", "--workspace", "--features", "hil-tests/probe"]);
+    let mut selection = vec!["--workspace", "--features", "hil-tests/probe"];
+    let mut env: Vec<(&str, PathBuf)> = Vec::new();
     if virtual_board {
         run(
             Command::new(cargo()).current_dir(&root).arg("fw"),
             "the board binary's build (cargo fw)",
         )?;
     } else {
-        test.args(["--exclude", "virtual-board"]);
+        selection.extend(["--exclude", "virtual-board"]);
         // A virtual board built earlier must not stand in for the one skipped.
-        test.env(
+        env.push((
             "BIRDCAGE_VIRTUAL_BOARD",
             target_dir().join("virtual-board-skipped"),
-        );
+        ));
     }
     if qemu {
         run(
@@ -149,13 +148,12 @@ pub fn test(options: &Options) -> Result<()> {
             "the QEMU firmware's build",
         )?;
         let elf: PathBuf = target_dir().join(FIRMWARE_TARGET).join("fw/firmware-qemu");
-        test.env("BIRDCAGE_PIL_ELF", elf);
+        env.push(("BIRDCAGE_PIL_ELF", elf));
     }
     if has(&absent, "chromium") {
         web::web(None)?;
     }
-    test.args(&options.cargo_args);
-    let result = run(&mut test, "cargo test");
+    let result = run_tests(&root, &selection, &env, &options.cargo_args);
     if !absent.is_empty() {
         println!(
             "xtask: the tests ran without {} (see the `skipped:` lines above); install with: {}",
@@ -164,6 +162,74 @@ pub fn test(options: &Options) -> Result<()> {
         );
     }
     result
+}
+
+/// How the workspace's tests run: cargo-nextest when it is installed (each test a process,
+/// test binaries side by side on every core, JUnit from its `ci` profile: `.config/nextest.toml`),
+/// then the doctests, which nextest does not run; otherwise `cargo test`, one binary at a time.
+fn run_tests(
+    root: &std::path::Path,
+    selection: &[&str],
+    env: &[(&str, PathBuf)],
+    cargo_args: &[String],
+) -> Result<()> {
+    let command = |args: &[&str]| {
+        let mut command = Command::new(cargo());
+        command
+            .current_dir(root)
+            .args(args)
+            .args(selection)
+            .envs(env.iter().map(|(k, v)| (k, v)));
+        command
+    };
+    if !nextest_installed() {
+        println!(
+            "xtask: no cargo-nextest; the tests run with cargo test, one binary at a time \
+             (install it with: cargo install cargo-nextest --locked)"
+        );
+        return run(command(&["test"]).args(cargo_args), "cargo test");
+    }
+    let tests = run(
+        command(&["nextest", "run", "--no-fail-fast"]).args(cargo_args),
+        "cargo nextest run",
+    );
+    // Doctests: for the same packages, unless the arguments chose other targets.
+    let doctests = if chooses_targets(cargo_args) {
+        Ok(())
+    } else {
+        run(
+            command(&["test", "--doc"]).args(cargo_args),
+            "cargo test --doc",
+        )
+    };
+    tests.and(doctests)
+}
+
+fn nextest_installed() -> bool {
+    Command::new(cargo())
+        .args(["nextest", "--version"])
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+/// Whether cargo arguments select targets (`--lib`, `--test X`, ...), which `--doc` refuses.
+fn chooses_targets(cargo_args: &[String]) -> bool {
+    const TARGETS: [&str; 10] = [
+        "--lib",
+        "--bin",
+        "--bins",
+        "--test",
+        "--tests",
+        "--example",
+        "--examples",
+        "--bench",
+        "--benches",
+        "--all-targets",
+    ];
+    cargo_args.iter().any(|arg| {
+        let name = arg.split_once('=').map_or(arg.as_str(), |(name, _)| name);
+        TARGETS.contains(&name)
+    })
 }
 
 /// `cargo xtask setup`: every package of the table, for CI (`.ci/run`), or the line to
@@ -211,6 +277,20 @@ mod tests {
         let options = Options::parse(&args).unwrap();
         assert!(options.no_install);
         assert_eq!(options.cargo_args, ["-p", "heuristic"]);
+    }
+
+    #[test]
+    fn target_selections_are_told_from_package_selections() {
+        let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(chooses_targets(&args(&["--lib", "--test", "pil"])));
+        assert!(chooses_targets(&args(&["--test=pil"])));
+        assert!(!chooses_targets(&args(&[
+            "-p",
+            "heuristic",
+            "--features",
+            "x"
+        ])));
+        assert!(!chooses_targets(&args(&[])));
     }
 
     #[test]
