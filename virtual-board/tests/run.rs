@@ -283,6 +283,15 @@ fn bad_input_is_one_line_and_exit_2() {
             stderr(&out)
         );
     }
+    // An ELF for another machine is named as one: this test's own binary, the host's.
+    let host = std::env::current_exe().unwrap();
+    let out = board().args(["run", "--elf"]).arg(&host).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("not a 32-bit ARM (Cortex-M) one") && !err.contains("not a valid ELF"),
+        "{err}"
+    );
     // An ELF that loads where the STM32F446's flash is not (the QEMU firmware loads at 0).
     let mut image = vec![0u8; 16];
     image[..4].copy_from_slice(&0x2002_0000u32.to_le_bytes());
