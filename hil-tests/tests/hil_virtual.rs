@@ -302,6 +302,53 @@ fn a_guided_game_on_the_virtual_board_is_wired_by_the_operators_hands() {
     assert!(text.contains("Faults (wiring or firmware): 0."), "{text}");
 }
 
+/// This process's children named `virtual-board`.
+fn virtual_boards() -> Vec<u32> {
+    let mut pids = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+        let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        for pid in children.split_whitespace().filter_map(|p| p.parse::<u32>().ok()) {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            if comm.trim() == "virtual-board" {
+                pids.push(pid);
+            }
+        }
+    }
+    pids
+}
+
+#[test]
+fn a_board_killed_under_the_bench_is_named_as_killed_not_as_a_probe_error() {
+    let Some(elf) = ready() else { return };
+    let before = virtual_boards();
+    let mut hil = bench::virtual_board::connect(&elf, NUCLEO.name, None, None, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    hil.exchange(firmware::protocol::Command::Identify)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let ours: Vec<u32> = virtual_boards()
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
+    // Other tests of this binary start boards too: kill the one this test started.
+    let [pid] = ours[..] else {
+        eprintln!("skipped: not one new virtual board ({ours:?})");
+        return;
+    };
+    let killed = Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let e = hil
+        .exchange(firmware::protocol::Command::Identify)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the virtual board was killed by signal 9 (SIGKILL)"),
+        "{e}"
+    );
+}
+
 #[test]
 fn a_killed_board_leaves_no_memory_window_file_behind() {
     let Some(elf) = ready() else { return };
