@@ -307,7 +307,10 @@ fn virtual_boards() -> Vec<u32> {
     let mut pids = Vec::new();
     for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
         let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-        for pid in children.split_whitespace().filter_map(|p| p.parse::<u32>().ok()) {
+        for pid in children
+            .split_whitespace()
+            .filter_map(|p| p.parse::<u32>().ok())
+        {
             let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
             if comm.trim() == "virtual-board" {
                 pids.push(pid);
