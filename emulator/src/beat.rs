@@ -90,6 +90,11 @@ pub trait Arena: perfect::Board + Clone {
     fn after(&self, mv: Self::Move) -> Self;
     /// The moves the heuristic (on `model`) may make here, breaking ties by `ties`.
     fn machine_moves(&self, model: Model, ties: Ties) -> Vec<Self::Move>;
+    /// The move of a line known to beat the machine on `model`, when the game so far is
+    /// that line's start ([`crate::beaten`], the cage's): tried first by [`plan_within`].
+    fn known_move(&self, _model: Model) -> Option<Self::Move> {
+        None
+    }
 }
 
 impl Arena for Position {
@@ -115,6 +120,9 @@ impl Arena for Position {
             Ties::ReadingOrder => heuristic_move(self, model).into_iter().collect(),
             Ties::Any => heuristic_moves(self, model),
         }
+    }
+    fn known_move(&self, model: Model) -> Option<Edge> {
+        crate::beaten::next_move(self, model)
     }
 }
 
@@ -167,6 +175,9 @@ struct Search<'p, B: Arena> {
     perfect: HashMap<B::Key, bool>,
     /// Whether some branch of the current iteration was cut for want of budget.
     ran_out: bool,
+    /// Whether the player's moves of a known line ([`Arena::known_move`]) are tried first
+    /// ([`plan_within`]); `beat`, where the lines come from, searches in board order.
+    known_first: bool,
     /// Positions solved so far (the heuristic's move or the perfect verdict: the search's
     /// cost), and the most allowed: at the limit every answer about a new position is "no"
     /// and `gave_up` is set.
@@ -215,6 +226,7 @@ impl<'p, B: Arena> Search<'p, B> {
             choices: HashMap::new(),
             perfect: HashMap::new(),
             ran_out: false,
+            known_first: false,
             visited: 0,
             limit,
             gave_up: false,
@@ -276,8 +288,8 @@ impl<'p, B: Arena> Search<'p, B> {
             } else {
                 // No move of the player's loses the machine at once here, so each child
                 // must be searched.
-                let children: Vec<B> = position
-                    .open()
+                let children: Vec<B> = self
+                    .player_moves(position)
                     .into_iter()
                     .map(|f| position.after(f))
                     .collect();
@@ -289,6 +301,20 @@ impl<'p, B: Arena> Search<'p, B> {
             store(&mut self.mine, key, budget, won);
         }
         won
+    }
+
+    /// The player's moves in the order they are tried: board order, a known line's move
+    /// first when [`Search::known_first`].
+    fn player_moves(&self, position: &B) -> Vec<B::Move> {
+        let mut moves = position.open();
+        if self.known_first
+            && let Some(known) = position.known_move(self.model)
+            && let Some(at) = moves.iter().position(|&m| m == known)
+        {
+            let known = moves.remove(at);
+            moves.insert(0, known);
+        }
+        moves
     }
 
     /// Whether the player wins against perfect play here (player to move), solved once.
@@ -323,15 +349,14 @@ impl<'p, B: Arena> Search<'p, B> {
     }
 
     /// The strategy's move at a player-to-move position it wins within `budget`: the
-    /// perfect player's once the machine has blundered, else the first move in board
-    /// order that wins.
+    /// perfect player's once the machine has blundered, else the first move that wins in
+    /// the order they are tried ([`Search::player_moves`]).
     fn strategy_move(&mut self, position: &B, budget: u8) -> Option<B::Move> {
         if self.machine_lost(position) {
             return perfect::winning_move(position);
         }
         let rest = budget.checked_sub(1)?;
-        position
-            .open()
+        self.player_moves(position)
             .into_iter()
             .find(|&f| self.machine_loses(&position.after(f), rest))
     }
@@ -422,7 +447,9 @@ pub fn plan<B: Arena>(position: &B, model: Model, ties: Ties, limit: usize) -> P
 /// [`plan`], looking only for strategies that make the machine blunder within `moves`
 /// moves of the player's (the position after the blunder counted: 3 is two moves, then the
 /// perfect player's), so that a large board's search stays short: the strategies that beat
-/// the cage's machine from M=3 to 8 are all that short (README, "Results").
+/// the cage's machine from M=3 to 8 are all that short (README, "Results"). On the cage, the
+/// moves of the line `beat` found ([`crate::beaten`]) are tried first, so that on the line
+/// the strategy is proven within a few hundred positions even at M=8.
 ///
 /// ```
 /// use emulator::beat::{Plan, Ties, plan_within};
@@ -445,6 +472,7 @@ pub fn plan_within<B: Arena>(
     };
     let mut quiet = |_| {};
     let mut search = Search::<B>::new(player, model, ties, limit, &mut quiet);
+    search.known_first = true;
     // The player makes at most every other move; a budget that large never runs out.
     let most = u8::try_from(position.open().len() / 2 + 1).unwrap_or(u8::MAX);
     for budget in 1..=most.min(moves) {

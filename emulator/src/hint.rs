@@ -11,7 +11,7 @@ use crate::beat::{Arena, Plan, Ties};
 /// M=5 cage. Larger boards take seconds per deep search on the reference network (each
 /// position an exact solve in big integers), so there the hint looks only for strategies
 /// of [`HINT_SHORT`] moves, the length of those that beat the cage's machine at every
-/// size from 3 to 8.
+/// size from 3 to 8 (whose moves it tries first, [`crate::beaten`]).
 pub const HINT_EDGES: usize = 41;
 
 /// How many moves of the person's a strategy may take on a board larger than

@@ -20,6 +20,7 @@
 //! - [`players`]: the heuristic and the perfect players, and `birdcage play`'s opponents;
 //! - [`beat`]: the search for a Short strategy that always beats the heuristic, and from
 //!   any position for either side, on the cage or a graph;
+//! - [`beaten`]: how `beat` beat the machine at M=3..8, the lines the hint tries first;
 //! - [`hint`]: the hint of a game against the machine (`birdcage play`, the web app);
 //! - [`truth`]: the exact `ideal` truth of a position (best set, best drop, runner-up), the
 //!   one the studies, SIL and the bench judge moves against;
@@ -37,6 +38,7 @@
 pub mod analysis;
 mod bareiss;
 pub mod beat;
+pub mod beaten;
 pub mod diagram;
 pub mod emulated;
 pub mod exact;

@@ -300,3 +300,64 @@ fn the_plan_gives_up_at_its_limit() {
         Plan::Loses
     );
 }
+
+#[test]
+fn the_known_lines_are_beats_own_and_each_makes_the_third_cut_a_blunder() {
+    use emulator::beaten::LINES;
+    // One line for every size from 3 to 8 on each network (README, "Results").
+    for m in 3..=8 {
+        for model in Model::ALL {
+            let found = LINES.iter().filter(|l| (l.0, l.1) == (m, model)).count();
+            assert_eq!(found, 1, "M={m} {model}");
+        }
+    }
+    for &(m, model, line) in LINES {
+        let size = Size::new(m.into()).unwrap();
+        let moves: Vec<heuristic::Move> = line
+            .split(',')
+            .map(|t| heuristic::Move::parse(size, t).unwrap())
+            .collect();
+        let mut p = Position::new(size, Side::Cut);
+        for (i, &mv) in moves.iter().enumerate() {
+            // The machine's cuts are the heuristic's; before its third, perfect play still
+            // wins for it; after it, Short wins.
+            if mv.side == Side::Cut {
+                assert_eq!(
+                    Some(mv.edge),
+                    heuristic_move(&p, model),
+                    "M={m} {model} {i}"
+                );
+            }
+            if i == 4 {
+                assert_eq!(switching::perfect::winner(&p), Side::Cut, "M={m} {model}");
+            }
+            p.play(mv).unwrap();
+        }
+        assert_eq!(moves.len(), 5, "M={m} {model}");
+        assert_eq!(switching::perfect::winner(&p), Side::Short, "M={m} {model}");
+        // And it is where `beat`'s own line starts (its search in board order).
+        let report = beat(size, model, Ties::ReadingOrder);
+        assert_eq!(&report.line[..5], &moves[..], "M={m} {model}");
+    }
+}
+
+#[test]
+fn on_the_known_line_the_plan_is_found_within_a_few_hundred_positions_at_m8() {
+    // In board order the search after the opening at M=8 on the reference network needs
+    // more than the hint's budget (140,000,000 / 113² = 10,964 positions); on the line it
+    // finds the strategy's move, and the next, within a few hundred.
+    let size = Size::new(8).unwrap();
+    for (record, next) in [("A1", "C1"), ("A1,c1,C3", "A5")] {
+        let p = Position::from_record(size, Side::Cut, record).unwrap();
+        match emulator::beat::plan_within(&p, Model::Reference, Ties::ReadingOrder, 500, 3) {
+            Plan::Wins { first, perfect } => {
+                assert_eq!(
+                    (first.to_string().as_str(), perfect),
+                    (next, false),
+                    "{record}"
+                );
+            }
+            other => panic!("{record}: {other:?}"),
+        }
+    }
+}

@@ -72,6 +72,79 @@ fn doctor_brings_up_the_virtual_board_step_by_step() {
     assert!(text.contains("All "), "{text}");
 }
 
+/// The Thumb-2 `B.W` at `from` to `to`.
+fn branch_w(from: u32, to: u32) -> [u8; 4] {
+    let offset = i64::from(to) - (i64::from(from) + 4);
+    assert!((-(1 << 24)..(1 << 24)).contains(&offset) && offset & 1 == 0);
+    let imm = (offset as u32) & 0x01FF_FFFF;
+    let s = (imm >> 24) & 1;
+    let (i1, i2) = ((imm >> 23) & 1, (imm >> 22) & 1);
+    let (j1, j2) = (!(i1 ^ s) & 1, !(i2 ^ s) & 1);
+    let hw1 = 0xF000 | (s << 10) | ((imm >> 12) & 0x3FF);
+    let hw2 = 0x9000 | (j1 << 13) | (j2 << 11) | ((imm >> 1) & 0x7FF);
+    let [a, b] = (hw1 as u16).to_le_bytes();
+    let [c, d] = (hw2 as u16).to_le_bytes();
+    [a, b, c, d]
+}
+
+/// The board ELF made to panic at boot, once RTT is up: the entry of `App::start` (the
+/// firmware's last step before its main loop) branches to its own panic handler.
+fn panicking_elf(elf: &Path, dir: &Path) -> PathBuf {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let mut bytes = std::fs::read(elf).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let address = |wanted: &dyn Fn(&str) -> bool| {
+        file.symbols()
+            .find(|s| {
+                s.name()
+                    .is_ok_and(|n| wanted(&format!("{:#}", rustc_demangle::demangle(n))))
+            })
+            .map(|s| s.address() as u32 & !1)
+            .expect("the symbol")
+    };
+    let start = address(&|n| n.starts_with("firmware::app::App<") && n.ends_with(">::start"));
+    let handler = address(&|n| n == "_defmt_panic");
+    let text = file.section_by_name(".text").unwrap();
+    let (offset, _) = text.file_range().unwrap();
+    let at = (offset + u64::from(start) - text.address()) as usize;
+    drop(file);
+    bytes[at..at + 4].copy_from_slice(&branch_w(start, handler));
+    let patched = dir.join("firmware-panics");
+    std::fs::write(&patched, bytes).unwrap();
+    patched
+}
+
+#[test]
+fn doctor_names_a_firmware_panic_at_the_step_it_stopped_not_the_flashing() {
+    let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let panics = panicking_elf(&elf, dir.path());
+    let out = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(["doctor", "--probe", "virtual", "--elf"])
+        .arg(&panics)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    // The ELF was flashed: the firmware ran, and stopped after.
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("ok ") && l.contains("ELF flashed")),
+        "{text}"
+    );
+    let failed = text
+        .lines()
+        .find(|l| l.starts_with("FAIL "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(!failed.contains("ELF flashed"), "{text}");
+    // The board's own line: the panic, its place and the firmware's message.
+    assert!(
+        failed.contains("the firmware panicked (udf at PC 0x08"),
+        "{text}"
+    );
+    assert!(failed.contains("panicked at"), "{text}");
+}
+
 #[test]
 fn an_elf_the_virtual_board_refuses_is_named_in_one_line() {
     let Some(_) = ready() else { return };
@@ -227,6 +300,56 @@ fn a_guided_game_on_the_virtual_board_is_wired_by_the_operators_hands() {
     assert!(text.contains("The board cuts "), "{text}");
     assert!(text.contains("The board says Cut has won."), "{text}");
     assert!(text.contains("Faults (wiring or firmware): 0."), "{text}");
+}
+
+/// This process's children named `virtual-board`.
+fn virtual_boards() -> Vec<u32> {
+    let mut pids = Vec::new();
+    for task in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+        let children = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        for pid in children
+            .split_whitespace()
+            .filter_map(|p| p.parse::<u32>().ok())
+        {
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            if comm.trim() == "virtual-board" {
+                pids.push(pid);
+            }
+        }
+    }
+    pids
+}
+
+#[test]
+fn a_board_killed_under_the_bench_is_named_as_killed_not_as_a_probe_error() {
+    let Some(elf) = ready() else { return };
+    let before = virtual_boards();
+    let mut hil = bench::virtual_board::connect(&elf, NUCLEO.name, None, None, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    hil.exchange(firmware::protocol::Command::Identify)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let ours: Vec<u32> = virtual_boards()
+        .into_iter()
+        .filter(|p| !before.contains(p))
+        .collect();
+    // Other tests of this binary start boards too: kill the one this test started.
+    let [pid] = ours[..] else {
+        eprintln!("skipped: not one new virtual board ({ours:?})");
+        return;
+    };
+    let killed = Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let e = hil
+        .exchange(firmware::protocol::Command::Identify)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the virtual board was killed by signal 9 (SIGKILL)"),
+        "{e}"
+    );
 }
 
 #[test]

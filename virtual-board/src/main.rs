@@ -4,6 +4,9 @@
 //!
 //! - `virtual-board run --elf ELF`: runs it for a while of virtual time, printing its defmt
 //!   log (bring-up without a debugger).
+//! - `virtual-board play --elf ELF`: the game a visitor played, with the person at the
+//!   terminal: the LEDs show the machine's move, the person makes theirs and presses.
+//! - `virtual-board visit --elf ELF`: a simulated visitor plays (perfect Short), for CI.
 //! - `virtual-board serve --elf ELF --gdb unix:PATH`: serves a GDB remote stub, which the
 //!   bench's probe (`hil-tests run --target hil --probe virtual`) and `arm-none-eabi-gdb` attach
 //!   to.
@@ -14,7 +17,7 @@
 //! GPL-2.0 (unicorn is): a binary of its own, reached only over a socket.
 //!
 //! Exit codes: 0 done, 2 bad input, 3 a configuration fault, 4 an unmodelled register access,
-//! 5 the CPU stopped, 6 a visitor's game ended without a verdict (what to check is on stderr),
+//! 5 the CPU stopped, 6 a game (`play`, `visit`) ended without a verdict (what to check is on stderr),
 //! 101 the firmware panicked.
 
 use std::io::Write;
@@ -25,6 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use heuristic::Side;
 
 mod board;
 mod chip;
@@ -36,6 +40,7 @@ mod gdb;
 mod log;
 mod operator;
 mod periph;
+mod person;
 mod semihosting;
 mod serve;
 mod sram;
@@ -96,10 +101,17 @@ enum Command {
         #[arg(long = "press-at")]
         press_at: Vec<u64>,
     },
-    /// Play as a visitor played Shannon's machine, with no bench protocol: a cage without
-    /// fixture, the button pressed through IDR, the machine's move read off its LEDs, both
-    /// moves made by hand; Short plays perfectly. Prints each game's record and winner.
+    /// Play Shannon's machine as a visitor did, on a cage without fixture: the LEDs show the
+    /// machine's move (it is cut on the cage), you type your Short move and press the button
+    /// (an empty line), until the firmware lights its verdict. Line by line on stdin.
     Play {
+        #[command(flatten)]
+        board: BoardArgs,
+    },
+    /// A simulated visitor, with no bench protocol: a cage without fixture, the button
+    /// pressed through IDR, the machine's move read off its LEDs, both moves made by hand;
+    /// Short plays perfectly. Prints each game's record and winner.
+    Visit {
         #[command(flatten)]
         board: BoardArgs,
         /// Games, each from power-on.
@@ -230,14 +242,50 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             write_coverage(&board, &elf, &core)?;
             Ok(code)
         }
-        Command::Play { board, games } => {
+        Command::Play { board } => {
+            let (elf, mut b) = build(&board)?;
+            b.inject(board::BoardFault::NoFixture)?;
+            let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
+            let mut log = log::Log::new(&elf);
+            let mut out = std::io::stdout().lock();
+            let mut input = std::io::stdin().lock();
+            let prompt = std::io::IsTerminal::is_terminal(&input);
+            let (ended, moves) = match person::play(&mut core, &elf, &mut input, &mut out, prompt) {
+                Ok(ended) => ended,
+                Err(stop) => return Ok(stopped(&stop)),
+            };
+            if let Some(record) = person::record(&moves) {
+                writeln!(out, "Record: {record}")?;
+            }
+            let code = match ended {
+                person::Ended::Verdict(Side::Cut) => {
+                    writeln!(out, "Every row LED is lit: the machine (Cut) has won.")?;
+                    ExitCode::SUCCESS
+                }
+                person::Ended::Verdict(Side::Short) => {
+                    writeln!(out, "Every column LED is lit: you (Short) have won.")?;
+                    ExitCode::SUCCESS
+                }
+                person::Ended::Quit => ExitCode::SUCCESS,
+                person::Ended::Trouble(trouble) => {
+                    eprintln!("virtual board: no verdict: {trouble}");
+                    for line in log.lines(&mut core) {
+                        eprintln!("  log: {line}");
+                    }
+                    ExitCode::from(6)
+                }
+            };
+            write_coverage(&board, &elf, &core)?;
+            Ok(code)
+        }
+        Command::Visit { board, games } => {
             let mut out = std::io::stdout().lock();
             for _ in 0..games {
                 let (elf, mut b) = build(&board)?;
                 b.inject(board::BoardFault::NoFixture)?;
                 let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
                 let mut log = log::Log::new(&elf);
-                match operator::play(&mut core, &elf, emulator::players::perfect_move) {
+                match operator::visit(&mut core, &elf, emulator::players::perfect_move) {
                     Ok(game) => {
                         writeln!(out, "Record: {}", game.record())?;
                         if let Some(side) = game.winner {

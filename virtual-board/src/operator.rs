@@ -1,8 +1,9 @@
-//! A visitor at Shannon's machine, with no bench protocol at all: on a cage without fixture the
-//! operator presses the button (through IDR, for long enough that the firmware's debouncer
-//! sees a real press), reads the machine's move off the lit row and column LEDs (from ODR),
-//! makes that cut and Short's reply on the cage by hand, and presses again, until the machine
-//! lights a result.
+//! A simulated visitor at Shannon's machine (`virtual-board visit`), with no bench protocol at
+//! all: on a cage without fixture the operator presses the button (through IDR, for long
+//! enough that the firmware's debouncer sees a real press), reads the machine's move off the
+//! lit row and column LEDs (from ODR), makes that cut and Short's reply on the cage by hand,
+//! and presses again, until the machine lights a result. The pieces (the press, the LEDs read,
+//! what to check) are also those of the game a person plays ([`crate::person`]).
 
 use firmware::LedPattern;
 use heuristic::{Edge, Move, Record, Side, Size};
@@ -67,7 +68,7 @@ fn run_ms(core: &mut Core<'_>, elf: &Elf, ms: u64) -> Result<(), Stop> {
 }
 
 /// Runs until the LEDs light (what a visitor waits for), for at most [`WAIT_MS`].
-fn wait_for_leds(core: &mut Core<'_>, elf: &Elf) -> Result<LedPattern, Stop> {
+pub(crate) fn wait_for_leds(core: &mut Core<'_>, elf: &Elf) -> Result<LedPattern, Stop> {
     for _ in 0..WAIT_MS {
         let shown = core.state().board.leds();
         if shown != LedPattern::OFF {
@@ -78,7 +79,7 @@ fn wait_for_leds(core: &mut Core<'_>, elf: &Elf) -> Result<LedPattern, Stop> {
     Ok(core.state().board.leds())
 }
 
-fn press(core: &mut Core<'_>, elf: &Elf) -> Result<LedPattern, Stop> {
+pub(crate) fn press(core: &mut Core<'_>, elf: &Elf) -> Result<LedPattern, Stop> {
     core.state_mut().board.press(true);
     run_ms(core, elf, PRESS_MS)?;
     core.state_mut().board.press(false);
@@ -87,13 +88,13 @@ fn press(core: &mut Core<'_>, elf: &Elf) -> Result<LedPattern, Stop> {
 }
 
 /// The edge whose row and column alone are lit, if that is what `pattern` shows.
-fn shown_edge(pattern: LedPattern, size: Size) -> Option<Edge> {
+pub(crate) fn shown_edge(pattern: LedPattern, size: Size) -> Option<Edge> {
     size.edges().find(|&e| LedPattern::edge(e) == pattern)
 }
 
 /// What a person should check when the LEDs show `shown` where `expected` (or, with `OFF`,
 /// a move) was due: the LEDs that stay dark, or the machine's fault pattern.
-fn diagnose(shown: LedPattern, expected: LedPattern, core: &Core<'_>) -> String {
+pub(crate) fn diagnose(shown: LedPattern, expected: LedPattern, core: &Core<'_>) -> String {
     let (rows, columns) = core.state().board.led_pins();
     let name = |pin: boards::Pin| crate::chip::pin_name(pin);
     if shown == LedPattern::FAULT {
@@ -146,7 +147,7 @@ fn diagnose(shown: LedPattern, expected: LedPattern, core: &Core<'_>) -> String 
 
 /// Plays one game from power-on: the machine's moves as its LEDs show them, Short's from
 /// `short`.
-pub fn play(
+pub fn visit(
     core: &mut Core<'_>,
     elf: &Elf,
     mut short: impl FnMut(&heuristic::Position) -> Option<Edge>,

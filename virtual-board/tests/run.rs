@@ -283,6 +283,15 @@ fn bad_input_is_one_line_and_exit_2() {
             stderr(&out)
         );
     }
+    // An ELF for another machine is named as one: this test's own binary, the host's.
+    let host = std::env::current_exe().unwrap();
+    let out = board().args(["run", "--elf"]).arg(&host).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("not a 32-bit ARM (Cortex-M) one") && !err.contains("not a valid ELF"),
+        "{err}"
+    );
     // An ELF that loads where the STM32F446's flash is not (the QEMU firmware loads at 0).
     let mut image = vec![0u8; 16];
     image[..4].copy_from_slice(&0x2002_0000u32.to_le_bytes());
@@ -442,40 +451,135 @@ fn rtt_block(elf: &Path) -> u32 {
         .expect("_SEGGER_RTT")
 }
 
+/// SIL's game on the NUCLEO's drawn board (profile + seed) against the perfect Short: the
+/// application in-process, its button pressed in-process.
+fn sil_game(seed: u64) -> (String, heuristic::Side) {
+    let profile = &boards::NUCLEO_F446RE;
+    let cage =
+        emulator::emulated::EmulatedCage::new(profile, heuristic::Size::M4, Some(seed)).unwrap();
+    let mut app = cage.app(profile, firmware::Config::default());
+    let sil = emulator::emulated::run_game(&cage, &mut app, |p| {
+        emulator::players::perfect_move(p).expect("a move while the game is on")
+    });
+    let winner = *sil.result.as_ref().expect("SIL's game ends with a verdict");
+    assert!(sil.moves.len() >= 7, "a whole game: {}", sil.record());
+    (sil.record(), winner)
+}
+
+#[test]
+fn a_person_plays_by_typing_moves_and_pressing_and_the_firmware_gives_the_verdict() {
+    use std::io::{BufRead, BufReader, Write};
+    let Some(elf) = board_elf() else { return };
+    let seed = 7;
+    let mut child = board()
+        .args(["play", "--seed", &seed.to_string(), "--elf"])
+        .arg(&elf)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut said = Vec::new();
+    let mut read_until = |said: &mut Vec<String>, end: &dyn Fn(&str) -> bool| -> String {
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            said.push(line.clone());
+            if end(&line) {
+                return line;
+            }
+        }
+        panic!("the output ended: {said:#?}")
+    };
+    read_until(&mut said, &|l| {
+        l.starts_with("Every LED is lit: a new game")
+    });
+    // Pressing before the machine has moved starts the game; then the person's mistakes
+    // are named and the game goes on.
+    let size = heuristic::Size::M4;
+    let mut position = heuristic::Position::new(size, heuristic::Side::Cut);
+    let mut first = true;
+    let record = loop {
+        writeln!(input).unwrap();
+        let line = read_until(&mut said, &|l| {
+            l.starts_with("The machine cuts ") || l.starts_with("Record: ")
+        });
+        if line.starts_with("Record: ") {
+            break line;
+        }
+        let edge = line["The machine cuts ".len()..].split(' ').next().unwrap();
+        position
+            .play_edge(heuristic::Edge::parse(size, edge).unwrap())
+            .unwrap();
+        if first {
+            // An edge off the board, the machine's own cut, a press before a move.
+            let own = edge.to_lowercase();
+            for (typed, answer) in [
+                ("z9", "z9 is off the M=4 board"),
+                (own.as_str(), "was already cut"),
+                ("", "Make your move on the cage first"),
+            ] {
+                writeln!(input, "{typed}").unwrap();
+                let line = read_until(&mut said, &|_| true);
+                assert!(line.contains(answer), "{typed:?}: {line}");
+            }
+            first = false;
+        }
+        // The game may be over (the machine's cut won): the next press shows the verdict.
+        if position.winner().is_none()
+            && let Some(short) = emulator::players::perfect_move(&position)
+        {
+            position.play_edge(short).unwrap();
+            writeln!(input, "{}", short.to_string().to_lowercase()).unwrap();
+            let line = read_until(&mut said, &|l| l.starts_with("You short "));
+            assert!(line.starts_with(&format!("You short {short}.")), "{line}");
+        }
+    };
+    drop(input);
+    let rest: Vec<String> = lines.map(Result::unwrap).collect();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{said:#?}");
+    // The person (playing perfect Short's moves) plays the game SIL plays, and the firmware's
+    // verdict is lit and said.
+    let (sil_record, winner) = sil_game(seed);
+    assert_eq!(record, format!("Record: {}", sil_record), "{said:#?}");
+    let expected = match winner {
+        heuristic::Side::Cut => "Every row LED is lit: the machine (Cut) has won.",
+        heuristic::Side::Short => "Every column LED is lit: you (Short) have won.",
+    };
+    assert_eq!(rest, [expected], "{said:#?}");
+    // The LEDs were drawn: a new game lights every one.
+    assert!(
+        said.iter().any(|l| l.trim() == "* * * * * * *"),
+        "{said:#?}"
+    );
+}
+
 #[test]
 fn the_virtual_operator_plays_by_button_and_leds_the_game_sil_plays() {
     let Some(elf) = board_elf() else { return };
     for seed in [7u64, 12] {
         let out = board()
-            .args(["play", "--seed", &seed.to_string(), "--elf"])
+            .args(["visit", "--seed", &seed.to_string(), "--elf"])
             .arg(&elf)
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", stderr(&out));
         let text = String::from_utf8_lossy(&out.stdout);
-        // SIL: the same application on the same drawn board (profile + seed), its button
-        // pressed in-process, the same perfect Short.
-        let profile = &boards::NUCLEO_F446RE;
-        let cage = emulator::emulated::EmulatedCage::new(profile, heuristic::Size::M4, Some(seed))
-            .unwrap();
-        let mut app = cage.app(profile, firmware::Config::default());
-        let sil = emulator::emulated::run_game(&cage, &mut app, |p| {
-            emulator::players::perfect_move(p).expect("a move while the game is on")
-        });
-        let winner = sil.result.as_ref().expect("SIL's game ends with a verdict");
+        let (record, winner) = sil_game(seed);
         assert_eq!(
             text.trim(),
-            format!("Record: {}\nWinner: {}", sil.record(), winner.name()),
+            format!("Record: {record}\nWinner: {}", winner.name()),
             "seed {seed}"
         );
-        assert!(sil.moves.len() >= 7, "a whole game: {}", sil.record());
     }
 }
 
-/// `play` with `fault`: exit 6 (no verdict) and what stderr says.
+/// `visit` with `fault`: exit 6 (no verdict) and what stderr says.
 fn faulty_game(elf: &Path, fault: &str) -> String {
     let out = board()
-        .args(["play", "--seed", "7", "--fault", fault, "--elf"])
+        .args(["visit", "--seed", "7", "--fault", fault, "--elf"])
         .arg(elf)
         .output()
         .unwrap();

@@ -76,6 +76,9 @@ pub fn edge_info(game: &Game, drops: &Drops) -> Vec<String> {
         .collect()
 }
 
+/// A tie set this short is named again in the top drops' list; a longer one only once.
+const SHORT_SET: usize = 3;
+
 /// The ranking in words (`analyze`'s), then the top drops as a list.
 pub fn ranking_html(game: &Game, drops: &Drops) -> String {
     let names = game.names();
@@ -93,7 +96,16 @@ pub fn ranking_html(game: &Game, drops: &Drops) -> String {
     let mut order: Vec<usize> = (0..named.len()).collect();
     order.sort_by(|&a, &b| named[b].1.cmp(&named[a].1).then(a.cmp(&b)));
     // The five largest drops, each set of exactly equal ones one item, so that a tie set
-    // (64 resistors at M=8) is named once, not in each of five items.
+    // (64 resistors at M=8) is named once, not in each of five items; the largest and the
+    // runner-up sets are named by the lines above, so their items give only their count
+    // (unless the set is short enough to read again at a glance).
+    let named_above = |d: &BigRational| {
+        let mut larger: Vec<&BigRational> =
+            named.iter().map(|(_, o)| o).filter(|o| *o > d).collect();
+        larger.sort();
+        larger.dedup();
+        larger.len() < 2
+    };
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for &i in order.iter().take(5) {
         match groups.last_mut() {
@@ -112,6 +124,9 @@ pub fn ranking_html(game: &Game, drops: &Drops) -> String {
                 .collect();
             let names = match equal.as_slice() {
                 [one] => (*one).to_string(),
+                all if all.len() > SHORT_SET && named_above(d) => {
+                    format!("the {} named above (exactly equal)", all.len())
+                }
                 all => format!("{} (exactly equal)", all.join(", ")),
             };
             let _ = write!(
@@ -173,15 +188,12 @@ pub fn why_html(game: &Game) -> String {
         Side::Cut => "cut the resistor with the largest current",
         Side::Short => "shorted the resistor with the largest drop",
     };
+    // The tie set is named once, by the ranking below.
     let ties = if before.tied.len() > 1 {
-        let names: Vec<&str> = before
-            .tied
-            .iter()
-            .map(|&t| game.names()[t].as_str())
-            .collect();
         format!(
-            " It was exactly tied with {}; ties go to the first in reading order.",
-            names[1..].join(", ")
+            " It was exactly tied with {} more (named below); ties go to the first in \
+             reading order.",
+            before.tied.len() - 1
         )
     } else {
         String::new()

@@ -106,11 +106,21 @@ pub fn protocol_checks(
             return checks;
         }
         Err(e) => {
+            // A machine that stopped (a firmware panic) said why: that is the thing to fix.
+            let stopped = matches!(
+                e,
+                crate::TargetError::Lost(crate::target::Lost::Machine { .. })
+            );
             checks.push(Check::fail(
                 VERSION,
                 format!("no answer to Identify on the bench channel: {e}"),
-                "check that the ELF given is the one running and that RTT attached (see the \
-                 runbook in hil-tests/README.md)",
+                if stopped {
+                    "the firmware stopped after it started: the board's line says how (a panic \
+                     with its message and place); fix the firmware there"
+                } else {
+                    "check that the ELF given is the one running and that RTT attached (see the \
+                     runbook in hil-tests/README.md)"
+                },
             ));
             return checks;
         }

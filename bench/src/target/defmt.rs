@@ -64,6 +64,16 @@ impl DefmtLog {
         }
     }
 
+    /// The last error line decoded and not yet taken (a panic's message, when the firmware
+    /// stopped before the bench took its logs).
+    pub fn last_error(&self) -> Option<&str> {
+        self.lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("error "))
+            .map(String::as_str)
+    }
+
     /// The lines decoded since the last call.
     pub fn take(&mut self) -> Vec<String> {
         std::mem::take(&mut self.lines)

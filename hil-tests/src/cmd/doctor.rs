@@ -324,13 +324,46 @@ fn connect_virtual(
             Some(Box::new(hil))
         }
         Err(e) => {
-            checks.push(Check::fail(
-                FLASHED,
-                e.to_string(),
-                "the virtual board's line says what the firmware did (virtual-board/README.md)",
-            ));
+            match failed_step(&e) {
+                FLASHED => checks.push(Check::fail(
+                    FLASHED,
+                    e.to_string(),
+                    "the virtual board's line says what it refused (virtual-board/README.md)",
+                )),
+                step => {
+                    checks.push(Check::pass(
+                        CHIP,
+                        format!("the virtual {} (attached by probe-rs)", profile.mcu),
+                    ));
+                    checks.push(Check::pass(
+                        FLASHED,
+                        format!(
+                            "{} (downloaded by probe-rs as memory writes)",
+                            elf.display()
+                        ),
+                    ));
+                    checks.push(Check::fail(
+                        step,
+                        e.to_string(),
+                        "the firmware ran and stopped before RTT was read: the board's line \
+                         (first) says how, a panic with its message and place; fix the firmware \
+                         there",
+                    ));
+                }
+            }
             None
         }
+    }
+}
+
+/// The bring-up step an error of the probe's path belongs to: the ELF's own (it cannot be
+/// read or downloaded) or, once the firmware has run (it stopped and said why, or RTT did not
+/// come up), the RTT step, where the bench first waits on it.
+#[cfg(feature = "probe")]
+fn failed_step(error: &bench::TargetError) -> &'static str {
+    match error {
+        bench::TargetError::Lost(bench::Lost::Machine { .. } | bench::Lost::Rtt { .. }) => RTT,
+        _ => FLASHED,
     }
 }
 

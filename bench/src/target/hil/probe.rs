@@ -136,18 +136,52 @@ impl Hil {
         chip: &str,
         registry: &Registry,
         elf: &Path,
-        service: Option<Box<dyn Service>>,
+        mut service: Option<Box<dyn Service>>,
         polling: Polling,
         guard: Option<Box<dyn Send>>,
     ) -> Result<Hil, TargetError> {
         // Read first: a missing ELF is named as such, not as probe-rs's IO error mid-download.
         let bytes = Elf::read(elf)?.bytes;
+        match Self::bring_up(probe, chip, registry, elf, &bytes) {
+            Ok((session, rtt, defmt)) => Ok(Hil {
+                session,
+                rtt,
+                functions: functions(&bytes),
+                defmt,
+                seq: Sequence::default(),
+                service,
+                reader: FrameReader::new(),
+                polling,
+                stats: RetryStats::default(),
+                _guard: guard,
+            }),
+            // A machine that stopped meanwhile (a firmware that panics at boot) says why:
+            // probe-rs alone sees only a probe that stopped answering.
+            Err(error) => Err(match service.as_mut().and_then(|s| s.said()) {
+                Some(said) => Lost::Machine {
+                    said,
+                    then: error.to_string(),
+                }
+                .into(),
+                None => error,
+            }),
+        }
+    }
+
+    /// [`Hil::attach`]'s steps: attach, flash, reset, RTT.
+    fn bring_up(
+        probe: Probe,
+        chip: &str,
+        registry: &Registry,
+        elf: &Path,
+        bytes: &[u8],
+    ) -> Result<(Session, Rtt, DefmtLog), TargetError> {
         let mut session = probe
             .attach_with_registry(chip, Permissions::default(), registry)
             .map_err(lost)?;
         download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
-        let defmt = DefmtLog::new(&bytes).map_err(Lost::Defmt)?;
-        let region = match find_rtt_control_block_in_raw_file(&bytes) {
+        let defmt = DefmtLog::new(bytes).map_err(Lost::Defmt)?;
+        let region = match find_rtt_control_block_in_raw_file(bytes) {
             Ok(Some(addr)) => ScanRegion::Exact(addr),
             _ => ScanRegion::Ram,
         };
@@ -158,18 +192,7 @@ impl Hil {
             match try_attach_to_rtt(&mut core, RTT_TIMEOUT, &region) {
                 Ok(rtt) => {
                     drop(core);
-                    return Ok(Hil {
-                        session,
-                        rtt,
-                        functions: functions(&bytes),
-                        defmt,
-                        seq: Sequence::default(),
-                        service,
-                        reader: FrameReader::new(),
-                        polling,
-                        stats: RetryStats::default(),
-                        _guard: guard,
-                    });
+                    return Ok((session, rtt, defmt));
                 }
                 Err(e) => last = Some(e),
             }
@@ -316,7 +339,15 @@ impl Hil {
 
     /// `error` with what the machine said, if it stopped, or (no reply) where the core is.
     fn explain(&mut self, error: TargetError) -> TargetError {
-        if let Some(line) = self.service.as_mut().and_then(|s| s.said()) {
+        if let Some(mut line) = self.service.as_mut().and_then(|s| s.said()) {
+            // Its last error on RTT (a panic's message), when the bench read it before the
+            // machine could: the machine's line then lacks it.
+            if let Some(last) = self.defmt.last_error() {
+                let last = last.lines().collect::<Vec<_>>().join(" | ");
+                if !line.contains(&last) {
+                    line = format!("{line}; the firmware's last error on RTT: {last}");
+                }
+            }
             return Lost::Machine {
                 said: line,
                 then: error.to_string(),
