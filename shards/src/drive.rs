@@ -56,6 +56,25 @@ pub enum Outcome<T> {
     Status(Status),
 }
 
+impl<T> Outcome<T> {
+    /// What a run that made no report tells its user: the shard's file stored (or kept),
+    /// the submission, the shards' states; `None` for a report (its caller shows it).
+    pub fn text(&self, job: &Job, dir: &Path) -> Option<String> {
+        Some(match self {
+            Outcome::Merged(_) => return None,
+            Outcome::Shard { path, kept: false } => format!("stored {}\n", path.display()),
+            Outcome::Shard { path, kept: true } => {
+                format!("{} is whole already: kept, not run again\n", path.display())
+            }
+            Outcome::Submitted(s) => {
+                let count = s.shards.len() + s.done + s.queued.len();
+                s.text(job, dir, count as u32)
+            }
+            Outcome::Status(s) => s.text(job, dir),
+        })
+    }
+}
+
 /// Why the model refused (the job's own errors pass through as they are).
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {

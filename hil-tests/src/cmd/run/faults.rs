@@ -63,7 +63,7 @@ impl Run {
                  breaks one board (--board-seed)"
             );
         }
-        let mode = self.shards.mode()?;
+        let mode = self.shards.checked_mode()?;
         let virtual_board =
             self.target == Stage::Hil && self.probe.as_deref().is_some_and(bench::is_virtual);
         if self.target == Stage::Hil && !virtual_board {
@@ -133,7 +133,7 @@ impl Run {
         match outcome? {
             Outcome::Merged(md) => self.reported(Ok(md)),
             other => {
-                shard::print(other, &job, &self.out, &mode);
+                shard::print(other, &job, &self.out);
                 Ok(())
             }
         }
