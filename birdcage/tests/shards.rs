@@ -123,21 +123,37 @@ fn tolerance_shards_merge_to_the_one_process_files() {
 }
 
 #[test]
-fn the_studies_not_yet_sharded_say_so() {
-    for study in ["pullups", "heuristic"] {
-        let dir = scratch(&format!("not-{study}"));
-        assert_bad_input(
-            &[
-                "study",
-                study,
-                "--out",
-                dir.to_str().unwrap(),
-                "--shard",
-                "1/2",
-            ],
-            "--shard, --merge, --slurm and --status split the quantisation and tolerance studies only so far",
-        );
+fn pullups_shards_merge_to_the_one_process_files() {
+    // summary.md, JSON, CSV, two plots; 4 shards of 5 boards: one shard draws two.
+    let n = one_and_sharded(
+        &["study", "pullups", "--size", "3", "--boards", "5"],
+        4,
+        "p3",
+    );
+    assert_eq!(n, 5);
+}
+
+#[test]
+fn heuristic_shards_merge_to_the_one_process_files() {
+    if !nauty() {
+        return;
     }
+    // summary.md, JSON, CSV, plot; shards own some families' boards and none of others'.
+    let n = one_and_sharded(
+        &[
+            "study",
+            "heuristic",
+            "--seed",
+            "4",
+            "--max-vertices",
+            "5",
+            "--samples",
+            "3",
+        ],
+        3,
+        "h5",
+    );
+    assert_eq!(n, 4);
 }
 
 /// A shard of another spec (another seed) in the folder is refused, by the next shard before

@@ -6,8 +6,8 @@
 use clap::Args;
 
 use crate::Mode;
-use crate::slurm::{DEFAULT_MEM, DEFAULT_TIME, Options};
 use crate::ShardId;
+use crate::slurm::{DEFAULT_MEM, DEFAULT_TIME, Options};
 
 /// How a long job is split and run (the shard model: README, "Beyond one machine").
 #[derive(Args, Debug, Clone)]
@@ -143,13 +143,28 @@ mod tests {
             mode(&["--out", "d", "--status", "--shards", "4"]),
             Ok(Mode::Status(Some(4)))
         );
-        let Ok(Mode::Slurm { count, options, dry_run }) =
-            mode(&["--out", "d", "--slurm", "--shards", "8", "--at-once", "2", "--dry-run"])
+        let Ok(Mode::Slurm {
+            count,
+            options,
+            dry_run,
+        }) = mode(&[
+            "--out",
+            "d",
+            "--slurm",
+            "--shards",
+            "8",
+            "--at-once",
+            "2",
+            "--dry-run",
+        ])
         else {
             panic!("not a submission")
         };
         assert_eq!((count, options.at_once, dry_run), (8, Some(2), true));
-        assert_eq!((options.time.as_str(), options.mem.as_str()), (DEFAULT_TIME, DEFAULT_MEM));
+        assert_eq!(
+            (options.time.as_str(), options.mem.as_str()),
+            (DEFAULT_TIME, DEFAULT_MEM)
+        );
     }
 
     #[test]
@@ -168,6 +183,10 @@ mod tests {
     #[test]
     fn a_count_out_of_range_is_said_in_words() {
         let e = Cmd::try_parse_from(["x", "--out", "d", "--merge", "--shards", "-1"]).unwrap_err();
-        assert!(e.to_string().contains("must be a whole number from 1 to 1000000"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("must be a whole number from 1 to 1000000"),
+            "{e}"
+        );
     }
 }

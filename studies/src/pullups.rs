@@ -173,6 +173,13 @@ pub struct Part {
     pub cases: Vec<CaseCounts>,
 }
 
+impl Part {
+    /// Whether the shard finished every case (a stopped shard is not stored).
+    pub fn finished(&self) -> bool {
+        self.cases.len() == Topology::ALL.len() * RATIOS.len()
+    }
+}
+
 impl Margins {
     fn merge(&mut self, other: &Margins) {
         self.readings += other.readings;
@@ -464,7 +471,7 @@ pub fn report(
         position_count: set.len(),
         decisions: decisions as usize,
         code_share_of_supply: code_share(board),
-        interrupted: cases.len() < Topology::ALL.len() * RATIOS.len(),
+        interrupted: merged.len() < Topology::ALL.len() * RATIOS.len(),
         cases,
     })
 }
