@@ -59,7 +59,12 @@ impl Spec {
         } else {
             ""
         };
-        format!("bench-{kind}{sweep}")
+        // The virtual board's faults are the board's, not the cage's: files of their own.
+        let board = match self.probe.as_deref() {
+            Some(probe) if kind == "faults" && crate::is_virtual(probe) => "board-",
+            _ => "",
+        };
+        format!("bench-{board}{kind}{sweep}")
     }
 
     /// The run as a shard job: its name, spec hash (this spec and the bench's version) and
