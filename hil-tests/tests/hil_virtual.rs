@@ -204,20 +204,24 @@ fn board_fault_shards_merge_to_the_one_process_report() {
         board_seed: Some(7),
     };
     assert_eq!(campaign.faults.len(), kinds.len());
-    let job = shards::Job::new("bench-board-faults", &kinds, "test", vec!["hil-tests".into()]);
-    let mut connect = |faults: &[&str]| {
-        bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults)
-    };
+    let job = shards::Job::new(
+        "bench-board-faults",
+        &kinds,
+        "test",
+        vec!["hil-tests".into()],
+    );
+    let mut connect =
+        |faults: &[&str]| bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults);
     type Connect<'a> = dyn FnMut(&[&str]) -> Result<bench::Hil, bench::TargetError> + 'a;
     let run = |dir: &Path, mode: shards::Mode, connect: &mut Connect<'_>| {
         shards::drive(
             dir,
             &job,
             &mode,
-            |id| -> Result<Vec<u8>, bench::FaultShardError> {
+            |id| -> Result<Vec<u8>, Box<dyn std::error::Error>> {
                 campaign.run_shard(id, connect, &mut |_, _| std::ops::ControlFlow::Continue(()))
             },
-            |bodies| campaign.merge(dir, bodies),
+            |bodies| Ok(campaign.merge(dir, bodies)?),
         )
         .unwrap_or_else(|e| panic!("{e}"))
     };

@@ -193,9 +193,7 @@ impl Run {
             &job,
             &mode,
             |id| -> anyhow::Result<Vec<u8>> {
-                campaign.run_shard(id, &mut connect, &mut |done, owned| {
-                    tick(&bar, done, owned)
-                })
+                campaign.run_shard(id, &mut connect, &mut |done, owned| tick(&bar, done, owned))
             },
             |bodies| Ok(campaign.merge(&self.out, bodies)?),
         );
