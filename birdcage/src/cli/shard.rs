@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-/// The program's version, part of every spec hash: shards of another version are foreign.
-pub const VERSION: &str = concat!("birdcage ", env!("CARGO_PKG_VERSION"));
+/// The program's version and the git commit it was built from (`build.rs`), part of every
+/// spec hash: shards of another version are foreign, and named so.
+pub const VERSION: &str = concat!("birdcage ", env!("BIRDCAGE_VERSION"));
 
 /// This program's path and `dir` made absolute, so a job script runs them from any folder
 /// on any node.

@@ -104,7 +104,9 @@ impl Run {
             board_seed: self.board_seed,
         };
         bench::shard::folder(&self.out)?;
-        let job = self.spec(profile, None)?.job(self.command()?);
+        let job = self
+            .spec(profile, None)?
+            .job(self.command()?, crate::VERSION);
         let mut connect = |size: Size| -> anyhow::Result<Box<dyn DefectTarget>> {
             Ok(match self.target {
                 Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
@@ -183,7 +185,9 @@ impl Run {
             board_seed: self.board_seed,
         };
         bench::shard::folder(&self.out)?;
-        let job = self.spec(profile, None)?.job(self.command()?);
+        let job = self
+            .spec(profile, None)?
+            .job(self.command()?, crate::VERSION);
         let mut connect = |faults: &[&str]| {
             bench::virtual_board::connect(&elf, &self.board, self.board_seed, None, faults)
         };

@@ -658,7 +658,7 @@ impl Run {
         bench::shard::folder(&self.out)?;
         let job = self
             .spec(profile, scenario.source_sha256.clone())?
-            .job(self.command()?);
+            .job(self.command()?, crate::VERSION);
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let size = scenario.size;
