@@ -92,8 +92,8 @@ impl Margins {
     }
 }
 
-/// One topology and value.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One topology and value (in a shard's part: over the boards the shard drew).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Case {
     /// Topology.
     pub topology: Topology,
@@ -138,39 +138,15 @@ pub struct Report {
     pub cases: Vec<Case>,
 }
 
-/// One case's sums over the boards a shard drew (board k of every case belongs to shard
-/// k mod P): counts and minima, so the shards of a run merge exactly.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CaseCounts {
-    /// Topology.
-    pub topology: Topology,
-    /// Pull-up / R.
-    pub ratio: u32,
-    /// Decisions × boards (of this shard) outside the exact tied set.
-    pub diverged: u64,
-    /// The nominal board's divergences (the same in every shard).
-    pub nominal_divergences: u64,
-    /// The firmware's thresholds (the same in every shard).
-    pub cut_at_most: u16,
-    /// Codes at or above = Short has won.
-    pub short_at_least: u16,
-    /// Game-over margins over this shard's boards.
-    pub cut_won: Margins,
-    /// Positions Short has won.
-    pub short_won: Margins,
-    /// Positions still in play.
-    pub in_play: Margins,
-}
-
-/// What one shard of the study found: its boards of every case finished, in report order.
+/// What one shard of the study found: each case finished, in report order, over the boards
+/// the shard drew (board k of every case belongs to shard k mod P). Counts and minima, so
+/// the shards of a run merge exactly.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Part {
     /// Decisions of the set (the same in every shard).
     pub decisions: u64,
-    /// Decisions the converter gets wrong on the ideal network (the same in every shard).
-    pub quantisation_alone: u64,
     /// The cases finished.
-    pub cases: Vec<CaseCounts>,
+    pub cases: Vec<Case>,
 }
 
 impl Part {
@@ -228,23 +204,6 @@ fn code_share(board: &Board) -> f64 {
 }
 
 impl Case {
-    /// The case from its merged counts.
-    fn of(c: &CaseCounts, plan: &Plan, decisions: u64, quantisation_alone: u64) -> Case {
-        Case {
-            topology: c.topology,
-            ratio: c.ratio,
-            boards: plan.boards,
-            divergence: Rate::new(c.diverged, plan.boards * decisions),
-            quantisation_alone,
-            nominal_divergences: c.nominal_divergences,
-            cut_at_most: c.cut_at_most,
-            short_at_least: c.short_at_least,
-            cut_won: c.cut_won.clone(),
-            short_won: c.short_won.clone(),
-            in_play: c.in_play.clone(),
-        }
-    }
-
     /// The case's CSV row, in [`CSV_HEADER`]'s order.
     fn csv(&self, code_share: f64) -> Vec<String> {
         let opt = |m: Option<i64>| m.map(|m| m.to_string()).unwrap_or_default();
@@ -332,7 +291,6 @@ pub fn run_part(
     let total = (Topology::ALL.len() * RATIOS.len()) as u64;
     let mut part = Part {
         decisions: truths.len() as u64,
-        quantisation_alone,
         cases: Vec::new(),
     };
     'all: for topology in Topology::ALL {
@@ -395,10 +353,15 @@ pub fn run_part(
                     (diverges(&parts), margins)
                 })
                 .collect();
-            let mut counts = CaseCounts {
+            let mut case = Case {
                 topology,
                 ratio,
-                diverged: per_board.iter().map(|r| r.0).sum(),
+                boards: owned.len() as u64,
+                divergence: Rate::new(
+                    per_board.iter().map(|r| r.0).sum(),
+                    owned.len() as u64 * part.decisions,
+                ),
+                quantisation_alone,
                 nominal_divergences: diverges(&nominal),
                 cut_at_most: thresholds.cut_at_most,
                 short_at_least: thresholds.short_at_least,
@@ -409,18 +372,17 @@ pub fn run_part(
             for (_, margins) in &per_board {
                 for &(winner, m) in margins {
                     match winner {
-                        Some(Side::Cut) => counts.cut_won.add(m),
-                        Some(Side::Short) => counts.short_won.add(m),
-                        None => counts.in_play.add(m),
+                        Some(Side::Cut) => case.cut_won.add(m),
+                        Some(Side::Short) => case.short_won.add(m),
+                        None => case.in_play.add(m),
                     }
                 }
             }
             if let Some(csv) = csv.as_deref_mut() {
-                let case = Case::of(&counts, plan, part.decisions, quantisation_alone);
                 csv.row(&case.csv(code_share(board)))?;
                 csv.flush()?;
             }
-            part.cases.push(counts);
+            part.cases.push(case);
             (control.progress)(part.cases.len() as u64, total);
         }
     }
@@ -438,16 +400,15 @@ pub fn report(
     csv: Option<&mut CsvWriter>,
 ) -> Result<Report, super::report::FileError> {
     let finished = parts.iter().map(|p| p.cases.len()).min().unwrap_or(0);
-    let (decisions, quantisation_alone) = parts
-        .first()
-        .map_or((0, 0), |p| (p.decisions, p.quantisation_alone));
-    let mut merged: Vec<CaseCounts> = Vec::new();
+    let decisions = parts.first().map_or(0, |p| p.decisions);
+    let mut cases: Vec<Case> = Vec::new();
     for part in parts {
         for (k, c) in part.cases.into_iter().take(finished).enumerate() {
-            match merged.get_mut(k) {
-                None => merged.push(c),
+            match cases.get_mut(k) {
+                None => cases.push(c),
                 Some(m) => {
-                    m.diverged += c.diverged;
+                    m.boards += c.boards;
+                    m.divergence.count += c.divergence.count;
                     m.cut_won.merge(&c.cut_won);
                     m.short_won.merge(&c.short_won);
                     m.in_play.merge(&c.in_play);
@@ -455,10 +416,9 @@ pub fn report(
             }
         }
     }
-    let cases: Vec<Case> = merged
-        .iter()
-        .map(|c| Case::of(c, plan, decisions, quantisation_alone))
-        .collect();
+    for case in &mut cases {
+        case.divergence = Rate::new(case.divergence.count, case.boards * decisions);
+    }
     if let Some(csv) = csv {
         csv.row(&CSV_HEADER)?;
         for case in &cases {
@@ -471,7 +431,7 @@ pub fn report(
         position_count: set.len(),
         decisions: decisions as usize,
         code_share_of_supply: code_share(board),
-        interrupted: merged.len() < Topology::ALL.len() * RATIOS.len(),
+        interrupted: cases.len() < Topology::ALL.len() * RATIOS.len(),
         cases,
     })
 }

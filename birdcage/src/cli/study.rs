@@ -151,15 +151,11 @@ impl Cmd {
                 Ok((serde_json::to_vec(&part)?, part.finished()))
             },
             |bodies, out, streamed| {
-                let parts = bodies
-                    .iter()
-                    .map(|b| serde_json::from_slice::<pullups::Part>(b))
-                    .collect::<Result<Vec<_>, _>>()?;
                 Ok(pullups::write_report(
                     &set,
                     (&spec, &board),
                     &plan,
-                    parts,
+                    json_parts(&bodies)?,
                     out,
                     &command,
                     streamed,
@@ -191,14 +187,10 @@ impl Cmd {
                 Ok((serde_json::to_vec(&part)?, part.finished(&plan)))
             },
             |bodies, out, streamed| {
-                let parts = bodies
-                    .iter()
-                    .map(|b| serde_json::from_slice::<strength::Part>(b))
-                    .collect::<Result<Vec<_>, _>>()?;
                 Ok(strength::write_report(
                     &plan,
                     (HEURISTIC, &command),
-                    parts,
+                    json_parts(&bodies)?,
                     out,
                     streamed,
                 )?)
@@ -339,16 +331,12 @@ impl Cmd {
                 Ok((serde_json::to_vec(&part)?, complete))
             },
             |bodies, out, _| {
-                let parts = bodies
-                    .iter()
-                    .map(|b| serde_json::from_slice::<tolerance::Part>(b))
-                    .collect::<Result<Vec<_>, _>>()?;
                 Ok(tolerance::write_report(
                     &set,
                     board.clone(),
                     &plan,
                     Some(PERFECT),
-                    parts,
+                    json_parts(&bodies)?,
                     out,
                     &command,
                 )?)
@@ -435,6 +423,18 @@ impl Cmd {
         }
         Ok(summary)
     }
+}
+
+/// The shards' parts of a study that writes them as JSON, in shard order.
+fn json_parts<T: serde::de::DeserializeOwned>(bodies: &[Vec<u8>]) -> Result<Vec<T>> {
+    bodies
+        .iter()
+        .zip(1..)
+        .map(|(body, k)| {
+            serde_json::from_slice(body)
+                .with_context(|| format!("shard {k}/{}: not this study's part", bodies.len()))
+        })
+        .collect()
 }
 
 /// The quantisation study's per-position file.

@@ -103,10 +103,7 @@ impl Run {
             board_arg: self.board.clone(),
             board_seed: self.board_seed,
         };
-        bench::shard::folder(&self.out)?;
-        let job = self
-            .spec(profile, None)?
-            .job(self.command()?, crate::VERSION);
+        let job = self.fault_job(profile)?;
         let mut connect = |size: Size| -> anyhow::Result<Box<dyn DefectTarget>> {
             Ok(match self.target {
                 Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
@@ -139,6 +136,14 @@ impl Run {
                 Ok(())
             }
         }
+    }
+
+    /// The fault campaign's shard job, its folder made.
+    fn fault_job(&self, profile: &'static boards::Profile) -> anyhow::Result<shards::Job> {
+        bench::shard::folder(&self.out)?;
+        Ok(self
+            .spec(profile, None)?
+            .job(self.command()?, crate::VERSION))
     }
 
     /// Prints the report written (or says why it was not), and whether the campaign was
@@ -184,10 +189,7 @@ impl Run {
             board_arg: self.board.clone(),
             board_seed: self.board_seed,
         };
-        bench::shard::folder(&self.out)?;
-        let job = self
-            .spec(profile, None)?
-            .job(self.command()?, crate::VERSION);
+        let job = self.fault_job(profile)?;
         let mut connect = |faults: &[&str]| {
             bench::virtual_board::connect(&elf, &self.board, self.board_seed, None, faults)
         };
