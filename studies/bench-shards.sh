@@ -4,8 +4,9 @@
 # links on 10 vertices (16 parts, the search's default split, in both) and the quantisation
 # study at M=4 (8 shards). Issue 38's target: sharded within 1.2x of one process.
 #
-# Usage: studies/bench-shards.sh [BIRDCAGE] [RUNS]
-#   BIRDCAGE: the binary (default target/release/birdcage, built if missing); RUNS: 3.
+# Usage: studies/bench-shards.sh [BIRDCAGE] [RUNS] [VERTICES] [M]
+#   BIRDCAGE: the binary (default target/release/birdcage, built if missing); RUNS: 3;
+#   VERTICES: the links search's size (10); M: the quantisation study's board size (4).
 # The shards run one thread each (RAYON_NUM_THREADS=1: parallel -j 2 fills the two cores);
 # the one-process runs use every core (the links search its parts on threads, the study
 # rayon). The machine may be shared: the load average is printed before and after.
@@ -13,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BIRDCAGE=${1:-target/release/birdcage}
 RUNS=${2:-3}
+N=${3:-10}
+M=${4:-4}
 command -v parallel >/dev/null || { echo "skipped: no parallel (apt-get install parallel)"; exit 0; }
 if [ ! -x "$BIRDCAGE" ]; then cargo build --release -p birdcage; fi
 BIRDCAGE=$(realpath "$BIRDCAGE")
@@ -29,17 +32,18 @@ seconds() {
 }
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-one_links() { "$BIRDCAGE" links --vertices 10 --out "$1" --format json; }
+one_links() { "$BIRDCAGE" links --vertices "$N" --shards 16 --out "$1" --format json; }
 sharded_links() {
-    seq 16 | RAYON_NUM_THREADS=1 parallel -j 2 "$BIRDCAGE" links --vertices 10 --out "$1" --shard {}/16
-    "$BIRDCAGE" links --vertices 10 --out "$1" --merge --format json
+    seq 16 | RAYON_NUM_THREADS=1 parallel -j 2 "$BIRDCAGE" links --vertices "$N" --out "$1" --shard {}/16
+    "$BIRDCAGE" links --vertices "$N" --out "$1" --merge --format json
 }
-one_study() { "$BIRDCAGE" study quantisation --size 4 --out "$1"; }
+one_study() { "$BIRDCAGE" study quantisation --size "$M" --out "$1"; }
 sharded_study() {
-    seq 8 | RAYON_NUM_THREADS=1 parallel -j 2 "$BIRDCAGE" study quantisation --size 4 --out "$1" --shard {}/8
-    "$BIRDCAGE" study quantisation --size 4 --out "$1" --merge
+    seq 8 | RAYON_NUM_THREADS=1 parallel -j 2 "$BIRDCAGE" study quantisation --size "$M" --out "$1" --shard {}/8
+    "$BIRDCAGE" study quantisation --size "$M" --out "$1" --merge
 }
 
+echo "links on $N vertices (16 shards), quantisation study at M=$M (8 shards); $BIRDCAGE"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 for job in links study; do
     one=() sharded=()

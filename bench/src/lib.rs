@@ -34,8 +34,9 @@ pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
 #[cfg(feature = "probe")]
 pub use faults::board::{
-    BoardFault, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign, board_fault_csv,
-    board_fault_markdown, board_faults, write_board_fault_report,
+    BoardFault, BoardFaultPart, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign,
+    board_fault_campaign_part, board_fault_csv, board_fault_markdown, board_faults,
+    write_board_fault_report,
 };
 pub use faults::kinds::{DefectTarget, Kind, place};
 pub use faults::table::{
@@ -58,6 +59,8 @@ pub use run::game::play_game;
 pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
 pub use run::scenario::{MAX_RECORDS_BYTES, Scenario, ScenarioError, Script};
 pub use run::{CampaignError, campaign, header};
+#[cfg(feature = "probe")]
+pub use shard::faults::BoardFaults;
 pub use shard::faults::{CageFaults, FaultShardError};
 pub use shard::games::{Boards, Games, GamesError, Written};
 pub use shard::seeds::{BoardSeeds, BoardSeedsError, MAX_BOARDS};

@@ -123,21 +123,37 @@ fn tolerance_shards_merge_to_the_one_process_files() {
 }
 
 #[test]
-fn the_studies_not_yet_sharded_say_so() {
-    for study in ["pullups", "heuristic"] {
-        let dir = scratch(&format!("not-{study}"));
-        assert_bad_input(
-            &[
-                "study",
-                study,
-                "--out",
-                dir.to_str().unwrap(),
-                "--shard",
-                "1/2",
-            ],
-            "--shard, --merge, --slurm and --status split the quantisation and tolerance studies only so far",
-        );
+fn pullups_shards_merge_to_the_one_process_files() {
+    // summary.md, JSON, CSV, two plots; 4 shards of 5 boards: one shard draws two.
+    let n = one_and_sharded(
+        &["study", "pullups", "--size", "3", "--boards", "5"],
+        4,
+        "p3",
+    );
+    assert_eq!(n, 5);
+}
+
+#[test]
+fn heuristic_shards_merge_to_the_one_process_files() {
+    if !nauty() {
+        return;
     }
+    // summary.md, JSON, CSV, plot; shards own some families' boards and none of others'.
+    let n = one_and_sharded(
+        &[
+            "study",
+            "heuristic",
+            "--seed",
+            "4",
+            "--max-vertices",
+            "5",
+            "--samples",
+            "3",
+        ],
+        3,
+        "h5",
+    );
+    assert_eq!(n, 4);
 }
 
 /// A shard of another spec (another seed) in the folder is refused, by the next shard before
@@ -187,6 +203,64 @@ fn a_foreign_shard_is_refused_by_name() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A shard made by another commit of the program is refused by the next shard and by the
+/// merge, naming that commit and this one; this program's version names the commit it was
+/// built from (`git rev-parse HEAD`, where the tests run in a checkout).
+#[test]
+fn a_shard_of_another_commit_is_refused_naming_it() {
+    let dir = scratch("commit");
+    let out = dir.to_str().unwrap();
+    let args = |extra: &[&'static str]| {
+        let mut v = vec!["study", "quantisation", "--size", "3", "--board", "ideal"];
+        v.extend(["--out", out]);
+        v.extend(extra);
+        v
+    };
+    ok(&args(&["--shard", "1/2"]));
+    let path = dir.join("quantisation.1-of-2.shard");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = |key: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap()
+            .to_string()
+    };
+    let (program, spec) = (line("program "), line("spec "));
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    match head {
+        Some(head) => {
+            let head = String::from_utf8(head.stdout).unwrap();
+            assert_eq!(program, format!("birdcage 0.1.0+{}", head.trim()));
+        }
+        None => println!("skipped: no git checkout (the version's commit is not checked)"),
+    }
+    // The same shard as another commit made it: another version, so another spec hash.
+    let other = format!("birdcage 0.1.0+{}", "0123456789".repeat(4));
+    let forged = text
+        .replace(
+            &format!("program {program}\n"),
+            &format!("program {other}\n"),
+        )
+        .replace(
+            &format!("spec {spec}\n"),
+            &format!("spec {}\n", "0".repeat(64)),
+        );
+    assert_ne!(forged, text);
+    std::fs::write(&path, forged).unwrap();
+    let message = format!(
+        "{}: a shard of job quantisation made by {other}, another version of the program (this one is {program})",
+        path.display()
+    );
+    assert_bad_input(&args(&["--shard", "2/2"]), &message);
+    assert_bad_input(&args(&["--merge", "--shards", "2"]), &message);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A shard killed while writing leaves its temporary file: ignored, and the shard is missing.
 #[test]
 fn a_killed_shard_is_missing_and_its_temporary_file_ignored() {
@@ -204,7 +278,7 @@ fn a_killed_shard_is_missing_and_its_temporary_file_ignored() {
     ]);
     std::fs::write(
         dir.join(".quantisation.2-of-2.shard.tmp-4242"),
-        "birdcage shard 1\njob quantisation\n",
+        "birdcage shard 2\njob quantisation\n",
     )
     .unwrap();
     assert_bad_input(

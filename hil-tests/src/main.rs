@@ -73,6 +73,10 @@ pub(crate) fn tick(bar: &ProgressBar, done: usize, known: usize) -> ControlFlow<
     }
 }
 
+/// The program's version and the git commit it was built from (`build.rs`), part of the
+/// spec hash of every sharded run: shards of another version are foreign, and named so.
+pub(crate) const VERSION: &str = concat!("hil-tests ", env!("BIRDCAGE_VERSION"));
+
 /// Set by Ctrl-C, SIGTERM or SIGHUP (ctrlc's `termination` feature): the campaign stops
 /// after the game in hand and reports what it finished.
 pub(crate) static STOP: AtomicBool = AtomicBool::new(false);

@@ -258,6 +258,69 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
     assert!(run.trials.iter().all(|t| t.verdict.found()), "{run:?}");
 }
 
+/// The board-fault campaign in shards (`hil-tests run --target hil --probe virtual
+/// --scenario faults --shard K/P`, then `--merge`): a few faults, in two shards run in reverse
+/// order, merge to the one-process run's `board-faults.csv` and `board-faults.md`, byte for
+/// byte, through the shard model's files.
+#[test]
+fn board_fault_shards_merge_to_the_one_process_report() {
+    let Some(elf) = ready() else { return };
+    let kinds = ["adc-open:PA0", "led-dead:PC10", "panic"];
+    let campaign = bench::BoardFaults {
+        profile: NUCLEO,
+        size: Size::M4,
+        faults: bench::board_faults(NUCLEO)
+            .into_iter()
+            .filter(|f| kinds.contains(&f.spec.as_str()))
+            .collect(),
+        board_arg: NUCLEO.name.into(),
+        board_seed: Some(7),
+    };
+    assert_eq!(campaign.faults.len(), kinds.len());
+    let job = shards::Job::new(
+        "bench-board-faults",
+        &kinds,
+        "test",
+        vec!["hil-tests".into()],
+    );
+    let mut connect =
+        |faults: &[&str]| bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults);
+    type Connect<'a> = dyn FnMut(&[&str]) -> Result<bench::Hil, bench::TargetError> + 'a;
+    let run = |dir: &Path, mode: shards::Mode, connect: &mut Connect<'_>| {
+        shards::drive(
+            dir,
+            &job,
+            &mode,
+            |id| -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+                campaign.run_shard(id, connect, &mut |_, _| std::ops::ControlFlow::Continue(()))
+            },
+            |bodies| Ok(campaign.merge(dir, bodies)?),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let (one, sharded) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    run(one.path(), shards::Mode::Whole, &mut connect);
+    for k in [2, 1] {
+        let id = shards::ShardId::new(k, 2).unwrap();
+        run(sharded.path(), shards::Mode::Shard(id), &mut connect);
+    }
+    run(sharded.path(), shards::Mode::Merge(None), &mut connect);
+    for name in ["board-faults.csv", "board-faults.md"] {
+        let a = std::fs::read_to_string(one.path().join(name)).unwrap();
+        let b = std::fs::read_to_string(sharded.path().join(name)).unwrap();
+        assert_eq!(a, b, "{name}");
+    }
+    // Each fault once, in campaign order, each found (not a run of the intact board).
+    let csv = std::fs::read_to_string(one.path().join("board-faults.csv")).unwrap();
+    let faults: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().trim_matches('"'))
+        .collect();
+    assert_eq!(faults, kinds);
+    assert!(csv.lines().skip(1).all(|l| l.contains(",true,")), "{csv}");
+}
+
 #[test]
 fn a_guided_game_on_the_virtual_board_is_wired_by_the_operators_hands() {
     let Some(elf) = ready() else { return };

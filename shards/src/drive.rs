@@ -56,6 +56,25 @@ pub enum Outcome<T> {
     Status(Status),
 }
 
+impl<T> Outcome<T> {
+    /// What a run that made no report tells its user: the shard's file stored (or kept),
+    /// the submission, the shards' states; `None` for a report (its caller shows it).
+    pub fn text(&self, job: &Job, dir: &Path) -> Option<String> {
+        Some(match self {
+            Outcome::Merged(_) => return None,
+            Outcome::Shard { path, kept: false } => format!("stored {}\n", path.display()),
+            Outcome::Shard { path, kept: true } => {
+                format!("{} is whole already: kept, not run again\n", path.display())
+            }
+            Outcome::Submitted(s) => {
+                let count = s.shards.len() + s.done + s.queued.len();
+                s.text(job, dir, count as u32)
+            }
+            Outcome::Status(s) => s.text(job, dir),
+        })
+    }
+}
+
 /// Why the model refused (the job's own errors pass through as they are).
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
@@ -200,8 +219,11 @@ fn slurm_lock(dir: &Path, job: &Job) -> Result<std::fs::File, ModelError> {
     }
 }
 
-/// The header of every shard file of `job.name` in `dir`: (file, spec, shard id).
-fn headers(dir: &Path, job: &Job) -> Result<Vec<(PathBuf, String, ShardId)>, ShardError> {
+/// The header of every shard file of `job.name` in `dir`: (file, spec, program, shard id).
+type Headers = Vec<(PathBuf, String, String, ShardId)>;
+
+/// The headers of the shard files of `job.name` in `dir`, in file-name order.
+fn headers(dir: &Path, job: &Job) -> Result<Headers, ShardError> {
     let prefix = format!("{}.", job.name);
     let entries = std::fs::read_dir(dir).map_err(|source| ShardError::Io {
         path: dir.to_path_buf(),
@@ -213,8 +235,8 @@ fn headers(dir: &Path, job: &Job) -> Result<Vec<(PathBuf, String, ShardId)>, Sha
         if !(name.starts_with(&prefix) && name.ends_with(".shard")) {
             continue;
         }
-        if let Some((spec, id)) = crate::file::read_header(&entry.path()) {
-            out.push((entry.path(), spec, id));
+        if let Some((spec, program, id)) = crate::file::read_header(&entry.path()) {
+            out.push((entry.path(), spec, program, id));
         }
     }
     out.sort();
@@ -224,18 +246,13 @@ fn headers(dir: &Path, job: &Job) -> Result<Vec<(PathBuf, String, ShardId)>, Sha
 /// Refuses to write into a folder that holds shards of this job's name with another spec
 /// (another seed, size or version): a merge would refuse them anyway, and the run is wasted.
 fn refuse_foreign(dir: &Path, job: &Job) -> Result<(), ModelError> {
-    if let Some((path, spec, id)) = headers(dir, job)?
+    if let Some((path, spec, program, id)) = headers(dir, job)?
         .into_iter()
-        .find(|(_, spec, _)| *spec != job.spec)
+        .find(|(_, spec, _, _)| *spec != job.spec)
     {
         return Err(ShardError::Foreign {
             command: job.shard_command(id),
-            what: format!(
-                "job {} with spec {} (another spec or another version of the program; this run's is {})",
-                job.name,
-                &spec[..spec.len().min(12)],
-                &job.spec[..12]
-            ),
+            what: crate::file::whose(job, &job.name, &spec, &program),
             path,
         }
         .into());
@@ -247,8 +264,8 @@ fn refuse_foreign(dir: &Path, job: &Job) -> Result<(), ModelError> {
 pub fn stored_counts(dir: &Path, job: &Job) -> Result<std::collections::BTreeSet<u32>, ShardError> {
     Ok(headers(dir, job)?
         .into_iter()
-        .filter(|(_, spec, _)| *spec == job.spec)
-        .map(|(_, _, id)| id.count)
+        .filter(|(_, spec, _, _)| *spec == job.spec)
+        .map(|(_, _, _, id)| id.count)
         .collect())
 }
 

@@ -4,9 +4,10 @@
 //! A shard file is a short text header, a blank line, then the body the job wrote:
 //!
 //! ```text
-//! birdcage shard 1
+//! birdcage shard 2
 //! job links-9
 //! spec 5f1c…(64 hex digits: the job's spec hash)
+//! program birdcage 0.1.0+3c2727d…(the version of the program that made it)
 //! shard 3/16
 //! bytes 1234
 //! content 9a0b…(64 hex digits: SHA-256 of the body)
@@ -27,7 +28,7 @@ use crate::spec::sha256_hex;
 use crate::{Job, ShardId};
 
 /// First line of every shard file: the format and its version.
-const MAGIC: &str = "birdcage shard 1";
+const MAGIC: &str = "birdcage shard 2";
 
 /// The largest shard file read (a merge holds every shard in memory).
 pub const MAX_SHARD_BYTES: u64 = 1 << 30;
@@ -50,9 +51,10 @@ pub fn write_shard(dir: &Path, job: &Job, id: ShardId, body: &[u8]) -> io::Resul
     let name = path.file_name().expect("a file").to_string_lossy();
     let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let header = format!(
-        "{MAGIC}\njob {}\nspec {}\nshard {id}\nbytes {}\ncontent {}\n\n",
+        "{MAGIC}\njob {}\nspec {}\nprogram {}\nshard {id}\nbytes {}\ncontent {}\n\n",
         job.name,
         job.spec,
+        job.version,
         body.len(),
         sha256_hex(body)
     );
@@ -154,6 +156,7 @@ fn missing_text(missing: &[Remake]) -> String {
 struct Header {
     job: String,
     spec: String,
+    program: String,
     id: ShardId,
     bytes: u64,
     content: String,
@@ -182,6 +185,7 @@ fn parse(bytes: &[u8]) -> Result<(Header, &[u8]), String> {
     let header = Header {
         job: field("job")?,
         spec: field("spec")?,
+        program: field("program")?,
         id: field("shard")?
             .parse()
             .map_err(|e| format!("its shard line: {e}"))?,
@@ -203,9 +207,9 @@ pub(crate) fn id_from_name(path: &Path, job: &Job) -> Option<ShardId> {
     ShardId::new(k.parse().ok()?, p.parse().ok()?)
 }
 
-/// A shard file's spec hash and shard id from its header alone (its first 1 KiB), `None`
-/// if it has no such header: enough to tell whose a shard is without reading it whole.
-pub(crate) fn read_header(path: &Path) -> Option<(String, ShardId)> {
+/// A shard file's spec hash, program and shard id from its header alone (its first 1 KiB),
+/// `None` if it has no such header: enough to tell whose a shard is without reading it whole.
+pub(crate) fn read_header(path: &Path) -> Option<(String, String, ShardId)> {
     use std::io::Read;
     let mut head = Vec::with_capacity(1024);
     File::open(path)
@@ -218,8 +222,26 @@ pub(crate) fn read_header(path: &Path) -> Option<(String, ShardId)> {
     (lines.next()? == MAGIC).then_some(())?;
     let _job = lines.next()?.strip_prefix("job ")?;
     let spec = lines.next()?.strip_prefix("spec ")?.to_string();
+    let program = lines.next()?.strip_prefix("program ")?.to_string();
     let id = lines.next()?.strip_prefix("shard ")?.parse().ok()?;
-    Some((spec, id))
+    Some((spec, program, id))
+}
+
+/// Whose a foreign shard is, in words: made by another version of the program (named), or
+/// of another spec (another seed, size, records file).
+pub(crate) fn whose(job: &Job, name: &str, spec: &str, program: &str) -> String {
+    let spec = &spec[..spec.len().min(12)];
+    if program != job.version {
+        format!(
+            "job {name} made by {program}, another version of the program (this one is {})",
+            job.version
+        )
+    } else {
+        format!(
+            "job {name} with spec {spec} (another spec; this run's is {})",
+            &job.spec[..12]
+        )
+    }
 }
 
 /// What a folder holds of a job's shards for a split into `count`.
@@ -326,12 +348,7 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
         if header.job != job.name || header.spec != job.spec {
             survey.refused.push(ShardError::Foreign {
                 command: remake_of(Some(id)),
-                what: format!(
-                    "job {} with spec {} (another spec or another version of the program; this run's is {})",
-                    header.job,
-                    &header.spec[..header.spec.len().min(12)],
-                    &job.spec[..12]
-                ),
+                what: whose(job, &header.job, &header.spec, &header.program),
                 path,
             });
             continue;

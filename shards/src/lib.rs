@@ -15,11 +15,14 @@
 //!   second run is refused;
 //! - [`drive`]: what each mode (`--out DIR` alone, `--shard`, `--merge`, `--slurm`, `--status`)
 //!   does with a job's two functions, run one shard and merge the bodies;
-//! - [`slurm`]: Slurm as the engine (a job array, a merge job after it, status, resubmit).
+//! - [`slurm`]: Slurm as the engine (a job array, a merge job after it, status, resubmit);
+//! - `ShardArgs` (feature `clap`): those modes' options, written once for every binary.
 //!
 //! Nothing here schedules: a shard is an ordinary command line, run by Slurm, GNU parallel
 //! or a shell loop.
 
+#[cfg(feature = "clap")]
+mod args;
 mod drive;
 mod file;
 mod id;
@@ -27,6 +30,8 @@ mod lock;
 pub mod slurm;
 mod spec;
 
+#[cfg(feature = "clap")]
+pub use args::{ArgsError, ShardArgs};
 pub use drive::{Mode, ModelError, Outcome, drive, stored_count, stored_counts};
 pub use file::{
     MAX_SHARD_BYTES, Remake, ShardError, Survey, read_shards, shard_path, survey, write_shard,

@@ -21,6 +21,9 @@ pub struct Job {
     pub name: String,
     /// [`Job::spec_hash`] of the spec and the program's version.
     pub spec: String,
+    /// The program's version (with the git commit it was built from, where it was): written
+    /// in each shard's header, so a shard of another version is refused naming it.
+    pub version: String,
     /// The one-process command, program first (`birdcage links --vertices 9 --out DIR`).
     pub command: Vec<String>,
 }
@@ -42,6 +45,7 @@ impl Job {
         Job {
             name: name.to_string(),
             spec: Job::spec_hash(name, spec, version),
+            version: version.to_string(),
             command,
         }
     }

@@ -80,7 +80,7 @@ fn a_killed_write_leaves_a_temporary_file_that_is_ignored() {
     fs::remove_file(shard_path(dir.path(), &job, id(3, 3))).unwrap();
     fs::write(
         dir.path().join(".demo.3-of-3.shard.tmp-4242"),
-        "birdcage shard 1\njob demo\n",
+        "birdcage shard 2\njob demo\n",
     )
     .unwrap();
     let e = read_shards(dir.path(), &job, 3).unwrap_err();
@@ -164,11 +164,28 @@ fn a_foreign_shard_is_refused() {
         let text = e.to_string();
         assert!(matches!(e, ShardError::Foreign { .. }), "{text}");
         assert!(
-            text.contains("demo.2-of-3.shard: a shard of job demo with spec")
+            text.contains("demo.2-of-3.shard: a shard of job demo ")
                 && text.contains("run `prog demo --out D --shard 2/3`"),
             "{text}"
         );
     }
+    // Another version is named, with this one's: the version a shard was made by is in its
+    // header.
+    let dir = tempfile::tempdir().unwrap();
+    three(dir.path(), &ours);
+    write_shard(dir.path(), &job(1, "0.1.0+0123abc"), id(2, 3), b"two").unwrap();
+    let text = read_shards(dir.path(), &ours, 3).unwrap_err().to_string();
+    assert!(
+        text.contains(
+            "demo.2-of-3.shard: a shard of job demo made by 0.1.0+0123abc, another version of \
+             the program (this one is 1), not of this run"
+        ),
+        "{text}"
+    );
+    let text = read_shards(dir.path(), &job(2, "1"), 3)
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("(another spec; this run's is "), "{text}");
     let dir = tempfile::tempdir().unwrap();
     three(dir.path(), &ours);
     write_shard(dir.path(), &ours, id(1, 4), b"one").unwrap();

@@ -13,7 +13,8 @@
 use boards::{Profile, RailRelease};
 use heuristic::{Node, Side};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use shards::ShardId;
 
 use super::positions::PositionSet;
 use super::report::{CsvWriter, Header, Output, fmt_f64, rate_text};
@@ -29,7 +30,7 @@ type Reading = (Option<Side>, i64);
 pub const RATIOS: [u32; 8] = [10, 20, 30, 50, 100, 200, 500, 1000];
 
 /// The three topologies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Topology {
     /// The MCU's own: each anywhere in 20/35 .. 50/35 of the value (the AVR's 20..50 kΩ
@@ -71,7 +72,7 @@ impl Topology {
 }
 
 /// Margins of the game-over reading for one kind of position.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Margins {
     /// Readings (positions × boards).
     pub readings: u64,
@@ -91,8 +92,8 @@ impl Margins {
     }
 }
 
-/// One topology and value.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One topology and value (in a shard's part: over the boards the shard drew).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Case {
     /// Topology.
     pub topology: Topology,
@@ -137,8 +138,104 @@ pub struct Report {
     pub cases: Vec<Case>,
 }
 
+/// What one shard of the study found: each case finished, in report order, over the boards
+/// the shard drew (board k of every case belongs to shard k mod P). Counts and minima, so
+/// the shards of a run merge exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// Decisions of the set (the same in every shard).
+    pub decisions: u64,
+    /// The cases finished.
+    pub cases: Vec<Case>,
+}
+
+impl Part {
+    /// Whether the shard finished every case (a stopped shard is not stored).
+    pub fn finished(&self) -> bool {
+        self.cases.len() == Topology::ALL.len() * RATIOS.len()
+    }
+}
+
+impl Margins {
+    fn merge(&mut self, other: &Margins) {
+        self.readings += other.readings;
+        self.misjudged += other.misjudged;
+        self.min_codes = match (self.min_codes, other.min_codes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// The study's cases, how many boards each, and the seed of their parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Plan {
+    /// Boards drawn per case.
+    pub boards: u64,
+    /// Seed of the boards' parts.
+    pub seed: u64,
+}
+
+/// The CSV file's columns.
+const CSV_HEADER: [&str; 18] = [
+    "topology",
+    "ratio",
+    "boards",
+    "divergence_rate",
+    "ci_low",
+    "ci_high",
+    "nominal_divergences",
+    "cut_at_most",
+    "short_at_least",
+    "cut_won_min_margin",
+    "cut_won_misjudged",
+    "short_won_min_margin",
+    "short_won_misjudged",
+    "in_play_min_margin",
+    "in_play_misjudged",
+    "cut_won_min_margin_share_of_supply",
+    "short_won_min_margin_share_of_supply",
+    "in_play_min_margin_share_of_supply",
+];
+
+/// One code of `board`'s ideal converter as a share of its supply.
+fn code_share(board: &Board) -> f64 {
+    super::lsb_share(board.adc.bits, board.reference_volts() / board.supply_volts)
+}
+
+impl Case {
+    /// The case's CSV row, in [`CSV_HEADER`]'s order.
+    fn csv(&self, code_share: f64) -> Vec<String> {
+        let opt = |m: Option<i64>| m.map(|m| m.to_string()).unwrap_or_default();
+        let share = |m: Option<i64>| {
+            m.map(|m| fmt_f64(m as f64 * code_share))
+                .unwrap_or_default()
+        };
+        vec![
+            self.topology.name().to_string(),
+            self.ratio.to_string(),
+            self.boards.to_string(),
+            fmt_f64(self.divergence.rate),
+            fmt_f64(self.divergence.low),
+            fmt_f64(self.divergence.high),
+            self.nominal_divergences.to_string(),
+            self.cut_at_most.to_string(),
+            self.short_at_least.to_string(),
+            opt(self.cut_won.min_codes),
+            self.cut_won.misjudged.to_string(),
+            opt(self.short_won.min_codes),
+            self.short_won.misjudged.to_string(),
+            opt(self.in_play.min_codes),
+            self.in_play.misjudged.to_string(),
+            share(self.cut_won.min_codes),
+            share(self.short_won.min_codes),
+            share(self.in_play.min_codes),
+        ]
+    }
+}
+
 /// Runs every topology and ratio; `profile` supplies the firmware's thresholds. Streams one
-/// CSV row per case.
+/// CSV row per case. The one-process run: [`run_part`] of shard 1/1, then [`report`].
 pub fn run(
     set: &PositionSet,
     (spec, board, profile): (&str, &Board, &Profile),
@@ -147,15 +244,37 @@ pub fn run(
     control: &Control<'_>,
     csv: &mut CsvWriter,
 ) -> Result<Report, super::report::FileError> {
+    let plan = Plan { boards, seed };
+    let part = run_part(
+        set,
+        (board, profile),
+        &plan,
+        control,
+        ShardId::WHOLE,
+        Some(csv),
+    )?;
+    report(set, (spec, board), &plan, vec![part], None)
+}
+
+/// Runs shard `shard` of the study: in every case, the boards it owns. `csv` (the
+/// one-process run's) gets the header and each case's row as the case finishes, so a
+/// killed run keeps them.
+pub fn run_part(
+    set: &PositionSet,
+    (board, profile): (&Board, &Profile),
+    plan: &Plan,
+    control: &Control<'_>,
+    shard: ShardId,
+    mut csv: Option<&mut CsvWriter>,
+) -> Result<Part, super::report::FileError> {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
-    let code_share = super::lsb_share(board.adc.bits, board.reference_volts() / board.supply_volts);
     let truths: Vec<(usize, Truth)> = set
         .decisions()
         .par_iter()
         .filter_map(|&i| Some((i as usize, Truth::of(&set.entries()[i as usize].position)?)))
         .collect();
-    let quantised_alone = {
+    let quantisation_alone = {
         let ratio_adc = Adc::ideal(board.adc.bits, board.reference_volts() / board.supply_volts);
         truths
             .iter()
@@ -165,28 +284,15 @@ pub fn run(
             })
             .count() as u64
     };
-    csv.row(&[
-        "topology",
-        "ratio",
-        "boards",
-        "divergence_rate",
-        "ci_low",
-        "ci_high",
-        "nominal_divergences",
-        "cut_at_most",
-        "short_at_least",
-        "cut_won_min_margin",
-        "cut_won_misjudged",
-        "short_won_min_margin",
-        "short_won_misjudged",
-        "in_play_min_margin",
-        "in_play_misjudged",
-        "cut_won_min_margin_share_of_supply",
-        "short_won_min_margin_share_of_supply",
-        "in_play_min_margin_share_of_supply",
-    ])?;
+    if let Some(csv) = csv.as_deref_mut() {
+        csv.row(&CSV_HEADER)?;
+    }
+    let owned: Vec<u64> = (0..plan.boards).filter(|&k| shard.owns(k)).collect();
     let total = (Topology::ALL.len() * RATIOS.len()) as u64;
-    let mut cases = Vec::new();
+    let mut part = Part {
+        decisions: truths.len() as u64,
+        cases: Vec::new(),
+    };
     'all: for topology in Topology::ALL {
         for ratio in RATIOS {
             if control.stopped() {
@@ -214,10 +320,10 @@ pub fn run(
                     })
                     .count() as u64
             };
-            let per_board: Vec<(u64, Vec<Reading>)> = (0..boards)
-                .into_par_iter()
-                .map(|k| {
-                    let parts = Build::parts(&b, size, Some(board_seed(seed, k)));
+            let per_board: Vec<(u64, Vec<Reading>)> = owned
+                .par_iter()
+                .map(|&k| {
+                    let parts = Build::parts(&b, size, Some(board_seed(plan.seed, k)));
                     let margins = set
                         .entries()
                         .iter()
@@ -250,12 +356,12 @@ pub fn run(
             let mut case = Case {
                 topology,
                 ratio,
-                boards,
+                boards: owned.len() as u64,
                 divergence: Rate::new(
                     per_board.iter().map(|r| r.0).sum(),
-                    boards * truths.len() as u64,
+                    owned.len() as u64 * part.decisions,
                 ),
-                quantisation_alone: quantised_alone,
+                quantisation_alone,
                 nominal_divergences: diverges(&nominal),
                 cut_at_most: thresholds.cut_at_most,
                 short_at_least: thresholds.short_at_least,
@@ -272,44 +378,68 @@ pub fn run(
                     }
                 }
             }
-            let opt = |m: Option<i64>| m.map(|m| m.to_string()).unwrap_or_default();
-            let share = |m: Option<i64>| {
-                m.map(|m| fmt_f64(m as f64 * code_share))
-                    .unwrap_or_default()
-            };
-            csv.row(&[
-                topology.name().to_string(),
-                ratio.to_string(),
-                boards.to_string(),
-                fmt_f64(case.divergence.rate),
-                fmt_f64(case.divergence.low),
-                fmt_f64(case.divergence.high),
-                case.nominal_divergences.to_string(),
-                case.cut_at_most.to_string(),
-                case.short_at_least.to_string(),
-                opt(case.cut_won.min_codes),
-                case.cut_won.misjudged.to_string(),
-                opt(case.short_won.min_codes),
-                case.short_won.misjudged.to_string(),
-                opt(case.in_play.min_codes),
-                case.in_play.misjudged.to_string(),
-                share(case.cut_won.min_codes),
-                share(case.short_won.min_codes),
-                share(case.in_play.min_codes),
-            ])?;
-            csv.flush()?;
-            cases.push(case);
-            (control.progress)(cases.len() as u64, total);
+            if let Some(csv) = csv.as_deref_mut() {
+                csv.row(&case.csv(code_share(board)))?;
+                csv.flush()?;
+            }
+            part.cases.push(case);
+            (control.progress)(part.cases.len() as u64, total);
         }
     }
+    Ok(part)
+}
+
+/// The report from every shard's part (in shard order): each case's counts summed, its
+/// margins' minima taken. A case some shard did not finish is left out (the report says
+/// interrupted). `csv`: where to write the rows when [`run_part`] did not stream them.
+pub fn report(
+    set: &PositionSet,
+    (spec, board): (&str, &Board),
+    plan: &Plan,
+    parts: Vec<Part>,
+    csv: Option<&mut CsvWriter>,
+) -> Result<Report, super::report::FileError> {
+    let finished = parts.iter().map(|p| p.cases.len()).min().unwrap_or(0);
+    let decisions = parts.first().map_or(0, |p| p.decisions);
+    let mut cases: Vec<Case> = Vec::new();
+    for part in parts {
+        for (k, c) in part.cases.into_iter().take(finished).enumerate() {
+            match cases.get_mut(k) {
+                None => cases.push(c),
+                Some(m) => {
+                    m.boards += c.boards;
+                    m.divergence.count += c.divergence.count;
+                    m.cut_won.merge(&c.cut_won);
+                    m.short_won.merge(&c.short_won);
+                    m.in_play.merge(&c.in_play);
+                }
+            }
+        }
+    }
+    for case in &mut cases {
+        case.divergence = Rate::new(case.divergence.count, case.boards * decisions);
+    }
+    if let Some(csv) = csv {
+        csv.row(&CSV_HEADER)?;
+        for case in &cases {
+            csv.row(&case.csv(code_share(board)))?;
+        }
+        csv.flush()?;
+    }
     Ok(Report {
-        header: Header::new("pullups", set, spec, board.adc.bits, seed),
+        header: Header::new("pullups", set, spec, board.adc.bits, plan.seed),
         position_count: set.len(),
-        decisions: truths.len(),
-        code_share_of_supply: code_share,
-        interrupted: (cases.len() as u64) < total,
+        decisions: decisions as usize,
+        code_share_of_supply: code_share(board),
+        interrupted: cases.len() < Topology::ALL.len() * RATIOS.len(),
         cases,
     })
+}
+
+/// The board profile whose firmware thresholds the study reads with: `spec`'s when it names
+/// a built-in profile, else the Nucleo's.
+pub fn profile(spec: &str) -> &'static Profile {
+    boards::by_name(spec).unwrap_or(&boards::NUCLEO_F446RE)
 }
 
 /// Runs the study and writes `pullups.json`, `pullups.csv`, `pullups-divergence.svg`,
@@ -317,23 +447,40 @@ pub fn run(
 pub fn write(
     set: &PositionSet,
     (spec, board): (String, Board),
-    boards: u64,
-    seed: u64,
+    plan: &Plan,
     control: &Control<'_>,
     out: &Output,
     command: &str,
 ) -> Result<String, super::report::WriteError> {
-    let profile = boards::by_name(&spec).unwrap_or(&boards::NUCLEO_F446RE);
     let mut csv = out.csv("pullups.csv")?;
-    let report = run(
+    let part = run_part(
         set,
-        (&spec, &board, profile),
-        boards,
-        seed,
+        (&board, profile(&spec)),
+        plan,
         control,
-        &mut csv,
+        ShardId::WHOLE,
+        Some(&mut csv),
     )?;
-    let summary = report.markdown(command, profile.name);
+    write_report(set, (&spec, &board), plan, vec![part], out, command, true)
+}
+
+/// The files [`write`] writes, from every shard's part; `streamed`: `pullups.csv` was
+/// written as the one process ran.
+pub fn write_report(
+    set: &PositionSet,
+    (spec, board): (&str, &Board),
+    plan: &Plan,
+    parts: Vec<Part>,
+    out: &Output,
+    command: &str,
+    streamed: bool,
+) -> Result<String, super::report::WriteError> {
+    let mut csv = match streamed {
+        true => None,
+        false => Some(out.csv("pullups.csv")?),
+    };
+    let report = report(set, (spec, board), plan, parts, csv.as_mut())?;
+    let summary = report.markdown(command, profile(spec).name);
     super::report::finish(out, "pullups", &report, summary, || report.plots(out))
 }
 

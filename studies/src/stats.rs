@@ -1,12 +1,12 @@
 //! Rates with confidence intervals.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// z for a two-sided 95 % interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// A count out of a total, with its 95 % Wilson score interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rate {
     /// Events.
     pub count: u64,

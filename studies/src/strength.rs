@@ -21,13 +21,14 @@ use heuristic::{EdgeState, Side, Size};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use shards::ShardId;
 use switching::graph6::SimpleGraph;
 use switching::{Graph, Play, perfect};
 
 use super::Control;
 use super::plot::{self, Axes, Panel, PlotResult, Scale, Series, Title};
-use super::report::{Output, WriteError, rate_text};
+use super::report::{CsvWriter, Output, WriteError, rate_text};
 use super::stats::Rate;
 
 /// The heuristic: the move (an edge index in file order) the side to move plays.
@@ -157,10 +158,10 @@ pub fn keeps_win(graph: &Graph, side: Side, heuristic: Heuristic<'_>, budget: us
 }
 
 /// A family of boards of one size.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Family {
     /// `games`, `grid`, `gale`, `planar`, `erdos-renyi`.
-    pub kind: &'static str,
+    pub kind: String,
     /// The size parameter: vertices, or the board's side.
     pub size: String,
 }
@@ -197,7 +198,7 @@ impl Row {
 }
 
 /// The smallest board (fewest vertices, then edges) on which the heuristic loses a win.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Loss {
     /// The heuristic's side.
     pub side: String,
@@ -266,6 +267,15 @@ impl Plan {
             seed,
             budget: 2_000_000,
         }
+    }
+
+    /// How many families (of one kind and size) the plan has.
+    pub fn families(&self) -> usize {
+        self.max_vertices.saturating_sub(1)
+            + self.grids.len()
+            + self.gale.len()
+            + self.planar.len()
+            + self.erdos_renyi.len()
     }
 
     /// A short run for the tests.
@@ -350,8 +360,11 @@ fn boards(plan: &Plan) -> Result<Vec<(Family, Vec<Graph>)>, StudyError> {
     Ok(out)
 }
 
-fn family(kind: &'static str, size: String) -> Family {
-    Family { kind, size }
+fn family(kind: &str, size: String) -> Family {
+    Family {
+        kind: kind.to_string(),
+        size,
+    }
 }
 
 /// Builds a board from vertex pairs (numbered vertices), terminals `s` and `t`, keeping
@@ -463,9 +476,26 @@ fn vertex_count(graph: &Graph) -> usize {
     graph.vertices().len()
 }
 
-/// What one board gave for one side.
-struct Found {
-    outcome: Outcome,
+/// One family's counts in a shard: per side (Cut, Short) boards, winnable, kept, unfinished.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FamilyCounts {
+    /// The family and size.
+    pub family: Family,
+    /// Its largest vertex count (over every board of the family, not only the shard's).
+    pub vertices: usize,
+    /// Boards, winnable, kept, unfinished; Cut's then Short's.
+    pub counts: [[u64; 4]; 2],
+}
+
+/// What one shard of the study found: board i of the plan (numbered across families in
+/// order) belongs to shard i mod P.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// The families finished, in plan order.
+    pub families: Vec<FamilyCounts>,
+    /// The smallest loss this shard found for each side, with the board's number in the
+    /// plan (ties go to the first board, as in one process).
+    pub smallest: [Option<(u64, Loss)>; 2],
 }
 
 /// Runs the study: every family, both sides; the rows in plan order.
@@ -488,32 +518,55 @@ pub fn run_streaming(
     control: &Control<'_>,
     finished: &mut dyn FnMut(&[Row]) -> Result<(), WriteError>,
 ) -> Result<Report, StudyError> {
+    let part = run_part(plan, heuristic, control, ShardId::WHOLE, finished)?;
+    Ok(report(plan, (name, command), vec![part]))
+}
+
+/// Runs shard `shard` of the study: in every family, the boards it owns. `finished` gets each
+/// family's rows (this shard's counts) as the family finishes.
+pub fn run_part(
+    plan: &Plan,
+    heuristic: Heuristic<'_>,
+    control: &Control<'_>,
+    shard: ShardId,
+    finished: &mut dyn FnMut(&[Row]) -> Result<(), WriteError>,
+) -> Result<Part, StudyError> {
     let families = boards(plan)?;
-    let total: u64 = families.iter().map(|f| f.1.len() as u64).sum();
+    let mut first = 0u64; // the plan's number of each family's first board
+    let owned: Vec<Vec<(u64, &Graph)>> = families
+        .iter()
+        .map(|(_, graphs)| {
+            let mine = (first..)
+                .zip(graphs)
+                .filter(|(i, _)| shard.owns(*i))
+                .collect();
+            first += graphs.len() as u64;
+            mine
+        })
+        .collect();
+    let total: u64 = owned.iter().map(|o| o.len() as u64).sum();
     let mut done = 0u64;
-    let mut rows = Vec::new();
-    let mut smallest: [Option<Loss>; 2] = [None, None];
-    let mut interrupted = false;
-    'families: for (fam, graphs) in &families {
+    let mut part = Part {
+        families: Vec::new(),
+        smallest: [None, None],
+    };
+    'families: for ((fam, graphs), owned) in families.iter().zip(&owned) {
         let mut counts = [[0u64; 4]; 2]; // boards, winnable, kept, unfinished
-        for chunk in graphs.chunks(64) {
+        for chunk in owned.chunks(64) {
             if control.stopped() {
-                interrupted = true;
                 break 'families;
             }
-            let found: Vec<[Found; 2]> = chunk
+            let found: Vec<[Outcome; 2]> = chunk
                 .par_iter()
-                .map(|g| {
-                    [Side::Cut, Side::Short].map(|side| Found {
-                        outcome: keeps_win(g, side, heuristic, plan.budget),
-                    })
+                .map(|(_, g)| {
+                    [Side::Cut, Side::Short].map(|side| keeps_win(g, side, heuristic, plan.budget))
                 })
                 .collect();
-            for (g, f) in chunk.iter().zip(found) {
-                for (k, found) in f.into_iter().enumerate() {
+            for (&(i, g), f) in chunk.iter().zip(found) {
+                for (k, outcome) in f.into_iter().enumerate() {
                     let c = &mut counts[k];
                     c[0] += 1;
-                    match found.outcome {
+                    match outcome {
                         Outcome::NotWinning => {}
                         Outcome::Kept => {
                             c[1] += 1;
@@ -526,22 +579,25 @@ pub fn run_streaming(
                         Outcome::Lost(line) => {
                             c[1] += 1;
                             let key = (vertex_count(g), g.edges().len());
-                            let better = smallest[k]
+                            let better = part.smallest[k]
                                 .as_ref()
-                                .is_none_or(|l| key < (l.vertices, l.edges));
+                                .is_none_or(|(_, l)| key < (l.vertices, l.edges));
                             if better {
                                 let side = [Side::Cut, Side::Short][k];
                                 let names: Vec<&str> =
                                     line.iter().map(|&e| g.edges()[e].name.as_str()).collect();
-                                smallest[k] = Some(Loss {
-                                    side: side.to_string().to_lowercase(),
-                                    family: fam.clone(),
-                                    vertices: key.0,
-                                    edges: key.1,
-                                    graph: g.to_string(),
-                                    line: names.join(","),
-                                    mistake: mistake(g, side, &line),
-                                });
+                                part.smallest[k] = Some((
+                                    i,
+                                    Loss {
+                                        side: side.to_string().to_lowercase(),
+                                        family: fam.clone(),
+                                        vertices: key.0,
+                                        edges: key.1,
+                                        graph: g.to_string(),
+                                        line: names.join(","),
+                                        mistake: mistake(g, side, &line),
+                                    },
+                                ));
                             }
                         }
                     }
@@ -550,31 +606,73 @@ pub fn run_streaming(
             done += chunk.len() as u64;
             (control.progress)(done, total);
         }
-        let first = rows.len();
-        for (k, side) in [Side::Cut, Side::Short].into_iter().enumerate() {
-            let [boards, winnable, kept, unfinished] = counts[k];
-            rows.push(Row {
-                family: fam.clone(),
-                vertices: graphs.iter().map(vertex_count).max().unwrap_or(0),
+        let family = FamilyCounts {
+            family: fam.clone(),
+            vertices: graphs.iter().map(vertex_count).max().unwrap_or(0),
+            counts,
+        };
+        finished(&family.rows())?;
+        part.families.push(family);
+    }
+    Ok(part)
+}
+
+impl FamilyCounts {
+    /// The family's two rows, Cut's then Short's.
+    fn rows(&self) -> Vec<Row> {
+        [Side::Cut, Side::Short]
+            .into_iter()
+            .zip(self.counts)
+            .map(|(side, [boards, winnable, kept, unfinished])| Row {
+                family: self.family.clone(),
+                vertices: self.vertices,
                 side: side.to_string().to_lowercase(),
                 boards,
                 winnable,
                 kept,
                 unfinished,
                 rate: Rate::new(kept, winnable - unfinished),
-            });
-        }
-        finished(&rows[first..])?;
+            })
+            .collect()
     }
-    Ok(Report {
+}
+
+/// The report from every shard's part (in shard order): each family's counts summed, the
+/// smallest loss the least (vertices, edges, then board number) of the shards'. A family
+/// some shard did not finish is left out, and the report says interrupted.
+pub fn report(plan: &Plan, (name, command): (&str, &str), parts: Vec<Part>) -> Report {
+    let finished = parts.iter().map(|p| p.families.len()).min().unwrap_or(0);
+    let mut families: Vec<FamilyCounts> = Vec::new();
+    let mut smallest: [Option<(u64, Loss)>; 2] = [None, None];
+    for part in parts {
+        for (k, f) in part.families.into_iter().take(finished).enumerate() {
+            match families.get_mut(k) {
+                None => families.push(f),
+                Some(m) => {
+                    for (a, b) in m.counts.iter_mut().flatten().zip(f.counts.iter().flatten()) {
+                        *a += b;
+                    }
+                }
+            }
+        }
+        for (best, found) in smallest.iter_mut().zip(part.smallest) {
+            let key = |(i, l): &(u64, Loss)| (l.vertices, l.edges, *i);
+            if let Some(found) = found
+                && best.as_ref().is_none_or(|b| key(&found) < key(b))
+            {
+                *best = Some(found);
+            }
+        }
+    }
+    Report {
         study: "heuristic",
         command: command.to_string(),
         heuristic: name.to_string(),
         plan: plan.clone(),
-        rows,
-        smallest_losses: smallest.into_iter().flatten().collect(),
-        interrupted,
-    })
+        rows: families.iter().flat_map(FamilyCounts::rows).collect(),
+        smallest_losses: smallest.into_iter().flatten().map(|(_, l)| l).collect(),
+        interrupted: families.len() < plan.families(),
+    }
 }
 
 impl Report {
@@ -727,14 +825,52 @@ pub fn write(
     control: &Control<'_>,
     out: &Output,
 ) -> Result<String, StudyError> {
-    // Each family's rows are written as the family finishes.
     let mut csv = out.csv("heuristic.csv").map_err(WriteError::from)?;
-    csv.row(&CSV_HEADER).map_err(WriteError::from)?;
-    let report = run_streaming(plan, heuristic, (name, command), control, &mut |rows| {
-        rows.iter()
-            .try_for_each(|r| csv.row(&r.csv()))
-            .map_err(WriteError::from)
-    })?;
+    let part = write_part(plan, heuristic, control, ShardId::WHOLE, Some(&mut csv))?;
+    write_report(plan, (name, command), vec![part], out, true)
+}
+
+/// Shard `shard` of the study [`write`] runs; `csv` (the one-process run's) gets each
+/// family's rows as the family finishes, so a killed run keeps them.
+pub fn write_part(
+    plan: &Plan,
+    heuristic: Heuristic<'_>,
+    control: &Control<'_>,
+    shard: ShardId,
+    mut csv: Option<&mut CsvWriter>,
+) -> Result<Part, StudyError> {
+    if let Some(csv) = csv.as_deref_mut() {
+        csv.row(&CSV_HEADER).map_err(WriteError::from)?;
+    }
+    run_part(
+        plan,
+        heuristic,
+        control,
+        shard,
+        &mut |rows| match csv.as_deref_mut() {
+            Some(csv) => rows
+                .iter()
+                .try_for_each(|r| csv.row(&r.csv()))
+                .map_err(WriteError::from),
+            None => Ok(()),
+        },
+    )
+}
+
+/// The files [`write`] writes, from every shard's part; `streamed`: `heuristic.csv` was
+/// written as the one process ran.
+pub fn write_report(
+    plan: &Plan,
+    (name, command): (&str, &str),
+    parts: Vec<Part>,
+    out: &Output,
+    streamed: bool,
+) -> Result<String, StudyError> {
+    let report = report(plan, (name, command), parts);
+    if !streamed {
+        out.csv_rows("heuristic.csv", &report.csv_rows())
+            .map_err(WriteError::from)?;
+    }
     let summary = report.markdown();
     Ok(super::report::finish(
         out,
@@ -743,4 +879,11 @@ pub fn write(
         summary,
         || report.plot(&out.path("heuristic.svg")),
     )?)
+}
+
+impl Part {
+    /// Whether the shard finished every family of `plan` (a stopped shard is not stored).
+    pub fn finished(&self, plan: &Plan) -> bool {
+        self.families.len() == plan.families()
+    }
 }

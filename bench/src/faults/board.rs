@@ -196,6 +196,20 @@ pub struct BoardFaultRun {
     pub planned: usize,
 }
 
+/// A part of a board-fault campaign: the trials of the faults a shard owns, by their index
+/// in the campaign's faults.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BoardFaultPart {
+    /// The game's M.
+    pub size: u8,
+    /// The reference game's record (the intact virtual board's).
+    pub reference: String,
+    /// Faults the whole campaign has.
+    pub planned: usize,
+    /// The faults run, in order, each with its index.
+    pub trials: Vec<(usize, BoardTrial)>,
+}
+
 /// Runs `faults` on boards from `connect` (a fresh virtual board with the faults it is given:
 /// none for the reference), games of `size` on `profile`. `progress(done, planned)` is called
 /// after each fault and stops the campaign by breaking.
@@ -206,6 +220,29 @@ pub fn board_fault_campaign(
     faults: &[BoardFault],
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<BoardFaultRun, FaultCampaignError> {
+    let part = board_fault_campaign_part(connect, profile, size, faults, &|_| true, &mut |done| {
+        progress(done, faults.len())
+    })?;
+    Ok(BoardFaultRun {
+        size: part.size,
+        reference: part.reference,
+        trials: part.trials.into_iter().map(|(_, t)| t).collect(),
+        planned: part.planned,
+    })
+}
+
+/// Runs the faults `owns` picks (by index in `faults`), each on a fresh virtual board, after
+/// the intact board's reference game (which every part plays for itself): a fault's trial is
+/// the same whichever others run before it. `progress(done)` is called after each fault and
+/// stops the part by breaking.
+pub fn board_fault_campaign_part(
+    connect: &mut dyn FnMut(&[&str]) -> Result<Hil, TargetError>,
+    profile: &'static Profile,
+    size: Size,
+    faults: &[BoardFault],
+    owns: &dyn Fn(usize) -> bool,
+    progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
+) -> Result<BoardFaultPart, FaultCampaignError> {
     let predictor = Predictor::new(profile, size);
     let reference = {
         let mut intact = connect(&[])?;
@@ -216,7 +253,7 @@ pub fn board_fault_campaign(
         }
         reference(&mut intact, &predictor, size)?
     };
-    let mut run = BoardFaultRun {
+    let mut part = BoardFaultPart {
         size: size.get(),
         reference: reference.record.to_string(),
         trials: Vec::new(),
@@ -224,23 +261,29 @@ pub fn board_fault_campaign(
     };
     let script = Script::Record(Box::new(reference.record.clone()));
     for (i, fault) in faults.iter().enumerate() {
+        if !owns(i) {
+            continue;
+        }
         let verdict = match connect(&[fault.spec.as_str()]) {
             Ok(mut board) => trial(&mut board, profile, &predictor, size, &reference, &script),
             Err(e) => BoardVerdict::Stopped {
                 said: e.to_string(),
             },
         };
-        run.trials.push(BoardTrial {
-            fault: fault.spec.clone(),
-            what: fault.what.clone(),
-            verdict,
-            check: fault.check.clone(),
-        });
-        if progress(i + 1, faults.len()).is_break() {
+        part.trials.push((
+            i,
+            BoardTrial {
+                fault: fault.spec.clone(),
+                what: fault.what.clone(),
+                verdict,
+                check: fault.check.clone(),
+            },
+        ));
+        if progress(part.trials.len()).is_break() {
             break;
         }
     }
-    Ok(run)
+    Ok(part)
 }
 
 /// One faulty board: the LED check, then the reference game.

@@ -3,7 +3,8 @@
 //! repaired first and played as game `k + 1` (the converter's noise is drawn per game), after
 //! the intact board's reference game, which every shard plays for itself. The merge puts the
 //! trials back in fault order and writes `faults.csv` and `faults.md` as the one-process run
-//! does.
+//! does. The virtual board's board-fault campaign ([`BoardFaults`], feature `probe`) is split
+//! the same way.
 
 use std::ops::ControlFlow;
 use std::path::Path;
@@ -151,41 +152,31 @@ impl CageFaults {
                     why: format!("no shard holds the campaign on M={size}"),
                 });
             };
-            let mut slots = vec![None; first.planned];
             for (k, part) in &mine {
-                let bad = |why: String| FaultShardError::Body {
-                    shard: format!("{}/{count}", k + 1),
-                    why,
-                };
                 if (&part.stage, &part.reference, part.planned)
                     != (&first.stage, &first.reference, first.planned)
                 {
-                    return Err(bad(format!(
-                        "its M={size} campaign ran on another target or reference game ({} `{}`)",
-                        part.stage, part.reference
-                    )));
-                }
-                for (i, trial) in &part.trials {
-                    match slots.get_mut(*i) {
-                        Some(slot @ None) => *slot = Some(trial.clone()),
-                        Some(Some(_)) => return Err(bad(format!("fault {i} on M={size} twice"))),
-                        None => return Err(bad(format!("fault {i} of {}", first.planned))),
-                    }
+                    return Err(FaultShardError::Body {
+                        shard: format!("{}/{count}", k + 1),
+                        why: format!(
+                            "its M={size} campaign ran on another target or reference game ({} `{}`)",
+                            part.stage, part.reference
+                        ),
+                    });
                 }
             }
-            // A stopped one-process run holds the faults before the stop; shards hold all.
-            let done = slots.iter().take_while(|s| s.is_some()).count();
-            if slots[done..].iter().any(Option::is_some) || (count > 1 && done < first.planned) {
-                return Err(FaultShardError::Body {
-                    shard: format!("*/{count}"),
-                    why: format!("no shard holds fault {done} on M={size}"),
-                });
-            }
+            let trials = in_fault_order(
+                mine.iter().map(|(k, p)| (*k, p.trials.as_slice())),
+                first.planned,
+                count,
+                size.get(),
+            )?;
+            let done = trials.len();
             runs.push(FaultRun {
                 stage: first.stage.clone(),
                 size: size.get(),
                 reference: first.reference.clone(),
-                trials: slots.into_iter().flatten().collect(),
+                trials,
                 planned: first.planned,
             });
             if done < first.planned {
@@ -205,5 +196,154 @@ impl CageFaults {
                 error,
             }
         })
+    }
+}
+
+/// The trials of one campaign's parts (each with its shard's number, from 0) in fault order,
+/// each fault once: every fault of the `planned` when the parts are `count` > 1 shards; the
+/// faults before its stop when they are a one-process run's.
+fn in_fault_order<'a, T: Clone + 'a>(
+    parts: impl IntoIterator<Item = (usize, &'a [(usize, T)])>,
+    planned: usize,
+    count: usize,
+    size: u8,
+) -> Result<Vec<T>, FaultShardError> {
+    let mut slots: Vec<Option<T>> = vec![None; planned];
+    for (k, trials) in parts {
+        let bad = |why: String| FaultShardError::Body {
+            shard: format!("{}/{count}", k + 1),
+            why,
+        };
+        for (i, trial) in trials {
+            match slots.get_mut(*i) {
+                Some(slot @ None) => *slot = Some(trial.clone()),
+                Some(Some(_)) => return Err(bad(format!("fault {i} on M={size} twice"))),
+                None => return Err(bad(format!("fault {i} of {planned}"))),
+            }
+        }
+    }
+    // A stopped one-process run holds the faults before the stop; shards hold all.
+    let done = slots.iter().take_while(|s| s.is_some()).count();
+    if slots[done..].iter().any(Option::is_some) || (count > 1 && done < planned) {
+        return Err(FaultShardError::Body {
+            shard: format!("*/{count}"),
+            why: format!("no shard holds fault {done} on M={size}"),
+        });
+    }
+    Ok(slots.into_iter().flatten().collect())
+}
+
+/// The board-fault campaign of the virtual board (`--target hil --probe virtual --scenario
+/// faults`) in shards: fault `k` belongs to shard k mod P, each on a fresh virtual board after
+/// the intact board's reference game, which every shard plays for itself. The merge writes
+/// `board-faults.csv` and `board-faults.md` as the one-process run does.
+#[cfg(feature = "probe")]
+#[derive(Debug)]
+pub struct BoardFaults {
+    /// The board the bench predicts with.
+    pub profile: &'static boards::Profile,
+    /// The game's M.
+    pub size: Size,
+    /// The faults, in campaign order.
+    pub faults: Vec<crate::BoardFault>,
+    /// `--board` as given, for the report's title.
+    pub board_arg: String,
+    /// The board's parts seed.
+    pub board_seed: Option<u64>,
+}
+
+#[cfg(feature = "probe")]
+impl BoardFaults {
+    /// Runs shard `id`'s faults on virtual boards from `connect` (given the faults to make);
+    /// `progress(done, owned)` after each fault stops the run by breaking. The one-process
+    /// run (shard 1/1) keeps what it finished; another shard that is stopped writes nothing.
+    pub fn run_shard<E>(
+        &self,
+        id: ShardId,
+        connect: &mut dyn FnMut(&[&str]) -> Result<crate::Hil, crate::TargetError>,
+        progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+    ) -> Result<Vec<u8>, E>
+    where
+        E: From<FaultShardError>,
+    {
+        let owns = |k: usize| id.owns(k as u64);
+        let owned = (0..self.faults.len()).filter(|&k| owns(k)).count();
+        let part = crate::board_fault_campaign_part(
+            connect,
+            self.profile,
+            self.size,
+            &self.faults,
+            &owns,
+            &mut |done| progress(done, owned),
+        )
+        .map_err(FaultShardError::from)?;
+        if part.trials.len() < owned && id != ShardId::WHOLE {
+            return Err(FaultShardError::Stopped {
+                size: self.size.get(),
+                done: part.trials.len(),
+                owned,
+            }
+            .into());
+        }
+        Ok(serde_json::to_vec(&part).expect("a shard's body serialises"))
+    }
+
+    /// The campaign from the shards' bodies (in shard order), its trials in fault order. A
+    /// one-process run (one body) may stop early: its report is marked interrupted.
+    pub fn run(&self, bodies: Vec<Vec<u8>>) -> Result<crate::BoardFaultRun, FaultShardError> {
+        let count = bodies.len();
+        let mut parts = Vec::new();
+        for (k, bytes) in bodies.iter().enumerate() {
+            let part: crate::BoardFaultPart =
+                serde_json::from_slice(bytes).map_err(|e| FaultShardError::Body {
+                    shard: format!("{}/{count}", k + 1),
+                    why: format!("not the bench's board-fault campaign ({e})"),
+                })?;
+            if (part.size, part.planned) != (self.size.get(), self.faults.len())
+                || parts
+                    .first()
+                    .is_some_and(|(_, f): &(usize, crate::BoardFaultPart)| {
+                        f.reference != part.reference
+                    })
+            {
+                return Err(FaultShardError::Body {
+                    shard: format!("{}/{count}", k + 1),
+                    why: format!(
+                        "a campaign of {} faults on M={} with reference `{}`, not this one's",
+                        part.planned, part.size, part.reference
+                    ),
+                });
+            }
+            parts.push((k, part));
+        }
+        let Some((_, first)) = parts.first() else {
+            return Err(FaultShardError::Body {
+                shard: format!("*/{count}"),
+                why: "no shard".into(),
+            });
+        };
+        Ok(crate::BoardFaultRun {
+            size: first.size,
+            reference: first.reference.clone(),
+            trials: in_fault_order(
+                parts.iter().map(|(k, p)| (*k, p.trials.as_slice())),
+                first.planned,
+                count,
+                first.size,
+            )?,
+            planned: first.planned,
+        })
+    }
+
+    /// Writes `board-faults.csv` and `board-faults.md` in `dir` from the shards' bodies;
+    /// returns the Markdown.
+    pub fn merge(&self, dir: &Path, bodies: Vec<Vec<u8>>) -> Result<String, FaultShardError> {
+        let run = self.run(bodies)?;
+        crate::write_board_fault_report(dir, &run, &self.board_arg, self.board_seed).map_err(
+            |error| FaultShardError::Write {
+                dir: dir.to_path_buf(),
+                error,
+            },
+        )
     }
 }

@@ -59,13 +59,19 @@ impl Spec {
         } else {
             ""
         };
-        format!("bench-{kind}{sweep}")
+        // The virtual board's faults are the board's, not the cage's: files of their own.
+        let board = match self.probe.as_deref() {
+            Some(probe) if kind == "faults" && crate::is_virtual(probe) => "board-",
+            _ => "",
+        };
+        format!("bench-{board}{kind}{sweep}")
     }
 
-    /// The run as a shard job: its name, spec hash (this spec and the bench's version) and
-    /// `command`, the one-process command line (program first, with `--out DIR`).
-    pub fn job(&self, command: Vec<String>) -> shards::Job {
-        shards::Job::new(&self.job_name(), self, env!("CARGO_PKG_VERSION"), command)
+    /// The run as a shard job: its name, spec hash (this spec and `version`, the running
+    /// program's, with the commit it was built from) and `command`, the one-process command
+    /// line (program first, with `--out DIR`).
+    pub fn job(&self, command: Vec<String>, version: &str) -> shards::Job {
+        shards::Job::new(&self.job_name(), self, version, command)
     }
 }
 

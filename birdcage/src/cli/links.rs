@@ -8,13 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
 use serde::Serialize;
-use shards::Mode;
+use shards::{Mode, ShardArgs};
 use switching::link::Link;
 use switching::link::reduce::{Irreducible, Reductions};
 use switching::links::{self, Canonical, Part, PartId, Report, Spread, paper};
 
 use super::progress::Progress;
-use super::shard::ShardArgs;
 use super::{Format, shard};
 use crate::args::whole;
 
@@ -103,7 +102,10 @@ impl Cmd {
                 self.report(&parts, Some(&dir))
             },
         )?;
-        Ok(shard::describe(outcome, &job, &dir).unwrap_or_else(|report| report))
+        Ok(match outcome {
+            shards::Outcome::Merged(report) => report,
+            other => other.text(&job, &dir).unwrap_or_default(),
+        })
     }
 
     /// The report from every part: to stdout in the chosen format, and to `dir`.

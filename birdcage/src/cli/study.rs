@@ -15,9 +15,9 @@ use studies::{Control, pullups, quantisation, tolerance};
 
 use super::parse_size;
 use super::progress::Progress;
-use super::shard::{self, ShardArgs};
+use super::shard;
 use crate::args::whole;
-use shards::Mode;
+use shards::{Mode, ShardArgs};
 
 /// Which study.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -90,82 +90,83 @@ static STOP: AtomicBool = AtomicBool::new(false);
 
 impl Cmd {
     pub fn run(&self) -> Result<String> {
-        let mode = self.shard.mode();
-        if mode != Mode::Whole && !matches!(self.study, Study::Quantisation | Study::Tolerance) {
-            bail!(
-                "study {}: --shard, --merge, --slurm and --status split the quantisation and tolerance studies only so far",
-                format!("{:?}", self.study).to_lowercase()
-            );
+        let mode = self.shard.checked_mode()?;
+        match self.study {
+            Study::Quantisation => self.run_quantisation(&mode),
+            Study::Tolerance => self.run_tolerance(&mode),
+            Study::Pullups => self.run_pullups(&mode),
+            Study::Heuristic => self.run_heuristic(&mode),
         }
-        if self.study == Study::Heuristic {
-            return self.run_heuristic();
-        }
-        if self.study == Study::Quantisation {
-            return self.run_quantisation(&mode);
-        }
-        if self.study == Study::Tolerance {
-            return self.run_tolerance(&mode);
-        }
-        let boards = match self.board.as_deref() {
-            Some("ideal") if self.study == Study::Quantisation => Vec::new(),
-            Some(spec) => vec![(
-                spec.to_string(),
-                Board::from_profile(boards::file::load(spec)?),
-            )],
-            None => Vec::new(),
-        };
-        let set = self.positions()?;
-        // A board f64 cannot solve is refused before the folder is made.
-        for (spec, board) in &boards {
-            emulator::physical::check_solves(board, self.size)
-                .with_context(|| format!("board {spec}"))?;
-        }
-        let _lock = self.lock()?;
-        let out = Output::fresh(&self.out, self.force)?;
-        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let unit = match self.study {
-            Study::Pullups => "boards",
-            Study::Quantisation | Study::Heuristic | Study::Tolerance => {
-                unreachable!("handled above")
-            }
-        };
-        let name = format!("study {:?}", self.study).to_lowercase();
-        let bar = Progress::counted(name, unit, None);
-        let progress = |done: u64, total: u64| {
-            bar.set_total(total);
-            bar.set(done);
-        };
-        let control = Control {
-            stop: &STOP,
-            progress: &progress,
-        };
-        let command = self.command_line();
-        let summary = match self.study {
-            Study::Quantisation | Study::Heuristic | Study::Tolerance => {
-                unreachable!("handled above")
-            }
-            Study::Pullups => pullups::write(
-                &set,
-                self.board_or_default(boards)?,
-                self.boards.unwrap_or(10),
-                self.seed,
-                &control,
-                &out,
-                &command,
-            )?,
-        };
-        bar.finish(&format!("report in {}", out.path("summary.md").display()));
-        if STOP.load(Ordering::SeqCst) {
-            bail!(
-                "interrupted; what was finished is in {}",
-                out.path("summary.md").display()
-            );
-        }
-        Ok(summary)
     }
 
-    fn run_heuristic(&self) -> Result<String> {
+    /// `--board` loaded, and checked to solve at `--size` before any folder is made; `None`
+    /// when not given, or `ideal` for the quantisation study (its ideal converter alone).
+    fn named_board(&self) -> Result<Option<(String, Board)>> {
+        let Some(spec) = self.board.as_deref() else {
+            return Ok(None);
+        };
+        if spec == "ideal" && self.study == Study::Quantisation {
+            return Ok(None);
+        }
+        let board = Board::from_profile(boards::file::load(spec)?);
+        emulator::physical::check_solves(&board, self.size)
+            .with_context(|| format!("board {spec}"))?;
+        Ok(Some((spec.to_string(), board)))
+    }
+
+    /// `--board`, or the Nucleo the tolerance and pull-up studies default to.
+    fn board_or_nucleo(&self) -> Result<(String, Board)> {
+        Ok(match self.named_board()? {
+            Some(board) => board,
+            None => (
+                boards::NUCLEO_F446RE.name.to_string(),
+                Board::from_profile(&boards::NUCLEO_F446RE),
+            ),
+        })
+    }
+
+    /// The pull-up study in any mode of the shard model: its shards are the boards drawn
+    /// (board k of every case belongs to shard k mod P).
+    fn run_pullups(&self, mode: &Mode) -> Result<String> {
+        let (spec, board) = self.board_or_nucleo()?;
+        let set = self.positions()?;
+        let plan = pullups::Plan {
+            boards: self.boards.unwrap_or(10),
+            seed: self.seed,
+        };
+        let command = self.command_line();
+        self.sharded(
+            mode,
+            "cases",
+            |id, control, streamed| {
+                let mut csv = streamed.map(|out| out.csv("pullups.csv")).transpose()?;
+                let part = pullups::run_part(
+                    &set,
+                    (&board, pullups::profile(&spec)),
+                    &plan,
+                    control,
+                    id,
+                    csv.as_mut(),
+                )?;
+                Ok((serde_json::to_vec(&part)?, part.finished()))
+            },
+            |bodies, out, streamed| {
+                Ok(pullups::write_report(
+                    &set,
+                    (&spec, &board),
+                    &plan,
+                    json_parts(&bodies)?,
+                    out,
+                    &command,
+                    streamed,
+                )?)
+            },
+        )
+    }
+
+    /// The heuristic study in any mode of the shard model: its shards are the boards (board
+    /// i of the plan, families in order, belongs to shard i mod P).
+    fn run_heuristic(&self, mode: &Mode) -> Result<String> {
         let mut plan = strength::Plan::full(self.seed);
         if let Some(n) = self.max_vertices {
             plan.max_vertices = n as usize;
@@ -173,53 +174,28 @@ impl Cmd {
         if let Some(n) = self.samples {
             plan.samples = n;
         }
-        let _lock = self.lock()?;
-        let out = Output::fresh(&self.out, self.force)?;
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let bar = Progress::counted("study heuristic", "boards", None);
-        let progress = |done: u64, total: u64| {
-            bar.set_total(total);
-            bar.set(done);
-        };
-        let control = Control {
-            stop: &STOP,
-            progress: &progress,
-        };
-        let mut command = format!("birdcage study heuristic --seed {}", self.seed);
-        if let Some(n) = self.max_vertices {
-            command.push_str(&format!(" --max-vertices {n}"));
-        }
-        if let Some(n) = self.samples {
-            command.push_str(&format!(" --samples {n}"));
-        }
+        let command = self.command_line();
         let h = |p: &switching::Play<'_>| emulator::graphs::heuristic_move(p, Model::Ideal);
-        let summary = strength::write(
-            &plan,
-            &h,
-            "largest exact drop on the ideal network, ties to the first edge in file order \
-             (emulator::graphs::heuristic_move, Model::Ideal)",
-            &command,
-            &control,
-            &out,
-        )?;
-        bar.finish(&format!("report in {}", out.path("summary.md").display()));
-        if STOP.load(Ordering::SeqCst) {
-            bail!(
-                "interrupted; what was finished is in {}",
-                out.path("summary.md").display()
-            );
-        }
-        Ok(summary)
-    }
-
-    fn board_or_default(&self, mut boards: Vec<(String, Board)>) -> Result<(String, Board)> {
-        Ok(match boards.pop() {
-            Some(b) => b,
-            None => (
-                "nucleo-f446re".to_string(),
-                Board::from_profile(&boards::NUCLEO_F446RE),
-            ),
-        })
+        const HEURISTIC: &str = "largest exact drop on the ideal network, ties to the first \
+             edge in file order (emulator::graphs::heuristic_move, Model::Ideal)";
+        self.sharded(
+            mode,
+            "boards",
+            |id, control, streamed| {
+                let mut csv = streamed.map(|out| out.csv("heuristic.csv")).transpose()?;
+                let part = strength::write_part(&plan, &h, control, id, csv.as_mut())?;
+                Ok((serde_json::to_vec(&part)?, part.finished(&plan)))
+            },
+            |bodies, out, streamed| {
+                Ok(strength::write_report(
+                    &plan,
+                    (HEURISTIC, &command),
+                    json_parts(&bodies)?,
+                    out,
+                    streamed,
+                )?)
+            },
+        )
     }
 
     fn positions(&self) -> Result<PositionSet> {
@@ -239,81 +215,56 @@ impl Cmd {
     }
 
     /// The command as a person would type it again (for the summary).
-    /// Locks the report folder (made if missing) for a study run outside the shard driver
-    /// (whose runs lock it themselves): a second run into it is refused, naming this one's
-    /// process id, host and command (issue 41). The shard model's lock, the one lock.
-    fn lock(&self) -> Result<shards::Lock> {
-        // Made as a report folder is (a file where it should be says so), then locked.
-        studies::report::Output::new(&self.out)?;
-        Ok(shards::lock_folder(&self.out, &self.command_line())?)
-    }
-
     fn command_line(&self) -> String {
         format!("birdcage {}", self.argv().join(" "))
     }
 
     /// The study's arguments, `study` first: what the report depends on (not --out, not
-    /// --force), so the spec of its shards and the command of its job script.
+    /// --force), so the spec of its shards and the command of its job script. The heuristic
+    /// study takes its own (no board, size or position set).
     fn argv(&self) -> Vec<String> {
-        let mut c = vec![
-            "study".to_string(),
-            format!("{:?}", self.study).to_lowercase(),
-            "--size".into(),
-            self.size.get().to_string(),
-            "--seed".into(),
-            self.seed.to_string(),
-        ];
-        let mut add = |flag: &str, value: String| {
-            c.push(flag.into());
-            c.push(value);
+        let name = format!("{:?}", self.study).to_lowercase();
+        let mut c = vec!["study".to_string(), name];
+        let mut add = |flag: &str, value: Option<String>| {
+            if let Some(value) = value {
+                c.push(flag.into());
+                c.push(value);
+            }
         };
-        if let Some(b) = &self.board {
-            add("--board", b.clone());
+        if self.study == Study::Heuristic {
+            add("--seed", Some(self.seed.to_string()));
+            add("--max-vertices", self.max_vertices.map(|n| n.to_string()));
+            add("--samples", self.samples.map(|n| n.to_string()));
+            return c;
         }
-        if let Some(n) = self.boards {
-            add("--boards", n.to_string());
-        }
-        if let Some(n) = self.random_games {
-            add("--random-games", n.to_string());
-        }
-        if let Some(p) = &self.records {
-            add("--records", p.display().to_string());
-        }
+        add("--size", Some(self.size.get().to_string()));
+        add("--seed", Some(self.seed.to_string()));
+        add("--board", self.board.clone());
+        add("--boards", self.boards.map(|n| n.to_string()));
+        add("--random-games", self.random_games.map(|n| n.to_string()));
+        add(
+            "--records",
+            self.records.as_ref().map(|p| p.display().to_string()),
+        );
         c
     }
 
     /// The quantisation study in any mode of the shard model: its shards are the decision
     /// positions (the k-th decision of the set belongs to shard k mod P).
     fn run_quantisation(&self, mode: &Mode) -> Result<String> {
-        let boards = match self.board.as_deref() {
-            Some("ideal") => Vec::new(),
-            Some(spec) => vec![(
-                spec.to_string(),
-                Board::from_profile(boards::file::load(spec)?),
-            )],
-            None => Vec::new(),
-        };
+        let boards: Vec<(String, Board)> = self.named_board()?.into_iter().collect();
         let set = self.positions()?;
-        for (spec, board) in &boards {
-            emulator::physical::check_solves(board, self.size)
-                .with_context(|| format!("board {spec}"))?;
-        }
         let command = self.command_line();
         let converters = converters(boards, self.seed, &command);
         let bits: Vec<u8> = studies::BITS.collect();
         let (size, seed) = (self.size, self.seed);
         // The one-process run streams its rows to the CSV as it goes (a kill keeps them);
         // shards keep theirs in their files and the merge writes them.
-        let streamed = std::cell::Cell::new(false);
         self.sharded(
             mode,
             "decisions",
-            |id, control, out| {
-                let mut csv = match id == shards::ShardId::WHOLE {
-                    true => Some(out.csv(POSITIONS_CSV)?),
-                    false => None,
-                };
-                streamed.set(csv.is_some());
+            |id, control, streamed| {
+                let mut csv = streamed.map(|out| out.csv(POSITIONS_CSV)).transpose()?;
                 let part = quantisation::run_part(
                     &set,
                     &converters,
@@ -325,12 +276,12 @@ impl Cmd {
                 )?;
                 Ok((part.to_bytes(), part.done == part.owned))
             },
-            |bodies, out| {
+            |bodies, out, streamed| {
                 let parts = bodies
                     .iter()
                     .map(|b| quantisation::Part::from_bytes(b, size, WORST))
                     .collect::<Result<Vec<_>, _>>()?;
-                let mut csv = match streamed.get() {
+                let mut csv = match streamed {
                     true => None,
                     false => Some(out.csv(POSITIONS_CSV)?),
                 };
@@ -358,19 +309,8 @@ impl Cmd {
     /// The tolerance study in any mode of the shard model: its shards are the boards drawn
     /// (board b of every band belongs to shard b mod P).
     fn run_tolerance(&self, mode: &Mode) -> Result<String> {
-        let board = match self.board.as_deref() {
-            Some(spec) => (
-                spec.to_string(),
-                Board::from_profile(boards::file::load(spec)?),
-            ),
-            None => (
-                "nucleo-f446re".to_string(),
-                Board::from_profile(&boards::NUCLEO_F446RE),
-            ),
-        };
+        let board = self.board_or_nucleo()?;
         let set = self.positions()?;
-        emulator::physical::check_solves(&board.1, self.size)
-            .with_context(|| format!("board {}", board.0))?;
         let plan = tolerance::Plan {
             tolerances_ppm: tolerance::TOLERANCES_PPM.to_vec(),
             boards: self.boards.unwrap_or(200),
@@ -390,17 +330,13 @@ impl Cmd {
                     });
                 Ok((serde_json::to_vec(&part)?, complete))
             },
-            |bodies, out| {
-                let parts = bodies
-                    .iter()
-                    .map(|b| serde_json::from_slice::<tolerance::Part>(b))
-                    .collect::<Result<Vec<_>, _>>()?;
+            |bodies, out, _| {
                 Ok(tolerance::write_report(
                     &set,
                     board.clone(),
                     &plan,
                     Some(PERFECT),
-                    parts,
+                    json_parts(&bodies)?,
                     out,
                     &command,
                 )?)
@@ -409,23 +345,19 @@ impl Cmd {
     }
 
     /// Runs a study in `mode`: `run` makes shard K's bytes (and says whether it finished:
-    /// Ctrl-C may stop it), `merge` writes the report from every shard's bytes into the
-    /// folder. The one-process run is shard 1/1 merged; a stopped shard is not stored.
+    /// Ctrl-C may stop it), given the report folder in the one-process run to stream its
+    /// rows into; `merge` writes the report from every shard's bytes into the folder (told
+    /// whether the rows were streamed). The one-process run is shard 1/1 merged; a stopped
+    /// shard is not stored.
     fn sharded(
         &self,
         mode: &Mode,
         unit: &'static str,
-        run: impl FnOnce(shards::ShardId, &Control<'_>, &Output) -> Result<(Vec<u8>, bool)>,
-        merge: impl FnOnce(Vec<Vec<u8>>, &Output) -> Result<String>,
+        run: impl FnOnce(shards::ShardId, &Control<'_>, Option<&Output>) -> Result<(Vec<u8>, bool)>,
+        merge: impl FnOnce(Vec<Vec<u8>>, &Output, bool) -> Result<String>,
     ) -> Result<String> {
-        // A folder holding a report is refused before any work (a shard's folder is not
-        // cleared: shards and the report live side by side).
-        match mode {
-            Mode::Whole | Mode::Merge(_) => drop(Output::fresh(&self.out, self.force)?),
-            _ => drop(Output::new(&self.out)?),
-        }
+        Output::new(&self.out)?;
         let dir = shard::absolute(&self.out)?;
-        let out = Output::new(&dir)?;
         let records = match &self.records {
             Some(p) => Some(shards::sha256_hex(
                 &std::fs::read(p).with_context(|| format!("reading {}", p.display()))?,
@@ -450,35 +382,59 @@ impl Cmd {
             stop: &STOP,
             progress: &progress,
         };
+        // A folder holding a report is refused (or with --force cleared) under the folder's
+        // lock, before any work; a shard's folder is not cleared: shards and the report live
+        // side by side.
+        let whole = *mode == Mode::Whole;
         let outcome = shards::drive(
             &dir,
             &job,
             mode,
             |id| -> Result<Vec<u8>> {
-                let (bytes, complete) = run(id, &control, &out)?;
-                if id != shards::ShardId::WHOLE && !complete {
+                let streamed = match whole {
+                    true => Some(Output::fresh(&dir, self.force)?),
+                    false => None,
+                };
+                let (bytes, complete) = run(id, &control, streamed.as_ref())?;
+                if !whole && !complete {
                     bail!("interrupted: shard {id} not stored");
                 }
                 Ok(bytes)
             },
-            |bodies| merge(bodies, &out),
+            |bodies| {
+                let out = match whole {
+                    true => Output::new(&dir)?,
+                    false => Output::fresh(&dir, self.force)?,
+                };
+                merge(bodies, &out, whole)
+            },
         )?;
-        let summary = match shard::describe(outcome, &job, &dir) {
-            Ok(text) => {
+        let summary = match outcome {
+            shards::Outcome::Merged(summary) => summary,
+            other => {
                 bar.finish("done");
-                return Ok(text);
+                return Ok(other.text(&job, &dir).unwrap_or_default());
             }
-            Err(summary) => summary,
         };
-        bar.finish(&format!("report in {}", out.path("summary.md").display()));
+        let written = dir.join("summary.md");
+        bar.finish(&format!("report in {}", written.display()));
         if STOP.load(Ordering::SeqCst) {
-            bail!(
-                "interrupted; what was finished is in {}",
-                out.path("summary.md").display()
-            );
+            bail!("interrupted; what was finished is in {}", written.display());
         }
         Ok(summary)
     }
+}
+
+/// The shards' parts of a study that writes them as JSON, in shard order.
+fn json_parts<T: serde::de::DeserializeOwned>(bodies: &[Vec<u8>]) -> Result<Vec<T>> {
+    bodies
+        .iter()
+        .zip(1..)
+        .map(|(body, k)| {
+            serde_json::from_slice(body)
+                .with_context(|| format!("shard {k}/{}: not this study's part", bodies.len()))
+        })
+        .collect()
 }
 
 /// The quantisation study's per-position file.

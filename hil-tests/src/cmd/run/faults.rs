@@ -63,7 +63,7 @@ impl Run {
                  breaks one board (--board-seed)"
             );
         }
-        let mode = self.shards.mode()?;
+        let mode = self.shards.checked_mode()?;
         let virtual_board =
             self.target == Stage::Hil && self.probe.as_deref().is_some_and(bench::is_virtual);
         if self.target == Stage::Hil && !virtual_board {
@@ -103,8 +103,7 @@ impl Run {
             board_arg: self.board.clone(),
             board_seed: self.board_seed,
         };
-        bench::shard::folder(&self.out)?;
-        let job = self.spec(profile, None)?.job(self.command()?);
+        let job = self.fault_job(profile)?;
         let mut connect = |size: Size| -> anyhow::Result<Box<dyn DefectTarget>> {
             Ok(match self.target {
                 Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
@@ -133,10 +132,18 @@ impl Run {
         match outcome? {
             Outcome::Merged(md) => self.reported(Ok(md)),
             other => {
-                shard::print(other, &job, &self.out, &mode);
+                shard::print(other, &job, &self.out);
                 Ok(())
             }
         }
+    }
+
+    /// The fault campaign's shard job, its folder made.
+    fn fault_job(&self, profile: &'static boards::Profile) -> anyhow::Result<shards::Job> {
+        bench::shard::folder(&self.out)?;
+        Ok(self
+            .spec(profile, None)?
+            .job(self.command()?, crate::VERSION))
     }
 
     /// Prints the report written (or says why it was not), and whether the campaign was
@@ -158,16 +165,10 @@ impl Run {
 }
 
 impl Run {
-    /// The board faults of the virtual board, on M=4 unless `--size` says 3.
+    /// The board faults of the virtual board, on M=4 unless `--size` says 3, in any mode
+    /// of the shard model: fault k belongs to shard k mod P.
     #[cfg(feature = "probe")]
     fn board_faults(&self, profile: &'static boards::Profile, mode: Mode) -> anyhow::Result<()> {
-        if mode != Mode::Whole {
-            bail!(
-                "the board-fault campaign on the virtual board runs in one process: --shard, \
-                 --merge, --slurm and --status split the games and the cage's fault campaign"
-            );
-        }
-        let _lock = bench::lock(&self.out, &self.command_text()?)?;
         let m = match self.size {
             None => 4,
             Some(m @ (3 | 4)) => m,
@@ -181,25 +182,35 @@ impl Run {
             );
         }
         let elf = self.board_elf()?;
-        let faults = bench::board_faults(profile);
-        let bar = progress(&format!("M={m} "), "board faults", 0);
-        let run = bench::board_fault_campaign(
-            &mut |faults| {
-                bench::virtual_board::connect(&elf, &self.board, self.board_seed, None, faults)
-            },
+        let campaign = bench::BoardFaults {
             profile,
             size,
-            &faults,
-            &mut |done, planned| tick(&bar, done, planned),
+            faults: bench::board_faults(profile),
+            board_arg: self.board.clone(),
+            board_seed: self.board_seed,
+        };
+        let job = self.fault_job(profile)?;
+        let mut connect = |faults: &[&str]| {
+            bench::virtual_board::connect(&elf, &self.board, self.board_seed, None, faults)
+        };
+        let bar = progress(&format!("M={m} "), "board faults", 0);
+        let outcome = shards::drive(
+            &self.out,
+            &job,
+            &mode,
+            |id| -> anyhow::Result<Vec<u8>> {
+                campaign.run_shard(id, &mut connect, &mut |done, owned| tick(&bar, done, owned))
+            },
+            |bodies| Ok(campaign.merge(&self.out, bodies)?),
         );
         bar.finish_and_clear();
-        let run = run?;
-        self.reported(bench::write_board_fault_report(
-            &self.out,
-            &run,
-            &self.board,
-            self.board_seed,
-        ))
+        match outcome? {
+            Outcome::Merged(md) => self.reported(Ok(md)),
+            other => {
+                shard::print(other, &job, &self.out);
+                Ok(())
+            }
+        }
     }
 
     #[cfg(not(feature = "probe"))]

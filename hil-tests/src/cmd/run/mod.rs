@@ -20,8 +20,7 @@ use crate::{STOP, STOP_SIGNALS, progress, tick};
 mod faults;
 mod shard;
 
-use shard::ShardArgs;
-use shards::Mode;
+use shards::{Mode, ShardArgs};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Stage {
@@ -401,7 +400,7 @@ impl Run {
         if self.probe.is_some() && self.target != Stage::Hil {
             bail!("--probe names the HIL target's probe: use it with --target hil");
         }
-        let mode = self.shards.mode()?;
+        let mode = self.shards.checked_mode()?;
         if mode != Mode::Whole || self.board_seeds.is_some() {
             return self.sharded(profile, base, &scenario, mode);
         }
@@ -659,7 +658,7 @@ impl Run {
         bench::shard::folder(&self.out)?;
         let job = self
             .spec(profile, scenario.source_sha256.clone())?
-            .job(self.command()?);
+            .job(self.command()?, crate::VERSION);
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let size = scenario.size;
@@ -692,7 +691,7 @@ impl Run {
             |bodies| Ok(games.merge(&self.out, bodies)?.markdown),
         );
         bar.finish_and_clear();
-        shard::print(outcome?, &job, &self.out, &mode);
+        shard::print(outcome?, &job, &self.out);
         Ok(())
     }
 }
