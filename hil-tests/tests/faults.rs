@@ -261,6 +261,59 @@ fn the_cli_writes_the_table_and_one_csv_line_per_fault() {
     );
 }
 
+#[test]
+fn the_cli_writes_a_junit_case_per_fault_failing_only_what_changed_the_game_unnoticed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("faults");
+    let junit = dir.path().join("faults.xml");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args([
+            "run",
+            "--target",
+            "sil",
+            "--scenario",
+            "faults",
+            "--size",
+            "3",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .arg("--junit")
+        .arg(&junit)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // What faults.csv says of each fault (its fourth field), against the JUnit cases.
+    let csv = std::fs::read_to_string(out.join("faults.csv")).unwrap();
+    let verdicts: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(3).unwrap())
+        .collect();
+    let count = |want: &[&str]| verdicts.iter().filter(|v| want.contains(*v)).count();
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), verdicts.len(), "{xml}");
+    let suite = format!(
+        r#"tests="{}" disabled="{}" errors="0" failures="{}""#,
+        verdicts.len(),
+        count(&["never on the cage"]),
+        count(&["misread", "changed"])
+    );
+    assert!(xml.contains(&suite), "{suite} in {xml}");
+    assert!(
+        xml.contains(r#"<property name="board" value="nucleo-f446re"/>"#),
+        "{xml}"
+    );
+    assert!(
+        count(&["detected"]) > 0 && count(&["misread", "changed"]) > 0,
+        "{csv}"
+    );
+}
+
 /// `hil-tests run --target sil --scenario faults --size SIZE --out OUT`.
 fn faults_cli(size: &str, out: impl AsRef<std::path::Path>) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))

@@ -12,6 +12,7 @@
 
 #[cfg(feature = "probe")]
 pub mod board;
+pub mod junit;
 pub mod kinds;
 pub mod table;
 

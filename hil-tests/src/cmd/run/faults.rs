@@ -126,7 +126,14 @@ impl Run {
                     bars.tick(size, done, owned)
                 })
             },
-            |bodies| Ok(campaign.merge(&self.out, bodies)?),
+            |bodies| {
+                if let Some(path) = &self.junit {
+                    let runs = campaign.runs(bodies.clone())?;
+                    let xml = bench::faults::junit::cage_faults(&runs, &self.fault_properties());
+                    bench::report::junit::write(&xml, path)?;
+                }
+                Ok(campaign.merge(&self.out, bodies)?)
+            },
         );
         bars.finish();
         match outcome? {
@@ -144,6 +151,18 @@ impl Run {
         Ok(self
             .spec(profile, None)?
             .job(self.command()?, crate::VERSION))
+    }
+
+    /// What every suite of the campaign's JUnit carries: the board, its seed and the probe.
+    fn fault_properties(&self) -> Vec<(&'static str, String)> {
+        let mut properties = vec![("board", self.board.clone())];
+        if let Some(seed) = self.board_seed {
+            properties.push(("board_seed", seed.to_string()));
+        }
+        if let Some(probe) = &self.probe {
+            properties.push(("probe", probe.clone()));
+        }
+        properties
     }
 
     /// Prints the report written (or says why it was not), and whether the campaign was
@@ -201,7 +220,14 @@ impl Run {
             |id| -> anyhow::Result<Vec<u8>> {
                 campaign.run_shard(id, &mut connect, &mut |done, owned| tick(&bar, done, owned))
             },
-            |bodies| Ok(campaign.merge(&self.out, bodies)?),
+            |bodies| {
+                if let Some(path) = &self.junit {
+                    let run = campaign.run(bodies.clone())?;
+                    let xml = bench::faults::junit::board_faults(&run, &self.fault_properties());
+                    bench::report::junit::write(&xml, path)?;
+                }
+                Ok(campaign.merge(&self.out, bodies)?)
+            },
         );
         bar.finish_and_clear();
         match outcome? {

@@ -121,8 +121,9 @@ pub struct Run {
     /// Then fit the board's part values from the steps (calibration.json, summary section).
     #[arg(long)]
     calibrate: bool,
-    /// Also write the run as JUnit XML to FILE: one test case per game, with the stage,
-    /// probe, board, seeds and the ELF's hash as properties (CI tools show it).
+    /// Also write the run as JUnit XML to FILE: one test case per game (per fault for
+    /// `--scenario faults`, written with the merged report), with the stage, probe, board,
+    /// seeds and the ELF's hash as properties (CI tools show it).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
     #[command(flatten)]
