@@ -13,6 +13,11 @@
 
 #[cfg(not(target_os = "none"))]
 fn main() {
+    // A runner that lists the tests first (cargo-nextest: `--list --format terse`) finds none
+    // on the host, in libtest's words: nothing. Run, the stub says where the tests run.
+    if std::env::args().any(|arg| arg == "--list") {
+        return;
+    }
     println!(
         "skipped: on-target tests: cargo test -p firmware-tests --target thumbv7em-none-eabihf"
     );

@@ -5,6 +5,11 @@
 
 #[cfg(not(target_os = "none"))]
 fn main() {
+    // A runner that lists the tests first (cargo-nextest: `--list --format terse`) finds none
+    // on the host, in libtest's words: nothing. Run, the stub says where the tests run.
+    if std::env::args().any(|arg| arg == "--list") {
+        return;
+    }
     println!("skipped: runner faults run on the target (firmware-tests/check-runner)");
 }
 
