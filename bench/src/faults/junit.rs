@@ -11,6 +11,7 @@
 
 use quick_junit::{NonSuccessKind, Property, Report as Junit, TestCase, TestCaseStatus, TestSuite};
 
+#[cfg(feature = "probe")]
 use crate::faults::board::{BoardFaultRun, BoardVerdict};
 use crate::faults::table::fault_detail;
 use crate::faults::{FaultRun, Verdict};
@@ -85,8 +86,9 @@ pub fn cage_faults(runs: &[FaultRun], properties: &[(&str, String)]) -> Junit {
     report
 }
 
-/// The virtual board's board-fault campaign: one case per fault (`virtual-board --fault`'s
+/// The virtual board's board-fault campaign (with probe-rs, as the campaign): one case per fault (`virtual-board --fault`'s
 /// words), with what to check on a real board in its output.
+#[cfg(feature = "probe")]
 pub fn board_faults(run: &BoardFaultRun, properties: &[(&str, String)]) -> Junit {
     let mut suite = suite(format!("HIL board faults M={}", run.size), properties);
     suite.add_property(Property::new("size", run.size.to_string()));
@@ -190,6 +192,7 @@ mod tests {
         assert!(xml.contains("never on the cage in the reference game"));
     }
 
+    #[cfg(feature = "probe")]
     #[test]
     fn a_board_fault_the_bench_or_the_leds_noticed_passes_with_what_to_check() {
         let trial = |fault: &str, verdict: BoardVerdict| crate::faults::board::BoardTrial {
