@@ -147,7 +147,7 @@ pub fn connected_graphs(vertices: usize) -> Result<Vec<SimpleGraph>, NautyError>
     }
     let n = vertices.to_string();
     let (geng, mut child) = spawn(GENG, &["-c", "-q", &n])?;
-    drop(child.stdin.take());
+    child.stdin = None; // closed: the child reads its end of input
     let out = child.stdout.take().expect("piped");
     let mut graphs = Vec::new();
     for line in BufReader::new(out).lines() {
@@ -178,7 +178,7 @@ pub fn games(vertices: usize) -> Result<Vec<SimpleGraph>, NautyError> {
     }
     let n = vertices.to_string();
     let (geng, mut gen_child) = spawn(GENG, &["-c", "-q", &n])?;
-    drop(gen_child.stdin.take());
+    gen_child.stdin = None; // closed: the child reads its end of input
     let gen_out = gen_child.stdout.take().expect("piped");
     let (labelg, mut label_child) = spawn(LABELG, &["-q", "-faa"])?;
     let label_in = label_child.stdin.take().expect("piped");

@@ -65,7 +65,7 @@ pub fn run_part(
     let n = vertices.to_string();
     let split = format!("{}/{}", id.index - 1, id.count);
     let (geng, mut child) = spawn(GENG, &["-c", "-q", &n, &split])?;
-    drop(child.stdin.take());
+    child.stdin = None; // closed: the child reads its end of input
     let out = child.stdout.take().expect("piped");
     let mut part = Part {
         vertices,
