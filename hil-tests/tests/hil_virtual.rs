@@ -265,7 +265,9 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
 #[test]
 fn board_fault_shards_merge_to_the_one_process_report() {
     let Some(elf) = ready() else { return };
-    let kinds = ["adc-open:PA0", "led-dead:PC10", "panic"];
+    // Not `panic`: what the bench says of a panicking board depends on whether it read the
+    // panic's message on RTT before the board exited, so two runs can word it differently.
+    let kinds = ["adc-open:PA0", "led-dead:PC10", "adc-stuck:PA0:0"];
     let campaign = bench::BoardFaults {
         profile: NUCLEO,
         size: Size::M4,
