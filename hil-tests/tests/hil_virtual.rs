@@ -267,7 +267,7 @@ fn board_fault_shards_merge_to_the_one_process_report() {
     let Some(elf) = ready() else { return };
     // Not `panic`: what the bench says of a panicking board depends on whether it read the
     // panic's message on RTT before the board exited, so two runs can word it differently.
-    let kinds = ["adc-open:PA0", "led-dead:PC10", "adc-stuck:PA0:0"];
+    let kinds = ["adc-open:PA0", "adc-stuck:PA0:0", "led-dead:PC10"];
     let campaign = bench::BoardFaults {
         profile: NUCLEO,
         size: Size::M4,
