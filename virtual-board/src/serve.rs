@@ -298,7 +298,7 @@ impl Socket for Stream {
 /// What a second debugger is told, in an error packet (`E.` and text, as gdb prints it).
 pub const BUSY: &str = "E.another debugger is attached to this virtual board (one at a time)";
 
-/// Connections waiting or being refused at once; more than this are closed unanswered.
+/// Connections waiting or being refused at once; past this, accepting waits for one to end.
 const MAX_REFUSING: usize = 8;
 
 /// How long a refused connection has to send its first packet.
@@ -358,9 +358,11 @@ fn accept_loop(listener: Listener, attached: Arc<AtomicBool>) -> Receiver<Stream
                 }
                 continue;
             }
-            // Threads that wait or refuse are bounded: past them a connection is closed.
-            if waiting.load(Ordering::SeqCst) >= MAX_REFUSING {
-                continue;
+            // Threads that wait or refuse are bounded: past them the accepting waits, and
+            // the kernel's backlog holds the next connections (closing them unanswered reset
+            // a real debugger that came after a port scan of twenty connections).
+            while waiting.load(Ordering::SeqCst) >= MAX_REFUSING {
+                std::thread::sleep(Duration::from_millis(5));
             }
             waiting.fetch_add(1, Ordering::SeqCst);
             let (waiting, attached, tx) = (Arc::clone(&waiting), Arc::clone(&attached), tx.clone());
