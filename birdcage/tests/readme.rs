@@ -37,6 +37,32 @@ fn the_cli_summary_names_every_subcommand_option_and_value() {
     );
 }
 
+/// A block marked as needing a tool carries the tool's name to each of its commands, and only
+/// those: the runner skips them, saying so, on a machine without it (a bare Debian machine has
+/// no nauty).
+#[test]
+fn a_block_that_needs_a_tool_names_it_on_each_command() {
+    let readme = "\
+<!-- runnable -->\n\
+```sh\n\
+birdcage link --graph6 'FDYI_'   # => Link\n\
+```\n\
+<!-- runnable, needs nauty-geng -->\n\
+```sh\n\
+birdcage links --vertices 9   # => Minimal\n\
+birdcage links --vertices 8   # => Minimal\n\
+```\n";
+    let needs: Vec<Option<String>> = parse(Path::new("README.md"), readme)
+        .into_iter()
+        .map(|item| match item {
+            Item::Run(c) => c.needs,
+            Item::File { .. } => panic!("no file here"),
+        })
+        .collect();
+    let geng = Some("nauty-geng".to_string());
+    assert_eq!(needs, [None, geng.clone(), geng]);
+}
+
 /// The marking read from a made-up README, and the check it implies: a changed exit status
 /// or first line fails.
 #[test]

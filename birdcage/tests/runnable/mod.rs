@@ -12,6 +12,9 @@
 //!   file (`>`) pins only its exit status. Expected output starting with `error:` means
 //!   exit status 2 and the text on stderr (bad input's one line); otherwise exit status 0 and
 //!   the text on stdout.
+//! - `<!-- runnable, needs TOOL -->` marks a block whose commands run TOOL (nauty's
+//!   `nauty-geng`): on a machine without TOOL on PATH each is skipped with a `skipped:` line
+//!   (README's test command passes on a bare machine, issue 40).
 //! - `<!-- file: NAME -->` before a code block writes the block into the README's working
 //!   folder as NAME, for the commands after it (a graph file the examples read).
 //!
@@ -46,6 +49,8 @@ pub struct Command {
     pub program: String,
     /// The lines it must print first (empty for a command whose stdout goes to a file).
     pub expected: Vec<String>,
+    /// The program on PATH the command runs besides its own (`<!-- runnable, needs TOOL -->`).
+    pub needs: Option<String>,
     /// Whether the expected lines are a transcript's, blank lines included (else the one
     /// line of `# =>`, compared with the first line that is not blank).
     pub transcript: bool,
@@ -102,7 +107,11 @@ pub fn parse(path: &Path, text: &str) -> Vec<Item> {
             .strip_prefix("<!-- file:")
             .and_then(|m| m.strip_suffix("-->"))
             .map(|m| m.trim().to_string());
-        if marker != "<!-- runnable -->" && file.is_none() {
+        let needs = marker
+            .strip_prefix("<!-- runnable, needs ")
+            .and_then(|m| m.strip_suffix("-->"))
+            .map(|m| m.trim().to_string());
+        if marker != "<!-- runnable -->" && file.is_none() && needs.is_none() {
             i += 1;
             continue;
         }
@@ -128,6 +137,10 @@ pub fn parse(path: &Path, text: &str) -> Vec<Item> {
             None => items.extend(
                 commands(&body, info == "sh", &place)
                     .into_iter()
+                    .map(|c| Command {
+                        needs: needs.clone(),
+                        ..c
+                    })
                     .map(Item::Run),
             ),
         }
@@ -186,6 +199,7 @@ fn commands(body: &[(usize, &str)], sh: bool, place: &dyn Fn(usize) -> String) -
             line,
             program,
             expected: pin.into_iter().collect(),
+            needs: None,
             transcript: !sh,
         });
     }
@@ -305,6 +319,13 @@ pub fn run_all(program: &str, exe: &Path) -> usize {
             match item {
                 Item::File { name, text } => std::fs::write(dir.path().join(name), text).unwrap(),
                 Item::Run(command) if command.program == program => {
+                    if let Some(tool) = command.needs.as_deref().filter(|t| !on_path(t)) {
+                        eprintln!(
+                            "skipped: {} `{}` (no {tool} on PATH; cargo xtask setup installs it)",
+                            command.place, command.line
+                        );
+                        continue;
+                    }
                     let done = run(
                         &command.line,
                         dir.path(),
@@ -323,6 +344,12 @@ pub fn run_all(program: &str, exe: &Path) -> usize {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     ran
+}
+
+/// Whether an executable file named `tool` is in one of PATH's folders.
+fn on_path(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()))
 }
 
 /// `exe ARGS --help`.
