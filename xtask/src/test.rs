@@ -187,7 +187,10 @@ fn run_tests(
             "xtask: no cargo-nextest; the tests run with cargo test, one binary at a time \
              (install it with: cargo install cargo-nextest --locked)"
         );
-        return run(command(&["test", "--no-fail-fast"]).args(cargo_args), "cargo test");
+        return run(
+            command(&["test", "--no-fail-fast"]).args(cargo_args),
+            "cargo test",
+        );
     }
     let tests = run(
         command(&["nextest", "run", "--no-fail-fast"]).args(cargo_args),
