@@ -26,7 +26,7 @@ use petgraph::unionfind::UnionFind;
 use switching::{Play, Vertex};
 
 use crate::bareiss;
-use crate::players::FLOAT_MARGIN;
+use crate::margin::FLOAT_MARGIN;
 
 /// A model's parts as integer conductances, read from the cage's circuit of the same model
 /// (every edge, every pull-up and the series resistor are uniform there).

@@ -46,6 +46,7 @@ pub mod export;
 pub mod games;
 pub mod graphs;
 pub mod hint;
+mod margin;
 pub mod mesh;
 pub mod physical;
 pub mod players;

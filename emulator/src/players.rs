@@ -4,11 +4,7 @@
 use heuristic::{Edge, Model, Position};
 
 use crate::exact;
-
-/// How far (in units of the supply) the largest float drop must stand above every other
-/// for the float solve alone to decide the heuristic's move: a thousand times the error
-/// the solver tests allow against the exact solve (1e-12).
-pub(crate) const FLOAT_MARGIN: f64 = 1e-9;
+use crate::margin::FLOAT_MARGIN;
 
 /// The heuristic's move when the float solve leaves no doubt: one largest drop, clear of
 /// the runner-up by [`FLOAT_MARGIN`]. Otherwise (near or exact ties) `None`: only the
