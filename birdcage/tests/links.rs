@@ -3,15 +3,7 @@
 
 mod support;
 
-use support::{assert_bad_input, json, scratch_file, stdout};
-
-fn nauty() -> bool {
-    let ok = switching::enumerate::nauty_available();
-    if !ok {
-        println!("skipped: nauty not installed");
-    }
-    ok
-}
+use support::{assert_bad_input, json, nauty, scratch_file, stdout};
 
 /// W3 as a graph file: a pendant terminal s on a, a bridge from a to t.
 const W3: &str = "\

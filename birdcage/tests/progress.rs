@@ -7,7 +7,7 @@ mod support;
 use std::path::PathBuf;
 use std::process::Command;
 
-use support::birdcage;
+use support::{birdcage, nauty};
 
 /// What `birdcage args` drew on a terminal (control sequences and carriage returns turned
 /// into line breaks), and its stdout; `None` without `script`.
@@ -94,8 +94,7 @@ fn beat_counts_its_positions_and_its_bound_then_sums_up() {
 
 #[test]
 fn links_shows_the_true_total_or_none() {
-    if !switching::enumerate::nauty_available() {
-        println!("skipped: no nauty (geng)");
+    if !nauty() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("birdcage-progress-links-{}", std::process::id()));

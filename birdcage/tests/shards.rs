@@ -8,7 +8,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use support::{assert_bad_input, birdcage};
+use support::{assert_bad_input, birdcage, nauty};
 
 const BIN: &str = env!("CARGO_BIN_EXE_birdcage");
 
@@ -78,14 +78,6 @@ fn one_and_sharded(args: &[&str], count: u32, name: &str) -> usize {
 /// The words of a text, one space apart (status tables pad their columns).
 fn words(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn nauty() -> bool {
-    let ok = switching::enumerate::nauty_available();
-    if !ok {
-        println!("skipped: nauty not installed");
-    }
-    ok
 }
 
 #[test]

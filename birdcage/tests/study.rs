@@ -10,7 +10,7 @@ use studies::Control;
 use studies::positions::PositionSet;
 use studies::quantisation::{self, Converter, Verdict};
 use studies::report::Output;
-use support::{assert_bad_input, birdcage, json, scratch_file};
+use support::{assert_bad_input, birdcage, json, nauty, scratch_file};
 
 fn size(m: u32) -> Size {
     Size::new(m).unwrap()
@@ -322,8 +322,7 @@ fn cli_interrupt_keeps_the_finished_part() {
 /// a vertex count out of range is bad input.
 #[test]
 fn cli_heuristic_study() {
-    if !switching::enumerate::nauty_available() {
-        println!("skipped: nauty not installed");
+    if !nauty() {
         return;
     }
     let dirs = [scratch_dir("heuristic-a"), scratch_dir("heuristic-b")];
@@ -439,8 +438,7 @@ fn cli_sigkill_keeps_every_finished_row_whole() {
 #[test]
 fn cli_sigkill_keeps_the_heuristic_studys_finished_families() {
     // Its families are nauty's graphs.
-    if !switching::enumerate::nauty_available() {
-        println!("skipped: nauty not installed");
+    if !nauty() {
         return;
     }
     let dir = scratch_dir("sigkill-heuristic");

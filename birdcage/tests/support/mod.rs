@@ -69,3 +69,13 @@ pub fn birdcage_with_input(args: &[&str], input: &str) -> Output {
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// Whether nauty's programs are installed (links and the heuristic study read their graphs);
+/// without them a test returns early and says so, as README's test command promises.
+pub fn nauty() -> bool {
+    let ok = switching::enumerate::nauty_available();
+    if !ok {
+        println!("skipped: nauty not installed");
+    }
+    ok
+}
