@@ -11,7 +11,7 @@ hil=$(realpath "$1")
 work=$2
 mkdir -p "$work"
 work=$(realpath "$work")
-args=(run --target sil --scenario random4 --games 50 --seed 1 --board-seeds 1..9)
+args=(run --stage sil --scenario random4 --games 50 --seed 1 --board-seeds 1..9)
 
 start=$SECONDS
 "$hil" "${args[@]}" --out "$work/bench-one" >/dev/null

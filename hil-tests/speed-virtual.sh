@@ -16,7 +16,7 @@ for round in 1 2; do
         elf="$fw/firmware"
         [ "$probe" = qemu ] && elf="$fw/firmware-qemu"
         start=$(date +%s.%N)
-        "$hil" run --target hil --probe "$probe" --compare-sil --scenario tree3 --board-seed 7 \
+        "$hil" run --stage hil --probe "$probe" --compare-sil --scenario tree3 --board-seed 7 \
             --elf "$elf" --out "target/bench/speed-$probe" --force | tail -n 2 | head -n 1
         end=$(date +%s.%N)
         printf 'round %d, --probe %-7s: %.1f s\n' "$round" "$probe" "$(echo "$end - $start" | bc)"

@@ -1,30 +1,32 @@
-//! The Bird Cage test bench: the firmware against ideal solving, at three stages. Data flows one
-//! way, from the top of this list down:
+//! The Bird Cage test bench: the firmware against ideal solving, at three stages. Layers, from
+//! the top down: a module imports only modules below it in this list (`tests/layers.rs` checks).
 //!
+//! - [`shard`]: the long runs in shards (the games of one board or a sweep of drawn boards,
+//!   the fault campaigns) on the `shards` crate's model; the report folder's lock.
+//! - [`faults`]: every single fault at every place of an emulated cage, and with `probe` every
+//!   board fault the virtual board makes at register level, against one reference game.
 //! - [`run`]: scenarios (replayed records, the M=3 tree, random games), games played step by
 //!   step, [`campaign`]s into a report, games an operator guides ([`guided`]).
+//! - [`calibrate`]: a board's part values fitted from its codes.
+//! - [`report`]: JSON lines as the run goes, resumption, JSON and Markdown summaries, tallies,
+//!   an SVG plot, JUnit.
 //! - [`check`]: one decision against the emulator's codes and the ideal tied set, classified
 //!   ([`Class`]); the protocol checks of bring-up ([`protocol_checks`]).
-//! - [`report`]: JSON lines as the run goes, resumption, JSON and Markdown summaries, tallies,
-//!   an SVG plot.
-//! - [`target`]: the bench protocol to a board ([`Target`]): frames, the retry wait, lockstep,
-//!   defmt; [`Sil`] in-process, [`Pil`]/[`RttPil`] in QEMU, `Hil` over probe-rs (feature
-//!   `probe`).
+//! - [`dut`]: the device under test, spoken to in the bench protocol ([`Target`]): frames, the
+//!   retry wait, lockstep, defmt; [`Sil`] in-process, [`Pil`]/[`RttPil`] in QEMU, `Hil` over
+//!   probe-rs (feature `probe`).
 //! - [`machine`]: QEMU started one way, the firmware's ELF read once, the emulated ADC.
 //!
-//! Beside them: [`calibrate`] (a board's part values fitted from its codes) and [`faults`]
-//! (every single fault at every place of an emulated cage, and with `probe` every board fault
-//! the virtual board makes at register level, against one reference game).
 //! Every item is also re-exported here.
 
 pub mod calibrate;
 pub mod check;
+pub mod dut;
 pub mod faults;
 pub mod machine;
 pub mod report;
 pub mod run;
 pub mod shard;
-pub mod target;
 
 pub use calibrate::{
     Calibration, CalibrationError, Fitted, MIN_STEPS, Observation, Residuals, calibrate,
@@ -32,6 +34,17 @@ pub use calibrate::{
 };
 pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
+pub use dut::ask::measure;
+pub use dut::defmt::{DefmtError, DefmtLog};
+pub use dut::frame::{Sequence, decode_reply, encode_command};
+pub use dut::hil::{BOARD_ELF, PROBE_ENV, is_qemu, is_virtual, probe_request};
+#[cfg(feature = "probe")]
+pub use dut::hil::{Hil, Service, qemu, virtual_board};
+pub use dut::lockstep::{Compared, Lockstep};
+pub use dut::pil::{Pil, PilTarget, RttPil};
+pub use dut::retry::{Polling, RetryStats};
+pub use dut::sil::Sil;
+pub use dut::{CageError, Lost, Target, TargetError};
 #[cfg(feature = "probe")]
 pub use faults::board::{
     BoardFault, BoardFaultPart, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign,
@@ -66,14 +79,3 @@ pub use shard::games::{Boards, Games, GamesError, Written};
 pub use shard::seeds::{BoardSeeds, BoardSeedsError, MAX_BOARDS};
 pub use shard::sweep::{SWEEP_CSV, SWEEP_MD, board_folder};
 pub use shard::{Spec, lock};
-pub use target::ask::measure;
-pub use target::defmt::{DefmtError, DefmtLog};
-pub use target::frame::{Sequence, decode_reply, encode_command};
-pub use target::hil::{BOARD_ELF, PROBE_ENV, is_qemu, is_virtual, probe_request};
-#[cfg(feature = "probe")]
-pub use target::hil::{Hil, Service, qemu, virtual_board};
-pub use target::lockstep::{Compared, Lockstep};
-pub use target::pil::{Pil, PilTarget, RttPil};
-pub use target::retry::{Polling, RetryStats};
-pub use target::sil::Sil;
-pub use target::{CageError, Lost, Target, TargetError};

@@ -35,7 +35,7 @@ fn a_run_writes_its_report() {
     std::fs::write(&records, "A1,c5\n").unwrap();
     let run = bench(&[
         "run",
-        "--target",
+        "--stage",
         "sil",
         "--scenario",
         &format!("records:{}", records.display()),
@@ -57,6 +57,27 @@ fn a_run_writes_its_report() {
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["header"]["firmware"], firmware::VERSION);
     assert_eq!(summary["tally"]["steps"], 2);
+
+    // `--target`, the option's name before `--stage`, still runs the same report: scripts use it.
+    let again = dir.path().join("again");
+    let old_name = bench(&[
+        "run",
+        "--target",
+        "sil",
+        "--scenario",
+        &format!("records:{}", records.display()),
+        "--out",
+        again.to_str().unwrap(),
+    ]);
+    assert!(
+        old_name.status.success(),
+        "{}",
+        String::from_utf8_lossy(&old_name.stderr)
+    );
+    assert_eq!(
+        std::fs::read(out.join("steps.jsonl")).unwrap(),
+        std::fs::read(again.join("steps.jsonl")).unwrap()
+    );
 }
 
 #[test]
@@ -167,7 +188,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: --compare-sil compares an emulated board with SIL: use it with --target pil, --probe qemu or --probe virtual",
+            "error: --compare-sil compares an emulated board with SIL: use it with --stage pil, --probe qemu or --probe virtual",
         ),
         (
             vec![
@@ -179,7 +200,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: invalid value 'qemu' for '--target <TARGET>'",
+            "error: invalid value 'qemu' for '--stage <STAGE>'",
         ),
         (
             vec![
@@ -281,7 +302,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: --link chooses PIL's link to QEMU: use it with --target pil",
+            "error: --link chooses PIL's link to QEMU: use it with --stage pil",
         ),
         (
             vec![

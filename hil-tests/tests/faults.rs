@@ -314,7 +314,7 @@ fn the_cli_writes_a_junit_case_per_fault_failing_only_what_changed_the_game_unno
     );
 }
 
-/// `hil-tests run --target sil --scenario faults --size SIZE --out OUT`.
+/// `hil-tests run --stage sil --scenario faults --size SIZE --out OUT`.
 fn faults_cli(size: &str, out: impl AsRef<std::path::Path>) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_hil-tests"))
         .args([

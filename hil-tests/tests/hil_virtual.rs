@@ -197,7 +197,7 @@ fn a_core_stuck_in_a_loop_is_reported_with_its_pc_and_function() {
 #[test]
 fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
     let Some(elf) = ready() else { return };
-    // One fault of each kind (the whole list: `hil-tests run --target hil --probe virtual
+    // One fault of each kind (the whole list: `hil-tests run --stage hil --probe virtual
     // --scenario faults`, hil-tests/README.md).
     let kinds = [
         "adc-open:PA0",
@@ -258,7 +258,7 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
     assert!(run.trials.iter().all(|t| t.verdict.found()), "{run:?}");
 }
 
-/// The board-fault campaign in shards (`hil-tests run --target hil --probe virtual
+/// The board-fault campaign in shards (`hil-tests run --stage hil --probe virtual
 /// --scenario faults --shard K/P`, then `--merge`): a few faults, in two shards run in reverse
 /// order, merge to the one-process run's `board-faults.csv` and `board-faults.md`, byte for
 /// byte, through the shard model's files.

@@ -8,7 +8,7 @@
 //!   terminal: the LEDs show the machine's move, the person makes theirs and presses.
 //! - `virtual-board visit --elf ELF`: a simulated visitor plays (perfect Short), for CI.
 //! - `virtual-board serve --elf ELF --gdb unix:PATH`: serves a GDB remote stub, which the
-//!   bench's probe (`hil-tests run --target hil --probe virtual`) and `arm-none-eabi-gdb` attach
+//!   bench's probe (`hil-tests run --stage hil --probe virtual`) and `arm-none-eabi-gdb` attach
 //!   to.
 //!
 //! - `virtual-board test --elf ELF [LIBTEST ARGS]`: runs an embedded-test binary's tests,

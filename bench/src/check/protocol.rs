@@ -10,8 +10,8 @@ use firmware::protocol::{Command, Reply};
 use heuristic::{Position, Side, Size};
 
 use crate::check::Predictor;
-use crate::target::Target;
-use crate::target::ask::measure;
+use crate::dut::Target;
+use crate::dut::ask::measure;
 
 /// How one step went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,7 +109,7 @@ pub fn protocol_checks(
             // A machine that stopped (a firmware panic) said why: that is the thing to fix.
             let stopped = matches!(
                 e,
-                crate::TargetError::Lost(crate::target::Lost::Machine { .. })
+                crate::TargetError::Lost(crate::dut::Lost::Machine { .. })
             );
             checks.push(Check::fail(
                 VERSION,

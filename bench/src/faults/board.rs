@@ -18,10 +18,10 @@ use firmware::protocol::{Command, Reply};
 use heuristic::Size;
 
 use crate::check::Predictor;
+use crate::dut::hil::Hil;
+use crate::dut::{Lost, Target, TargetError};
 use crate::faults::{FaultCampaignError, Reference, Verdict, classify, observe, reference};
 use crate::run::scenario::Script;
-use crate::target::hil::Hil;
-use crate::target::{Lost, Target, TargetError};
 
 /// One board fault, as the virtual board takes it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -24,10 +24,10 @@ use firmware::protocol::{Command, Reply};
 use heuristic::{EdgeState, Position, Record, Side, Size};
 
 use crate::check::{Class, Predictor, Step};
+use crate::dut::{Lost, Target, TargetError};
 use crate::faults::kinds::{DefectTarget, Kind, place};
 use crate::run::game::play_game;
 use crate::run::scenario::Script;
-use crate::target::{Lost, Target, TargetError};
 
 /// What became of one fault.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -189,7 +189,7 @@ pub struct Report {
     /// Why the run stopped before its end, if it did.
     interrupted: Option<String>,
     /// What a transport with recovery went through (PIL over RTT, HIL); `link` in the summary.
-    retry: Option<crate::target::retry::RetryStats>,
+    retry: Option<crate::dut::retry::RetryStats>,
     /// Per game played in this process, the commands sent again after a lost reply (for
     /// JUnit's flaky tests; not written to the report, whose bytes stay the same).
     resent: BTreeMap<usize, u64>,
@@ -838,7 +838,7 @@ impl Report {
     }
 
     /// Records what the target's link went through, for the summaries.
-    pub fn set_retry_stats(&mut self, retry: Option<crate::target::retry::RetryStats>) {
+    pub fn set_retry_stats(&mut self, retry: Option<crate::dut::retry::RetryStats>) {
         self.retry = retry;
     }
 

@@ -38,7 +38,7 @@ impl Tally {
     }
 }
 
-/// How a tree scenario's name begins ([`crate::Scenario::tree`] names it so): a tree's games
+/// How a tree scenario's name begins (`run`'s tree scenario names it so): a tree's games
 /// are not planned but grow as it goes, one branch a game, so no count of them is known
 /// before the run ends.
 pub const TREE: &str = "tree";

@@ -15,10 +15,10 @@ use firmware::protocol::Command;
 use heuristic::{Edge, Move, Position, Record, Side, Size};
 
 use crate::check::Predictor;
+use crate::dut::ask::{measure, turn};
+use crate::dut::{Target, TargetError};
 use crate::report::{Misfit, Report, ReportError};
 use crate::run::scenario::{Scenario, Script, game_rng, random_short};
-use crate::target::ask::{measure, turn};
-use crate::target::{Target, TargetError};
 
 /// One thing the operator is asked to do to the cage.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -233,7 +233,7 @@ fn in_fault_order<'a, T: Clone + 'a>(
     Ok(slots.into_iter().flatten().collect())
 }
 
-/// The board-fault campaign of the virtual board (`--target hil --probe virtual --scenario
+/// The board-fault campaign of the virtual board (`--stage hil --probe virtual --scenario
 /// faults`) in shards: fault `k` belongs to shard k mod P, each on a fresh virtual board after
 /// the intact board's reference game, which every shard plays for itself. The merge writes
 /// `board-faults.csv` and `board-faults.md` as the one-process run does.

@@ -1,6 +1,6 @@
 //! `hil-tests run --scenario faults`: the fault campaign on SIL or PIL (or both in lockstep),
 //! for each board size asked, written as `faults.csv` and `faults.md`; on the virtual board
-//! (`--target hil --probe virtual`), the board faults made at register level, written as
+//! (`--stage hil --probe virtual`), the board faults made at register level, written as
 //! `board-faults.csv` and `board-faults.md`.
 
 use std::sync::atomic::Ordering;
@@ -65,11 +65,11 @@ impl Run {
         }
         let mode = self.shards.checked_mode()?;
         let virtual_board =
-            self.target == Stage::Hil && self.probe.as_deref().is_some_and(bench::is_virtual);
-        if self.target == Stage::Hil && !virtual_board {
+            self.stage == Stage::Hil && self.probe.as_deref().is_some_and(bench::is_virtual);
+        if self.stage == Stage::Hil && !virtual_board {
             bail!(
-                "the fault campaign breaks an emulated cage (--target sil or pil) or the \
-                 virtual board (--target hil --probe virtual); a real board is broken by hand"
+                "the fault campaign breaks an emulated cage (--stage sil or pil) or the \
+                 virtual board (--stage hil --probe virtual); a real board is broken by hand"
             );
         }
         let csv = self.out.join(if virtual_board {
@@ -105,7 +105,7 @@ impl Run {
         };
         let job = self.fault_job(profile)?;
         let mut connect = |size: Size| -> anyhow::Result<Box<dyn DefectTarget>> {
-            Ok(match self.target {
+            Ok(match self.stage {
                 Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
                 Stage::Pil if self.compare_sil => Box::new(Lockstep::new(
                     Sil::new(profile, size, self.board_seed)?,

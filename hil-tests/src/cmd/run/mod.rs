@@ -46,9 +46,9 @@ enum TransportArg {
 
 #[derive(Debug, clap::Args)]
 pub struct Run {
-    /// Test stage.
-    #[arg(long)]
-    target: Stage,
+    /// Test stage (`--target`, its name before, still works: scripts use it).
+    #[arg(long, alias = "target")]
+    stage: Stage,
     /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), `guided`
     /// (the operator makes the moves on a cage without fixture; `--size` gives M), `faults`
     /// (every single fault at every place of the emulated cage, writing faults.csv and
@@ -229,7 +229,7 @@ impl Run {
         let elf = self
             .elf
             .as_ref()
-            .context("--target hil needs --elf (the firmware to flash)")?;
+            .context("--stage hil needs --elf (the firmware to flash)")?;
         Ok(Box::new(bench::Hil::connect(&request, profile, elf)?))
     }
 
@@ -250,7 +250,7 @@ impl Run {
     /// The digest of the firmware the run drives (PIL and HIL), for the report's header: a
     /// `--resume` with another ELF under the same path is refused.
     fn elf_digest(&self) -> anyhow::Result<Option<String>> {
-        let elf = match self.target {
+        let elf = match self.stage {
             Stage::Sil => return Ok(None),
             Stage::Hil if self.probe.as_deref().is_some_and(bench::is_virtual) => {
                 Some(self.board_elf()?)
@@ -321,8 +321,8 @@ impl Run {
     /// to that link alone: given to another, they are refused rather than ignored.
     fn polling(&self) -> anyhow::Result<Option<bench::Polling>> {
         let rtt = self.link == Some(TransportArg::Rtt);
-        if self.link.is_some() && self.target != Stage::Pil {
-            bail!("--link chooses PIL's link to QEMU: use it with --target pil");
+        if self.link.is_some() && self.stage != Stage::Pil {
+            bail!("--link chooses PIL's link to QEMU: use it with --stage pil");
         }
         if !rtt && (self.poll_ms.is_some() || self.retry_ms.is_some()) {
             bail!("--poll-ms and --retry-ms pace PIL over RTT: use them with --link rtt");
@@ -358,7 +358,7 @@ impl Run {
         // SIL and PIL read an emulated cage, and the virtual board's is wired by its hands
         // (`monitor wire`); a real board's cage is under the operator's hands.
         let virtual_board = self.probe.as_deref().is_some_and(bench::is_virtual);
-        let mut hands: Box<dyn bench::Hands> = match self.target {
+        let mut hands: Box<dyn bench::Hands> = match self.stage {
             Stage::Sil | Stage::Pil => Box::new(bench::Emulated),
             Stage::Hil if virtual_board => Box::new(bench::Emulated),
             Stage::Hil => Box::new(bench::Human),
@@ -392,14 +392,14 @@ impl Run {
             .probe
             .as_deref()
             .is_some_and(|p| bench::is_qemu(p) || bench::is_virtual(p));
-        if self.compare_sil && !(self.target == Stage::Pil || emulated_probe) {
+        if self.compare_sil && !(self.stage == Stage::Pil || emulated_probe) {
             bail!(
-                "--compare-sil compares an emulated board with SIL: use it with --target pil, \
+                "--compare-sil compares an emulated board with SIL: use it with --stage pil, \
                  --probe qemu or --probe virtual"
             );
         }
-        if self.probe.is_some() && self.target != Stage::Hil {
-            bail!("--probe names the HIL target's probe: use it with --target hil");
+        if self.probe.is_some() && self.stage != Stage::Hil {
+            bail!("--probe names the HIL target's probe: use it with --stage hil");
         }
         let mode = self.shards.checked_mode()?;
         if mode != Mode::Whole || self.board_seeds.is_some() {
@@ -521,7 +521,7 @@ impl Run {
         seed: Option<u64>,
         whole: bool,
     ) -> anyhow::Result<Bench> {
-        Ok(match self.target {
+        Ok(match self.stage {
             Stage::Sil => Bench::One(Box::new(Sil::new(profile, size, seed)?)),
             Stage::Pil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
                 Sil::new(profile, size, seed)?,
@@ -543,7 +543,7 @@ impl Run {
         records_sha256: Option<String>,
     ) -> anyhow::Result<bench::Spec> {
         Ok(bench::Spec {
-            stage: name(self.target),
+            stage: name(self.stage),
             probe: self.probe.clone(),
             link: self.link.map(name),
             compare_sil: self.compare_sil,
@@ -573,7 +573,7 @@ impl Run {
             c.push(format!("--{name}"));
             c.push(value);
         };
-        arg("target", name(self.target));
+        arg("stage", name(self.stage));
         arg("scenario", self.scenario.clone());
         arg("board", self.board.clone());
         arg("seed", self.seed.to_string());

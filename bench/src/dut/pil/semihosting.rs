@@ -18,12 +18,12 @@ use firmware::pil::Up;
 use firmware::protocol::{Command, FrameReader, Reply};
 use heuristic::{Position, Size};
 
+use crate::dut::defmt::DefmtLog;
+use crate::dut::frame::{Sequence, encode_command};
+use crate::dut::{CageError, Lost, Target, TargetError, wire};
 use crate::machine::{
     Adc, Elf, MachineError, PilOptions, QemuEvent, QemuFailure, exit_of, printable, qemu_command,
 };
-use crate::target::defmt::DefmtLog;
-use crate::target::frame::{Sequence, encode_command};
-use crate::target::{CageError, Lost, Target, TargetError, wire};
 
 /// How many of the last log lines an error quotes.
 const RECENT: usize = 8;

@@ -11,8 +11,8 @@ mod semihosting;
 pub use rtt::RttPil;
 pub use semihosting::Pil;
 
-use crate::target::retry::RetryStats;
-use crate::target::{Target, TargetError};
+use crate::dut::retry::RetryStats;
+use crate::dut::{Target, TargetError};
 
 /// The firmware in QEMU over one of the links.
 #[derive(Debug)]

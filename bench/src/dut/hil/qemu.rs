@@ -1,4 +1,4 @@
-//! `--target hil --probe qemu`: the HIL target's probe-rs path against the firmware in QEMU.
+//! `--stage hil --probe qemu`: the HIL target's probe-rs path against the firmware in QEMU.
 //!
 //! QEMU starts with no image (`-S`, no `-kernel`), its gdbstub on a socket; probe-rs opens the
 //! stub like any probe (`gdb:unix:PATH`, through [`gdb_probe::probe::GdbLister`]), and the
@@ -20,9 +20,9 @@ use heuristic::{Position, Size};
 use probe_rs::probe::list::Lister;
 
 use super::{Hil, Service};
+use crate::dut::retry::Polling;
+use crate::dut::{CageError, Lost, TargetError, lost, wire};
 use crate::machine::{Adc, qemu_machine, spawn_with_gdbstub};
-use crate::target::retry::Polling;
-use crate::target::{CageError, Lost, TargetError, lost, wire};
 
 /// The HIL target on the firmware in QEMU: probe-rs attaches to QEMU's `mps2-an386` through
 /// the gdbstub, downloads `elf`, resets and attaches RTT, exactly as [`Hil::connect`] does on

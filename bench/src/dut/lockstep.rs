@@ -5,7 +5,7 @@
 use firmware::protocol::{Command, Reply};
 use heuristic::Position;
 
-use crate::target::{Target, TargetError};
+use crate::dut::{Target, TargetError};
 
 /// What a lockstep run compared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -105,7 +105,7 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
     }
 
     /// The checked target's link.
-    fn retry_stats(&self) -> Option<crate::target::retry::RetryStats> {
+    fn retry_stats(&self) -> Option<crate::dut::retry::RetryStats> {
         self.b.retry_stats()
     }
 }

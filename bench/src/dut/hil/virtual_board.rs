@@ -1,4 +1,4 @@
-//! `--target hil --probe virtual`: the HIL target's probe-rs path against the unmodified board
+//! `--stage hil --probe virtual`: the HIL target's probe-rs path against the unmodified board
 //! ELF on the virtual NUCLEO-F446RE (the `virtual-board` binary, a process of its own).
 //!
 //! probe-rs opens the board's GDB stub like any probe (`gdb:unix:PATH`, through
@@ -17,9 +17,9 @@ use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
 use super::{Hil, Service};
+use crate::dut::retry::Polling;
+use crate::dut::{CageError, Lost, TargetError, lost};
 use crate::machine::VirtualBoard;
-use crate::target::retry::Polling;
-use crate::target::{CageError, Lost, TargetError, lost};
 
 /// `virtual-board --fault no-fixture`: a cage without fixture, wired by hand (`monitor wire`).
 pub const NO_FIXTURE: &str = "no-fixture";

@@ -23,14 +23,14 @@ use gdb_probe::Gdb;
 use gdb_probe::rtt::{ControlBlock, RttError};
 use heuristic::{Position, Size};
 
+use crate::dut::defmt::DefmtLog;
+use crate::dut::frame::{Sequence, encode_command};
+use crate::dut::retry::{self, Backend, Polled, Polling, RetryStats};
+use crate::dut::{CageError, Lost, Target, TargetError, wire};
 use crate::machine::{
     Adc, Elf, GdbMachine, PilOptions, QemuEvent, QemuFailure, exit_of, printable, qemu_command,
     spawn_with_gdbstub,
 };
-use crate::target::defmt::DefmtLog;
-use crate::target::frame::{Sequence, encode_command};
-use crate::target::retry::{self, Backend, Polled, Polling, RetryStats};
-use crate::target::{CageError, Lost, Target, TargetError, wire};
 
 /// How many of the last log lines an error quotes.
 const RECENT: usize = 8;
