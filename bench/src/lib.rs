@@ -44,7 +44,7 @@ pub use dut::lockstep::{Compared, Lockstep};
 pub use dut::pil::{Pil, PilTarget, RttPil};
 pub use dut::retry::{Polling, RetryStats};
 pub use dut::sil::Sil;
-pub use dut::{CageError, Lost, Target, TargetError};
+pub use dut::{CageError, Lost, Stage, StageError, Target, TargetError};
 #[cfg(feature = "probe")]
 pub use faults::board::{
     BoardFault, BoardFaultPart, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign,

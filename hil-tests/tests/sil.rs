@@ -234,7 +234,7 @@ struct Unplugged {
 }
 
 impl Target for Unplugged {
-    fn stage(&self) -> &'static str {
+    fn stage(&self) -> bench::Stage {
         self.sil.stage()
     }
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

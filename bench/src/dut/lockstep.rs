@@ -5,7 +5,7 @@
 use firmware::protocol::{Command, Reply};
 use heuristic::Position;
 
-use crate::dut::{Target, TargetError};
+use crate::dut::{Stage, Target, TargetError};
 
 /// What a lockstep run compared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,11 +58,11 @@ impl<A: Target, B: Target> Lockstep<A, B> {
 }
 
 impl<A: Target, B: Target> Target for Lockstep<A, B> {
-    fn stage(&self) -> &'static str {
+    fn stage(&self) -> Stage {
         // SIL against the firmware in QEMU, by stdin/stderr (PIL) or by a probe (HIL).
         match self.b.stage() {
-            "HIL" => "SIL=HIL",
-            _ => "SIL=PIL",
+            Stage::Hil | Stage::SilHil => Stage::SilHil,
+            _ => Stage::SilPil,
         }
     }
 

@@ -10,6 +10,9 @@ pub mod lockstep;
 pub mod pil;
 pub mod retry;
 pub mod sil;
+pub mod stage;
+
+pub use stage::{Stage, StageError};
 
 use emulator::emulated::EmulatedCage;
 use firmware::protocol::{Command, ProtocolError, Reply};
@@ -75,7 +78,7 @@ pub enum TargetError {
         /// The command.
         command: Command,
         /// The two targets' stages.
-        stages: [&'static str; 2],
+        stages: [Stage; 2],
         /// Their replies, in the same order.
         replies: Box<[Reply; 2]>,
     },
@@ -224,8 +227,8 @@ impl From<crate::machine::ElfError> for TargetError {
 
 /// A board the bench drives: one command at a time, plus the cage under the board.
 pub trait Target {
-    /// The test stage: `SIL`, `PIL` or `HIL`.
-    fn stage(&self) -> &'static str;
+    /// The test stage.
+    fn stage(&self) -> Stage;
 
     /// Sends one command and waits for its reply.
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError>;
@@ -252,7 +255,7 @@ pub trait Target {
 
 /// A boxed target is a target: what lets [`lockstep::Lockstep`] hold one chosen at run time.
 impl<T: Target + ?Sized> Target for Box<T> {
-    fn stage(&self) -> &'static str {
+    fn stage(&self) -> Stage {
         (**self).stage()
     }
 

@@ -42,8 +42,8 @@ impl Sil {
 }
 
 impl Target for Sil {
-    fn stage(&self) -> &'static str {
-        "SIL"
+    fn stage(&self) -> crate::dut::Stage {
+        crate::dut::Stage::Sil
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -65,14 +65,14 @@ pub fn cage_faults(runs: &[FaultRun], properties: &[(&str, String)]) -> Junit {
     let mut report = Junit::new("hil-tests run --scenario faults");
     for run in runs {
         let mut suite = suite(format!("{} faults M={}", run.stage, run.size), properties);
-        suite.add_property(Property::new("stage", run.stage.as_str()));
+        suite.add_property(Property::new("stage", run.stage.to_string()));
         suite.add_property(Property::new("size", run.size.to_string()));
         suite.add_property(Property::new("reference", run.reference.as_str()));
         for trial in &run.trials {
             let mut case = TestCase::new(trial.place.as_str(), status(&trial.verdict));
             case.set_classname(format!(
                 "birdcage.{}.faults.m{}.{}",
-                run.stage.to_lowercase(),
+                run.stage.arg(),
                 run.size,
                 trial.kind.label()
             ));
@@ -133,7 +133,7 @@ mod tests {
 
     fn run(trials: Vec<Trial>) -> FaultRun {
         FaultRun {
-            stage: "SIL".into(),
+            stage: crate::dut::Stage::Sil,
             size: 3,
             reference: "A5,c5".into(),
             planned: trials.len(),

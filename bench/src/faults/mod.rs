@@ -102,7 +102,7 @@ impl Trial {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultRun {
     /// The target's stage.
-    pub stage: String,
+    pub stage: crate::dut::Stage,
     /// The game's M.
     pub size: u8,
     /// The reference game's record (the intact board's game).
@@ -171,7 +171,7 @@ impl Observer<'_> {
 }
 
 impl Target for Observer<'_> {
-    fn stage(&self) -> &'static str {
+    fn stage(&self) -> crate::dut::Stage {
         self.target.stage()
     }
 
@@ -289,7 +289,7 @@ pub fn planned_faults(profile: &boards::Profile, size: Size) -> Vec<(Kind, Defec
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultPart {
     /// The target's stage.
-    pub stage: String,
+    pub stage: crate::dut::Stage,
     /// The game's M.
     pub size: u8,
     /// The reference game's record.
@@ -338,7 +338,7 @@ pub fn fault_campaign_part(
     let reference = reference(target, &predictor, size)?;
     let faults = planned_faults(profile, size);
     let mut run = FaultPart {
-        stage: target.stage().to_string(),
+        stage: target.stage(),
         size: size.get(),
         reference: reference.record.to_string(),
         trials: Vec::new(),

@@ -47,7 +47,7 @@ pub struct RunProperties {
 
 fn properties(header: &Header, run: &RunProperties) -> Vec<(&'static str, String)> {
     let mut all = vec![
-        ("stage", header.stage.clone()),
+        ("stage", header.stage.to_string()),
         ("firmware", header.firmware.clone()),
         ("board", header.board.clone()),
         ("scenario", header.scenario.clone()),
@@ -80,11 +80,7 @@ fn suite(header: &Header, run: &RunProperties) -> TestSuite {
 }
 
 fn class_name(header: &Header) -> String {
-    format!(
-        "birdcage.{}.{}",
-        header.stage.to_lowercase(),
-        header.scenario
-    )
+    format!("birdcage.{}.{}", header.stage.arg(), header.scenario)
 }
 
 /// What a step says, for a failure's text.
@@ -243,7 +239,7 @@ mod tests {
 
     fn header() -> Header {
         Header {
-            stage: "HIL".into(),
+            stage: crate::dut::Stage::Hil,
             firmware: "birdcage-fw 0.1.0".into(),
             board: "nucleo-f446re".into(),
             profile: None,

@@ -23,7 +23,7 @@ use crate::report::tally::Tally;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
     /// SIL, PIL or HIL.
-    pub stage: String,
+    pub stage: crate::dut::Stage,
     /// The firmware's version, as it identified itself.
     pub firmware: String,
     /// The board profile, as it identified itself.

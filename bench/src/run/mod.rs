@@ -43,7 +43,7 @@ pub fn header(
 ) -> Result<Header, TargetError> {
     match target.exchange(Command::Identify)? {
         Reply::Identity(id) => Ok(Header {
-            stage: target.stage().to_string(),
+            stage: target.stage(),
             firmware: id.version.to_string(),
             board: id.board.to_string(),
             profile: None,

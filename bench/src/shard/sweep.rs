@@ -39,9 +39,9 @@ pub(crate) fn write(
         }
     }
     let first = boards.first().map(|(_, h, _)| h);
-    let (stage, scenario, board, firmware, size) = first.map_or_else(Default::default, |h| {
+    let stage = first.map_or_else(String::new, |h| h.stage.to_string());
+    let (scenario, board, firmware, size) = first.map_or_else(Default::default, |h| {
         (
-            h.stage.as_str(),
             h.scenario.as_str(),
             h.board.as_str(),
             h.firmware.as_str(),

@@ -447,8 +447,8 @@ fn serve(
 }
 
 impl Target for Hil {
-    fn stage(&self) -> &'static str {
-        "HIL"
+    fn stage(&self) -> crate::dut::Stage {
+        crate::dut::Stage::Hil
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -41,8 +41,8 @@ impl PilTarget {
 }
 
 impl Target for PilTarget {
-    fn stage(&self) -> &'static str {
-        "PIL"
+    fn stage(&self) -> crate::dut::Stage {
+        crate::dut::Stage::Pil
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

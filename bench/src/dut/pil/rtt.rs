@@ -272,8 +272,8 @@ fn attach(gdb: &mut Gdb, addr: u32) -> Result<ControlBlock, RttError> {
 }
 
 impl Target for RttPil {
-    fn stage(&self) -> &'static str {
-        "PIL"
+    fn stage(&self) -> crate::dut::Stage {
+        crate::dut::Stage::Pil
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

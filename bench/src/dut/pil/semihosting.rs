@@ -228,8 +228,8 @@ impl Pil {
 }
 
 impl Target for Pil {
-    fn stage(&self) -> &'static str {
-        "PIL"
+    fn stage(&self) -> crate::dut::Stage {
+        crate::dut::Stage::Pil
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
