@@ -1,6 +1,8 @@
 //! The Bird Cage test bench: the firmware against ideal solving, at three stages. Layers, from
 //! the top down: a module imports only modules below it in this list (`tests/layers.rs` checks).
 //!
+//! - [`config`]: a run's configuration typed (stage, probe, link, scenario, options that go
+//!   together) and the one function from it to an open target ([`Config::open`]).
 //! - [`shard`]: the long runs in shards (the games of one board or a sweep of drawn boards,
 //!   the fault campaigns) on the `shards` crate's model; the report folder's lock.
 //! - [`faults`]: every single fault at every place of an emulated cage, and with `probe` every
@@ -21,6 +23,7 @@
 
 pub mod calibrate;
 pub mod check;
+pub mod config;
 pub mod dut;
 pub mod faults;
 pub mod machine;
@@ -34,14 +37,15 @@ pub use calibrate::{
 };
 pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
+pub use config::{Config, ConfigError, MAX_TIMEOUT_S, Opened};
 pub use dut::ask::measure;
 pub use dut::defmt::{DefmtError, DefmtLog};
 pub use dut::frame::{Sequence, decode_reply, encode_command};
-pub use dut::hil::{BOARD_ELF, PROBE_ENV, is_qemu, is_virtual, probe_request};
+pub use dut::hil::{BOARD_ELF, PROBE_ENV, Probe, ProbeError, probe_request};
 #[cfg(feature = "probe")]
 pub use dut::hil::{Hil, Service, qemu, virtual_board};
 pub use dut::lockstep::{Compared, Lockstep};
-pub use dut::pil::{Pil, PilTarget, RttPil};
+pub use dut::pil::{Link, LinkError, Pil, PilTarget, RttPil};
 pub use dut::retry::{Polling, RetryStats};
 pub use dut::sil::Sil;
 pub use dut::{CageError, Lost, Stage, StageError, Target, TargetError};
@@ -70,6 +74,7 @@ pub use report::{
 };
 pub use run::game::play_game;
 pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
+pub use run::kind::{ScenarioChoiceError, ScenarioKind};
 pub use run::scenario::{MAX_RECORDS_BYTES, Scenario, ScenarioError, Script};
 pub use run::{CampaignError, campaign, header};
 #[cfg(feature = "probe")]

@@ -3,6 +3,7 @@
 
 pub mod game;
 pub mod guided;
+pub mod kind;
 pub mod scenario;
 
 use std::ops::ControlFlow;

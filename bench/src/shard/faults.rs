@@ -173,7 +173,7 @@ impl CageFaults {
             )?;
             let done = trials.len();
             runs.push(FaultRun {
-                stage: first.stage.clone(),
+                stage: first.stage,
                 size: size.get(),
                 reference: first.reference.clone(),
                 trials,

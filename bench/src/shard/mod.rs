@@ -17,16 +17,17 @@ use crate::report::Depends;
 /// bench's version), so a shard of another run is never merged into this one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Spec {
-    /// `sil`, `pil` or `hil`.
-    pub stage: String,
+    /// `sil`, `pil` or `hil` (as the command line writes it).
+    #[serde(serialize_with = "lower_case")]
+    pub stage: crate::Stage,
     /// The HIL probe (`virtual`, `qemu`, a probe or chip).
-    pub probe: Option<String>,
+    pub probe: Option<crate::Probe>,
     /// PIL's link (`semihosting`, `rtt`).
-    pub link: Option<String>,
+    pub link: Option<crate::Link>,
     /// SIL in lockstep.
     pub compare_sil: bool,
     /// The scenario as named (`random4`, `faults`, `records:FILE`).
-    pub scenario: String,
+    pub scenario: crate::ScenarioKind,
     /// `--games`.
     pub games: Option<u32>,
     /// `--seed`.
@@ -43,12 +44,22 @@ pub struct Spec {
     pub depends: Depends,
 }
 
+/// A stage as the command line writes it (`sil`): a spec's bytes, and so its hash, are
+/// those of the options given.
+fn lower_case<S: serde::Serializer>(
+    stage: &crate::Stage,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&stage.arg())
+}
+
 impl Spec {
     /// The shard files' stem: `bench-` and the scenario's kind.
     pub fn job_name(&self) -> String {
-        let kind = match self.scenario.split_once(':') {
+        let scenario = self.scenario.to_string();
+        let kind = match scenario.split_once(':') {
             Some((kind, _)) => kind,
-            None => &self.scenario,
+            None => &scenario,
         };
         let kind: String = kind
             .chars()
@@ -60,8 +71,8 @@ impl Spec {
             ""
         };
         // The virtual board's faults are the board's, not the cage's: files of their own.
-        let board = match self.probe.as_deref() {
-            Some(probe) if kind == "faults" && crate::is_virtual(probe) => "board-",
+        let board = match self.probe {
+            Some(crate::Probe::Virtual) if kind == "faults" => "board-",
             _ => "",
         };
         format!("bench-{board}{kind}{sweep}")

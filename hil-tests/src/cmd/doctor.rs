@@ -49,12 +49,10 @@ fn run(
 ) -> anyhow::Result<bool> {
     let (profile, base) = boards::file::load_with_base(board)?;
     let mut checks = Vec::new();
-    let target = if bench::is_qemu(probe) {
-        qemu(elf, profile, base, size, &mut checks)
-    } else if bench::is_virtual(probe) {
-        virtual_board(elf, board, profile, &mut checks)
-    } else {
-        board_probe(probe, elf, profile, &mut checks)
+    let target = match probe.parse::<bench::Probe>()? {
+        bench::Probe::Qemu => qemu(elf, profile, base, size, &mut checks),
+        bench::Probe::Virtual => virtual_board(elf, board, profile, &mut checks),
+        bench::Probe::Board(request) => board_probe(&request, elf, profile, &mut checks),
     };
     if let Some(mut target) = target {
         checks.extend(bench::protocol_checks(target.as_mut(), profile, base, size));

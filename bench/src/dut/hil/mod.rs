@@ -10,6 +10,6 @@ pub mod qemu;
 #[cfg(feature = "probe")]
 pub mod virtual_board;
 
-pub use env::{BOARD_ELF, PROBE_ENV, is_qemu, is_virtual, probe_request};
+pub use env::{BOARD_ELF, PROBE_ENV, Probe, ProbeError, probe_request};
 #[cfg(feature = "probe")]
 pub use probe::{Hil, Service};

@@ -5,9 +5,11 @@ use emulator::emulated::EmulatedCage;
 use firmware::protocol::{Command, Reply};
 use heuristic::Position;
 
+mod link;
 mod rtt;
 mod semihosting;
 
+pub use link::{Link, LinkError};
 pub use rtt::RttPil;
 pub use semihosting::Pil;
 

@@ -11,7 +11,9 @@ use heuristic::Size;
 use indicatif::ProgressBar;
 use shards::{Mode, Outcome};
 
-use super::{Run, Stage, shard};
+use bench::Stage;
+
+use super::{Run, shard};
 use crate::{STOP, progress, tick};
 
 /// One progress bar per board size, as a fault campaign moves from one to the next.
@@ -64,8 +66,8 @@ impl Run {
             );
         }
         let mode = self.shards.checked_mode()?;
-        let virtual_board =
-            self.stage == Stage::Hil && self.probe.as_deref().is_some_and(bench::is_virtual);
+        let config = self.config();
+        let virtual_board = config.is_virtual_board();
         if self.stage == Stage::Hil && !virtual_board {
             bail!(
                 "the fault campaign breaks an emulated cage (--stage sil or pil) or the \
@@ -109,11 +111,9 @@ impl Run {
                 Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
                 Stage::Pil if self.compare_sil => Box::new(Lockstep::new(
                     Sil::new(profile, size, self.board_seed)?,
-                    self.pil(profile, base, size, self.board_seed)?,
+                    config.pil(profile, base, size, self.board_seed)?,
                 )),
-                Stage::Pil | Stage::Hil => {
-                    Box::new(self.pil(profile, base, size, self.board_seed)?)
-                }
+                _ => Box::new(config.pil(profile, base, size, self.board_seed)?),
             })
         };
         let mut bars = Bars::default();
@@ -160,7 +160,7 @@ impl Run {
             properties.push(("board_seed", seed.to_string()));
         }
         if let Some(probe) = &self.probe {
-            properties.push(("probe", probe.clone()));
+            properties.push(("probe", probe.to_string()));
         }
         properties
     }
@@ -200,7 +200,7 @@ impl Run {
                  differs from SIL on purpose, and the intact one plays the reference game"
             );
         }
-        let elf = self.board_elf()?;
+        let elf = self.config().board_elf()?;
         let campaign = bench::BoardFaults {
             profile,
             size,

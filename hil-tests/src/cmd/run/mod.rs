@@ -4,12 +4,10 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
-use clap::ValueEnum;
-use std::time::Duration;
 
 use bench::{
-    CampaignError, Existing, Lockstep, Pil, PilOptions, PilTarget, Report, Scenario, Sil, Target,
-    campaign, header,
+    CampaignError, Config, Existing, Link, Opened, Probe, Report, Scenario, ScenarioKind, Stage,
+    Target, campaign, header,
 };
 use heuristic::Size;
 
@@ -22,32 +20,28 @@ mod shard;
 
 use shards::{Mode, ShardArgs};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Stage {
-    /// The firmware application in-process on the emulated board.
-    Sil,
-    /// The firmware built for Cortex-M4F, in QEMU, on the emulated board.
-    Pil,
-    /// The real board over probe-rs (needs a build with `--features probe`).
-    Hil,
+/// A `--stage`: one of the three a run is asked for by name (`--compare-sil` puts SIL beside).
+fn stage(text: &str) -> Result<Stage, String> {
+    match text.parse::<Stage>() {
+        Ok(stage) if Stage::CHOSEN.contains(&stage) => Ok(stage),
+        _ => Err(format!(
+            "{} (expected sil, pil or hil)",
+            heuristic::Echo(text)
+        )),
+    }
 }
 
-/// A day bounds a wait: longer is a typo, and 1e19 s overflows a Duration.
-const MAX_TIMEOUT_S: f64 = 86_400.0;
-
-/// `--link`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum TransportArg {
-    /// QEMU's semihosting: stdin, stderr and stdout.
-    Semihosting,
-    /// RTT through QEMU's gdbstub.
-    Rtt,
+fn parsed<T: std::str::FromStr>(text: &str) -> Result<T, String>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse().map_err(|e: T::Err| e.to_string())
 }
 
 #[derive(Debug, clap::Args)]
 pub struct Run {
     /// Test stage (`--target`, its name before, still works: scripts use it).
-    #[arg(long, alias = "target")]
+    #[arg(long, alias = "target", value_parser = stage)]
     stage: Stage,
     /// `tree3` (every position of the M=3 tree), `random4` (random M=4 games), `guided`
     /// (the operator makes the moves on a cage without fixture; `--size` gives M), `faults`
@@ -55,8 +49,8 @@ pub struct Run {
     /// faults.md; with `--probe virtual`, every board fault at every pin, writing
     /// board-faults.csv and board-faults.md), or `records:FILE` (one game record per line;
     /// `--size` gives M).
-    #[arg(long)]
-    scenario: String,
+    #[arg(long, value_parser = parsed::<ScenarioKind>)]
+    scenario: ScenarioKind,
     /// Report folder (steps.jsonl, summary.json, summary.md).
     #[arg(long)]
     out: PathBuf,
@@ -92,8 +86,8 @@ pub struct Run {
     /// PIL: the link to the firmware in QEMU: `semihosting` (QEMU's stdin and stderr) or
     /// `rtt` (the board's RTT layout through QEMU's gdbstub, as a probe reads a board);
     /// semihosting when not given.
-    #[arg(long, value_enum)]
-    link: Option<TransportArg>,
+    #[arg(long, value_parser = parsed::<Link>)]
+    link: Option<Link>,
     /// PIL over RTT: pause between two polls of the guest, in milliseconds (default 0.2).
     #[arg(long)]
     poll_ms: Option<f64>,
@@ -110,8 +104,8 @@ pub struct Run {
     /// probe, on the emulated board; or `virtual`, the board ELF (`--elf`, default `cargo
     /// fw`'s) on the virtual NUCLEO-F446RE (the `virtual-board` binary), its coverage written
     /// to the report.
-    #[arg(long)]
-    probe: Option<String>,
+    #[arg(long, value_parser = parsed::<Probe>)]
+    probe: Option<Probe>,
     /// Keep the finished games of an interrupted report in `--out` and play the rest.
     #[arg(long, conflicts_with = "force")]
     resume: bool,
@@ -131,219 +125,28 @@ pub struct Run {
 }
 
 impl Run {
+    /// The run's configuration, as the library types it.
+    fn config(&self) -> Config {
+        Config {
+            stage: self.stage,
+            probe: self.probe.clone(),
+            compare_sil: self.compare_sil,
+            board: self.board.clone(),
+            elf: self.elf.clone(),
+            timeout_s: self.timeout,
+            link: self.link,
+            poll_ms: self.poll_ms,
+            retry_ms: self.retry_ms,
+        }
+    }
+
+    /// The scenario's games.
     fn scenario(&self) -> anyhow::Result<Scenario> {
-        let size =
-            |m: u32| heuristic::Size::new(m).with_context(|| format!("M={m} is not a board size"));
-        // A fixed scenario takes no size or game count: refuse one rather than ignore it.
-        let fixed = |name: &str, m: u32| -> anyhow::Result<()> {
-            if self.size.is_some_and(|s| s != m) {
-                bail!("--scenario {name} is M={m}; --size does not apply to it");
-            }
-            Ok(())
-        };
-        let games = |default: u32| self.games.unwrap_or(default) as usize;
-        let chosen = self.size.unwrap_or(4);
-        Ok(match self.scenario.as_str() {
-            "tree3" => {
-                fixed("tree3", 3)?;
-                if self.games.is_some() {
-                    bail!(
-                        "--scenario tree3 plays every branch of the tree; --games does not apply to it"
-                    );
-                }
-                Scenario::tree(size(3)?)
-            }
-            "random4" => {
-                fixed("random4", 4)?;
-                Scenario::random(size(4)?, games(100), self.seed)
-            }
-            "guided" => Scenario::guided(size(chosen)?, games(1), self.seed),
-            other => match other.strip_prefix("records:") {
-                Some(file) => {
-                    if self.games.is_some() {
-                        bail!(
-                            "--scenario records:FILE plays the file's games; --games does not apply to it"
-                        );
-                    }
-                    let text =
-                        boards::read::text(std::path::Path::new(file), bench::MAX_RECORDS_BYTES)
-                            .with_context(|| format!("cannot read records file {file}"))?;
-                    let scenario = Scenario::records(size(chosen)?, &text, file)?;
-                    if scenario.games.is_empty() {
-                        bail!(
-                            "records file {file} holds no game (one record per line, # comments)"
-                        );
-                    }
-                    scenario
-                }
-                None => bail!(bench::ScenarioError::Unknown(other.to_string())),
-            },
-        })
-    }
-
-    #[cfg(feature = "probe")]
-    fn hil(
-        &self,
-        profile: &'static boards::Profile,
-        base: &'static boards::Profile,
-        size: Size,
-        seed: Option<u64>,
-        whole: bool,
-    ) -> anyhow::Result<Box<dyn Target>> {
-        if self.probe.as_deref().is_some_and(bench::is_virtual) {
-            let elf = self.board_elf()?;
-            // Beside a one-process run's report (shards would write it over each other).
-            let coverage = whole.then(|| self.out.join("coverage.txt"));
-            // The guided game is for a board without fixture: the operator wires the cage.
-            let faults: &[&str] = if self.scenario == "guided" {
-                &[bench::virtual_board::NO_FIXTURE]
-            } else {
-                &[]
-            };
-            return Ok(Box::new(bench::virtual_board::connect(
-                &elf,
-                &self.board,
-                seed,
-                coverage.as_deref(),
-                faults,
-            )?));
-        }
-        if self.probe.as_deref().is_some_and(bench::is_qemu) {
-            let elf = self.qemu_elf()?;
-            return Ok(Box::new(bench::qemu::connect(
-                &elf, profile, base, size, seed,
-            )?));
-        }
-        let request = self
-            .probe
-            .clone()
-            .or_else(bench::probe_request)
-            .or_else(|| profile.probe_rs_chip.map(str::to_string))
-            .with_context(|| {
-                format!(
-                    "{} has no probe-rs chip; set {}",
-                    profile.name,
-                    bench::PROBE_ENV
-                )
-            })?;
-        let elf = self
-            .elf
-            .as_ref()
-            .context("--stage hil needs --elf (the firmware to flash)")?;
-        Ok(Box::new(bench::Hil::connect(&request, profile, elf)?))
-    }
-
-    #[cfg(not(feature = "probe"))]
-    fn hil(
-        &self,
-        _profile: &'static boards::Profile,
-        _base: &'static boards::Profile,
-        _size: Size,
-        _seed: Option<u64>,
-        _whole: bool,
-    ) -> anyhow::Result<Box<dyn Target>> {
-        bail!(
-            "the HIL target needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
-        )
-    }
-
-    /// The digest of the firmware the run drives (PIL and HIL), for the report's header: a
-    /// `--resume` with another ELF under the same path is refused.
-    fn elf_digest(&self) -> anyhow::Result<Option<String>> {
-        let elf = match self.stage {
-            Stage::Sil => return Ok(None),
-            Stage::Hil if self.probe.as_deref().is_some_and(bench::is_virtual) => {
-                Some(self.board_elf()?)
-            }
-            Stage::Hil if !self.probe.as_deref().is_some_and(bench::is_qemu) => self.elf.clone(),
-            Stage::Pil | Stage::Hil => Some(self.qemu_elf()?),
-        };
-        let Some(elf) = elf else { return Ok(None) };
-        let bytes = boards::read::bytes(&elf, bench::MAX_ELF_BYTES)
-            .with_context(|| format!("cannot read the ELF {}", elf.display()))?;
-        Ok(Some(bench::Depends::file(&bytes)))
-    }
-
-    /// The board ELF for the virtual board: `--elf`, or `cargo fw`'s.
-    fn board_elf(&self) -> anyhow::Result<PathBuf> {
-        match &self.elf {
-            Some(elf) => Ok(elf.clone()),
-            None if std::path::Path::new(bench::BOARD_ELF).is_file() => Ok(bench::BOARD_ELF.into()),
-            None => {
-                bail!("--probe virtual runs the board ELF: build it with `cargo fw` or pass --elf")
-            }
-        }
-    }
-
-    /// The QEMU firmware: `--elf`, BIRDCAGE_PIL_ELF, or built with cargo.
-    fn qemu_elf(&self) -> anyhow::Result<PathBuf> {
-        Ok(match &self.elf {
-            Some(elf) => elf.clone(),
-            None => {
-                let named = std::env::var_os(bench::ELF_ENV).is_some_and(|v| !v.is_empty());
-                if !named {
-                    eprintln!("building the QEMU firmware (cargo, target/pil)...");
-                }
-                bench::firmware_elf()?
-            }
-        })
-    }
-
-    fn pil(
-        &self,
-        profile: &'static boards::Profile,
-        base: &'static boards::Profile,
-        size: Size,
-        seed: Option<u64>,
-    ) -> anyhow::Result<PilTarget> {
-        if !(self.timeout > 0.0 && self.timeout <= MAX_TIMEOUT_S) {
-            bail!(
-                "--timeout must be a positive number of seconds up to {MAX_TIMEOUT_S} (a day), not {:?}",
-                self.timeout
-            );
-        }
-        // Checked before a firmware is built or QEMU started: a typo costs nothing.
-        let polling = self.polling()?;
-        let elf = self.qemu_elf()?;
-        let mut options = PilOptions::new(elf);
-        options.timeout = Duration::from_secs_f64(self.timeout);
-        Ok(match polling {
-            None => {
-                PilTarget::Semihosting(Box::new(Pil::start(&options, profile, base, size, seed)?))
-            }
-            Some(polling) => PilTarget::Rtt(Box::new(bench::RttPil::start(
-                &options, polling, profile, base, size, seed,
-            )?)),
-        })
-    }
-
-    /// How to poll PIL over RTT (`None`: the link is semihosting). The pacing options belong
-    /// to that link alone: given to another, they are refused rather than ignored.
-    fn polling(&self) -> anyhow::Result<Option<bench::Polling>> {
-        let rtt = self.link == Some(TransportArg::Rtt);
-        if self.link.is_some() && self.stage != Stage::Pil {
-            bail!("--link chooses PIL's link to QEMU: use it with --stage pil");
-        }
-        if !rtt && (self.poll_ms.is_some() || self.retry_ms.is_some()) {
-            bail!("--poll-ms and --retry-ms pace PIL over RTT: use them with --link rtt");
-        }
-        if !rtt {
-            return Ok(None);
-        }
-        let ms = |name: &str, v: Option<f64>, default: Duration| -> anyhow::Result<Duration> {
-            let Some(v) = v else {
-                return Ok(default);
-            };
-            if !(0.0..=MAX_TIMEOUT_S * 1000.0).contains(&v) {
-                bail!("--{name} must be a number of milliseconds from 0 to a day, not {v:?}");
-            }
-            Ok(Duration::from_secs_f64(v / 1000.0))
-        };
-        let qemu = bench::Polling::QEMU;
-        Ok(Some(bench::Polling {
-            interval: ms("poll-ms", self.poll_ms, qemu.interval)?,
-            retry: ms("retry-ms", self.retry_ms, qemu.retry)?,
-        }))
+        let size = self
+            .size
+            .map(|m| Size::new(m).with_context(|| format!("M={m} is not a board size")))
+            .transpose()?;
+        Ok(self.scenario.scenario(size, self.games, self.seed)?)
     }
 
     /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
@@ -355,14 +158,7 @@ impl Run {
         scenario: &Scenario,
         report: &mut Report,
     ) -> anyhow::Result<()> {
-        // SIL and PIL read an emulated cage, and the virtual board's is wired by its hands
-        // (`monitor wire`); a real board's cage is under the operator's hands.
-        let virtual_board = self.probe.as_deref().is_some_and(bench::is_virtual);
-        let mut hands: Box<dyn bench::Hands> = match self.stage {
-            Stage::Sil | Stage::Pil => Box::new(bench::Emulated),
-            Stage::Hil if virtual_board => Box::new(bench::Emulated),
-            Stage::Hil => Box::new(bench::Human),
-        };
+        let mut hands = self.config().hands();
         let mut stdin = std::io::stdin().lock();
         let mut stdout = std::io::stdout();
         let mut console = bench::Console::new(&mut stdin, &mut stdout);
@@ -383,35 +179,27 @@ impl Run {
         // A profile file's board is what the bench models; firmware that knows only built-in
         // profiles (QEMU's, a flashed board's) runs the file's base.
         let (profile, base) = boards::file::load_with_base(&self.board)?;
-        self.polling()?;
-        if self.scenario == "faults" {
+        let config = self.config();
+        config.check_link()?;
+        if config.builds_qemu_firmware() {
+            eprintln!("building the QEMU firmware (cargo, target/pil)...");
+        }
+        if self.scenario == ScenarioKind::Faults {
             return self.faults(profile, base);
         }
         let scenario = self.scenario()?;
-        let emulated_probe = self
-            .probe
-            .as_deref()
-            .is_some_and(|p| bench::is_qemu(p) || bench::is_virtual(p));
-        if self.compare_sil && !(self.stage == Stage::Pil || emulated_probe) {
-            bail!(
-                "--compare-sil compares an emulated board with SIL: use it with --stage pil, \
-                 --probe qemu or --probe virtual"
-            );
-        }
-        if self.probe.is_some() && self.stage != Stage::Hil {
-            bail!("--probe names the HIL target's probe: use it with --stage hil");
-        }
+        config.check()?;
         let mode = self.shards.checked_mode()?;
         if mode != Mode::Whole || self.board_seeds.is_some() {
             return self.sharded(profile, base, &scenario, mode);
         }
         // One run writes a folder at a time: a second is refused, naming this one.
         let _lock = bench::lock(&self.out, &self.command_text()?)?;
-        let mut bench = self.bench(profile, base, scenario.size, self.board_seed, true)?;
+        let mut bench = self.open(profile, base, scenario.size, self.board_seed, true)?;
         let target = bench.target();
         let mut header = header(target, profile, &scenario, self.board_seed)?;
         header.profile = (self.board != header.board).then(|| self.board.clone());
-        header.depends.elf_sha256 = self.elf_digest()?;
+        header.depends.elf_sha256 = config.elf_digest()?;
         let mut report = Report::open(&self.out, header, self.existing())?;
         if scenario.is_guided() {
             return self.guided(target, profile, &scenario, &mut report);
@@ -446,7 +234,7 @@ impl Run {
             );
         }
         out!("{}", report.finish()?);
-        if let Bench::Both(both) = &bench {
+        if let Opened::Both(both) = &bench {
             let c = both.compared();
             outln!(
                 "\nSIL and {} agreed on all {} commands: {} measurements, {} decisions.",
@@ -472,7 +260,7 @@ impl Run {
         };
         let (header, steps) = Report::read_steps(&self.out)?;
         let run = bench::report::junit::RunProperties {
-            probe: self.probe.clone(),
+            probe: self.probe.as_ref().map(ToString::to_string),
             seed: Some(self.seed),
         };
         let xml = bench::report::junit::games(&header, &steps, report.resent(), &run);
@@ -487,53 +275,23 @@ fn games(text: &str) -> Result<u32, String> {
     u32::try_from(n).map_err(|_| format!("must be a whole number from 1 to {}", u32::MAX))
 }
 
-/// The target a run drives: one, or SIL and PIL in lockstep (kept whole to report what was
-/// compared).
-enum Bench {
-    One(Box<dyn Target>),
-    Both(Box<Lockstep<Sil, Box<dyn Target>>>),
-}
-
-impl Bench {
-    fn target(&mut self) -> &mut dyn Target {
-        match self {
-            Bench::One(target) => target.as_mut(),
-            Bench::Both(both) => both.as_mut(),
-        }
-    }
-
-    fn into_target(self) -> Box<dyn Target> {
-        match self {
-            Bench::One(target) => target,
-            Bench::Both(both) => both,
-        }
-    }
-}
-
 impl Run {
     /// The target on the board drawn from `seed` (`whole`: a one-process run, which writes
     /// the virtual board's coverage beside its report).
-    fn bench(
+    fn open(
         &self,
         profile: &'static boards::Profile,
         base: &'static boards::Profile,
         size: Size,
         seed: Option<u64>,
         whole: bool,
-    ) -> anyhow::Result<Bench> {
-        Ok(match self.stage {
-            Stage::Sil => Bench::One(Box::new(Sil::new(profile, size, seed)?)),
-            Stage::Pil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
-                Sil::new(profile, size, seed)?,
-                Box::new(self.pil(profile, base, size, seed)?),
-            ))),
-            Stage::Hil if self.compare_sil => Bench::Both(Box::new(Lockstep::new(
-                Sil::new(profile, size, seed)?,
-                self.hil(profile, base, size, seed, whole)?,
-            ))),
-            Stage::Pil => Bench::One(Box::new(self.pil(profile, base, size, seed)?)),
-            Stage::Hil => Bench::One(self.hil(profile, base, size, seed, whole)?),
-        })
+    ) -> anyhow::Result<Opened> {
+        // Beside a one-process run's report (shards would write it over each other).
+        let coverage = whole.then(|| self.out.join("coverage.txt"));
+        let by_hand = self.scenario == ScenarioKind::Guided;
+        Ok(self
+            .config()
+            .open(profile, base, size, seed, coverage.as_deref(), by_hand)?)
     }
 
     /// What decides the run's bytes, for its shards' spec hash.
@@ -543,9 +301,9 @@ impl Run {
         records_sha256: Option<String>,
     ) -> anyhow::Result<bench::Spec> {
         Ok(bench::Spec {
-            stage: name(self.stage),
+            stage: self.stage,
             probe: self.probe.clone(),
-            link: self.link.map(name),
+            link: self.link,
             compare_sil: self.compare_sil,
             scenario: self.scenario.clone(),
             games: self.games,
@@ -556,7 +314,7 @@ impl Run {
             board_seeds: self.board_seeds,
             depends: bench::Depends {
                 profile_sha256: Some(bench::Depends::profile(profile)),
-                elf_sha256: self.elf_digest()?,
+                elf_sha256: self.config().elf_digest()?,
                 records_sha256,
             },
         })
@@ -573,8 +331,8 @@ impl Run {
             c.push(format!("--{name}"));
             c.push(value);
         };
-        arg("stage", name(self.stage));
-        arg("scenario", self.scenario.clone());
+        arg("stage", self.stage.arg());
+        arg("scenario", self.scenario.to_string());
         arg("board", self.board.clone());
         arg("seed", self.seed.to_string());
         let options = [
@@ -584,10 +342,10 @@ impl Run {
             ("size", self.size.map(|m| m.to_string())),
             ("elf", self.elf.as_deref().map(absolute).transpose()?),
             ("timeout", Some(self.timeout.to_string())),
-            ("link", self.link.map(name)),
+            ("link", self.link.map(|link| link.to_string())),
             ("poll-ms", self.poll_ms.map(|v| v.to_string())),
             ("retry-ms", self.retry_ms.map(|v| v.to_string())),
-            ("probe", self.probe.clone()),
+            ("probe", self.probe.as_ref().map(ToString::to_string)),
         ];
         for (option, value) in options {
             if let Some(value) = value {
@@ -654,7 +412,7 @@ impl Run {
             scenario,
             boards,
             board_arg: self.board.clone(),
-            elf_sha256: self.elf_digest()?,
+            elf_sha256: self.config().elf_digest()?,
         };
         bench::shard::folder(&self.out)?;
         let job = self
@@ -664,7 +422,7 @@ impl Run {
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let size = scenario.size;
         let mut connect = |seed: Option<u64>| -> anyhow::Result<Box<dyn Target>> {
-            Ok(self.bench(profile, base, size, seed, false)?.into_target())
+            Ok(self.open(profile, base, size, seed, false)?.into_target())
         };
         let bar = progress("", "games", 0);
         let mut ticked = |done, all| tick(&bar, done, all);
@@ -695,11 +453,4 @@ impl Run {
         shard::print(outcome?, &job, &self.out);
         Ok(())
     }
-}
-
-/// The name clap gives a value (`sil`, `rtt`).
-fn name(value: impl ValueEnum) -> String {
-    value
-        .to_possible_value()
-        .map_or_else(String::new, |v| v.get_name().to_string())
 }

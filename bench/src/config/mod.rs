@@ -1,0 +1,456 @@
+//! A run's configuration, typed: the stage, the probe, the link, the scenario and the
+//! options that go with them, checked together, and the one function from a configuration to
+//! an open target ([`Config::open`]). A command line only parses into it and prints.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use heuristic::Size;
+
+use crate::dut::hil::BOARD_ELF;
+use crate::dut::hil::Probe;
+use crate::dut::lockstep::Lockstep;
+use crate::dut::pil::{Link, Pil, PilTarget, RttPil};
+use crate::dut::retry::Polling;
+use crate::dut::sil::Sil;
+use crate::dut::{Stage, Target, TargetError};
+use crate::machine::{ELF_ENV, ElfError, MAX_ELF_BYTES, PilOptions, firmware_elf};
+use crate::report::Depends;
+use crate::run::guided::{Emulated, Hands, Human};
+
+/// A day bounds a wait: longer is a typo, and 1e19 s overflows a Duration.
+pub const MAX_TIMEOUT_S: f64 = 86_400.0;
+
+/// What a run drives and how: everything but the scenario's games and the report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// The stage asked for (`Sil`, `Pil` or `Hil`).
+    pub stage: Stage,
+    /// HIL's probe.
+    pub probe: Option<Probe>,
+    /// SIL beside the emulated board in lockstep.
+    pub compare_sil: bool,
+    /// `--board` as given: a profile name or a profile file (the virtual board reads it).
+    pub board: String,
+    /// The firmware: to flash (HIL), to run in QEMU (PIL), or the board ELF (virtual board).
+    pub elf: Option<PathBuf>,
+    /// PIL: longest wait in seconds for the firmware's next frame.
+    pub timeout_s: f64,
+    /// PIL's link (semihosting when not given).
+    pub link: Option<Link>,
+    /// PIL over RTT: pause between two polls, in milliseconds.
+    pub poll_ms: Option<f64>,
+    /// PIL over RTT: how long without a reply before the command is sent again, in ms.
+    pub retry_ms: Option<f64>,
+}
+
+/// An option that does not go with the others, or a target that could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// `--link` without PIL.
+    #[error("--link chooses PIL's link to QEMU: use it with --stage pil")]
+    LinkNeedsPil,
+    /// Pacing without RTT.
+    #[error("--poll-ms and --retry-ms pace PIL over RTT: use them with --link rtt")]
+    PacingNeedsRtt,
+    /// A pace out of range.
+    #[error("--{option} must be a number of milliseconds from 0 to a day, not {value:?}")]
+    Pace {
+        /// The option.
+        option: &'static str,
+        /// Its value.
+        value: f64,
+    },
+    /// A timeout out of range.
+    #[error(
+        "--timeout must be a positive number of seconds up to {MAX_TIMEOUT_S} (a day), not {0:?}"
+    )]
+    Timeout(f64),
+    /// Lockstep beside a board that is not emulated.
+    #[error(
+        "--compare-sil compares an emulated board with SIL: use it with --stage pil, \
+         --probe qemu or --probe virtual"
+    )]
+    CompareNeedsEmulated,
+    /// `--probe` without HIL.
+    #[error("--probe names the HIL target's probe: use it with --stage hil")]
+    ProbeNeedsHil,
+    /// A real board, no ELF to flash.
+    #[error("--stage hil needs --elf (the firmware to flash)")]
+    HilNeedsElf,
+    /// No probe named and the board has no chip.
+    #[error("{board} has no probe-rs chip; set {env}")]
+    NoChip {
+        /// The board.
+        board: &'static str,
+        /// The environment variable.
+        env: &'static str,
+    },
+    /// The virtual board, no board ELF.
+    #[error("--probe virtual runs the board ELF: build it with `cargo fw` or pass --elf")]
+    NoBoardElf,
+    /// HIL in a build without probe-rs.
+    #[error(
+        "the HIL target needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
+    )]
+    NoProbeFeature,
+    /// The ELF could not be read.
+    #[error("cannot read the ELF {}", .path.display())]
+    ReadElf {
+        /// The ELF.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: boards::read::ReadError,
+    },
+    /// The QEMU firmware could not be found or built.
+    #[error(transparent)]
+    Elf(#[from] ElfError),
+    /// The target could not be opened.
+    #[error(transparent)]
+    Target(#[from] TargetError),
+}
+
+/// The target a run drives: one, or SIL and another in lockstep (kept whole to report what
+/// was compared).
+pub enum Opened {
+    /// One target.
+    One(Box<dyn Target>),
+    /// SIL beside an emulated board.
+    Both(Box<Lockstep<Sil, Box<dyn Target>>>),
+}
+
+impl fmt::Debug for Opened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stage = match self {
+            Opened::One(target) => target.stage(),
+            Opened::Both(both) => both.stage(),
+        };
+        write!(f, "Opened({stage})")
+    }
+}
+
+impl Opened {
+    /// The target.
+    pub fn target(&mut self) -> &mut dyn Target {
+        match self {
+            Opened::One(target) => target.as_mut(),
+            Opened::Both(both) => both.as_mut(),
+        }
+    }
+
+    /// The target, boxed.
+    pub fn into_target(self) -> Box<dyn Target> {
+        match self {
+            Opened::One(target) => target,
+            Opened::Both(both) => both,
+        }
+    }
+}
+
+impl Config {
+    /// The options that must go together, checked before anything is built or started (a
+    /// typo costs nothing).
+    pub fn check(&self) -> Result<(), ConfigError> {
+        self.check_link()?;
+        if self.compare_sil
+            && !(self.stage == Stage::Pil || self.probe.as_ref().is_some_and(Probe::is_emulated))
+        {
+            return Err(ConfigError::CompareNeedsEmulated);
+        }
+        if self.probe.is_some() && self.stage != Stage::Hil {
+            return Err(ConfigError::ProbeNeedsHil);
+        }
+        Ok(())
+    }
+
+    /// The options of PIL's link: the link, its pacing and the timeout (a campaign of faults,
+    /// which takes no probe, checks these alone).
+    pub fn check_link(&self) -> Result<(), ConfigError> {
+        self.polling()?;
+        if self.stage == Stage::Pil {
+            self.timeout()?;
+        }
+        Ok(())
+    }
+
+    fn timeout(&self) -> Result<Duration, ConfigError> {
+        if !(self.timeout_s > 0.0 && self.timeout_s <= MAX_TIMEOUT_S) {
+            return Err(ConfigError::Timeout(self.timeout_s));
+        }
+        Ok(Duration::from_secs_f64(self.timeout_s))
+    }
+
+    /// Whether the run is on the virtual board.
+    pub fn is_virtual_board(&self) -> bool {
+        self.stage == Stage::Hil && self.probe == Some(Probe::Virtual)
+    }
+
+    /// How to poll PIL over RTT (`None`: the link is semihosting). The pacing options belong
+    /// to that link alone: given to another, they are refused rather than ignored.
+    pub fn polling(&self) -> Result<Option<Polling>, ConfigError> {
+        let rtt = self.link == Some(Link::Rtt);
+        if self.link.is_some() && self.stage != Stage::Pil {
+            return Err(ConfigError::LinkNeedsPil);
+        }
+        if !rtt && (self.poll_ms.is_some() || self.retry_ms.is_some()) {
+            return Err(ConfigError::PacingNeedsRtt);
+        }
+        if !rtt {
+            return Ok(None);
+        }
+        let ms = |option: &'static str, v: Option<f64>, default: Duration| {
+            let Some(value) = v else {
+                return Ok(default);
+            };
+            if !(0.0..=MAX_TIMEOUT_S * 1000.0).contains(&value) {
+                return Err(ConfigError::Pace { option, value });
+            }
+            Ok(Duration::from_secs_f64(value / 1000.0))
+        };
+        let qemu = Polling::QEMU;
+        Ok(Some(Polling {
+            interval: ms("poll-ms", self.poll_ms, qemu.interval)?,
+            retry: ms("retry-ms", self.retry_ms, qemu.retry)?,
+        }))
+    }
+
+    /// The board ELF for the virtual board: `elf`, or `cargo fw`'s.
+    pub fn board_elf(&self) -> Result<PathBuf, ConfigError> {
+        match &self.elf {
+            Some(elf) => Ok(elf.clone()),
+            None if Path::new(BOARD_ELF).is_file() => Ok(BOARD_ELF.into()),
+            None => Err(ConfigError::NoBoardElf),
+        }
+    }
+
+    /// Whether the run builds the QEMU firmware with cargo: it runs it (PIL, or HIL through
+    /// QEMU's probe) and neither `elf` nor [`ELF_ENV`] names one. A command line says so
+    /// before the wait.
+    pub fn builds_qemu_firmware(&self) -> bool {
+        let runs_it = self.stage == Stage::Pil
+            || (self.stage == Stage::Hil && self.probe == Some(Probe::Qemu));
+        runs_it && self.elf.is_none() && std::env::var_os(ELF_ENV).is_none_or(|v| v.is_empty())
+    }
+
+    /// The QEMU firmware: `elf`, [`ELF_ENV`], or built with cargo.
+    pub fn qemu_elf(&self) -> Result<PathBuf, ConfigError> {
+        Ok(match &self.elf {
+            Some(elf) => elf.clone(),
+            None => firmware_elf()?,
+        })
+    }
+
+    /// The firmware the run drives (PIL and HIL; `None` on SIL or a real board with no ELF).
+    pub fn firmware(&self) -> Result<Option<PathBuf>, ConfigError> {
+        Ok(match (self.stage, &self.probe) {
+            (Stage::Sil | Stage::SilPil | Stage::SilHil, _) => None,
+            (Stage::Hil, Some(Probe::Virtual)) => Some(self.board_elf()?),
+            (Stage::Hil, Some(Probe::Board(_)) | None) => self.elf.clone(),
+            (Stage::Pil | Stage::Hil, _) => Some(self.qemu_elf()?),
+        })
+    }
+
+    /// The digest of the firmware the run drives, for a report's header: a `--resume` with
+    /// another ELF under the same path is refused.
+    pub fn elf_digest(&self) -> Result<Option<String>, ConfigError> {
+        let Some(elf) = self.firmware()? else {
+            return Ok(None);
+        };
+        let bytes =
+            boards::read::bytes(&elf, MAX_ELF_BYTES).map_err(|source| ConfigError::ReadElf {
+                path: elf.clone(),
+                source,
+            })?;
+        Ok(Some(Depends::file(&bytes)))
+    }
+
+    /// The firmware in QEMU over the link chosen.
+    pub fn pil(
+        &self,
+        profile: &'static boards::Profile,
+        base: &'static boards::Profile,
+        size: Size,
+        seed: Option<u64>,
+    ) -> Result<PilTarget, ConfigError> {
+        // Checked before a firmware is built or QEMU started: a typo costs nothing.
+        let timeout = self.timeout()?;
+        let polling = self.polling()?;
+        let mut options = PilOptions::new(self.qemu_elf()?);
+        options.timeout = timeout;
+        Ok(match polling {
+            None => {
+                PilTarget::Semihosting(Box::new(Pil::start(&options, profile, base, size, seed)?))
+            }
+            Some(polling) => PilTarget::Rtt(Box::new(RttPil::start(
+                &options, polling, profile, base, size, seed,
+            )?)),
+        })
+    }
+
+    /// The target on the board drawn from `seed`: `profile` is the board the bench models,
+    /// `base` the built-in profile firmware runs; `coverage` is where the virtual board
+    /// writes its coverage (a one-process run's); `by_hand`: a cage without fixture, wired
+    /// by the operator's hands (the guided game).
+    pub fn open(
+        &self,
+        profile: &'static boards::Profile,
+        base: &'static boards::Profile,
+        size: Size,
+        seed: Option<u64>,
+        coverage: Option<&Path>,
+        by_hand: bool,
+    ) -> Result<Opened, ConfigError> {
+        let sil = || Sil::new(profile, size, seed);
+        let other: Box<dyn Target> = match self.stage {
+            Stage::Sil | Stage::SilPil | Stage::SilHil => return Ok(Opened::One(Box::new(sil()?))),
+            Stage::Pil => Box::new(self.pil(profile, base, size, seed)?),
+            Stage::Hil => self.hil(profile, base, size, seed, coverage, by_hand)?,
+        };
+        Ok(if self.compare_sil {
+            Opened::Both(Box::new(Lockstep::new(sil()?, other)))
+        } else {
+            Opened::One(other)
+        })
+    }
+
+    #[cfg(feature = "probe")]
+    fn hil(
+        &self,
+        profile: &'static boards::Profile,
+        base: &'static boards::Profile,
+        size: Size,
+        seed: Option<u64>,
+        coverage: Option<&Path>,
+        by_hand: bool,
+    ) -> Result<Box<dyn Target>, ConfigError> {
+        use crate::dut::hil::{Hil, qemu, virtual_board};
+        let request = match &self.probe {
+            Some(Probe::Virtual) => {
+                let faults: &[&str] = if by_hand {
+                    &[virtual_board::NO_FIXTURE]
+                } else {
+                    &[]
+                };
+                let elf = self.board_elf()?;
+                let board = virtual_board::connect(&elf, &self.board, seed, coverage, faults)?;
+                return Ok(Box::new(board));
+            }
+            Some(Probe::Qemu) => {
+                let elf = self.qemu_elf()?;
+                return Ok(Box::new(qemu::connect(&elf, profile, base, size, seed)?));
+            }
+            Some(Probe::Board(request)) => request.clone(),
+            None => match (Probe::from_env(), profile.probe_rs_chip) {
+                (Some(probe), _) => probe.to_string(),
+                (None, Some(chip)) => chip.to_string(),
+                (None, None) => {
+                    return Err(ConfigError::NoChip {
+                        board: profile.name,
+                        env: crate::dut::hil::PROBE_ENV,
+                    });
+                }
+            },
+        };
+        let elf = self.elf.as_ref().ok_or(ConfigError::HilNeedsElf)?;
+        Ok(Box::new(Hil::connect(&request, profile, elf)?))
+    }
+
+    #[cfg(not(feature = "probe"))]
+    fn hil(
+        &self,
+        _profile: &'static boards::Profile,
+        _base: &'static boards::Profile,
+        _size: Size,
+        _seed: Option<u64>,
+        _coverage: Option<&Path>,
+        _by_hand: bool,
+    ) -> Result<Box<dyn Target>, ConfigError> {
+        Err(ConfigError::NoProbeFeature)
+    }
+
+    /// Who sets the cage in the guided game: SIL's and PIL's emulated cage does what the
+    /// operator is told, the virtual board's is wired by its hands (`monitor wire`); a real
+    /// board's cage is under the operator's hands.
+    pub fn hands(&self) -> Box<dyn Hands> {
+        match self.stage {
+            Stage::Hil if self.probe != Some(Probe::Virtual) => Box::new(Human),
+            _ => Box::new(Emulated),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(stage: Stage) -> Config {
+        Config {
+            stage,
+            probe: None,
+            compare_sil: false,
+            board: "nucleo-f446re".into(),
+            elf: None,
+            timeout_s: 10.0,
+            link: None,
+            poll_ms: None,
+            retry_ms: None,
+        }
+    }
+
+    /// Each option that belongs to another is refused by name, before anything starts.
+    #[test]
+    fn options_that_do_not_go_together_are_refused() {
+        let refused = |c: Config| c.check().unwrap_err().to_string();
+        let mut c = config(Stage::Sil);
+        c.link = Some(Link::Rtt);
+        assert!(refused(c).contains("--link chooses PIL's link"));
+        let mut c = config(Stage::Pil);
+        c.poll_ms = Some(1.0);
+        assert!(refused(c).contains("use them with --link rtt"));
+        let mut c = config(Stage::Pil);
+        c.link = Some(Link::Rtt);
+        c.retry_ms = Some(-1.0);
+        assert!(refused(c).starts_with("--retry-ms must be a number of milliseconds"));
+        let mut c = config(Stage::Sil);
+        c.compare_sil = true;
+        assert!(refused(c).starts_with("--compare-sil compares an emulated board"));
+        let mut c = config(Stage::Hil);
+        c.compare_sil = true;
+        c.probe = Some(Probe::Board("0483:374b".into()));
+        assert!(refused(c).starts_with("--compare-sil compares an emulated board"));
+        let mut c = config(Stage::Pil);
+        c.probe = Some(Probe::Qemu);
+        assert!(refused(c).starts_with("--probe names the HIL target's probe"));
+
+        let mut fine = config(Stage::Hil);
+        fine.compare_sil = true;
+        fine.probe = Some(Probe::Virtual);
+        assert!(fine.check().is_ok());
+        let mut rtt = config(Stage::Pil);
+        rtt.link = Some(Link::Rtt);
+        rtt.poll_ms = Some(0.5);
+        let polling = rtt.polling().unwrap().unwrap();
+        assert_eq!(polling.interval, Duration::from_micros(500));
+        assert_eq!(polling.retry, Polling::QEMU.retry);
+    }
+
+    #[test]
+    fn sil_drives_no_firmware_and_opens_in_process() {
+        let profile = boards::by_name("nucleo-f446re").unwrap();
+        let size = Size::new(3).unwrap();
+        let c = config(Stage::Sil);
+        assert_eq!(c.elf_digest().unwrap(), None);
+        let mut opened = c
+            .open(profile, profile, size, Some(1), None, false)
+            .unwrap();
+        assert_eq!(opened.target().stage(), Stage::Sil);
+        let mut pil = config(Stage::Pil);
+        pil.timeout_s = 0.0;
+        assert!(matches!(
+            pil.pil(profile, profile, size, None),
+            Err(ConfigError::Timeout(_))
+        ));
+    }
+}
