@@ -1,6 +1,8 @@
 //! The Bird Cage test bench: the firmware against ideal solving, at three stages. Layers, from
 //! the top down: a module imports only modules below it in this list (`tests/layers.rs` checks).
 //!
+//! - [`doctor`]: bring-up step by step, each connection step a [`Check`], then the
+//!   protocol's ([`doctor()`]).
 //! - [`config`]: a run's configuration typed (stage, probe, link, scenario, options that go
 //!   together) and the one function from it to an open target ([`Config::open`]).
 //! - [`shard`]: the long runs in shards (the games of one board or a sweep of drawn boards,
@@ -24,6 +26,7 @@
 pub mod calibrate;
 pub mod check;
 pub mod config;
+pub mod doctor;
 pub mod dut;
 pub mod faults;
 pub mod machine;
@@ -38,6 +41,7 @@ pub use calibrate::{
 pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
 pub use config::{Config, ConfigError, MAX_TIMEOUT_S, Opened};
+pub use doctor::doctor;
 pub use dut::ask::measure;
 pub use dut::defmt::{DefmtError, DefmtLog};
 pub use dut::frame::{Sequence, decode_reply, encode_command};

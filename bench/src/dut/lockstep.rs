@@ -66,6 +66,10 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
         }
     }
 
+    fn rtt_layout(&mut self) -> Option<String> {
+        self.b.rtt_layout()
+    }
+
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
         let ra = self.a.exchange(command.clone())?;
         let rb = self.b.exchange(command.clone())?;

@@ -251,12 +251,21 @@ pub trait Target {
     fn retry_stats(&self) -> Option<retry::RetryStats> {
         None
     }
+    /// Where the RTT control block is and the channels it declares (names, sizes), in
+    /// bring-up's words: `None` for a link that is not RTT.
+    fn rtt_layout(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// A boxed target is a target: what lets [`lockstep::Lockstep`] hold one chosen at run time.
 impl<T: Target + ?Sized> Target for Box<T> {
     fn stage(&self) -> Stage {
         (**self).stage()
+    }
+
+    fn rtt_layout(&mut self) -> Option<String> {
+        (**self).rtt_layout()
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -220,34 +220,6 @@ impl Hil {
     pub fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
         self.service.as_mut()?.lit()
     }
-
-    /// Where RTT's control block is and the channels it declares (names and sizes), as
-    /// probe-rs found them: for bring-up.
-    pub fn rtt_layout(&mut self) -> String {
-        let list = |channels: Vec<(Option<String>, usize)>| {
-            channels
-                .into_iter()
-                .map(|(name, size)| format!("\"{}\" {size} B", name.unwrap_or_default()))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let ptr = self.rtt.ptr();
-        let up = list(
-            self.rtt
-                .up_channels()
-                .iter()
-                .map(|c| (c.name().map(str::to_string), c.buffer_size()))
-                .collect(),
-        );
-        let down = list(
-            self.rtt
-                .down_channels()
-                .iter()
-                .map(|c| (c.name().map(str::to_string), c.buffer_size()))
-                .collect(),
-        );
-        format!("at {ptr:#010x}; up: {up}; down: {down}")
-    }
 }
 
 /// What the host does beside the probe for a machine with no board behind it: QEMU's firmware
@@ -449,6 +421,33 @@ fn serve(
 impl Target for Hil {
     fn stage(&self) -> crate::dut::Stage {
         crate::dut::Stage::Hil
+    }
+
+    /// As probe-rs found them.
+    fn rtt_layout(&mut self) -> Option<String> {
+        let list = |channels: Vec<(Option<String>, usize)>| {
+            channels
+                .into_iter()
+                .map(|(name, size)| format!("\"{}\" {size} B", name.unwrap_or_default()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let ptr = self.rtt.ptr();
+        let up = list(
+            self.rtt
+                .up_channels()
+                .iter()
+                .map(|c| (c.name().map(str::to_string), c.buffer_size()))
+                .collect(),
+        );
+        let down = list(
+            self.rtt
+                .down_channels()
+                .iter()
+                .map(|c| (c.name().map(str::to_string), c.buffer_size()))
+                .collect(),
+        );
+        Some(format!("at {ptr:#010x}; up: {up}; down: {down}"))
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -63,6 +63,10 @@ impl Target for PilTarget {
         self.inner().start_game(game);
     }
 
+    fn rtt_layout(&mut self) -> Option<String> {
+        self.inner().rtt_layout()
+    }
+
     fn retry_stats(&self) -> Option<RetryStats> {
         match self {
             PilTarget::Semihosting(_) => None,

@@ -276,6 +276,24 @@ impl Target for RttPil {
         crate::dut::Stage::Pil
     }
 
+    /// As the bench's own reader found them, with each channel's mode.
+    fn rtt_layout(&mut self) -> Option<String> {
+        let list = |channels: &[gdb_probe::rtt::Channel]| {
+            channels
+                .iter()
+                .map(|c| format!("\"{}\" {} B {}", c.name, c.size, mode(c.mode)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let block = &self.block;
+        Some(format!(
+            "at {:#010x}; up: {}; down: {}",
+            block.addr(),
+            list(&block.up),
+            list(&block.down)
+        ))
+    }
+
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
@@ -322,5 +340,15 @@ impl Backend for RttPil {
     fn timed_out(&mut self, seq: u16) -> TargetError {
         let event = QemuEvent::timed_out(seq, self.qemu.child.id(), None, self.timeout);
         self.failure(event)
+    }
+}
+
+/// SEGGER's mode bits, named.
+fn mode(bits: u32) -> &'static str {
+    match bits {
+        0 => "NoBlockSkip",
+        1 => "NoBlockTrim",
+        2 => "BlockIfFull",
+        _ => "unknown mode",
     }
 }
