@@ -333,8 +333,8 @@ fn check(name: &str, positions: &[Position]) -> (Tally, Vec<u64>) {
             t.runner_up,
             o.runner_up.as_ref().map(|r| r.to_f64().unwrap())
         );
-        assert_eq!(d.readings.len(), converters.len() * bits.len());
-        for (column, r) in d.readings.iter().enumerate() {
+        assert_eq!(d.moves.len(), converters.len() * bits.len());
+        for (column, r) in d.moves.iter().enumerate() {
             let at = column % bits.len();
             let quantised_leaves = !o.tied.contains(&o.moves[at]);
             let chosen = index(r.chosen);

@@ -56,13 +56,13 @@ pub struct Study {
 pub struct Decision {
     /// The position's exact truth.
     pub truth: Truth,
-    /// One reading per column.
-    pub readings: Vec<Reading>,
+    /// One move per column.
+    pub moves: Vec<ColumnMove>,
 }
 
 /// One column's move on a position.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Reading {
+pub struct ColumnMove {
     /// The move against the exact truth.
     pub judgement: Judgement,
     /// The move from the codes.
@@ -109,8 +109,8 @@ impl Study {
     pub fn read(&self, position: &Position) -> Option<Decision> {
         let exact = exact::solve_model(position, Model::Ideal);
         let truth = Truth::from_exact(position, &exact)?;
-        let readings = self.judge(position, &truth, &exact);
-        Some(Decision { truth, readings })
+        let moves = self.judge(position, &truth, &exact);
+        Some(Decision { truth, moves })
     }
 
     /// Reads every position in order and tallies them, keeping `worst` divergences per
@@ -130,7 +130,7 @@ impl Study {
         tally
     }
 
-    fn judge(&self, position: &Position, truth: &Truth, exact: &ExactVoltages) -> Vec<Reading> {
+    fn judge(&self, position: &Position, truth: &Truth, exact: &ExactVoltages) -> Vec<ColumnMove> {
         let size = position.size();
         let mut out = Vec::with_capacity(self.columns());
         for p in &self.converters {
@@ -175,7 +175,7 @@ impl Study {
                             ..Counterfactuals::default()
                         },
                     });
-                out.push(Reading {
+                out.push(ColumnMove {
                     judgement,
                     chosen,
                     lost: truth.shortfall(size, chosen),

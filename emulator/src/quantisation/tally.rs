@@ -160,7 +160,7 @@ impl Tally {
         if let Some(m) = margin {
             self.margin_histogram[margin_bin(m)] += 1;
         }
-        for (c, r) in self.columns.iter_mut().zip(&decision.readings) {
+        for (c, r) in self.columns.iter_mut().zip(&decision.moves) {
             c.counts[r.judgement.index()] += 1;
             if let Some(m) = margin {
                 c.min_margin = Some(c.min_margin.map_or(m, |x| x.min(m)));

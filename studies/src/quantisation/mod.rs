@@ -129,7 +129,7 @@ pub fn run_part(
                 continue;
             };
             part.tally.add(i, &decision);
-            if decision.readings.iter().any(|r| r.judgement.diverges()) {
+            if decision.moves.iter().any(|r| r.judgement.diverges()) {
                 let truth = &decision.truth;
                 let mut row = vec![
                     i.to_string(),
@@ -137,7 +137,7 @@ pub fn run_part(
                     truth.choice.to_string(),
                     tied_names(size, truth.tied).join(" "),
                 ];
-                for c in decision.readings.chunks(bits.len()) {
+                for c in decision.moves.chunks(bits.len()) {
                     row.push(c.iter().map(|r| r.judgement.letter()).collect());
                 }
                 match stream.as_deref_mut() {
