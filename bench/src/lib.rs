@@ -52,7 +52,7 @@ pub use dut::lockstep::{Compared, Lockstep};
 pub use dut::pil::{Link, LinkError, Pil, PilTarget, RttPil};
 pub use dut::retry::{Polling, RetryStats};
 pub use dut::sil::Sil;
-pub use dut::{CageError, Lost, Stage, StageError, Target, TargetError};
+pub use dut::{ByHand, Cage, CageError, Fixture, Lost, Stage, StageError, Target, TargetError};
 #[cfg(feature = "probe")]
 pub use faults::board::{
     BoardFault, BoardFaultPart, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign,
@@ -77,7 +77,7 @@ pub use report::{
     ReportError, STEPS, Scan,
 };
 pub use run::game::play_game;
-pub use run::guided::{Console, Emulated, GuidedError, Hands, Human, Task, guided};
+pub use run::guided::{Console, GuidedError, Task, guided};
 pub use run::kind::{ScenarioChoiceError, ScenarioKind};
 pub use run::scenario::{MAX_RECORDS_BYTES, Scenario, ScenarioError, Script};
 pub use run::{CampaignError, campaign, header};

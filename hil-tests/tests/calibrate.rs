@@ -33,7 +33,7 @@ fn bench(args: &[&str]) -> std::process::Output {
 
 /// Per determined edge, the fit's and nominal's error against the drawn value, percent.
 fn errors(cal: &Calibration, sil: &Sil) -> Vec<(String, f64, f64)> {
-    let truth = sil.cage().parts();
+    let truth = sil.emulated_cage().parts();
     cal.edges
         .iter()
         .zip(&truth.edge_ohms)
@@ -66,7 +66,7 @@ fn check(cal: &Calibration, sil: &Sil, within: f64, ratio: f64) {
          series {:+.3} %; codes RMS {:.3} -> {:.3}, worst {} -> {}, mean worst {:.2} -> {:.2}",
         cal.steps,
         errors.len(),
-        (cal.series.fitted / sil.cage().parts().series_ohms - 1.0) * 100.0,
+        (cal.series.fitted / sil.emulated_cage().parts().series_ohms - 1.0) * 100.0,
         cal.before.rms,
         cal.after.rms,
         cal.before.worst,

@@ -1,11 +1,13 @@
 //! The operator-guided game on SIL: a scripted operator at the console, hands on the
-//! emulated cage.
+//! emulated cage (clumsy ones, in one test: a cage of the test's own).
 
 use bench::{
-    Class, Console, Emulated, GuidedError, Hands, Report, Scenario, Sil, Target, TargetError, Task,
-    guided, header,
+    Cage, Class, Console, GuidedError, Report, Scenario, Sil, Stage, Target, TargetError, guided,
+    header,
 };
-use heuristic::{Side, Size};
+use emulator::emulated::EmulatedCage;
+use firmware::protocol::{Command, Reply};
+use heuristic::{EdgeState, Position, Side, Size};
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
@@ -17,15 +19,28 @@ struct Run {
     report: Report,
 }
 
-fn run(
-    scenario: &Scenario,
-    input: &str,
-    hands: &mut dyn Hands,
-    dir: &std::path::Path,
-    resume: bool,
-) -> Run {
-    let mut sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
-    let header = header(&mut sil, NUCLEO, scenario, None).unwrap();
+/// Which hands make the operator's moves on SIL's emulated cage.
+#[derive(Clone, Copy, PartialEq)]
+enum Hands {
+    /// As told.
+    Steady,
+    /// One slip ([`Clumsy`]).
+    Clumsy,
+}
+
+fn run(scenario: &Scenario, input: &str, hands: Hands, dir: &std::path::Path, resume: bool) -> Run {
+    let sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
+    let mut target: Box<dyn Target> = match hands {
+        Hands::Steady => Box::new(sil),
+        Hands::Clumsy => Box::new(Clumsy {
+            cage: ClumsyCage {
+                cage: sil.emulated_cage().clone(),
+                slipped: None,
+            },
+            sil,
+        }),
+    };
+    let header = header(target.as_mut(), NUCLEO, scenario, None).unwrap();
     let existing = if resume {
         bench::Existing::Resume
     } else {
@@ -35,7 +50,7 @@ fn run(
     let mut input = input.as_bytes();
     let mut said = Vec::new();
     let mut console = Console::new(&mut input, &mut said);
-    let result = guided(&mut sil, NUCLEO, scenario, &mut report, &mut console, hands);
+    let result = guided(target.as_mut(), NUCLEO, scenario, &mut report, &mut console);
     let steps = std::fs::read_to_string(dir.join("steps.jsonl"))
         .unwrap()
         .lines()
@@ -59,7 +74,7 @@ fn a_scripted_operator_plays_a_whole_guided_game() {
     let r = run(
         &Scenario::guided(Size::M3, 1, 1),
         input,
-        &mut Emulated,
+        Hands::Steady,
         dir.path(),
         false,
     );
@@ -111,7 +126,7 @@ fn enter_draws_short_s_moves_and_a_bad_one_is_asked_again() {
     let r = run(
         &Scenario::guided(Size::M4, 2, 7),
         &input,
-        &mut Emulated,
+        Hands::Steady,
         dir.path(),
         false,
     );
@@ -127,42 +142,72 @@ fn enter_draws_short_s_moves_and_a_bad_one_is_asked_again() {
     );
 }
 
-/// Hands that short another edge than told, once, then do as told.
+/// SIL whose cage is wired by clumsy hands.
 struct Clumsy {
+    sil: Sil,
+    cage: ClumsyCage,
+}
+
+impl Target for Clumsy {
+    fn stage(&self) -> Stage {
+        self.sil.stage()
+    }
+    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+        self.sil.exchange(command)
+    }
+    fn logs(&mut self) -> Vec<String> {
+        self.sil.logs()
+    }
+    fn cage(&mut self) -> &mut dyn Cage {
+        &mut self.cage
+    }
+}
+
+/// Hands that short another edge than told, once, then do as told.
+struct ClumsyCage {
+    cage: EmulatedCage,
     slipped: Option<(heuristic::Edge, heuristic::Edge)>,
 }
 
-impl Hands for Clumsy {
-    fn made(&mut self, target: &mut dyn Target, task: &Task) -> Result<(), TargetError> {
-        match task.mv {
-            Some(mv) if mv.side == Side::Short && self.slipped.is_none() => {
+impl Cage for ClumsyCage {
+    fn set(&mut self, position: &Position) -> Result<Option<Command>, TargetError> {
+        let before = self.cage.position();
+        let shorted = position.size().edges().find(|&e| {
+            position.state(e) != before.state(e) && position.state(e) == EdgeState::Short
+        });
+        let target = match shorted {
+            Some(edge) if self.slipped.is_none() => {
                 // C3 instead: a resistor that carries current here, so the slip shows.
                 let wrong = heuristic::Edge::parse(Size::M3, "C3").unwrap();
-                assert_ne!(wrong, mv.edge);
-                self.slipped = Some((mv.edge, wrong));
-                let mut slip = task.before.clone();
+                assert_ne!(wrong, edge);
+                self.slipped = Some((edge, wrong));
+                let mut slip = before;
                 slip.play(heuristic::Move {
                     side: Side::Short,
                     edge: wrong,
                 })
                 .unwrap();
-                target.set_cage(&slip)
+                slip
             }
-            _ => target.set_cage(&task.after),
-        }
+            _ => position.clone(),
+        };
+        self.cage.set(&target)
+    }
+
+    fn start_game(&mut self, game: usize) {
+        Cage::start_game(&mut self.cage, game);
     }
 }
 
 #[test]
 fn a_wrong_move_on_the_cage_is_named_by_node_and_the_game_goes_on_once_fixed() {
     let dir = tempfile::tempdir().unwrap();
-    let mut hands = Clumsy { slipped: None };
     // Told b2, the hands short C3; Enter again after fixing it.
     let input = "\n\nb2\n\n\n\na3\n\n\n";
     let r = run(
         &Scenario::guided(Size::M3, 1, 1),
         input,
-        &mut hands,
+        Hands::Clumsy,
         dir.path(),
         false,
     );
@@ -219,7 +264,7 @@ fn a_wrong_move_on_the_cage_is_named_by_node_and_the_game_goes_on_once_fixed() {
     let again = run(
         &Scenario::guided(Size::M3, 1, 1),
         "",
-        &mut Emulated,
+        Hands::Steady,
         dir.path(),
         true,
     );
@@ -236,7 +281,7 @@ fn end_of_input_mid_game_stops_with_the_report_kept_and_resumes() {
     let r = run(
         &scenario,
         &format!("{whole}\n\n"),
-        &mut Emulated,
+        Hands::Steady,
         dir.path(),
         false,
     );
@@ -252,7 +297,7 @@ fn end_of_input_mid_game_stops_with_the_report_kept_and_resumes() {
         "the unfinished game's step is written too"
     );
     drop(r.report);
-    let r = run(&scenario, whole, &mut Emulated, dir.path(), true);
+    let r = run(&scenario, whole, Hands::Steady, dir.path(), true);
     assert!(r.result.is_ok(), "{:?}\n{}", r.result, r.said);
     assert!(r.said.starts_with("Game 2 of 2"), "{}", r.said);
     assert_eq!(r.report.tally().games, 2);
@@ -265,7 +310,7 @@ fn q_quits() {
     let r = run(
         &Scenario::guided(Size::M3, 1, 1),
         "\nq\n",
-        &mut Emulated,
+        Hands::Steady,
         dir.path(),
         false,
     );

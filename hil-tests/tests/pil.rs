@@ -144,7 +144,7 @@ fn an_open_resistor_in_qemu_is_reported_as_a_fault() {
     let Some(pil) = pil(NUCLEO, Size::M4, None) else {
         return;
     };
-    pil.cage()
+    pil.emulated_cage()
         .inject(Defect::Open(Edge::new(Size::M4, 3, 5).unwrap()))
         .unwrap();
     let mut pil = pil;

@@ -22,7 +22,7 @@ fn fill(class: Class) -> &'static str {
 fn the_plot_has_one_point_per_step_coloured_by_class() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     // A stuck channel: steps out of band among steps in band.
-    sil.cage()
+    sil.emulated_cage()
         .inject(Defect::Stuck(Size::M4.nodes().nth(5).unwrap(), 100))
         .unwrap();
     let mut sil = sil;

@@ -8,7 +8,7 @@ use bench::{
 };
 use emulator::emulated::Defect;
 use firmware::protocol::{Command, Reply};
-use heuristic::{Edge, Position, Size};
+use heuristic::{Edge, Size};
 
 mod common;
 
@@ -176,7 +176,7 @@ fn assert_reported_as_fault(target: &mut dyn Target, size: Size) {
 #[test]
 fn an_open_resistor_is_reported_as_a_fault() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
-    sil.cage()
+    sil.emulated_cage()
         .inject(Defect::Open(Edge::new(Size::M4, 3, 5).unwrap()))
         .unwrap();
     let mut sil = sil;
@@ -187,7 +187,9 @@ fn an_open_resistor_is_reported_as_a_fault() {
 fn a_stuck_adc_channel_is_reported_as_a_fault() {
     let sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     let node = Size::M4.nodes().nth(5).unwrap();
-    sil.cage().inject(Defect::Stuck(node, 100)).unwrap();
+    sil.emulated_cage()
+        .inject(Defect::Stuck(node, 100))
+        .unwrap();
     let mut sil = sil;
     assert_reported_as_fault(&mut sil, Size::M4);
 }
@@ -200,7 +202,7 @@ fn a_swapped_wire_is_reported_as_a_fault() {
         Edge::new(Size::M4, 1, 1).unwrap(),
         Edge::new(Size::M4, 7, 7).unwrap(),
     );
-    sil.cage().inject(Defect::Swapped(a1, g7)).unwrap();
+    sil.emulated_cage().inject(Defect::Swapped(a1, g7)).unwrap();
     let mut sil = sil;
     assert_reported_as_fault(&mut sil, Size::M4);
 }
@@ -249,8 +251,8 @@ impl Target for Unplugged {
     fn logs(&mut self) -> Vec<String> {
         self.sil.logs()
     }
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        self.sil.set_cage(position)
+    fn cage(&mut self) -> &mut dyn bench::Cage {
+        self.sil.cage()
     }
 }
 

@@ -17,7 +17,6 @@ use crate::dut::sil::Sil;
 use crate::dut::{Stage, Target, TargetError};
 use crate::machine::{ELF_ENV, ElfError, MAX_ELF_BYTES, PilOptions, firmware_elf};
 use crate::report::Depends;
-use crate::run::guided::{Emulated, Hands, Human};
 
 /// A day bounds a wait: longer is a typo, and 1e19 s overflows a Duration.
 pub const MAX_TIMEOUT_S: f64 = 86_400.0;
@@ -354,7 +353,13 @@ impl Config {
             },
         };
         let elf = self.elf.as_ref().ok_or(ConfigError::HilNeedsElf)?;
-        Ok(Box::new(Hil::connect(&request, profile, elf)?))
+        let board = Hil::connect(&request, profile, elf)?;
+        // The guided game's cage is under the operator's hands, not the fixture's.
+        Ok(Box::new(if by_hand {
+            board.with_cage(Box::new(crate::dut::ByHand))
+        } else {
+            board
+        }))
     }
 
     #[cfg(not(feature = "probe"))]
@@ -368,16 +373,6 @@ impl Config {
         _by_hand: bool,
     ) -> Result<Box<dyn Target>, ConfigError> {
         Err(ConfigError::NoProbeFeature)
-    }
-
-    /// Who sets the cage in the guided game: SIL's and PIL's emulated cage does what the
-    /// operator is told, the virtual board's is wired by its hands (`monitor wire`); a real
-    /// board's cage is under the operator's hands.
-    pub fn hands(&self) -> Box<dyn Hands> {
-        match self.stage {
-            Stage::Hil if self.probe != Some(Probe::Virtual) => Box::new(Human),
-            _ => Box::new(Emulated),
-        }
     }
 }
 

@@ -98,6 +98,11 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
         logs
     }
 
+    /// SIL's: the other's is set beside it ([`Target::set_cage`] sets both).
+    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
+        self.a.cage()
+    }
+
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
         self.a.set_cage(position)?;
         self.b.set_cage(position)

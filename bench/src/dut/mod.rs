@@ -3,6 +3,7 @@
 //! their transport and in how the cage is set to a position.
 
 pub mod ask;
+pub mod cage;
 pub mod defmt;
 pub mod frame;
 pub mod hil;
@@ -14,7 +15,7 @@ pub mod stage;
 
 pub use stage::{Stage, StageError};
 
-use emulator::emulated::EmulatedCage;
+pub use cage::{ByHand, Cage, Fixture};
 use firmware::protocol::{Command, ProtocolError, Reply};
 use heuristic::Position;
 
@@ -236,14 +237,21 @@ pub trait Target {
     /// Log lines the target wrote since the last call (decoded defmt on PIL and HIL).
     fn logs(&mut self) -> Vec<String>;
 
-    /// Puts the cage in `position` (the emulated cage, or the edge fixture).
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError>;
+    /// The cage under the board: how it gets its position.
+    fn cage(&mut self) -> &mut dyn Cage;
 
-    /// Game `game` of the run starts: an emulated board starts that game's own noise stream,
-    /// so that a run resumed at game `game` reads what the uninterrupted run read there. A
-    /// real board has nothing to do.
+    /// Puts the cage in `position`: the cage sets itself, or the firmware is told the edges
+    /// for its fixture.
+    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+        match self.cage().set(position)? {
+            Some(command) => cage::fixture_set(self.exchange(command)?),
+            None => Ok(()),
+        }
+    }
+
+    /// Game `game` of the run starts ([`Cage::start_game`]).
     fn start_game(&mut self, game: usize) {
-        let _ = game;
+        self.cage().start_game(game);
     }
 
     /// What a link with recovery went through (polls, commands sent again, replies
@@ -274,6 +282,10 @@ impl<T: Target + ?Sized> Target for Box<T> {
 
     fn logs(&mut self) -> Vec<String> {
         (**self).logs()
+    }
+
+    fn cage(&mut self) -> &mut dyn Cage {
+        (**self).cage()
     }
 
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
@@ -309,20 +321,6 @@ fn no_probe(request: &str, attached: &[String]) -> String {
 #[cfg(feature = "probe")]
 pub(crate) fn lost(e: impl std::error::Error + Send + Sync + 'static) -> TargetError {
     TargetError::Lost(Lost::Probe(Box::new(e)))
-}
-
-/// Wires an emulated cage (SIL, PIL) to `position`, which must be of the cage's size.
-pub(crate) fn wire(cage: &EmulatedCage, position: &Position) -> Result<(), TargetError> {
-    let holds = cage.position().size();
-    if position.size() != holds {
-        return Err(CageError::Holds {
-            holds: holds.get(),
-            given: position.size().get(),
-        }
-        .into());
-    }
-    cage.wire(position.clone());
-    Ok(())
 }
 
 #[cfg(test)]

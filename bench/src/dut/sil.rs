@@ -2,10 +2,10 @@
 
 use emulator::emulated::{EmulatedApp, EmulatedCage};
 use firmware::protocol::{Command, MAX_FRAME, Reply};
-use heuristic::{Position, Size};
+use heuristic::Size;
 
 use super::frame::{Sequence, decode_reply, encode_command};
-use super::{CageError, Target, TargetError, wire};
+use super::{Cage, CageError, Target, TargetError};
 
 /// SIL: the firmware application in-process on the emulated board; frames go through
 /// a [`firmware::Server`] byte by byte, as they would over a wire.
@@ -36,7 +36,7 @@ impl Sil {
     }
 
     /// The emulated cage, to inject faults.
-    pub fn cage(&self) -> &EmulatedCage {
+    pub fn emulated_cage(&self) -> &EmulatedCage {
         &self.cage
     }
 }
@@ -64,11 +64,7 @@ impl Target for Sil {
         Vec::new()
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        wire(&self.cage, position)
-    }
-
-    fn start_game(&mut self, game: usize) {
-        self.cage.start_game(game as u64);
+    fn cage(&mut self) -> &mut dyn Cage {
+        &mut self.cage
     }
 }

@@ -36,25 +36,25 @@ impl<T: EmulatedTarget> DefectTarget for T {
 
 impl EmulatedTarget for Sil {
     fn emulated(&self) -> &emulator::emulated::EmulatedCage {
-        self.cage()
+        self.emulated_cage()
     }
 }
 
 impl EmulatedTarget for Pil {
     fn emulated(&self) -> &emulator::emulated::EmulatedCage {
-        self.cage()
+        self.emulated_cage()
     }
 }
 
 impl EmulatedTarget for RttPil {
     fn emulated(&self) -> &emulator::emulated::EmulatedCage {
-        self.cage()
+        self.emulated_cage()
     }
 }
 
 impl EmulatedTarget for PilTarget {
     fn emulated(&self) -> &emulator::emulated::EmulatedCage {
-        self.cage()
+        self.emulated_cage()
     }
 }
 

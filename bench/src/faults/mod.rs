@@ -199,9 +199,17 @@ impl Target for Observer<'_> {
         self.target.logs()
     }
 
+    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
+        self.target.cage()
+    }
+
     fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
         self.target.set_cage(position)
     }
+
+    /// Each trial plays on a fresh board's first noise stream, whatever its index (the
+    /// campaign's reports were made so).
+    fn start_game(&mut self, _game: usize) {}
 }
 
 /// Plays `script` on `target` as a fresh board; returns what the firmware answered and the

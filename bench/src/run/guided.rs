@@ -3,10 +3,10 @@
 //! and checks the codes fit the new position before going on, so a wrong move on the cage is
 //! caught at once and named by node rather than showing up later as a divergence.
 //!
-//! The bench never sets the cage itself: [`Hands`] stand for whoever does. On a real board
-//! they are the human ([`Human`]: nothing to do once Enter is pressed); on SIL they apply what
-//! the operator was told to the emulated cage ([`Emulated`]), and tests bring their own hands
-//! to make mistakes on purpose.
+//! Once Enter is pressed the target's cage is told the position ([`Target::set_cage`]): a
+//! real board's cage is the operator's ([`crate::dut::ByHand`]: nothing to do), the virtual
+//! board's is wired by its hands (`monitor wire`), SIL's emulated cage does what the operator
+//! was told; tests bring a cage of their own to make mistakes on purpose.
 
 use std::io::{BufRead, Write};
 
@@ -29,33 +29,6 @@ pub struct Task {
     pub mv: Option<Move>,
     /// The position the cage should hold after.
     pub after: Position,
-}
-
-/// Whoever changes the cage in a guided game.
-pub trait Hands {
-    /// The operator pressed Enter after being told `task`: make the cage match it (a human
-    /// has already done so; an emulated cage is set here).
-    fn made(&mut self, target: &mut dyn Target, task: &Task) -> Result<(), TargetError>;
-}
-
-/// A person at the real board: the cage is what they made it.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Human;
-
-impl Hands for Human {
-    fn made(&mut self, _target: &mut dyn Target, _task: &Task) -> Result<(), TargetError> {
-        Ok(())
-    }
-}
-
-/// An emulated cage that does what the operator was told, through [`Target::set_cage`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Emulated;
-
-impl Hands for Emulated {
-    fn made(&mut self, target: &mut dyn Target, task: &Task) -> Result<(), TargetError> {
-        target.set_cage(&task.after)
-    }
 }
 
 /// The operator's console: prompts out, answers in (stdin and stdout at the bench, scripted
@@ -154,7 +127,6 @@ pub fn guided(
     scenario: &Scenario,
     report: &mut Report,
     console: &mut Console<'_>,
-    hands: &mut dyn Hands,
 ) -> Result<(), GuidedError> {
     let predictor = Predictor::new(profile, scenario.size);
     let total = scenario.games.len();
@@ -174,7 +146,6 @@ pub fn guided(
             predictor: &predictor,
             report: &mut *report,
             console: &mut *console,
-            hands: &mut *hands,
             index,
             moves: Record::new(Side::Cut),
         };
@@ -195,7 +166,6 @@ struct Game<'g, 'c> {
     predictor: &'g Predictor,
     report: &'g mut Report,
     console: &'g mut Console<'c>,
-    hands: &'g mut dyn Hands,
     index: usize,
     moves: Record,
 }
@@ -332,7 +302,7 @@ impl Game<'_, '_> {
     fn make(&mut self, task: &Task) -> Result<(), GuidedError> {
         loop {
             self.line()?;
-            self.hands.made(self.target, task)?;
+            self.target.set_cage(&task.after)?;
             if task.mv.is_none() {
                 // A new game: the board reads its size off the cage (M=3 jumpered on M=4).
                 let size = task.after.size().get();

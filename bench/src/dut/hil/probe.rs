@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 use firmware::LedPattern;
 use firmware::protocol::{Command, FrameReader, ProtocolError, Reply};
 use gdb_probe::probe::{GdbLister, GdbTarget};
-use heuristic::Position;
 use probe_rs::config::Registry;
 use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
 use probe_rs::probe::Probe;
@@ -25,7 +24,7 @@ use probe_rs::{Permissions, Session};
 use crate::dut::defmt::DefmtLog;
 use crate::dut::frame::{Sequence, encode_command};
 use crate::dut::retry::{self, Backend, Polled, Polling, RetryStats};
-use crate::dut::{CageError, Lost, Target, TargetError, lost};
+use crate::dut::{Cage, Fixture, Lost, Target, TargetError, lost};
 use crate::machine::Elf;
 
 /// How long RTT attach keeps trying (the control block appears once the firmware has run
@@ -42,6 +41,8 @@ pub struct Hil {
     defmt: DefmtLog,
     seq: Sequence,
     service: Option<Box<dyn Service>>,
+    /// The cage under the board: the fixture the firmware drives, unless set otherwise.
+    cage: Box<dyn Cage>,
     /// Reply bytes read and not yet a whole frame (a copy may straddle two reads).
     reader: FrameReader,
     polling: Polling,
@@ -144,6 +145,7 @@ impl Hil {
         let bytes = Elf::read(elf)?.bytes;
         match Self::bring_up(probe, chip, registry, elf, &bytes) {
             Ok((session, rtt, defmt)) => Ok(Hil {
+                cage: Box::new(Fixture),
                 session,
                 rtt,
                 functions: functions(&bytes),
@@ -215,6 +217,13 @@ impl Drop for Hil {
 }
 
 impl Hil {
+    /// The board with `cage` under it instead of its fixture: an emulated machine's cage,
+    /// or the operator's in the guided game.
+    pub fn with_cage(mut self, cage: Box<dyn Cage>) -> Hil {
+        self.cage = cage;
+        self
+    }
+
     /// What the board's LEDs show, as a person at the board sees them: `None` on a real board,
     /// where nothing but a person sees them.
     pub fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
@@ -236,13 +245,10 @@ pub trait Service {
         let _ = bytes;
         Ok(Vec::new())
     }
-    /// Sets the cage the service measures; `false`: the firmware sets it (a fixture).
-    fn set_cage(&mut self, position: &Position) -> Result<bool, TargetError> {
-        let _ = position;
-        Ok(false)
+    /// A new game starts (the virtual board draws its noise per game).
+    fn start_game(&mut self, game: usize) {
+        let _ = game;
     }
-    /// A new game starts (the emulated board's noise is drawn per game).
-    fn start_game(&mut self, game: usize);
     /// A poll of the channels begins (`true`) or ends. QEMU cannot be read while its guest
     /// runs, so its probe stops the guest for each access; held, the guest stays stopped from
     /// the first access of a poll to its end (one stop per poll instead of some ten).
@@ -477,28 +483,14 @@ impl Target for Hil {
     }
 
     fn start_game(&mut self, game: usize) {
+        self.cage.start_game(game);
         if let Some(service) = &mut self.service {
             service.start_game(game);
         }
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        if let Some(service) = &mut self.service
-            && service.set_cage(position)?
-        {
-            return Ok(());
-        }
-        let states = boards::cage_states(position).map_err(CageError::from)?;
-        match self.exchange(Command::SetEdges(states))? {
-            Reply::Done => Ok(()),
-            Reply::Error(ProtocolError::NoFixture) => Err(CageError::NoFixture.into()),
-            Reply::Error(e) => Err(CageError::Refused(e).into()),
-            reply => Err(Lost::Unexpected {
-                expected: "Done",
-                reply,
-            }
-            .into()),
-        }
+    fn cage(&mut self) -> &mut dyn Cage {
+        self.cage.as_mut()
     }
 }
 

@@ -16,12 +16,12 @@ use firmware::pil::Up;
 use firmware::protocol::FrameReader;
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
 use gdb_probe::targets::{MPS2_AN386, MPS2_AN386_YAML};
-use heuristic::{Position, Size};
+use heuristic::Size;
 use probe_rs::probe::list::Lister;
 
 use super::{Hil, Service};
 use crate::dut::retry::Polling;
-use crate::dut::{CageError, Lost, TargetError, lost, wire};
+use crate::dut::{CageError, Lost, TargetError, lost};
 use crate::machine::{Adc, qemu_machine, spawn_with_gdbstub};
 
 /// The HIL target on the firmware in QEMU: probe-rs attaches to QEMU's `mps2-an386` through
@@ -64,11 +64,11 @@ pub fn connect(
         .ok_or_else(|| Lost::Probe("the gdb probe holds no connection".into()))?;
     let service = AdcService {
         adc: Adc::new(&cage),
-        cage,
         reader: FrameReader::new(),
         gdb,
     };
-    Hil::attach(
+    // The host holds the cage: QEMU's firmware asks it for every conversion.
+    let hil = Hil::attach(
         probe,
         MPS2_AN386,
         &registry,
@@ -76,12 +76,12 @@ pub fn connect(
         Some(Box::new(service)),
         Polling::QEMU,
         Some(Box::new(machine)),
-    )
+    )?;
+    Ok(hil.with_cage(Box::new(cage)))
 }
 
 /// The firmware's ADC channels (up 2 / down 1), answered from the emulated cage.
 struct AdcService {
-    cage: EmulatedCage,
     adc: Adc,
     reader: FrameReader,
     gdb: SharedGdb,
@@ -103,14 +103,6 @@ impl Service for AdcService {
             }
         }
         Ok(out)
-    }
-
-    fn set_cage(&mut self, position: &Position) -> Result<bool, TargetError> {
-        wire(&self.cage, position).map(|()| true)
-    }
-
-    fn start_game(&mut self, game: usize) {
-        self.cage.start_game(game as u64);
     }
 
     fn hold(&mut self, on: bool) -> Result<(), TargetError> {

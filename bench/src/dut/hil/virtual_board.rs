@@ -11,6 +11,7 @@
 use std::path::Path;
 
 use firmware::LedPattern;
+use firmware::protocol::Command;
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
 use gdb_probe::targets::{VIRTUAL_NUCLEO_F446RE, VIRTUAL_NUCLEO_F446RE_YAML};
 use heuristic::{EdgeState, Move, Position, Side};
@@ -18,7 +19,7 @@ use probe_rs::probe::list::Lister;
 
 use super::{Hil, Service};
 use crate::dut::retry::Polling;
-use crate::dut::{CageError, Lost, TargetError, lost};
+use crate::dut::{Cage, CageError, Lost, TargetError, lost};
 use crate::machine::VirtualBoard;
 
 /// `virtual-board --fault no-fixture`: a cage without fixture, wired by hand (`monitor wire`).
@@ -50,12 +51,14 @@ pub fn connect(
     };
     let gdb = gdb_probe::probe::connection(&address)
         .ok_or_else(|| Lost::Probe("the gdb probe holds no connection".into()))?;
+    let hands = faults
+        .contains(&NO_FIXTURE)
+        .then(|| Hands { gdb: gdb.clone() });
     let service = BoardService {
         gdb,
         board: Some(board),
-        by_hand: faults.contains(&NO_FIXTURE),
     };
-    Hil::attach(
+    let hil = Hil::attach(
         probe,
         VIRTUAL_NUCLEO_F446RE,
         &registry,
@@ -63,7 +66,11 @@ pub fn connect(
         Some(Box::new(service)),
         Polling::VIRTUAL,
         None,
-    )
+    )?;
+    Ok(match hands {
+        Some(hands) => hil.with_cage(Box::new(hands)),
+        None => hil,
+    })
 }
 
 /// `error`, with what the board said if it has stopped.
@@ -83,9 +90,33 @@ fn said(board: &mut VirtualBoard, error: TargetError) -> TargetError {
 struct BoardService {
     gdb: SharedGdb,
     board: Option<VirtualBoard>,
-    /// No fixture: the cage is wired by hand (`monitor wire`), as the guided game's operator
-    /// wires a board without one.
-    by_hand: bool,
+}
+
+/// The virtual board's hands: a cage without fixture, wired through the stub (`monitor
+/// wire`), as the guided game's operator wires a board without one.
+struct Hands {
+    gdb: SharedGdb,
+}
+
+impl Cage for Hands {
+    fn set(&mut self, position: &Position) -> Result<Option<Command>, TargetError> {
+        let states = boards::cage_states(position).map_err(CageError::from)?;
+        let mut command = String::from("wire");
+        for (edge, state) in boards::CAGE_SIZE.edges().zip(states) {
+            let side = match state {
+                EdgeState::Resistor => continue,
+                EdgeState::Cut => Side::Cut,
+                EdgeState::Short => Side::Short,
+            };
+            command.push_str(&format!(" {}", Move { side, edge }));
+        }
+        let said = self.gdb.monitor_output(&command).map_err(lost)?;
+        if said.trim().is_empty() {
+            Ok(None)
+        } else {
+            Err(Lost::Probe(said.trim().to_string().into()).into())
+        }
+    }
 }
 
 impl Service for BoardService {
@@ -105,28 +136,6 @@ impl Service for BoardService {
     fn finish(&mut self) {
         // The coverage file (`--coverage`) is written when asked: the process is killed next.
         let _ = self.gdb.monitor("coverage");
-    }
-
-    fn set_cage(&mut self, position: &Position) -> Result<bool, TargetError> {
-        if !self.by_hand {
-            return Ok(false);
-        }
-        let states = boards::cage_states(position).map_err(CageError::from)?;
-        let mut command = String::from("wire");
-        for (edge, state) in boards::CAGE_SIZE.edges().zip(states) {
-            let side = match state {
-                EdgeState::Resistor => continue,
-                EdgeState::Cut => Side::Cut,
-                EdgeState::Short => Side::Short,
-            };
-            command.push_str(&format!(" {}", Move { side, edge }));
-        }
-        let said = self.gdb.monitor_output(&command).map_err(lost)?;
-        if said.trim().is_empty() {
-            Ok(true)
-        } else {
-            Err(Lost::Probe(said.trim().to_string().into()).into())
-        }
     }
 
     fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {

@@ -3,7 +3,6 @@
 
 use emulator::emulated::EmulatedCage;
 use firmware::protocol::{Command, Reply};
-use heuristic::Position;
 
 mod link;
 mod rtt;
@@ -27,10 +26,10 @@ pub enum PilTarget {
 
 impl PilTarget {
     /// The emulated cage, to inject faults.
-    pub fn cage(&self) -> &EmulatedCage {
+    pub fn emulated_cage(&self) -> &EmulatedCage {
         match self {
-            PilTarget::Semihosting(pil) => pil.cage(),
-            PilTarget::Rtt(pil) => pil.cage(),
+            PilTarget::Semihosting(pil) => pil.emulated_cage(),
+            PilTarget::Rtt(pil) => pil.emulated_cage(),
         }
     }
 
@@ -55,12 +54,8 @@ impl Target for PilTarget {
         self.inner().logs()
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        self.inner().set_cage(position)
-    }
-
-    fn start_game(&mut self, game: usize) {
-        self.inner().start_game(game);
+    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
+        self.inner().cage()
     }
 
     fn rtt_layout(&mut self) -> Option<String> {

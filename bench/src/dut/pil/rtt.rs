@@ -21,12 +21,12 @@ use firmware::protocol::{Command, Frame, FrameReader, ProtocolError, Reply};
 use firmware::rtt::{ADC_DOWN, ADC_UP, BENCH_DOWN, BENCH_UP, DEFMT_UP};
 use gdb_probe::Gdb;
 use gdb_probe::rtt::{ControlBlock, RttError};
-use heuristic::{Position, Size};
+use heuristic::Size;
 
 use crate::dut::defmt::DefmtLog;
 use crate::dut::frame::{Sequence, encode_command};
 use crate::dut::retry::{self, Backend, Polled, Polling, RetryStats};
-use crate::dut::{CageError, Lost, Target, TargetError, wire};
+use crate::dut::{Cage, CageError, Lost, Target, TargetError};
 use crate::machine::{
     Adc, Elf, GdbMachine, PilOptions, QemuEvent, QemuFailure, exit_of, printable, qemu_command,
     spawn_with_gdbstub,
@@ -131,7 +131,7 @@ impl RttPil {
     }
 
     /// The emulated cage, to inject faults.
-    pub fn cage(&self) -> &EmulatedCage {
+    pub fn emulated_cage(&self) -> &EmulatedCage {
         &self.cage
     }
 
@@ -308,12 +308,8 @@ impl Target for RttPil {
         std::mem::take(&mut self.logs)
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        wire(&self.cage, position)
-    }
-
-    fn start_game(&mut self, game: usize) {
-        self.cage.start_game(game as u64);
+    fn cage(&mut self) -> &mut dyn Cage {
+        &mut self.cage
     }
 
     fn retry_stats(&self) -> Option<RetryStats> {

@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 use emulator::emulated::EmulatedCage;
 use firmware::pil::Up;
 use firmware::protocol::{Command, FrameReader, Reply};
-use heuristic::{Position, Size};
+use heuristic::Size;
 
 use crate::dut::defmt::DefmtLog;
 use crate::dut::frame::{Sequence, encode_command};
-use crate::dut::{CageError, Lost, Target, TargetError, wire};
+use crate::dut::{Cage, CageError, Lost, Target, TargetError};
 use crate::machine::{
     Adc, Elf, MachineError, PilOptions, QemuEvent, QemuFailure, exit_of, printable, qemu_command,
 };
@@ -110,7 +110,7 @@ impl Pil {
     }
 
     /// The emulated cage, to inject faults.
-    pub fn cage(&self) -> &EmulatedCage {
+    pub fn emulated_cage(&self) -> &EmulatedCage {
         &self.cage
     }
 
@@ -246,12 +246,8 @@ impl Target for Pil {
         std::mem::take(&mut self.logs)
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
-        wire(&self.cage, position)
-    }
-
-    fn start_game(&mut self, game: usize) {
-        self.cage.start_game(game as u64);
+    fn cage(&mut self) -> &mut dyn Cage {
+        &mut self.cage
     }
 }
 

@@ -149,8 +149,8 @@ impl Run {
         Ok(self.scenario.scenario(size, self.games, self.seed)?)
     }
 
-    /// The guided game at the console: on SIL (and PIL) the emulated cage does what the
-    /// operator is told; on a real board the operator's hands do.
+    /// The guided game at the console: the target's cage is the operator's (a real board), or
+    /// does what the operator is told (an emulated cage, the virtual board's hands).
     fn guided(
         &self,
         target: &mut dyn Target,
@@ -158,18 +158,10 @@ impl Run {
         scenario: &Scenario,
         report: &mut Report,
     ) -> anyhow::Result<()> {
-        let mut hands = self.config().hands();
         let mut stdin = std::io::stdin().lock();
         let mut stdout = std::io::stdout();
         let mut console = bench::Console::new(&mut stdin, &mut stdout);
-        bench::guided(
-            target,
-            profile,
-            scenario,
-            report,
-            &mut console,
-            hands.as_mut(),
-        )?;
+        bench::guided(target, profile, scenario, report, &mut console)?;
         out!("{}", report.finish()?);
         outln!("Report: {}", self.out.display());
         Ok(())
