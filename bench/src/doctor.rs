@@ -31,16 +31,34 @@ pub fn doctor(
     size: Size,
 ) -> Result<Vec<Check>, boards::file::FileError> {
     let (profile, base) = boards::file::load_with_base(board)?;
-    let mut checks = Vec::new();
-    let target = match probe {
-        Probe::Qemu => qemu(elf, board, profile, base, size, &mut checks),
-        Probe::Virtual => virtual_board(elf, board, profile, base, size, &mut checks),
-        Probe::Board(request) => board_probe(request, elf, board, profile, &mut checks),
+    let mut bringup = Bringup {
+        elf,
+        board,
+        profile,
+        base,
+        size,
+        checks: Vec::new(),
     };
+    let target = match probe {
+        Probe::Qemu => bringup.qemu(),
+        Probe::Virtual => bringup.virtual_board(),
+        Probe::Board(request) => bringup.board_probe(request),
+    };
+    let mut checks = bringup.checks;
     if let Some(mut target) = target {
         checks.extend(protocol_checks(target.as_mut(), profile, base, size));
     }
     Ok(checks)
+}
+
+/// What bring-up connects with, and the steps it has found so far.
+struct Bringup<'a> {
+    elf: Option<&'a Path>,
+    board: &'a str,
+    profile: &'static boards::Profile,
+    base: &'static boards::Profile,
+    size: Size,
+    checks: Vec<Check>,
 }
 
 /// The configuration that reaches `probe` with `elf`: HIL, or without probe-rs in this build,
@@ -58,6 +76,20 @@ fn config(probe: Probe, board: &str, elf: PathBuf) -> Config {
         poll_ms: None,
         retry_ms: None,
     }
+}
+
+fn qemu_version() -> String {
+    std::process::Command::new(QEMU)
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| QEMU.to_string())
 }
 
 /// What is wrong with `elf` as a firmware file before anything connects: a file that cannot
@@ -92,250 +124,227 @@ fn failed_step(error: &ConfigError) -> &'static str {
     }
 }
 
-/// QEMU through its gdbstub: the bench's own debugger stands in for the probe.
-fn qemu(
-    elf: Option<&Path>,
-    board: &str,
-    profile: &'static boards::Profile,
-    base: &'static boards::Profile,
-    size: Size,
-    checks: &mut Vec<Check>,
-) -> Option<Box<dyn Target>> {
-    if !qemu_available() {
-        checks.push(Check::fail(
-            PROBE,
-            format!("{QEMU} is not installed"),
-            "install it (Debian: `apt install qemu-system-arm`)",
-        ));
-        return None;
-    }
-    let (how, loaded) = if cfg!(feature = "probe") {
-        (
-            "as a probe-rs probe (gdb-probe's GdbProbe, opened by its gdb:unix: selector)",
-            "downloaded by probe-rs through the QEMU probe",
-        )
-    } else {
-        (
-            "read by the bench itself (no probe-rs in this build)",
-            "loaded by QEMU, -kernel",
-        )
-    };
-    checks.push(Check::pass(
-        PROBE,
-        format!("QEMU's gdbstub ({}), {how}", qemu_version()),
-    ));
-    checks.push(Check::pass(
-        CHIP,
-        format!(
-            "QEMU's mps2-an386 (Cortex-M4F) stands in for {}: the firmware-qemu binary",
-            profile.probe_rs_chip.unwrap_or(profile.name)
-        ),
-    ));
-    let elf = match elf {
-        Some(elf) => elf.to_path_buf(),
-        None => match firmware_elf() {
-            Ok(elf) => elf,
-            Err(e) => {
-                checks.push(Check::fail(
-                    FLASHED,
-                    e.to_string(),
-                    format!("build it: {BUILD_QEMU_FIRMWARE}"),
-                ));
-                return None;
-            }
-        },
-    };
-    let pass_the_elf = format!("pass the firmware-qemu ELF: {BUILD_QEMU_FIRMWARE}");
-    if let Some(problem) = elf_problem(&elf) {
-        checks.push(Check::fail(FLASHED, problem, pass_the_elf));
-        return None;
-    }
-    let opened =
-        config(Probe::Qemu, board, elf.clone()).open(profile, base, size, None, None, false);
-    match opened.map(|o| o.into_target()) {
-        Ok(mut target) => {
-            checks.push(Check::pass(
-                FLASHED,
-                format!("{} ({loaded})", elf.display()),
-            ));
-            checks.push(Check::pass(RTT, target.rtt_layout().unwrap_or_default()));
-            Some(target)
-        }
-        Err(e @ ConfigError::Target(TargetError::Lost(Lost::Elf { .. }))) => {
-            checks.push(Check::fail(FLASHED, e.to_string(), pass_the_elf));
-            None
-        }
-        Err(e) => {
-            checks.push(Check::fail(
-                RTT,
-                e.to_string(),
-                "pass the firmware-qemu ELF built from this checkout (it declares RTT when \
-                 started with link=rtt)",
-            ));
-            None
-        }
-    }
-}
-
-fn qemu_version() -> String {
-    std::process::Command::new(QEMU)
-        .arg("--version")
-        .output()
-        .ok()
-        .and_then(|o| {
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .next()
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| QEMU.to_string())
-}
-
-/// The board ELF on the virtual NUCLEO-F446RE, through probe-rs as a board is reached.
-fn virtual_board(
-    elf: Option<&Path>,
-    board: &str,
-    profile: &'static boards::Profile,
-    base: &'static boards::Profile,
-    size: Size,
-    checks: &mut Vec<Check>,
-) -> Option<Box<dyn Target>> {
-    let binary = match virtual_board_binary() {
-        Ok(binary) => binary,
-        Err(e) => {
+impl Bringup<'_> {
+    /// QEMU through its gdbstub: the bench's own debugger stands in for the probe.
+    fn qemu(&mut self) -> Option<Box<dyn Target>> {
+        let (elf, board, profile, base, size) =
+            (self.elf, self.board, self.profile, self.base, self.size);
+        let checks = &mut self.checks;
+        if !qemu_available() {
             checks.push(Check::fail(
                 PROBE,
-                e.to_string(),
-                "cargo build --release -p virtual-board (needs cmake and libclang-dev)",
+                format!("{QEMU} is not installed"),
+                "install it (Debian: `apt install qemu-system-arm`)",
             ));
             return None;
         }
-    };
-    checks.push(Check::pass(
-        PROBE,
-        format!(
-            "the virtual board ({}), its GDB stub opened by probe-rs as gdb:unix:",
-            binary.display()
-        ),
-    ));
-    let elf = elf.map_or_else(|| PathBuf::from(BOARD_ELF), Path::to_path_buf);
-    if let Some(problem) = elf_problem(&elf) {
-        checks.push(Check::fail(FLASHED, problem, BUILD_BOARD_FIRMWARE));
-        return None;
-    }
-    let downloaded = format!(
-        "{} (downloaded by probe-rs as memory writes)",
-        elf.display()
-    );
-    let opened = config(Probe::Virtual, board, elf).open(profile, base, size, None, None, false);
-    match opened.map(|o| o.into_target()) {
-        Ok(mut target) => {
-            checks.push(Check::pass(
-                CHIP,
-                format!(
-                    "the virtual {} (unicorn's Cortex-M4, register models, the cage of {})",
-                    profile.mcu, profile.name
-                ),
-            ));
-            checks.push(Check::pass(FLASHED, downloaded));
-            checks.push(Check::pass(RTT, target.rtt_layout().unwrap_or_default()));
-            Some(target)
-        }
-        Err(ConfigError::NoProbeFeature) => {
-            checks.push(Check::fail(
-                FLASHED,
-                "this build has no probe-rs, which the virtual board is reached with",
-                "cargo run -p hil-tests --features probe -- doctor --probe virtual",
-            ));
-            None
-        }
-        Err(e) => {
-            match failed_step(&e) {
-                FLASHED => checks.push(Check::fail(
-                    FLASHED,
-                    e.to_string(),
-                    "the virtual board's line says what it refused (virtual-board/README.md)",
-                )),
-                step => {
-                    checks.push(Check::pass(
-                        CHIP,
-                        format!("the virtual {} (attached by probe-rs)", profile.mcu),
-                    ));
-                    checks.push(Check::pass(FLASHED, downloaded));
+        let (how, loaded) = if cfg!(feature = "probe") {
+            (
+                "as a probe-rs probe (gdb-probe's GdbProbe, opened by its gdb:unix: selector)",
+                "downloaded by probe-rs through the QEMU probe",
+            )
+        } else {
+            (
+                "read by the bench itself (no probe-rs in this build)",
+                "loaded by QEMU, -kernel",
+            )
+        };
+        checks.push(Check::pass(
+            PROBE,
+            format!("QEMU's gdbstub ({}), {how}", qemu_version()),
+        ));
+        checks.push(Check::pass(
+            CHIP,
+            format!(
+                "QEMU's mps2-an386 (Cortex-M4F) stands in for {}: the firmware-qemu binary",
+                profile.probe_rs_chip.unwrap_or(profile.name)
+            ),
+        ));
+        let elf = match elf {
+            Some(elf) => elf.to_path_buf(),
+            None => match firmware_elf() {
+                Ok(elf) => elf,
+                Err(e) => {
                     checks.push(Check::fail(
-                        step,
+                        FLASHED,
                         e.to_string(),
-                        "the firmware ran and stopped before RTT was read: the board's line \
+                        format!("build it: {BUILD_QEMU_FIRMWARE}"),
+                    ));
+                    return None;
+                }
+            },
+        };
+        let pass_the_elf = format!("pass the firmware-qemu ELF: {BUILD_QEMU_FIRMWARE}");
+        if let Some(problem) = elf_problem(&elf) {
+            checks.push(Check::fail(FLASHED, problem, pass_the_elf));
+            return None;
+        }
+        let opened =
+            config(Probe::Qemu, board, elf.clone()).open(profile, base, size, None, None, false);
+        match opened.map(|o| o.into_target()) {
+            Ok(mut target) => {
+                checks.push(Check::pass(
+                    FLASHED,
+                    format!("{} ({loaded})", elf.display()),
+                ));
+                checks.push(Check::pass(RTT, target.rtt_layout().unwrap_or_default()));
+                Some(target)
+            }
+            Err(e @ ConfigError::Target(TargetError::Lost(Lost::Elf { .. }))) => {
+                checks.push(Check::fail(FLASHED, e.to_string(), pass_the_elf));
+                None
+            }
+            Err(e) => {
+                checks.push(Check::fail(
+                    RTT,
+                    e.to_string(),
+                    "pass the firmware-qemu ELF built from this checkout (it declares RTT when \
+                 started with link=rtt)",
+                ));
+                None
+            }
+        }
+    }
+
+    /// The board ELF on the virtual NUCLEO-F446RE, through probe-rs as a board is reached.
+    fn virtual_board(&mut self) -> Option<Box<dyn Target>> {
+        let (elf, board, profile, base, size) =
+            (self.elf, self.board, self.profile, self.base, self.size);
+        let checks = &mut self.checks;
+        let binary = match virtual_board_binary() {
+            Ok(binary) => binary,
+            Err(e) => {
+                checks.push(Check::fail(
+                    PROBE,
+                    e.to_string(),
+                    "cargo build --release -p virtual-board (needs cmake and libclang-dev)",
+                ));
+                return None;
+            }
+        };
+        checks.push(Check::pass(
+            PROBE,
+            format!(
+                "the virtual board ({}), its GDB stub opened by probe-rs as gdb:unix:",
+                binary.display()
+            ),
+        ));
+        let elf = elf.map_or_else(|| PathBuf::from(BOARD_ELF), Path::to_path_buf);
+        if let Some(problem) = elf_problem(&elf) {
+            checks.push(Check::fail(FLASHED, problem, BUILD_BOARD_FIRMWARE));
+            return None;
+        }
+        let downloaded = format!(
+            "{} (downloaded by probe-rs as memory writes)",
+            elf.display()
+        );
+        let opened =
+            config(Probe::Virtual, board, elf).open(profile, base, size, None, None, false);
+        match opened.map(|o| o.into_target()) {
+            Ok(mut target) => {
+                checks.push(Check::pass(
+                    CHIP,
+                    format!(
+                        "the virtual {} (unicorn's Cortex-M4, register models, the cage of {})",
+                        profile.mcu, profile.name
+                    ),
+                ));
+                checks.push(Check::pass(FLASHED, downloaded));
+                checks.push(Check::pass(RTT, target.rtt_layout().unwrap_or_default()));
+                Some(target)
+            }
+            Err(ConfigError::NoProbeFeature) => {
+                checks.push(Check::fail(
+                    FLASHED,
+                    "this build has no probe-rs, which the virtual board is reached with",
+                    "cargo run -p hil-tests --features probe -- doctor --probe virtual",
+                ));
+                None
+            }
+            Err(e) => {
+                match failed_step(&e) {
+                    FLASHED => checks.push(Check::fail(
+                        FLASHED,
+                        e.to_string(),
+                        "the virtual board's line says what it refused (virtual-board/README.md)",
+                    )),
+                    step => {
+                        checks.push(Check::pass(
+                            CHIP,
+                            format!("the virtual {} (attached by probe-rs)", profile.mcu),
+                        ));
+                        checks.push(Check::pass(FLASHED, downloaded));
+                        checks.push(Check::fail(
+                            step,
+                            e.to_string(),
+                            "the firmware ran and stopped before RTT was read: the board's line \
                          (first) says how, a panic with its message and place; fix the firmware \
                          there",
-                    ));
+                        ));
+                    }
                 }
+                None
             }
-            None
         }
     }
-}
 
-/// A board behind a probe-rs probe (or chip).
-fn board_probe(
-    request: &str,
-    elf: Option<&Path>,
-    board: &str,
-    profile: &'static boards::Profile,
-    checks: &mut Vec<Check>,
-) -> Option<Box<dyn Target>> {
-    if !cfg!(feature = "probe") {
-        checks.push(Check::fail(
-            PROBE,
-            format!("this build has no probe-rs, so it cannot look for {request}"),
-            "cargo run -p hil-tests --features probe -- doctor --probe ...",
-        ));
-        return None;
-    }
-    let Some(elf) = elf else {
-        checks.push(Check::fail(FLASHED, "no --elf given", BUILD_BOARD_FIRMWARE));
-        return None;
-    };
-    if let Some(problem) = elf_problem(elf) {
-        checks.push(Check::fail(FLASHED, problem, BUILD_BOARD_FIRMWARE));
-        return None;
-    }
-    let probe = Probe::Board(request.to_string());
-    let opened = config(probe, board, elf.to_path_buf()).open(
-        profile,
-        profile,
-        Size::MIN,
-        None,
-        None,
-        false,
-    );
-    match opened.map(|o| o.into_target()) {
-        Ok(mut target) => {
-            checks.push(Check::pass(PROBE, format!("the probe for {request}")));
-            checks.push(Check::pass(
-                CHIP,
-                profile.probe_rs_chip.unwrap_or(profile.name).to_string(),
-            ));
-            checks.push(Check::pass(FLASHED, elf.display().to_string()));
-            checks.push(Check::pass(RTT, target.rtt_layout().unwrap_or_default()));
-            Some(target)
-        }
-        Err(e @ ConfigError::Target(TargetError::NoProbe { .. })) => {
+    /// A board behind a probe-rs probe (or chip).
+    fn board_probe(&mut self, request: &str) -> Option<Box<dyn Target>> {
+        let (elf, board, profile) = (self.elf, self.board, self.profile);
+        let checks = &mut self.checks;
+        if !cfg!(feature = "probe") {
             checks.push(Check::fail(
                 PROBE,
-                e.to_string(),
-                "plug the NUCLEO's ST-LINK USB in, check `probe-rs list`, and on Linux the \
-                 udev rules (probe.rs/docs/getting-started/probe-setup)",
+                format!("this build has no probe-rs, so it cannot look for {request}"),
+                "cargo run -p hil-tests --features probe -- doctor --probe ...",
             ));
-            None
+            return None;
         }
-        Err(e) => {
-            checks.push(Check::fail(
-                RTT,
-                e.to_string(),
-                "see the runbook in hil-tests/README.md: RTT does not attach",
-            ));
-            None
+        let Some(elf) = elf else {
+            checks.push(Check::fail(FLASHED, "no --elf given", BUILD_BOARD_FIRMWARE));
+            return None;
+        };
+        if let Some(problem) = elf_problem(elf) {
+            checks.push(Check::fail(FLASHED, problem, BUILD_BOARD_FIRMWARE));
+            return None;
+        }
+        let probe = Probe::Board(request.to_string());
+        let opened = config(probe, board, elf.to_path_buf()).open(
+            profile,
+            profile,
+            Size::MIN,
+            None,
+            None,
+            false,
+        );
+        match opened.map(|o| o.into_target()) {
+            Ok(mut target) => {
+                checks.push(Check::pass(PROBE, format!("the probe for {request}")));
+                checks.push(Check::pass(
+                    CHIP,
+                    profile.probe_rs_chip.unwrap_or(profile.name).to_string(),
+                ));
+                checks.push(Check::pass(FLASHED, elf.display().to_string()));
+                checks.push(Check::pass(RTT, target.rtt_layout().unwrap_or_default()));
+                Some(target)
+            }
+            Err(e @ ConfigError::Target(TargetError::NoProbe { .. })) => {
+                checks.push(Check::fail(
+                    PROBE,
+                    e.to_string(),
+                    "plug the NUCLEO's ST-LINK USB in, check `probe-rs list`, and on Linux the \
+                 udev rules (probe.rs/docs/getting-started/probe-setup)",
+                ));
+                None
+            }
+            Err(e) => {
+                checks.push(Check::fail(
+                    RTT,
+                    e.to_string(),
+                    "see the runbook in hil-tests/README.md: RTT does not attach",
+                ));
+                None
+            }
         }
     }
 }

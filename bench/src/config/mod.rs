@@ -314,7 +314,8 @@ impl Config {
         })
     }
 
-    #[cfg(feature = "probe")]
+    /// HIL: the virtual board, QEMU's firmware through its gdbstub, or a board, through
+    /// probe-rs (a build without it says so).
     fn hil(
         &self,
         profile: &'static boards::Profile,
@@ -324,55 +325,50 @@ impl Config {
         coverage: Option<&Path>,
         by_hand: bool,
     ) -> Result<Box<dyn Target>, ConfigError> {
-        use crate::dut::hil::{Hil, qemu, virtual_board};
-        let request = match &self.probe {
-            Some(Probe::Virtual) => {
-                let faults: &[&str] = if by_hand {
-                    &[virtual_board::NO_FIXTURE]
-                } else {
-                    &[]
-                };
-                let elf = self.board_elf()?;
-                let board = virtual_board::connect(&elf, &self.board, seed, coverage, faults)?;
-                return Ok(Box::new(board));
-            }
-            Some(Probe::Qemu) => {
-                let elf = self.qemu_elf()?;
-                return Ok(Box::new(qemu::connect(&elf, profile, base, size, seed)?));
-            }
-            Some(Probe::Board(request)) => request.clone(),
-            None => match (Probe::from_env(), profile.probe_rs_chip) {
-                (Some(probe), _) => probe.to_string(),
-                (None, Some(chip)) => chip.to_string(),
-                (None, None) => {
-                    return Err(ConfigError::NoChip {
-                        board: profile.name,
-                        env: crate::dut::hil::PROBE_ENV,
-                    });
+        #[cfg(not(feature = "probe"))]
+        {
+            let _ = (profile, base, size, seed, coverage, by_hand);
+            Err(ConfigError::NoProbeFeature)
+        }
+        #[cfg(feature = "probe")]
+        {
+            use crate::dut::hil::{Hil, qemu, virtual_board};
+            let request = match &self.probe {
+                Some(Probe::Virtual) => {
+                    let faults: &[&str] = if by_hand {
+                        &[virtual_board::NO_FIXTURE]
+                    } else {
+                        &[]
+                    };
+                    let elf = self.board_elf()?;
+                    let board = virtual_board::connect(&elf, &self.board, seed, coverage, faults)?;
+                    return Ok(Box::new(board));
                 }
-            },
-        };
-        let elf = self.elf.as_ref().ok_or(ConfigError::HilNeedsElf)?;
-        let board = Hil::connect(&request, profile, elf)?;
-        // The guided game's cage is under the operator's hands, not the fixture's.
-        Ok(Box::new(if by_hand {
-            board.with_cage(Box::new(crate::dut::ByHand))
-        } else {
-            board
-        }))
-    }
-
-    #[cfg(not(feature = "probe"))]
-    fn hil(
-        &self,
-        _profile: &'static boards::Profile,
-        _base: &'static boards::Profile,
-        _size: Size,
-        _seed: Option<u64>,
-        _coverage: Option<&Path>,
-        _by_hand: bool,
-    ) -> Result<Box<dyn Target>, ConfigError> {
-        Err(ConfigError::NoProbeFeature)
+                Some(Probe::Qemu) => {
+                    let elf = self.qemu_elf()?;
+                    return Ok(Box::new(qemu::connect(&elf, profile, base, size, seed)?));
+                }
+                Some(Probe::Board(request)) => request.clone(),
+                None => match (Probe::from_env(), profile.probe_rs_chip) {
+                    (Some(probe), _) => probe.to_string(),
+                    (None, Some(chip)) => chip.to_string(),
+                    (None, None) => {
+                        return Err(ConfigError::NoChip {
+                            board: profile.name,
+                            env: crate::dut::hil::PROBE_ENV,
+                        });
+                    }
+                },
+            };
+            let elf = self.elf.as_ref().ok_or(ConfigError::HilNeedsElf)?;
+            let board = Hil::connect(&request, profile, elf)?;
+            // The guided game's cage is under the operator's hands, not the fixture's.
+            Ok(Box::new(if by_hand {
+                board.with_cage(Box::new(crate::dut::ByHand))
+            } else {
+                board
+            }))
+        }
     }
 }
 
