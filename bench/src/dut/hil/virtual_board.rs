@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use boards::virtual_board::{BoardFault, Command, Lit};
 use firmware::LedPattern;
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
 use gdb_probe::targets::{VIRTUAL_NUCLEO_F446RE, VIRTUAL_NUCLEO_F446RE_YAML};
@@ -22,7 +23,7 @@ use crate::dut::{CageError, Lost, TargetError, lost};
 use crate::machine::VirtualBoard;
 
 /// `virtual-board --fault no-fixture`: a cage without fixture, wired by hand (`monitor wire`).
-pub const NO_FIXTURE: &str = "no-fixture";
+pub const NO_FIXTURE: BoardFault = BoardFault::NoFixture;
 
 /// The HIL target on the virtual board: `elf` is the board ELF (`cargo fw`), `profile` the
 /// board it models (a name or a profile file: its wiring and parts), `seed` the draw.
@@ -33,7 +34,7 @@ pub fn connect(
     profile: &str,
     seed: Option<u64>,
     coverage: Option<&Path>,
-    faults: &[&str],
+    faults: &[BoardFault],
 ) -> Result<Hil, TargetError> {
     let (registry, ram) =
         super::probe::emulated_target(VIRTUAL_NUCLEO_F446RE_YAML, VIRTUAL_NUCLEO_F446RE)?;
@@ -91,7 +92,7 @@ struct BoardService {
 impl Service for BoardService {
     fn start_game(&mut self, game: usize) {
         // A board gone here shows at the next exchange, with what it said.
-        let _ = self.gdb.monitor(&format!("game {game}"));
+        let _ = self.gdb.monitor(&Command::Game(game as u64).to_string());
     }
 
     fn hold(&mut self, on: bool) -> Result<(), TargetError> {
@@ -104,7 +105,7 @@ impl Service for BoardService {
 
     fn finish(&mut self) {
         // The coverage file (`--coverage`) is written when asked: the process is killed next.
-        let _ = self.gdb.monitor("coverage");
+        let _ = self.gdb.monitor(&Command::Coverage.to_string());
     }
 
     fn set_cage(&mut self, position: &Position) -> Result<bool, TargetError> {
@@ -112,15 +113,19 @@ impl Service for BoardService {
             return Ok(false);
         }
         let states = boards::cage_states(position).map_err(CageError::from)?;
-        let mut command = String::from("wire");
-        for (edge, state) in boards::CAGE_SIZE.edges().zip(states) {
-            let side = match state {
-                EdgeState::Resistor => continue,
-                EdgeState::Cut => Side::Cut,
-                EdgeState::Short => Side::Short,
-            };
-            command.push_str(&format!(" {}", Move { side, edge }));
-        }
+        let moves = boards::CAGE_SIZE
+            .edges()
+            .zip(states)
+            .filter_map(|(edge, state)| {
+                let side = match state {
+                    EdgeState::Resistor => return None,
+                    EdgeState::Cut => Side::Cut,
+                    EdgeState::Short => Side::Short,
+                };
+                Some(Move { side, edge })
+            })
+            .collect();
+        let command = Command::Wire(moves).to_string();
         let said = self.gdb.monitor_output(&command).map_err(lost)?;
         if said.trim().is_empty() {
             Ok(true)
@@ -132,27 +137,17 @@ impl Service for BoardService {
     fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
         Some(
             self.gdb
-                .monitor_output("leds")
+                .monitor_output(&Command::Leds.to_string())
                 .map_err(lost)
                 .and_then(|answer| {
-                    leds(&answer).ok_or_else(|| {
-                        Lost::Probe(format!("the board answered `leds` with {answer:?}").into())
-                            .into()
-                    })
+                    let Lit { rows, columns } =
+                        answer
+                            .parse()
+                            .map_err(|e: boards::virtual_board::LitError| {
+                                Lost::Probe(e.to_string().into())
+                            })?;
+                    Ok(LedPattern { rows, columns })
                 }),
         )
-    }
-}
-
-/// `leds 0xRR 0xCC` (rows, columns: `monitor leds`) as a pattern.
-fn leds(answer: &str) -> Option<LedPattern> {
-    let words: Vec<&str> = answer.split_whitespace().collect();
-    let byte = |w: &str| u8::from_str_radix(w.strip_prefix("0x")?, 16).ok();
-    match words.as_slice() {
-        ["leds", rows, columns] => Some(LedPattern {
-            rows: byte(rows)?,
-            columns: byte(columns)?,
-        }),
-        _ => None,
     }
 }

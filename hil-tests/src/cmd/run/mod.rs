@@ -195,7 +195,7 @@ impl Run {
             // Beside a one-process run's report (shards would write it over each other).
             let coverage = whole.then(|| self.out.join("coverage.txt"));
             // The guided game is for a board without fixture: the operator wires the cage.
-            let faults: &[&str] = if self.scenario == "guided" {
+            let faults: &[boards::virtual_board::BoardFault] = if self.scenario == "guided" {
                 &[bench::virtual_board::NO_FIXTURE]
             } else {
                 &[]
