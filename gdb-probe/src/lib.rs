@@ -11,11 +11,17 @@
 //!   selector such as `gdb:unix:PATH` or `gdb:tcp:HOST:PORT`, and a [`probe::Scripted`] stub
 //!   for tests.
 //!
+//! - [`cortex_m`]: the Cortex-M system and debug registers' addresses, for a probe and a core
+//!   model alike; [`symbols`]: an ELF's function table (a PC's function) and RTT's control
+//!   block.
+//!
 //! A stub's departures from the protocol are data ([`Quirks`]), not special cases.
 
 mod client;
+pub mod cortex_m;
 mod quirks;
 pub mod rtt;
+pub mod symbols;
 mod transport;
 pub mod window;
 

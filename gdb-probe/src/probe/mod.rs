@@ -43,6 +43,7 @@ use probe_rs::architecture::arm::{
 use probe_rs::probe::{DebugProbe, DebugProbeError, Probe, ProbeError, WireProtocol};
 use probe_rs::{CoreStatus, MemoryInterface};
 
+use crate::cortex_m::{AIRCR, DBGKEY, DCRDR, DCRSR, DEMCR, DFSR, DHCSR, SYSRESETREQ, VECTKEY};
 use crate::quirks::Quirks;
 
 mod factory;
@@ -182,15 +183,8 @@ fn stub<E: std::error::Error + Send + Sync + 'static>(e: E) -> ArmError {
     GdbProbeError::Stub(Box::new(e)).into()
 }
 
-// The Cortex-M debug registers this model answers (ARMv7-M ARM, C1.6).
-const DFSR: u32 = 0xE000_ED30;
-const AIRCR: u32 = 0xE000_ED0C;
-const DHCSR: u32 = 0xE000_EDF0;
-const DCRSR: u32 = 0xE000_EDF4;
-const DCRDR: u32 = 0xE000_EDF8;
-const DEMCR: u32 = 0xE000_EDFC;
-
-const DBGKEY: u32 = 0xA05F;
+// The Cortex-M debug registers this model answers (ARMv7-M ARM, C1.6): their addresses in
+// `crate::cortex_m`, their bits here.
 const C_DEBUGEN: u32 = 1 << 0;
 const C_HALT: u32 = 1 << 1;
 const C_STEP: u32 = 1 << 2;
@@ -203,8 +197,6 @@ const DFSR_VCATCH: u32 = 1 << 3;
 const DFSR_MASK: u32 = 0x1F;
 
 const VC_CORERESET: u32 = 1 << 0;
-const VECTKEY: u32 = 0x05FA;
-const SYSRESETREQ: u32 = 1 << 2;
 
 const REGWNR: u32 = 1 << 16;
 /// gdb's number for xPSR in QEMU's `arm-m-profile.xml`.
@@ -912,7 +904,10 @@ mod tests {
     fn writes_outside_ram_and_the_model_are_refused() {
         let mut u = unit();
         assert!(write32(&mut u, 0x4000_0000, 1).is_err());
-        assert!(write32(&mut u, 0xE000_2000, 1).is_err(), "FP_CTRL");
+        assert!(
+            write32(&mut u, crate::cortex_m::FP_CTRL, 1).is_err(),
+            "FP_CTRL"
+        );
         assert!(
             write32(&mut u, BASE + 0xFE, 1).is_err(),
             "past the end of RAM"
