@@ -386,7 +386,13 @@ fn served(elf: &Path, dir: &tempfile::TempDir) -> (Served, Gdb) {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let child = Served(child);
-    let gdb = Gdb::connect(&Address::Unix(socket), Quirks::VIRTUAL_BOARD).unwrap();
+    // What these tests use of the stub: its memory window, read while the core runs.
+    let quirks = Quirks {
+        reads_while_running: true,
+        window_command: Some(boards::virtual_board::Command::WINDOW),
+        ..Quirks::PLAIN
+    };
+    let gdb = Gdb::connect(&Address::Unix(socket), quirks).unwrap();
     (child, gdb)
 }
 

@@ -12,8 +12,8 @@ use std::path::Path;
 
 use boards::virtual_board::{BoardFault, Command, Lit};
 use firmware::LedPattern;
+use gdb_probe::Quirks;
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
-use gdb_probe::targets::{VIRTUAL_NUCLEO_F446RE, VIRTUAL_NUCLEO_F446RE_YAML};
 use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
@@ -21,6 +21,24 @@ use super::{Hil, Service};
 use crate::dut::retry::Polling;
 use crate::dut::{CageError, Lost, TargetError, lost};
 use crate::machine::VirtualBoard;
+
+/// The virtual NUCLEO-F446RE's stub (a gdbstub crate server): it models the device registers
+/// itself, its monitor resets the system, and it answers memory packets between instruction
+/// blocks while the core runs; on the same machine its SRAM is a memory window, reached with
+/// no packet at all.
+pub const QUIRKS: Quirks = Quirks {
+    target_xml_first: false,
+    drops_device_writes: false,
+    reset_command: Some(Command::RESET),
+    reads_while_running: true,
+    window_command: Some(Command::WINDOW),
+};
+
+/// The virtual NUCLEO-F446RE as probe-rs sees it: the STM32F446RE's flash and SRAM, both
+/// written by a download directly (no flash algorithm runs on it).
+pub const VIRTUAL_NUCLEO_F446RE_YAML: &str = include_str!("virtual_nucleo_f446re.yaml");
+/// The chip's name in [`VIRTUAL_NUCLEO_F446RE_YAML`].
+pub const VIRTUAL_NUCLEO_F446RE: &str = "VIRTUAL_NUCLEO_F446RE";
 
 /// `virtual-board --fault no-fixture`: a cage without fixture, wired by hand (`monitor wire`).
 pub const NO_FIXTURE: BoardFault = BoardFault::NoFixture;
@@ -42,7 +60,7 @@ pub fn connect(
     let address = board.address();
     let lister = Lister::with_lister(Box::new(GdbLister::new([GdbTarget {
         address: address.clone(),
-        quirks: gdb_probe::Quirks::VIRTUAL_BOARD,
+        quirks: QUIRKS,
         ram,
     }])));
     let probe = match lister.open(gdb_probe::probe::selector(&address)) {
