@@ -9,7 +9,8 @@
 //! they come from. One concept per private module, every item re-exported here; two public
 //! modules: [`bounds`], the range of every numeric profile value and why, and [`file`]
 //! (feature `file`, std): profile files (TOML) read into a [`Profile`] and checked once, for
-//! the host tools.
+//! the host tools. [`virtual_board`] (feature `std`) is the contract between the bench and the
+//! virtual board: its `--fault` words and its monitor vocabulary.
 //!
 //! ```
 //! let board = boards::by_name("nucleo-f446re").unwrap();
@@ -20,7 +21,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-#[cfg(feature = "read")]
+#[cfg(feature = "std")]
 extern crate std;
 
 mod adc;
@@ -43,6 +44,8 @@ mod registry;
 mod resistor;
 mod tolerance;
 mod validation;
+#[cfg(feature = "std")]
+pub mod virtual_board;
 
 pub use adc::{Adc, AdcAccuracy, AdcReference, LsbFigure};
 pub use arduino_mega::ARDUINO_MEGA;

@@ -11,11 +11,17 @@
 //!   selector such as `gdb:unix:PATH` or `gdb:tcp:HOST:PORT`, and a [`probe::Scripted`] stub
 //!   for tests.
 //!
+//! - [`cortex_m`]: the Cortex-M system and debug registers' addresses, for a probe and a core
+//!   model alike; [`symbols`]: an ELF's function table (a PC's function) and RTT's control
+//!   block.
+//!
 //! A stub's departures from the protocol are data ([`Quirks`]), not special cases.
 
 mod client;
+pub mod cortex_m;
 mod quirks;
 pub mod rtt;
+pub mod symbols;
 mod transport;
 pub mod window;
 
@@ -33,9 +39,4 @@ pub mod targets {
     pub const MPS2_AN386_YAML: &str = include_str!("mps2_an386.yaml");
     /// The chip's name in [`MPS2_AN386_YAML`].
     pub const MPS2_AN386: &str = "MPS2_AN386";
-    /// The virtual NUCLEO-F446RE (the `virtual-board` binary): the STM32F446RE's flash and
-    /// SRAM, both written by a download directly (no flash algorithm runs on it).
-    pub const VIRTUAL_NUCLEO_F446RE_YAML: &str = include_str!("virtual_nucleo_f446re.yaml");
-    /// The chip's name in [`VIRTUAL_NUCLEO_F446RE_YAML`].
-    pub const VIRTUAL_NUCLEO_F446RE: &str = "VIRTUAL_NUCLEO_F446RE";
 }

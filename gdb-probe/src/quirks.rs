@@ -1,5 +1,7 @@
 //! What a stub does that the protocol does not say, as data rather than as special cases in
-//! the code that talks to it.
+//! the code that talks to it. There is no default: whoever starts or names a stub knows which
+//! it is and gives its quirks ([`Quirks::QEMU`], [`Quirks::PLAIN`], or a program's own for its
+//! own stub).
 
 /// One stub's quirks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,24 +45,4 @@ impl Quirks {
         reads_while_running: false,
         window_command: None,
     };
-}
-
-impl Quirks {
-    /// The virtual NUCLEO-F446RE's stub (the `virtual-board` binary, a gdbstub crate server):
-    /// it models the device registers itself, its monitor resets the system, and it answers
-    /// memory packets between instruction blocks while the core runs; on the same machine its
-    /// SRAM is a memory window, reached with no packet at all.
-    pub const VIRTUAL_BOARD: Quirks = Quirks {
-        target_xml_first: false,
-        drops_device_writes: false,
-        reset_command: Some("reset"),
-        reads_while_running: true,
-        window_command: Some("window"),
-    };
-}
-
-impl Default for Quirks {
-    fn default() -> Quirks {
-        Quirks::QEMU
-    }
 }

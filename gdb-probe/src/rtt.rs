@@ -12,8 +12,6 @@
 
 use std::path::Path;
 
-use object::{Object, ObjectSymbol};
-
 use crate::client::{Gdb, GdbError};
 
 /// Target memory as a debugger reaches it: all the host side of RTT needs.
@@ -113,9 +111,7 @@ pub fn control_block_address(path: &Path, elf: &[u8]) -> Result<u32, RttError> {
         path: path.display().to_string(),
         error: e.to_string(),
     })?;
-    file.symbols()
-        .find(|s| s.name() == Ok("_SEGGER_RTT"))
-        .and_then(|s| u32::try_from(s.address()).ok())
+    crate::symbols::rtt_control_block(&file)
         .ok_or_else(|| RttError::NoSymbol(path.display().to_string()))
 }
 

@@ -176,8 +176,14 @@ fn a_core_stuck_in_a_loop_is_reported_with_its_pc_and_function() {
     let Some(elf) = ready() else { return };
     // The PLL never locks: the board binary spins in the HAL's clock set-up (inlined into its
     // main), after RTT is up, so the bench attaches and then hears nothing.
-    let mut hil = bench::virtual_board::connect(&elf, NUCLEO.name, None, None, &["pll-stuck"])
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut hil = bench::virtual_board::connect(
+        &elf,
+        NUCLEO.name,
+        None,
+        None,
+        &[boards::virtual_board::BoardFault::PllStuck],
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let e = hil
         .exchange(firmware::protocol::Command::Identify)
         .unwrap_err();
@@ -209,7 +215,7 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
     ];
     let faults: Vec<bench::BoardFault> = bench::board_faults(NUCLEO)
         .into_iter()
-        .filter(|f| kinds.contains(&f.spec.as_str()))
+        .filter(|f| kinds.contains(&f.spec.to_string().as_str()))
         .collect();
     assert_eq!(faults.len(), kinds.len());
     let seed = Some(7);
@@ -273,7 +279,7 @@ fn board_fault_shards_merge_to_the_one_process_report() {
         size: Size::M4,
         faults: bench::board_faults(NUCLEO)
             .into_iter()
-            .filter(|f| kinds.contains(&f.spec.as_str()))
+            .filter(|f| kinds.contains(&f.spec.to_string().as_str()))
             .collect(),
         board_arg: NUCLEO.name.into(),
         board_seed: Some(7),
@@ -285,9 +291,11 @@ fn board_fault_shards_merge_to_the_one_process_report() {
         "test",
         vec!["hil-tests".into()],
     );
-    let mut connect =
-        |faults: &[&str]| bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults);
-    type Connect<'a> = dyn FnMut(&[&str]) -> Result<bench::Hil, bench::TargetError> + 'a;
+    let mut connect = |faults: &[boards::virtual_board::BoardFault]| {
+        bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults)
+    };
+    type Connect<'a> = dyn FnMut(&[boards::virtual_board::BoardFault]) -> Result<bench::Hil, bench::TargetError>
+        + 'a;
     let run = |dir: &Path, mode: shards::Mode, connect: &mut Connect<'_>| {
         shards::drive(
             dir,

@@ -117,80 +117,15 @@ impl Wiring {
     }
 }
 
-/// What a real board can get wrong, made at register level: `--fault` on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardFault {
-    /// No fixture fitted: MOSI reaches nothing, MISO floats low, the cage is wired by hand.
-    NoFixture,
-    /// MISO stuck low: the chain still switches the cage, but nothing answers.
-    MisoLow,
-    /// An ADC input stuck at a code (a pin shorted to a rail, a damaged input).
-    AdcStuck(Pin, u16),
-    /// An ADC input open: the pin reaches no node (a loose wire); it reads a discharged
-    /// sampling capacitor, 0.
-    AdcOpen(Pin),
-    /// An LED whose pin never drives it (a dead LED, a broken trace).
-    LedDead(Pin),
-    /// The PLL never locks (RCC_CR.PLLRDY stays 0): the firmware waits for it forever.
-    PllStuck,
-    /// The firmware panics at its first self-check. No register of the chip makes this
-    /// binary panic (its drivers cannot fail), so the panic is planted: the entry of
-    /// [`PANIC_AT`] branches to the firmware's own panic handler (`_defmt_panic`), which ends
-    /// as a board's does, in `udf`.
-    Panic,
-}
+/// What a real board can get wrong, made at register level (`--fault`): the bench's words,
+/// written once in `boards`.
+pub use boards::virtual_board::BoardFault;
 
 /// The function whose entry a [`BoardFault::Panic`] replaces by a branch to the panic handler:
 /// the self-check, which runs at the first press of every game.
 pub const PANIC_AT: &str = "firmware::self_check::Tracker::check";
 /// The firmware's panic handler (panic-probe's, through defmt).
 pub const PANIC_HANDLER: &str = "_defmt_panic";
-
-impl std::str::FromStr for BoardFault {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        let pin = |name: &str| -> Result<Pin, String> {
-            let mut chars = name.chars();
-            let (Some('P'), Some(port)) = (chars.next(), chars.next()) else {
-                return Err(format!("{name:?} is not a pin like PA0"));
-            };
-            let port = match port {
-                'A' => Port::A,
-                'B' => Port::B,
-                'C' => Port::C,
-                'D' => Port::D,
-                'H' => Port::H,
-                _ => return Err(format!("{name:?}: no port {port} on LQFP64")),
-            };
-            let number: u8 = chars
-                .as_str()
-                .parse()
-                .ok()
-                .filter(|n| *n < 16)
-                .ok_or_else(|| format!("{name:?}: the pin number is 0..15"))?;
-            Ok(Pin::stm32(port, number))
-        };
-        let parts: Vec<&str> = s.split(':').collect();
-        match parts.as_slice() {
-            ["no-fixture"] => Ok(BoardFault::NoFixture),
-            ["miso-low"] => Ok(BoardFault::MisoLow),
-            ["pll-stuck"] => Ok(BoardFault::PllStuck),
-            ["panic"] => Ok(BoardFault::Panic),
-            ["adc-open", p] => Ok(BoardFault::AdcOpen(pin(p)?)),
-            ["led-dead", p] => Ok(BoardFault::LedDead(pin(p)?)),
-            ["adc-stuck", p, code] => Ok(BoardFault::AdcStuck(
-                pin(p)?,
-                code.parse()
-                    .map_err(|_| format!("{code:?} is not a code (0..65535)"))?,
-            )),
-            _ => Err(format!(
-                "{s:?}: give no-fixture, miso-low, pll-stuck, panic, adc-open:PIN, led-dead:PIN \
-                 or adc-stuck:PIN:CODE"
-            )),
-        }
-    }
-}
 
 /// The board: peripherals, wiring, cage, time.
 pub struct Board {
@@ -366,16 +301,14 @@ impl Board {
         (g.mode(n), g.moder())
     }
 
-    /// A cage wired by hand to `moves` (M=4 cage notation, case for the side: `A1 c1`), as a
-    /// person wires a board without fixture; refused while a fixture holds the cage.
-    pub fn wire_by_hand(&mut self, moves: &[&str]) -> Result<(), String> {
+    /// A cage wired by hand to `moves` on the M=4 cage (`monitor wire A1 c1`), as a person
+    /// wires a board without fixture; refused while a fixture holds the cage.
+    pub fn wire_by_hand(&mut self, moves: &[heuristic::Move]) -> Result<(), String> {
         if !self.has(BoardFault::NoFixture) {
             return Err("the edge fixture sets this cage (start with --fault no-fixture)".into());
         }
         let mut states = [EdgeState::Resistor; boards::CAGE_EDGES];
-        for text in moves {
-            let mv = heuristic::Move::parse(Size::M4, text)
-                .map_err(|e| format!("{text:?} is not an edge of the M=4 cage: {e}"))?;
+        for mv in moves {
             states[mv.edge.index(Size::M4)] = match mv.side {
                 Side::Cut => EdgeState::Cut,
                 Side::Short => EdgeState::Short,

@@ -9,17 +9,15 @@ use crate::elf::Elf;
 
 /// The coverage text of `executed` (block start addresses) over `elf`'s functions.
 pub fn text(elf: &Elf, executed: &HashSet<u32>) -> String {
-    let mut ran = vec![false; elf.functions.len()];
+    let functions = elf.functions.as_slice();
+    let mut ran = vec![false; functions.len()];
     for &at in executed {
-        let i = elf.functions.partition_point(|f| f.address <= at);
-        if let Some(i) = i.checked_sub(1)
-            && at < elf.functions[i].address + elf.functions[i].size
-        {
+        if let Some(i) = elf.functions.index_at(at) {
             ran[i] = true;
         }
     }
     let mut text = String::new();
-    for (f, ran) in elf.functions.iter().zip(ran) {
+    for (f, ran) in functions.iter().zip(ran) {
         text.push_str(if ran { "+ " } else { "- " });
         text.push_str(&f.name);
         text.push('\n');

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use object::elf::{EM_ARM, PT_LOAD, STT_FUNC};
+use gdb_probe::symbols::{Function, Functions};
+use object::elf::{EM_ARM, PT_LOAD};
 use object::read::elf::{ElfFile32, FileHeader, ProgramHeader};
 use object::{Endianness, Object, ObjectSymbol};
 
@@ -123,24 +124,13 @@ fn machine_name(machine: u16, bits: u8) -> String {
     format!("{name} ({bits}-bit)")
 }
 
-/// A function of the ELF.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Function {
-    /// Its first address (Thumb bit cleared).
-    pub address: u32,
-    /// Its size in bytes.
-    pub size: u32,
-    /// Its demangled name.
-    pub name: String,
-}
-
 /// A loaded board binary.
 #[derive(Debug)]
 pub struct Elf {
     /// (address, bytes) of each loaded segment.
     pub segments: Vec<(u32, Vec<u8>)>,
     /// Function symbols, by address.
-    pub functions: Vec<Function>,
+    pub functions: Functions,
     /// Every function symbol's address by name, aliases included.
     pub aliases: std::collections::HashMap<String, u32>,
     /// The address of `_SEGGER_RTT`, if the binary has RTT.
@@ -235,18 +225,7 @@ impl Elf {
                 reset,
             });
         }
-        let mut functions: Vec<Function> = file
-            .symbols()
-            .filter(|s| s.elf_symbol().st_type() == STT_FUNC && s.size() > 0)
-            .filter_map(|s| {
-                Some(Function {
-                    address: (s.address() as u32) & !1,
-                    size: s.size() as u32,
-                    name: format!("{:#}", rustc_demangle::demangle(s.name().ok()?)),
-                })
-            })
-            .collect();
-        functions.sort_by_key(|f| f.address);
+        let functions = Functions::of(&file);
         // Every code symbol by name, aliases too (the linker script's `_defmt_panic` is
         // `__defmt_default_panic` unless the firmware defines its own).
         let aliases = file
@@ -257,11 +236,7 @@ impl Elf {
                 Some((name, s.address() as u32 & !1))
             })
             .collect();
-        functions.dedup_by_key(|f| f.address);
-        let rtt = file
-            .symbols()
-            .find(|s| s.name() == Ok("_SEGGER_RTT"))
-            .map(|s| s.address() as u32);
+        let rtt = gdb_probe::symbols::rtt_control_block(&file);
         Ok(Elf {
             segments,
             functions,
@@ -278,9 +253,7 @@ impl Elf {
 
     /// The function holding `pc`.
     pub fn function_at(&self, pc: u32) -> Option<&Function> {
-        let i = self.functions.partition_point(|f| f.address <= pc);
-        let f = self.functions.get(i.checked_sub(1)?)?;
-        (pc < f.address + f.size).then_some(f)
+        self.functions.at(pc)
     }
 }
 

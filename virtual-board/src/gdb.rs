@@ -28,6 +28,8 @@ use gdbstub::target::ext::breakpoints::{
 use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps, outputln};
 use gdbstub::target::{Target, TargetError, TargetResult};
 
+use boards::virtual_board::{Command, CommandError, Lit};
+
 use crate::chip::SRAM;
 use crate::conn::{Buffered, PACKET_BUFFER, Shared, Socket};
 use crate::cpu::{Core, Ran};
@@ -523,45 +525,33 @@ impl HwWatchpoint for Server<'_, '_> {
     }
 }
 
-/// The monitor commands, each with what it does: `monitor` alone, or with a word it does not
-/// know, lists them.
-const COMMANDS: &[(&str, &str)] = &[
-    ("reset", "reset the core (SYSRESETREQ)"),
-    (
-        "game N",
-        "draw the ADC noise of game N, as SIL's start_game",
-    ),
-    (
-        "coverage",
-        "write which of the ELF's functions ran to the --coverage file",
-    ),
-    (
-        "wire MOVES",
-        "wire a cage without fixture by hand (M=4 notation: wire A1 b2)",
-    ),
-    (
-        "leds",
-        "what a person sees lit: leds 0xRR 0xCC (rows, columns)",
-    ),
-    (
-        "window",
-        "the SRAM's file, for a debugger on this machine to map",
-    ),
-];
-
 impl MonitorCmd for Server<'_, '_> {
     fn handle_monitor_cmd(&mut self, cmd: &[u8], mut out: ConsoleOutput<'_>) -> Result<(), Stop> {
         let cmd = String::from_utf8_lossy(cmd);
-        let words: Vec<&str> = cmd.split_whitespace().collect();
-        match words.as_slice() {
-            ["reset"] => {
+        let command = match cmd.parse::<Command>() {
+            Ok(command) => command,
+            // A bad number or move: what is wrong. An unknown word, or none: the commands.
+            Err(e @ (CommandError::Game(_) | CommandError::Move { .. })) => {
+                outputln!(out, "{e}");
+                return Ok(());
+            }
+            Err(e) => {
+                if let CommandError::Unknown(_) = e {
+                    outputln!(out, "{e}");
+                }
+                outputln!(out, "commands:");
+                for (usage, what) in Command::USAGE {
+                    outputln!(out, "  {usage:<12} {what}");
+                }
+                return Ok(());
+            }
+        };
+        match command {
+            Command::Reset => {
                 let _ = self.core.reset();
             }
-            ["game", n] => match n.parse::<u64>() {
-                Ok(n) => self.core.state_mut().board.cage().start_game(n),
-                Err(_) => outputln!(out, "game: {n} is not a game number"),
-            },
-            ["coverage"] if self.core.state().profile.is_some() => {
+            Command::Game(n) => self.core.state_mut().board.cage().start_game(n),
+            Command::Coverage if self.core.state().profile.is_some() => {
                 if let (Some(path), Some(profile)) = (
                     std::env::var_os("VIRTUAL_BOARD_PROFILE"),
                     &self.core.state().profile,
@@ -569,7 +559,7 @@ impl MonitorCmd for Server<'_, '_> {
                     let _ = std::fs::write(path, crate::coverage::profile(self.elf, profile));
                 }
             }
-            ["coverage"] => match &self.coverage {
+            Command::Coverage => match &self.coverage {
                 Some(path) => {
                     if let Err(e) =
                         crate::coverage::write(path, self.elf, &self.core.state().executed)
@@ -580,18 +570,22 @@ impl MonitorCmd for Server<'_, '_> {
                 None => outputln!(out, "coverage: no --coverage file was given"),
             },
             // A person's hands on a cage without fixture (the bench's guided game).
-            ["wire", moves @ ..] => {
-                if let Err(e) = self.core.state_mut().board.wire_by_hand(moves) {
+            Command::Wire(moves) => {
+                if let Err(e) = self.core.state_mut().board.wire_by_hand(&moves) {
                     outputln!(out, "wire: {e}");
                 }
             }
             // What a person at the board sees lit (a dead LED stays dark whatever its pin drives).
-            ["leds"] => {
+            Command::Leds => {
                 let shown = self.core.state().board.leds();
-                outputln!(out, "leds {:#04x} {:#04x}", shown.rows, shown.columns);
+                let lit = Lit {
+                    rows: shown.rows,
+                    columns: shown.columns,
+                };
+                outputln!(out, "{lit}");
             }
             // For a debugger on this machine: the SRAM's file, to map (gdb-probe's window).
-            ["window"] => match self.core.sram_file() {
+            Command::Window => match self.core.sram_file() {
                 Some(path) => outputln!(
                     out,
                     "window {:#x} {:#x} {}",
@@ -601,15 +595,6 @@ impl MonitorCmd for Server<'_, '_> {
                 ),
                 None => outputln!(out, "window: none, the SRAM is private"),
             },
-            _ => {
-                if !words.is_empty() {
-                    outputln!(out, "unknown command: {}", words.join(" "));
-                }
-                outputln!(out, "commands:");
-                for (usage, what) in COMMANDS {
-                    outputln!(out, "  {usage:<12} {what}");
-                }
-            }
         }
         Ok(())
     }

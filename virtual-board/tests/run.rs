@@ -386,7 +386,13 @@ fn served(elf: &Path, dir: &tempfile::TempDir) -> (Served, Gdb) {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let child = Served(child);
-    let gdb = Gdb::connect(&Address::Unix(socket), Quirks::VIRTUAL_BOARD).unwrap();
+    // What these tests use of the stub: its memory window, read while the core runs.
+    let quirks = Quirks {
+        reads_while_running: true,
+        window_command: Some(boards::virtual_board::Command::WINDOW),
+        ..Quirks::PLAIN
+    };
+    let gdb = Gdb::connect(&Address::Unix(socket), quirks).unwrap();
     (child, gdb)
 }
 
@@ -442,13 +448,8 @@ fn rtt_is_read_through_the_memory_window_while_the_core_runs() {
 
 /// The address of the ELF's `_SEGGER_RTT` control block.
 fn rtt_block(elf: &Path) -> u32 {
-    use object::{Object, ObjectSymbol};
     let bytes = std::fs::read(elf).unwrap();
-    let file = object::File::parse(&*bytes).unwrap();
-    file.symbols()
-        .find(|s| s.name() == Ok("_SEGGER_RTT"))
-        .map(|s| s.address() as u32)
-        .expect("_SEGGER_RTT")
+    gdb_probe::rtt::control_block_address(elf, &bytes).unwrap()
 }
 
 /// SIL's game on the NUCLEO's drawn board (profile + seed) against the perfect Short: the

@@ -335,7 +335,7 @@ impl Config {
             use crate::dut::hil::{Hil, qemu, virtual_board};
             let request = match &self.probe {
                 Some(Probe::Virtual) => {
-                    let faults: &[&str] = if by_hand {
+                    let faults: &[boards::virtual_board::BoardFault] = if by_hand {
                         &[virtual_board::NO_FIXTURE]
                     } else {
                         &[]

@@ -13,6 +13,7 @@
 use std::ops::ControlFlow;
 
 use boards::Profile;
+use boards::virtual_board;
 use firmware::LedPattern;
 use firmware::protocol::{Command, Reply};
 use heuristic::Size;
@@ -26,8 +27,8 @@ use crate::run::scenario::Script;
 /// One board fault, as the virtual board takes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardFault {
-    /// `virtual-board --fault`'s words: `adc-open:PA0`, `led-dead:PC10`, `pll-stuck`, ...
-    pub spec: String,
+    /// The fault, as `virtual-board --fault` takes it (`adc-open:PA0`, `led-dead:PC10`, ...).
+    pub spec: virtual_board::BoardFault,
     /// What is broken, in words.
     pub what: String,
     /// What a person checks on a real board that shows it.
@@ -35,7 +36,7 @@ pub struct BoardFault {
 }
 
 impl BoardFault {
-    fn new(spec: String, what: String, check: String) -> BoardFault {
+    fn new(spec: virtual_board::BoardFault, what: String, check: String) -> BoardFault {
         BoardFault { spec, what, check }
     }
 }
@@ -60,13 +61,13 @@ pub fn board_faults(profile: &Profile) -> Vec<BoardFault> {
     for (input, node) in inputs {
         let (pin, channel) = (input.pin, input.channel);
         faults.push(BoardFault::new(
-            format!("adc-open:{pin}"),
+            virtual_board::BoardFault::AdcOpen(pin),
             format!("node {node}'s input {pin} (ADC1_IN{channel}) open"),
             format!("the wire from node {node} to {pin} and its solder joints"),
         ));
         for (code, rail) in [(0, "ground"), (full, "3.3 V")] {
             faults.push(BoardFault::new(
-                format!("adc-stuck:{pin}:{code}"),
+                virtual_board::BoardFault::AdcStuck(pin, code),
                 format!("node {node}'s input {pin} stuck at {code}"),
                 format!("{pin} for a short to {rail} (a solder bridge), or a damaged input"),
             ));
@@ -85,14 +86,14 @@ pub fn board_faults(profile: &Profile) -> Vec<BoardFault> {
         );
     for (name, pin) in leds {
         faults.push(BoardFault::new(
-            format!("led-dead:{pin}"),
+            virtual_board::BoardFault::LedDead(pin),
             format!("the {name} LED ({pin}) dead"),
             format!("the {name} LED, its series resistor and its wire to {pin}"),
         ));
     }
     if let Some(miso) = profile.fixture.and_then(|f| f.miso) {
         faults.push(BoardFault::new(
-            "miso-low".into(),
+            virtual_board::BoardFault::MisoLow,
             format!("MISO ({miso}) stuck low"),
             format!(
                 "the wire from the last ADG714's DOUT to {miso}, and the fixture's supply and \
@@ -101,14 +102,14 @@ pub fn board_faults(profile: &Profile) -> Vec<BoardFault> {
         ));
     }
     faults.push(BoardFault::new(
-        "pll-stuck".into(),
+        virtual_board::BoardFault::PllStuck,
         "the PLL never locks (the core waits in a loop)".into(),
         "the clock set-up: the firmware waits where the bench says; on a board, the \
          supply and the chip's clock (HSI, PLL)"
             .into(),
     ));
     faults.push(BoardFault::new(
-        "panic".into(),
+        virtual_board::BoardFault::Panic,
         "the firmware panics at its first self-check".into(),
         "the RTT log's last lines: the panic message and where it was raised".into(),
     ));
@@ -214,7 +215,7 @@ pub struct BoardFaultPart {
 /// none for the reference), games of `size` on `profile`. `progress(done, planned)` is called
 /// after each fault and stops the campaign by breaking.
 pub fn board_fault_campaign(
-    connect: &mut dyn FnMut(&[&str]) -> Result<Hil, TargetError>,
+    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
     profile: &'static Profile,
     size: Size,
     faults: &[BoardFault],
@@ -236,7 +237,7 @@ pub fn board_fault_campaign(
 /// the same whichever others run before it. `progress(done)` is called after each fault and
 /// stops the part by breaking.
 pub fn board_fault_campaign_part(
-    connect: &mut dyn FnMut(&[&str]) -> Result<Hil, TargetError>,
+    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
     profile: &'static Profile,
     size: Size,
     faults: &[BoardFault],
@@ -264,7 +265,7 @@ pub fn board_fault_campaign_part(
         if !owns(i) {
             continue;
         }
-        let verdict = match connect(&[fault.spec.as_str()]) {
+        let verdict = match connect(&[fault.spec]) {
             Ok(mut board) => trial(&mut board, profile, &predictor, size, &reference, &script),
             Err(e) => BoardVerdict::Stopped {
                 said: e.to_string(),
@@ -273,7 +274,7 @@ pub fn board_fault_campaign_part(
         part.trials.push((
             i,
             BoardTrial {
-                fault: fault.spec.clone(),
+                fault: fault.spec.to_string(),
                 what: fault.what.clone(),
                 verdict,
                 check: fault.check.clone(),
@@ -428,18 +429,18 @@ mod tests {
     fn every_wired_pin_gets_its_faults_named_as_the_virtual_board_takes_them() {
         let profile = boards::NUCLEO_F446RE;
         let faults = board_faults(&profile);
-        let specs: Vec<&str> = faults.iter().map(|f| f.spec.as_str()).collect();
+        let specs: Vec<String> = faults.iter().map(|f| f.spec.to_string()).collect();
         // 12 internal nodes and the bottom terminal, three faults each; 14 LEDs; MISO, PLL,
         // panic.
         assert_eq!(faults.len(), 13 * 3 + 14 + 3);
         // Node A6 is PA0 (the profile's wiring table); its channel is the chip's ADC1_IN0.
-        assert!(specs.contains(&"adc-open:PA0"), "{specs:?}");
+        assert!(specs.contains(&"adc-open:PA0".to_string()), "{specs:?}");
         assert!(
             faults[0].what.contains("node A6's input PA0 (ADC1_IN0)"),
             "{faults:?}"
         );
-        assert!(specs.contains(&"led-dead:PC10"), "{specs:?}");
-        assert!(specs.contains(&"miso-low") && specs.contains(&"panic"));
+        assert!(specs.contains(&"led-dead:PC10".to_string()), "{specs:?}");
+        assert!(specs.contains(&"miso-low".to_string()) && specs.contains(&"panic".to_string()));
     }
 
     #[test]

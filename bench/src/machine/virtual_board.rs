@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
+use boards::virtual_board::BoardFault;
 use gdb_probe::Address;
 
 use super::private::{PrivateDir, own_socket};
@@ -98,13 +99,13 @@ impl VirtualBoard {
     /// Starts the board binary `elf` on the virtual board wired as `profile` (a name or a
     /// profile file) with parts drawn from `seed`, and waits for its socket. `coverage`: where
     /// it writes which of the ELF's functions ran, when it ends. `faults`: board faults made
-    /// at register level, as `virtual-board --fault` takes them (`pll-stuck`, `miso-low`, ...).
+    /// at register level (`virtual-board --fault`).
     pub fn start(
         elf: &Path,
         profile: &str,
         seed: Option<u64>,
         coverage: Option<&Path>,
-        faults: &[&str],
+        faults: &[BoardFault],
     ) -> Result<VirtualBoard, MachineError> {
         let binary = virtual_board_binary()?;
         let dir = PrivateDir::new("virtual").map_err(MachineError::Start)?;
@@ -130,7 +131,7 @@ impl VirtualBoard {
             command.arg("--coverage").arg(path);
         }
         for fault in faults {
-            command.arg("--fault").arg(fault);
+            command.arg("--fault").arg(fault.to_string());
         }
         let child = command.spawn().map_err(MachineError::Start)?;
         let mut board = VirtualBoard {

@@ -260,7 +260,9 @@ impl BoardFaults {
     pub fn run_shard<E>(
         &self,
         id: ShardId,
-        connect: &mut dyn FnMut(&[&str]) -> Result<crate::Hil, crate::TargetError>,
+        connect: &mut dyn FnMut(
+            &[boards::virtual_board::BoardFault],
+        ) -> Result<crate::Hil, crate::TargetError>,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
     ) -> Result<Vec<u8>, E>
     where

@@ -41,44 +41,26 @@ impl FlashInterface {
 
 /// The System Control Block's registers the binary and a debugger use (PM0214 4.4).
 pub mod scb {
-    /// CPUID: Cortex-M4 r0p1 (PM0214 4.4.1; the STM32F446's core).
-    pub const CPUID: u32 = 0xE000_ED00;
-    /// VTOR.
-    pub const VTOR: u32 = 0xE000_ED08;
-    /// AIRCR: a write of VECTKEY with SYSRESETREQ resets the system.
-    pub const AIRCR: u32 = 0xE000_ED0C;
-    /// SHCSR (PM0214 4.4.9): the fault handlers' enables (bits 18:16) and their active and
-    /// pending bits; panic-probe clears USGFAULTENA before its `udf`.
-    pub const SHCSR: u32 = 0xE000_ED24;
-    /// SHCSR's bits that exist (reset 0): the enables, active and pending bits.
+    pub use gdb_probe::cortex_m::{
+        AIRCR, CPACR, CPUID, MVFR0, MVFR1, SHCSR, SYSRESETREQ, VECTKEY, VTOR,
+    };
+    /// SHCSR's bits that exist (reset 0): the enables, active and pending bits; panic-probe
+    /// clears USGFAULTENA before its `udf`.
     pub const SHCSR_BITS: u32 = 0x0007_FD8B;
-    /// CPACR: the FPU's access (the reset handler enables CP10/CP11).
-    pub const CPACR: u32 = 0xE000_ED88;
-    /// CPUID's value.
+    /// CPUID's value: Cortex-M4 r0p1 (PM0214 4.4.1; the STM32F446's core).
     pub const CPUID_VALUE: u32 = 0x410F_C241;
-    /// MVFR0: the FPU's features (single precision, no double; PM0214 4.6.4); a debugger
-    /// reads it to know the core has an FPU.
-    pub const MVFR0: u32 = 0xE000_EF40;
-    /// MVFR1 (PM0214 4.6.5).
-    pub const MVFR1: u32 = 0xE000_EF44;
-    /// MVFR0's value on the Cortex-M4F.
+    /// MVFR0's value on the Cortex-M4F (single precision, no double; PM0214 4.6.4); a
+    /// debugger reads it to know the core has an FPU.
     pub const MVFR0_VALUE: u32 = 0x1011_0021;
-    /// MVFR1's value on the Cortex-M4F.
+    /// MVFR1's value on the Cortex-M4F (PM0214 4.6.5).
     pub const MVFR1_VALUE: u32 = 0x1100_0011;
-    /// AIRCR's key in a write.
-    pub const VECTKEY: u32 = 0x05FA;
-    /// AIRCR.SYSRESETREQ.
-    pub const SYSRESETREQ: u32 = 1 << 2;
 }
 
 /// The debug components a debugger probes at attach (ARMv7-M ARM C1.8, C1.11): FPB and DWT,
 /// modelled with no comparators (the virtual board has no hardware breakpoints or
 /// watchpoints), their control registers stored.
 pub mod debug {
-    /// FP_CTRL.
-    pub const FP_CTRL: u32 = 0xE000_2000;
-    /// DWT_CTRL.
-    pub const DWT_CTRL: u32 = 0xE000_1000;
+    pub use gdb_probe::cortex_m::{DWT_CTRL, FP_CTRL};
 }
 
 /// The STM32's debug MCU block (RM0390 33.16): IDCODE and CR, read and written by a debugger.

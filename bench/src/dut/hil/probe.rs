@@ -47,8 +47,8 @@ pub struct Hil {
     reader: FrameReader,
     polling: Polling,
     stats: RetryStats,
-    /// The ELF's functions (start, size, name), to name where a hung core is.
-    functions: Vec<(u32, u32, String)>,
+    /// The ELF's functions, to name where a hung core is.
+    functions: gdb_probe::symbols::Functions,
     /// What must outlive the session (QEMU's process), dropped after it.
     _guard: Option<Box<dyn Send>>,
 }
@@ -148,7 +148,7 @@ impl Hil {
                 cage: Box::new(Fixture),
                 session,
                 rtt,
-                functions: functions(&bytes),
+                functions: gdb_probe::symbols::Functions::parse(&bytes),
                 defmt,
                 seq: Sequence::default(),
                 service,
@@ -289,30 +289,10 @@ pub(crate) fn emulated_target(
     Ok((registry, ram))
 }
 
-/// The function symbols of an ELF, sorted, names demangled.
-fn functions(elf: &[u8]) -> Vec<(u32, u32, String)> {
-    use object::{Object, ObjectSymbol, SymbolKind};
-    let Ok(file) = object::File::parse(elf) else {
-        return Vec::new();
-    };
-    let mut functions: Vec<(u32, u32, String)> = file
-        .symbols()
-        .filter(|s| s.kind() == SymbolKind::Text && s.size() > 0)
-        .filter_map(|s| {
-            let name = format!("{:#}", rustc_demangle::demangle(s.name().ok()?));
-            Some(((s.address() as u32) & !1, s.size() as u32, name))
-        })
-        .collect();
-    functions.sort();
-    functions
-}
-
 impl Hil {
     /// The ELF's function holding `pc`.
     fn symbol(&self, pc: u32) -> Option<String> {
-        let i = self.functions.partition_point(|f| f.0 <= pc);
-        let (start, size, name) = self.functions.get(i.checked_sub(1)?)?;
-        (pc < start + size).then(|| name.clone())
+        self.functions.at(pc).map(|f| f.name.clone())
     }
 
     /// `error` with what the machine said, if it stopped, or (no reply) where the core is.

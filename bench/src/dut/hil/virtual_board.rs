@@ -10,10 +10,11 @@
 
 use std::path::Path;
 
+use boards::virtual_board::{BoardFault, Command as Monitor, Lit};
 use firmware::LedPattern;
 use firmware::protocol::Command;
+use gdb_probe::Quirks;
 use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
-use gdb_probe::targets::{VIRTUAL_NUCLEO_F446RE, VIRTUAL_NUCLEO_F446RE_YAML};
 use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
@@ -22,8 +23,26 @@ use crate::dut::retry::Polling;
 use crate::dut::{Cage, CageError, Lost, TargetError, lost};
 use crate::machine::VirtualBoard;
 
+/// The virtual NUCLEO-F446RE's stub (a gdbstub crate server): it models the device registers
+/// itself, its monitor resets the system, and it answers memory packets between instruction
+/// blocks while the core runs; on the same machine its SRAM is a memory window, reached with
+/// no packet at all.
+pub const QUIRKS: Quirks = Quirks {
+    target_xml_first: false,
+    drops_device_writes: false,
+    reset_command: Some(Monitor::RESET),
+    reads_while_running: true,
+    window_command: Some(Monitor::WINDOW),
+};
+
+/// The virtual NUCLEO-F446RE as probe-rs sees it: the STM32F446RE's flash and SRAM, both
+/// written by a download directly (no flash algorithm runs on it).
+pub const VIRTUAL_NUCLEO_F446RE_YAML: &str = include_str!("virtual_nucleo_f446re.yaml");
+/// The chip's name in [`VIRTUAL_NUCLEO_F446RE_YAML`].
+pub const VIRTUAL_NUCLEO_F446RE: &str = "VIRTUAL_NUCLEO_F446RE";
+
 /// `virtual-board --fault no-fixture`: a cage without fixture, wired by hand (`monitor wire`).
-pub const NO_FIXTURE: &str = "no-fixture";
+pub const NO_FIXTURE: BoardFault = BoardFault::NoFixture;
 
 /// The HIL target on the virtual board: `elf` is the board ELF (`cargo fw`), `profile` the
 /// board it models (a name or a profile file: its wiring and parts), `seed` the draw.
@@ -34,7 +53,7 @@ pub fn connect(
     profile: &str,
     seed: Option<u64>,
     coverage: Option<&Path>,
-    faults: &[&str],
+    faults: &[BoardFault],
 ) -> Result<Hil, TargetError> {
     let (registry, ram) =
         super::probe::emulated_target(VIRTUAL_NUCLEO_F446RE_YAML, VIRTUAL_NUCLEO_F446RE)?;
@@ -42,7 +61,7 @@ pub fn connect(
     let address = board.address();
     let lister = Lister::with_lister(Box::new(GdbLister::new([GdbTarget {
         address: address.clone(),
-        quirks: gdb_probe::Quirks::VIRTUAL_BOARD,
+        quirks: QUIRKS,
         ram,
     }])));
     let probe = match lister.open(gdb_probe::probe::selector(&address)) {
@@ -101,15 +120,19 @@ struct Hands {
 impl Cage for Hands {
     fn set(&mut self, position: &Position) -> Result<Option<Command>, TargetError> {
         let states = boards::cage_states(position).map_err(CageError::from)?;
-        let mut command = String::from("wire");
-        for (edge, state) in boards::CAGE_SIZE.edges().zip(states) {
-            let side = match state {
-                EdgeState::Resistor => continue,
-                EdgeState::Cut => Side::Cut,
-                EdgeState::Short => Side::Short,
-            };
-            command.push_str(&format!(" {}", Move { side, edge }));
-        }
+        let moves = boards::CAGE_SIZE
+            .edges()
+            .zip(states)
+            .filter_map(|(edge, state)| {
+                let side = match state {
+                    EdgeState::Resistor => return None,
+                    EdgeState::Cut => Side::Cut,
+                    EdgeState::Short => Side::Short,
+                };
+                Some(Move { side, edge })
+            })
+            .collect();
+        let command = Monitor::Wire(moves).to_string();
         let said = self.gdb.monitor_output(&command).map_err(lost)?;
         if said.trim().is_empty() {
             Ok(None)
@@ -122,7 +145,7 @@ impl Cage for Hands {
 impl Service for BoardService {
     fn start_game(&mut self, game: usize) {
         // A board gone here shows at the next exchange, with what it said.
-        let _ = self.gdb.monitor(&format!("game {game}"));
+        let _ = self.gdb.monitor(&Monitor::Game(game as u64).to_string());
     }
 
     fn hold(&mut self, on: bool) -> Result<(), TargetError> {
@@ -135,33 +158,23 @@ impl Service for BoardService {
 
     fn finish(&mut self) {
         // The coverage file (`--coverage`) is written when asked: the process is killed next.
-        let _ = self.gdb.monitor("coverage");
+        let _ = self.gdb.monitor(&Monitor::Coverage.to_string());
     }
 
     fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
         Some(
             self.gdb
-                .monitor_output("leds")
+                .monitor_output(&Monitor::Leds.to_string())
                 .map_err(lost)
                 .and_then(|answer| {
-                    leds(&answer).ok_or_else(|| {
-                        Lost::Probe(format!("the board answered `leds` with {answer:?}").into())
-                            .into()
-                    })
+                    let Lit { rows, columns } =
+                        answer
+                            .parse()
+                            .map_err(|e: boards::virtual_board::LitError| {
+                                Lost::Probe(e.to_string().into())
+                            })?;
+                    Ok(LedPattern { rows, columns })
                 }),
         )
-    }
-}
-
-/// `leds 0xRR 0xCC` (rows, columns: `monitor leds`) as a pattern.
-fn leds(answer: &str) -> Option<LedPattern> {
-    let words: Vec<&str> = answer.split_whitespace().collect();
-    let byte = |w: &str| u8::from_str_radix(w.strip_prefix("0x")?, 16).ok();
-    match words.as_slice() {
-        ["leds", rows, columns] => Some(LedPattern {
-            rows: byte(rows)?,
-            columns: byte(columns)?,
-        }),
-        _ => None,
     }
 }

@@ -209,7 +209,7 @@ impl Run {
             board_seed: self.board_seed,
         };
         let job = self.fault_job(profile)?;
-        let mut connect = |faults: &[&str]| {
+        let mut connect = |faults: &[boards::virtual_board::BoardFault]| {
             bench::virtual_board::connect(&elf, &self.board, self.board_seed, None, faults)
         };
         let bar = progress(&format!("M={m} "), "board faults", 0);

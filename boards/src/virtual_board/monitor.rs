@@ -1,0 +1,250 @@
+//! The virtual board's monitor vocabulary (`qRcmd`, gdb's `monitor ...`): the commands its stub
+//! serves and the bench sends, and the answer to `leds`.
+
+use core::fmt;
+use core::str::FromStr;
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use heuristic::{Move, NotationError, Size};
+
+/// A monitor command of the virtual board.
+///
+/// ```
+/// use boards::virtual_board::Command;
+/// let wire: Command = "wire A1 b2".parse().unwrap();
+/// assert_eq!(wire.to_string(), "wire A1 b2");
+/// assert_eq!("game 3".parse(), Ok(Command::Game(3)));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Reset the core (SYSRESETREQ).
+    Reset,
+    /// Draw the ADC noise of game N, as SIL's `start_game` does.
+    Game(u64),
+    /// Write which of the ELF's functions ran to the `--coverage` file.
+    Coverage,
+    /// Wire a cage without fixture by hand: these edges of the M=4 cage cut or shorted, every
+    /// other one a resistor (an empty list: the start position).
+    Wire(Vec<Move>),
+    /// What a person sees lit (answered with a [`Lit`]).
+    Leds,
+    /// The SRAM's file, for a debugger on this machine to map (answered as gdb-probe's memory
+    /// window reads it).
+    Window,
+}
+
+impl Command {
+    /// [`Command::Reset`]'s word, for a stub's quirks (a `&'static str`).
+    pub const RESET: &'static str = "reset";
+    /// [`Command::Window`]'s word, for a stub's quirks.
+    pub const WINDOW: &'static str = "window";
+
+    /// Each command's usage and what it does: the board lists them for `monitor` alone or a
+    /// word it does not know.
+    pub const USAGE: &'static [(&'static str, &'static str)] = &[
+        (Command::RESET, "reset the core (SYSRESETREQ)"),
+        (
+            "game N",
+            "draw the ADC noise of game N, as SIL's start_game",
+        ),
+        (
+            "coverage",
+            "write which of the ELF's functions ran to the --coverage file",
+        ),
+        (
+            "wire MOVES",
+            "wire a cage without fixture by hand (M=4 notation: wire A1 b2)",
+        ),
+        (
+            "leds",
+            "what a person sees lit: leds 0xRR 0xCC (rows, columns)",
+        ),
+        (
+            Command::WINDOW,
+            "the SRAM's file, for a debugger on this machine to map",
+        ),
+    ];
+}
+
+/// A monitor command the board does not take.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// No word at all.
+    #[error("no command")]
+    Empty,
+    /// A word, or a number of words, no command has.
+    #[error("unknown command: {0}")]
+    Unknown(String),
+    /// `game` with no game number.
+    #[error("game: {0} is not a game number")]
+    Game(String),
+    /// `wire` with a word that is not a move on the M=4 cage.
+    #[error("wire: {text:?} is not an edge of the M=4 cage: {error}")]
+    Move {
+        /// The word.
+        text: String,
+        /// Why.
+        error: NotationError,
+    },
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Reset => f.write_str(Command::RESET),
+            Command::Game(n) => write!(f, "game {n}"),
+            Command::Coverage => f.write_str("coverage"),
+            Command::Wire(moves) => {
+                f.write_str("wire")?;
+                moves.iter().try_for_each(|mv| write!(f, " {mv}"))
+            }
+            Command::Leds => f.write_str("leds"),
+            Command::Window => f.write_str(Command::WINDOW),
+        }
+    }
+}
+
+impl FromStr for Command {
+    type Err = CommandError;
+
+    fn from_str(s: &str) -> Result<Self, CommandError> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        match words.as_slice() {
+            [] => Err(CommandError::Empty),
+            [Command::RESET] => Ok(Command::Reset),
+            ["game", n] => n
+                .parse()
+                .map(Command::Game)
+                .map_err(|_| CommandError::Game(n.to_string())),
+            ["coverage"] => Ok(Command::Coverage),
+            ["wire", moves @ ..] => moves
+                .iter()
+                .map(|text| {
+                    Move::parse(Size::M4, text).map_err(|error| CommandError::Move {
+                        text: text.to_string(),
+                        error,
+                    })
+                })
+                .collect::<Result<_, _>>()
+                .map(Command::Wire),
+            ["leds"] => Ok(Command::Leds),
+            [Command::WINDOW] => Ok(Command::Window),
+            _ => Err(CommandError::Unknown(words.join(" "))),
+        }
+    }
+}
+
+/// What a person at the board sees lit, the answer to [`Command::Leds`]: `leds 0xRR 0xCC`,
+/// one bit a row LED (bit 0 row 1) and one a column LED (bit 0 column A).
+///
+/// ```
+/// use boards::virtual_board::Lit;
+/// let lit = Lit { rows: 0x41, columns: 0x02 };
+/// assert_eq!(lit.to_string(), "leds 0x41 0x02");
+/// assert_eq!("leds 0x41 0x02\n".parse(), Ok(lit));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Lit {
+    /// The row LEDs lit.
+    pub rows: u8,
+    /// The column LEDs lit.
+    pub columns: u8,
+}
+
+/// An answer to `leds` that is not `leds 0xRR 0xCC`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the board answered `leds` with {0:?}")]
+pub struct LitError(pub String);
+
+impl fmt::Display for Lit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "leds {:#04x} {:#04x}", self.rows, self.columns)
+    }
+}
+
+impl FromStr for Lit {
+    type Err = LitError;
+
+    fn from_str(s: &str) -> Result<Self, LitError> {
+        let byte = |w: &str| u8::from_str_radix(w.strip_prefix("0x")?, 16).ok();
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let lit = match words.as_slice() {
+            ["leds", rows, columns] => byte(rows).zip(byte(columns)),
+            _ => None,
+        };
+        lit.map(|(rows, columns)| Lit { rows, columns })
+            .ok_or_else(|| LitError(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use heuristic::Side;
+    use proptest::prelude::*;
+
+    fn moves() -> impl Strategy<Value = Vec<Move>> {
+        let edges: Vec<_> = Size::M4.edges().collect();
+        proptest::collection::vec(
+            (proptest::sample::select(edges), any::<bool>()).prop_map(|(edge, cut)| Move {
+                side: if cut { Side::Cut } else { Side::Short },
+                edge,
+            }),
+            0..25,
+        )
+    }
+
+    fn command() -> impl Strategy<Value = Command> {
+        prop_oneof![
+            Just(Command::Reset),
+            any::<u64>().prop_map(Command::Game),
+            Just(Command::Coverage),
+            moves().prop_map(Command::Wire),
+            Just(Command::Leds),
+            Just(Command::Window),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn every_command_reads_back_as_written(command in command()) {
+            prop_assert_eq!(command.to_string().parse::<Command>(), Ok(command));
+        }
+
+        #[test]
+        fn every_lit_reads_back_as_written(rows: u8, columns: u8) {
+            let lit = Lit { rows, columns };
+            prop_assert_eq!(lit.to_string().parse::<Lit>(), Ok(lit));
+        }
+    }
+
+    #[test]
+    fn every_command_has_its_usage_line() {
+        let words: Vec<&str> = Command::USAGE
+            .iter()
+            .map(|(usage, _)| usage.split(' ').next().unwrap())
+            .collect();
+        assert_eq!(
+            words,
+            ["reset", "game", "coverage", "wire", "leds", "window"]
+        );
+    }
+
+    #[test]
+    fn an_error_names_what_is_wrong() {
+        let said = |s: &str| s.parse::<Command>().unwrap_err().to_string();
+        assert_eq!(said(""), "no command");
+        assert_eq!(said("reset now"), "unknown command: reset now");
+        assert_eq!(said("game x"), "game: x is not a game number");
+        assert_eq!(
+            said("wire A1 Z9"),
+            "wire: \"Z9\" is not an edge of the M=4 cage: Z9 is off the M=4 board (columns \
+             A..G, rows 1..7)"
+        );
+        assert_eq!(
+            "leds 1 2".parse::<Lit>().unwrap_err().to_string(),
+            "the board answered `leds` with \"leds 1 2\""
+        );
+    }
+}
