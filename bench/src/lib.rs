@@ -47,7 +47,7 @@ pub use dut::defmt::{DefmtError, DefmtLog};
 pub use dut::frame::{Sequence, decode_reply, encode_command};
 pub use dut::hil::{BOARD_ELF, PROBE_ENV, Probe, ProbeError, probe_request};
 #[cfg(feature = "probe")]
-pub use dut::hil::{Hil, Service, qemu, virtual_board};
+pub use dut::hil::{Emulation, Hil, Service, qemu, virtual_board};
 pub use dut::lockstep::{Compared, Lockstep};
 pub use dut::pil::{Link, LinkError, Pil, PilTarget, RttPil};
 pub use dut::retry::{Polling, RetryStats};

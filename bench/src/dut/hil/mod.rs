@@ -12,4 +12,4 @@ pub mod virtual_board;
 
 pub use env::{BOARD_ELF, PROBE_ENV, Probe, ProbeError, probe_request};
 #[cfg(feature = "probe")]
-pub use probe::{Hil, Service};
+pub use probe::{Emulation, Hil, Service};

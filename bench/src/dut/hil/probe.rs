@@ -40,6 +40,7 @@ pub struct Hil {
     rtt: Rtt,
     defmt: DefmtLog,
     seq: Sequence,
+    /// A channel pair the host answers (QEMU's ADC); a board has none.
     service: Option<Box<dyn Service>>,
     /// The cage under the board: the fixture the firmware drives, unless set otherwise.
     cage: Box<dyn Cage>,
@@ -49,8 +50,9 @@ pub struct Hil {
     stats: RetryStats,
     /// The ELF's functions, to name where a hung core is.
     functions: gdb_probe::symbols::Functions,
-    /// What must outlive the session (QEMU's process), dropped after it.
-    _guard: Option<Box<dyn Send>>,
+    /// The emulated machine behind the probe, watched (QEMU's process, the virtual board's):
+    /// declared after the session, so dropped after it.
+    emulation: Option<Box<dyn Emulation>>,
 }
 
 impl std::fmt::Debug for Hil {
@@ -110,7 +112,7 @@ impl Hil {
         };
         let probe = lister.open(info).map_err(lost)?;
         let registry = Registry::from_builtin_families();
-        Hil::attach(probe, &chip, &registry, elf, None, Polling::BOARD, None)
+        Hil::attach(probe, &chip, &registry, elf, None, None, Polling::BOARD)
     }
 
     /// A GDB stub through probe-rs's lister, attached as the profile's chip.
@@ -124,22 +126,23 @@ impl Hil {
         let lister = Lister::with_lister(Box::new(GdbLister::new([target])));
         let probe = lister.open(selector).map_err(lost)?;
         let registry = Registry::from_builtin_families();
-        Hil::attach(probe, chip, &registry, elf, None, Polling::BOARD, None)
+        Hil::attach(probe, chip, &registry, elf, None, None, Polling::BOARD)
     }
 
     /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the
     /// path every probe takes, a board's ([`Hil::connect`]) or QEMU's
-    /// ([`super::qemu::connect`]). `guard` lives as long as the target (QEMU's process).
-    /// `service` answers a second channel pair while the bench waits for a reply (QEMU's
-    /// emulated ADC); a board has none. `polling` paces the wait for a reply.
+    /// ([`super::qemu::connect`]). `service` answers a second channel pair while the bench
+    /// waits for a reply (QEMU's emulated ADC); `emulation` is the emulated machine behind
+    /// the probe, which lives as long as the target; a board has neither. `polling` paces the
+    /// wait for a reply.
     pub fn attach(
         probe: Probe,
         chip: &str,
         registry: &Registry,
         elf: &Path,
-        mut service: Option<Box<dyn Service>>,
+        service: Option<Box<dyn Service>>,
+        mut emulation: Option<Box<dyn Emulation>>,
         polling: Polling,
-        guard: Option<Box<dyn Send>>,
     ) -> Result<Hil, TargetError> {
         // Read first: a missing ELF is named as such, not as probe-rs's IO error mid-download.
         let bytes = Elf::read(elf)?.bytes;
@@ -155,11 +158,11 @@ impl Hil {
                 reader: FrameReader::new(),
                 polling,
                 stats: RetryStats::default(),
-                _guard: guard,
+                emulation,
             }),
             // A machine that stopped meanwhile (a firmware that panics at boot) says why:
             // probe-rs alone sees only a probe that stopped answering.
-            Err(error) => Err(match service.as_mut().and_then(|s| s.said()) {
+            Err(error) => Err(match emulation.as_mut().and_then(|e| e.said()) {
                 Some(said) => Lost::Machine {
                     said,
                     then: error.to_string(),
@@ -210,8 +213,8 @@ impl Hil {
 impl Drop for Hil {
     fn drop(&mut self) {
         // Before the session's own drop detaches the probe.
-        if let Some(service) = &mut self.service {
-            service.finish();
+        if let Some(emulation) = &mut self.emulation {
+            emulation.finish();
         }
     }
 }
@@ -227,24 +230,23 @@ impl Hil {
     /// What the board's LEDs show, as a person at the board sees them: `None` on a real board,
     /// where nothing but a person sees them.
     pub fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
-        self.service.as_mut()?.lit()
+        self.emulation.as_mut()?.lit()
     }
 }
 
-/// What the host does beside the probe for a machine with no board behind it: QEMU's firmware
-/// asks the host for every conversion on a channel pair of its own and has no fixture, so the
-/// host answers and holds the cage; the virtual board has both, so it only starts each game's
-/// noise stream. A real board has no service.
+/// A channel pair the firmware asks the host on, answered while the bench waits for a reply:
+/// QEMU's firmware asks for every conversion this way (it has no ADC). A board has none.
 pub trait Service {
-    /// The channel pair (up, down) the firmware asks the host on, if it has one.
-    fn channels(&self) -> Option<(usize, usize)> {
-        None
-    }
+    /// The channel pair (up, down).
+    fn channels(&self) -> (usize, usize);
     /// Takes what came up on [`Service::channels`]; returns the bytes to send down.
-    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError> {
-        let _ = bytes;
-        Ok(Vec::new())
-    }
+    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError>;
+}
+
+/// The emulated machine behind a probe, watched: its run control around a poll, the line it
+/// says when it stops, what it shows lit, its coverage and each game's noise. QEMU's and the
+/// virtual board's; a real board has none.
+pub trait Emulation {
     /// A new game starts (the virtual board draws its noise per game).
     fn start_game(&mut self, game: usize) {
         let _ = game;
@@ -262,8 +264,7 @@ pub trait Service {
     }
     /// The run is over, the session still open (the virtual board writes its coverage).
     fn finish(&mut self) {}
-    /// What a person at the board sees lit, if the service can see it (the virtual board);
-    /// `None` on a real board, where a person looks.
+    /// What a person at the board sees lit, if the machine shows it (the virtual board).
     fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
         None
     }
@@ -297,7 +298,7 @@ impl Hil {
 
     /// `error` with what the machine said, if it stopped, or (no reply) where the core is.
     fn explain(&mut self, error: TargetError) -> TargetError {
-        if let Some(mut line) = self.service.as_mut().and_then(|s| s.said()) {
+        if let Some(mut line) = self.emulation.as_mut().and_then(|e| e.said()) {
             // Its last error on RTT (a panic's message), when the bench read it before the
             // machine could: the machine's line then lacks it.
             if let Some(last) = self.defmt.last_error() {
@@ -347,10 +348,10 @@ fn pump_logs(
     Ok(())
 }
 
-/// Tells the service a poll begins (`true`) or ends.
-fn hold(service: &mut Option<Box<dyn Service>>, on: bool) -> Result<(), TargetError> {
-    match service {
-        Some(service) => service.hold(on),
+/// Tells the emulated machine a poll begins (`true`) or ends.
+fn hold(emulation: &mut Option<Box<dyn Emulation>>, on: bool) -> Result<(), TargetError> {
+    match emulation {
+        Some(emulation) => emulation.hold(on),
         None => Ok(()),
     }
 }
@@ -384,9 +385,7 @@ fn serve(
     service: &mut dyn Service,
     core: &mut probe_rs::Core<'_>,
 ) -> Result<bool, TargetError> {
-    let Some((up_number, down_number)) = service.channels() else {
-        return Ok(false);
-    };
+    let (up_number, down_number) = service.channels();
     let mut buf = [0u8; 256];
     let up = rtt.up_channel(up_number).ok_or(Lost::NoChannel {
         direction: "up",
@@ -464,8 +463,8 @@ impl Target for Hil {
 
     fn start_game(&mut self, game: usize) {
         self.cage.start_game(game);
-        if let Some(service) = &mut self.service {
-            service.start_game(game);
+        if let Some(emulation) = &mut self.emulation {
+            emulation.start_game(game);
         }
     }
 
@@ -483,7 +482,7 @@ impl Backend for Hil {
     }
 
     fn poll(&mut self) -> Result<Polled, TargetError> {
-        hold(&mut self.service, true)?;
+        hold(&mut self.emulation, true)?;
         let polled = (|| {
             let mut core = self.session.core(0).map_err(lost)?;
             let mut buf = [0u8; 256];
@@ -507,7 +506,7 @@ impl Backend for Hil {
                 busy: n > 0 || served,
             })
         })();
-        hold(&mut self.service, false)?;
+        hold(&mut self.emulation, false)?;
         polled
     }
 

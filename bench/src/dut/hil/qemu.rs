@@ -19,10 +19,10 @@ use gdb_probe::targets::{MPS2_AN386, MPS2_AN386_YAML};
 use heuristic::Size;
 use probe_rs::probe::list::Lister;
 
-use super::{Hil, Service};
+use super::{Emulation, Hil, Service};
 use crate::dut::retry::Polling;
 use crate::dut::{CageError, Lost, TargetError, lost};
-use crate::machine::{Adc, qemu_machine, spawn_with_gdbstub};
+use crate::machine::{Adc, GdbMachine, qemu_machine, spawn_with_gdbstub};
 
 /// The HIL target on the firmware in QEMU: probe-rs attaches to QEMU's `mps2-an386` through
 /// the gdbstub, downloads `elf`, resets and attaches RTT, exactly as [`Hil::connect`] does on
@@ -65,7 +65,10 @@ pub fn connect(
     let service = AdcService {
         adc: Adc::new(&cage),
         reader: FrameReader::new(),
+    };
+    let qemu = Qemu {
         gdb,
+        _process: machine,
     };
     // The host holds the cage: QEMU's firmware asks it for every conversion.
     let hil = Hil::attach(
@@ -74,8 +77,8 @@ pub fn connect(
         &registry,
         elf,
         Some(Box::new(service)),
+        Some(Box::new(qemu)),
         Polling::QEMU,
-        Some(Box::new(machine)),
     )?;
     Ok(hil.with_cage(Box::new(cage)))
 }
@@ -84,12 +87,23 @@ pub fn connect(
 struct AdcService {
     adc: Adc,
     reader: FrameReader,
+}
+
+/// QEMU's process behind its gdbstub: its guest is stopped for the length of a poll.
+struct Qemu {
     gdb: SharedGdb,
+    _process: GdbMachine,
+}
+
+impl Emulation for Qemu {
+    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+        self.gdb.hold(on).map_err(lost)
+    }
 }
 
 impl Service for AdcService {
-    fn channels(&self) -> Option<(usize, usize)> {
-        Some((firmware::rtt::ADC_UP, firmware::rtt::ADC_DOWN))
+    fn channels(&self) -> (usize, usize) {
+        (firmware::rtt::ADC_UP, firmware::rtt::ADC_DOWN)
     }
 
     fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError> {
@@ -103,9 +117,5 @@ impl Service for AdcService {
             }
         }
         Ok(out)
-    }
-
-    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
-        self.gdb.hold(on).map_err(lost)
     }
 }

@@ -18,7 +18,7 @@ use gdb_probe::probe::{GdbLister, GdbTarget, SharedGdb};
 use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
-use super::{Hil, Service};
+use super::{Emulation, Hil};
 use crate::dut::retry::Polling;
 use crate::dut::{Cage, CageError, Lost, TargetError, lost};
 use crate::machine::VirtualBoard;
@@ -73,7 +73,7 @@ pub fn connect(
     let hands = faults
         .contains(&NO_FIXTURE)
         .then(|| Hands { gdb: gdb.clone() });
-    let service = BoardService {
+    let process = BoardProcess {
         gdb,
         board: Some(board),
     };
@@ -82,9 +82,9 @@ pub fn connect(
         VIRTUAL_NUCLEO_F446RE,
         &registry,
         elf,
-        Some(Box::new(service)),
-        Polling::VIRTUAL,
         None,
+        Some(Box::new(process)),
+        Polling::VIRTUAL,
     )?;
     Ok(match hands {
         Some(hands) => hil.with_cage(Box::new(hands)),
@@ -106,7 +106,7 @@ fn said(board: &mut VirtualBoard, error: TargetError) -> TargetError {
 
 /// The virtual board's side of the bench: each game's noise stream, one stop per poll, and
 /// the board's process (killed when the target is dropped).
-struct BoardService {
+struct BoardProcess {
     gdb: SharedGdb,
     board: Option<VirtualBoard>,
 }
@@ -142,7 +142,7 @@ impl Cage for Hands {
     }
 }
 
-impl Service for BoardService {
+impl Emulation for BoardProcess {
     fn start_game(&mut self, game: usize) {
         // A board gone here shows at the next exchange, with what it said.
         let _ = self.gdb.monitor(&Monitor::Game(game as u64).to_string());
