@@ -14,7 +14,7 @@ pub fn rtt_control_block<'data>(file: &impl Object<'data>) -> Option<u32> {
 }
 
 /// A function of the ELF.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Function {
     /// Its first address (the Thumb bit cleared).
     pub address: u32,
@@ -25,7 +25,7 @@ pub struct Function {
 }
 
 /// The ELF's function symbols (of a size), by address: one per address, where aliases share
-/// one the longest, then the greatest name.
+/// one the first in the symbol table.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Functions(Vec<Function>);
 
@@ -43,11 +43,11 @@ impl Functions {
                 })
             })
             .collect();
-        functions.sort();
-        // Sorted, each address's last is the one kept.
-        functions.reverse();
+        // A stable sort: of aliases (one code, several names: the board ELF's
+        // `__defmt_default_timestamp`, `DefaultPreInit`, ...) the first in the symbol table is
+        // kept, the name the virtual board's coverage file has always printed.
+        functions.sort_by_key(|f| f.address);
         functions.dedup_by_key(|f| f.address);
-        functions.reverse();
         Functions(functions)
     }
 

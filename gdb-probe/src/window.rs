@@ -14,12 +14,78 @@ use std::sync::atomic::{Ordering, fence};
 
 use memmap2::MmapRaw;
 
+/// A stub's answer to its window command: target RAM from `start`, `len` bytes, kept in the
+/// file at `path`. Written `window 0x20000000 0x20000 /path/to/file` (the path is the rest of
+/// the line, spaces and all): the stub prints it, [`Window::open`] reads it.
+///
+/// ```
+/// use gdb_probe::window::Answer;
+/// let answer: Answer = "window 0x20000000 0x20000 /tmp/a b\n".parse().unwrap();
+/// assert_eq!((answer.start, answer.len), (0x2000_0000, 0x2_0000));
+/// assert_eq!(answer.to_string(), "window 0x20000000 0x20000 /tmp/a b");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The first target address.
+    pub start: u32,
+    /// Bytes, at least 1, not past the end of the address space.
+    pub len: u32,
+    /// The file that holds them.
+    pub path: PathBuf,
+}
+
+/// An answer that is not `window START LEN PATH`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` does not name a memory window (window START LEN PATH)")]
+pub struct AnswerError(String);
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "window {:#x} {:#x} {}",
+            self.start,
+            self.len,
+            self.path.display()
+        )
+    }
+}
+
+impl std::str::FromStr for Answer {
+    type Err = AnswerError;
+
+    fn from_str(answer: &str) -> Result<Answer, AnswerError> {
+        let bad = || AnswerError(answer.trim().chars().take(80).collect());
+        let mut words = answer.trim().splitn(4, ' ');
+        if words.next() != Some("window") {
+            return Err(bad());
+        }
+        let number = |w: Option<&str>| {
+            w.and_then(|w| w.strip_prefix("0x"))
+                .and_then(|w| u32::from_str_radix(w, 16).ok())
+        };
+        let (Some(start), Some(len), Some(path)) =
+            (number(words.next()), number(words.next()), words.next())
+        else {
+            return Err(bad());
+        };
+        if len == 0 || start.checked_add(len - 1).is_none() {
+            return Err(bad());
+        }
+        Ok(Answer {
+            start,
+            len,
+            path: PathBuf::from(path),
+        })
+    }
+}
+
 /// What the stub's answer or its file did not allow.
 #[derive(Debug, thiserror::Error)]
 pub enum WindowError {
     /// The answer is not `window START LEN PATH`.
-    #[error("`{0}` does not name a memory window (window START LEN PATH)")]
-    Answer(String),
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
     /// The file could not be opened or mapped.
     #[error("memory window {path}: {source}")]
     File {
@@ -50,27 +116,9 @@ pub struct Window {
 }
 
 impl Window {
-    /// Maps the window the stub's answer names: `window 0x20000000 0x20000 /path/to/file`
-    /// (the path is the rest of the line, spaces and all).
+    /// Maps the window the stub's answer names ([`Answer`]).
     pub fn open(answer: &str) -> Result<Window, WindowError> {
-        let bad = || WindowError::Answer(answer.trim().chars().take(80).collect());
-        let mut words = answer.trim().splitn(4, ' ');
-        if words.next() != Some("window") {
-            return Err(bad());
-        }
-        let number = |w: Option<&str>| {
-            w.and_then(|w| w.strip_prefix("0x"))
-                .and_then(|w| u32::from_str_radix(w, 16).ok())
-        };
-        let (Some(start), Some(len), Some(path)) =
-            (number(words.next()), number(words.next()), words.next())
-        else {
-            return Err(bad());
-        };
-        if len == 0 || start.checked_add(len - 1).is_none() {
-            return Err(bad());
-        }
-        let path = PathBuf::from(path);
+        let Answer { start, len, path } = answer.parse()?;
         let io = |source| WindowError::File {
             path: path.clone(),
             source,
@@ -215,6 +263,21 @@ mod tests {
             &std::fs::read(&path).unwrap()[0x100..0x104],
             &[0xef, 0xbe, 0xad, 0xde]
         );
+    }
+
+    #[test]
+    fn an_answer_reads_back_as_written() {
+        for (start, len) in [(0, 1), (0x2000_0000, 0x2_0000), (0xffff_ff00, 0x100)] {
+            for path in ["/tmp/ram", "/a folder/with spaces/ram file", "relative"] {
+                let answer = Answer {
+                    start,
+                    len,
+                    path: path.into(),
+                };
+                assert_eq!(answer.to_string().parse(), Ok(answer.clone()));
+                assert_eq!(format!("{answer}\n").parse(), Ok(answer));
+            }
+        }
     }
 
     #[test]

@@ -586,13 +586,14 @@ impl MonitorCmd for Server<'_, '_> {
             }
             // For a debugger on this machine: the SRAM's file, to map (gdb-probe's window).
             Command::Window => match self.core.sram_file() {
-                Some(path) => outputln!(
-                    out,
-                    "window {:#x} {:#x} {}",
-                    SRAM.start,
-                    SRAM.size,
-                    path.display()
-                ),
+                Some(path) => {
+                    let answer = gdb_probe::window::Answer {
+                        start: SRAM.start,
+                        len: SRAM.size,
+                        path: path.to_path_buf(),
+                    };
+                    outputln!(out, "{answer}");
+                }
                 None => outputln!(out, "window: none, the SRAM is private"),
             },
         }
