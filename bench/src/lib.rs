@@ -55,7 +55,7 @@ pub use dut::sil::Sil;
 pub use dut::{ByHand, Cage, CageError, Fixture, Lost, Stage, StageError, Target, TargetError};
 #[cfg(feature = "probe")]
 pub use faults::board::{
-    BoardFault, BoardFaultPart, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign,
+    BoardFaultCase, BoardFaultPart, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign,
     board_fault_campaign_part, board_fault_csv, board_fault_markdown, board_faults,
     write_board_fault_report,
 };

@@ -213,7 +213,7 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
         "pll-stuck",
         "panic",
     ];
-    let faults: Vec<bench::BoardFault> = bench::board_faults(NUCLEO)
+    let faults: Vec<bench::BoardFaultCase> = bench::board_faults(NUCLEO)
         .into_iter()
         .filter(|f| kinds.contains(&f.spec.to_string().as_str()))
         .collect();

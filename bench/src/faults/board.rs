@@ -24,9 +24,10 @@ use crate::dut::{Lost, Target, TargetError};
 use crate::faults::{FaultCampaignError, Reference, Verdict, classify, observe, reference};
 use crate::run::scenario::Script;
 
-/// One board fault, as the virtual board takes it.
+/// One board fault of the campaign: the fault the virtual board takes, what it breaks and
+/// what a person checks.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BoardFault {
+pub struct BoardFaultCase {
     /// The fault, as `virtual-board --fault` takes it (`adc-open:PA0`, `led-dead:PC10`, ...).
     pub spec: virtual_board::BoardFault,
     /// What is broken, in words.
@@ -35,16 +36,16 @@ pub struct BoardFault {
     pub check: String,
 }
 
-impl BoardFault {
-    fn new(spec: virtual_board::BoardFault, what: String, check: String) -> BoardFault {
-        BoardFault { spec, what, check }
+impl BoardFaultCase {
+    fn new(spec: virtual_board::BoardFault, what: String, check: String) -> BoardFaultCase {
+        BoardFaultCase { spec, what, check }
     }
 }
 
 /// Every board fault at every place `profile` wires: each measured node's ADC input open,
 /// stuck at 0 and stuck at full scale; each LED dead; MISO stuck low (with a fixture that has
 /// MISO); the PLL that never locks; a panic.
-pub fn board_faults(profile: &Profile) -> Vec<BoardFault> {
+pub fn board_faults(profile: &Profile) -> Vec<BoardFaultCase> {
     let pins = &profile.pins;
     let full = profile.full_scale_code();
     let mut faults = Vec::new();
@@ -60,13 +61,13 @@ pub fn board_faults(profile: &Profile) -> Vec<BoardFault> {
         .chain(std::iter::once((pins.bottom, "0".to_string())));
     for (input, node) in inputs {
         let (pin, channel) = (input.pin, input.channel);
-        faults.push(BoardFault::new(
+        faults.push(BoardFaultCase::new(
             virtual_board::BoardFault::AdcOpen(pin),
             format!("node {node}'s input {pin} (ADC1_IN{channel}) open"),
             format!("the wire from node {node} to {pin} and its solder joints"),
         ));
         for (code, rail) in [(0, "ground"), (full, "3.3 V")] {
-            faults.push(BoardFault::new(
+            faults.push(BoardFaultCase::new(
                 virtual_board::BoardFault::AdcStuck(pin, code),
                 format!("node {node}'s input {pin} stuck at {code}"),
                 format!("{pin} for a short to {rail} (a solder bridge), or a damaged input"),
@@ -85,14 +86,14 @@ pub fn board_faults(profile: &Profile) -> Vec<BoardFault> {
                 .map(|(i, p)| (format!("column {}", (b'A' + i as u8) as char), *p)),
         );
     for (name, pin) in leds {
-        faults.push(BoardFault::new(
+        faults.push(BoardFaultCase::new(
             virtual_board::BoardFault::LedDead(pin),
             format!("the {name} LED ({pin}) dead"),
             format!("the {name} LED, its series resistor and its wire to {pin}"),
         ));
     }
     if let Some(miso) = profile.fixture.and_then(|f| f.miso) {
-        faults.push(BoardFault::new(
+        faults.push(BoardFaultCase::new(
             virtual_board::BoardFault::MisoLow,
             format!("MISO ({miso}) stuck low"),
             format!(
@@ -101,14 +102,14 @@ pub fn board_faults(profile: &Profile) -> Vec<BoardFault> {
             ),
         ));
     }
-    faults.push(BoardFault::new(
+    faults.push(BoardFaultCase::new(
         virtual_board::BoardFault::PllStuck,
         "the PLL never locks (the core waits in a loop)".into(),
         "the clock set-up: the firmware waits where the bench says; on a board, the \
          supply and the chip's clock (HSI, PLL)"
             .into(),
     ));
-    faults.push(BoardFault::new(
+    faults.push(BoardFaultCase::new(
         virtual_board::BoardFault::Panic,
         "the firmware panics at its first self-check".into(),
         "the RTT log's last lines: the panic message and where it was raised".into(),
@@ -218,7 +219,7 @@ pub fn board_fault_campaign(
     connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
     profile: &'static Profile,
     size: Size,
-    faults: &[BoardFault],
+    faults: &[BoardFaultCase],
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<BoardFaultRun, FaultCampaignError> {
     let part = board_fault_campaign_part(connect, profile, size, faults, &|_| true, &mut |done| {
@@ -240,7 +241,7 @@ pub fn board_fault_campaign_part(
     connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
     profile: &'static Profile,
     size: Size,
-    faults: &[BoardFault],
+    faults: &[BoardFaultCase],
     owns: &dyn Fn(usize) -> bool,
     progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
 ) -> Result<BoardFaultPart, FaultCampaignError> {

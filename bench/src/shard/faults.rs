@@ -245,7 +245,7 @@ pub struct BoardFaults {
     /// The game's M.
     pub size: Size,
     /// The faults, in campaign order.
-    pub faults: Vec<crate::BoardFault>,
+    pub faults: Vec<crate::BoardFaultCase>,
     /// `--board` as given, for the report's title.
     pub board_arg: String,
     /// The board's parts seed.
