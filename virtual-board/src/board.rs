@@ -15,7 +15,7 @@ use crate::periph::gpio::{Gpio, IDR, Mode, Pull};
 use crate::periph::spi::{Chain, Spi};
 use crate::periph::systick::SysTick;
 use crate::periph::{FlashInterface, adc, dbgmcu, debug, rcc, scb, spi, systick};
-use crate::stop::{Access, Fault};
+use crate::stop::{Access, Refusal};
 
 /// The bit-band alias of the peripherals (PM0214 2.2.5).
 const BITBAND: u32 = 0x4200_0000;
@@ -334,7 +334,7 @@ impl Board {
 
     /// Reads `size` bytes at `address` (a peripheral); a sub-word read takes its bytes of the
     /// word.
-    pub fn read(&mut self, address: u32, size: usize) -> Result<u32, Fault> {
+    pub fn read(&mut self, address: u32, size: usize) -> Result<u32, Refusal> {
         let aligned = address & !3;
         let word = if (BITBAND..BITBAND_END).contains(&address) {
             let (word, bit) = bitband(aligned);
@@ -353,7 +353,7 @@ impl Board {
 
     /// Writes `size` bytes of `value` at `address` (a peripheral). A sub-word write to a
     /// register is refused (the models take words), except through the bit-band alias.
-    pub fn write(&mut self, address: u32, size: usize, value: u32) -> Result<(), Fault> {
+    pub fn write(&mut self, address: u32, size: usize, value: u32) -> Result<(), Refusal> {
         if (BITBAND..BITBAND_END).contains(&address) {
             let (word, bit) = bitband(address & !3);
             // The alias is a read-modify-write of the word, as the bus matrix does it.
@@ -367,7 +367,7 @@ impl Board {
             return self.write_word(address, value & 0xFFFF);
         }
         if size != 4 || address & 3 != 0 {
-            return Err(Fault::Unmodelled(self.access(address, Some(value), size)));
+            return Err(Refusal::Unmodelled(self.access(address, Some(value), size)));
         }
         self.write_word(address, value)
     }
@@ -384,18 +384,18 @@ impl Board {
         }
     }
 
-    fn complete(&self, fault: Fault, address: u32, written: Option<u32>) -> Fault {
+    fn complete(&self, fault: Refusal, address: u32, written: Option<u32>) -> Refusal {
         match fault {
-            Fault::Unmodelled(_) => Fault::Unmodelled(self.access(address, written, 4)),
+            Refusal::Unmodelled(_) => Refusal::Unmodelled(self.access(address, written, 4)),
             config => config,
         }
     }
 
-    fn clocked(&self, enable: rcc::Enable, peripheral: &str) -> Result<(), Fault> {
+    fn clocked(&self, enable: rcc::Enable, peripheral: &str) -> Result<(), Refusal> {
         if self.rcc.enabled(enable) {
             return Ok(());
         }
-        Err(Fault::config(
+        Err(Refusal::config(
             format!(
                 "{peripheral} accessed with its clock off (RCC_{} = {:#010x}: {} = 0); the chip \
                  ignores the write or reads 0",
@@ -407,7 +407,7 @@ impl Board {
         ))
     }
 
-    fn read_word(&mut self, address: u32) -> Result<u32, Fault> {
+    fn read_word(&mut self, address: u32) -> Result<u32, Refusal> {
         let now = self.cycles;
         let result = match address {
             a if in_block(a, spi::BASE) => {
@@ -455,7 +455,7 @@ impl Board {
         result.map_err(|f| self.complete(f, address, None))
     }
 
-    fn write_word(&mut self, address: u32, value: u32) -> Result<(), Fault> {
+    fn write_word(&mut self, address: u32, value: u32) -> Result<(), Refusal> {
         let now = self.cycles;
         let result = match address {
             a if in_block(a, spi::BASE) => {
@@ -574,7 +574,7 @@ impl Board {
 
     /// After a write to port `i`'s ODR or BSRR: a wired output that changed while its pin is
     /// not an output is a fault; SYNC rising latches the chain.
-    fn outputs_changed(&mut self, i: usize, before: u32) -> Result<(), Fault> {
+    fn outputs_changed(&mut self, i: usize, before: u32) -> Result<(), Refusal> {
         let port = self.gpio[i].port;
         let after = (0..16u8).fold(0u32, |acc, n| acc | (u32::from(self.gpio[i].odr(n)) << n));
         let changed = before ^ after;
@@ -589,7 +589,7 @@ impl Board {
             };
             let mode = self.gpio[i].mode(n);
             if mode != Mode::Output {
-                return Err(Fault::config(
+                return Err(Refusal::config(
                     format!(
                         "the firmware drives {} ({role}) {} while its pin is in mode {} \
                          ({}_MODER = {:#010x}): the level never reaches the pin",
@@ -626,12 +626,12 @@ impl Board {
 
     /// A software-started conversion: the chip's rules, then the cage's node through the
     /// drawn ADC, EOC after the conversion time.
-    fn convert(&mut self) -> Result<(), Fault> {
+    fn convert(&mut self) -> Result<(), Refusal> {
         let quote = self.adc.quote();
         let clocks = self.rcc.clocks();
         let adc_hz = clocks.pclk2 / self.adc.prescaler();
         if adc_hz > chip::ADC_MAX_HZ {
-            return Err(Fault::config(
+            return Err(Refusal::config(
                 format!(
                     "ADC1 converts at {:.1} MHz (PCLK2 {} MHz / ADCPRE {}), above the 36 MHz \
                      maximum; {quote}",
@@ -643,7 +643,7 @@ impl Board {
             ));
         }
         if self.adc.sequence_length() != 1 {
-            return Err(Fault::Unmodelled(Access {
+            return Err(Refusal::Unmodelled(Access {
                 address: adc::BASE + 0x2C,
                 peripheral: Some("ADC1"),
                 register: Some("SQR1 (a regular sequence longer than one)"),
@@ -653,7 +653,7 @@ impl Board {
         }
         let channel = self.adc.channel();
         let Some(pin) = chip::adc1_pin(channel) else {
-            return Err(Fault::Unmodelled(Access {
+            return Err(Refusal::Unmodelled(Access {
                 address: adc::BASE + 0x34,
                 peripheral: Some("ADC1"),
                 register: Some("SQR3 (an internal channel: temperature, VREFINT or VBAT)"),
@@ -678,7 +678,7 @@ impl Board {
                     )
                 })
                 .unwrap_or_default();
-            return Err(Fault::config(
+            return Err(Refusal::config(
                 format!(
                     "ADC1 converts channel {channel}, which is {} on this chip, and the profile \
                      wires no node there{claim}; {quote}",
@@ -690,7 +690,7 @@ impl Board {
         let (mode, moder) = self.pin_mode(pin);
         let (port, _) = chip::split(pin).expect("a chip pin");
         if mode != Mode::Analog {
-            return Err(Fault::config(
+            return Err(Refusal::config(
                 format!(
                     "ADC1 converts channel {channel} on {} while the pin is in mode {} \
                      ({}_MODER = {moder:#010x}); {quote}",
@@ -704,7 +704,7 @@ impl Board {
         let bits = self.adc.resolution_bits();
         let profile_bits = u32::from(self.cage.board().adc.bits);
         if bits != profile_bits {
-            return Err(Fault::config(
+            return Err(Refusal::config(
                 format!(
                     "ADC1 converts at {bits} bits (ADC1_CR1.RES) but the profile's board reads \
                      {profile_bits}-bit codes; {quote}"
@@ -716,7 +716,7 @@ impl Board {
         let settles = chip::max_source_ohms(cycles, adc_hz, bits);
         let source = f64::from(self.wiring.pullup_ohms);
         if settles < source {
-            return Err(Fault::config(
+            return Err(Refusal::config(
                 format!(
                     "ADC1 samples node {node} on {} for {cycles} cycles at {:.1} MHz, which \
                      settles a source of up to {:.0} ohms to a quarter LSB; the node's source \
@@ -753,10 +753,10 @@ impl Board {
 
     /// A SPI2 frame: the pins must carry SPI2, the mode must suit the ADG714; the chain
     /// shifts while SYNC is low and MISO brings back its far end.
-    fn transfer(&mut self, frame: u16) -> Result<(), Fault> {
+    fn transfer(&mut self, frame: u16) -> Result<(), Refusal> {
         let cr1 = self.spi.cr1();
         if !self.spi.master_enabled() {
-            return Err(Fault::config(
+            return Err(Refusal::config(
                 format!(
                     "SPI2_DR written with SPI2 not an enabled master (SPI2_CR1 = {cr1:#010x}: \
                      SPE and MSTR must be 1); no clock reaches the fixture"
@@ -773,7 +773,7 @@ impl Board {
             let Some(pin) = pin else { continue };
             let (port, n) = chip::split(pin).expect("checked");
             let Some(af) = chip::spi2_af(signal, pin) else {
-                return Err(Fault::config(
+                return Err(Refusal::config(
                     format!(
                         "the profile wires the fixture's {signal:?} to {}, which cannot carry \
                          SPI2_{}",
@@ -785,7 +785,7 @@ impl Board {
             };
             let g = self.port(port);
             if g.mode(n) != Mode::Alternate || g.af(n) != af {
-                return Err(Fault::config(
+                return Err(Refusal::config(
                     format!(
                         "SPI2 shifts a frame while {} (the fixture's {signal:?}) is in mode {} \
                          with AF{} ({}_MODER = {:#010x}): SPI2 reaches it only on AF{af} in \
@@ -802,7 +802,7 @@ impl Board {
         }
         let (cpol, cpha) = self.spi.mode();
         if cpol == cpha {
-            return Err(Fault::config(
+            return Err(Refusal::config(
                 format!(
                     "SPI2 in mode {} (SPI2_CR1 = {cr1:#010x}: CPOL = {}, CPHA = {}) changes MOSI \
                      on the edge the ADG714 samples on: it latches DIN on SCLK's falling edge, \
@@ -816,7 +816,7 @@ impl Board {
         }
         let (wide, lsb_first) = self.spi.frame();
         if wide {
-            return Err(Fault::Unmodelled(Access {
+            return Err(Refusal::Unmodelled(Access {
                 address: spi::BASE,
                 peripheral: Some("SPI2"),
                 register: Some("CR1 (16-bit frames)"),
@@ -957,9 +957,9 @@ mod tests {
         w(b, ADC1_CR2, 1);
     }
 
-    fn config_fault(result: Result<(), Fault>) -> crate::stop::ConfigFault {
+    fn config_fault(result: Result<(), Refusal>) -> crate::stop::ConfigFault {
         match result {
-            Err(Fault::Config(fault)) => fault,
+            Err(Refusal::Config(fault)) => fault,
             other => panic!("not a configuration fault: {other:?}"),
         }
     }
@@ -1102,7 +1102,7 @@ mod tests {
     #[test]
     fn touching_a_peripheral_whose_clock_is_off_is_a_configuration_fault() {
         let mut b = nucleo();
-        let Err(Fault::Config(fault)) = b.read(GPIOA_MODER, 4) else {
+        let Err(Refusal::Config(fault)) = b.read(GPIOA_MODER, 4) else {
             panic!("read with the clock off")
         };
         assert!(

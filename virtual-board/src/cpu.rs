@@ -13,7 +13,7 @@ use crate::board::Board;
 use crate::chip::{FLASH, SRAM};
 use crate::elf::Elf;
 use crate::sram::Sram;
-use crate::stop::{Access, Fault, Place, Stop};
+use crate::stop::{Access, Place, Refusal, Stop};
 
 /// The 4 KiB pages the models answer (MMIO): SPI2 (with SPI3), ADC1, GPIOA-D, GPIOE-H, RCC and
 /// FLASH (with CRC), the bit-band alias, and the private peripheral bus's DWT, FPB, SCS and
@@ -67,7 +67,7 @@ pub enum Ran {
 #[derive(Debug)]
 enum Pending {
     /// A fault, where (exact: the faulting instruction; else the start of its block).
-    Fault(Fault, u32, bool),
+    Refusal(Refusal, u32, bool),
     /// An exception the core raised (qemu's number) at this PC, caught by
     /// [`Core::catch_breakpoints`]: `BKPT` is 7.
     Exception(u32, u32),
@@ -371,11 +371,11 @@ impl<'a> Core<'a> {
             exact: true,
         };
         match self.uc.get_data_mut().pending.take() {
-            Some(Pending::Fault(fault, pc, exact)) => {
+            Some(Pending::Refusal(fault, pc, exact)) => {
                 let place = Place { exact, ..place(pc) };
                 return Err(match fault {
-                    Fault::Unmodelled(access) => Stop::Unmodelled { access, place },
-                    Fault::Config(fault) => Stop::Config { fault, place },
+                    Refusal::Unmodelled(access) => Stop::Unmodelled { access, place },
+                    Refusal::Config(fault) => Stop::Config { fault, place },
                 });
             }
             Some(Pending::Exception(number, pc)) => {
@@ -445,10 +445,10 @@ impl<'a> Core<'a> {
             symbol: elf.function_at(pc).map(|f| f.name.clone()),
             exact: true,
         };
-        if let Some(Pending::Fault(fault, _, _)) = self.uc.get_data_mut().pending.take() {
+        if let Some(Pending::Refusal(fault, _, _)) = self.uc.get_data_mut().pending.take() {
             return Err(match fault {
-                Fault::Unmodelled(access) => Stop::Unmodelled { access, place },
-                Fault::Config(fault) => Stop::Config { fault, place },
+                Refusal::Unmodelled(access) => Stop::Unmodelled { access, place },
+                Refusal::Config(fault) => Stop::Config { fault, place },
             });
         }
         self.uc.get_data_mut().watched = None;
@@ -540,12 +540,12 @@ impl<'a> Core<'a> {
     }
 
     /// A debugger's read: memory directly, peripherals through their models.
-    pub fn read_memory(&mut self, address: u32, buf: &mut [u8]) -> Result<(), Fault> {
+    pub fn read_memory(&mut self, address: u32, buf: &mut [u8]) -> Result<(), Refusal> {
         if FLASH.holds(address, buf.len() as u32) || SRAM.holds(address, buf.len() as u32) {
             return self
                 .uc
                 .mem_read(u64::from(address), buf)
-                .map_err(|_| Fault::Unmodelled(self.state().board.access(address, None, 1)));
+                .map_err(|_| Refusal::Unmodelled(self.state().board.access(address, None, 1)));
         }
         for (i, byte) in buf.iter_mut().enumerate() {
             let at = address + i as u32;
@@ -557,7 +557,7 @@ impl<'a> Core<'a> {
 
     /// A debugger's write: memory directly (flash too, as a flash loader writes it),
     /// peripherals through their models (whole words).
-    pub fn write_memory(&mut self, address: u32, bytes: &[u8]) -> Result<(), Fault> {
+    pub fn write_memory(&mut self, address: u32, bytes: &[u8]) -> Result<(), Refusal> {
         if FLASH.holds(address, bytes.len() as u32) || SRAM.holds(address, bytes.len() as u32) {
             if FLASH.holds(address, bytes.len() as u32) {
                 self.note_breakpoints(address, bytes);
@@ -570,10 +570,10 @@ impl<'a> Core<'a> {
             return self
                 .uc
                 .mem_write(u64::from(address), bytes)
-                .map_err(|_| Fault::Unmodelled(self.state().board.access(address, None, 1)));
+                .map_err(|_| Refusal::Unmodelled(self.state().board.access(address, None, 1)));
         }
         if address & 3 != 0 || !bytes.len().is_multiple_of(4) {
-            return Err(Fault::Unmodelled(self.state().board.access(
+            return Err(Refusal::Unmodelled(self.state().board.access(
                 address,
                 None,
                 bytes.len(),
@@ -663,16 +663,16 @@ fn gdb_register(number: usize) -> Option<RegisterARM> {
 }
 
 /// Stops the run at a fault found in a hook with the exact PC (an unmapped access).
-fn stop_with(uc: &mut Unicorn<'_, State>, fault: Fault) {
+fn stop_with(uc: &mut Unicorn<'_, State>, fault: Refusal) {
     let pc = uc.pc_read().unwrap_or(0) as u32;
-    uc.get_data_mut().pending = Some(Pending::Fault(fault, pc, true));
+    uc.get_data_mut().pending = Some(Pending::Refusal(fault, pc, true));
     let _ = uc.emu_stop();
 }
 
 /// Stops the run at a fault found in an MMIO callback: its place is the block's start.
-fn stop_in_block(uc: &mut Unicorn<'_, State>, fault: Fault) {
+fn stop_in_block(uc: &mut Unicorn<'_, State>, fault: Refusal) {
     let block = uc.get_data().block;
-    uc.get_data_mut().pending = Some(Pending::Fault(fault, block, false));
+    uc.get_data_mut().pending = Some(Pending::Refusal(fault, block, false));
     let _ = uc.emu_stop();
 }
 
@@ -714,7 +714,7 @@ fn invalid_access(
     let written =
         matches!(kind, MemType::WRITE_UNMAPPED | MemType::WRITE_PROT).then_some(value as u32);
     let access: Access = uc.get_data().board.access(address as u32, written, size);
-    stop_with(uc, Fault::Unmodelled(access));
+    stop_with(uc, Refusal::Unmodelled(access));
     false
 }
 

@@ -5,7 +5,7 @@
 //! the console, exit; anything else is named and ends the test.
 
 use crate::cpu::Core;
-use crate::stop::Fault;
+use crate::stop::Refusal;
 
 /// The operations served (the specification's numbers).
 mod op {
@@ -54,7 +54,7 @@ pub enum SemihostingError {
         /// The operation.
         op: u32,
         /// The access.
-        fault: Box<Fault>,
+        fault: Box<Refusal>,
     },
     /// The core's registers could not be written.
     #[error("semihosting: {0}")]
@@ -74,7 +74,7 @@ pub fn serve(
         op: number,
         fault: Box::new(fault),
     };
-    let word = |core: &mut Core<'_>, at: u32| -> Result<u32, Fault> {
+    let word = |core: &mut Core<'_>, at: u32| -> Result<u32, Refusal> {
         let mut b = [0u8; 4];
         core.read_memory(at, &mut b)?;
         Ok(u32::from_le_bytes(b))
@@ -154,7 +154,7 @@ pub fn serve(
 }
 
 /// A NUL-terminated string of at most [`MAX_STRING`] bytes.
-fn read_c_string(core: &mut Core<'_>, mut at: u32) -> Result<Vec<u8>, Fault> {
+fn read_c_string(core: &mut Core<'_>, mut at: u32) -> Result<Vec<u8>, Refusal> {
     let mut text = Vec::new();
     while text.len() < MAX_STRING {
         let mut b = [0u8; 1];

@@ -57,19 +57,20 @@ impl fmt::Display for ConfigFault {
     }
 }
 
-/// What a peripheral model answers instead of a value.
+/// What a peripheral model answers instead of a value: a refusal (a board fault, a firmware
+/// self-check fault and a configuration fault are other things).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Fault {
+pub enum Refusal {
     /// Nothing modelled there.
     Unmodelled(Access),
     /// The access breaks the chip's rules.
     Config(ConfigFault),
 }
 
-impl Fault {
+impl Refusal {
     /// A configuration fault.
-    pub fn config(what: impl Into<String>, rule: &'static str) -> Fault {
-        Fault::Config(ConfigFault {
+    pub fn config(what: impl Into<String>, rule: &'static str) -> Refusal {
+        Refusal::Config(ConfigFault {
             what: what.into(),
             rule,
         })

@@ -4,7 +4,7 @@
 //! value is the board's (the cage behind the pin, see [`crate::board`]).
 
 use super::{Regs, reg};
-use crate::stop::Fault;
+use crate::stop::Refusal;
 
 /// ADC1's base (RM0390 table 1); the common block sits at +0x300.
 pub const BASE: u32 = 0x4001_2000;
@@ -97,7 +97,7 @@ impl Adc1 {
     /// of SR that finds the conversion under way, right after another that did, is the
     /// firmware polling for EOC: time skips to the end of the conversion (the core would only
     /// spin until then), so the poll sees EOC.
-    pub fn read(&mut self, offset: u32, now: u64) -> Result<(u32, u64), Fault> {
+    pub fn read(&mut self, offset: u32, now: u64) -> Result<(u32, u64), Refusal> {
         let mut skip = 0;
         if offset == SR
             && let Some(p) = self.pending
@@ -119,7 +119,7 @@ impl Adc1 {
     }
 
     /// Writes a register at core cycle `now`.
-    pub fn write(&mut self, offset: u32, value: u32, now: u64) -> Result<Effect, Fault> {
+    pub fn write(&mut self, offset: u32, value: u32, now: u64) -> Result<Effect, Refusal> {
         self.settle(now)?;
         match offset {
             // rc_w0: writing 0 clears a flag, writing 1 leaves it.
@@ -138,7 +138,7 @@ impl Adc1 {
     }
 
     /// A conversion started now gives `code` at `done_at`.
-    pub fn begin(&mut self, code: u16, done_at: u64) -> Result<(), Fault> {
+    pub fn begin(&mut self, code: u16, done_at: u64) -> Result<(), Refusal> {
         let data = if self.regs.peek(CR2) & ALIGN != 0 {
             u32::from(code) << (16 - self.resolution_bits())
         } else {
@@ -148,7 +148,7 @@ impl Adc1 {
         self.regs.set(SR, self.regs.peek(SR) | STRT)
     }
 
-    fn settle(&mut self, now: u64) -> Result<(), Fault> {
+    fn settle(&mut self, now: u64) -> Result<(), Refusal> {
         if let Some(p) = self.pending.filter(|p| now >= p.done_at) {
             self.pending = None;
             self.regs.set(DR, p.data)?;

@@ -5,7 +5,7 @@
 use boards::Port;
 
 use super::{Regs, reg};
-use crate::stop::Fault;
+use crate::stop::Refusal;
 
 const MODER: u32 = 0x00;
 const OTYPER: u32 = 0x04;
@@ -156,7 +156,7 @@ impl Gpio {
     }
 
     /// Reads a register; IDR is the board's (see [`crate::board`]).
-    pub fn read(&mut self, offset: u32) -> Result<u32, Fault> {
+    pub fn read(&mut self, offset: u32) -> Result<u32, Refusal> {
         match offset {
             // BSRR is write-only and reads 0 (RM0390 8.4.7).
             BSRR => Ok(0),
@@ -165,7 +165,7 @@ impl Gpio {
     }
 
     /// Writes a register; returns the ODR before, to find the pins that changed.
-    pub fn write(&mut self, offset: u32, value: u32) -> Result<u32, Fault> {
+    pub fn write(&mut self, offset: u32, value: u32) -> Result<u32, Refusal> {
         let before = self.regs.peek(ODR);
         match offset {
             // Set bits 0..15, reset bits 16..31; set wins (RM0390 8.4.7).
@@ -203,6 +203,6 @@ mod tests {
         let mut a = Gpio::new(Port::A);
         assert_eq!(a.mode(13), Mode::Alternate);
         assert_eq!(a.mode(0), Mode::Input);
-        assert!(matches!(a.read(0x1C), Err(Fault::Unmodelled(_))));
+        assert!(matches!(a.read(0x1C), Err(Refusal::Unmodelled(_))));
     }
 }

@@ -4,7 +4,7 @@
 
 use super::{Regs, reg};
 use crate::chip::HSI_HZ;
-use crate::stop::Fault;
+use crate::stop::Refusal;
 
 /// RCC's base address (RM0390 table 1).
 pub const BASE: u32 = 0x4002_3800;
@@ -115,7 +115,7 @@ impl Rcc {
     }
 
     /// Reads the register at `offset`.
-    pub fn read(&mut self, offset: u32) -> Result<u32, Fault> {
+    pub fn read(&mut self, offset: u32) -> Result<u32, Refusal> {
         self.regs.get(offset)
     }
 
@@ -127,7 +127,7 @@ impl Rcc {
         value: u32,
         flash_latency: u32,
         pll_stuck: bool,
-    ) -> Result<(), Fault> {
+    ) -> Result<(), Refusal> {
         let value = match offset {
             CR => {
                 // Each oscillator and PLL is ready as soon as it is on (no start-up time is
@@ -220,11 +220,11 @@ impl Rcc {
 
     /// The flash must have its wait states before HCLK rises (RM0390 3.4.1, table 5: at
     /// 2.7..3.6 V one wait state per 30 MHz).
-    fn check_latency(&self, cfgr: u32, latency: u32) -> Result<(), Fault> {
+    fn check_latency(&self, cfgr: u32, latency: u32) -> Result<(), Refusal> {
         let hclk = self.clocks_with(cfgr).hclk;
         let needed = (hclk.saturating_sub(1) / 30_000_000) as u32;
         if latency < needed {
-            return Err(Fault::config(
+            return Err(Refusal::config(
                 format!(
                     "HCLK becomes {} MHz (RCC_CFGR = {cfgr:#010x}) with FLASH_ACR.LATENCY = {latency}: \
                      {needed} wait states are needed",
@@ -269,7 +269,7 @@ mod tests {
         rcc.write(CR, 0x83 | 1 << 24, 0, false).unwrap();
         rcc.write(PLLCFGR, 16 | 336 << 6 | 1 << 16, 0, false)
             .unwrap();
-        let Err(Fault::Config(fault)) = rcc.write(CFGR, 0b10, 0, false) else {
+        let Err(Refusal::Config(fault)) = rcc.write(CFGR, 0b10, 0, false) else {
             panic!("accepted")
         };
         assert!(fault.what.contains("84 MHz"), "{fault}");

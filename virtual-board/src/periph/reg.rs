@@ -1,7 +1,7 @@
 //! A register file: the registers a model keeps as plain storage, by offset, with their reset
 //! values and names. Anything not in the table is refused, never read as zero.
 
-use crate::stop::{Access, Fault};
+use crate::stop::{Access, Refusal};
 
 /// Stored registers of one peripheral.
 #[derive(Debug)]
@@ -30,14 +30,14 @@ impl Regs {
 
     /// The value at `offset`; a register not in the table is a fault (the board fills in
     /// the peripheral's name and address).
-    pub fn get(&self, offset: u32) -> Result<u32, Fault> {
+    pub fn get(&self, offset: u32) -> Result<u32, Refusal> {
         self.index(offset)
             .map(|i| self.values[i])
             .ok_or_else(|| unmodelled(offset, None))
     }
 
     /// Stores `value` at `offset`.
-    pub fn set(&mut self, offset: u32, value: u32) -> Result<(), Fault> {
+    pub fn set(&mut self, offset: u32, value: u32) -> Result<(), Refusal> {
         let i = self
             .index(offset)
             .ok_or_else(|| unmodelled(offset, Some(value)))?;
@@ -52,8 +52,8 @@ impl Regs {
 }
 
 /// An access at `offset` of a peripheral that is not modelled: the board completes it.
-pub fn unmodelled(offset: u32, written: Option<u32>) -> Fault {
-    Fault::Unmodelled(Access {
+pub fn unmodelled(offset: u32, written: Option<u32>) -> Refusal {
+    Refusal::Unmodelled(Access {
         address: offset,
         peripheral: None,
         register: None,

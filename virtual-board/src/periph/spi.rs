@@ -4,7 +4,7 @@
 //! latched on SYNC's rising edge).
 
 use super::{Regs, reg};
-use crate::stop::Fault;
+use crate::stop::Refusal;
 
 /// SPI2's base (RM0390 table 1).
 pub const BASE: u32 = 0x4000_3800;
@@ -60,7 +60,7 @@ impl Spi {
     }
 
     /// Reads a register.
-    pub fn read(&mut self, offset: u32) -> Result<u32, Fault> {
+    pub fn read(&mut self, offset: u32) -> Result<u32, Refusal> {
         let value = self.regs.get(offset)?;
         if offset == DR {
             self.regs.set(SR, self.regs.peek(SR) & !RXNE)?;
@@ -69,7 +69,7 @@ impl Spi {
     }
 
     /// Writes a register.
-    pub fn write(&mut self, offset: u32, value: u32) -> Result<Effect, Fault> {
+    pub fn write(&mut self, offset: u32, value: u32) -> Result<Effect, Refusal> {
         match offset {
             DR => Ok(Effect::Transfer(value as u16)),
             // Only the error flags are written, clear-by-0; TXE/RXNE/BSY are read-only.
@@ -79,7 +79,7 @@ impl Spi {
     }
 
     /// The frame that came in on MISO.
-    pub fn received(&mut self, frame: u16) -> Result<(), Fault> {
+    pub fn received(&mut self, frame: u16) -> Result<(), Refusal> {
         self.regs.set(DR, u32::from(frame))?;
         self.regs.set(SR, self.regs.peek(SR) | RXNE)
     }

@@ -4,7 +4,7 @@
 //! the next wrap (it would only spin until then).
 
 use super::reg;
-use crate::stop::Fault;
+use crate::stop::Refusal;
 
 /// SysTick's base (PM0214 4.5).
 pub const BASE: u32 = 0xE000_E010;
@@ -60,7 +60,7 @@ impl SysTick {
     /// Reads a register at core cycle `now`. A CSR read that finds no wrap, right after
     /// another that found none, is a poll: it advances `now` to the next wrap (returned as the
     /// cycles to skip). A single read (the read-modify-write of a disable) skips nothing.
-    pub fn read(&mut self, offset: u32, now: u64) -> Result<(u32, u64), Fault> {
+    pub fn read(&mut self, offset: u32, now: u64) -> Result<(u32, u64), Refusal> {
         match offset {
             CSR => {
                 let mut skip = 0;
@@ -98,7 +98,7 @@ impl SysTick {
     }
 
     /// Writes a register at core cycle `now`.
-    pub fn write(&mut self, offset: u32, value: u32, now: u64) -> Result<(), Fault> {
+    pub fn write(&mut self, offset: u32, value: u32, now: u64) -> Result<(), Refusal> {
         match offset {
             CSR => {
                 if value & ENABLE != 0 && self.csr & ENABLE == 0 {
