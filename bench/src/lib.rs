@@ -1,7 +1,7 @@
 //! The Bird Cage test bench: the firmware against ideal solving, at three stages. Layers, from
 //! the top down: a module imports only modules below it in this list (`tests/layers.rs` checks).
 //!
-//! - [`doctor`]: bring-up step by step, each connection step a [`Check`], then the
+//! - [`doctor`](mod@doctor): bring-up step by step, each connection step a [`Check`], then the
 //!   protocol's ([`doctor()`]).
 //! - [`config`]: a run's configuration typed (stage, probe, link, scenario, options that go
 //!   together) and the one function from it to an open target ([`Config::open`]).
@@ -11,7 +11,7 @@
 //!   board fault the virtual board makes at register level, against one reference game.
 //! - [`run`]: scenarios (replayed records, the M=3 tree, random games), games played step by
 //!   step, [`campaign`]s into a report, games an operator guides ([`guided`]).
-//! - [`calibrate`]: a board's part values fitted from its codes.
+//! - [`calibrate`](mod@calibrate): a board's part values fitted from its codes.
 //! - [`report`]: JSON lines as the run goes, resumption, JSON and Markdown summaries, tallies,
 //!   an SVG plot, JUnit.
 //! - [`check`]: one decision against the emulator's codes and the ideal tied set, classified

@@ -7,7 +7,7 @@
 //!
 //! `no_std`, no alloc, no unsafe. Values carry their unit in their name and cite the datasheet
 //! they come from. One concept per private module, every item re-exported here; two public
-//! modules: [`bounds`], the range of every numeric profile value and why, and [`file`]
+//! modules: [`bounds`], the range of every numeric profile value and why, and [`file`](mod@file)
 //! (feature `file`, std): profile files (TOML) read into a [`Profile`] and checked once, for
 //! the host tools. [`virtual_board`] (feature `std`) is the contract between the bench and the
 //! virtual board: its `--fault` words and its monitor vocabulary.

@@ -28,7 +28,7 @@ use gdbstub::target::ext::breakpoints::{
 use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps, outputln};
 use gdbstub::target::{Target, TargetError, TargetResult};
 
-use boards::virtual_board::{Command, CommandError, Lit};
+use boards::virtual_board::{Lit, Monitor, MonitorError};
 
 use crate::chip::SRAM;
 use crate::conn::{Buffered, PACKET_BUFFER, Shared, Socket};
@@ -528,30 +528,30 @@ impl HwWatchpoint for Server<'_, '_> {
 impl MonitorCmd for Server<'_, '_> {
     fn handle_monitor_cmd(&mut self, cmd: &[u8], mut out: ConsoleOutput<'_>) -> Result<(), Stop> {
         let cmd = String::from_utf8_lossy(cmd);
-        let command = match cmd.parse::<Command>() {
+        let command = match cmd.parse::<Monitor>() {
             Ok(command) => command,
             // A bad number or move: what is wrong. An unknown word, or none: the commands.
-            Err(e @ (CommandError::Game(_) | CommandError::Move { .. })) => {
+            Err(e @ (MonitorError::Game(_) | MonitorError::Move { .. })) => {
                 outputln!(out, "{e}");
                 return Ok(());
             }
             Err(e) => {
-                if let CommandError::Unknown(_) = e {
+                if let MonitorError::Unknown(_) = e {
                     outputln!(out, "{e}");
                 }
                 outputln!(out, "commands:");
-                for (usage, what) in Command::USAGE {
+                for (usage, what) in Monitor::USAGE {
                     outputln!(out, "  {usage:<12} {what}");
                 }
                 return Ok(());
             }
         };
         match command {
-            Command::Reset => {
+            Monitor::Reset => {
                 let _ = self.core.reset();
             }
-            Command::Game(n) => self.core.state_mut().board.cage().start_game(n),
-            Command::Coverage if self.core.state().profile.is_some() => {
+            Monitor::Game(n) => self.core.state_mut().board.cage().start_game(n),
+            Monitor::Coverage if self.core.state().profile.is_some() => {
                 if let (Some(path), Some(profile)) = (
                     std::env::var_os("VIRTUAL_BOARD_PROFILE"),
                     &self.core.state().profile,
@@ -559,7 +559,7 @@ impl MonitorCmd for Server<'_, '_> {
                     let _ = std::fs::write(path, crate::coverage::profile(self.elf, profile));
                 }
             }
-            Command::Coverage => match &self.coverage {
+            Monitor::Coverage => match &self.coverage {
                 Some(path) => {
                     if let Err(e) =
                         crate::coverage::write(path, self.elf, &self.core.state().executed)
@@ -570,13 +570,13 @@ impl MonitorCmd for Server<'_, '_> {
                 None => outputln!(out, "coverage: no --coverage file was given"),
             },
             // A person's hands on a cage without fixture (the bench's guided game).
-            Command::Wire(moves) => {
+            Monitor::Wire(moves) => {
                 if let Err(e) = self.core.state_mut().board.wire_by_hand(&moves) {
                     outputln!(out, "wire: {e}");
                 }
             }
             // What a person at the board sees lit (a dead LED stays dark whatever its pin drives).
-            Command::Leds => {
+            Monitor::Leds => {
                 let shown = self.core.state().board.leds();
                 let lit = Lit {
                     rows: shown.rows,
@@ -585,7 +585,7 @@ impl MonitorCmd for Server<'_, '_> {
                 outputln!(out, "{lit}");
             }
             // For a debugger on this machine: the SRAM's file, to map (gdb-probe's window).
-            Command::Window => match self.core.sram_file() {
+            Monitor::Window => match self.core.sram_file() {
                 Some(path) => {
                     let answer = gdb_probe::window::Answer {
                         start: SRAM.start,

@@ -389,7 +389,7 @@ fn served(elf: &Path, dir: &tempfile::TempDir) -> (Served, Gdb) {
     // What these tests use of the stub: its memory window, read while the core runs.
     let quirks = Quirks {
         reads_while_running: true,
-        window_command: Some(boards::virtual_board::Command::WINDOW),
+        window_command: Some(boards::virtual_board::Monitor::WINDOW),
         ..Quirks::PLAIN
     };
     let gdb = Gdb::connect(&Address::Unix(socket), quirks).unwrap();

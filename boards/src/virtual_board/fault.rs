@@ -20,7 +20,7 @@ use crate::{Pin, Port};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoardFault {
     /// No fixture fitted: MOSI reaches nothing, MISO floats low, the cage is wired by hand
-    /// ([`Command::Wire`](super::Command::Wire)).
+    /// ([`Monitor::Wire`](super::Monitor::Wire)).
     NoFixture,
     /// MISO stuck low: the chain still switches the cage, but nothing answers.
     MisoLow,

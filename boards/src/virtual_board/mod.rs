@@ -1,7 +1,7 @@
 //! What the bench and the virtual board (the `virtual-board` binary: GPL-2.0, reached only over
 //! its command line and its GDB stub's socket) say to each other, written once so that a change
 //! to either is one edit: the board faults it makes at register level ([`BoardFault`], its
-//! `--fault` words), and its monitor vocabulary ([`Command`], what `monitor ...` asks, and
+//! `--fault` words), and its monitor vocabulary ([`Monitor`], what `monitor ...` asks, and
 //! [`Lit`], its answer to `leds`). The bench writes them with `Display`, the board reads them
 //! with `FromStr`; both sides name the same type (feature `std`).
 
@@ -9,4 +9,4 @@ mod fault;
 mod monitor;
 
 pub use fault::{BoardFault, BoardFaultError};
-pub use monitor::{Command, CommandError, Lit, LitError};
+pub use monitor::{Lit, LitError, Monitor, MonitorError};

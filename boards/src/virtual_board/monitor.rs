@@ -11,13 +11,13 @@ use heuristic::{Move, NotationError, Size};
 /// A monitor command of the virtual board.
 ///
 /// ```
-/// use boards::virtual_board::Command;
-/// let wire: Command = "wire A1 b2".parse().unwrap();
+/// use boards::virtual_board::Monitor;
+/// let wire: Monitor = "wire A1 b2".parse().unwrap();
 /// assert_eq!(wire.to_string(), "wire A1 b2");
-/// assert_eq!("game 3".parse(), Ok(Command::Game(3)));
+/// assert_eq!("game 3".parse(), Ok(Monitor::Game(3)));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Command {
+pub enum Monitor {
     /// Reset the core (SYSRESETREQ).
     Reset,
     /// Draw the ADC noise of game N, as SIL's `start_game` does.
@@ -34,16 +34,16 @@ pub enum Command {
     Window,
 }
 
-impl Command {
-    /// [`Command::Reset`]'s word, for a stub's quirks (a `&'static str`).
+impl Monitor {
+    /// [`Monitor::Reset`]'s word, for a stub's quirks (a `&'static str`).
     pub const RESET: &'static str = "reset";
-    /// [`Command::Window`]'s word, for a stub's quirks.
+    /// [`Monitor::Window`]'s word, for a stub's quirks.
     pub const WINDOW: &'static str = "window";
 
     /// Each command's usage and what it does: the board lists them for `monitor` alone or a
     /// word it does not know.
     pub const USAGE: &'static [(&'static str, &'static str)] = &[
-        (Command::RESET, "reset the core (SYSRESETREQ)"),
+        (Monitor::RESET, "reset the core (SYSRESETREQ)"),
         (
             "game N",
             "draw the ADC noise of game N, as SIL's start_game",
@@ -61,7 +61,7 @@ impl Command {
             "what a person sees lit: leds 0xRR 0xCC (rows, columns)",
         ),
         (
-            Command::WINDOW,
+            Monitor::WINDOW,
             "the SRAM's file, for a debugger on this machine to map",
         ),
     ];
@@ -69,7 +69,7 @@ impl Command {
 
 /// A monitor command the board does not take.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum CommandError {
+pub enum MonitorError {
     /// No word at all.
     #[error("no command")]
     Empty,
@@ -89,53 +89,53 @@ pub enum CommandError {
     },
 }
 
-impl fmt::Display for Command {
+impl fmt::Display for Monitor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Command::Reset => f.write_str(Command::RESET),
-            Command::Game(n) => write!(f, "game {n}"),
-            Command::Coverage => f.write_str("coverage"),
-            Command::Wire(moves) => {
+            Monitor::Reset => f.write_str(Monitor::RESET),
+            Monitor::Game(n) => write!(f, "game {n}"),
+            Monitor::Coverage => f.write_str("coverage"),
+            Monitor::Wire(moves) => {
                 f.write_str("wire")?;
                 moves.iter().try_for_each(|mv| write!(f, " {mv}"))
             }
-            Command::Leds => f.write_str("leds"),
-            Command::Window => f.write_str(Command::WINDOW),
+            Monitor::Leds => f.write_str("leds"),
+            Monitor::Window => f.write_str(Monitor::WINDOW),
         }
     }
 }
 
-impl FromStr for Command {
-    type Err = CommandError;
+impl FromStr for Monitor {
+    type Err = MonitorError;
 
-    fn from_str(s: &str) -> Result<Self, CommandError> {
+    fn from_str(s: &str) -> Result<Self, MonitorError> {
         let words: Vec<&str> = s.split_whitespace().collect();
         match words.as_slice() {
-            [] => Err(CommandError::Empty),
-            [Command::RESET] => Ok(Command::Reset),
+            [] => Err(MonitorError::Empty),
+            [Monitor::RESET] => Ok(Monitor::Reset),
             ["game", n] => n
                 .parse()
-                .map(Command::Game)
-                .map_err(|_| CommandError::Game(n.to_string())),
-            ["coverage"] => Ok(Command::Coverage),
+                .map(Monitor::Game)
+                .map_err(|_| MonitorError::Game(n.to_string())),
+            ["coverage"] => Ok(Monitor::Coverage),
             ["wire", moves @ ..] => moves
                 .iter()
                 .map(|text| {
-                    Move::parse(Size::M4, text).map_err(|error| CommandError::Move {
+                    Move::parse(Size::M4, text).map_err(|error| MonitorError::Move {
                         text: text.to_string(),
                         error,
                     })
                 })
                 .collect::<Result<_, _>>()
-                .map(Command::Wire),
-            ["leds"] => Ok(Command::Leds),
-            [Command::WINDOW] => Ok(Command::Window),
-            _ => Err(CommandError::Unknown(words.join(" "))),
+                .map(Monitor::Wire),
+            ["leds"] => Ok(Monitor::Leds),
+            [Monitor::WINDOW] => Ok(Monitor::Window),
+            _ => Err(MonitorError::Unknown(words.join(" "))),
         }
     }
 }
 
-/// What a person at the board sees lit, the answer to [`Command::Leds`]: `leds 0xRR 0xCC`,
+/// What a person at the board sees lit, the answer to [`Monitor::Leds`]: `leds 0xRR 0xCC`,
 /// one bit a row LED (bit 0 row 1) and one a column LED (bit 0 column A).
 ///
 /// ```
@@ -195,21 +195,21 @@ mod tests {
         )
     }
 
-    fn command() -> impl Strategy<Value = Command> {
+    fn command() -> impl Strategy<Value = Monitor> {
         prop_oneof![
-            Just(Command::Reset),
-            any::<u64>().prop_map(Command::Game),
-            Just(Command::Coverage),
-            moves().prop_map(Command::Wire),
-            Just(Command::Leds),
-            Just(Command::Window),
+            Just(Monitor::Reset),
+            any::<u64>().prop_map(Monitor::Game),
+            Just(Monitor::Coverage),
+            moves().prop_map(Monitor::Wire),
+            Just(Monitor::Leds),
+            Just(Monitor::Window),
         ]
     }
 
     proptest! {
         #[test]
         fn every_command_reads_back_as_written(command in command()) {
-            prop_assert_eq!(command.to_string().parse::<Command>(), Ok(command));
+            prop_assert_eq!(command.to_string().parse::<Monitor>(), Ok(command));
         }
 
         #[test]
@@ -221,7 +221,7 @@ mod tests {
 
     #[test]
     fn every_command_has_its_usage_line() {
-        let words: Vec<&str> = Command::USAGE
+        let words: Vec<&str> = Monitor::USAGE
             .iter()
             .map(|(usage, _)| usage.split(' ').next().unwrap())
             .collect();
@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn an_error_names_what_is_wrong() {
-        let said = |s: &str| s.parse::<Command>().unwrap_err().to_string();
+        let said = |s: &str| s.parse::<Monitor>().unwrap_err().to_string();
         assert_eq!(said(""), "no command");
         assert_eq!(said("reset now"), "unknown command: reset now");
         assert_eq!(said("game x"), "game: x is not a game number");

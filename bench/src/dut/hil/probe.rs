@@ -34,7 +34,7 @@ const RTT_ATTEMPTS: u32 = 3;
 /// How long a reply may take: a decision reads every node several times.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// The real board (or the firmware in QEMU behind [`qemu::QemuProbe`]).
+/// The real board (or the firmware in QEMU, or the virtual board, behind a GDB stub).
 pub struct Hil {
     session: Session,
     rtt: Rtt,

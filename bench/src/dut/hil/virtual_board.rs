@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use boards::virtual_board::{BoardFault, Command as Monitor, Lit};
+use boards::virtual_board::{BoardFault, Lit, Monitor};
 use firmware::LedPattern;
 use firmware::protocol::Command;
 use gdb_probe::Quirks;
