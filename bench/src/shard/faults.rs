@@ -3,7 +3,7 @@
 //! repaired first and played as game `k + 1` (the converter's noise is drawn per game), after
 //! the intact board's reference game, which every shard plays for itself. The merge puts the
 //! trials back in fault order and writes `faults.csv` and `faults.md` as the one-process run
-//! does. The virtual board's board-fault campaign ([`BoardFaults`], feature `probe`) is split
+//! does. The virtual board's board-fault campaign (`BoardFaults`, feature `probe`) is split
 //! the same way.
 
 use std::ops::ControlFlow;
