@@ -13,6 +13,10 @@ use crate::settings::{Opponent, Settings};
 
 /// The session on its board.
 #[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one value a page, moved only when a game starts: the cage's stack position stays as the firmware has it"
+)]
 enum Board {
     Cage(Session<CageGame>),
     Graph(Session<GraphGame>),
