@@ -52,6 +52,7 @@ pub mod physical;
 pub mod players;
 pub mod quantisation;
 pub mod reading;
+pub mod session;
 pub mod share;
 pub mod truth;
 pub mod verdict;

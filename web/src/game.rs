@@ -1,30 +1,25 @@
-//! A game in progress on the cage or on a graph: the moves, the machine's replies, undo,
-//! the hint, and every resistor's exact drop. Every rule comes from `heuristic` and
-//! `switching`, every reply from `emulator::players`, the hint from `emulator::hint`.
+//! A game in progress on the cage or on a graph, as the page shows it: the library's
+//! session ([`emulator::session`]: the moves, the machine's replies, undo, the hint) with
+//! edges named by index, and every resistor's exact drop. Every rule comes from `heuristic`
+//! and `switching`, every reply from `emulator::players`, the hint from `emulator::hint`.
 
-use emulator::hint::{Rival, hint};
 use emulator::players::Opponent as Player;
-use heuristic::{Edge, EdgeState, Model, Move, Position, Record, Side, Size};
+use emulator::session::{CageGame, Game as _, GraphGame, Machine, Session};
+use heuristic::{Edge, EdgeState, Model, Position, Record, Side, Size};
 use num_rational::BigRational;
-use switching::{Graph, Play};
+use switching::Graph;
 
 use crate::settings::{Opponent, Settings};
 
-/// The board and the moves on it.
+/// The session on its board.
 #[derive(Clone, Debug)]
 #[allow(
     clippy::large_enum_variant,
     reason = "one value a page, moved only when a game starts: the cage's stack position stays as the firmware has it"
 )]
 enum Board {
-    Cage {
-        record: Record,
-        position: Position,
-    },
-    Graph {
-        graph: Box<Graph>,
-        moves: Vec<usize>,
-    },
+    Cage(Session<CageGame>),
+    Graph(Session<GraphGame>),
 }
 
 /// Every resistor's drop and the heuristic's tied set in one position.
@@ -39,7 +34,6 @@ pub struct Drops {
 /// One game.
 #[derive(Clone, Debug)]
 pub struct Game {
-    you: Side,
     opponent: Opponent,
     model: Model,
     board: Board,
@@ -50,30 +44,29 @@ impl Game {
     /// A new game on the cage or on the graph the settings name, with the record replayed
     /// as far as it is legal: the message names the first move that is not.
     pub fn new(settings: &Settings) -> Result<(Game, Option<String>), String> {
+        let machine = Machine::Player(match settings.opponent {
+            Opponent::Heuristic => Player::Heuristic(settings.network),
+            Opponent::Perfect => Player::Perfect,
+        });
         let (board, names) = match &settings.graph {
             Some(text) => {
                 let graph: Graph = text
                     .parse()
                     .map_err(|e: switching::ParseGraphError| format!("The graph file: {e}"))?;
                 let names = graph.edges().iter().map(|e| e.name.clone()).collect();
-                (
-                    Board::Graph {
-                        graph: Box::new(graph),
-                        moves: Vec::new(),
-                    },
-                    names,
-                )
+                let session = Session::new(GraphGame::new(graph), settings.you, machine);
+                (Board::Graph(session), names)
             }
             None => (
-                Board::Cage {
-                    record: Record::new(Side::Cut),
-                    position: Position::new(settings.size, Side::Cut),
-                },
+                Board::Cage(Session::new(
+                    CageGame::new(settings.size),
+                    settings.you,
+                    machine,
+                )),
                 settings.size.edges().map(|e| e.to_string()).collect(),
             ),
         };
         let mut game = Game {
-            you: settings.you,
             opponent: settings.opponent,
             model: settings.network,
             board,
@@ -97,41 +90,41 @@ impl Game {
 
     /// The person's side.
     pub fn you(&self) -> Side {
-        self.you
+        match &self.board {
+            Board::Cage(s) => s.you(),
+            Board::Graph(s) => s.you(),
+        }
     }
 
     /// The cage's size, or `None` on a graph.
     pub fn size(&self) -> Option<Size> {
-        match &self.board {
-            Board::Cage { position, .. } => Some(position.size()),
-            Board::Graph { .. } => None,
-        }
+        self.position().map(Position::size)
     }
 
     /// The graph, when the game is on one.
     pub fn graph(&self) -> Option<&Graph> {
         match &self.board {
-            Board::Graph { graph, .. } => Some(graph),
-            Board::Cage { .. } => None,
+            Board::Graph(s) => Some(s.game().graph()),
+            Board::Cage(_) => None,
         }
     }
 
     /// The cage's position, when the game is on the cage.
     pub fn position(&self) -> Option<&Position> {
         match &self.board {
-            Board::Cage { position, .. } => Some(position),
-            Board::Graph { .. } => None,
+            Board::Cage(s) => Some(s.game().position()),
+            Board::Graph(_) => None,
         }
     }
 
     /// The moves so far, as edge indices.
     pub fn moves(&self) -> Vec<usize> {
         match &self.board {
-            Board::Cage { record, position } => {
-                let size = position.size();
-                record.moves().iter().map(|m| m.edge.index(size)).collect()
+            Board::Cage(s) => {
+                let size = s.game().position().size();
+                s.game().moves().iter().map(|e| e.index(size)).collect()
             }
-            Board::Graph { moves, .. } => moves.clone(),
+            Board::Graph(s) => s.game().moves(),
         }
     }
 
@@ -141,179 +134,134 @@ impl Game {
     }
 
     /// Who played move `i` (Cut opens).
-    pub fn side_of(i: usize) -> Side {
-        if i.is_multiple_of(2) {
-            Side::Cut
-        } else {
-            Side::Short
+    pub fn side_of(&self, i: usize) -> Side {
+        match &self.board {
+            Board::Cage(s) => s.side_of(i),
+            Board::Graph(s) => s.side_of(i),
         }
+    }
+
+    /// The cage's edge with index `e`.
+    fn edge(size: Size, e: usize) -> Option<Edge> {
+        size.edges().nth(e)
     }
 
     /// The name the record gives a move of `side` on edge `e` (on the cage, Short's in
     /// lower case).
     pub fn move_name(&self, side: Side, e: usize) -> String {
         match &self.board {
-            Board::Cage { position, .. } => {
-                let edge = position
-                    .size()
-                    .edges()
-                    .nth(e)
-                    .expect("an edge of the board");
-                Move { side, edge }.to_string()
+            Board::Cage(s) => {
+                let edge = Game::edge(s.game().position().size(), e).expect("an edge of the board");
+                s.name(side, edge)
             }
-            Board::Graph { .. } => self.names[e].clone(),
+            Board::Graph(_) => self.names[e].clone(),
         }
     }
 
     /// The record so far in the project's notation (`A7,c5,C7`; names on a graph).
     pub fn record(&self) -> String {
         match &self.board {
-            Board::Cage { record, .. } => record.to_string(),
-            Board::Graph { graph, moves } => moves
-                .iter()
-                .map(|&e| graph.edges()[e].name.as_str())
-                .collect::<Vec<_>>()
-                .join(","),
+            Board::Cage(s) => s.record(),
+            Board::Graph(s) => s.record(),
         }
     }
 
     /// Each edge's state, by index.
     pub fn states(&self) -> Vec<EdgeState> {
-        self.with_play(|p| p.states().to_vec(), |p| p.states().to_vec())
+        match &self.board {
+            Board::Cage(s) => s.game().position().states().to_vec(),
+            Board::Graph(s) => s.game().as_play().states().to_vec(),
+        }
     }
 
     /// Whose turn it is; `None` once somebody has won.
     pub fn to_move(&self) -> Option<Side> {
-        self.with_play(|p| p.to_move(), |p| p.to_move())
+        match &self.board {
+            Board::Cage(s) => s.to_move(),
+            Board::Graph(s) => s.to_move(),
+        }
     }
 
     /// The winner, if any.
     pub fn winner(&self) -> Option<Side> {
-        self.with_play(|p| p.winner(), |p| p.winner())
-    }
-
-    fn with_play<T>(&self, cage: impl Fn(&Position) -> T, graph: impl Fn(&Play) -> T) -> T {
         match &self.board {
-            Board::Cage { position, .. } => cage(position),
-            Board::Graph { graph: g, moves } => graph(&replay(g, moves)),
+            Board::Cage(s) => s.winner(),
+            Board::Graph(s) => s.winner(),
         }
     }
 
-    /// The edge named `name` (either case on the cage; exactly or in any case on a graph).
-    pub fn edge_named(&self, name: &str) -> Result<usize, String> {
+    /// The result once the game is over: `Short has won: you win.`
+    pub fn outcome(&self) -> Option<String> {
         match &self.board {
-            Board::Cage { position, .. } => {
-                let size = position.size();
-                Edge::parse(size, name)
-                    .map(|e| e.index(size))
-                    .map_err(|e| e.to_string())
-            }
-            Board::Graph { graph, .. } => graph
-                .find_edge(name)
-                .ok_or_else(|| switching::GraphMoveError::Unknown(name.to_string()).to_string()),
-        }
-    }
-
-    /// Plays edge `e` for the side to move, whoever it is; the rules' message if illegal.
-    fn play_index(&mut self, e: usize) -> Result<(), String> {
-        match &mut self.board {
-            Board::Cage { record, position } => {
-                let edge = position.size().edges().nth(e).ok_or("no such edge")?;
-                let side = position.to_move().ok_or("the game is over")?;
-                let mv = Move { side, edge };
-                position.play(mv).map_err(|e| e.to_string())?;
-                record.push(mv).map_err(|e| e.to_string())
-            }
-            Board::Graph { graph, moves } => {
-                let mut play = replay(graph, moves);
-                play.play(e).map_err(|e| e.to_string())?;
-                moves.push(e);
-                Ok(())
-            }
+            Board::Cage(s) => s.outcome(),
+            Board::Graph(s) => s.outcome(),
         }
     }
 
     /// Plays a move of the record for the side to move (the link's record).
     fn play_any(&mut self, text: &str) -> Result<(), String> {
-        if let Board::Cage { position, .. } = &self.board {
-            // The record's case must match the side (as `birdcage analyze` reads it).
-            let size = position.size();
-            let side = position.to_move().ok_or("the game is over")?;
-            let record = Record::read(size, side, text).map_err(|e| e.error.to_string())?;
-            let mv = record.moves()[0];
-            return self.play_index(mv.edge.index(size));
+        match &mut self.board {
+            Board::Cage(s) => {
+                // The record's case must match the side (as `birdcage analyze` reads it).
+                let size = s.game().position().size();
+                let side = s.to_move().ok_or("the game is over")?;
+                let record = Record::read(size, side, text).map_err(|e| e.error.to_string())?;
+                s.push(record.moves()[0].edge).map_err(|e| e.to_string())
+            }
+            Board::Graph(s) => {
+                let e = s.game().parse(text).map_err(|e| e.to_string())?;
+                s.push(e).map_err(|e| e.to_string())
+            }
         }
-        let e = self.edge_named(text)?;
-        self.play_index(e)
     }
 
     /// Plays the person's move on the edge named `name`.
     pub fn play(&mut self, name: &str) -> Result<(), String> {
-        match self.to_move() {
-            None => return Err("the game is over".to_string()),
-            Some(side) if side != self.you => return Err(format!("it is {side}'s turn")),
-            Some(_) => {}
+        match &mut self.board {
+            Board::Cage(s) => s.play_named(name).map(drop).map_err(|e| e.to_string()),
+            Board::Graph(s) => s.play_named(name).map(drop).map_err(|e| e.to_string()),
         }
-        let e = self.edge_named(name)?;
-        self.play_index(e)
     }
 
     /// The machine's move, played, if it is the machine's turn: the heuristic's (Cut cuts
     /// the largest drop, Short shorts it, ties in reading or file order) or the perfect
-    /// player's, exactly as `birdcage next` and `birdcage play` answer.
+    /// player's, exactly as `birdcage next` and `birdcage play` answer. A graph past the
+    /// solver's limits gets no move (the page says the machine has none).
     pub fn reply(&mut self) -> Option<usize> {
-        self.to_move().filter(|&s| s != self.you)?;
-        let player = match self.opponent {
-            Opponent::Heuristic => Player::Heuristic(self.model),
-            Opponent::Perfect => Player::Perfect,
-        };
-        let e = match &self.board {
-            Board::Cage { position, .. } => {
-                let size = position.size();
-                player.reply(position).map(|edge| edge.index(size))
+        match &mut self.board {
+            Board::Cage(s) => {
+                let size = s.game().position().size();
+                s.reply().ok().flatten().map(|e| e.index(size))
             }
-            // A graph past the solver's limits gets no move (the page says the machine has none).
-            Board::Graph { graph, moves } => {
-                player.reply_on_graph(&replay(graph, moves)).ok().flatten()
-            }
-        }?;
-        self.play_index(e).ok()?;
-        Some(e)
+            Board::Graph(s) => s.reply().ok().flatten(),
+        }
     }
 
     /// Takes back moves until it is the person's turn again, one of theirs at least.
     pub fn undo(&mut self) -> bool {
-        let moves = self.moves();
-        let Some(last_own) = (0..moves.len())
-            .rev()
-            .find(|&i| Game::side_of(i) == self.you)
-        else {
-            return false;
-        };
-        self.truncate(last_own);
-        true
+        match &mut self.board {
+            Board::Cage(s) => s.undo(),
+            Board::Graph(s) => s.undo(),
+        }
     }
 
     /// Keeps the first `len` moves.
     pub fn truncate(&mut self, len: usize) {
         match &mut self.board {
-            Board::Cage { record, position } => {
-                record.truncate(len);
-                *position = record
-                    .replay(position.size())
-                    .expect("a prefix of a legal game is legal");
-            }
-            Board::Graph { moves, .. } => moves.truncate(len),
+            Board::Cage(s) => s.truncate(len),
+            Board::Graph(s) => s.truncate(len),
         }
     }
 
     /// The machine's last move: its index in the record and its edge.
     pub fn last_machine_move(&self) -> Option<(usize, usize)> {
-        let moves = self.moves();
-        (0..moves.len())
-            .rev()
-            .find(|&i| Game::side_of(i) != self.you)
-            .map(|i| (i, moves[i]))
+        match &self.board {
+            Board::Cage(s) => {
+                let size = s.game().position().size();
+                s.last_machine_move().map(|(i, e)| (i, e.index(size)))
+            }
+            Board::Graph(s) => s.last_machine_move(),
+        }
     }
 
     /// The network the heuristic measures.
@@ -323,7 +271,7 @@ impl Game {
 
     /// Who the machine is, in words.
     pub fn machine(&self) -> String {
-        match (self.opponent, self.you) {
+        match (self.opponent, self.you()) {
             (Opponent::Perfect, _) => "the perfect player (Lehman's theorem)".to_string(),
             (Opponent::Heuristic, Side::Short) => format!(
                 "Shannon's machine (Cut: it cuts the resistor with the largest current; {} \
@@ -353,9 +301,11 @@ impl Game {
     /// Every resistor's exact drop now, and the heuristic's tied set.
     pub fn drops(&self) -> Drops {
         match &self.board {
-            Board::Cage { record, position } => {
+            Board::Cage(s) => {
+                let position = s.game().position();
                 let size = position.size();
-                let report = emulator::analysis::report(position, record, self.model);
+                let report =
+                    emulator::analysis::report(position, s.game().record_moves(), self.model);
                 let mut drops = vec![None; size.edge_count()];
                 for e in &report.edges {
                     if e.state == EdgeState::Resistor {
@@ -365,10 +315,10 @@ impl Game {
                 let tied = report.tied.iter().map(|e| e.index(size)).collect();
                 Drops { drops, tied }
             }
-            Board::Graph { graph, moves } => {
-                let play = replay(graph, moves);
+            Board::Graph(s) => {
+                let play = s.game().as_play();
                 let voltages = emulator::graphs::solve(&play, self.model);
-                let drops = (0..graph.edges().len())
+                let drops = (0..play.graph().edges().len())
                     .map(|e| {
                         (play.states()[e] == EdgeState::Resistor)
                             .then(|| voltages.drop(e))
@@ -384,33 +334,13 @@ impl Game {
     /// The hint, as `birdcage play` gives it: the move it suggests (an edge index) and its
     /// line.
     pub fn hint(&self) -> (Option<usize>, String) {
-        let rival = match self.opponent {
-            Opponent::Heuristic => Rival::Heuristic(self.model),
-            Opponent::Perfect => Rival::Perfect,
-        };
         match &self.board {
-            Board::Cage { position, .. } => {
-                let size = position.size();
-                let (edge, line) = hint(position, size.edge_count(), self.you, rival, |s, e| {
-                    Move { side: s, edge: e }.to_string()
-                });
+            Board::Cage(s) => {
+                let size = s.game().position().size();
+                let (edge, line) = s.hint();
                 (edge.map(|e| e.index(size)), line)
             }
-            Board::Graph { graph, moves } => {
-                let play = replay(graph, moves);
-                hint(&play, graph.edges().len(), self.you, rival, |_, e| {
-                    graph.edges()[e].name.clone()
-                })
-            }
+            Board::Graph(s) => s.hint(),
         }
     }
-}
-
-/// The game on a graph after `moves` (legal: they were checked when played).
-fn replay<'g>(graph: &'g Graph, moves: &[usize]) -> Play<'g> {
-    let mut play = Play::new(graph, Side::Cut);
-    for &e in moves {
-        play.play(e).expect("moves are checked when played");
-    }
-    play
 }

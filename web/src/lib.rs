@@ -7,7 +7,8 @@
 //! from here. The same code runs on the host (`cargo test -p birdcage-web`).
 //!
 //! - [`settings`]: the URL (`#size=4&moves=A7,c5&you=cut&network=reference`) both ways;
-//! - [`game`]: a game on the cage or a graph, the machine's replies, undo, the hint;
+//! - [`game`]: the library's play session ([`emulator::session`]) on the cage or a graph,
+//!   with edges named by index, and the drops;
 //! - [`draw`]: the board as SVG (circuit, Gale's dots, a graph on its [`layout`]);
 //! - [`words`]: hover lines, the ranking, why the machine moved, the legend;
 //! - [`reading`]: what a board's ADC reads and the firmware's move from it.
@@ -127,13 +128,13 @@ impl App {
 
     /// Whose turn and the result, one line.
     pub fn status(&self) -> String {
-        let you = self.game.you();
-        match (self.game.winner(), self.game.to_move()) {
-            (Some(w), _) if w == you => format!("{w} has won: you win."),
-            (Some(w), _) => format!("{w} has won: the machine wins."),
-            (None, Some(s)) if s == you => format!("Your move ({s})."),
-            (None, Some(s)) => format!("The machine's move ({s})."),
-            (None, None) => "No move is left.".to_string(),
+        if let Some(outcome) = self.game.outcome() {
+            return outcome;
+        }
+        match self.game.to_move() {
+            Some(s) if s == self.game.you() => format!("Your move ({s})."),
+            Some(s) => format!("The machine's move ({s})."),
+            None => "No move is left.".to_string(),
         }
     }
 

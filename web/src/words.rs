@@ -160,7 +160,7 @@ pub fn why_html(game: &Game) -> String {
     let Some((i, e)) = game.last_machine_move() else {
         return String::new();
     };
-    let side = Game::side_of(i);
+    let side = game.side_of(i);
     let name = game.move_name(side, e);
     if !game.machine_is_heuristic() {
         return format!(

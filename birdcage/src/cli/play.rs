@@ -21,7 +21,7 @@ use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
 
 use emulator::players::Opponent;
-use heuristic::{Edge, Model, Move, Position, Record, Side, Size};
+use heuristic::{Edge, Model, Move, Position, Side, Size};
 
 use heat::Heat;
 
@@ -88,43 +88,15 @@ pub enum YouArg {
     Cut,
 }
 
-/// Who answers the person: a player that needs only the position, or the firmware on an
-/// emulated board, which is replayed from the moves (so undo just works).
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Machine {
-    Player(Opponent),
-    Firmware {
-        profile: &'static boards::Profile,
-        seed: Option<u64>,
-    },
-}
+pub(crate) use emulator::session::Machine;
+use emulator::session::{CageGame, Session as Played};
 
-impl Machine {
-    fn describe(&self) -> String {
-        match self {
-            Machine::Player(o) => o.describe(),
-            Machine::Firmware { profile, seed } => match seed {
-                Some(s) => format!(
-                    "the firmware on an emulated {} (tolerance seed {s})",
-                    profile.name
-                ),
-                None => format!(
-                    "the firmware on an emulated {} (nominal parts)",
-                    profile.name
-                ),
-            },
-        }
-    }
-}
-
-/// One game in progress: the moves so far, whose side is whose, and how to answer.
+/// One game on the cage in progress: the library's session, the network whose drops are
+/// shown and how the cage is drawn.
 #[derive(Debug)]
 pub(crate) struct Session {
-    you: Side,
-    opponent: Machine,
+    played: Played<CageGame>,
     model: Model,
-    moves: Record,
-    position: Position,
     view: View,
 }
 
@@ -157,15 +129,7 @@ pub(crate) trait Game {
     /// The person's side.
     fn you(&self) -> Side;
     /// The result line once the game is over.
-    fn outcome(&self) -> Option<String> {
-        let w = self.winner()?;
-        let who = if w == self.you() {
-            "you win"
-        } else {
-            "the machine wins"
-        };
-        Some(format!("{w} has won: {who}."))
-    }
+    fn outcome(&self) -> Option<String>;
     /// Whether somebody has won.
     fn is_over(&self) -> bool {
         self.winner().is_some()
@@ -198,10 +162,13 @@ impl Game for Session {
         Session::record(self)
     }
     fn winner(&self) -> Option<Side> {
-        self.position.winner()
+        self.position().winner()
     }
     fn you(&self) -> Side {
-        self.you
+        Session::you(self)
+    }
+    fn outcome(&self) -> Option<String> {
+        Session::outcome(self)
     }
 }
 
@@ -239,144 +206,115 @@ impl Session {
         view: View,
     ) -> Session {
         Session {
-            you,
-            opponent,
+            played: Played::new(CageGame::new(size), you, opponent),
             model,
-            moves: Record::new(Side::Cut),
-            position: Position::new(size, Side::Cut),
             view,
         }
     }
 
     pub(crate) fn position(&self) -> &Position {
-        &self.position
+        self.played.game().position()
     }
 
     pub(crate) fn view(&self) -> View {
         self.view
     }
 
+    /// The person's side.
+    pub(crate) fn you(&self) -> Side {
+        self.played.you()
+    }
+
     /// The board as plain text, in the chosen view.
     pub(crate) fn board(&self) -> String {
         match self.view {
-            View::Circuit => emulator::diagram::board(&self.position),
-            View::Gale => gale::plain(&self.position, self.you),
+            View::Circuit => emulator::diagram::board(self.position()),
+            View::Gale => gale::plain(self.position(), self.you()),
         }
     }
 
     /// The machine's move, if it is the machine's turn; an error only from the firmware
     /// (a fault on the emulated board).
     pub(crate) fn reply(&mut self) -> Result<Option<Move>> {
-        let Some(side) = self.position.to_move().filter(|&s| s != self.you) else {
-            return Ok(None);
-        };
-        let edge = match self.opponent {
-            Machine::Player(o) => o.reply(&self.position),
-            Machine::Firmware { profile, seed } => emulator::emulated::firmware_reply(
-                profile,
-                seed,
-                self.position.size(),
-                self.moves.moves(),
-            )?,
-        };
-        Ok(edge.map(|edge| {
-            self.push(Move { side, edge });
-            Move { side, edge }
-        }))
-    }
-
-    fn push(&mut self, mv: Move) {
-        self.position
-            .play(mv)
-            .expect("moves are checked before they are pushed");
-        self.moves
-            .push(mv)
-            .expect("a legal game never fills a record");
+        let side = self.you().opponent();
+        Ok(self.played.reply()?.map(|edge| Move { side, edge }))
     }
 
     /// Plays the person's move named by `text` (either case: the side is theirs).
     pub(crate) fn play(&mut self, text: &str) -> Result<Move> {
-        let edge = Edge::parse(self.position.size(), text)?;
-        self.play_edge(edge)
+        let edge = self.played.play_named(text)?;
+        Ok(Move {
+            side: self.you(),
+            edge,
+        })
     }
 
     /// Plays `edge` for the person.
     pub(crate) fn play_edge(&mut self, edge: Edge) -> Result<Move> {
-        let mv = Move {
-            side: self.you,
+        self.played.play(edge)?;
+        Ok(Move {
+            side: self.you(),
             edge,
-        };
-        if let Some(side) = self.position.to_move().filter(|&s| s != self.you) {
-            bail!("it is {side}'s turn");
-        }
-        self.position.check(mv)?;
-        self.push(mv);
-        Ok(mv)
+        })
     }
 
     /// Takes back moves until it is the person's turn again, one of theirs at least.
     pub(crate) fn undo(&mut self) -> bool {
-        let Some(last_own) = self.moves.moves().iter().rposition(|m| m.side == self.you) else {
-            return false;
-        };
-        self.moves.truncate(last_own);
-        self.position = self
-            .moves
-            .replay(self.position.size())
-            .expect("a prefix of a legal game is legal");
-        true
+        self.played.undo()
     }
 
     /// A move for the person, if there is one to suggest, and the hint's line: see
-    /// [`hint`].
+    /// [`emulator::hint::hint`].
     pub(crate) fn hint(&self) -> (Option<Edge>, String) {
-        let rival = match self.opponent {
-            Machine::Player(Opponent::Heuristic(model)) => Rival::Heuristic(model),
-            Machine::Player(Opponent::Perfect) => Rival::Perfect,
-            Machine::Firmware { .. } => Rival::Firmware,
-        };
-        let edges = self.position.size().edge_count();
-        hint(&self.position, edges, self.you, rival, |side, edge| {
-            Move { side, edge }.to_string()
-        })
+        self.played.hint()
     }
 
     /// Every resistor's drop on the board, in percent of the supply, and the largest.
     pub(crate) fn drops(&self) -> String {
-        self.heat().to_text(&self.position)
+        self.heat().to_text(self.position())
     }
 
     /// Every resistor's drop on the chosen network.
     pub(crate) fn heat(&self) -> Heat {
-        Heat::new(&self.position, &self.moves, self.model)
+        Heat::new(
+            self.position(),
+            self.played.game().record_moves(),
+            self.model,
+        )
     }
 
     /// The machine's last move, if it has moved.
     pub(crate) fn last_machine_move(&self) -> Option<Edge> {
-        let moves = self.moves.moves();
-        moves
-            .iter()
-            .rev()
-            .find(|m| m.side != self.you)
-            .map(|m| m.edge)
+        self.played.last_machine_move().map(|(_, edge)| edge)
     }
 
     /// The game record so far, `(none)` before the first move.
     pub(crate) fn record(&self) -> String {
-        if self.moves.is_empty() {
-            return "(none)".to_string();
-        }
-        self.moves.to_string()
+        none_if_empty(self.played.record())
     }
 
     /// Who the person plays against, for the header.
     pub(crate) fn header(&self) -> String {
         format!(
             "{}: you play {} against {}. Cut moves first.",
-            self.position.size(),
-            self.you,
-            self.opponent.describe()
+            self.position().size(),
+            self.you(),
+            self.played.machine().describe()
         )
+    }
+
+    /// The result line once the game is over.
+    pub(crate) fn outcome(&self) -> Option<String> {
+        self.played.outcome()
+    }
+}
+
+/// A record as the game prints it: `(none)` before the first move.
+pub(crate) fn none_if_empty(record: String) -> String {
+    if record.is_empty() {
+        "(none)".to_string()
+    } else {
+        record
     }
 }
 
@@ -571,7 +509,6 @@ fn scripted(mut game: impl Game, input: impl BufRead, out: &mut impl Write) -> R
 // web app: see `emulator::hint`.
 #[cfg(test)]
 use emulator::hint::hint_limit;
-pub(crate) use emulator::hint::{Rival, hint};
 
 #[cfg(test)]
 mod tests {

@@ -1,159 +1,98 @@
 //! A game on a graph file against the machine: the cage's opponents (the heuristic as Cut
 //! or as Short, the perfect player) on any board, the board shown as its list of edges.
+//! The game itself is the library's session ([`emulator::session`]); this module draws it.
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::Result;
 use emulator::players::Opponent;
+use emulator::session::{Game as _, GraphGame, Machine, Session};
 use heuristic::{Model, Side};
-use switching::{Graph, GraphMoveError, Play};
+use switching::{Graph, Play};
 
-use super::{Game, Rival};
+use super::{Game, none_if_empty};
 use crate::cli::analyze::graph_lines_with_drops;
 use crate::cli::{graph_lines, graph_text};
 
 /// One game on a graph in progress.
 #[derive(Debug)]
-pub(crate) struct GraphSession<'g> {
+pub(crate) struct GraphSession {
     name: String,
-    you: Side,
-    opponent: Opponent,
     /// The network whose drops `drops` shows.
     model: Model,
-    play: Play<'g>,
+    played: Session<GraphGame>,
 }
 
-impl<'g> GraphSession<'g> {
+impl GraphSession {
     /// A new game on `graph` (read from the file `name`), Cut first.
     pub(crate) fn new(
         name: &str,
-        graph: &'g Graph,
+        graph: &Graph,
         you: Side,
         opponent: Opponent,
         model: Model,
     ) -> Self {
         GraphSession {
             name: name.to_string(),
-            you,
-            opponent,
             model,
-            play: Play::new(graph, Side::Cut),
+            played: Session::new(
+                GraphGame::new(graph.clone()),
+                you,
+                Machine::Player(opponent),
+            ),
         }
     }
 
-    pub(crate) fn play(&self) -> &Play<'g> {
-        &self.play
+    /// The game as it stands.
+    pub(crate) fn play(&self) -> Play<'_> {
+        self.played.game().as_play()
     }
 
     fn name_of(&self, edge: usize) -> &str {
-        &self.play.graph().edges()[edge].name
+        self.played.game().edge_name(edge)
     }
 
     /// The machine's move, if it is the machine's turn.
     pub(crate) fn reply(&mut self) -> Result<Option<usize>> {
-        let Some(side) = self.play.to_move().filter(|&s| s != self.you) else {
-            return Ok(None);
-        };
-        // As on the cage: the heuristic, or the first winning move and once lost the
-        // heuristic's move.
-        let edge = self.opponent.reply_on_graph(&self.play)?;
-        let Some(edge) = edge else {
-            bail!("the machine has no move for {side} on this graph");
-        };
-        self.play
-            .play(edge)
-            .map_err(|e| anyhow!("the machine's move {}: {e}", self.name_of(edge)))?;
-        Ok(Some(edge))
+        Ok(self.played.reply()?)
     }
 
     /// Plays the edge `edge` for the person.
     pub(crate) fn play_edge(&mut self, edge: usize) -> Result<usize> {
-        if let Some(side) = self.play.to_move().filter(|&s| s != self.you) {
-            bail!("it is {side}'s turn");
-        }
-        self.play.play(edge)?;
-        Ok(edge)
-    }
-
-    /// Plays the edge the person names (exactly, or in another case if only one matches).
-    pub(crate) fn play_name(&mut self, text: &str) -> Result<usize> {
-        let graph = self.play.graph();
-        let edge = graph
-            .find_edge(text)
-            .ok_or_else(|| GraphMoveError::Unknown(text.to_string()))?;
-        self.play_edge(edge)
-    }
-
-    /// Who played move i of the game.
-    fn side_of(&self, i: usize) -> Side {
-        let first = self.play.first();
-        if i.is_multiple_of(2) {
-            first
-        } else {
-            first.opponent()
-        }
+        Ok(self.played.play(edge)?)
     }
 
     /// The machine's last move, if it has moved.
     pub(crate) fn last_machine_move(&self) -> Option<usize> {
-        let moves = self.play.moves();
-        (0..moves.len())
-            .rev()
-            .find(|&i| self.side_of(i) != self.you)
-            .map(|i| moves[i])
+        self.played.last_machine_move().map(|(_, edge)| edge)
     }
 
-    /// Takes back moves until it is the person's turn again, one of theirs at least.
-    pub(crate) fn take_back(&mut self) -> bool {
-        let moves = self.play.moves().to_vec();
-        let first = self.play.first();
-        let Some(last_own) = (0..moves.len())
-            .rev()
-            .find(|&i| self.side_of(i) == self.you)
-        else {
-            return false;
-        };
-        let mut play = Play::new(self.play.graph(), first);
-        for &edge in &moves[..last_own] {
-            play.play(edge).expect("a prefix of a legal game is legal");
-        }
-        self.play = play;
-        true
-    }
-
-    /// The edge the hint suggests, if any, and the hint's line (see [`super::hint`]).
+    /// The edge the hint suggests, if any, and the hint's line (see [`emulator::hint`]).
     pub(crate) fn suggest(&self) -> (Option<usize>, String) {
-        let rival = match self.opponent {
-            Opponent::Heuristic(model) => Rival::Heuristic(model),
-            Opponent::Perfect => Rival::Perfect,
-        };
-        let edges = self.play.graph().edges().len();
-        super::hint(&self.play, edges, self.you, rival, |_, edge| {
-            self.name_of(edge).to_string()
-        })
+        self.played.hint()
     }
 
     /// The board as lines, `marker(i)` before edge i; with `drops`, each resistor's drop.
     pub(crate) fn lines(&self, marker: impl Fn(usize) -> &'static str, drops: bool) -> Vec<String> {
         if drops {
-            graph_lines_with_drops(&self.play, self.model, marker)
+            graph_lines_with_drops(&self.play(), self.model, marker)
         } else {
-            graph_lines(&self.play, marker)
+            graph_lines(&self.play(), marker)
         }
     }
 }
 
-impl Game for GraphSession<'_> {
+impl Game for GraphSession {
     fn header(&self) -> String {
         format!(
             "{} ({} edges): you play {} against {}. Cut moves first.",
             self.name,
-            self.play.graph().edges().len(),
-            self.you,
-            self.opponent.describe()
+            self.played.game().graph().edges().len(),
+            self.played.you(),
+            self.played.machine().describe()
         )
     }
 
     fn board(&self) -> String {
-        graph_text(&self.play)
+        graph_text(&self.play())
     }
 
     fn answer(&mut self) -> Result<Option<String>> {
@@ -161,12 +100,12 @@ impl Game for GraphSession<'_> {
     }
 
     fn play_text(&mut self, text: &str) -> Result<String> {
-        let edge = self.play_name(text)?;
+        let edge = self.played.play_named(text)?;
         Ok(self.name_of(edge).to_string())
     }
 
     fn names_edge(&self, word: &str) -> bool {
-        self.play.graph().find_edge(word).is_some()
+        self.played.game().parse(word).is_ok()
     }
 
     fn hint(&self) -> String {
@@ -183,21 +122,22 @@ impl Game for GraphSession<'_> {
     }
 
     fn undo(&mut self) -> bool {
-        self.take_back()
+        self.played.undo()
     }
 
     fn record(&self) -> String {
-        if self.play.moves().is_empty() {
-            return "(none)".to_string();
-        }
-        self.play.record()
+        none_if_empty(self.played.record())
     }
 
     fn winner(&self) -> Option<Side> {
-        self.play.winner()
+        self.played.winner()
     }
 
     fn you(&self) -> Side {
-        self.you
+        self.played.you()
+    }
+
+    fn outcome(&self) -> Option<String> {
+        self.played.outcome()
     }
 }

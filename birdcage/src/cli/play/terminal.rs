@@ -348,7 +348,7 @@ impl Table for Session {
     }
 }
 
-impl Table for GraphSession<'_> {
+impl Table for GraphSession {
     type Selection = usize;
 
     fn start(&self) -> usize {
@@ -368,7 +368,8 @@ impl Table for GraphSession<'_> {
 
     fn settle(&self, at: usize) -> usize {
         // The nearest unclaimed edge in the list; ties go to the earlier.
-        let states = self.play().states();
+        let play = self.play();
+        let states = play.states();
         (0..states.len())
             .filter(|&i| states[i] == EdgeState::Resistor)
             .min_by_key(|&i| i.abs_diff(at))

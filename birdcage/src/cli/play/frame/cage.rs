@@ -12,7 +12,7 @@ use crate::cli::play::gale::{self, Ink};
 use crate::cli::play::heat::{self, Heat};
 use crate::cli::play::keys;
 use crate::cli::play::terminal::Table;
-use crate::cli::play::{Game, Session, View};
+use crate::cli::play::{Session, View};
 
 /// What the screen shows besides the game.
 #[derive(Debug)]

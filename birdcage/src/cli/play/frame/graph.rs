@@ -11,8 +11,8 @@ use crate::cli::play::terminal::Table;
 
 /// What the screen of a game on a graph shows besides the game.
 #[derive(Debug)]
-pub(crate) struct GraphScene<'a, 'g> {
-    pub(crate) game: &'a GraphSession<'g>,
+pub(crate) struct GraphScene<'a> {
+    pub(crate) game: &'a GraphSession,
     /// The edge under the cursor, in file order.
     pub(crate) selected: usize,
     /// Whether the drops are shown.
@@ -40,7 +40,8 @@ pub(crate) fn graph_frame(scene: &GraphScene, width: u16, height: u16) -> Frame 
         }
     };
     let all = game.lines(marker, scene.drops);
-    let states = game.play().states();
+    let play = game.play();
+    let states = play.states();
     let ink = |colour| Style {
         fg: scene.colours.then_some(colour),
         ..Style::default()
