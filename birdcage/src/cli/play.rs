@@ -100,8 +100,9 @@ pub(crate) struct Session {
     view: View,
 }
 
-/// What the scripted game needs of a game in progress, on the cage or on a graph.
-pub(crate) trait Game {
+/// What a front end (the scripted game, the terminal) needs of a game in progress, on the
+/// cage or on a graph: the library's session underneath, drawn and read here.
+pub(crate) trait Front {
     /// Who plays whom, for the first line.
     fn header(&self) -> String;
     /// The position drawn as plain text.
@@ -136,7 +137,7 @@ pub(crate) trait Game {
     }
 }
 
-impl Game for Session {
+impl Front for Session {
     fn header(&self) -> String {
         Session::header(self)
     }
@@ -429,7 +430,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// The machine's reply; if it fails (the firmware faulted), the record so far is written
 /// before the error goes up, so nothing already played is lost.
-fn reply_or_record(game: &mut impl Game, out: &mut impl Write) -> Result<Option<String>> {
+fn reply_or_record(game: &mut impl Front, out: &mut impl Write) -> Result<Option<String>> {
     match game.answer() {
         Ok(mv) => Ok(mv),
         Err(e) => {
@@ -442,7 +443,7 @@ fn reply_or_record(game: &mut impl Game, out: &mut impl Write) -> Result<Option<
 
 /// Plays from lines of input, writing everything to `out`. A bad move ends the game with
 /// exit code 2 after the record so far; end of input or `quit` ends it with 0.
-fn scripted(mut game: impl Game, input: impl BufRead, out: &mut impl Write) -> Result<ExitCode> {
+fn scripted(mut game: impl Front, input: impl BufRead, out: &mut impl Write) -> Result<ExitCode> {
     writeln!(out, "{}\n\n{}", game.header(), game.board())?;
     if let Some(mv) = reply_or_record(&mut game, out)? {
         writeln!(out, "Machine: {mv}\n\n{}", game.board())?;

@@ -8,7 +8,7 @@ use emulator::session::{Game as _, GraphGame, Machine, Session};
 use heuristic::{Model, Side};
 use switching::{Graph, Play};
 
-use super::{Game, none_if_empty};
+use super::{Front, none_if_empty};
 use crate::cli::analyze::graph_lines_with_drops;
 use crate::cli::{graph_lines, graph_text};
 
@@ -80,7 +80,7 @@ impl GraphSession {
     }
 }
 
-impl Game for GraphSession {
+impl Front for GraphSession {
     fn header(&self) -> String {
         format!(
             "{} ({} edges): you play {} against {}. Cut moves first.",

@@ -21,7 +21,7 @@ use heuristic::{Edge, EdgeState, Size};
 use super::frame::{self, Frame, GraphScene, Scene};
 use super::graph::GraphSession;
 use super::keys::{self, Input};
-use super::{Command, Game, Session, View};
+use super::{Command, Front, Session, View};
 
 /// The exit code of a program ended by Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: u8 = 130;
@@ -93,7 +93,7 @@ pub(crate) enum Ending {
 
 /// A game as the terminal plays it, on the cage or on a graph: what differs between the
 /// two is where the selection is and how the screen is drawn.
-pub(crate) trait Table: Game {
+pub(crate) trait Table: Front {
     /// The selection: a square (x, y) on the cage, an edge's place in the file on a graph.
     type Selection: Copy;
     /// Where the selection starts.

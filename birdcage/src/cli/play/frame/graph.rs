@@ -4,7 +4,7 @@ use heuristic::EdgeState;
 
 use super::layout::{Content, Part, Place, Sheet, Status, lay_out, wrap};
 use super::{CUT_INK, Frame, SHORT_INK, Span, Style};
-use crate::cli::play::Game;
+use crate::cli::play::Front;
 use crate::cli::play::graph::GraphSession;
 use crate::cli::play::keys;
 use crate::cli::play::terminal::Table;

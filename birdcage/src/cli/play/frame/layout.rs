@@ -11,7 +11,7 @@
 use heuristic::Side;
 
 use super::{Frame, Line, Span};
-use crate::cli::play::Game;
+use crate::cli::play::Front;
 
 /// The narrowest screen drawn: the status line's shortest forms fit it.
 pub(super) const MIN_WIDTH: usize = 20;
@@ -90,7 +90,7 @@ pub(super) struct Status {
 }
 
 impl Status {
-    pub(super) fn new(game: &impl Game, to_move: Option<Side>, you: Side) -> Status {
+    pub(super) fn new(game: &impl Front, to_move: Option<Side>, you: Side) -> Status {
         let (turn, short) = match (game.outcome(), game.winner(), to_move) {
             (Some(outcome), Some(w), _) => (
                 outcome,

@@ -9,7 +9,7 @@ use heuristic::{Edge, Side};
 use super::ink::HEAT;
 use super::*;
 use crate::cli::play::heat;
-use crate::cli::play::{Game, Machine, Session, View, YouArg};
+use crate::cli::play::{Front, Machine, Session, View, YouArg};
 use emulator::players::Opponent;
 use heuristic::{Model, Size};
 
