@@ -37,7 +37,7 @@ fn symbol(edge: Edge, state: EdgeState) -> &'static str {
 /// What a piece of the drawing shows, so that a caller can style it (the terminal game
 /// colours wires and cuts, and marks edges).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
+pub enum Piece {
     /// Row numbers, column letters and the blanks between cells.
     Text,
     /// A node.
@@ -49,7 +49,7 @@ pub enum Part {
 }
 
 /// A line of the drawing: pieces of text with what each shows.
-pub type Pieces = Vec<(String, Part)>;
+pub type Pieces = Vec<(String, Piece)>;
 
 /// Lays the board out row by row, top terminal first, each cell `width` wide, with row
 /// numbers on the left and column letters below. `label` may replace an edge's symbol.
@@ -69,30 +69,30 @@ fn layout(
         } else {
             String::new()
         };
-        let mut line = vec![(format!("{row:<margin$}"), Part::Text)];
+        let mut line = vec![(format!("{row:<margin$}"), Piece::Text)];
         for x in 1..=span {
             let (text, part) = match cell(size, x, y, position) {
-                Cell::Node => ("●".to_string(), Part::Node),
-                Cell::Rail => ("=".to_string(), Part::Rail),
-                Cell::Gap => (String::new(), Part::Text),
+                Cell::Node => ("●".to_string(), Piece::Node),
+                Cell::Rail => ("=".to_string(), Piece::Rail),
+                Cell::Gap => (String::new(), Piece::Text),
                 Cell::Edge(e, s) => (
                     label(e, s).unwrap_or_else(|| symbol(e, s).to_string()),
-                    Part::Edge(e, s),
+                    Piece::Edge(e, s),
                 ),
             };
             line.push((format!("{text:^width$}"), part));
             if x < span {
-                line.push((" ".to_string(), Part::Text));
+                line.push((" ".to_string(), Piece::Text));
             }
         }
         lines.push(line);
     }
-    let mut letters = vec![(" ".repeat(margin), Part::Text)];
+    let mut letters = vec![(" ".repeat(margin), Piece::Text)];
     for x in 1..=span {
         let letter = heuristic::column_letter(x);
-        letters.push((format!("{letter:^width$}"), Part::Text));
+        letters.push((format!("{letter:^width$}"), Piece::Text));
         if x < span {
-            letters.push((" ".to_string(), Part::Text));
+            letters.push((" ".to_string(), Piece::Text));
         }
     }
     lines.push(letters);

@@ -2,7 +2,7 @@
 //! message, the keys and the prompt, as much as the terminal holds.
 
 use crossterm::style::Color;
-use emulator::diagram::{self, Part};
+use emulator::diagram::{self, Piece};
 use heuristic::{Edge, EdgeState, Move, Position, Side};
 
 use super::ink::{HEAT, HEAT_TEXT};
@@ -235,8 +235,8 @@ pub(super) fn drops_note(needed: usize) -> String {
 /// One piece of the circuit drawing as a span: wires and cuts inked by side, a cut drawn
 /// `×` (a blank in the original's drawing, which no colour can show); with `heat`, each
 /// resistor on its heat step.
-fn circuit_span(text: String, part: Part, heat: Option<&Heat>, colours: bool) -> Span {
-    let Part::Edge(edge, state) = part else {
+fn circuit_span(text: String, part: Piece, heat: Option<&Heat>, colours: bool) -> Span {
+    let Piece::Edge(edge, state) = part else {
         return Span::plain(text);
     };
     let mut style = Style::default();
