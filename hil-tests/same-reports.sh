@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Do two builds of the bench write the same reports? For a refactor that must keep every
 # report byte for byte (issue 42): `hil-tests/same-reports.sh OLD_HIL_TESTS NEW_HIL_TESTS`,
-# each a hil-tests binary built with `--features probe` (say, main's copied aside, then this
+# each a hil-tests binary built with probe-rs (before stop 46: `--features probe`) (say, main's copied aside, then this
 # checkout's). Runs SIL's tree3, random4 on a drawn board, the cage's fault campaign at M=3, a
 # sweep of three drawn boards, PIL's tree3 in lockstep, and on the virtual board the tree in
 # lockstep and the board faults; then compares every file. Differences allowed, and said:

@@ -6,7 +6,7 @@
 # Release builds. Takes about 8 minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q -p hil-tests --features probe -p virtual-board
+cargo build --release -q -p hil-tests -p virtual-board
 cargo build -q -p firmware --bin firmware-qemu --features qemu --target thumbv7em-none-eabihf --profile fw
 cargo fw -q
 hil=target/release/hil-tests

@@ -292,9 +292,12 @@ fn cli_interrupt_keeps_the_finished_part() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the run is under way (the positions file is created first).
+    // Wait until the run is under way: it takes the folder's lock before its first board.
+    // The files are written at the end (the positions file too: waiting for it waited the
+    // whole minute).
     let started = std::time::Instant::now();
-    while !dir.join("tolerance-positions.csv").exists() && started.elapsed().as_secs() < 60 {
+    while !dir.join(shards::FOLDER_LOCK).exists() {
+        assert!(started.elapsed().as_secs() < 60, "the run never took its folder's lock");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     std::thread::sleep(std::time::Duration::from_millis(500));

@@ -640,7 +640,6 @@ fn fifos_named_as_report_files_and_a_studys_folder_are_refused() {
 
 /// HIL in QEMU ended by SIGTERM: the bench survives it (as it does Ctrl-C and its own
 /// errors, which drop the machine the same way), so QEMU's gdb socket file goes with it.
-#[cfg(feature = "probe")]
 #[test]
 fn the_gdb_socket_is_removed_on_every_exit_the_bench_survives() {
     let Some(elf) = common::qemu_elf() else {

@@ -1,5 +1,5 @@
 //! HIL: only with a probe named in `BIRDCAGE_HIL_PROBE` (and the firmware ELF in
-//! `BIRDCAGE_HIL_ELF`, built with `--features probe`); otherwise skipped, and passing.
+//! `BIRDCAGE_HIL_ELF`, the board binary `cargo fw` builds); otherwise skipped, and passing.
 
 #[test]
 fn hil_campaign_on_a_connected_board() {
@@ -13,15 +13,6 @@ fn hil_campaign_on_a_connected_board() {
     campaign(&probe);
 }
 
-#[cfg(not(feature = "probe"))]
-fn campaign(probe: &str) {
-    panic!(
-        "{}={probe} asks for HIL, but this build has no probe-rs: cargo test -p hil-tests --features probe",
-        bench::PROBE_ENV
-    );
-}
-
-#[cfg(feature = "probe")]
 fn campaign(probe: &str) {
     use bench::{Class, Report, Scenario, Target, header};
     let elf = std::env::var("BIRDCAGE_HIL_ELF")

@@ -1,8 +1,7 @@
 //! HIL's probe-rs path against the firmware in QEMU: probe-rs attaches through
 //! `bench::qemu` (QEMU's gdbstub as a debug probe), downloads the QEMU firmware, resets
 //! it and attaches RTT, and the bench plays over RTT in lockstep with SIL on the same board.
-//! Only with the `probe` feature; says why it skips when QEMU is not installed.
-#![cfg(feature = "probe")]
+//! Says why it skips when QEMU is not installed.
 
 use bench::{Class, Lockstep, Scenario, Sil, Target};
 use heuristic::Size;

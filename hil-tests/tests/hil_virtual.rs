@@ -1,10 +1,9 @@
 //! HIL's probe-rs path against the unmodified board ELF (`cargo fw`) on the virtual
 //! NUCLEO-F446RE (`virtual-board`, a process of its own): probe-rs downloads the ELF, resets it
 //! and attaches RTT, the bench sets the cage through the firmware's own fixture and plays over
-//! RTT in lockstep with SIL on the same drawn board. Only with the `probe` feature; says why it
+//! RTT in lockstep with SIL on the same drawn board. Says why it
 //! skips without the board ELF or the virtual board's binary. The M=3 tree runs in CI
 //! (`.ci/run`); here a few random M=4 games, doctor, and the errors.
-#![cfg(feature = "probe")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

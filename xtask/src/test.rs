@@ -115,7 +115,7 @@ pub fn test(options: &Options) -> Result<()> {
     // The firmware the tests run, built once here rather than inside the tests.
     let virtual_board = has(&absent, "unicorn-build");
     let qemu = has(&absent, "qemu");
-    let mut selection = vec!["--workspace", "--features", "hil-tests/probe"];
+    let mut selection = vec!["--workspace"];
     let mut env: Vec<(&str, PathBuf)> = Vec::new();
     if virtual_board {
         run(

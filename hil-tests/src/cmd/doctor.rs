@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, clap::Args)]
 pub struct Doctor {
     /// `qemu` (the firmware in QEMU, reached through its gdbstub), `virtual` (the board ELF on
-    /// the virtual NUCLEO-F446RE), or a probe (`VID:PID[:SERIAL]`) or chip for a board (the
-    /// last two need `--features probe`).
+    /// the virtual NUCLEO-F446RE), or a probe (`VID:PID[:SERIAL]`) or chip for a board.
     #[arg(long, default_value = "qemu")]
     probe: String,
     /// Board profile: a name or a profile file.

@@ -186,7 +186,6 @@ impl Run {
 impl Run {
     /// The board faults of the virtual board, on M=4 unless `--size` says 3, in any mode
     /// of the shard model: fault k belongs to shard k mod P.
-    #[cfg(feature = "probe")]
     fn board_faults(&self, profile: &'static boards::Profile, mode: Mode) -> anyhow::Result<()> {
         let m = match self.size {
             None => 4,
@@ -237,12 +236,5 @@ impl Run {
                 Ok(())
             }
         }
-    }
-
-    #[cfg(not(feature = "probe"))]
-    fn board_faults(&self, _profile: &'static boards::Profile, _mode: Mode) -> anyhow::Result<()> {
-        bail!(
-            "the virtual board needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
-        )
     }
 }
