@@ -297,7 +297,10 @@ fn cli_interrupt_keeps_the_finished_part() {
     // whole minute).
     let started = std::time::Instant::now();
     while !dir.join(shards::FOLDER_LOCK).exists() {
-        assert!(started.elapsed().as_secs() < 60, "the run never took its folder's lock");
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "the run never took its folder's lock"
+        );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     std::thread::sleep(std::time::Duration::from_millis(500));
