@@ -15,26 +15,6 @@ use crate::elf::Elf;
 use crate::sram::Sram;
 use crate::stop::{Access, Place, Refusal, Stop};
 
-/// The 4 KiB pages the models answer (MMIO): SPI2 (with SPI3), ADC1, GPIOA-D, GPIOE-H, RCC and
-/// FLASH (with CRC), the bit-band alias, and the private peripheral bus's DWT, FPB, SCS and
-/// DBGMCU pages. Everything else is unmapped, so an access there stops the run with its exact
-/// PC (an unmapped-access hook); a register the models do not know inside these pages stops it
-/// at the start of the instruction block that made it (MMIO callbacks have no exact PC, and
-/// the hooks that would give one put every load and store on unicorn's slow path, measured at
-/// less than half the speed).
-const MODELLED: [(u32, u32); 10] = [
-    (0x4000_3000, 0x1000),
-    (0x4001_2000, 0x1000),
-    (0x4002_0000, 0x1000),
-    (0x4002_1000, 0x1000),
-    (0x4002_3000, 0x1000),
-    (0x4200_0000, 0x0200_0000),
-    (0xE000_1000, 0x1000),
-    (0xE000_2000, 0x1000),
-    (0xE000_E000, 0x1000),
-    (0xE004_2000, 0x1000),
-];
-
 /// The top byte of a `bkpt` instruction (ARMv7-M ARM, A7.7.17): a debugger's software
 /// breakpoint, a debug halt.
 const BKPT: u16 = 0xBE;
@@ -200,7 +180,12 @@ impl<'a> Core<'a> {
                 sram.as_mut_ptr().cast(),
             )?;
         }
-        for (start, size) in MODELLED {
+        // The models' 4 KiB pages (MMIO, from the chip's map): the models answer, and refuse
+        // what they do not know, at the start of the instruction block (MMIO callbacks have no
+        // exact PC, and the hooks that would give one put every load and store on unicorn's
+        // slow path, measured at less than half the speed). Everything else is unmapped: an
+        // access there stops the run with its exact PC (an unmapped-access hook).
+        for (start, size) in crate::chip::map::pages() {
             // MMIO: the models answer, and refuse what they do not know.
             uc.mmio_map(
                 u64::from(start),

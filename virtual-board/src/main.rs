@@ -39,7 +39,6 @@ mod elf;
 mod gdb;
 mod log;
 mod operator;
-mod periph;
 mod person;
 mod semihosting;
 mod serve;

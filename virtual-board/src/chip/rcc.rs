@@ -2,12 +2,11 @@
 //! enables, the switch status that follows the switch, and the peripheral clock enables the
 //! other models check.
 
-use super::{Regs, reg};
+use super::flash::FlashInterface;
+use super::peripheral::{Bus, Event, Peripheral};
+use super::reg::{self, Regs};
 use crate::chip::HSI_HZ;
 use crate::stop::Refusal;
-
-/// RCC's base address (RM0390 table 1).
-pub const BASE: u32 = 0x4002_3800;
 
 const CR: u32 = 0x00;
 const PLLCFGR: u32 = 0x04;
@@ -98,22 +97,41 @@ pub struct Clocks {
 #[derive(Debug)]
 pub struct Rcc {
     regs: Regs,
+    /// The main PLL never locks (a board fault made on purpose; a reset keeps it).
+    pub pll_stuck: bool,
 }
 
 impl Default for Rcc {
     fn default() -> Self {
         Rcc {
             regs: Regs::new(REGISTERS),
+            pll_stuck: false,
         }
     }
 }
 
-impl Rcc {
-    /// A register's name.
-    pub fn register(offset: u32) -> Option<&'static str> {
+impl Peripheral for Rcc {
+    fn register(&self, offset: u32) -> Option<&'static str> {
         reg::name(REGISTERS, offset)
     }
 
+    fn read(&mut self, offset: u32, _: &mut Bus<'_>) -> Result<u32, Refusal> {
+        Rcc::read(self, offset)
+    }
+
+    /// A clock switch checks the flash interface's wait states (its peer on the bus).
+    fn write(&mut self, offset: u32, value: u32, bus: &mut Bus<'_>) -> Result<Event, Refusal> {
+        let latency = bus.peer::<FlashInterface>().map_or(0, |f| f.latency());
+        let stuck = self.pll_stuck;
+        Rcc::write(self, offset, value, latency, stuck).map(|()| Event::None)
+    }
+
+    fn reset(&mut self) {
+        self.regs = Regs::new(REGISTERS);
+    }
+}
+
+impl Rcc {
     /// Reads the register at `offset`.
     pub fn read(&mut self, offset: u32) -> Result<u32, Refusal> {
         self.regs.get(offset)
