@@ -16,6 +16,7 @@ use firmware::LedPattern;
 use heuristic::{EdgeState, Node, Position, Side, Size};
 
 use crate::chip::gpio::{Gpio, Mode, Outside};
+use crate::chip::iwdg::Iwdg;
 use crate::chip::peripheral::Event;
 use crate::chip::rcc::Rcc;
 use crate::chip::{self, Chip, pin_name};
@@ -34,6 +35,21 @@ pub const PANIC_AT: &str = "firmware::self_check::Tracker::check";
 /// The firmware's panic handler (panic-probe's, through defmt).
 pub const PANIC_HANDLER: &str = "_defmt_panic";
 
+/// What the virtual board says when the watchdog resets the chip (a log line of `run` and
+/// `serve`).
+pub const WATCHDOG_RESET: &str = "the independent watchdog (IWDG) expired: the firmware stopped \
+                                  feeding it; system reset (memory kept, peripherals at reset, \
+                                  the core from its vector table)";
+
+/// Why the chip reset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResetCause {
+    /// The firmware asked (AIRCR.SYSRESETREQ), or a debugger did.
+    Software,
+    /// The independent watchdog expired (IWDG, RM0390 19.3): the firmware stopped feeding it.
+    Watchdog,
+}
+
 /// The board: the chip, its devices, the wiring, the cage, time.
 pub struct Board {
     chip: Chip,
@@ -44,8 +60,12 @@ pub struct Board {
     button_pressed: bool,
     /// Core cycles since reset: the board's only clock.
     pub cycles: u64,
-    /// A system reset was asked for (AIRCR.SYSRESETREQ).
+    /// A system reset was asked for (AIRCR.SYSRESETREQ) or made (the watchdog).
     pub reset_requested: bool,
+    /// Why the chip resets, once `reset_requested`.
+    cause: ResetCause,
+    /// The first core cycle at which a block of the chip resets it by itself (the watchdog).
+    pub due: u64,
     /// Conversions made.
     pub conversions: u64,
     /// Faults made on purpose.
@@ -77,6 +97,8 @@ impl Board {
             button_pressed: false,
             cycles: 0,
             reset_requested: false,
+            cause: ResetCause::Software,
+            due: u64::MAX,
             conversions: 0,
             faults: Vec::new(),
         };
@@ -124,8 +146,10 @@ impl Board {
     /// cage (its parts, its noise stream) is the same board.
     pub fn reset(&mut self) {
         self.chip.reset();
+        self.due = self.chip.due();
         self.chain = Chain::new(usize::from(self.wiring.fixture.devices));
         self.reset_requested = false;
+        self.cause = ResetCause::Software;
         self.wire_cage();
     }
 
@@ -238,6 +262,7 @@ impl Board {
     pub fn write(&mut self, address: u32, size: usize, value: u32) -> Result<(), Refusal> {
         let written = self.chip.write(address, size, value, self.cycles)?;
         self.cycles += written.skip;
+        self.due = self.chip.due();
         let result = match written.event {
             Event::None => Ok(()),
             Event::Convert => self.convert(),
@@ -249,6 +274,24 @@ impl Board {
             }
         };
         result.map_err(|f| self.chip.complete(f, written.address, Some(written.value)))
+    }
+
+    /// Time has reached [`Board::due`]: the watchdog resets the chip (asked of the core,
+    /// which resets with it).
+    pub fn expire(&mut self) {
+        self.reset_requested = true;
+        self.cause = ResetCause::Watchdog;
+    }
+
+    /// Why the chip resets (once `reset_requested`).
+    pub fn reset_cause(&self) -> ResetCause {
+        self.cause
+    }
+
+    /// The watchdog's feeds since power-on and the longest span between two, in core cycles.
+    pub fn watchdog_feeds(&self) -> (u64, u64) {
+        let w = self.chip.get::<Iwdg>();
+        (w.feeds, w.longest)
     }
 
     /// The peripheral and register at `address`, for a fault.

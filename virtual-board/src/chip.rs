@@ -13,6 +13,7 @@ pub mod dbgmcu;
 pub mod debug;
 pub mod flash;
 pub mod gpio;
+pub mod iwdg;
 pub mod map;
 pub mod peripheral;
 pub mod rcc;

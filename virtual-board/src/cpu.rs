@@ -9,7 +9,7 @@ use unicorn_engine::unicorn_const::{
 };
 use unicorn_engine::{ArmCpuModel, RegisterARM, UcHookId, Unicorn};
 
-use crate::board::Board;
+use crate::board::{Board, ResetCause};
 use crate::chip::{FLASH, SRAM};
 use crate::elf::Elf;
 use crate::sram::Sram;
@@ -33,8 +33,8 @@ const XPSR_THUMB: u64 = 1 << 24;
 pub enum Ran {
     /// The slice's cycles ran out: run again.
     Slice,
-    /// The firmware asked for a system reset, and got one.
-    Reset,
+    /// The chip reset (the firmware asked, or the watchdog expired), and the core with it.
+    Reset(ResetCause),
     /// The core executed WFI (nothing wakes it: no interrupt is modelled).
     Sleeps,
     /// The core reached a `bkpt` (a debugger's software breakpoint): halted at it.
@@ -258,6 +258,19 @@ impl<'a> Core<'a> {
         self.reset().map_err(|e| e.to_string())
     }
 
+    /// Plants [`BoardFault::Hang`](crate::board::BoardFault::Hang): from the next reset on,
+    /// the entry of `PANIC_AT` branches to itself (`b.w .`), and the firmware stops feeding
+    /// its watchdog.
+    pub fn plant_hang(&mut self, elf: &Elf) -> Result<(), String> {
+        use crate::board::PANIC_AT;
+        let from = elf.function(PANIC_AT).ok_or_else(|| {
+            format!("the ELF has no function {PANIC_AT}, which the hang fault needs")
+        })?;
+        let code = branch_w(from, from).ok_or("a branch to itself is always in reach")?;
+        self.plant = Some((from, code));
+        self.reset().map_err(|e| e.to_string())
+    }
+
     /// From now on a `BKPT` (a semihosting call is `BKPT 0xAB`) stops the run as a debugger
     /// sees it, [`Stop::Breakpoint`] at the instruction, instead of unicorn's error; the
     /// caller answers it and goes on with [`Core::resume_after_breakpoint`]. Only the test
@@ -377,12 +390,17 @@ impl<'a> Core<'a> {
             }
             None => {}
         }
+        let board = &mut self.uc.get_data_mut().board;
+        if board.cycles >= board.due {
+            board.expire();
+        }
         if self.uc.get_data().board.reset_requested {
+            let cause = self.uc.get_data().board.reset_cause();
             self.reset().map_err(|e| Stop::Cpu {
                 what: e.to_string(),
                 place: place(self.pc()),
             })?;
-            return Ok(Ran::Reset);
+            return Ok(Ran::Reset(cause));
         }
         let pc = self.pc();
         if let Some(addr) = self.uc.get_data_mut().watched.take() {
@@ -747,7 +765,10 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     }
     state.instructions += u64::from(n);
     state.board.cycles += u64::from(n);
-    if state.board.cycles >= state.slice_end || state.instructions >= state.slice_instructions {
+    if state.board.cycles >= state.slice_end
+        || state.instructions >= state.slice_instructions
+        || state.board.cycles >= state.board.due
+    {
         let _ = uc.emu_stop();
     }
 }

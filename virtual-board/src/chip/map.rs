@@ -12,6 +12,7 @@ use super::dbgmcu::Dbgmcu;
 use super::debug::{Dwt, Fpb};
 use super::flash::FlashInterface;
 use super::gpio::Gpio;
+use super::iwdg::Iwdg;
 use super::peripheral::{Bus, Event, Peripheral, Vacant};
 use super::rcc::Rcc;
 use super::scb::Scb;
@@ -34,6 +35,12 @@ pub struct Block {
 
 /// Every block the virtual board models.
 pub const MAP: &[Block] = &[
+    Block {
+        base: 0x4000_3000,
+        size: 0x400,
+        name: "IWDG",
+        model: || Box::new(Iwdg::default()),
+    },
     Block {
         base: 0x4000_3800,
         size: 0x400,
@@ -189,6 +196,15 @@ impl Chip {
         for m in &mut self.models {
             m.reset();
         }
+    }
+
+    /// The first core cycle at which a block resets the chip by itself (`u64::MAX`: none will).
+    pub fn due(&self) -> u64 {
+        self.models
+            .iter()
+            .filter_map(|m| m.due())
+            .min()
+            .unwrap_or(u64::MAX)
     }
 
     /// The first model of type `T`.

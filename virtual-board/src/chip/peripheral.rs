@@ -34,6 +34,12 @@ pub trait Peripheral: Any + std::fmt::Debug {
         None
     }
 
+    /// The core cycle at which the block resets the chip by itself (a watchdog's expiry), if
+    /// it will.
+    fn due(&self) -> Option<u64> {
+        None
+    }
+
     /// Whether the block's registers are 16 bits wide and taken by half-words too (SPI).
     fn half_words(&self) -> bool {
         false
