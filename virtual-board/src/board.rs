@@ -146,6 +146,13 @@ impl Board {
     /// cage (its parts, its noise stream) is the same board.
     pub fn reset(&mut self) {
         self.chip.reset();
+        // RCC_CSR records why (RM0390 6.3.21): what a debugger reads after the fact.
+        if self.reset_requested {
+            self.chip.get_mut::<Rcc>().record_reset(match self.cause {
+                ResetCause::Watchdog => crate::chip::rcc::IWDGRSTF,
+                ResetCause::Software => crate::chip::rcc::SFTRSTF,
+            });
+        }
         self.due = self.chip.due();
         self.chain = Chain::new(usize::from(self.wiring.fixture.devices));
         self.reset_requested = false;
@@ -302,4 +309,29 @@ impl Board {
 
 fn port_name(port: Port) -> String {
     format!("GPIO{port:?}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_watchdog_resets_the_chip_and_rcc_csr_says_so() {
+        let mut b = Board::new(&boards::NUCLEO_F446RE, Some(7)).unwrap();
+        let w = |b: &mut Board, address: u32, value: u32| b.write(address, 4, value).unwrap();
+        // IWDG: unlock, /4 (PR 0), RLR 31, start: 4 x 32 / 32 kHz = 4 ms, 64,000 cycles at
+        // the HSI's 16 MHz (RM0390 19.3.3).
+        w(&mut b, 0x4000_3000, 0x5555);
+        w(&mut b, 0x4000_3008, 31);
+        b.cycles = 1_000;
+        w(&mut b, 0x4000_3000, 0xCCCC);
+        assert_eq!(b.due, 65_000);
+        b.cycles = 65_000;
+        b.expire();
+        assert_eq!(b.reset_cause(), ResetCause::Watchdog);
+        b.reset();
+        assert_eq!(b.due, u64::MAX, "a system reset stops the watchdog");
+        // RCC_CSR: the power-on flags and IWDGRSTF (bit 29).
+        assert_eq!(b.read(0x4002_3874, 4).unwrap(), 0x2E00_0000);
+    }
 }

@@ -18,6 +18,8 @@ const APB2RSTR: u32 = 0x24;
 const AHB1ENR: u32 = 0x30;
 const APB1ENR: u32 = 0x40;
 const APB2ENR: u32 = 0x44;
+/// RCC_CSR: LSI and the reset flags (RM0390 6.3.21).
+const CSR: u32 = 0x74;
 const DCKCFGR: u32 = 0x8C;
 const DCKCFGR2: u32 = 0x94;
 
@@ -33,12 +35,21 @@ const REGISTERS: &[(u32, &str, u32)] = &[
     (AHB1ENR, "AHB1ENR", 0x0010_0000),
     (APB1ENR, "APB1ENR", 0),
     (APB2ENR, "APB2ENR", 0),
+    // After power-on: PORRSTF, PINRSTF and BORRSTF set.
+    (CSR, "CSR", 0x0E00_0000),
     (DCKCFGR, "DCKCFGR", 0),
     (DCKCFGR2, "DCKCFGR2", 0),
 ];
 
 /// Bits of RCC_CR whose ready flag sits one bit above: HSION, HSEON, PLLON, PLLI2SON, PLLSAION.
 const ON_BITS: [u32; 5] = [0, 16, 24, 26, 28];
+/// RCC_CSR's reset flags (bits 25..31), cleared only by RMVF (bit 24) or a power-on reset.
+const RESET_FLAGS: u32 = 0xFE00_0000;
+const RMVF: u32 = 1 << 24;
+/// RCC_CSR.IWDGRSTF and SFTRSTF.
+pub const IWDGRSTF: u32 = 1 << 29;
+/// RCC_CSR.SFTRSTF.
+pub const SFTRSTF: u32 = 1 << 28;
 
 /// A clock enable bit, to name in a fault.
 #[derive(Clone, Copy, Debug)]
@@ -126,8 +137,11 @@ impl Peripheral for Rcc {
         Rcc::write(self, offset, value, latency, stuck).map(|()| Event::None)
     }
 
+    /// The reset flags in CSR stay (a system reset is what they record).
     fn reset(&mut self) {
+        let flags = self.regs.peek(CSR) & RESET_FLAGS;
         self.regs = Regs::new(REGISTERS);
+        let _ = self.regs.set(CSR, flags);
     }
 }
 
@@ -176,6 +190,16 @@ impl Rcc {
                 self.check_latency(v, flash_latency)?;
                 v
             }
+            CSR => {
+                // RMVF clears the reset flags; the flags themselves are read-only; LSIRDY
+                // follows LSION (no start-up time is modelled).
+                let flags = if value & RMVF != 0 {
+                    0
+                } else {
+                    self.regs.peek(CSR) & RESET_FLAGS
+                };
+                flags | ((value & 1) * 0b11)
+            }
             _ => value,
         };
         self.regs.set(offset, value)
@@ -183,6 +207,12 @@ impl Rcc {
 
     fn bit(&self, offset: u32, bit: u32) -> bool {
         self.regs.peek(offset) & (1 << bit) != 0
+    }
+
+    /// Records what reset the chip in CSR's flags (IWDGRSTF, SFTRSTF), as the chip does.
+    pub fn record_reset(&mut self, flag: u32) {
+        let csr = self.regs.peek(CSR);
+        let _ = self.regs.set(CSR, csr | (flag & RESET_FLAGS));
     }
 
     /// Whether `enable` is set.
@@ -279,6 +309,24 @@ mod tests {
                 pclk2: 84_000_000
             }
         );
+    }
+
+    #[test]
+    fn the_reset_flags_survive_a_system_reset_and_rmvf_clears_them() {
+        let mut rcc = Rcc::default();
+        assert_eq!(
+            rcc.read(CSR).unwrap(),
+            0x0E00_0000,
+            "power-on: POR, PIN, BOR"
+        );
+        rcc.write(CSR, RMVF, 0, false).unwrap();
+        assert_eq!(rcc.read(CSR).unwrap(), 0);
+        rcc.record_reset(IWDGRSTF);
+        Peripheral::reset(&mut rcc);
+        assert_eq!(rcc.read(CSR).unwrap(), 1 << 29);
+        // LSION turns LSIRDY on; the flags cannot be written.
+        rcc.write(CSR, 1 | 1 << 28, 0, false).unwrap();
+        assert_eq!(rcc.read(CSR).unwrap(), 1 << 29 | 0b11);
     }
 
     #[test]
