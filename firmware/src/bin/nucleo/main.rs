@@ -136,8 +136,8 @@ mod board {
 
         // Started last: everything above runs once. DBG_IWDG_STOP freezes the counter while a
         // debugger holds the core halted (RM0390 33.16.4); without it a breakpoint held longer
-        // than the timeout resets a real board under the debugger. probe-rs does not set it
-        // (it halts and resumes through DHCSR only), so the firmware does.
+        // than the timeout resets a real board under the debugger. probe-rs sets DBGMCU_CR at
+        // attach but never APB1_FZ, so the firmware does.
         let mut watchdog = IndependentWatchdog::new(dp.IWDG);
         watchdog.stop_on_debug(&dp.DBGMCU, true);
         watchdog.start(WATCHDOG_MS.millis());
