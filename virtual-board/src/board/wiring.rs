@@ -30,17 +30,26 @@ pub enum WiringError {
 /// What the pins are wired to, from the profile.
 #[derive(Debug)]
 pub struct Wiring {
+    /// Each measured node, its pin and the ADC1 channel the profile names for it.
     pub nodes: Vec<(Node, Pin, u8)>,
+    /// The shared pull-up rail's control pin.
     pub rail: Pin,
+    /// The pull-ups' resistance (the nodes' source impedance).
     pub pullup_ohms: u32,
+    /// The row LEDs' pins, row 1 first.
     pub rows: [Pin; 7],
+    /// The column LEDs' pins, column A first.
     pub columns: [Pin; 7],
+    /// The level that lights an LED.
     pub led_active: Level,
+    /// The button.
     pub button: boards::Button,
+    /// The ADG714 chain's pins.
     pub fixture: boards::EdgeFixture,
 }
 
 impl Wiring {
+    /// The wiring of `profile`, every pin one the chip bonds.
     pub fn of(profile: &Profile) -> Result<Wiring, WiringError> {
         let Pullups::SharedRail { ohms, control, .. } = profile.pullups else {
             return Err(WiringError::Pullups);
