@@ -2,8 +2,28 @@
 //! each ADC1 channel converts (DS10693 table 10, LQFP64), which pins carry SPI2 on which
 //! alternate function (DS10693 table 12) and the ADC's limits (DS10693 table 74 and equation 1).
 //! The board's wiring (which pin goes to which node, LED, button) is the profile's, never here.
+//!
+//! The register models are this module's too, one file each, and [`map`] places them in the
+//! address space: one row per block.
 
 use boards::{Pin, Port};
+
+pub mod adc;
+pub mod dbgmcu;
+pub mod debug;
+pub mod flash;
+pub mod gpio;
+pub mod iwdg;
+pub mod map;
+pub mod peripheral;
+pub mod rcc;
+pub mod reg;
+pub mod scb;
+pub mod spi;
+pub mod systick;
+pub mod unmodelled;
+
+pub use map::Chip;
 
 /// Main flash (RM0390 2.2, table 1): 512 KiB on the STM32F446RE.
 pub const FLASH: Region = Region {
@@ -55,11 +75,6 @@ pub fn max_source_ohms(cycles: u32, adc_hz: u64, bits: u32) -> f64 {
 /// The GPIO ports bonded on LQFP64 (DS10693 table 10): A, B, C, D (PD2 only) and H (PH0,
 /// PH1); E, F and G are not.
 pub const PORTS: [Port; 5] = [Port::A, Port::B, Port::C, Port::D, Port::H];
-
-/// A port's register block (RM0390 2.2, table 1): 0x4002_0000 + 0x400 per port letter.
-pub fn gpio_base(port: Port) -> u32 {
-    0x4002_0000 + 0x400 * port_index(port)
-}
 
 /// A..H as 0..7 (the port's place in the address map and in RCC_AHB1ENR).
 pub fn port_index(port: Port) -> u32 {

@@ -94,6 +94,36 @@ fn the_board_binary_boots_finds_its_fixture_and_reaches_the_main_loop() {
 }
 
 #[test]
+fn a_hung_firmware_is_reset_by_its_watchdog_and_starts_again() {
+    let Some(elf) = board_elf() else { return };
+    // The press at 200 ms starts the self-check, whose entry `--fault hang` made a branch to
+    // itself: the main loop stops feeding the IWDG.
+    let out = board()
+        .args(["run", "--seed", "7", "--ms", "2500", "--press-at", "200"])
+        .args(["--fault", "hang", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    // Started twice: at power-on and after the reset (its RTT control block written again).
+    assert_eq!(log.matches("edge fixture found").count(), 2, "{log}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("the independent watchdog (IWDG) expired"))
+        .unwrap_or_else(|| panic!("no watchdog reset: {err}"));
+    // The firmware sets 1,000 ms: PR /8, RLR 3999 (8 x 4000 / 32 kHz, RM0390 19.3.3), from
+    // its last feed, which is the press (200 ms) and the debouncer's few milliseconds.
+    let at: u64 = line
+        .split_whitespace()
+        .nth(3)
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!((1_200..1_260).contains(&at), "{line}");
+}
+
+#[test]
 fn an_unmodelled_register_read_stops_with_its_name_direction_and_exact_pc() {
     let dir = tempfile::tempdir().unwrap();
     // 0x08000008: ldr r0, [pc, #4]   (the literal at 0x08000010)
