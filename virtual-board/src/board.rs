@@ -915,7 +915,7 @@ fn names(address: u32) -> (Option<&'static str>, Option<&'static str>) {
             .copied(),
         n if n.starts_with("GPIO") => Gpio::register(offset),
         "SCS" if (0x10..0x20).contains(&offset) => SysTick::register(offset - 0x10),
-        _ => None,
+        _ => crate::registers::register_at(address).map(|r| r.name.as_str()),
     };
     (Some(name), register)
 }
@@ -1123,7 +1123,7 @@ mod tests {
     #[test]
     fn unmodelled_registers_are_named_from_the_memory_map() {
         assert_eq!(names(0x4002_3C04), (Some("FLASH"), Some("KEYR")));
-        assert_eq!(names(0x4000_7000), (Some("PWR"), None));
+        assert_eq!(names(0x4000_4400), (Some("USART2"), Some("SR")));
         assert_eq!(names(0x4002_0C1C), (Some("GPIOD"), None));
         assert_eq!(names(0x5000_0000), (None, None));
     }

@@ -41,6 +41,7 @@ mod log;
 mod operator;
 mod periph;
 mod person;
+mod registers;
 mod semihosting;
 mod serve;
 mod sram;
