@@ -167,6 +167,38 @@ mod tests {
         );
     }
 
+    /// The `start`/`end` of memory region `name` in the bench's probe-rs target file.
+    fn yaml_range(yaml: &str, name: &str) -> (u32, u32) {
+        let after = yaml
+            .split_once(&format!("name: {name}\n"))
+            .unwrap_or_else(|| panic!("no {name} region"))
+            .1;
+        let field = |key: &str| {
+            let line = after.lines().find(|l| l.trim().starts_with(key)).unwrap();
+            let hex = line.trim()[key.len()..].trim().trim_start_matches("0x");
+            u32::from_str_radix(hex, 16).unwrap()
+        };
+        (field("start:"), field("end:"))
+    }
+
+    #[test]
+    fn the_bench_probe_rs_target_has_metapacs_memory_map() {
+        let yaml = include_str!("../../bench/src/dut/hil/virtual_nucleo_f446re.yaml");
+        let flash = METADATA.memory[0]
+            .iter()
+            .filter(|m| m.kind == MemoryRegionKind::Flash && m.name.starts_with("BANK_1"));
+        let (start, size) = (0x0800_0000, flash.map(|m| m.size).sum::<u32>());
+        assert_eq!(yaml_range(yaml, "FLASH"), (start, start + size));
+        let sram = METADATA.memory[0]
+            .iter()
+            .find(|m| m.kind == MemoryRegionKind::Ram)
+            .unwrap();
+        assert_eq!(
+            yaml_range(yaml, "SRAM"),
+            (sram.address, sram.address + sram.size)
+        );
+    }
+
     #[test]
     fn the_modelled_peripherals_sit_at_metapacs_addresses() {
         assert_eq!(adc::BASE, base("ADC1"));
