@@ -190,6 +190,25 @@ fn an_unmodelled_write_names_the_value_written() {
 }
 
 #[test]
+fn a_stack_run_off_the_bottom_of_sram_stops_the_run() {
+    // What a flip-linked firmware's overflow does (the stack below the statics, at the bottom
+    // of SRAM): SP at 0x20000000 and one more push.
+    // 0x08000008: ldr r0, [pc, #4]; mov sp, r0; push {r0}; b .; literal 0x20000000
+    let dir = tempfile::tempdir().unwrap();
+    let code = [
+        0x01, 0x48, 0x85, 0x46, 0x01, 0xB4, 0xFE, 0xE7, 0x00, 0x00, 0x00, 0x20,
+    ];
+    let elf = write(&dir, "overflow.elf", &program(&code));
+    let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("write of 0x20000000 to 0x1ffffffc at PC 0x0800000c"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
 fn udf_is_a_firmware_panic_with_exit_code_101() {
     let dir = tempfile::tempdir().unwrap();
     // udf #0 (panic-probe's end)
