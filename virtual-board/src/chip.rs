@@ -119,7 +119,7 @@ pub enum SpiSignal {
 
 /// Where SPI2's signals can come out on LQFP64, and on which alternate function (DS10693
 /// table 12, "alternate function mapping").
-const SPI2_PINS: [(SpiSignal, Port, u8, u8); 8] = [
+const SPI2_PINS: [(SpiSignal, Port, u8, u8); 9] = [
     (SpiSignal::Sck, Port::B, 10, 5),
     (SpiSignal::Sck, Port::B, 13, 5),
     (SpiSignal::Sck, Port::C, 7, 5),
@@ -128,6 +128,7 @@ const SPI2_PINS: [(SpiSignal, Port, u8, u8); 8] = [
     (SpiSignal::Miso, Port::C, 2, 5),
     (SpiSignal::Mosi, Port::B, 15, 5),
     (SpiSignal::Mosi, Port::C, 3, 5),
+    (SpiSignal::Mosi, Port::C, 1, 7),
 ];
 
 /// The alternate function that puts SPI2's `signal` on `pin`, if the pin can carry it.

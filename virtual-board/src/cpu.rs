@@ -66,6 +66,8 @@ pub struct State {
     pub executed: HashSet<u32>,
     /// Instructions executed since power-on.
     pub instructions: u64,
+    /// The deepest stack, when measured (`VIRTUAL_BOARD_STACK`).
+    pub deepest: Option<crate::stack::Deepest>,
     /// Instructions by block start, when profiling (`VIRTUAL_BOARD_PROFILE`).
     pub profile: Option<HashMap<u32, u64>>,
     slice_end: u64,
@@ -152,6 +154,7 @@ impl<'a> Core<'a> {
             executed: HashSet::new(),
             instructions: 0,
             profile: std::env::var_os("VIRTUAL_BOARD_PROFILE").map(|_| HashMap::new()),
+            deepest: std::env::var_os("VIRTUAL_BOARD_STACK").map(|_| Default::default()),
             slice_end: 0,
             slice_instructions: u64::MAX,
             watched: None,
@@ -758,6 +761,12 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
         state.executed.insert(at);
         n
     };
+    if uc.get_data().deepest.is_some()
+        && let Ok(sp) = uc.reg_read(RegisterARM::SP)
+        && let Some(d) = &mut uc.get_data_mut().deepest
+    {
+        d.observe(sp as u32, at);
+    }
     let state = uc.get_data_mut();
     state.block = at;
     if let Some(profile) = &mut state.profile {

@@ -40,9 +40,11 @@ mod gdb;
 mod log;
 mod operator;
 mod person;
+mod registers;
 mod semihosting;
 mod serve;
 mod sram;
+mod stack;
 mod stop;
 mod test_runner;
 
@@ -451,6 +453,9 @@ fn run_for(
 
 /// Writes which of the ELF's functions ran, if `--coverage` asks.
 fn write_coverage(args: &BoardArgs, elf: &Elf, core: &Core<'_>) -> anyhow::Result<()> {
+    if let Some(deepest) = &core.state().deepest {
+        eprintln!("virtual board: {}", deepest.report(elf));
+    }
     match &args.coverage {
         Some(path) => coverage::write(path, elf, &core.state().executed)
             .with_context(|| format!("writing {}", path.display())),

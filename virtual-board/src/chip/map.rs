@@ -468,9 +468,9 @@ mod tests {
         assert_eq!(named(0x4002_3C04), (Some("FLASH"), Some("KEYR")));
         assert_eq!(named(0x4001_2304), (Some("ADC1"), Some("CCR")));
         assert_eq!(named(0xE000_ED0C), (Some("SCB"), Some("AIRCR")));
-        assert_eq!(named(0x4000_7000), (Some("PWR"), None));
+        assert_eq!(named(0x4000_7000), (Some("PWR"), Some("CR1")));
         assert_eq!(named(0x4002_0C1C), (Some("GPIOD"), None));
-        assert_eq!(named(0x5000_0000), (None, None));
+        assert_eq!(named(0x3000_0000), (None, None));
         // A block whose base is not 1 KiB aligned counts its offsets from its own base.
         assert_eq!(chip.names(0xE000_E01C).2, 0xC);
     }
