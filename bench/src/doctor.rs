@@ -257,7 +257,7 @@ impl Bringup<'_> {
                 checks.push(Check::fail(
                     FLASHED,
                     "this build has no probe-rs, which the virtual board is reached with",
-                    "cargo run -p hil-tests --features probe -- doctor --probe virtual",
+                    "build the bench with its `probe` feature (hil-tests always has it): cargo run -p hil-tests -- doctor --probe virtual",
                 ));
                 None
             }
@@ -296,7 +296,7 @@ impl Bringup<'_> {
             checks.push(Check::fail(
                 PROBE,
                 format!("this build has no probe-rs, so it cannot look for {request}"),
-                "cargo run -p hil-tests --features probe -- doctor --probe ...",
+                "build the bench with its `probe` feature (hil-tests always has it): cargo run -p hil-tests -- doctor --probe ...",
             ));
             return None;
         }

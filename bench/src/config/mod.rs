@@ -91,7 +91,7 @@ pub enum ConfigError {
     NoBoardElf,
     /// HIL in a build without probe-rs.
     #[error(
-        "the HIL target needs the `probe` feature: cargo run -p hil-tests --features probe -- ..."
+        "the HIL target needs the bench library's `probe` feature (probe-rs; hil-tests always has it)"
     )]
     NoProbeFeature,
     /// The ELF could not be read.
