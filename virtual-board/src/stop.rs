@@ -8,8 +8,6 @@ use std::fmt;
 pub struct Access {
     /// The address accessed.
     pub address: u32,
-    /// Its offset in the peripheral's block.
-    pub offset: u32,
     /// The peripheral there, if the chip has one the model knows the name of.
     pub peripheral: Option<&'static str>,
     /// The register's name, if known.
@@ -31,7 +29,8 @@ impl fmt::Display for Access {
             (Some(p), None) => write!(
                 f,
                 "{p} register at offset {:#05x} ({:#010x})",
-                self.offset, self.address
+                self.address & 0x3FF,
+                self.address
             )?,
             _ => write!(f, "{:#010x}", self.address)?,
         }
@@ -196,7 +195,6 @@ mod tests {
         let stop = Stop::Unmodelled {
             access: Access {
                 address: 0x4002_3C04,
-                offset: 4,
                 peripheral: Some("FLASH"),
                 register: Some("KEYR"),
                 written: Some(0x4567_0123),

@@ -55,7 +55,6 @@ impl Regs {
 pub fn unmodelled(offset: u32, written: Option<u32>) -> Refusal {
     Refusal::Unmodelled(Access {
         address: offset,
-        offset,
         peripheral: None,
         register: None,
         written,
