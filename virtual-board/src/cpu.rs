@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use unicorn_engine::unicorn_const::{
     Arch, HookType, MemType, Mode, Prot, TlbEntry, TlbType, uc_error,
 };
-use unicorn_engine::{ArmCpuModel, RegisterARM, UcHookId, Unicorn};
+use unicorn_engine::{ArmCpuModel, Context, RegisterARM, UcHookId, Unicorn};
 
 use crate::board::Board;
 use crate::chip::{FLASH, SRAM};
@@ -107,6 +107,11 @@ pub struct Core<'a> {
     /// Where a debugger wrote a breakpoint instruction into flash (`bkpt`, or the `udf` gdb
     /// writes for Thumb): the core halts there instead of faulting.
     breaks: HashSet<u32>,
+    /// Every core register as the engine made them, before any instruction ran, which a reset
+    /// restores (PM0214 2.1.3: CONTROL and the FPU's state reset too). Setting SP, PC and
+    /// xPSR alone left CONTROL.FPCA from the run before, and with it set unicorn skipped
+    /// instructions after a return (the on-target tests' heapless panic, README.md).
+    power_on: Context,
 }
 
 impl std::fmt::Debug for Core<'_> {
@@ -236,7 +241,9 @@ impl<'a> Core<'a> {
         uc.ctl_set_tlb_type(TlbType::VIRTUAL)?;
         uc.add_tlb_hook(1, 0, tlb_fill)?;
         uc.add_block_hook(1, 0, block)?;
+        let power_on = uc.context_init()?;
         let mut core = Core {
+            power_on,
             uc,
             plant: None,
             sram,
@@ -316,6 +323,7 @@ impl<'a> Core<'a> {
                 .ctl_remove_cache(u64::from(at), u64::from(at) + code.len() as u64)?;
         }
         self.uc.get_data_mut().board.reset();
+        self.uc.context_restore(&self.power_on)?;
         let mut words = [0u8; 8];
         self.uc.mem_read(u64::from(FLASH.start), &mut words)?;
         let sp = u32::from_le_bytes([words[0], words[1], words[2], words[3]]);
@@ -734,7 +742,8 @@ fn tlb_fill(_: &mut Unicorn<'_, State>, address: u64, kind: MemType) -> Option<T
     })
 }
 
-/// Counts a block's instructions into the board's time and stops at the slice's end.
+/// Counts a block's instructions into the board's time, or stops before it once the slice's
+/// time or instructions are spent.
 fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     let at = address as u32;
     let slot = at.wrapping_sub(FLASH.start) as usize / 2;
@@ -756,20 +765,75 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
         n
     };
     let state = uc.get_data_mut();
+    // unicorn calls this hook before the block's first instruction and stops there, the block
+    // not run: it is counted when the next slice runs it. (Counting it here as well made a
+    // block longer than a slice stop every slice, never run, while time went on.)
+    if state.board.cycles >= state.slice_end || state.instructions >= state.slice_instructions {
+        let _ = uc.emu_stop();
+        return;
+    }
     state.block = at;
     if let Some(profile) = &mut state.profile {
         *profile.entry(at).or_default() += u64::from(n);
     }
     state.instructions += u64::from(n);
     state.board.cycles += u64::from(n);
-    if state.board.cycles >= state.slice_end || state.instructions >= state.slice_instructions {
-        let _ = uc.emu_stop();
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An ELF of `code` (Thumb halfwords) at the reset vector, 0x0800_0008, the stack at the
+    /// top of SRAM; and a core at its reset.
+    fn program(code: &[u16]) -> (Elf, Core<'static>) {
+        let mut flash = Vec::new();
+        flash.extend((SRAM.start + SRAM.size).to_le_bytes());
+        flash.extend((FLASH.start + 8 + 1).to_le_bytes());
+        for half in code {
+            flash.extend(half.to_le_bytes());
+        }
+        let elf = Elf {
+            segments: vec![(FLASH.start, flash)],
+            functions: Default::default(),
+            aliases: Default::default(),
+            rtt: None,
+            bytes: Vec::new(),
+        };
+        let board = Board::new(&boards::NUCLEO_F446RE, None).unwrap();
+        let core = Core::new(board, &elf, Sram::private(SRAM.size).unwrap()).unwrap();
+        (elf, core)
+    }
+
+    #[test]
+    fn a_reset_clears_control_as_the_core_resets_it() {
+        // movs r0, #4; msr CONTROL, r0 (FPCA: an FP context is active); b . (GNU as)
+        let (elf, mut core) = program(&[0x2004, 0xF380, 0x8814, 0xE7FE]);
+        assert!(matches!(core.run(1_000, &elf), Ok(Ran::Slice)));
+        assert_eq!(
+            core.uc.reg_read(RegisterARM::CONTROL).unwrap(),
+            4,
+            "FPCA set"
+        );
+        core.reset().unwrap();
+        // PM0214 2.1.3, "CONTROL register": reset value 0x0000_0000.
+        assert_eq!(core.uc.reg_read(RegisterARM::CONTROL).unwrap(), 0);
+        assert_eq!(core.pc(), FLASH.start + 8);
+    }
+
+    #[test]
+    fn a_block_longer_than_the_slice_runs_and_time_is_counted_once() {
+        // Forty `adds r0, #1` and `b .`, one block of 41 instructions: a slice of 10 cycles
+        // still runs it whole (a block is counted when it runs), and stops before the next
+        // (the `b .` again).
+        let mut code = vec![0x3001_u16; 40];
+        code.push(0xE7FE);
+        let (elf, mut core) = program(&code);
+        assert!(matches!(core.run(10, &elf), Ok(Ran::Slice)));
+        assert_eq!(core.r(0), 40, "the block ran");
+        assert_eq!(core.state().board.cycles, 41, "counted once, when it ran");
+        assert_eq!(core.pc(), FLASH.start + 8 + 80);
+    }
 
     #[test]
     fn a_planted_branch_is_encoded_as_an_assembler_encodes_it() {
