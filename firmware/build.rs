@@ -20,6 +20,9 @@ fn main() {
         let dir = out.join(bin);
         fs::create_dir_all(&dir).expect("create a memory map folder in OUT_DIR");
         fs::copy(map, dir.join("memory.x")).expect("copy a memory map to OUT_DIR");
-        println!("cargo:rustc-link-arg-bin={bin}=-L{}", dir.display());
+        // `-L` and the folder as two arguments: flip-link (the linker wrapper) reads only
+        // that form when it looks for the memory map.
+        println!("cargo:rustc-link-arg-bin={bin}=-L");
+        println!("cargo:rustc-link-arg-bin={bin}={}", dir.display());
     }
 }

@@ -71,6 +71,35 @@ fn doctor_brings_up_the_virtual_board_step_by_step() {
     assert!(text.contains("All "), "{text}");
 }
 
+#[test]
+fn a_hung_board_reset_by_its_watchdog_is_named_as_such_not_as_a_lost_target() {
+    let Some(elf) = ready() else { return };
+    // `hang`: the self-check's entry branches to itself at the game's first press, the main
+    // loop stops feeding the IWDG, which resets the chip 1 s later; the firmware starts again
+    // and writes its RTT control block anew, and RCC_CSR.IWDGRSTF says why.
+    let faults = [bench::BoardFaultCase {
+        spec: boards::virtual_board::BoardFault::Hang,
+        what: "the firmware hangs at its first self-check".into(),
+        check: "the watchdog".into(),
+    }];
+    let run = bench::board_fault_campaign(
+        &mut |faults| bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults),
+        NUCLEO,
+        Size::M4,
+        &faults,
+        &mut |_, _| std::ops::ControlFlow::Continue(()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let trial = &run.trials[0];
+    let seen = trial.verdict.words();
+    assert_eq!(trial.verdict.by(), "the bench (the run stopped)");
+    assert!(
+        seen.starts_with("the board reset (watchdog): the firmware started again"),
+        "{seen}"
+    );
+    assert!(!seen.contains("target lost"), "{seen}");
+}
+
 /// The Thumb-2 `B.W` at `from` to `to`.
 fn branch_w(from: u32, to: u32) -> [u8; 4] {
     let offset = i64::from(to) - (i64::from(from) + 4);

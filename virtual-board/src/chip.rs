@@ -2,8 +2,28 @@
 //! each ADC1 channel converts (DS10693 table 10, LQFP64), which pins carry SPI2 on which
 //! alternate function (DS10693 table 12) and the ADC's limits (DS10693 table 74 and equation 1).
 //! The board's wiring (which pin goes to which node, LED, button) is the profile's, never here.
+//!
+//! The register models are this module's too, one file each, and [`map`] places them in the
+//! address space: one row per block.
 
 use boards::{Pin, Port};
+
+pub mod adc;
+pub mod dbgmcu;
+pub mod debug;
+pub mod flash;
+pub mod gpio;
+pub mod iwdg;
+pub mod map;
+pub mod peripheral;
+pub mod rcc;
+pub mod reg;
+pub mod scb;
+pub mod spi;
+pub mod systick;
+pub mod unmodelled;
+
+pub use map::Chip;
 
 /// Main flash (RM0390 2.2, table 1): 512 KiB on the STM32F446RE.
 pub const FLASH: Region = Region {
@@ -56,11 +76,6 @@ pub fn max_source_ohms(cycles: u32, adc_hz: u64, bits: u32) -> f64 {
 /// PH1); E, F and G are not.
 pub const PORTS: [Port; 5] = [Port::A, Port::B, Port::C, Port::D, Port::H];
 
-/// A port's register block (RM0390 2.2, table 1): 0x4002_0000 + 0x400 per port letter.
-pub fn gpio_base(port: Port) -> u32 {
-    0x4002_0000 + 0x400 * port_index(port)
-}
-
 /// A..H as 0..7 (the port's place in the address map and in RCC_AHB1ENR).
 pub fn port_index(port: Port) -> u32 {
     match port {
@@ -104,7 +119,7 @@ pub enum SpiSignal {
 
 /// Where SPI2's signals can come out on LQFP64, and on which alternate function (DS10693
 /// table 12, "alternate function mapping").
-const SPI2_PINS: [(SpiSignal, Port, u8, u8); 8] = [
+const SPI2_PINS: [(SpiSignal, Port, u8, u8); 9] = [
     (SpiSignal::Sck, Port::B, 10, 5),
     (SpiSignal::Sck, Port::B, 13, 5),
     (SpiSignal::Sck, Port::C, 7, 5),
@@ -113,6 +128,7 @@ const SPI2_PINS: [(SpiSignal, Port, u8, u8); 8] = [
     (SpiSignal::Miso, Port::C, 2, 5),
     (SpiSignal::Mosi, Port::B, 15, 5),
     (SpiSignal::Mosi, Port::C, 3, 5),
+    (SpiSignal::Mosi, Port::C, 1, 7),
 ];
 
 /// The alternate function that puts SPI2's `signal` on `pin`, if the pin can carry it.

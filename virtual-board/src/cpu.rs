@@ -9,31 +9,11 @@ use unicorn_engine::unicorn_const::{
 };
 use unicorn_engine::{ArmCpuModel, Context, RegisterARM, UcHookId, Unicorn};
 
-use crate::board::Board;
+use crate::board::{Board, ResetCause};
 use crate::chip::{FLASH, SRAM};
 use crate::elf::Elf;
 use crate::sram::Sram;
 use crate::stop::{Access, Place, Refusal, Stop};
-
-/// The 4 KiB pages the models answer (MMIO): SPI2 (with SPI3), ADC1, GPIOA-D, GPIOE-H, RCC and
-/// FLASH (with CRC), the bit-band alias, and the private peripheral bus's DWT, FPB, SCS and
-/// DBGMCU pages. Everything else is unmapped, so an access there stops the run with its exact
-/// PC (an unmapped-access hook); a register the models do not know inside these pages stops it
-/// at the start of the instruction block that made it (MMIO callbacks have no exact PC, and
-/// the hooks that would give one put every load and store on unicorn's slow path, measured at
-/// less than half the speed).
-const MODELLED: [(u32, u32); 10] = [
-    (0x4000_3000, 0x1000),
-    (0x4001_2000, 0x1000),
-    (0x4002_0000, 0x1000),
-    (0x4002_1000, 0x1000),
-    (0x4002_3000, 0x1000),
-    (0x4200_0000, 0x0200_0000),
-    (0xE000_1000, 0x1000),
-    (0xE000_2000, 0x1000),
-    (0xE000_E000, 0x1000),
-    (0xE004_2000, 0x1000),
-];
 
 /// The top byte of a `bkpt` instruction (ARMv7-M ARM, A7.7.17): a debugger's software
 /// breakpoint, a debug halt.
@@ -53,8 +33,8 @@ const XPSR_THUMB: u64 = 1 << 24;
 pub enum Ran {
     /// The slice's cycles ran out: run again.
     Slice,
-    /// The firmware asked for a system reset, and got one.
-    Reset,
+    /// The chip reset (the firmware asked, or the watchdog expired), and the core with it.
+    Reset(ResetCause),
     /// The core executed WFI (nothing wakes it: no interrupt is modelled).
     Sleeps,
     /// The core reached a `bkpt` (a debugger's software breakpoint): halted at it.
@@ -86,6 +66,8 @@ pub struct State {
     pub executed: HashSet<u32>,
     /// Instructions executed since power-on.
     pub instructions: u64,
+    /// The deepest stack, when measured (`VIRTUAL_BOARD_STACK`).
+    pub deepest: Option<crate::stack::Deepest>,
     /// Instructions by block start, when profiling (`VIRTUAL_BOARD_PROFILE`).
     pub profile: Option<HashMap<u32, u64>>,
     slice_end: u64,
@@ -177,6 +159,7 @@ impl<'a> Core<'a> {
             executed: HashSet::new(),
             instructions: 0,
             profile: std::env::var_os("VIRTUAL_BOARD_PROFILE").map(|_| HashMap::new()),
+            deepest: std::env::var_os("VIRTUAL_BOARD_STACK").map(|_| Default::default()),
             slice_end: 0,
             slice_instructions: u64::MAX,
             watched: None,
@@ -205,7 +188,12 @@ impl<'a> Core<'a> {
                 sram.as_mut_ptr().cast(),
             )?;
         }
-        for (start, size) in MODELLED {
+        // The models' 4 KiB pages (MMIO, from the chip's map): the models answer, and refuse
+        // what they do not know, at the start of the instruction block (MMIO callbacks have no
+        // exact PC, and the hooks that would give one put every load and store on unicorn's
+        // slow path, measured at less than half the speed). Everything else is unmapped: an
+        // access there stops the run with its exact PC (an unmapped-access hook).
+        for (start, size) in crate::chip::map::pages() {
             // MMIO: the models answer, and refuse what they do not know.
             uc.mmio_map(
                 u64::from(start),
@@ -276,6 +264,19 @@ impl<'a> Core<'a> {
         };
         let (from, to) = (find(PANIC_AT)?, find(PANIC_HANDLER)?);
         let code = branch_w(from, to).ok_or("the panic handler is out of a branch's reach")?;
+        self.plant = Some((from, code));
+        self.reset().map_err(|e| e.to_string())
+    }
+
+    /// Plants [`BoardFault::Hang`](crate::board::BoardFault::Hang): from the next reset on,
+    /// the entry of `PANIC_AT` branches to itself (`b.w .`), and the firmware stops feeding
+    /// its watchdog.
+    pub fn plant_hang(&mut self, elf: &Elf) -> Result<(), String> {
+        use crate::board::PANIC_AT;
+        let from = elf.function(PANIC_AT).ok_or_else(|| {
+            format!("the ELF has no function {PANIC_AT}, which the hang fault needs")
+        })?;
+        let code = branch_w(from, from).ok_or("a branch to itself is always in reach")?;
         self.plant = Some((from, code));
         self.reset().map_err(|e| e.to_string())
     }
@@ -400,12 +401,17 @@ impl<'a> Core<'a> {
             }
             None => {}
         }
+        let board = &mut self.uc.get_data_mut().board;
+        if board.cycles >= board.due {
+            board.expire();
+        }
         if self.uc.get_data().board.reset_requested {
+            let cause = self.uc.get_data().board.reset_cause();
             self.reset().map_err(|e| Stop::Cpu {
                 what: e.to_string(),
                 place: place(self.pc()),
             })?;
-            return Ok(Ran::Reset);
+            return Ok(Ran::Reset(cause));
         }
         let pc = self.pc();
         if let Some(addr) = self.uc.get_data_mut().watched.take() {
@@ -764,11 +770,20 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
         state.executed.insert(at);
         n
     };
+    if uc.get_data().deepest.is_some()
+        && let Ok(sp) = uc.reg_read(RegisterARM::SP)
+        && let Some(d) = &mut uc.get_data_mut().deepest
+    {
+        d.observe(sp as u32, at);
+    }
     let state = uc.get_data_mut();
     // unicorn calls this hook before the block's first instruction and stops there, the block
-    // not run: it is counted when the next slice runs it. (Counting it here as well made a
+    // not run: it is counted when the next slice runs it (or the watchdog, due, resets). (Counting it here as well made a
     // block longer than a slice stop every slice, never run, while time went on.)
-    if state.board.cycles >= state.slice_end || state.instructions >= state.slice_instructions {
+    if state.board.cycles >= state.slice_end
+        || state.instructions >= state.slice_instructions
+        || state.board.cycles >= state.board.due
+    {
         let _ = uc.emu_stop();
         return;
     }

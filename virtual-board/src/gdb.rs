@@ -30,6 +30,7 @@ use gdbstub::target::{Target, TargetError, TargetResult};
 
 use boards::virtual_board::{Lit, Monitor, MonitorError};
 
+use crate::board::{ResetCause, WATCHDOG_RESET};
 use crate::chip::SRAM;
 use crate::conn::{Buffered, PACKET_BUFFER, Shared, Socket};
 use crate::cpu::{Core, Ran};
@@ -306,7 +307,13 @@ impl<'a, 'e> Server<'a, 'e> {
     /// watchpoint, WFI), if it stopped.
     pub fn run_free(&mut self) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
         Ok(match self.core.run_slice(u64::MAX, SLICE, self.elf)? {
-            Ran::Slice | Ran::Reset => None,
+            Ran::Slice | Ran::Reset(ResetCause::Software) => None,
+            // The firmware starts again from its vector table (and writes its RTT control
+            // block again, which the bench sees); a person at the debugger is told here.
+            Ran::Reset(ResetCause::Watchdog) => {
+                eprintln!("virtual board: {WATCHDOG_RESET}");
+                None
+            }
             Ran::Sleeps | Ran::Breakpoint => Some(SingleThreadStopReason::Signal(Signal::SIGTRAP)),
             Ran::Watched(addr) => Some(match self.watched_kind(addr) {
                 Some(kind) => SingleThreadStopReason::Watch {

@@ -39,11 +39,12 @@ mod elf;
 mod gdb;
 mod log;
 mod operator;
-mod periph;
 mod person;
+mod registers;
 mod semihosting;
 mod serve;
 mod sram;
+mod stack;
 mod stop;
 mod test_runner;
 
@@ -82,7 +83,7 @@ struct BoardArgs {
     #[arg(long)]
     coverage: Option<PathBuf>,
     /// A fault of the board, made at register level (repeatable): `no-fixture`, `miso-low`,
-    /// `pll-stuck`, `adc-open:PIN`, `adc-stuck:PIN:CODE`, `led-dead:PIN`.
+    /// `pll-stuck`, `panic`, `hang`, `adc-open:PIN`, `adc-stuck:PIN:CODE`, `led-dead:PIN`.
     #[arg(long = "fault")]
     faults: Vec<board::BoardFault>,
 }
@@ -181,6 +182,21 @@ fn summary(core: &Core<'_>, elf: &Elf, started: std::time::Instant) {
         state.board.conversions,
         state.instructions as f64 / host / 1e6
     );
+    if let Some(line) = watchdog(core) {
+        let _ = writeln!(err, "{line}");
+    }
+}
+
+/// How the firmware fed its watchdog (the longest span is what its timeout must exceed), if
+/// it started one.
+fn watchdog(core: &Core<'_>) -> Option<String> {
+    let (feeds, longest) = core.state().board.watchdog_feeds();
+    (feeds > 0).then(|| {
+        format!(
+            "the independent watchdog was fed {feeds} times, at most {:.2} ms apart",
+            longest as f64 / 84_000.0
+        )
+    })
 }
 
 fn main() -> ExitCode {
@@ -208,10 +224,15 @@ fn build(args: &BoardArgs) -> anyhow::Result<(Elf, Board)> {
 /// The core with `board` behind its bus and `elf` loaded, its planted faults in place.
 fn core<'a>(board: Board, elf: &Elf, sram: Sram) -> anyhow::Result<Core<'a>> {
     let panics = board.has(board::BoardFault::Panic);
+    let hangs = board.has(board::BoardFault::Hang);
     let mut core = Core::new(board, elf, sram).map_err(|e| anyhow::anyhow!("{e}"))?;
     if panics {
         core.plant_panic(elf)
             .map_err(|e| anyhow::anyhow!("--fault panic: {e}"))?;
+    }
+    if hangs {
+        core.plant_hang(elf)
+            .map_err(|e| anyhow::anyhow!("--fault hang: {e}"))?;
     }
     Ok(core)
 }
@@ -290,6 +311,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         writeln!(out, "Record: {}", game.record())?;
                         if let Some(side) = game.winner {
                             writeln!(out, "Winner: {}", side.name())?;
+                            if let Some(line) = watchdog(&core) {
+                                eprintln!("virtual board: {line}");
+                            }
                         } else {
                             let trouble = game.trouble.unwrap_or_default();
                             eprintln!("virtual board: no verdict: {trouble}");
@@ -403,7 +427,11 @@ fn run_for(
             let _ = writeln!(out, "{line}");
         }
         match result {
-            Ok(Ran::Slice | Ran::Reset) => {}
+            Ok(Ran::Slice | Ran::Reset(board::ResetCause::Software)) => {}
+            Ok(Ran::Reset(board::ResetCause::Watchdog)) => {
+                let at = core.state().board.cycles / PER_MS;
+                eprintln!("virtual board: at {at} ms {}", board::WATCHDOG_RESET);
+            }
             Ok(Ran::Sleeps) => {
                 eprintln!("virtual board: the core sleeps (WFI) and no interrupt is modelled");
                 return ExitCode::from(5);
@@ -425,6 +453,9 @@ fn run_for(
 
 /// Writes which of the ELF's functions ran, if `--coverage` asks.
 fn write_coverage(args: &BoardArgs, elf: &Elf, core: &Core<'_>) -> anyhow::Result<()> {
+    if let Some(deepest) = &core.state().deepest {
+        eprintln!("virtual board: {}", deepest.report(elf));
+    }
     match &args.coverage {
         Some(path) => coverage::write(path, elf, &core.state().executed)
             .with_context(|| format!("writing {}", path.display())),

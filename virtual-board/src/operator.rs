@@ -47,7 +47,7 @@ fn run_ms(core: &mut Core<'_>, elf: &Elf, ms: u64) -> Result<(), Stop> {
     let end = core.state().board.cycles + ms * PER_MS;
     while core.state().board.cycles < end {
         match core.run(end - core.state().board.cycles, elf)? {
-            Ran::Slice | Ran::Reset => {}
+            Ran::Slice | Ran::Reset(_) => {}
             ran @ (Ran::Sleeps | Ran::Breakpoint | Ran::Watched(_)) => {
                 return Err(Stop::Cpu {
                     what: if ran == Ran::Sleeps {

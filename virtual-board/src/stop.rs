@@ -8,6 +8,8 @@ use std::fmt;
 pub struct Access {
     /// The address accessed.
     pub address: u32,
+    /// Its offset in the peripheral's block.
+    pub offset: u32,
     /// The peripheral there, if the chip has one the model knows the name of.
     pub peripheral: Option<&'static str>,
     /// The register's name, if known.
@@ -29,8 +31,7 @@ impl fmt::Display for Access {
             (Some(p), None) => write!(
                 f,
                 "{p} register at offset {:#05x} ({:#010x})",
-                self.address & 0x3FF,
-                self.address
+                self.offset, self.address
             )?,
             _ => write!(f, "{:#010x}", self.address)?,
         }
@@ -195,6 +196,7 @@ mod tests {
         let stop = Stop::Unmodelled {
             access: Access {
                 address: 0x4002_3C04,
+                offset: 4,
                 peripheral: Some("FLASH"),
                 register: Some("KEYR"),
                 written: Some(0x4567_0123),

@@ -268,8 +268,11 @@ pub fn run_one(
         }
         match result {
             Ok(Ran::Slice) => {}
-            Ok(Ran::Reset) => {
+            Ok(Ran::Reset(crate::board::ResetCause::Software)) => {
                 break Err("the firmware reset the core (SYSRESETREQ) during the test".into());
+            }
+            Ok(Ran::Reset(crate::board::ResetCause::Watchdog)) => {
+                break Err("the independent watchdog (IWDG) reset the core during the test".into());
             }
             Ok(Ran::Sleeps) => {
                 break Err("the core sleeps (WFI) and no interrupt is modelled".into());

@@ -94,6 +94,36 @@ fn the_board_binary_boots_finds_its_fixture_and_reaches_the_main_loop() {
 }
 
 #[test]
+fn a_hung_firmware_is_reset_by_its_watchdog_and_starts_again() {
+    let Some(elf) = board_elf() else { return };
+    // The press at 200 ms starts the self-check, whose entry `--fault hang` made a branch to
+    // itself: the main loop stops feeding the IWDG.
+    let out = board()
+        .args(["run", "--seed", "7", "--ms", "2500", "--press-at", "200"])
+        .args(["--fault", "hang", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    // Started twice: at power-on and after the reset (its RTT control block written again).
+    assert_eq!(log.matches("edge fixture found").count(), 2, "{log}");
+    let line = err
+        .lines()
+        .find(|l| l.contains("the independent watchdog (IWDG) expired"))
+        .unwrap_or_else(|| panic!("no watchdog reset: {err}"));
+    // The firmware sets 1,000 ms: PR /8, RLR 3999 (8 x 4000 / 32 kHz, RM0390 19.3.3), from
+    // its last feed, which is the press (200 ms) and the debouncer's few milliseconds.
+    let at: u64 = line
+        .split_whitespace()
+        .nth(3)
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!((1_200..1_260).contains(&at), "{line}");
+}
+
+#[test]
 fn an_unmodelled_register_read_stops_with_its_name_direction_and_exact_pc() {
     let dir = tempfile::tempdir().unwrap();
     // 0x08000008: ldr r0, [pc, #4]   (the literal at 0x08000010)
@@ -109,8 +139,8 @@ fn an_unmodelled_register_read_stops_with_its_name_direction_and_exact_pc() {
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "virtual board: the firmware made a read of USART2 register at offset 0x000 \
-             (0x40004400) at PC 0x0800000a, which the virtual board does not model"
+            "virtual board: the firmware made a read of USART2_SR (0x40004400) at PC \
+             0x0800000a, which the virtual board does not model"
         ),
         "{}",
         stderr(&out)
@@ -174,7 +204,8 @@ fn code_run_from_sram_and_a_store_to_flash_stop_the_run_with_their_pc() {
 #[test]
 fn an_unmodelled_write_names_the_value_written() {
     let dir = tempfile::tempdir().unwrap();
-    // ldr r0, [pc, #4]; movs r1, #0x5a; str r1, [r0]; b .; literal PWR_CR (0x40007000)
+    // ldr r0, [pc, #4]; movs r1, #0x5a; str r1, [r0]; b .; literal PWR_CR (0x40007000,
+    // CR1 in stm32-metapac's names)
     let code = [
         0x01, 0x48, 0x5A, 0x21, 0x01, 0x60, 0xFE, 0xE7, 0x00, 0x70, 0x00, 0x40,
     ];
@@ -182,9 +213,26 @@ fn an_unmodelled_write_names_the_value_written() {
     let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains(
-            "write of 0x0000005a to PWR register at offset 0x000 (0x40007000) at PC 0x0800000c"
-        ),
+        stderr(&out).contains("write of 0x0000005a to PWR_CR1 (0x40007000) at PC 0x0800000c"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_stack_run_off_the_bottom_of_sram_stops_the_run() {
+    // What a flip-linked firmware's overflow does (the stack below the statics, at the bottom
+    // of SRAM): SP at 0x20000000 and one more push.
+    // 0x08000008: ldr r0, [pc, #4]; mov sp, r0; push {r0}; b .; literal 0x20000000
+    let dir = tempfile::tempdir().unwrap();
+    let code = [
+        0x01, 0x48, 0x85, 0x46, 0x01, 0xB4, 0xFE, 0xE7, 0x00, 0x00, 0x00, 0x20,
+    ];
+    let elf = write(&dir, "overflow.elf", &program(&code));
+    let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("write of 0x20000000 to 0x1ffffffc at PC 0x0800000c"),
         "{}",
         stderr(&out)
     );

@@ -77,6 +77,25 @@ fn firmware_target() -> Result<()> {
     }
 }
 
+/// flip-link, the linker of every Cortex-M binary (.cargo/config.toml): a cargo tool, so it
+/// installs from crates.io on any machine with rustup (about a minute of build on 2 cores).
+const FLIP_LINK: &str = "0.1.12";
+
+/// Installs flip-link when it is not on PATH: the firmware's builds below need it.
+pub fn flip_link() -> Result<()> {
+    if system::on_path("flip-link") {
+        return Ok(());
+    }
+    println!("xtask: installing flip-link {FLIP_LINK} (the firmware's linker) with cargo install");
+    run(
+        // Built as any crate is: not by the clippy driver CI lints the workspace with.
+        Command::new(cargo())
+            .args(["install", "flip-link", "--version", FLIP_LINK, "--locked"])
+            .env_remove("RUSTC_WORKSPACE_WRAPPER"),
+        "cargo install flip-link",
+    )
+}
+
 fn missing() -> Vec<&'static Need> {
     NEEDS.iter().filter(|n| n.tests && !n.present()).collect()
 }
@@ -88,6 +107,7 @@ fn has(missing: &[&Need], name: &str) -> bool {
 pub fn test(options: &Options) -> Result<()> {
     let root = root();
     firmware_target()?;
+    flip_link()?;
 
     let mut absent = missing();
     if !absent.is_empty() && !options.no_install {
@@ -238,6 +258,7 @@ fn chooses_targets(cargo_args: &[String]) -> bool {
 /// `cargo xtask setup`: every package of the table, for CI (`.ci/run`), or the line to
 /// install them.
 pub fn setup() -> Result<()> {
+    flip_link()?;
     let absent: Vec<&Need> = NEEDS.iter().filter(|n| !n.present()).collect();
     if absent.is_empty() {
         println!("xtask: every system package is installed");

@@ -59,6 +59,15 @@ pub enum TargetError {
     /// The target stopped answering (a probe unplugged, QEMU exited), or answered out of turn.
     #[error("target lost: {0}")]
     Lost(Lost),
+    /// The board reset under the bench (its chip's reset flags say why): the firmware started
+    /// again, and the game is lost.
+    #[error("the board reset ({cause}): the firmware started again and the game is lost ({then})")]
+    Reset {
+        /// What reset it (`watchdog`).
+        cause: &'static str,
+        /// What the bench saw (an RTT control block written anew).
+        then: String,
+    },
     /// No debug probe to connect to (nothing was lost: none was found).
     #[error("{}", no_probe(request, attached))]
     NoProbe {

@@ -36,6 +36,9 @@ pub enum BoardFault {
     /// The firmware panics at its first self-check (planted: no register of the chip makes
     /// the board's binary panic).
     Panic,
+    /// The firmware hangs at its first self-check (planted: a branch to itself), so it stops
+    /// feeding its watchdog.
+    Hang,
 }
 
 /// Words that are not a board fault, each naming what is wrong.
@@ -73,6 +76,7 @@ impl fmt::Display for BoardFault {
             BoardFault::MisoLow => f.write_str("miso-low"),
             BoardFault::PllStuck => f.write_str("pll-stuck"),
             BoardFault::Panic => f.write_str("panic"),
+            BoardFault::Hang => f.write_str("hang"),
             BoardFault::AdcOpen(pin) => write!(f, "adc-open:{pin}"),
             BoardFault::LedDead(pin) => write!(f, "led-dead:{pin}"),
             BoardFault::AdcStuck(pin, code) => write!(f, "adc-stuck:{pin}:{code}"),
@@ -118,6 +122,7 @@ impl FromStr for BoardFault {
             ["miso-low"] => Ok(BoardFault::MisoLow),
             ["pll-stuck"] => Ok(BoardFault::PllStuck),
             ["panic"] => Ok(BoardFault::Panic),
+            ["hang"] => Ok(BoardFault::Hang),
             ["adc-open", p] => Ok(BoardFault::AdcOpen(stm32_pin(p)?)),
             ["led-dead", p] => Ok(BoardFault::LedDead(stm32_pin(p)?)),
             ["adc-stuck", p, code] => Ok(BoardFault::AdcStuck(
@@ -155,6 +160,7 @@ mod tests {
             Just(BoardFault::MisoLow),
             Just(BoardFault::PllStuck),
             Just(BoardFault::Panic),
+            Just(BoardFault::Hang),
             pin().prop_map(BoardFault::AdcOpen),
             pin().prop_map(BoardFault::LedDead),
             (pin(), any::<u16>()).prop_map(|(p, c)| BoardFault::AdcStuck(p, c)),
@@ -176,6 +182,7 @@ mod tests {
             ("miso-low", BoardFault::MisoLow),
             ("pll-stuck", BoardFault::PllStuck),
             ("panic", BoardFault::Panic),
+            ("hang", BoardFault::Hang),
             ("adc-open:PA0", BoardFault::AdcOpen(pa0)),
             ("led-dead:PA0", BoardFault::LedDead(pa0)),
             ("adc-stuck:PA0:0", BoardFault::AdcStuck(pa0, 0)),

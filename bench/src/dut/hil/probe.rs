@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use firmware::LedPattern;
 use firmware::protocol::{Command, FrameReader, ProtocolError, Reply};
 use gdb_probe::probe::{GdbLister, GdbTarget};
+use probe_rs::MemoryInterface;
 use probe_rs::config::Registry;
 use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
 use probe_rs::probe::Probe;
@@ -50,6 +51,8 @@ pub struct Hil {
     stats: RetryStats,
     /// The ELF's functions, to name where a hung core is.
     functions: gdb_probe::symbols::Functions,
+    /// Where the chip keeps its reset flags (an STM32F4's RCC_CSR), if the bench knows.
+    reset_flags: Option<u64>,
     /// The emulated machine behind the probe, watched (QEMU's process, the virtual board's):
     /// declared after the session, so dropped after it.
     emulation: Option<Box<dyn Emulation>>,
@@ -148,6 +151,7 @@ impl Hil {
         let bytes = Elf::read(elf)?.bytes;
         match Self::bring_up(probe, chip, registry, elf, &bytes) {
             Ok((session, rtt, defmt)) => Ok(Hil {
+                reset_flags: super::reset::flags_of(chip),
                 cage: Box::new(Fixture),
                 session,
                 rtt,
@@ -196,6 +200,13 @@ impl Hil {
             core.reset().map_err(lost)?;
             match try_attach_to_rtt(&mut core, RTT_TIMEOUT, &region) {
                 Ok(rtt) => {
+                    // The reset flags from before the session cleared: one found set later
+                    // says what reset the board under the bench.
+                    if let Some(csr) = super::reset::flags_of(chip) {
+                        let flags = core.read_word_32(csr).map_err(lost)?;
+                        core.write_word_32(csr, flags | super::reset::RMVF)
+                            .map_err(lost)?;
+                    }
                     drop(core);
                     return Ok((session, rtt, defmt));
                 }
@@ -296,7 +307,15 @@ impl Hil {
         self.functions.at(pc).map(|f| f.name.clone())
     }
 
-    /// `error` with what the machine said, if it stopped, or (no reply) where the core is.
+    /// What reset the board under the bench, if its reset flags say a watchdog did.
+    fn reset_cause(&mut self) -> Option<&'static str> {
+        let csr = self.reset_flags?;
+        let mut core = self.session.core(0).ok()?;
+        super::reset::watchdog(core.read_word_32(csr).ok()?)
+    }
+
+    /// `error` with what the machine said, if it stopped, a board that reset, or (no reply)
+    /// where the core is.
     fn explain(&mut self, error: TargetError) -> TargetError {
         if let Some(mut line) = self.emulation.as_mut().and_then(|e| e.said()) {
             // Its last error on RTT (a panic's message), when the bench read it before the
@@ -312,6 +331,13 @@ impl Hil {
                 then: error.to_string(),
             }
             .into();
+        }
+        if let Some(cause) = self.reset_cause() {
+            let then = match &error {
+                TargetError::Lost(lost) => lost.to_string(),
+                other => other.to_string(),
+            };
+            return TargetError::Reset { cause, then };
         }
         let TargetError::NoReply { seq } = error else {
             return error;

@@ -30,6 +30,7 @@ mod board {
         Adg714Chain, App, Button, Config, Debouncer, EdgeSwitches, Hardware, PinLeds, Server,
     };
     use panic_probe as _;
+    use stm32f4xx_hal::watchdog::IndependentWatchdog;
     use stm32f4xx_hal::{pac, prelude::*, rcc};
 
     use crate::adc::{NodeAdc, Resolution};
@@ -40,6 +41,12 @@ mod board {
     const SPI_DIVIDER_LOG2: u8 = 3;
     /// The main loop's period: the button is sampled once per millisecond.
     const TICK_MS: u32 = 1;
+    /// The independent watchdog's timeout. The slowest main-loop iteration measured on the
+    /// virtual board is a press that makes the machine's move (its self-check and a full
+    /// sweep of the nodes, 480-cycle samples at 10 bits): see firmware/README.md, "Watchdog";
+    /// this leaves a wide margin over it and is still short enough that a hung board is back
+    /// in its start state before a visitor gives up on it.
+    const WATCHDOG_MS: u32 = 1_000;
     /// ADC1 converts at the profile's resolution; a profile asking for one ADC1 lacks does
     /// not build.
     const ADC_RESOLUTION: Resolution = match Resolution::of(BOARD.adc.bits_used) {
@@ -127,6 +134,14 @@ mod board {
         );
         app.start();
 
+        // Started last: everything above runs once. DBG_IWDG_STOP freezes the counter while a
+        // debugger holds the core halted (RM0390 33.16.4); without it a breakpoint held longer
+        // than the timeout resets a real board under the debugger. probe-rs sets DBGMCU_CR at
+        // attach but never APB1_FZ, so the firmware does.
+        let mut watchdog = IndependentWatchdog::new(dp.IWDG);
+        watchdog.stop_on_debug(&dp.DBGMCU, true);
+        watchdog.start(WATCHDOG_MS.millis());
+
         let mut server = Server::new();
         let mut received = [0u8; 32];
         let mut reply = [0u8; MAX_FRAME];
@@ -141,6 +156,7 @@ mod board {
                     defmt::warn!("reply dropped: the bench up channel is full");
                 }
             }
+            watchdog.feed();
             app.hardware_mut().delay.delay_ms(TICK_MS);
         }
     }

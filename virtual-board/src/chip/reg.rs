@@ -55,6 +55,7 @@ impl Regs {
 pub fn unmodelled(offset: u32, written: Option<u32>) -> Refusal {
     Refusal::Unmodelled(Access {
         address: offset,
+        offset,
         peripheral: None,
         register: None,
         written,

@@ -1,13 +1,11 @@
 //! SPI2 (RM0390 section 26.7) as a master that exchanges a frame the moment DR is written
-//! (TXE stays set, RXNE rises with the byte from MISO), and the ADG714 daisy chain behind it
-//! (ADG714 data sheet: 8-bit shift register per package, DOUT of one into DIN of the next,
-//! latched on SYNC's rising edge).
+//! (TXE stays set, RXNE rises with the byte from MISO). What is behind its pins is the board's
+//! (the ADG714 chain, [`crate::board::adg714`]).
 
-use super::{Regs, reg};
+use super::peripheral::{Bus, Event, Peripheral};
+use super::rcc::{self, Enable};
+use super::reg::{self, Regs};
 use crate::stop::Refusal;
-
-/// SPI2's base (RM0390 table 1).
-pub const BASE: u32 = 0x4000_3800;
 
 const CR1: u32 = 0x00;
 const SR: u32 = 0x08;
@@ -53,12 +51,36 @@ impl Default for Spi {
     }
 }
 
-impl Spi {
-    /// A register's name.
-    pub fn register(offset: u32) -> Option<&'static str> {
+impl Peripheral for Spi {
+    fn register(&self, offset: u32) -> Option<&'static str> {
         reg::name(REGISTERS, offset)
     }
 
+    fn read(&mut self, offset: u32, _: &mut Bus<'_>) -> Result<u32, Refusal> {
+        Spi::read(self, offset)
+    }
+
+    fn write(&mut self, offset: u32, value: u32, _: &mut Bus<'_>) -> Result<Event, Refusal> {
+        Ok(match Spi::write(self, offset, value)? {
+            Effect::Transfer(frame) => Event::Transfer(frame),
+            Effect::None => Event::None,
+        })
+    }
+
+    fn reset(&mut self) {
+        *self = Spi::default();
+    }
+
+    fn clock(&self) -> Option<Enable> {
+        Some(rcc::SPI2EN)
+    }
+
+    fn half_words(&self) -> bool {
+        true
+    }
+}
+
+impl Spi {
     /// Reads a register.
     pub fn read(&mut self, offset: u32) -> Result<u32, Refusal> {
         let value = self.regs.get(offset)?;
@@ -108,57 +130,9 @@ impl Spi {
     }
 }
 
-/// ADG714 packages in a daisy chain: MOSI feeds package 0, the last package's DOUT is MISO.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Chain {
-    shifting: Vec<u8>,
-    latched: Vec<u8>,
-}
-
-impl Chain {
-    /// `devices` packages, every switch open (the ADG714's power-on state).
-    pub fn new(devices: usize) -> Chain {
-        Chain {
-            shifting: vec![0; devices],
-            latched: vec![0; devices],
-        }
-    }
-
-    /// Shifts `byte` in at package 0 while SYNC is low; returns what leaves the far end.
-    pub fn shift(&mut self, byte: u8) -> u8 {
-        let Some(&out) = self.shifting.last() else {
-            return byte;
-        };
-        self.shifting.rotate_right(1);
-        self.shifting[0] = byte;
-        out
-    }
-
-    /// SYNC rises: every package latches what it holds.
-    pub fn latch(&mut self) {
-        self.latched.clone_from(&self.shifting);
-    }
-
-    /// The latched bytes, package 0 first.
-    pub fn latched(&self) -> &[u8] {
-        &self.latched
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_byte_comes_out_of_a_three_package_chain_three_bytes_later() {
-        let mut chain = Chain::new(3);
-        assert_eq!(chain.shift(0xA5), 0);
-        assert_eq!(chain.shift(0xA4), 0);
-        assert_eq!(chain.shift(0xA3), 0);
-        assert_eq!(chain.shift(0), 0xA5);
-        chain.latch();
-        assert_eq!(chain.latched(), [0, 0xA3, 0xA4]);
-    }
 
     #[test]
     fn reading_dr_clears_rxne_and_txe_stays_set() {

@@ -2,12 +2,13 @@
 //! regular sequence, a software-started single conversion whose EOC rises after the
 //! conversion time, DR whose read clears EOC, SR's clear-by-writing-0 flags. The conversion's
 //! value is the board's (the cage behind the pin, see [`crate::board`]).
+//! The trait's `read` and `write` call the inherent ones, which take the time and give the
+//! cycles skipped.
 
-use super::{Regs, reg};
+use super::peripheral::{Bus, Event, Peripheral};
+use super::rcc::{self, Enable};
+use super::reg::{self, Regs};
 use crate::stop::Refusal;
-
-/// ADC1's base (RM0390 table 1); the common block sits at +0x300.
-pub const BASE: u32 = 0x4001_2000;
 
 const SR: u32 = 0x00;
 const CR1: u32 = 0x04;
@@ -87,12 +88,35 @@ impl Default for Adc1 {
     }
 }
 
-impl Adc1 {
-    /// A register's name (offsets from ADC1's base; the common block's from +0x300).
-    pub fn register(offset: u32) -> Option<&'static str> {
+impl Peripheral for Adc1 {
+    /// Offsets from ADC1's base; the common block's from +0x300.
+    fn register(&self, offset: u32) -> Option<&'static str> {
         reg::name(REGISTERS, offset)
     }
 
+    fn read(&mut self, offset: u32, bus: &mut Bus<'_>) -> Result<u32, Refusal> {
+        let (value, skip) = Adc1::read(self, offset, bus.now)?;
+        bus.skip += skip;
+        Ok(value)
+    }
+
+    fn write(&mut self, offset: u32, value: u32, bus: &mut Bus<'_>) -> Result<Event, Refusal> {
+        Ok(match Adc1::write(self, offset, value, bus.now)? {
+            Effect::Start => Event::Convert,
+            Effect::None => Event::None,
+        })
+    }
+
+    fn reset(&mut self) {
+        *self = Adc1::default();
+    }
+
+    fn clock(&self) -> Option<Enable> {
+        Some(rcc::ADC1EN)
+    }
+}
+
+impl Adc1 {
     /// Reads a register at core cycle `now`; returns the value and the cycles to skip. A read
     /// of SR that finds the conversion under way, right after another that did, is the
     /// firmware polling for EOC: time skips to the end of the conversion (the core would only

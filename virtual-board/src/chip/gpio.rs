@@ -1,10 +1,13 @@
 //! A GPIO port (RM0390 section 8.4): mode, type, speed, pulls, alternate functions, the output
-//! latch (ODR, written whole or bit by bit through BSRR) and the input data register, whose
-//! levels the board gives (the button, or the pin's own output).
+//! latch (ODR, written whole or bit by bit through BSRR) and the input data register: an output
+//! reads its latch, an input the level the world outside drives on it ([`Outside`], set by the
+//! board's devices: the button), else its pull.
 
 use boards::Port;
 
-use super::{Regs, reg};
+use super::peripheral::{Bus, Event, Peripheral};
+use super::rcc::{self, Enable};
+use super::reg::{self, Regs};
 use crate::stop::Refusal;
 
 const MODER: u32 = 0x00;
@@ -12,7 +15,7 @@ const OTYPER: u32 = 0x04;
 const OSPEEDR: u32 = 0x08;
 const PUPDR: u32 = 0x0C;
 /// The input data register.
-pub const IDR: u32 = 0x10;
+const IDR: u32 = 0x10;
 const ODR: u32 = 0x14;
 const BSRR: u32 = 0x18;
 const AFRL: u32 = 0x20;
@@ -85,35 +88,68 @@ pub enum Pull {
     Down,
 }
 
+/// What the world outside the chip does to an input pin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outside {
+    /// Drives it to a level (`true`: high), whatever its pull.
+    Drives(bool),
+    /// Leaves it to its pull; with no pull it reads this level.
+    Floats(bool),
+}
+
 /// One port.
 #[derive(Debug)]
 pub struct Gpio {
     /// Which port.
     pub port: Port,
     regs: Regs,
+    /// Each pin's outside (not the chip's: a reset keeps it); a pin nothing touches floats low.
+    outside: [Outside; 16],
 }
 
 impl Gpio {
     /// Port `port` at reset.
     pub fn new(port: Port) -> Gpio {
-        let table = match port {
-            Port::A => PORT_A,
-            Port::B => PORT_B,
-            _ => PORT_OTHER,
-        };
         Gpio {
             port,
-            regs: Regs::new(table),
+            regs: Regs::new(Self::table(port)),
+            outside: [Outside::Floats(false); 16],
         }
     }
 
-    /// A register's name.
-    pub fn register(offset: u32) -> Option<&'static str> {
-        match offset {
-            IDR => Some("IDR"),
-            BSRR => Some("BSRR"),
-            _ => reg::name(PORT_OTHER, offset),
+    fn table(port: Port) -> &'static [(u32, &'static str, u32)] {
+        match port {
+            Port::A => PORT_A,
+            Port::B => PORT_B,
+            _ => PORT_OTHER,
         }
+    }
+
+    /// What the world outside does to pin `n` from now on.
+    pub fn set_outside(&mut self, n: u8, outside: Outside) {
+        self.outside[usize::from(n)] = outside;
+    }
+
+    /// IDR: an output reads its latch, an input what is outside (the button, else its pull;
+    /// a floating pin reads its outside's idle level), analog and alternate pins 0 (RM0390,
+    /// I/O port configurations).
+    fn idr(&self) -> u32 {
+        let mut idr = 0;
+        for n in 0..16u8 {
+            let high = match self.mode(n) {
+                Mode::Output => self.odr(n),
+                Mode::Input => match (self.outside[usize::from(n)], self.pull(n)) {
+                    (Outside::Drives(level), _) => level,
+                    (Outside::Floats(_), Pull::Up) => true,
+                    (Outside::Floats(_), Pull::Down) => false,
+                    // Floating: the model reads the idle level; a real pin would wander.
+                    (Outside::Floats(level), Pull::None) => level,
+                },
+                Mode::Alternate | Mode::Analog => false,
+            };
+            idr |= u32::from(high) << n;
+        }
+        idr
     }
 
     /// Pin `n`'s mode.
@@ -155,11 +191,12 @@ impl Gpio {
         self.regs.peek(ODR) & (1 << n) != 0
     }
 
-    /// Reads a register; IDR is the board's (see [`crate::board`]).
+    /// Reads a register.
     pub fn read(&mut self, offset: u32) -> Result<u32, Refusal> {
         match offset {
             // BSRR is write-only and reads 0 (RM0390 8.4.7).
             BSRR => Ok(0),
+            IDR => Ok(self.idr()),
             _ => self.regs.get(offset),
         }
     }
@@ -179,6 +216,34 @@ impl Gpio {
             _ => self.regs.set(offset, value)?,
         }
         Ok(before)
+    }
+}
+
+impl Peripheral for Gpio {
+    fn register(&self, offset: u32) -> Option<&'static str> {
+        match offset {
+            IDR => Some("IDR"),
+            BSRR => Some("BSRR"),
+            _ => reg::name(PORT_OTHER, offset),
+        }
+    }
+
+    fn read(&mut self, offset: u32, _: &mut Bus<'_>) -> Result<u32, Refusal> {
+        Gpio::read(self, offset)
+    }
+
+    /// Every write reports the output latch before it: the board finds what changed.
+    fn write(&mut self, offset: u32, value: u32, _: &mut Bus<'_>) -> Result<Event, Refusal> {
+        let before = Gpio::write(self, offset, value)?;
+        Ok(Event::Outputs(self.port, before))
+    }
+
+    fn reset(&mut self) {
+        self.regs = Regs::new(Self::table(self.port));
+    }
+
+    fn clock(&self) -> Option<Enable> {
+        Some(rcc::gpio_en(crate::chip::port_index(self.port)))
     }
 }
 
@@ -204,5 +269,18 @@ mod tests {
         assert_eq!(a.mode(13), Mode::Alternate);
         assert_eq!(a.mode(0), Mode::Input);
         assert!(matches!(a.read(0x1C), Err(Refusal::Unmodelled(_))));
+    }
+
+    #[test]
+    fn an_input_reads_what_drives_it_else_its_pull_else_its_idle_level() {
+        let mut c = Gpio::new(Port::C);
+        c.set_outside(13, Outside::Floats(true));
+        assert_eq!(c.read(IDR).unwrap(), 1 << 13, "floating, idle high");
+        c.write(PUPDR, 0b10 << 26).unwrap();
+        assert_eq!(c.read(IDR).unwrap(), 0, "pulled down");
+        c.set_outside(13, Outside::Drives(true));
+        assert_eq!(c.read(IDR).unwrap(), 1 << 13, "driven high over the pull");
+        c.write(PUPDR, 0b01 << 4).unwrap();
+        assert_eq!(c.read(IDR).unwrap(), 1 << 13 | 1 << 2, "PC2 pulled up");
     }
 }

@@ -2,12 +2,11 @@
 //! enables, the switch status that follows the switch, and the peripheral clock enables the
 //! other models check.
 
-use super::{Regs, reg};
+use super::flash::FlashInterface;
+use super::peripheral::{Bus, Event, Peripheral};
+use super::reg::{self, Regs};
 use crate::chip::HSI_HZ;
 use crate::stop::Refusal;
-
-/// RCC's base address (RM0390 table 1).
-pub const BASE: u32 = 0x4002_3800;
 
 const CR: u32 = 0x00;
 const PLLCFGR: u32 = 0x04;
@@ -19,6 +18,8 @@ const APB2RSTR: u32 = 0x24;
 const AHB1ENR: u32 = 0x30;
 const APB1ENR: u32 = 0x40;
 const APB2ENR: u32 = 0x44;
+/// RCC_CSR: LSI and the reset flags (RM0390 6.3.21).
+const CSR: u32 = 0x74;
 const DCKCFGR: u32 = 0x8C;
 const DCKCFGR2: u32 = 0x94;
 
@@ -34,12 +35,21 @@ const REGISTERS: &[(u32, &str, u32)] = &[
     (AHB1ENR, "AHB1ENR", 0x0010_0000),
     (APB1ENR, "APB1ENR", 0),
     (APB2ENR, "APB2ENR", 0),
+    // After power-on: PORRSTF, PINRSTF and BORRSTF set.
+    (CSR, "CSR", 0x0E00_0000),
     (DCKCFGR, "DCKCFGR", 0),
     (DCKCFGR2, "DCKCFGR2", 0),
 ];
 
 /// Bits of RCC_CR whose ready flag sits one bit above: HSION, HSEON, PLLON, PLLI2SON, PLLSAION.
 const ON_BITS: [u32; 5] = [0, 16, 24, 26, 28];
+/// RCC_CSR's reset flags (bits 25..31), cleared only by RMVF (bit 24) or a power-on reset.
+const RESET_FLAGS: u32 = 0xFE00_0000;
+const RMVF: u32 = 1 << 24;
+/// RCC_CSR.IWDGRSTF and SFTRSTF.
+pub const IWDGRSTF: u32 = 1 << 29;
+/// RCC_CSR.SFTRSTF.
+pub const SFTRSTF: u32 = 1 << 28;
 
 /// A clock enable bit, to name in a fault.
 #[derive(Clone, Copy, Debug)]
@@ -98,22 +108,44 @@ pub struct Clocks {
 #[derive(Debug)]
 pub struct Rcc {
     regs: Regs,
+    /// The main PLL never locks (a board fault made on purpose; a reset keeps it).
+    pub pll_stuck: bool,
 }
 
 impl Default for Rcc {
     fn default() -> Self {
         Rcc {
             regs: Regs::new(REGISTERS),
+            pll_stuck: false,
         }
     }
 }
 
-impl Rcc {
-    /// A register's name.
-    pub fn register(offset: u32) -> Option<&'static str> {
+impl Peripheral for Rcc {
+    fn register(&self, offset: u32) -> Option<&'static str> {
         reg::name(REGISTERS, offset)
     }
 
+    fn read(&mut self, offset: u32, _: &mut Bus<'_>) -> Result<u32, Refusal> {
+        Rcc::read(self, offset)
+    }
+
+    /// A clock switch checks the flash interface's wait states (its peer on the bus).
+    fn write(&mut self, offset: u32, value: u32, bus: &mut Bus<'_>) -> Result<Event, Refusal> {
+        let latency = bus.peer::<FlashInterface>().map_or(0, |f| f.latency());
+        let stuck = self.pll_stuck;
+        Rcc::write(self, offset, value, latency, stuck).map(|()| Event::None)
+    }
+
+    /// The reset flags in CSR stay (a system reset is what they record).
+    fn reset(&mut self) {
+        let flags = self.regs.peek(CSR) & RESET_FLAGS;
+        self.regs = Regs::new(REGISTERS);
+        let _ = self.regs.set(CSR, flags);
+    }
+}
+
+impl Rcc {
     /// Reads the register at `offset`.
     pub fn read(&mut self, offset: u32) -> Result<u32, Refusal> {
         self.regs.get(offset)
@@ -158,6 +190,16 @@ impl Rcc {
                 self.check_latency(v, flash_latency)?;
                 v
             }
+            CSR => {
+                // RMVF clears the reset flags; the flags themselves are read-only; LSIRDY
+                // follows LSION (no start-up time is modelled).
+                let flags = if value & RMVF != 0 {
+                    0
+                } else {
+                    self.regs.peek(CSR) & RESET_FLAGS
+                };
+                flags | ((value & 1) * 0b11)
+            }
             _ => value,
         };
         self.regs.set(offset, value)
@@ -165,6 +207,12 @@ impl Rcc {
 
     fn bit(&self, offset: u32, bit: u32) -> bool {
         self.regs.peek(offset) & (1 << bit) != 0
+    }
+
+    /// Records what reset the chip in CSR's flags (IWDGRSTF, SFTRSTF), as the chip does.
+    pub fn record_reset(&mut self, flag: u32) {
+        let csr = self.regs.peek(CSR);
+        let _ = self.regs.set(CSR, csr | (flag & RESET_FLAGS));
     }
 
     /// Whether `enable` is set.
@@ -261,6 +309,24 @@ mod tests {
                 pclk2: 84_000_000
             }
         );
+    }
+
+    #[test]
+    fn the_reset_flags_survive_a_system_reset_and_rmvf_clears_them() {
+        let mut rcc = Rcc::default();
+        assert_eq!(
+            rcc.read(CSR).unwrap(),
+            0x0E00_0000,
+            "power-on: POR, PIN, BOR"
+        );
+        rcc.write(CSR, RMVF, 0, false).unwrap();
+        assert_eq!(rcc.read(CSR).unwrap(), 0);
+        rcc.record_reset(IWDGRSTF);
+        Peripheral::reset(&mut rcc);
+        assert_eq!(rcc.read(CSR).unwrap(), 1 << 29);
+        // LSION turns LSIRDY on; the flags cannot be written.
+        rcc.write(CSR, 1 | 1 << 28, 0, false).unwrap();
+        assert_eq!(rcc.read(CSR).unwrap(), 1 << 29 | 0b11);
     }
 
     #[test]

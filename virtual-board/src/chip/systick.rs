@@ -3,17 +3,20 @@
 //! count, so a run is the same every time; a firmware polling COUNTFLAG is fast-forwarded to
 //! the next wrap (it would only spin until then).
 
+use super::peripheral::{Bus, Event, Peripheral};
 use super::reg;
 use crate::stop::Refusal;
-
-/// SysTick's base (PM0214 4.5).
-pub const BASE: u32 = 0xE000_E010;
 
 const CSR: u32 = 0x0;
 const RVR: u32 = 0x4;
 const CVR: u32 = 0x8;
 
-const NAMES: &[(u32, &str, u32)] = &[(CSR, "CSR", 0), (RVR, "RVR", 0), (CVR, "CVR", 0)];
+const NAMES: &[(u32, &str, u32)] = &[
+    (CSR, "CSR", 0),
+    (RVR, "RVR", 0),
+    (CVR, "CVR", 0),
+    (0xC, "CALIB", 0),
+];
 
 const ENABLE: u32 = 1;
 const CLKSOURCE: u32 = 1 << 2;
@@ -32,12 +35,27 @@ pub struct SysTick {
     polling: bool,
 }
 
-impl SysTick {
-    /// A register's name.
-    pub fn register(offset: u32) -> Option<&'static str> {
+impl Peripheral for SysTick {
+    fn register(&self, offset: u32) -> Option<&'static str> {
         reg::name(NAMES, offset)
     }
 
+    fn read(&mut self, offset: u32, bus: &mut Bus<'_>) -> Result<u32, Refusal> {
+        let (value, skip) = SysTick::read(self, offset, bus.now)?;
+        bus.skip += skip;
+        Ok(value)
+    }
+
+    fn write(&mut self, offset: u32, value: u32, bus: &mut Bus<'_>) -> Result<Event, Refusal> {
+        SysTick::write(self, offset, value, bus.now).map(|()| Event::None)
+    }
+
+    fn reset(&mut self) {
+        *self = SysTick::default();
+    }
+}
+
+impl SysTick {
     /// Core cycles per counter tick.
     fn divider(&self) -> u64 {
         if self.csr & CLKSOURCE != 0 { 1 } else { 8 }

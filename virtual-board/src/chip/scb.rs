@@ -1,0 +1,101 @@
+//! The System Control Block's registers the binary and a debugger use (PM0214 4.4): CPUID,
+//! VTOR, AIRCR (SYSRESETREQ resets the chip), SHCSR (panic-probe clears USGFAULTENA before its
+//! `udf`), CPACR (the FPU's access), and the FPU's MVFR0/MVFR1 (PM0214 4.6), which a debugger
+//! reads to know the core has an FPU.
+
+use gdb_probe::cortex_m::{AIRCR, CPACR, CPUID, MVFR0, MVFR1, SHCSR, SYSRESETREQ, VECTKEY, VTOR};
+
+use super::peripheral::{Bus, Event, Peripheral};
+use super::reg;
+use crate::stop::Refusal;
+
+/// SCB's base: CPUID (PM0214 4.4, table 49).
+pub const BASE: u32 = CPUID;
+/// Bytes up to MVFR1's end (PM0214 4.6.5).
+pub const SIZE: u32 = MVFR1 + 4 - BASE;
+
+/// SHCSR's bits that exist (reset 0): the enables, active and pending bits.
+const SHCSR_BITS: u32 = 0x0007_FD8B;
+/// CPUID's value: Cortex-M4 r0p1 (PM0214 4.4.1; the STM32F446's core).
+const CPUID_VALUE: u32 = 0x410F_C241;
+/// MVFR0's value on the Cortex-M4F (single precision, no double; PM0214 4.6.4).
+const MVFR0_VALUE: u32 = 0x1011_0021;
+/// MVFR1's value on the Cortex-M4F (PM0214 4.6.5).
+const MVFR1_VALUE: u32 = 0x1100_0011;
+
+/// The block's registers by offset (PM0214 table 49, the debug registers of the ARMv7-M ARM
+/// C1.6 and table 4.6's FPU registers), modelled or not.
+const NAMES: &[(u32, &str)] = &[
+    (0x00, "CPUID"),
+    (0x04, "ICSR"),
+    (0x08, "VTOR"),
+    (0x0C, "AIRCR"),
+    (0x10, "SCR"),
+    (0x14, "CCR"),
+    (0x18, "SHPR1"),
+    (0x1C, "SHPR2"),
+    (0x20, "SHPR3"),
+    (0x24, "SHCSR"),
+    (0x28, "CFSR"),
+    (0x2C, "HFSR"),
+    (0x30, "DFSR"),
+    (0x34, "MMFAR"),
+    (0x38, "BFAR"),
+    (0x3C, "AFSR"),
+    (0x88, "CPACR"),
+    (0xF0, "DHCSR"),
+    (0xF4, "DCRSR"),
+    (0xF8, "DCRDR"),
+    (0xFC, "DEMCR"),
+    (0x234, "FPCCR"),
+    (0x238, "FPCAR"),
+    (0x23C, "FPDSCR"),
+    (0x240, "MVFR0"),
+    (0x244, "MVFR1"),
+];
+
+/// The SCB.
+#[derive(Debug, Default)]
+pub struct Scb {
+    vtor: u32,
+    cpacr: u32,
+    shcsr: u32,
+}
+
+impl Peripheral for Scb {
+    fn register(&self, offset: u32) -> Option<&'static str> {
+        NAMES.iter().find(|n| n.0 == offset).map(|n| n.1)
+    }
+
+    fn read(&mut self, offset: u32, _: &mut Bus<'_>) -> Result<u32, Refusal> {
+        match offset + BASE {
+            CPUID => Ok(CPUID_VALUE),
+            MVFR0 => Ok(MVFR0_VALUE),
+            MVFR1 => Ok(MVFR1_VALUE),
+            VTOR => Ok(self.vtor),
+            AIRCR => Ok(0xFA05_0000),
+            CPACR => Ok(self.cpacr),
+            SHCSR => Ok(self.shcsr),
+            _ => Err(reg::unmodelled(offset, None)),
+        }
+    }
+
+    fn write(&mut self, offset: u32, value: u32, _: &mut Bus<'_>) -> Result<Event, Refusal> {
+        match offset + BASE {
+            VTOR => self.vtor = value & !0x7F,
+            AIRCR => {
+                if value >> 16 == VECTKEY && value & SYSRESETREQ != 0 {
+                    return Ok(Event::SystemReset);
+                }
+            }
+            CPACR => self.cpacr = value,
+            SHCSR => self.shcsr = value & SHCSR_BITS,
+            _ => return Err(reg::unmodelled(offset, Some(value))),
+        }
+        Ok(Event::None)
+    }
+
+    fn reset(&mut self) {
+        *self = Scb::default();
+    }
+}
