@@ -220,7 +220,7 @@ fn an_unmodelled_write_names_the_value_written() {
 }
 
 #[test]
-fn a_stack_run_off_the_bottom_of_sram_stops_the_run() {
+fn a_stack_run_off_the_bottom_of_sram_is_a_stack_overflow() {
     // What a flip-linked firmware's overflow does (the stack below the statics, at the bottom
     // of SRAM): SP at 0x20000000 and one more push.
     // 0x08000008: ldr r0, [pc, #4]; mov sp, r0; push {r0}; b .; literal 0x20000000
@@ -230,9 +230,12 @@ fn a_stack_run_off_the_bottom_of_sram_stops_the_run() {
     ];
     let elf = write(&dir, "overflow.elf", &program(&code));
     let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
-    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(7), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("write of 0x20000000 to 0x1ffffffc at PC 0x0800000c"),
+        stderr(&out).contains(
+            "stack overflow in 0x0800000c: SP 0x20000000 ran off the bottom of SRAM, a write \
+             of 0x20000000 to 0x1ffffffc at PC 0x0800000c"
+        ),
         "{}",
         stderr(&out)
     );
