@@ -208,10 +208,10 @@ mod tests {
         }
     }
 
-    /// A baseline of 10,000 instructions: `hot` 9,000 and `main` 900 on the hot path, `cold`
+    /// A baseline of 10,000 instructions: `search` 9,000 and `main` 900 on the hot path, `cold`
     /// 99 (0.99 %) and `tiny` 1 off it.
     fn baseline() -> Table {
-        table(&[("hot", 9_000), ("main", 900), ("cold", 99), ("tiny", 1)])
+        table(&[("search", 9_000), ("main", 900), ("cold", 99), ("tiny", 1)])
     }
 
     #[test]
@@ -224,26 +224,26 @@ mod tests {
 
     #[test]
     fn a_hot_function_grown_past_ten_percent_fails() {
-        let run = table(&[("hot", 9_901), ("main", 900), ("cold", 99), ("tiny", 1)]);
+        let run = table(&[("search", 9_901), ("main", 900), ("cold", 99), ("tiny", 1)]);
         let c = compare(&baseline(), &run);
         assert!(c.over());
         assert_eq!(c.changed.len(), 1);
-        assert_eq!(c.changed[0].name, "hot");
-        assert!(c.to_string().contains("+10.0%  hot  OVER"), "{c}");
+        assert_eq!(c.changed[0].name, "search");
+        assert!(c.to_string().contains("+10.0%  search  OVER"), "{c}");
     }
 
     #[test]
     fn ten_percent_exactly_is_the_boundary_and_passes() {
-        let run = table(&[("hot", 9_900), ("main", 990), ("cold", 99), ("tiny", 1)]);
+        let run = table(&[("search", 9_900), ("main", 990), ("cold", 99), ("tiny", 1)]);
         assert!(!compare(&baseline(), &run).over());
-        let run = table(&[("hot", 9_000), ("main", 991), ("cold", 99), ("tiny", 1)]);
+        let run = table(&[("search", 9_000), ("main", 991), ("cold", 99), ("tiny", 1)]);
         assert!(compare(&baseline(), &run).over(), "main at 1 % is hot");
     }
 
     #[test]
     fn a_shrunk_a_new_a_gone_or_a_cold_grown_function_does_not_fail() {
         let run = table(&[
-            ("hot", 4_000),
+            ("search", 4_000),
             ("cold", 990),
             ("tiny", 1_000),
             ("brand_new", 50_000),

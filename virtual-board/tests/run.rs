@@ -755,3 +755,74 @@ fn a_semihosting_call_outside_the_test_runner_is_named() {
         stderr(&out)
     );
 }
+
+#[test]
+fn the_instruction_budget_passes_its_own_run_and_fails_a_hot_function_grown_past_it() {
+    let Some(elf) = board_elf() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("budget.txt");
+    let budget = |baseline: &Path| {
+        board()
+            .args(["budget", "--seed", "7", "--elf"])
+            .arg(&elf)
+            .arg("--baseline")
+            .arg(baseline)
+            .output()
+            .unwrap()
+    };
+    let out = board()
+        .args(["budget", "--seed", "7", "--write", "--elf"])
+        .arg(&elf)
+        .arg("--baseline")
+        .arg(&baseline)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The count is exact: the same game again changes nothing.
+    let out = budget(&baseline);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(said.contains(" 0 functions changed"), "{said}");
+
+    // The heuristic's hottest function at two thirds of its count in the baseline: the run
+    // is +50 % over it.
+    let text = std::fs::read_to_string(&baseline).unwrap();
+    let doctored: String = text
+        .lines()
+        .map(|line| match line.trim().split_once(' ') {
+            Some((n, "heuristic::size::Size::edge_ends")) => {
+                format!(
+                    "{} heuristic::size::Size::edge_ends\n",
+                    n.parse::<u64>().unwrap() * 2 / 3
+                )
+            }
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    assert_ne!(doctored, text, "the baseline has edge_ends");
+    std::fs::write(&baseline, doctored).unwrap();
+    let out = budget(&baseline);
+    assert_eq!(out.status.code(), Some(8), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("grew by more than 10 %): heuristic::size::Size::edge_ends;"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("+50.0%  heuristic::size::Size::edge_ends  OVER"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+
+    // A baseline that is not a table: one line naming the file and the line, exit 2.
+    std::fs::write(&baseline, "12 main\nmany foo\n").unwrap();
+    let out = budget(&baseline);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("budget.txt: line 2: `many` is not a count"),
+        "{}",
+        stderr(&out)
+    );
+}
