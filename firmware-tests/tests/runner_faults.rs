@@ -1,6 +1,8 @@
 //! Faults for the runner to report (feature `runner-faults`; `check-runner` runs them): a test
 //! that passes, one that panics with a defmt message, one that returns an `Err`, one that
-//! hangs past its timeout, and one that should panic and does not. They fail on purpose.
+//! hangs past its timeout, one that should panic and does not, and one whose recursion runs
+//! the stack off the bottom of SRAM (flip-link's layout: the virtual board names the stack
+//! overflow and the function). They fail on purpose.
 #![cfg_attr(target_os = "none", no_std, no_main)]
 
 #[cfg(not(target_os = "none"))]
@@ -21,6 +23,18 @@ use {cortex_m as _, cortex_m_rt as _, stm32f4xx_hal as _};
 #[embedded_test::setup]
 fn setup() {
     rtt_target::rtt_init_defmt!();
+}
+
+/// A recursion with a 256-byte frame that is not a tail call: it only ends at depth `n`, far
+/// beyond what 128 KiB of SRAM holds.
+#[cfg(target_os = "none")]
+#[inline(never)]
+fn deep(n: u32) -> u32 {
+    let frame = core::hint::black_box([n; 64]);
+    if n == 0 {
+        return 0;
+    }
+    frame[n as usize % 64].wrapping_add(deep(n - 1))
 }
 
 #[cfg(target_os = "none")]
@@ -53,6 +67,12 @@ mod tests {
     #[test]
     #[should_panic]
     fn should_panic_but_passes() {}
+
+    #[test]
+    fn overflows_its_stack() {
+        let depth = super::deep(1_000_000);
+        defmt::info!("returned from a recursion of {}", depth);
+    }
 
     #[test]
     #[should_panic]

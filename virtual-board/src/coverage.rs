@@ -39,8 +39,16 @@ pub fn profile(elf: &Elf, blocks: &std::collections::HashMap<u32, u64>) -> Strin
         *by_function.entry(name).or_default() += n;
     }
     let mut rows: Vec<(&str, u64)> = by_function.into_iter().collect();
-    rows.sort_by_key(|row| std::cmp::Reverse(row.1));
+    // Ties by name: the same run writes the same file.
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     rows.iter()
         .map(|(name, n)| format!("{n:>12} {name}\n"))
         .collect()
+}
+
+/// Writes [`profile`] to the file `VIRTUAL_BOARD_PROFILE` names, if it is set and profiling.
+pub fn write_profile(elf: &Elf, blocks: &Option<std::collections::HashMap<u32, u64>>) {
+    if let (Some(path), Some(blocks)) = (std::env::var_os("VIRTUAL_BOARD_PROFILE"), blocks) {
+        let _ = std::fs::write(path, profile(elf, blocks));
+    }
 }

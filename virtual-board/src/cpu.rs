@@ -360,6 +360,11 @@ impl<'a> Core<'a> {
         self.uc.pc_read().unwrap_or(0) as u32
     }
 
+    /// The stack pointer.
+    pub fn sp(&self) -> u32 {
+        self.uc.reg_read(RegisterARM::SP).unwrap_or(0) as u32
+    }
+
     /// Runs until `cycles` more core cycles have passed (or something stops it).
     pub fn run(&mut self, cycles: u64, elf: &Elf) -> Result<Ran, Stop> {
         self.run_slice(cycles, u64::MAX, elf)
@@ -383,7 +388,7 @@ impl<'a> Core<'a> {
             Some(Pending::Refusal(fault, pc, exact)) => {
                 let place = Place { exact, ..place(pc) };
                 return Err(match fault {
-                    Refusal::Unmodelled(access) => Stop::Unmodelled { access, place },
+                    Refusal::Unmodelled(access) => crate::stack::stop_for(access, place, self.sp()),
                     Refusal::Config(fault) => Stop::Config { fault, place },
                 });
             }
@@ -461,7 +466,7 @@ impl<'a> Core<'a> {
         };
         if let Some(Pending::Refusal(fault, _, _)) = self.uc.get_data_mut().pending.take() {
             return Err(match fault {
-                Refusal::Unmodelled(access) => Stop::Unmodelled { access, place },
+                Refusal::Unmodelled(access) => crate::stack::stop_for(access, place, self.sp()),
                 Refusal::Config(fault) => Stop::Config { fault, place },
             });
         }

@@ -559,15 +559,12 @@ impl MonitorCmd for Server<'_, '_> {
             }
             Monitor::Game(n) => self.core.state_mut().board.cage().start_game(n),
             Monitor::Coverage if self.core.state().profile.is_some() => {
-                if let (Some(path), Some(profile)) = (
-                    std::env::var_os("VIRTUAL_BOARD_PROFILE"),
-                    &self.core.state().profile,
-                ) {
-                    let _ = std::fs::write(path, crate::coverage::profile(self.elf, profile));
-                }
+                crate::coverage::write_profile(self.elf, &self.core.state().profile);
+                crate::stack::write_report(self.elf, &self.core.state().deepest);
             }
             Monitor::Coverage => match &self.coverage {
                 Some(path) => {
+                    crate::stack::write_report(self.elf, &self.core.state().deepest);
                     if let Err(e) =
                         crate::coverage::write(path, self.elf, &self.core.state().executed)
                     {

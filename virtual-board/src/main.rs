@@ -21,7 +21,7 @@
 //! 101 the firmware panicked.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +31,7 @@ use clap::{Parser, Subcommand};
 use heuristic::Side;
 
 mod board;
+mod budget;
 mod chip;
 mod conn;
 mod coverage;
@@ -137,6 +138,20 @@ enum Command {
         /// `--skip NAME`, `--list`, `--ignored`, `--include-ignored`, `--nocapture`.
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         libtest: Vec<String>,
+    },
+    /// The firmware's instruction budget: one simulated visitor's game (as `visit`), its
+    /// instructions per function compared with the baseline; exit 8 when a function on the
+    /// hot path grew past its budget (firmware/README.md, Instruction budget).
+    Budget {
+        #[command(flatten)]
+        board: BoardArgs,
+        /// The baseline: instructions per function, one `COUNT NAME` a line.
+        #[arg(long, default_value = "firmware/budget.txt")]
+        baseline: PathBuf,
+        /// Rewrite the baseline from this run instead (on purpose: a change that costs
+        /// instructions, said in its commit).
+        #[arg(long)]
+        write: bool,
     },
 }
 
@@ -330,6 +345,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Budget {
+            board,
+            baseline,
+            write,
+        } => budget(&board, &baseline, write),
         Command::Test { board, libtest } => {
             let options = test_runner::Options::parse(&libtest).map_err(anyhow::Error::msg)?;
             let (elf, b) = build(&board)?;
@@ -404,6 +424,67 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `virtual-board budget`: a visitor's game profiled, against (or written to) `baseline`.
+fn budget(args: &BoardArgs, baseline: &Path, write: bool) -> anyhow::Result<ExitCode> {
+    let (elf, mut b) = build(args)?;
+    b.inject(board::BoardFault::NoFixture)?;
+    let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
+    core.state_mut().profile = Some(Default::default());
+    let game = match operator::visit(&mut core, &elf, emulator::players::perfect_move) {
+        Ok(game) => game,
+        Err(stop) => return Ok(stopped(&stop)),
+    };
+    if game.winner.is_none() {
+        let trouble = game.trouble.unwrap_or_default();
+        eprintln!("virtual board: no verdict: {trouble}");
+        return Ok(ExitCode::from(6));
+    }
+    let blocks = core
+        .state()
+        .profile
+        .as_ref()
+        .map(|p| coverage::profile(&elf, p));
+    let run = budget::Table::parse(&blocks.unwrap_or_default())
+        .map_err(|e| anyhow::anyhow!("the run's profile: {e}"))?;
+    if write {
+        let seed = args
+            .seed
+            .map(|s| format!(" --seed {s}"))
+            .unwrap_or_default();
+        let scenario = format!("a simulated visitor's game (virtual-board visit{seed})");
+        std::fs::write(baseline, run.render(&scenario))
+            .with_context(|| format!("writing {}", baseline.display()))?;
+        println!(
+            "wrote {} ({} functions)",
+            baseline.display(),
+            run.rows.len()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let text = std::fs::read_to_string(baseline)
+        .with_context(|| format!("reading {}", baseline.display()))?;
+    let base =
+        budget::Table::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", baseline.display()))?;
+    let comparison = budget::compare(&base, &run);
+    println!("{comparison}");
+    if comparison.over() {
+        let over: Vec<&str> = comparison
+            .changed
+            .iter()
+            .filter(|r| r.over)
+            .map(|r| r.name.as_str())
+            .collect();
+        eprintln!(
+            "virtual board: over the instruction budget (a hot function grew by more than {} %): \
+             {}; if the change is meant, `virtual-board budget --write` and say so in the commit",
+            budget::GROWTH_PERCENT,
+            over.join(", ")
+        );
+        return Ok(ExitCode::from(8));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs `ms` virtual milliseconds (at the core's clock as the firmware set it up), printing
 /// the log; the stop's exit code if the firmware stopped.
 fn run_for(
@@ -456,6 +537,7 @@ fn write_coverage(args: &BoardArgs, elf: &Elf, core: &Core<'_>) -> anyhow::Resul
     if let Some(deepest) = &core.state().deepest {
         eprintln!("virtual board: {}", deepest.report(elf));
     }
+    coverage::write_profile(elf, &core.state().profile);
     match &args.coverage {
         Some(path) => coverage::write(path, elf, &core.state().executed)
             .with_context(|| format!("writing {}", path.display())),

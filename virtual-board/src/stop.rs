@@ -120,6 +120,17 @@ pub enum Stop {
         /// The instruction that made it.
         place: Place,
     },
+    /// The stack ran off the bottom of SRAM: an access below 0x20000000 by an SP at SRAM's
+    /// bottom (flip-link puts the stack below the statics, so an overflow faults there instead
+    /// of overwriting them). Told apart from an unmodelled access by [`crate::stack::stop_for`].
+    StackOverflow {
+        /// The access below SRAM.
+        access: Access,
+        /// SP when it was refused.
+        sp: u32,
+        /// The instruction that made it; its function is the one that overflowed.
+        place: Place,
+    },
     /// The firmware panicked (panic-probe's `udf`).
     Panic {
         /// Where.
@@ -147,11 +158,13 @@ pub enum Stop {
 
 impl Stop {
     /// The process's exit code for this stop: 3 a configuration fault, 4 an unmodelled
-    /// access, 101 a firmware panic (as the QEMU firmware's), 5 anything else.
+    /// access, 7 a stack overflow, 101 a firmware panic (as the QEMU firmware's), 5 anything
+    /// else.
     pub fn exit_code(&self) -> i32 {
         match self {
             Stop::Config { .. } => 3,
             Stop::Unmodelled { .. } => 4,
+            Stop::StackOverflow { .. } => 7,
             Stop::Panic { .. } => 101,
             Stop::Cpu { .. } | Stop::Breakpoint { .. } => 5,
         }
@@ -165,6 +178,19 @@ impl fmt::Display for Stop {
                 f,
                 "the firmware made a {access} at {place}, which the virtual board does not model"
             ),
+            Stop::StackOverflow { access, sp, place } => {
+                write!(f, "stack overflow in ")?;
+                match &place.symbol {
+                    Some(s) => write!(f, "{s}")?,
+                    None => write!(f, "{:#010x}", place.pc)?,
+                }
+                write!(
+                    f,
+                    ": SP {sp:#010x} ran off the bottom of SRAM, a {access} at {place} (RM0390 \
+                     2.3.1: nothing is mapped below SRAM's 0x20000000, where flip-link puts the \
+                     stack's end)"
+                )
+            }
             Stop::Config { fault, place } => {
                 write!(f, "configuration fault at {place}: {fault}")
             }
@@ -214,5 +240,33 @@ mod tests {
              in firmware::main, which the virtual board does not model"
         );
         assert_eq!(stop.exit_code(), 4);
+    }
+
+    #[test]
+    fn a_stack_overflow_names_the_function_first_then_sp_and_the_access() {
+        let stop = Stop::StackOverflow {
+            access: Access {
+                address: 0x1FFF_FFFC,
+                offset: 0,
+                peripheral: None,
+                register: None,
+                written: Some(7),
+                size: 4,
+            },
+            sp: 0x2000_0000,
+            place: Place {
+                pc: 0x0800_0100,
+                symbol: Some("firmware_tests::deep".into()),
+                exact: true,
+            },
+        };
+        assert_eq!(
+            stop.to_string(),
+            "stack overflow in firmware_tests::deep: SP 0x20000000 ran off the bottom of SRAM, \
+             a write of 0x00000007 to 0x1ffffffc at PC 0x08000100 in firmware_tests::deep \
+             (RM0390 2.3.1: nothing is mapped below SRAM's 0x20000000, where flip-link puts \
+             the stack's end)"
+        );
+        assert_eq!(stop.exit_code(), 7);
     }
 }

@@ -220,7 +220,7 @@ fn an_unmodelled_write_names_the_value_written() {
 }
 
 #[test]
-fn a_stack_run_off_the_bottom_of_sram_stops_the_run() {
+fn a_stack_run_off_the_bottom_of_sram_is_a_stack_overflow() {
     // What a flip-linked firmware's overflow does (the stack below the statics, at the bottom
     // of SRAM): SP at 0x20000000 and one more push.
     // 0x08000008: ldr r0, [pc, #4]; mov sp, r0; push {r0}; b .; literal 0x20000000
@@ -230,9 +230,12 @@ fn a_stack_run_off_the_bottom_of_sram_stops_the_run() {
     ];
     let elf = write(&dir, "overflow.elf", &program(&code));
     let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
-    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(7), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("write of 0x20000000 to 0x1ffffffc at PC 0x0800000c"),
+        stderr(&out).contains(
+            "stack overflow in 0x0800000c: SP 0x20000000 ran off the bottom of SRAM, a write \
+             of 0x20000000 to 0x1ffffffc at PC 0x0800000c"
+        ),
         "{}",
         stderr(&out)
     );
@@ -748,6 +751,77 @@ fn a_semihosting_call_outside_the_test_runner_is_named() {
             "the firmware stopped at BKPT 0xab at PC 0x0800000a (a semihosting call: run it \
              with `virtual-board test`)"
         ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn the_instruction_budget_passes_its_own_run_and_fails_a_hot_function_grown_past_it() {
+    let Some(elf) = board_elf() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = dir.path().join("budget.txt");
+    let budget = |baseline: &Path| {
+        board()
+            .args(["budget", "--seed", "7", "--elf"])
+            .arg(&elf)
+            .arg("--baseline")
+            .arg(baseline)
+            .output()
+            .unwrap()
+    };
+    let out = board()
+        .args(["budget", "--seed", "7", "--write", "--elf"])
+        .arg(&elf)
+        .arg("--baseline")
+        .arg(&baseline)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The count is exact: the same game again changes nothing.
+    let out = budget(&baseline);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(said.contains(" 0 functions changed"), "{said}");
+
+    // The heuristic's hottest function at two thirds of its count in the baseline: the run
+    // is +50 % over it.
+    let text = std::fs::read_to_string(&baseline).unwrap();
+    let doctored: String = text
+        .lines()
+        .map(|line| match line.trim().split_once(' ') {
+            Some((n, "heuristic::size::Size::edge_ends")) => {
+                format!(
+                    "{} heuristic::size::Size::edge_ends\n",
+                    n.parse::<u64>().unwrap() * 2 / 3
+                )
+            }
+            _ => format!("{line}\n"),
+        })
+        .collect();
+    assert_ne!(doctored, text, "the baseline has edge_ends");
+    std::fs::write(&baseline, doctored).unwrap();
+    let out = budget(&baseline);
+    assert_eq!(out.status.code(), Some(8), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("grew by more than 10 %): heuristic::size::Size::edge_ends;"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("+50.0%  heuristic::size::Size::edge_ends  OVER"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+
+    // A baseline that is not a table: one line naming the file and the line, exit 2.
+    std::fs::write(&baseline, "12 main\nmany foo\n").unwrap();
+    let out = budget(&baseline);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("budget.txt: line 2: `many` is not a count"),
         "{}",
         stderr(&out)
     );
