@@ -538,7 +538,9 @@ impl MonitorCmd for Server<'_, '_> {
         let command = match cmd.parse::<Monitor>() {
             Ok(command) => command,
             // A bad number or move: what is wrong. An unknown word, or none: the commands.
-            Err(e @ (MonitorError::Game(_) | MonitorError::Move { .. } | MonitorError::Trial(_))) => {
+            Err(
+                e @ (MonitorError::Game(_) | MonitorError::Move { .. } | MonitorError::Trial(_)),
+            ) => {
                 outputln!(out, "{e}");
                 return Ok(());
             }

@@ -181,9 +181,7 @@ pub fn trial(core: &mut Core<'_>, elf: &Elf, trial: Trial) -> TrialEnd {
     let _ = core.reset();
     let start = core.state().instructions;
     let deadline = start.saturating_add(trial.limit);
-    let glitch = trial
-        .glitch
-        .map(|g| (g, start.saturating_add(g.at)));
+    let glitch = trial.glitch.map(|g| (g, start.saturating_add(g.at)));
     core.state_mut().glitch = Slot {
         at: glitch.map_or(deadline, |(_, at)| at.min(deadline)),
         deadline,

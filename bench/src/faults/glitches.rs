@@ -99,7 +99,9 @@ pub enum GlitchError {
         why: String,
     },
     /// The intact game did not end with a verdict: nothing to judge against.
-    #[error("the intact game ended `{0}` instead of a verdict: check the board first (virtual-board visit)")]
+    #[error(
+        "the intact game ended `{0}` instead of a verdict: check the board first (virtual-board visit)"
+    )]
     Intact(String),
     /// The report could not be written.
     #[error("cannot write {path}: {source}")]
@@ -150,16 +152,55 @@ pub struct Campaign {
     pub seconds: f64,
 }
 
-fn ask(gdb: &mut Gdb, index: u64, trial: Trial) -> Result<TrialEnd, GlitchError> {
-    let command = Monitor::Trial(trial).to_string();
-    let said = gdb.monitor_output(&command)?;
-    said.trim().parse().map_err(|e: boards::virtual_board::TrialError| {
-        GlitchError::Answer {
-            index,
-            command,
-            why: e.to_string(),
+/// A virtual board serving trials: the board binary on a cage without fixture.
+#[derive(Debug)]
+pub struct Bench {
+    /// Declared first: the connection closes before the board is killed.
+    gdb: Gdb,
+    _board: VirtualBoard,
+}
+
+impl Bench {
+    /// Starts the virtual board (`elf`, `profile`, `board_seed`) and connects to its stub.
+    pub fn start(elf: &Path, profile: &str, board_seed: Option<u64>) -> Result<Bench, GlitchError> {
+        let board = VirtualBoard::start(elf, profile, board_seed, None, &[BoardFault::NoFixture])?;
+        let gdb = Gdb::connect(&board.address(), crate::virtual_board::QUIRKS)?;
+        Ok(Bench { gdb, _board: board })
+    }
+
+    /// Plays `trial` (the `index`-th, for what an error says).
+    pub fn ask(&mut self, index: u64, trial: Trial) -> Result<TrialEnd, GlitchError> {
+        let command = Monitor::Trial(trial).to_string();
+        let said = self.gdb.monitor_output(&command)?;
+        said.trim()
+            .parse()
+            .map_err(|e: boards::virtual_board::TrialError| GlitchError::Answer {
+                index,
+                command,
+                why: e.to_string(),
+            })
+    }
+
+    /// The intact game: its answer, which must be a verdict.
+    pub fn intact(&mut self) -> Result<TrialEnd, GlitchError> {
+        let intact = self.ask(
+            0,
+            Trial {
+                game: GAME,
+                limit: INTACT_LIMIT,
+                glitch: None,
+            },
+        )?;
+        if intact.end != End::Verdict {
+            return Err(GlitchError::Intact(intact.to_string()));
         }
-    })
+        Ok(intact)
+    }
+}
+
+/// The limit of a glitched trial, from the intact game's instructions.
+pub fn limit(intact: &TrialEnd) -> u64 {
+    intact.instructions.saturating_mul(LIMIT_FACTOR)
 }
 
 /// Runs `trials` trials drawn from `seed` on the virtual board (`elf`, `profile`,
@@ -172,21 +213,9 @@ pub fn run(
     seed: u64,
     tick: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<Campaign, GlitchError> {
-    let board = VirtualBoard::start(elf, profile, board_seed, None, &[BoardFault::NoFixture])?;
-    let mut gdb = Gdb::connect(&board.address(), crate::virtual_board::QUIRKS)?;
-    let intact = ask(
-        &mut gdb,
-        0,
-        Trial {
-            game: GAME,
-            limit: INTACT_LIMIT,
-            glitch: None,
-        },
-    )?;
-    if intact.end != End::Verdict {
-        return Err(GlitchError::Intact(intact.to_string()));
-    }
-    let limit = intact.instructions.saturating_mul(LIMIT_FACTOR);
+    let mut bench = Bench::start(elf, profile, board_seed)?;
+    let intact = bench.intact()?;
+    let limit = limit(&intact);
     let glitches = draw(seed, trials, intact.instructions);
     let started = std::time::Instant::now();
     let mut judged = Vec::with_capacity(glitches.len());
@@ -196,7 +225,7 @@ pub fn run(
             limit,
             glitch: Some(*glitch),
         };
-        let end = ask(&mut gdb, i as u64 + 1, trial)?;
+        let end = bench.ask(i as u64 + 1, trial)?;
         let class = Class::of(&end, &intact);
         judged.push(Judged { trial, end, class });
         if tick(i + 1, glitches.len()).is_break() {
@@ -269,15 +298,15 @@ impl Campaign {
             }
         }
         let _ = writeln!(out, "## By fault kind\n");
-        let kinds: Vec<_> = kinds.into_iter().collect();
-        table(&mut out, "kind", &kinds);
+        let mut kinds: Vec<_> = kinds.into_iter().collect();
         let mut all = [0; 4];
         for (_, c) in &kinds {
             for (a, b) in all.iter_mut().zip(c) {
                 *a += b;
             }
         }
-        table(&mut out, "all", &[("**all**".to_string(), all)][..]);
+        kinds.push(("**all**".to_string(), all));
+        table(&mut out, "kind", &kinds);
         let _ = writeln!(
             out,
             "\nDetected by: {}.\n",
@@ -308,9 +337,11 @@ impl Campaign {
         );
         for kind in GlitchKind::ALL {
             for class in [Class::Silent, Class::Hang, Class::Detected, Class::NoEffect] {
-                if let Some((i, j)) = self.trials.iter().enumerate().find(|(_, j)| {
-                    j.class == class && j.trial.glitch.map(|g| g.kind) == Some(kind)
-                }) {
+                if let Some((i, j)) =
+                    self.trials.iter().enumerate().find(|(_, j)| {
+                        j.class == class && j.trial.glitch.map(|g| g.kind) == Some(kind)
+                    })
+                {
                     let _ = writeln!(
                         out,
                         "- {kind}, {}: trial {} `{}`: {} in `{}` → {} {}",
@@ -334,7 +365,8 @@ impl Campaign {
 
     /// One line a trial: `trial,kind,at,pick,target,pc,function,end,class,record,winner`.
     pub fn csv(&self) -> String {
-        let mut out = String::from("trial,kind,at,pick,target,pc,function,end,class,record,winner\n");
+        let mut out =
+            String::from("trial,kind,at,pick,target,pc,function,end,class,record,winner\n");
         let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
         for (i, j) in self.trials.iter().enumerate() {
             let Some(g) = j.trial.glitch else { continue };
@@ -394,11 +426,21 @@ mod tests {
     #[test]
     fn a_trial_is_judged_against_the_intact_game() {
         let intact = end(End::Verdict, "A7,c5");
-        assert_eq!(Class::of(&end(End::Verdict, "A7,c5"), &intact), Class::NoEffect);
-        assert_eq!(Class::of(&end(End::Verdict, "B7,c5"), &intact), Class::Silent);
+        assert_eq!(
+            Class::of(&end(End::Verdict, "A7,c5"), &intact),
+            Class::NoEffect
+        );
+        assert_eq!(
+            Class::of(&end(End::Verdict, "B7,c5"), &intact),
+            Class::Silent
+        );
         let mut lost = end(End::Verdict, "A7,c5");
         lost.winner = Some(heuristic::Side::Short);
-        assert_eq!(Class::of(&lost, &intact), Class::Silent, "a wrong game-over");
+        assert_eq!(
+            Class::of(&lost, &intact),
+            Class::Silent,
+            "a wrong game-over"
+        );
         assert_eq!(Class::of(&end(End::Watchdog, ""), &intact), Class::Detected);
         assert_eq!(Class::of(&end(End::Hang, ""), &intact), Class::Hang);
     }

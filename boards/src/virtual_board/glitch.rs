@@ -119,7 +119,8 @@ pub enum TrialError {
 }
 
 fn number<T: FromStr>(word: &str) -> Result<T, TrialError> {
-    word.parse().map_err(|_| TrialError::Number(word.to_string()))
+    word.parse()
+        .map_err(|_| TrialError::Number(word.to_string()))
 }
 
 /// Reads the words after `trial`.
@@ -270,9 +271,9 @@ impl FromStr for TrialEnd {
             record: known(record).unwrap_or_default(),
             target: known(target),
             pc: match known(pc) {
-                Some(pc) => Some(
-                    u32::from_str_radix(pc.trim_start_matches("0x"), 16).map_err(|_| bad())?,
-                ),
+                Some(pc) => {
+                    Some(u32::from_str_radix(pc.trim_start_matches("0x"), 16).map_err(|_| bad())?)
+                }
                 None => None,
             },
             function: known(function),
@@ -295,7 +296,9 @@ mod tests {
             })
         );
         assert_eq!(
-            trial(&["3", "100", "zap", "1", "2"]).unwrap_err().to_string(),
+            trial(&["3", "100", "zap", "1", "2"])
+                .unwrap_err()
+                .to_string(),
             "\"zap\" is not a glitch kind (skip, register, sram or adc)"
         );
         assert_eq!(

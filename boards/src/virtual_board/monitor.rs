@@ -219,15 +219,17 @@ mod tests {
                 any::<u64>(),
                 proptest::option::of((0..4_usize, any::<u64>(), any::<u32>()))
             )
-                .prop_map(|(game, limit, glitch)| Monitor::Trial(super::super::Trial {
-                    game,
-                    limit,
-                    glitch: glitch.map(|(k, at, pick)| super::super::Glitch {
-                        kind: super::super::GlitchKind::ALL[k],
-                        at,
-                        pick,
-                    }),
-                })),
+                .prop_map(|(game, limit, glitch)| Monitor::Trial(
+                    super::super::Trial {
+                        game,
+                        limit,
+                        glitch: glitch.map(|(k, at, pick)| super::super::Glitch {
+                            kind: super::super::GlitchKind::ALL[k],
+                            at,
+                            pick,
+                        }),
+                    }
+                )),
         ]
     }
 
@@ -252,7 +254,9 @@ mod tests {
             .collect();
         assert_eq!(
             words,
-            ["reset", "game", "coverage", "wire", "leds", "window", "trial"]
+            [
+                "reset", "game", "coverage", "wire", "leds", "window", "trial"
+            ]
         );
     }
 
