@@ -26,9 +26,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::machine::{MachineError, VirtualBoard};
 
-/// The stream of `--seed` the glitches are drawn from: not the games' (stream 0,
+/// The stream of `--seed` the glitches are drawn from (`litch` in ASCII): not the games' (stream 0,
 /// [`crate::run::scenario::game_rng`]), so a seed never draws the same numbers for both.
-const GLITCH_STREAM: u64 = 0x6c69_7463_68;
+const GLITCH_STREAM: u64 = 0x006c_6974_6368;
 /// The game's noise stream (`monitor game`): the visitor's game is always the same.
 pub const GAME: u64 = 0;
 /// The intact game's limit, in instructions (it takes a few million).
