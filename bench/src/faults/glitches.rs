@@ -31,11 +31,14 @@ use crate::machine::{MachineError, VirtualBoard};
 const GLITCH_STREAM: u64 = 0x006c_6974_6368;
 /// The game's noise stream (`monitor game`): the visitor's game is always the same.
 pub const GAME: u64 = 0;
-/// The intact game's limit, in instructions (it takes a few million).
-const INTACT_LIMIT: u64 = 2_000_000_000;
-/// A glitched game may take this many times the intact game's instructions before it is a
-/// hang: a firmware that restarts (the watchdog) plays a whole game again, and more.
-const LIMIT_FACTOR: u64 = 3;
+/// The intact game's limit, in instructions (it takes about 17 million, 1.3 s of its
+/// 84 MHz): within the stub's answer timeout (5 s) at the board's 100-odd million a second.
+const INTACT_LIMIT: u64 = 200_000_000;
+/// A glitched game may take the intact game's instructions and this many more before it is a
+/// hang: twice the board binary's watchdog (`WATCHDOG_MS`, 1 s, in
+/// firmware/src/bin/nucleo/main.rs) at 84 MHz, so that a firmware that stops feeding it is
+/// reset (detected) before its trial is called a hang.
+const HANG_MARGIN: u64 = 2 * 84_000_000;
 
 /// What a trial did, judged against the intact game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -200,7 +203,7 @@ impl Bench {
 
 /// The limit of a glitched trial, from the intact game's instructions.
 pub fn limit(intact: &TrialEnd) -> u64 {
-    intact.instructions.saturating_mul(LIMIT_FACTOR)
+    intact.instructions.saturating_add(HANG_MARGIN)
 }
 
 /// Runs `trials` trials drawn from `seed` on the virtual board (`elf`, `profile`,
