@@ -35,10 +35,14 @@ pub const GAME: u64 = 0;
 /// 84 MHz): within the stub's answer timeout (5 s) at the board's 100-odd million a second.
 const INTACT_LIMIT: u64 = 200_000_000;
 /// A glitched game may take the intact game's instructions and this many more before it is a
-/// hang: twice the board binary's watchdog (`WATCHDOG_MS`, 1 s, in
-/// firmware/src/bin/nucleo/main.rs) at 84 MHz, so that a firmware that stops feeding it is
-/// reset (detected) before its trial is called a hang.
-const HANG_MARGIN: u64 = 2 * 84_000_000;
+/// hang: 1.25 times the board binary's watchdog (`WATCHDOG_MS`, 1 s, in
+/// firmware/src/bin/nucleo/main.rs) at 84 MHz. Time runs at least as fast as instructions
+/// (a poll of SysTick skips ahead), so a firmware that stops feeding it is reset (detected)
+/// before its trial is called a hang.
+const HANG_MARGIN: u64 = 84_000_000 * 5 / 4;
+/// The longest a trial's answer may take: a trial that polls a peripheral to its limit runs
+/// on the models' callbacks, ten or more times slower than the intact game's instructions.
+const TRIAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
 
 /// What a trial did, judged against the intact game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -140,6 +144,8 @@ pub struct Judged {
     pub end: TrialEnd,
     /// Judged against the intact game.
     pub class: Class,
+    /// Wall-clock milliseconds it took (the board's and the stub's).
+    pub ms: f64,
 }
 
 /// A campaign's results.
@@ -167,7 +173,8 @@ impl Bench {
     /// Starts the virtual board (`elf`, `profile`, `board_seed`) and connects to its stub.
     pub fn start(elf: &Path, profile: &str, board_seed: Option<u64>) -> Result<Bench, GlitchError> {
         let board = VirtualBoard::start(elf, profile, board_seed, None, &[BoardFault::NoFixture])?;
-        let gdb = Gdb::connect(&board.address(), crate::virtual_board::QUIRKS)?;
+        let mut gdb = Gdb::connect(&board.address(), crate::virtual_board::QUIRKS)?;
+        gdb.set_answer_timeout(TRIAL_TIMEOUT)?;
         Ok(Bench { gdb, _board: board })
     }
 
@@ -228,9 +235,16 @@ pub fn run(
             limit,
             glitch: Some(*glitch),
         };
+        let begun = std::time::Instant::now();
         let end = bench.ask(i as u64 + 1, trial)?;
+        let ms = begun.elapsed().as_secs_f64() * 1000.0;
         let class = Class::of(&end, &intact);
-        judged.push(Judged { trial, end, class });
+        judged.push(Judged {
+            trial,
+            end,
+            class,
+            ms,
+        });
         if tick(i + 1, glitches.len()).is_break() {
             break;
         }
@@ -268,6 +282,13 @@ fn table(out: &mut String, first: &str, rows: &[(String, Counts)]) {
 pub const FUNCTIONS_LISTED: usize = 30;
 
 impl Campaign {
+    /// The median trial's wall-clock milliseconds.
+    pub fn median_ms(&self) -> f64 {
+        let mut ms: Vec<f64> = self.trials.iter().map(|j| j.ms).collect();
+        ms.sort_by(f64::total_cmp);
+        ms.get(ms.len() / 2).copied().unwrap_or(0.0)
+    }
+
     /// The report: a table per fault kind, one per function hit, how detections were made,
     /// and an example of each kind and class, reproducible by its command.
     pub fn markdown(&self, command: &str) -> String {
@@ -277,12 +298,14 @@ impl Campaign {
         let _ = writeln!(
             out,
             "`{command}`\n\nIntact game (noise of game {GAME}): {} instructions, record {}, \
-             winner {}. Trials: {:.1} s, {:.1} ms each.\n",
+             winner {}. Trials: {:.1} s, {:.1} ms each on average, median {:.1} ms, slowest {:.0} ms.\n",
             self.intact.instructions,
             self.intact.record,
             self.intact.winner.map_or("-", |s| s.name()),
             self.seconds,
             1000.0 * self.seconds / n.max(1) as f64,
+            self.median_ms(),
+            self.trials.iter().map(|j| j.ms).fold(0.0, f64::max),
         );
         let mut kinds = BTreeMap::new();
         let mut functions = BTreeMap::new();
