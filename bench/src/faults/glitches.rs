@@ -389,16 +389,16 @@ impl Campaign {
         out
     }
 
-    /// One line a trial: `trial,kind,at,pick,target,pc,function,end,class,record,winner`.
+    /// One line a trial: `trial,kind,at,pick,target,pc,function,end,class,record,winner,ms`.
     pub fn csv(&self) -> String {
         let mut out =
-            String::from("trial,kind,at,pick,target,pc,function,end,class,record,winner\n");
+            String::from("trial,kind,at,pick,target,pc,function,end,class,record,winner,ms\n");
         let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
         for (i, j) in self.trials.iter().enumerate() {
             let Some(g) = j.trial.glitch else { continue };
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{:.1}",
                 i + 1,
                 g.kind,
                 g.at,
@@ -410,6 +410,7 @@ impl Campaign {
                 j.class.name(),
                 quote(&j.end.record),
                 j.end.winner.map_or("", |s| s.name()),
+                j.ms,
             );
         }
         out
