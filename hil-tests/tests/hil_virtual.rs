@@ -593,3 +593,56 @@ fn the_glitch_campaign_writes_its_tables_and_examples() {
     let said = String::from_utf8_lossy(&again.stderr);
     assert!(said.contains("already holds a glitch report"), "{said}");
 }
+
+#[test]
+fn a_skipped_instruction_in_the_move_decision_is_detected_or_silent_never_a_board_error() {
+    use bench::faults::glitches::{Bench, Class};
+    use boards::virtual_board::{End, GlitchKind};
+    let Some(elf) = ready() else { return };
+    let mut bench = Bench::start(&elf, NUCLEO.name, None).unwrap_or_else(|e| panic!("{e}"));
+    let intact = bench.intact().unwrap_or_else(|e| panic!("{e}"));
+    // Where the machine decides a late cut: the first instant from 85 % of the game on (in
+    // steps of 0.1 %) whose PC is in the heuristic's code, found with the least bit of one
+    // conversion flipped (the answer names the function at the instant whatever the glitch).
+    let window = (850..950)
+        .map(|permille| intact.instructions * permille / 1000)
+        .find(|&at| {
+            let probe = glitch_trial(&intact, GlitchKind::Adc, at, 0);
+            let end = bench.ask(0, probe).unwrap_or_else(|e| panic!("{e}"));
+            end.function.is_some_and(|f| f.starts_with("heuristic::"))
+        })
+        .expect("the heuristic decides the late cuts")
+        - 400;
+    // 40 instructions skipped, 20 apart, around it.
+    let mut in_heuristic = Vec::new();
+    for i in 0..40 {
+        let trial = glitch_trial(&intact, GlitchKind::Skip, window + 20 * i, 0);
+        let end = bench.ask(i + 1, trial).unwrap_or_else(|e| panic!("{e}"));
+        if end
+            .function
+            .as_deref()
+            .is_some_and(|f| f.starts_with("heuristic::"))
+        {
+            in_heuristic.push((Class::of(&end, &intact), end));
+        }
+    }
+    assert!(
+        in_heuristic.len() >= 10,
+        "the window should fall in the heuristic's code (has the board binary changed?): {in_heuristic:?}"
+    );
+    // A skip there either changes nothing (a dead or repeated store), or is noticed (a
+    // panic on a broken invariant, a core fault) or changes the move unnoticed; it never
+    // hangs the board past its limit nor breaks the trial.
+    assert!(
+        in_heuristic
+            .iter()
+            .all(|(class, _)| matches!(class, Class::NoEffect | Class::Detected | Class::Silent)),
+        "{in_heuristic:?}"
+    );
+    assert!(
+        in_heuristic
+            .iter()
+            .any(|(class, end)| *class == Class::Detected && end.end == End::Panic),
+        "a skip in the heuristic breaks an invariant it checks: {in_heuristic:?}"
+    );
+}
