@@ -71,6 +71,8 @@ pub struct Gdb {
     quirks: Quirks,
     /// Received bytes not yet consumed.
     pending: VecDeque<u8>,
+    /// How long an answer may take ([`ANSWER_TIMEOUT`] unless [`Gdb::set_answer_timeout`]).
+    timeout: Duration,
     /// RAM shared with the stub: accesses there send no packet.
     window: Option<Window>,
     /// Why the stub's window could not be used, if it offered one.
@@ -95,6 +97,7 @@ impl Gdb {
             no_ack: false,
             quirks,
             pending: VecDeque::new(),
+            timeout: ANSWER_TIMEOUT,
             window: None,
             window_refused: None,
             looked: Instant::now(),
@@ -322,6 +325,14 @@ impl Gdb {
         self.stop_reason("s", &stop)
     }
 
+    /// Waits up to `timeout` for each answer from now on (a monitor command that runs a whole
+    /// game, such as the virtual board's `trial`, takes longer than a packet).
+    pub fn set_answer_timeout(&mut self, timeout: Duration) -> Result<(), GdbError> {
+        self.stream.set_read_timeout(Some(timeout))?;
+        self.timeout = timeout;
+        Ok(())
+    }
+
     /// Runs a command of QEMU's monitor (`qRcmd`), e.g. `system_reset`; the guest stays
     /// halted. QEMU's gdbstub has a monitor of its own, even with `-monitor none`.
     pub fn monitor(&mut self, command: &str) -> Result<(), GdbError> {
@@ -464,7 +475,7 @@ impl Gdb {
                         std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                     ) =>
                 {
-                    return Err(GdbError::Timeout(ANSWER_TIMEOUT));
+                    return Err(GdbError::Timeout(self.timeout));
                 }
                 Err(e) => return Err(e.into()),
             };

@@ -147,7 +147,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: invalid value 'tree5' for '--scenario <SCENARIO>': unknown scenario `tree5` (expected tree3, random4, guided, faults or records:FILE)",
+            "error: invalid value 'tree5' for '--scenario <SCENARIO>': unknown scenario `tree5` (expected tree3, random4, guided, faults, glitches or records:FILE)",
         ),
         (
             vec![

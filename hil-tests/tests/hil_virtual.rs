@@ -467,3 +467,182 @@ fn a_killed_board_leaves_no_memory_window_file_behind() {
     drop(board);
     assert!(!window.exists(), "{} left behind", window.display());
 }
+
+/// A glitch of `kind` at instant `at` with `pick`, in the intact game's limit.
+fn glitch_trial(
+    intact: &boards::virtual_board::TrialEnd,
+    kind: boards::virtual_board::GlitchKind,
+    at: u64,
+    pick: u32,
+) -> boards::virtual_board::Trial {
+    boards::virtual_board::Trial {
+        game: bench::faults::glitches::GAME,
+        limit: bench::faults::glitches::limit(intact),
+        glitch: Some(boards::virtual_board::Glitch { kind, at, pick }),
+    }
+}
+
+#[test]
+fn glitch_trials_are_reproducible_and_reach_each_class() {
+    use bench::faults::glitches::{Bench, Class};
+    use boards::virtual_board::{End, GlitchKind, Trial};
+    let Some(elf) = ready() else { return };
+    let mut bench = Bench::start(&elf, NUCLEO.name, None).unwrap_or_else(|e| panic!("{e}"));
+    let intact = bench.intact().unwrap_or_else(|e| panic!("{e}"));
+    // The intact game is a whole game with a verdict, the same each time from its power-on.
+    assert_eq!(intact.end, End::Verdict, "{intact}");
+    assert!(intact.record.split(',').count() >= 3, "{intact}");
+    assert_eq!(bench.intact().unwrap(), intact);
+    let half = intact.instructions / 2;
+    let judged = |bench: &mut Bench, trial: Trial| {
+        let end = bench.ask(1, trial).unwrap_or_else(|e| panic!("{e}"));
+        (Class::of(&end, &intact), end)
+    };
+    // PC's bit 31 flipped: the core fetches from 0x8800_0000, nothing: a core fault (a real
+    // chip's HardFault, then its watchdog), detected, and the board goes on serving.
+    let pc31 = glitch_trial(&intact, GlitchKind::Register, half, 15 | (31 << 4));
+    let (class, end) = judged(&mut bench, pc31);
+    assert_eq!((class, end.end), (Class::Detected, End::CoreFault), "{end}");
+    assert_eq!(end.target.as_deref(), Some("pc:bit31"), "{end}");
+    assert!(end.function.is_some(), "the function hit is named: {end}");
+    // The same trial again: the same answer (reproducible from its words alone).
+    assert_eq!(judged(&mut bench, pc31).1, end);
+    // The least bit of one conversion among the many the firmware averages: no effect.
+    let adc = glitch_trial(&intact, GlitchKind::Adc, half, 0);
+    let (class, end) = judged(&mut bench, adc);
+    assert_eq!(class, Class::NoEffect, "{end}");
+    assert_eq!(end.target.as_deref(), Some("adc:bit0"));
+    // A trial that outruns its limit is a hang, never a wait past it.
+    let short = Trial {
+        game: bench::faults::glitches::GAME,
+        limit: half,
+        glitch: None,
+    };
+    let (class, end) = judged(&mut bench, short);
+    assert_eq!((class, end.end), (Class::Hang, End::Hang), "{end}");
+    assert!(end.instructions <= half + 1_000, "{end}");
+}
+
+#[test]
+fn the_glitch_campaign_writes_its_tables_and_examples() {
+    let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args([
+            "run",
+            "--target",
+            "hil",
+            "--probe",
+            "virtual",
+            "--scenario",
+            "glitches",
+            "--trials",
+            "8",
+            "--seed",
+            "3",
+            "--elf",
+        ])
+        .arg(&elf)
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = std::fs::read_to_string(dir.path().join("glitches.md")).unwrap();
+    assert_eq!(
+        text.trim_end(),
+        format!("{}\nReport: {}", md.trim_end(), dir.path().display())
+    );
+    for kind in [
+        "| skip | 2 |",
+        "| register | 2 |",
+        "| sram | 2 |",
+        "| adc | 2 |",
+        "| **all** | 8 |",
+    ] {
+        assert!(md.contains(kind), "{kind} in\n{md}");
+    }
+    assert!(md.contains("## By function hit"), "{md}");
+    let csv = std::fs::read_to_string(dir.path().join("glitches.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 9, "{csv}");
+    // A second run into the same folder is refused without --force.
+    let again = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args([
+            "run",
+            "--target",
+            "hil",
+            "--probe",
+            "virtual",
+            "--scenario",
+            "glitches",
+            "--trials",
+            "1",
+            "--elf",
+        ])
+        .arg(&elf)
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2), "{again:?}");
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(said.contains("already holds a glitch report"), "{said}");
+}
+
+#[test]
+fn a_skipped_instruction_in_the_move_decision_is_detected_or_silent_never_a_board_error() {
+    use bench::faults::glitches::{Bench, Class};
+    use boards::virtual_board::{End, GlitchKind};
+    let Some(elf) = ready() else { return };
+    let mut bench = Bench::start(&elf, NUCLEO.name, None).unwrap_or_else(|e| panic!("{e}"));
+    let intact = bench.intact().unwrap_or_else(|e| panic!("{e}"));
+    // Where the machine decides a late cut: the first instant from 85 % of the game on (in
+    // steps of 0.1 %) whose PC is in the heuristic's code, found with the least bit of one
+    // conversion flipped (the answer names the function at the instant whatever the glitch).
+    let window = (850..950)
+        .map(|permille| intact.instructions * permille / 1000)
+        .find(|&at| {
+            let probe = glitch_trial(&intact, GlitchKind::Adc, at, 0);
+            let end = bench.ask(0, probe).unwrap_or_else(|e| panic!("{e}"));
+            end.function.is_some_and(|f| f.starts_with("heuristic::"))
+        })
+        .expect("the heuristic decides the late cuts")
+        - 400;
+    // 40 instructions skipped, 20 apart, around it.
+    let mut in_heuristic = Vec::new();
+    for i in 0..40 {
+        let trial = glitch_trial(&intact, GlitchKind::Skip, window + 20 * i, 0);
+        let end = bench.ask(i + 1, trial).unwrap_or_else(|e| panic!("{e}"));
+        if end
+            .function
+            .as_deref()
+            .is_some_and(|f| f.starts_with("heuristic::"))
+        {
+            in_heuristic.push((Class::of(&end, &intact), end));
+        }
+    }
+    assert!(
+        in_heuristic.len() >= 10,
+        "the window should fall in the heuristic's code (has the board binary changed?): {in_heuristic:?}"
+    );
+    // A skip there either changes nothing (a dead or repeated store), or is noticed (a
+    // panic on a broken invariant, a core fault) or changes the move unnoticed; it never
+    // hangs the board past its limit nor breaks the trial.
+    assert!(
+        in_heuristic
+            .iter()
+            .all(|(class, _)| matches!(class, Class::NoEffect | Class::Detected | Class::Silent)),
+        "{in_heuristic:?}"
+    );
+    assert!(
+        in_heuristic
+            .iter()
+            .any(|(class, end)| *class == Class::Detected && end.end == End::Panic),
+        "a skip in the heuristic breaks an invariant it checks: {in_heuristic:?}"
+    );
+}

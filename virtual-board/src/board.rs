@@ -70,6 +70,8 @@ pub struct Board {
     pub conversions: u64,
     /// Faults made on purpose.
     faults: Vec<BoardFault>,
+    /// The next conversion's code has these bits flipped (a glitch trial's ADC fault).
+    pub adc_flip: Option<u16>,
 }
 
 impl std::fmt::Debug for Board {
@@ -101,6 +103,7 @@ impl Board {
             due: u64::MAX,
             conversions: 0,
             faults: Vec::new(),
+            adc_flip: None,
         };
         board.attach_button();
         board.wire_cage();

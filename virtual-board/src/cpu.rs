@@ -75,6 +75,8 @@ pub struct State {
     slice_instructions: u64,
     /// A watched address accessed in this slice.
     watched: Option<u32>,
+    /// A glitch trial's instant and limit (`monitor trial`).
+    pub glitch: crate::glitch::Slot,
 }
 
 /// The emulated core and its memory.
@@ -163,6 +165,7 @@ impl<'a> Core<'a> {
             slice_end: 0,
             slice_instructions: u64::MAX,
             watched: None,
+            glitch: Default::default(),
         };
         let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB, state)?;
         // Before any mapping: after, the model cannot change (TOOLCHAIN.md: the default
@@ -406,6 +409,10 @@ impl<'a> Core<'a> {
             }
             None => {}
         }
+        if std::mem::take(&mut self.uc.get_data_mut().glitch.due) {
+            crate::glitch::fire(self, elf)?;
+            return Ok(Ran::Slice);
+        }
         let board = &mut self.uc.get_data_mut().board;
         if board.cycles >= board.due {
             board.expire();
@@ -416,6 +423,7 @@ impl<'a> Core<'a> {
                 what: e.to_string(),
                 place: place(self.pc()),
             })?;
+            self.uc.get_data_mut().glitch.reset.get_or_insert(cause);
             return Ok(Ran::Reset(cause));
         }
         let pc = self.pc();
@@ -440,6 +448,18 @@ impl<'a> Core<'a> {
                 place: place(pc),
             }),
         }
+    }
+
+    /// Executes exactly `count` instructions (a glitch's instant inside a block), with
+    /// unicorn's instruction count, which only blocks translated after it see.
+    pub fn execute(&mut self, count: u64) -> Result<(), EngineError> {
+        if count == 0 {
+            return Ok(());
+        }
+        self.uc.ctl_flush_tb()?;
+        let begin = u64::from(self.pc()) | 1;
+        self.uc.emu_start(begin, 0, 0, count as usize)?;
+        Ok(())
     }
 
     /// Executes one instruction (`Ran::Breakpoint` if it is a `bkpt`, which halts there).
@@ -783,12 +803,18 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     }
     let state = uc.get_data_mut();
     // unicorn calls this hook before the block's first instruction and stops there, the block
-    // not run: it is counted when the next slice runs it (or the watchdog, due, resets). (Counting it here as well made a
-    // block longer than a slice stop every slice, never run, while time went on.)
+    // not run: it is counted when the next slice runs it (or the watchdog, due, resets).
+    // (Counting it here as well made a block longer than a slice stop every slice, never run,
+    // while time went on.)
     if state.board.cycles >= state.slice_end
         || state.instructions >= state.slice_instructions
         || state.board.cycles >= state.board.due
     {
+        let _ = uc.emu_stop();
+        return;
+    }
+    if state.instructions + u64::from(n) > state.glitch.at {
+        state.glitch.due = true;
         let _ = uc.emu_stop();
         return;
     }

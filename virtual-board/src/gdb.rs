@@ -538,7 +538,9 @@ impl MonitorCmd for Server<'_, '_> {
         let command = match cmd.parse::<Monitor>() {
             Ok(command) => command,
             // A bad number or move: what is wrong. An unknown word, or none: the commands.
-            Err(e @ (MonitorError::Game(_) | MonitorError::Move { .. })) => {
+            Err(
+                e @ (MonitorError::Game(_) | MonitorError::Move { .. } | MonitorError::Trial(_)),
+            ) => {
                 outputln!(out, "{e}");
                 return Ok(());
             }
@@ -589,6 +591,11 @@ impl MonitorCmd for Server<'_, '_> {
                 outputln!(out, "{lit}");
             }
             // For a debugger on this machine: the SRAM's file, to map (gdb-probe's window).
+            // A glitch trial: a visitor's game from power-on, and how it ended.
+            Monitor::Trial(trial) => {
+                let end = crate::glitch::trial(&mut self.core, self.elf, trial);
+                outputln!(out, "{end}");
+            }
             Monitor::Window => match self.core.sram_file() {
                 Some(path) => {
                     let answer = gdb_probe::window::Answer {

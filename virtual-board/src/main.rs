@@ -38,6 +38,7 @@ mod coverage;
 mod cpu;
 mod elf;
 mod gdb;
+mod glitch;
 mod log;
 mod operator;
 mod person;

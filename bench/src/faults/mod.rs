@@ -12,6 +12,8 @@
 
 #[cfg(feature = "probe")]
 pub mod board;
+#[cfg(feature = "probe")]
+pub mod glitches;
 pub mod junit;
 pub mod kinds;
 pub mod table;

@@ -8,7 +8,7 @@ use heuristic::Size;
 
 use super::scenario::{MAX_RECORDS_BYTES, Scenario, ScenarioError};
 
-/// The scenarios by name: `tree3`, `random4`, `guided`, `faults` or `records:FILE`.
+/// The scenarios by name: `tree3`, `random4`, `guided`, `faults`, `glitches` or `records:FILE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScenarioKind {
     /// Every position of the M=3 tree.
@@ -19,6 +19,9 @@ pub enum ScenarioKind {
     Guided,
     /// The fault campaign (not games: it writes faults.csv and faults.md).
     Faults,
+    /// The glitch campaign on the virtual board (trials: it writes glitches.csv and
+    /// glitches.md).
+    Glitches,
     /// One game record per line of a file.
     Records(PathBuf),
 }
@@ -57,9 +60,9 @@ pub enum ScenarioChoiceError {
     /// A record that does not parse or replay, or an unknown name.
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
-    /// `faults` names a campaign, which has no games.
-    #[error("--scenario faults is a campaign of faults, not a list of games")]
-    Campaign,
+    /// `faults` or `glitches` names a campaign, which has no games.
+    #[error("--scenario {0} is a campaign, not a list of games")]
+    Campaign(&'static str),
 }
 
 impl ScenarioKind {
@@ -110,7 +113,8 @@ impl ScenarioKind {
                 }
                 scenario
             }
-            ScenarioKind::Faults => return Err(ScenarioChoiceError::Campaign),
+            ScenarioKind::Faults => return Err(ScenarioChoiceError::Campaign("faults")),
+            ScenarioKind::Glitches => return Err(ScenarioChoiceError::Campaign("glitches")),
         })
     }
 }
@@ -122,6 +126,7 @@ impl fmt::Display for ScenarioKind {
             ScenarioKind::Random4 => f.write_str("random4"),
             ScenarioKind::Guided => f.write_str("guided"),
             ScenarioKind::Faults => f.write_str("faults"),
+            ScenarioKind::Glitches => f.write_str("glitches"),
             ScenarioKind::Records(file) => write!(f, "records:{}", file.display()),
         }
     }
@@ -136,6 +141,7 @@ impl FromStr for ScenarioKind {
             "random4" => ScenarioKind::Random4,
             "guided" => ScenarioKind::Guided,
             "faults" => ScenarioKind::Faults,
+            "glitches" => ScenarioKind::Glitches,
             other => match other.strip_prefix("records:") {
                 Some(file) => ScenarioKind::Records(file.into()),
                 None => return Err(ScenarioError::Unknown(other.to_string())),
@@ -161,6 +167,7 @@ mod tests {
             "random4",
             "guided",
             "faults",
+            "glitches",
             "records:games/a b.txt",
         ] {
             let kind: ScenarioKind = name.parse().unwrap();
@@ -173,7 +180,7 @@ mod tests {
         let e = "tree4".parse::<ScenarioKind>().unwrap_err();
         assert_eq!(
             e.to_string(),
-            "unknown scenario `tree4` (expected tree3, random4, guided, faults or records:FILE)"
+            "unknown scenario `tree4` (expected tree3, random4, guided, faults, glitches or records:FILE)"
         );
     }
 
@@ -201,7 +208,7 @@ mod tests {
         assert_eq!((guided.size.get(), guided.games.len()), (5, 1));
         assert!(matches!(
             ScenarioKind::Faults.scenario(None, None, 1),
-            Err(ScenarioChoiceError::Campaign)
+            Err(ScenarioChoiceError::Campaign("faults"))
         ));
     }
 

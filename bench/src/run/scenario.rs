@@ -62,7 +62,9 @@ pub enum ScenarioError {
         error: heuristic::RecordError,
     },
     /// An unknown scenario name.
-    #[error("unknown scenario `{0}` (expected tree3, random4, guided, faults or records:FILE)")]
+    #[error(
+        "unknown scenario `{0}` (expected tree3, random4, guided, faults, glitches or records:FILE)"
+    )]
     Unknown(String),
 }
 

@@ -6,7 +6,9 @@
 //! with `FromStr`; both sides name the same type (feature `std`).
 
 mod fault;
+mod glitch;
 mod monitor;
 
 pub use fault::{BoardFault, BoardFaultError};
+pub use glitch::{End, Glitch, GlitchKind, Trial, TrialEnd, TrialError};
 pub use monitor::{Lit, LitError, Monitor, MonitorError};

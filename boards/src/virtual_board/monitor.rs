@@ -32,6 +32,8 @@ pub enum Monitor {
     /// The SRAM's file, for a debugger on this machine to map (answered as gdb-probe's memory
     /// window reads it).
     Window,
+    /// One glitch trial (answered with a [`TrialEnd`](super::TrialEnd)).
+    Trial(super::Trial),
 }
 
 impl Monitor {
@@ -64,6 +66,10 @@ impl Monitor {
             Monitor::WINDOW,
             "the SRAM's file, for a debugger on this machine to map",
         ),
+        (
+            "trial GAME LIMIT [KIND AT PICK]",
+            "a visitor's game from power-on, glitched (skip, register, sram, adc) at instruction AT",
+        ),
     ];
 }
 
@@ -79,6 +85,9 @@ pub enum MonitorError {
     /// `game` with no game number.
     #[error("game: {0} is not a game number")]
     Game(String),
+    /// `trial` with words that are not a trial.
+    #[error(transparent)]
+    Trial(#[from] super::TrialError),
     /// `wire` with a word that is not a move on the M=4 cage.
     #[error("wire: {text:?} is not an edge of the M=4 cage: {error}")]
     Move {
@@ -101,6 +110,7 @@ impl fmt::Display for Monitor {
             }
             Monitor::Leds => f.write_str("leds"),
             Monitor::Window => f.write_str(Monitor::WINDOW),
+            Monitor::Trial(trial) => write!(f, "{trial}"),
         }
     }
 }
@@ -130,6 +140,7 @@ impl FromStr for Monitor {
                 .map(Monitor::Wire),
             ["leds"] => Ok(Monitor::Leds),
             [Monitor::WINDOW] => Ok(Monitor::Window),
+            ["trial", rest @ ..] => Ok(Monitor::Trial(super::glitch::trial(rest)?)),
             _ => Err(MonitorError::Unknown(words.join(" "))),
         }
     }
@@ -203,6 +214,22 @@ mod tests {
             moves().prop_map(Monitor::Wire),
             Just(Monitor::Leds),
             Just(Monitor::Window),
+            (
+                any::<u64>(),
+                any::<u64>(),
+                proptest::option::of((0..4_usize, any::<u64>(), any::<u32>()))
+            )
+                .prop_map(|(game, limit, glitch)| Monitor::Trial(
+                    super::super::Trial {
+                        game,
+                        limit,
+                        glitch: glitch.map(|(k, at, pick)| super::super::Glitch {
+                            kind: super::super::GlitchKind::ALL[k],
+                            at,
+                            pick,
+                        }),
+                    }
+                )),
         ]
     }
 
@@ -227,7 +254,9 @@ mod tests {
             .collect();
         assert_eq!(
             words,
-            ["reset", "game", "coverage", "wire", "leds", "window"]
+            [
+                "reset", "game", "coverage", "wire", "leds", "window", "trial"
+            ]
         );
     }
 

@@ -186,6 +186,7 @@ impl Board {
                 Err(never) => match never {},
             }
         };
+        let code = code ^ self.adc_flip.take().unwrap_or(0);
         self.conversions += 1;
         // Sampling time plus one cycle per bit (RM0390, ADC timing), in core cycles.
         let adc_cycles = u64::from(cycles + bits);

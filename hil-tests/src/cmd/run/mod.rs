@@ -16,6 +16,7 @@ use crate::args::whole;
 use crate::{STOP, STOP_SIGNALS, progress, tick};
 
 mod faults;
+mod glitches;
 mod shard;
 
 use shards::{Mode, ShardArgs};
@@ -47,8 +48,9 @@ pub struct Run {
     /// (the operator makes the moves on a cage without fixture; `--size` gives M), `faults`
     /// (every single fault at every place of the emulated cage, writing faults.csv and
     /// faults.md; with `--probe virtual`, every board fault at every pin, writing
-    /// board-faults.csv and board-faults.md), or `records:FILE` (one game record per line;
-    /// `--size` gives M).
+    /// board-faults.csv and board-faults.md), `glitches` (with `--probe virtual`: `--trials`
+    /// glitches drawn from `--seed` across a visitor's game, writing glitches.csv and
+    /// glitches.md), or `records:FILE` (one game record per line; `--size` gives M).
     #[arg(long, value_parser = parsed::<ScenarioKind>)]
     scenario: ScenarioKind,
     /// Report folder (steps.jsonl, summary.json, summary.md).
@@ -69,7 +71,11 @@ pub struct Run {
     /// Games of `random4` (default 100) or `guided` (default 1).
     #[arg(long, allow_negative_numbers = true, value_parser = games)]
     games: Option<u32>,
-    /// Seed of `random4`'s games (and of Short's drawn moves in `guided`).
+    /// Trials of `glitches` (default 100).
+    #[arg(long, value_parser = whole(1, 10_000_000))]
+    trials: Option<u64>,
+    /// Seed of `random4`'s games (and of Short's drawn moves in `guided`, of the glitches
+    /// of `glitches`).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
     seed: u64,
     /// M for `records:FILE` and `guided` (default 4), or `faults` (default both 3 and 4; on
@@ -178,6 +184,12 @@ impl Run {
         }
         if self.scenario == ScenarioKind::Faults {
             return self.faults(profile, base);
+        }
+        if self.scenario == ScenarioKind::Glitches {
+            return self.glitches();
+        }
+        if self.trials.is_some() {
+            bail!("--trials counts the trials of --scenario glitches");
         }
         let scenario = self.scenario()?;
         config.check()?;

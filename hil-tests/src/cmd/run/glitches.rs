@@ -1,0 +1,76 @@
+//! `hil-tests run --target hil --probe virtual --scenario glitches --trials N --seed S`: the
+//! glitch campaign on the virtual board (bench's `faults::glitches`), written as glitches.csv
+//! and glitches.md in `--out`, and printed.
+
+use std::sync::atomic::Ordering;
+
+use anyhow::bail;
+
+use super::Run;
+use crate::{STOP, progress, tick};
+
+/// Trials when `--trials` is not given.
+const DEFAULT_TRIALS: u64 = 100;
+
+impl Run {
+    pub(super) fn glitches(&self) -> anyhow::Result<()> {
+        let config = self.config();
+        if !config.is_virtual_board() {
+            bail!(
+                "the glitch campaign glitches the virtual board's core: use it with --target hil \
+                 --probe virtual"
+            );
+        }
+        if self.games.is_some() || self.size.is_some() || self.board_seeds.is_some() {
+            bail!(
+                "--scenario glitches plays one visitor's game (M=4) per trial: --games, --size \
+                 and --board-seeds do not apply to it"
+            );
+        }
+        if self.resume || self.calibrate || self.compare_sil {
+            bail!("--resume, --calibrate and --compare-sil do not apply to --scenario glitches");
+        }
+        let md = self.out.join("glitches.md");
+        if md.exists() && !self.force {
+            bail!(
+                "{} already holds a glitch report: --force starts over",
+                md.display()
+            );
+        }
+        let elf = config.board_elf()?;
+        let trials = self.trials.unwrap_or(DEFAULT_TRIALS);
+        let mut command = format!(
+            "hil-tests run --target hil --probe virtual --scenario glitches --trials {trials} \
+             --seed {}",
+            self.seed
+        );
+        if let Some(seed) = self.board_seed {
+            command.push_str(&format!(" --board-seed {seed}"));
+        }
+        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
+        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        let bar = progress("", "trials", trials as usize);
+        let campaign = bench::faults::glitches::run(
+            &elf,
+            &self.board,
+            self.board_seed,
+            trials,
+            self.seed,
+            &mut |done, of| tick(&bar, done, of),
+        );
+        bar.finish_and_clear();
+        let campaign = campaign?;
+        let md = campaign.write(&self.out, &command)?;
+        out!("{md}");
+        outln!("Report: {}", self.out.display());
+        if (campaign.trials.len() as u64) < trials {
+            bail!(
+                "stopped ({}) after {} of {trials} trials; they are in {}",
+                crate::STOP_SIGNALS,
+                campaign.trials.len(),
+                self.out.display()
+            );
+        }
+        Ok(())
+    }
+}
