@@ -48,6 +48,7 @@ mod tests {
     use boards::{NUCLEO_F446RE as BOARD, Pullups};
     use embedded_hal::delay::DelayNs;
     use embedded_hal::digital::OutputPin;
+    use firmware::timing::SYSCLK_HZ;
     use firmware::{
         Adg714Chain, App, Button, Config, Debouncer, EdgeSwitches, Hardware, LedPattern, Leds,
         PinLeds, Sampler, Tracker, measure,
@@ -62,7 +63,8 @@ mod tests {
     /// The board binary's SPI2 divider (APB1 / 8).
     const SPI_DIVIDER_LOG2: u8 = 3;
 
-    /// The chip as the board binary sets it up: 84 MHz from the HSI, the GPIO ports.
+    /// The chip as the board binary sets it up: SYSCLK from the HSI (firmware::timing), the
+    /// GPIO ports.
     struct Chip {
         gpio: &'static Gpio,
         adc: pac::ADC1,
@@ -76,9 +78,11 @@ mod tests {
     fn init() -> Chip {
         let dp = defmt::unwrap!(pac::Peripherals::take());
         let cp = defmt::unwrap!(cortex_m::Peripherals::take());
-        let mut rcc = dp
-            .RCC
-            .freeze(rcc::Config::hsi().sysclk(84.MHz()).pclk1(42.MHz()));
+        let mut rcc = dp.RCC.freeze(
+            rcc::Config::hsi()
+                .sysclk(SYSCLK_HZ.Hz())
+                .pclk1((SYSCLK_HZ / 2).Hz()),
+        );
         let delay = cp.SYST.delay(&rcc.clocks);
         let gpio = Gpio::new(dp.GPIOA, dp.GPIOB, dp.GPIOC, dp.GPIOD, dp.GPIOH, &mut rcc);
         let gpio: &'static Gpio = defmt::unwrap!(cortex_m::singleton!(: Gpio = gpio));

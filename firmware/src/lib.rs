@@ -33,6 +33,7 @@ pub mod rtt;
 mod sampler;
 mod self_check;
 mod square;
+pub mod timing;
 
 pub use app::{App, Config, Hardware, Outcome, Phase, Server};
 pub use button::Button;

@@ -35,11 +35,11 @@ pub const GAME: u64 = 0;
 /// 84 MHz): within the stub's answer timeout (5 s) at the board's 100-odd million a second.
 const INTACT_LIMIT: u64 = 200_000_000;
 /// A glitched game may take the intact game's instructions and this many more before it is a
-/// hang: 1.25 times the board binary's watchdog (`WATCHDOG_MS`, 1 s, in
-/// firmware/src/bin/nucleo/main.rs) at 84 MHz. Time runs at least as fast as instructions
-/// (a poll of SysTick skips ahead), so a firmware that stops feeding it is reset (detected)
-/// before its trial is called a hang.
-const HANG_MARGIN: u64 = 84_000_000 * 5 / 4;
+/// hang: 1.25 times the board binary's watchdog ([`firmware::timing`]) in core cycles. Time
+/// runs at least as fast as instructions (a poll of SysTick skips ahead), so a firmware that
+/// stops feeding it is reset (detected) before its trial is called a hang.
+const HANG_MARGIN: u64 =
+    firmware::timing::SYSCLK_HZ as u64 * firmware::timing::WATCHDOG_MS as u64 / 1000 * 5 / 4;
 /// The longest a trial's answer may take: a trial that polls a peripheral to its limit runs
 /// on the models' callbacks, ten or more times slower than the intact game's instructions.
 const TRIAL_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);

@@ -26,6 +26,7 @@ mod board {
     use boards::{NUCLEO_F446RE as BOARD, Pullups, RailRelease};
     use embedded_hal::delay::DelayNs;
     use firmware::protocol::MAX_FRAME;
+    use firmware::timing::{SYSCLK_HZ, WATCHDOG_MS};
     use firmware::{
         Adg714Chain, App, Button, Config, Debouncer, EdgeSwitches, Hardware, PinLeds, Server,
     };
@@ -41,12 +42,6 @@ mod board {
     const SPI_DIVIDER_LOG2: u8 = 3;
     /// The main loop's period: the button is sampled once per millisecond.
     const TICK_MS: u32 = 1;
-    /// The independent watchdog's timeout. The slowest main-loop iteration measured on the
-    /// virtual board is a press that makes the machine's move (its self-check and a full
-    /// sweep of the nodes, 480-cycle samples at 10 bits): see firmware/README.md, "Watchdog";
-    /// this leaves a wide margin over it and is still short enough that a hung board is back
-    /// in its start state before a visitor gives up on it.
-    const WATCHDOG_MS: u32 = 1_000;
     /// ADC1 converts at the profile's resolution; a profile asking for one ADC1 lacks does
     /// not build.
     const ADC_RESOLUTION: Resolution = match Resolution::of(BOARD.adc.bits_used) {
@@ -70,11 +65,12 @@ mod board {
         }
         let dp = defmt::unwrap!(pac::Peripherals::take());
         let cp = defmt::unwrap!(cortex_m::Peripherals::take());
-        // 84 MHz from the HSI through the PLL: APB2 84 MHz (ADC clock /4 = 21 MHz, under the
-        // 36 MHz of DS10693's ADC characteristics), APB1 42 MHz.
-        let mut rcc = dp
-            .RCC
-            .freeze(rcc::Config::hsi().sysclk(84.MHz()).pclk1(42.MHz()));
+        // SYSCLK from the HSI through the PLL (firmware::timing), APB1 at half of it.
+        let mut rcc = dp.RCC.freeze(
+            rcc::Config::hsi()
+                .sysclk(SYSCLK_HZ.Hz())
+                .pclk1((SYSCLK_HZ / 2).Hz()),
+        );
         let delay = cp.SYST.delay(&rcc.clocks);
 
         let gpio = Gpio::new(dp.GPIOA, dp.GPIOB, dp.GPIOC, dp.GPIOD, dp.GPIOH, &mut rcc);
