@@ -818,12 +818,39 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
         let _ = uc.emu_stop();
         return;
     }
+    // A branch to itself (a hung firmware: the `hang` fault, a `loop {}`) changes nothing but
+    // time, so its iterations up to the next thing that can happen (the slice's end, the
+    // watchdog, a glitch's instant) are counted at once: a hung board reaches its watchdog
+    // in microseconds, not in seconds of one-instruction blocks.
+    let spins = if n == 1 && branches_to_itself(uc, at, size) {
+        let state = uc.get_data();
+        let cycles = state.slice_end.min(state.board.due) - state.board.cycles;
+        let instructions = state.slice_instructions.min(state.glitch.at) - state.instructions;
+        cycles.min(instructions).max(1)
+    } else {
+        u64::from(n)
+    };
+    let state = uc.get_data_mut();
     state.block = at;
     if let Some(profile) = &mut state.profile {
-        *profile.entry(at).or_default() += u64::from(n);
+        *profile.entry(at).or_default() += spins;
     }
-    state.instructions += u64::from(n);
-    state.board.cycles += u64::from(n);
+    state.instructions += spins;
+    state.board.cycles += spins;
+}
+
+/// Whether the block at `at` of `size` bytes is one branch to itself (`b .` or `b.w .`).
+fn branches_to_itself(uc: &Unicorn<'_, State>, at: u32, size: u32) -> bool {
+    let mut code = [0u8; 4];
+    let code = &mut code[..size.min(4) as usize];
+    if uc.mem_read(u64::from(at), code).is_err() {
+        return false;
+    }
+    match size {
+        2 => code == [0xFE, 0xE7],
+        4 => branch_w(at, at).is_some_and(|b| code == b),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -879,6 +906,27 @@ mod tests {
         assert_eq!(core.r(0), 40, "the block ran");
         assert_eq!(core.state().board.cycles, 41, "counted once, when it ran");
         assert_eq!(core.pc(), FLASH.start + 8 + 80);
+    }
+
+    #[test]
+    fn a_branch_to_itself_spins_to_the_slice_end_at_once() {
+        // `b .` (GNU as: e7fe), and `b.w .` (f7ff bffe): a slice of a million cycles is one
+        // block, counted as a million iterations, and the core is still at the branch.
+        for code in [&[0xE7FE_u16][..], &[0xF7FF, 0xBFFE]] {
+            let (elf, mut core) = program(code);
+            assert!(matches!(core.run(1_000_000, &elf), Ok(Ran::Slice)));
+            assert_eq!(core.state().board.cycles, 1_000_000, "{code:04x?}");
+            assert_eq!(core.state().instructions, 1_000_000, "{code:04x?}");
+            assert_eq!(core.pc(), FLASH.start + 8);
+        }
+        // A loop of two instructions is not one: it runs as it is.
+        let (elf, mut core) = program(&[0x3001, 0xE7FD]);
+        assert!(matches!(core.run(1_000, &elf), Ok(Ran::Slice)));
+        assert_eq!(
+            core.r(0),
+            500,
+            "adds r0, #1; b .-2: 500 turns in 1,000 cycles"
+        );
     }
 
     #[test]
