@@ -70,6 +70,11 @@ pub struct State {
     pub deepest: Option<crate::stack::Deepest>,
     /// Instructions by block start, when profiling (`VIRTUAL_BOARD_PROFILE`).
     pub profile: Option<HashMap<u32, u64>>,
+    /// Host time in the engine, when measured (`VIRTUAL_BOARD_SPEED`).
+    pub speed: Option<crate::speed::Speed>,
+    /// Raised by a debugger's bytes ([`crate::attention`]): the slice ends at the next block.
+    /// Set only for a debugger's slice, so a game a monitor command plays runs to its end.
+    pub attention: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     slice_end: u64,
     /// The instruction count at which the slice ends too.
     slice_instructions: u64,
@@ -161,6 +166,8 @@ impl<'a> Core<'a> {
             executed: HashSet::new(),
             instructions: 0,
             profile: std::env::var_os("VIRTUAL_BOARD_PROFILE").map(|_| HashMap::new()),
+            speed: crate::speed::asked(),
+            attention: None,
             deepest: std::env::var_os("VIRTUAL_BOARD_STACK").map(|_| Default::default()),
             slice_end: 0,
             slice_instructions: u64::MAX,
@@ -381,7 +388,16 @@ impl<'a> Core<'a> {
         state.slice_end = state.board.cycles.saturating_add(cycles);
         state.slice_instructions = state.instructions.saturating_add(instructions);
         let begin = u64::from(self.pc()) | 1;
+        let timed = self
+            .uc
+            .get_data()
+            .speed
+            .is_some()
+            .then(std::time::Instant::now);
         let result = self.uc.emu_start(begin, 0, 0, 0);
+        if let (Some(t), Some(speed)) = (timed, &mut self.uc.get_data_mut().speed) {
+            speed.executing += t.elapsed();
+        }
         let place = |pc: u32| Place {
             pc,
             symbol: elf.function_at(pc).map(|f| f.name.clone()),
@@ -433,7 +449,8 @@ impl<'a> Core<'a> {
         match result {
             Ok(())
                 if self.uc.get_data().board.cycles >= self.uc.get_data().slice_end
-                    || self.uc.get_data().instructions >= self.uc.get_data().slice_instructions =>
+                    || self.uc.get_data().instructions >= self.uc.get_data().slice_instructions
+                    || attended(self.uc.get_data()) =>
             {
                 Ok(Ran::Slice)
             }
@@ -809,6 +826,7 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     if state.board.cycles >= state.slice_end
         || state.instructions >= state.slice_instructions
         || state.board.cycles >= state.board.due
+        || attended(state)
     {
         let _ = uc.emu_stop();
         return;
@@ -837,6 +855,14 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     }
     state.instructions += spins;
     state.board.cycles += spins;
+}
+
+/// Whether a debugger's bytes have come during its slice.
+fn attended(state: &State) -> bool {
+    state
+        .attention
+        .as_ref()
+        .is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed))
 }
 
 /// Whether the block at `at` of `size` bytes is one branch to itself (`b .` or `b.w .`).
@@ -906,6 +932,26 @@ mod tests {
         assert_eq!(core.r(0), 40, "the block ran");
         assert_eq!(core.state().board.cycles, 41, "counted once, when it ran");
         assert_eq!(core.pc(), FLASH.start + 8 + 80);
+    }
+
+    #[test]
+    fn a_debuggers_bytes_end_the_slice_at_the_next_block_and_only_its_slice() {
+        // `adds r0, #1; b .-2`: a loop of two-instruction blocks.
+        let (elf, mut core) = program(&[0x3001, 0xE7FD]);
+        let attention = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        core.state_mut().attention = Some(std::sync::Arc::clone(&attention));
+        // Raised: the slice ends before its first block, as a slice that ran out does.
+        assert!(matches!(core.run(1_000, &elf), Ok(Ran::Slice)));
+        assert_eq!((core.r(0), core.state().instructions), (0, 0));
+        // Lowered: the slice runs its 1,000 cycles.
+        attention.store(false, std::sync::atomic::Ordering::SeqCst);
+        assert!(matches!(core.run(1_000, &elf), Ok(Ran::Slice)));
+        assert_eq!(core.r(0), 500);
+        // Raised but not this slice's (a game a monitor command plays): it runs on.
+        attention.store(true, std::sync::atomic::Ordering::SeqCst);
+        core.state_mut().attention = None;
+        assert!(matches!(core.run(1_000, &elf), Ok(Ran::Slice)));
+        assert_eq!(core.r(0), 1_000);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -164,6 +165,8 @@ pub struct Server<'a, 'e> {
     coverage: Option<PathBuf>,
     /// The debugger's watchpoints (`Z2`-`Z4`).
     watchpoints: Vec<Watchpoint>,
+    /// Raised when the debugger's bytes come ([`crate::attention`]): the running core stops.
+    attention: Arc<AtomicBool>,
 }
 
 /// A watched range.
@@ -189,7 +192,13 @@ impl<'a, 'e> Server<'a, 'e> {
             mode: Mode::Halted,
             coverage,
             watchpoints: Vec::new(),
+            attention: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The flag a connection's reader raises when bytes come (a running slice stops).
+    pub fn attention(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.attention)
     }
 
     /// Serves one debugger on `socket` until it detaches, drops the connection or `quit` is
@@ -215,6 +224,8 @@ impl<'a, 'e> Server<'a, 'e> {
                     }
                 }
                 GdbStubStateMachine::Running(stub) => {
+                    // Lowered before looking: bytes that come after it raise it again.
+                    self.attention.store(false, Ordering::SeqCst);
                     let byte = conn.borrow_mut().read_now();
                     match byte {
                         Ok(Some(byte)) => stub.incoming_data(self, byte),
@@ -296,7 +307,11 @@ impl<'a, 'e> Server<'a, 'e> {
                 _ => SingleThreadStopReason::DoneStep,
             }));
         }
-        let stop = self.run_free()?;
+        // A debugger's bytes end this slice early (the core runs on alone between sessions).
+        self.core.state_mut().attention = Some(Arc::clone(&self.attention));
+        let stop = self.run_free();
+        self.core.state_mut().attention = None;
+        let stop = stop?;
         if stop.is_some() {
             self.mode = Mode::Halted;
         }
@@ -560,21 +575,22 @@ impl MonitorCmd for Server<'_, '_> {
                 let _ = self.core.reset();
             }
             Monitor::Game(n) => self.core.state_mut().board.cage().start_game(n),
-            Monitor::Coverage if self.core.state().profile.is_some() => {
-                crate::coverage::write_profile(self.elf, &self.core.state().profile);
-                crate::stack::write_report(self.elf, &self.core.state().deepest);
-            }
-            Monitor::Coverage => match &self.coverage {
-                Some(path) => {
-                    crate::stack::write_report(self.elf, &self.core.state().deepest);
-                    if let Err(e) =
-                        crate::coverage::write(path, self.elf, &self.core.state().executed)
-                    {
-                        outputln!(out, "coverage: cannot write {}: {e}", path.display());
+            // Everything measured is written here (the bench kills the board next): the
+            // files the environment asked for, then the coverage file if one was given.
+            Monitor::Coverage => {
+                let state = self.core.state();
+                crate::coverage::write_profile(self.elf, &state.profile);
+                crate::stack::write_report(self.elf, &state.deepest);
+                crate::speed::write_report(&state.speed, state.instructions, state.board.cycles);
+                match &self.coverage {
+                    Some(path) => {
+                        if let Err(e) = crate::coverage::write(path, self.elf, &state.executed) {
+                            outputln!(out, "coverage: cannot write {}: {e}", path.display());
+                        }
                     }
+                    None => outputln!(out, "coverage: no --coverage file was given"),
                 }
-                None => outputln!(out, "coverage: no --coverage file was given"),
-            },
+            }
             // A person's hands on a cage without fixture (the bench's guided game).
             Monitor::Wire(moves) => {
                 if let Err(e) = self.core.state_mut().board.wire_by_hand(&moves) {

@@ -30,6 +30,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use heuristic::Side;
 
+mod attention;
 mod board;
 mod budget;
 mod chip;
@@ -45,6 +46,7 @@ mod person;
 mod registers;
 mod semihosting;
 mod serve;
+mod speed;
 mod sram;
 mod stack;
 mod stop;

@@ -254,6 +254,24 @@ pub enum Stream {
     Tcp(TcpStream),
 }
 
+impl Stream {
+    /// A second handle on the same connection.
+    pub fn try_clone(&self) -> std::io::Result<Stream> {
+        Ok(match self {
+            Stream::Unix(s) => Stream::Unix(s.try_clone()?),
+            Stream::Tcp(s) => Stream::Tcp(s.try_clone()?),
+        })
+    }
+
+    /// Shuts the connection down for both handles.
+    pub fn shutdown(&self, how: std::net::Shutdown) -> std::io::Result<()> {
+        match self {
+            Stream::Unix(s) => s.shutdown(how),
+            Stream::Tcp(s) => s.shutdown(how),
+        }
+    }
+}
+
 impl Read for Stream {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         match self {
@@ -433,7 +451,11 @@ pub fn serve(server: &mut Server<'_, '_>, listener: &Listener, quit: &AtomicBool
                 Err(RecvTimeoutError::Disconnected) => return Served::Quit,
             }
         };
-        let ended = server.session(stream, quit);
+        // Read on a thread of its own, so a packet stops the running core at once.
+        let ended = match crate::attention::Watched::new(stream, server.attention()) {
+            Ok(watched) => server.session(watched, quit),
+            Err(_) => Ok(Ended::Dropped),
+        };
         attached.store(false, Ordering::SeqCst);
         match ended {
             Ok(Ended::Detached) => server.set_running(true),

@@ -1,0 +1,194 @@
+//! The debugger's bytes, read on a thread of their own so that a packet stops the running
+//! core at its next block rather than at the end of its slice.
+//!
+//! The stub looks at its socket between slices of 50,000 instructions. Running firmware code
+//! that is a fraction of a millisecond, but a firmware waiting on SysTick runs its
+//! milliseconds fast-forwarded and a slice can take several of the host's: in the M=3 tree
+//! the bench's 781 `monitor game` commands (an interrupt, the command, a continue: three
+//! round trips each) waited on slice ends. Here a thread blocks on the socket, hands what
+//! came to the stub's reads through a channel and raises a flag the core's block hook looks
+//! at (an atomic load per block), so the core stops within a block of a packet's arrival.
+
+use std::cell::Cell;
+use std::io::{ErrorKind, Read, Write};
+use std::net::Shutdown;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
+use std::time::Duration;
+
+use crate::conn::Socket;
+use crate::serve::Stream;
+
+/// A debugger's connection whose reads come from a reader thread that raises `attention`.
+#[derive(Debug)]
+pub struct Watched {
+    writer: Stream,
+    bytes: Receiver<Vec<u8>>,
+    /// What came and the stub has not read yet.
+    held: Vec<u8>,
+    /// The mode the stub set (its calls take `&self`, as a socket's do).
+    nonblocking: Cell<bool>,
+    timeout: Cell<Option<Duration>>,
+}
+
+impl Watched {
+    /// Starts the reader thread on a clone of `stream`; it raises `attention` when bytes
+    /// come and when the connection ends.
+    pub fn new(stream: Stream, attention: Arc<AtomicBool>) -> std::io::Result<Watched> {
+        // The two handles share the socket's blocking mode: both block, the reader for ever
+        // and the writer until the client has taken its packet.
+        stream.set_nonblocking(false)?;
+        stream.set_read_timeout(None)?;
+        let mut reader = stream.try_clone()?;
+        let (sender, bytes) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("gdb-reader".into())
+            .spawn(move || {
+                let mut buf = [0u8; 4096];
+                loop {
+                    match reader.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            if sender.send(buf[..n].to_vec()).is_err() {
+                                break;
+                            }
+                            // After the send: a stub that lowers the flag and then finds
+                            // nothing is raised again by these bytes, never left waiting.
+                            attention.store(true, Ordering::SeqCst);
+                        }
+                        Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                        Err(_) => break,
+                    }
+                }
+                // The end of the stream (the sender dropped) is news for the stub too.
+                attention.store(true, Ordering::SeqCst);
+            })?;
+        Ok(Watched {
+            writer: stream,
+            bytes,
+            held: Vec::new(),
+            nonblocking: Cell::new(false),
+            timeout: Cell::new(None),
+        })
+    }
+}
+
+impl Read for Watched {
+    /// As a socket reads in the mode the stub set: without waiting (`WouldBlock`), waiting
+    /// up to the read timeout (`WouldBlock` after it), or for ever; 0 at the end.
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.held.is_empty() {
+            let next = if self.nonblocking.get() {
+                match self.bytes.try_recv() {
+                    Ok(bytes) => bytes,
+                    Err(TryRecvError::Empty) => return Err(ErrorKind::WouldBlock.into()),
+                    Err(TryRecvError::Disconnected) => return Ok(0),
+                }
+            } else if let Some(wait) = self.timeout.get() {
+                match self.bytes.recv_timeout(wait) {
+                    Ok(bytes) => bytes,
+                    Err(RecvTimeoutError::Timeout) => return Err(ErrorKind::WouldBlock.into()),
+                    Err(RecvTimeoutError::Disconnected) => return Ok(0),
+                }
+            } else {
+                match self.bytes.recv() {
+                    Ok(bytes) => bytes,
+                    Err(_) => return Ok(0),
+                }
+            };
+            self.held = next;
+        }
+        let n = buf.len().min(self.held.len());
+        buf[..n].copy_from_slice(&self.held[..n]);
+        self.held.drain(..n);
+        Ok(n)
+    }
+}
+
+impl Write for Watched {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writer.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+impl Socket for Watched {
+    /// The reads' mode only: the socket itself stays blocking for the writes.
+    fn set_nonblocking(&self, on: bool) -> std::io::Result<()> {
+        self.nonblocking.set(on);
+        Ok(())
+    }
+
+    fn set_read_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()> {
+        self.timeout.set(timeout);
+        Ok(())
+    }
+}
+
+impl Drop for Watched {
+    /// Ends the reader thread: its blocking read returns at the shutdown.
+    fn drop(&mut self) {
+        let _ = self.writer.shutdown(Shutdown::Both);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::net::UnixStream;
+
+    #[test]
+    fn bytes_raise_the_flag_and_read_in_order_and_the_end_reads_as_a_sockets() {
+        let (ours, mut theirs) = UnixStream::pair().unwrap();
+        let attention = Arc::new(AtomicBool::new(false));
+        let mut watched = Watched::new(Stream::Unix(ours), Arc::clone(&attention)).unwrap();
+        // Nothing yet: a read without waiting would block, one with a timeout too.
+        watched.set_nonblocking(true).unwrap();
+        let mut buf = [0u8; 8];
+        assert_eq!(
+            watched.read(&mut buf).unwrap_err().kind(),
+            ErrorKind::WouldBlock
+        );
+        watched.set_nonblocking(false).unwrap();
+        watched
+            .set_read_timeout(Some(Duration::from_millis(10)))
+            .unwrap();
+        assert_eq!(
+            watched.read(&mut buf).unwrap_err().kind(),
+            ErrorKind::WouldBlock
+        );
+        assert!(!attention.load(Ordering::SeqCst));
+        // A packet: the flag goes up, and the bytes come in order, in reads of any size.
+        theirs.write_all(b"$c#63").unwrap();
+        watched
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut got = Vec::new();
+        while got.len() < 5 {
+            let n = watched.read(&mut buf[..2]).unwrap();
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, b"$c#63");
+        // Raised after the bytes are handed over (so a stub that lowered it and found nothing
+        // is woken by the next bytes): soon after the read, then.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while !attention.load(Ordering::SeqCst) && std::time::Instant::now() < deadline {
+            std::thread::yield_now();
+        }
+        assert!(attention.load(Ordering::SeqCst));
+        // Writes reach the client.
+        watched.write_all(b"+").unwrap();
+        let mut one = [0u8; 1];
+        theirs.read_exact(&mut one).unwrap();
+        assert_eq!(&one, b"+");
+        // The client goes: the flag goes up again and a read is the end (0).
+        attention.store(false, Ordering::SeqCst);
+        drop(theirs);
+        assert_eq!(watched.read(&mut buf).unwrap(), 0);
+        assert!(attention.load(Ordering::SeqCst));
+    }
+}
