@@ -34,6 +34,7 @@ mod attention;
 mod board;
 mod budget;
 mod chip;
+mod clock;
 mod conn;
 mod coverage;
 mod cpu;
@@ -181,7 +182,7 @@ fn quit_flag() -> Arc<AtomicBool> {
 fn summary(core: &Core<'_>, elf: &Elf, started: std::time::Instant) {
     let state = core.state();
     let host = started.elapsed().as_secs_f64();
-    let virtual_ms = state.board.cycles as f64 / 84_000.0;
+    let virtual_ms = state.board.cycles as f64 / clock::PER_MS as f64;
     let mut err = std::io::stderr().lock();
     let pc = core.pc();
     let _ = writeln!(
@@ -196,7 +197,7 @@ fn summary(core: &Core<'_>, elf: &Elf, started: std::time::Instant) {
         "ran {} instructions ({virtual_ms:.1} ms of virtual time at {} MHz, {} conversions) in \
          {host:.2} s: {:.1} M instructions/s",
         state.instructions,
-        84,
+        clock::MHZ,
         state.board.conversions,
         state.instructions as f64 / host / 1e6
     );
@@ -212,7 +213,7 @@ fn watchdog(core: &Core<'_>) -> Option<String> {
     (feeds > 0).then(|| {
         format!(
             "the independent watchdog was fed {feeds} times, at most {:.2} ms apart",
-            longest as f64 / 84_000.0
+            longest as f64 / clock::PER_MS as f64
         )
     })
 }
@@ -498,8 +499,7 @@ fn run_for(
     presses: &[u64],
     quit: &AtomicBool,
 ) -> ExitCode {
-    // Virtual time in core cycles at 84 MHz (the board binary's clock).
-    const PER_MS: u64 = 84_000;
+    use clock::PER_MS;
     let end = ms * PER_MS;
     let mut out = std::io::stdout().lock();
     while core.state().board.cycles < end && !quit.load(Ordering::Relaxed) {

@@ -8,12 +8,11 @@
 use firmware::LedPattern;
 use heuristic::{Edge, Move, Record, Side, Size};
 
+use crate::clock::PER_MS;
 use crate::cpu::{Core, Ran};
 use crate::elf::Elf;
 use crate::stop::Stop;
 
-/// Core cycles per millisecond at the board binary's 84 MHz.
-const PER_MS: u64 = 84_000;
 /// How long a press is held, and how long the operator waits after letting go: far longer
 /// than the firmware's debouncing (a few 1 ms samples).
 const PRESS_MS: u64 = 30;

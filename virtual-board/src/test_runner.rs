@@ -20,6 +20,7 @@ use std::time::Instant;
 
 use object::{Object, ObjectSection, ObjectSymbol};
 
+use crate::clock::PER_SECOND;
 use crate::cpu::{Core, Ran};
 use crate::elf::Elf;
 use crate::log::Log;
@@ -34,8 +35,6 @@ const VERSION_SYMBOL: &str = "EMBEDDED_TEST_VERSION";
 const VERSION: u32 = 1;
 /// embedded-test's default timeout (its README: 60 s).
 const DEFAULT_TIMEOUT_S: u32 = 60;
-/// Core cycles per virtual second: the board's 84 MHz.
-const PER_SECOND: u64 = 84_000_000;
 /// Cycles per run slice: the defmt log is read and the timeout checked between slices.
 const SLICE: u64 = PER_SECOND / 100;
 /// libtest's exit status when a test failed.
