@@ -47,4 +47,6 @@ print(f"the virtual CPU alone: {rate / 1e6:.1f} M instructions/s (median of {len
 print(f"  the tree's instructions at that rate: {alone:.2f} s")
 print(f"everything else (probe-rs, packets, RTT polling, SIL, the lockstep): {wall - alone:.2f} s")
 print(f"wall / instruction time alone: {wall / alone:.2f}")
+print(f"wall / the engine's own time on them: {wall / executing:.2f} "
+      f"(its rate in the tree: {n / executing / 1e6:.1f} M instructions/s)")
 PY
