@@ -595,6 +595,83 @@ fn the_glitch_campaign_writes_its_tables_and_examples() {
 }
 
 #[test]
+fn a_campaign_window_draws_its_instants_from_that_part_of_the_game_alone() {
+    let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let campaign = |window: &str| {
+        Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+            .args([
+                "run",
+                "--target",
+                "hil",
+                "--probe",
+                "virtual",
+                "--scenario",
+                "glitches",
+                "--trials",
+                "8",
+                "--seed",
+                "3",
+                "--window",
+                window,
+                "--force",
+                "--elf",
+            ])
+            .arg(&elf)
+            .arg("--out")
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = campaign("85..100");
+    assert!(out.status.success(), "{out:?}");
+    let md = std::fs::read_to_string(dir.path().join("glitches.md")).unwrap();
+    assert!(
+        md.contains("--seed 3 --window 85..100"),
+        "the command replays it:\n{md}"
+    );
+    let intact: u64 = md
+        .split("Intact game (noise of game 0): ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the intact game's instructions in\n{md}"));
+    let csv = std::fs::read_to_string(dir.path().join("glitches.csv")).unwrap();
+    let instants: Vec<u64> = csv
+        .lines()
+        .skip(1)
+        .map(|line| line.split(',').nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(instants.len(), 8, "{csv}");
+    assert!(
+        instants
+            .iter()
+            .all(|&at| at >= intact * 85 / 100 && at < intact),
+        "every instant in the last 15 % of {intact}: {instants:?}"
+    );
+    // A window that is not one is refused by name, and another scenario refuses the option.
+    let bad = campaign("90..80");
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`90..80` is not a window"));
+    let other = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args([
+            "run",
+            "--stage",
+            "sil",
+            "--scenario",
+            "tree3",
+            "--window",
+            "85..100",
+            "--out",
+        ])
+        .arg(dir.path().join("sil"))
+        .output()
+        .unwrap();
+    assert!(!other.status.success(), "{other:?}");
+    assert!(String::from_utf8_lossy(&other.stderr).contains("--window is the part of the game"));
+}
+
+#[test]
 fn a_skipped_instruction_in_the_move_decision_is_detected_or_silent_never_a_board_error() {
     use bench::faults::glitches::{Bench, Class};
     use boards::virtual_board::{End, GlitchKind};

@@ -120,16 +120,69 @@ pub enum GlitchError {
     },
 }
 
-/// The glitches of `trials` trials drawn from `seed` across a game of `instructions`: the
-/// kinds in turn (trial i is `GlitchKind::ALL[i % 4]`), each instant uniform over the
-/// game's instructions, each pick a uniform word.
-pub fn draw(seed: u64, trials: u64, instructions: u64) -> Vec<Glitch> {
+/// The part of the intact game a campaign draws its instants from, in whole percent of its
+/// instructions (`--window FROM..TO`; the whole game, `0..100`, unless it is given). Uniform
+/// instants over the whole game land mostly in the start-up's threshold solving and the
+/// self-check; the machine decides its late cuts in the game's last part (85..100 puts about
+/// a quarter of the instants in the heuristic's code, against 4 % over the whole game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// First percent.
+    pub from: u8,
+    /// Percent the window ends before.
+    pub to: u8,
+}
+
+impl Window {
+    /// The whole game.
+    pub const WHOLE: Window = Window { from: 0, to: 100 };
+
+    /// The instants of a game of `instructions` the window holds.
+    pub fn instants(self, instructions: u64) -> std::ops::Range<u64> {
+        let at = |percent: u8| instructions * u64::from(percent) / 100;
+        let start = at(self.from);
+        start..at(self.to).max(start + 1)
+    }
+}
+
+/// A `--window` that is not `FROM..TO` with 0 <= FROM < TO <= 100.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a window of the game: FROM..TO in whole percent, 0 <= FROM < TO <= 100 (85..100: the last 15 %)"
+)]
+pub struct WindowError(String);
+
+impl std::str::FromStr for Window {
+    type Err = WindowError;
+
+    fn from_str(text: &str) -> Result<Window, WindowError> {
+        let bad = || WindowError(text.to_string());
+        let (from, to) = text.split_once("..").ok_or_else(bad)?;
+        let percent = |t: &str| t.parse::<u8>().ok().filter(|&p| p <= 100);
+        match (percent(from), percent(to)) {
+            (Some(from), Some(to)) if from < to => Ok(Window { from, to }),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Window {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..{}", self.from, self.to)
+    }
+}
+
+/// The glitches of `trials` trials drawn from `seed` across `window` of a game of
+/// `instructions`: the kinds in turn (trial i is `GlitchKind::ALL[i % 4]`), each instant
+/// uniform over the window's instructions, each pick a uniform word. (Over the whole game the
+/// draws are those of the campaigns before windows, so their examples replay.)
+pub fn draw(seed: u64, trials: u64, instructions: u64, window: Window) -> Vec<Glitch> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(GLITCH_STREAM);
     (0..trials)
         .map(|i| Glitch {
             kind: GlitchKind::ALL[(i % 4) as usize],
-            at: rng.random_range(0..instructions.max(1)),
+            at: rng.random_range(window.instants(instructions)),
             pick: rng.random(),
         })
         .collect()
@@ -221,12 +274,13 @@ pub fn run(
     board_seed: Option<u64>,
     trials: u64,
     seed: u64,
+    window: Window,
     tick: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<Campaign, GlitchError> {
     let mut bench = Bench::start(elf, profile, board_seed)?;
     let intact = bench.intact()?;
     let limit = limit(&intact);
-    let glitches = draw(seed, trials, intact.instructions);
+    let glitches = draw(seed, trials, intact.instructions, window);
     let started = std::time::Instant::now();
     let mut judged = Vec::with_capacity(glitches.len());
     for (i, glitch) in glitches.iter().enumerate() {
@@ -474,10 +528,31 @@ mod tests {
 
     #[test]
     fn a_seed_draws_the_same_glitches_and_another_seed_others() {
-        let a = draw(7, 40, 1_000_000);
-        assert_eq!(a, draw(7, 40, 1_000_000));
-        assert_ne!(a, draw(8, 40, 1_000_000));
+        let a = draw(7, 40, 1_000_000, Window::WHOLE);
+        assert_eq!(a, draw(7, 40, 1_000_000, Window::WHOLE));
+        assert_ne!(a, draw(8, 40, 1_000_000, Window::WHOLE));
         assert!(a.iter().all(|g| g.at < 1_000_000));
         assert_eq!(a[5].kind, GlitchKind::Register);
+        // Drawn over the whole game, some instants fall in its first half.
+        assert!(a.iter().any(|g| g.at < 500_000));
+    }
+
+    #[test]
+    fn a_window_holds_every_instant_and_is_written_as_it_is_read() {
+        let late: Window = "85..100".parse().unwrap();
+        assert_eq!(late, Window { from: 85, to: 100 });
+        assert_eq!(late.to_string(), "85..100");
+        let drawn = draw(7, 400, 1_000_000, late);
+        assert!(drawn.iter().all(|g| (850_000..1_000_000).contains(&g.at)));
+        // Spread over it, not piled at one end.
+        assert!(drawn.iter().any(|g| g.at < 900_000) && drawn.iter().any(|g| g.at >= 950_000));
+        // A window too narrow for an instant of its own still holds one.
+        assert_eq!(Window { from: 0, to: 1 }.instants(50), 0..1);
+        for bad in [
+            "", "85", "85..", "..100", "90..80", "50..50", "0..101", "-1..5", "a..b", "85...100",
+        ] {
+            let e = bad.parse::<Window>().unwrap_err();
+            assert!(e.to_string().contains(&format!("`{bad}`")), "{e}");
+        }
     }
 }

@@ -44,6 +44,12 @@ impl Run {
              --seed {}",
             self.seed
         );
+        let window = self
+            .window
+            .unwrap_or(bench::faults::glitches::Window::WHOLE);
+        if window != bench::faults::glitches::Window::WHOLE {
+            command.push_str(&format!(" --window {window}"));
+        }
         if let Some(seed) = self.board_seed {
             command.push_str(&format!(" --board-seed {seed}"));
         }
@@ -56,6 +62,7 @@ impl Run {
             self.board_seed,
             trials,
             self.seed,
+            window,
             &mut |done, of| tick(&bar, done, of),
         );
         bar.finish_and_clear();

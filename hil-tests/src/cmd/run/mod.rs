@@ -74,6 +74,11 @@ pub struct Run {
     /// Trials of `glitches` (default 100).
     #[arg(long, value_parser = whole(1, 10_000_000))]
     trials: Option<u64>,
+    /// The part of the game `glitches` draws its instants from, in whole percent of its
+    /// instructions: `85..100` is the last 15 %, where the machine decides its late cuts
+    /// (the whole game, `0..100`, without it).
+    #[arg(long, value_name = "FROM..TO", value_parser = parsed::<bench::faults::glitches::Window>)]
+    window: Option<bench::faults::glitches::Window>,
     /// Seed of `random4`'s games (and of Short's drawn moves in `guided`, of the glitches
     /// of `glitches`).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
@@ -190,6 +195,9 @@ impl Run {
         }
         if self.trials.is_some() {
             bail!("--trials counts the trials of --scenario glitches");
+        }
+        if self.window.is_some() {
+            bail!("--window is the part of the game --scenario glitches draws its instants from");
         }
         let scenario = self.scenario()?;
         config.check()?;
