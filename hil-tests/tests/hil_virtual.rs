@@ -523,11 +523,10 @@ fn glitch_trials_are_reproducible_and_reach_each_class() {
     assert!(end.instructions <= half + 1_000, "{end}");
 }
 
-#[test]
-fn the_glitch_campaign_writes_its_tables_and_examples() {
-    let Some(elf) = ready() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+/// `hil-tests run --target hil --probe virtual --scenario glitches` on `elf` into `out`, with
+/// `args` (the trials, the seed, a window, --force) after it.
+fn glitch_campaign(elf: &Path, out: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hil-tests"))
         .args([
             "run",
             "--target",
@@ -536,17 +535,21 @@ fn the_glitch_campaign_writes_its_tables_and_examples() {
             "virtual",
             "--scenario",
             "glitches",
-            "--trials",
-            "8",
-            "--seed",
-            "3",
-            "--elf",
         ])
-        .arg(&elf)
+        .args(args)
+        .arg("--elf")
+        .arg(elf)
         .arg("--out")
-        .arg(dir.path())
+        .arg(out)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+#[test]
+fn the_glitch_campaign_writes_its_tables_and_examples() {
+    let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out = glitch_campaign(&elf, dir.path(), &["--trials", "8", "--seed", "3"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -571,24 +574,7 @@ fn the_glitch_campaign_writes_its_tables_and_examples() {
     let csv = std::fs::read_to_string(dir.path().join("glitches.csv")).unwrap();
     assert_eq!(csv.lines().count(), 9, "{csv}");
     // A second run into the same folder is refused without --force.
-    let again = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
-        .args([
-            "run",
-            "--target",
-            "hil",
-            "--probe",
-            "virtual",
-            "--scenario",
-            "glitches",
-            "--trials",
-            "1",
-            "--elf",
-        ])
-        .arg(&elf)
-        .arg("--out")
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let again = glitch_campaign(&elf, dir.path(), &["--trials", "1"]);
     assert_eq!(again.status.code(), Some(2), "{again:?}");
     let said = String::from_utf8_lossy(&again.stderr);
     assert!(said.contains("already holds a glitch report"), "{said}");
@@ -599,29 +585,10 @@ fn a_campaign_window_draws_its_instants_from_that_part_of_the_game_alone() {
     let Some(elf) = ready() else { return };
     let dir = tempfile::tempdir().unwrap();
     let campaign = |window: &str| {
-        Command::new(env!("CARGO_BIN_EXE_hil-tests"))
-            .args([
-                "run",
-                "--target",
-                "hil",
-                "--probe",
-                "virtual",
-                "--scenario",
-                "glitches",
-                "--trials",
-                "8",
-                "--seed",
-                "3",
-                "--window",
-                window,
-                "--force",
-                "--elf",
-            ])
-            .arg(&elf)
-            .arg("--out")
-            .arg(dir.path())
-            .output()
-            .unwrap()
+        let args = [
+            "--trials", "8", "--seed", "3", "--window", window, "--force",
+        ];
+        glitch_campaign(&elf, dir.path(), &args)
     };
     let out = campaign("85..100");
     assert!(out.status.success(), "{out:?}");
