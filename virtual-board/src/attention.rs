@@ -20,6 +20,9 @@ use std::time::Duration;
 use crate::conn::Socket;
 use crate::serve::Stream;
 
+/// Reads of up to 4 KiB the reader thread holds for the stub before it stops reading.
+const QUEUED: usize = 16;
+
 /// A debugger's connection whose reads come from a reader thread that raises `attention`.
 #[derive(Debug)]
 pub struct Watched {
@@ -41,7 +44,9 @@ impl Watched {
         stream.set_nonblocking(false)?;
         stream.set_read_timeout(None)?;
         let mut reader = stream.try_clone()?;
-        let (sender, bytes) = std::sync::mpsc::channel();
+        // Bounded: a client that floods the stub fills it and then its socket, and waits, as
+        // it did when the stub read the socket itself; the board's memory does not grow.
+        let (sender, bytes) = std::sync::mpsc::sync_channel(QUEUED);
         std::thread::Builder::new()
             .name("gdb-reader".into())
             .spawn(move || {
@@ -190,5 +195,32 @@ mod tests {
         drop(theirs);
         assert_eq!(watched.read(&mut buf).unwrap(), 0);
         assert!(attention.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn a_client_that_floods_a_stub_that_does_not_read_is_made_to_wait() {
+        let (ours, mut theirs) = UnixStream::pair().unwrap();
+        let attention = Arc::new(AtomicBool::new(false));
+        let _watched = Watched::new(Stream::Unix(ours), attention).unwrap();
+        // 64 MiB offered, nothing read: the client's writes must block long before (the
+        // queue's 64 KiB and the socket's buffers), else the board would hold it all.
+        theirs.set_nonblocking(true).unwrap();
+        let chunk = [b'x'; 4096];
+        let mut sent = 0usize;
+        let mut blocked = 0;
+        while sent < 64 << 20 && blocked < 200 {
+            match theirs.write(&chunk) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    blocked += 1;
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert!(
+            sent < 16 << 20,
+            "{sent} bytes taken from a client nobody reads"
+        );
     }
 }
