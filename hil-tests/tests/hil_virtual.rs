@@ -639,6 +639,56 @@ fn a_campaign_window_draws_its_instants_from_that_part_of_the_game_alone() {
 }
 
 #[test]
+fn a_kept_state_flip_strikes_while_the_machine_waits_for_a_press() {
+    use bench::faults::glitches::{Bench, Class};
+    use boards::virtual_board::GlitchKind;
+    let Some(elf) = ready() else { return };
+    let mut bench = Bench::start(&elf, NUCLEO.name, None).unwrap_or_else(|e| panic!("{e}"));
+    let intact = bench.intact().unwrap_or_else(|e| panic!("{e}"));
+    // Whatever instant it is drawn at (start-up, the middle of a decision), the flip waits for
+    // the visitor's next press: the core is then in its main loop's tick, and the byte is one
+    // of the stack above SP (the main loop's frame: the game, the tracker) or the statics.
+    for (i, at) in [1, intact.instructions / 3, intact.instructions * 9 / 10]
+        .into_iter()
+        .enumerate()
+    {
+        for pick in [0, 0x1234_5677, u32::MAX] {
+            let trial = glitch_trial(&intact, GlitchKind::Kept, at, pick);
+            let end = bench
+                .ask(i as u64 + 1, trial)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let function = end.function.as_deref().unwrap_or_default();
+            assert!(
+                function.contains("delay"),
+                "struck in the tick's wait: {end}"
+            );
+            let target = end.target.as_deref().unwrap_or_default();
+            assert!(
+                target.starts_with("stack@0x2") || target.starts_with("statics@0x2"),
+                "{end}"
+            );
+            assert_ne!(Class::of(&end, &intact), Class::Hang, "{end}");
+        }
+    }
+    // After the last press nothing is kept for another: not fired, and no effect.
+    let late = glitch_trial(&intact, GlitchKind::Kept, intact.instructions - 1, 0);
+    let end = bench.ask(10, late).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((end.target.as_deref(), end.pc), (None, None), "{end}");
+    assert_eq!(Class::of(&end, &intact), Class::NoEffect, "{end}");
+    // `--kinds kept` draws that kind alone, and the report's command replays it.
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--trials", "4", "--seed", "3", "--kinds", "kept"];
+    let out = glitch_campaign(&elf, dir.path(), &args);
+    assert!(out.status.success(), "{out:?}");
+    let md = std::fs::read_to_string(dir.path().join("glitches.md")).unwrap();
+    assert!(md.contains("--seed 3 --kinds kept`"), "{md}");
+    assert!(md.contains("| kept | 4 |"), "{md}");
+    let bad = glitch_campaign(&elf, dir.path(), &["--kinds", "kept,kept", "--force"]);
+    assert_eq!(bad.status.code(), Some(2), "{bad:?}");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`kept,kept` is not a list"));
+}
+
+#[test]
 fn a_skipped_instruction_in_the_move_decision_is_detected_or_silent_never_a_board_error() {
     use bench::faults::glitches::{Bench, Class};
     use boards::virtual_board::{End, GlitchKind};

@@ -41,6 +41,8 @@ pub struct Slot {
     glitch: Option<(Glitch, u64)>,
     deadline: u64,
     hit: Option<(u32, String)>,
+    /// A [`GlitchKind::Kept`] flip's pick, due at the visitor's next press.
+    kept: Option<u32>,
 }
 
 impl Default for Slot {
@@ -52,6 +54,7 @@ impl Default for Slot {
             glitch: None,
             deadline: u64::MAX,
             hit: None,
+            kept: None,
         }
     }
 }
@@ -74,10 +77,36 @@ pub fn fire(core: &mut Core<'_>, elf: &Elf) -> Result<(), Stop> {
             what: e.to_string(),
             place: place(core, elf),
         })?;
+    if glitch.kind == GlitchKind::Kept {
+        core.state_mut().glitch.kept = Some(glitch.pick);
+        return Ok(());
+    }
     let pc = core.pc();
     let target = inject(core, elf, glitch);
     core.state_mut().glitch.hit = Some((pc, target));
     Ok(())
+}
+
+/// The visitor is about to press the button: a [`GlitchKind::Kept`] flip that is due strikes
+/// now, while the machine waits in its main loop (the stack above SP is then the main loop's
+/// frame and the tick's).
+fn before_press(core: &mut Core<'_>, elf: &Elf) {
+    if let Some(pick) = core.state_mut().glitch.kept.take() {
+        let pc = core.pc();
+        let target = flip_live_bit(core, elf, pick);
+        core.state_mut().glitch.hit = Some((pc, target));
+    }
+}
+
+/// Flips one bit of the SRAM in use, chosen by `pick`; says which.
+fn flip_live_bit(core: &mut Core<'_>, elf: &Elf, pick: u32) -> String {
+    let (address, region) = live_byte(core, elf, pick >> 3);
+    let bit = pick & 7;
+    let mut byte = [0u8];
+    let _ = core.read_memory(address, &mut byte);
+    byte[0] ^= 1 << bit;
+    let _ = core.write_memory(address, &byte);
+    format!("{region}@{address:#010x}:bit{bit}")
 }
 
 fn place(core: &Core<'_>, elf: &Elf) -> Place {
@@ -115,20 +144,14 @@ fn inject(core: &mut Core<'_>, elf: &Elf, glitch: Glitch) -> String {
             };
             format!("{name}:bit{bit}")
         }
-        GlitchKind::Sram => {
-            let (address, region) = live_byte(core, elf, pick >> 3);
-            let bit = pick & 7;
-            let mut byte = [0u8];
-            let _ = core.read_memory(address, &mut byte);
-            byte[0] ^= 1 << bit;
-            let _ = core.write_memory(address, &byte);
-            format!("{region}@{address:#010x}:bit{bit}")
-        }
+        GlitchKind::Sram => flip_live_bit(core, elf, pick),
         GlitchKind::Adc => {
             let bit = pick % 12;
             core.state_mut().board.adc_flip = Some(1 << bit);
             format!("adc:bit{bit}")
         }
+        // Made at the next press instead ([`before_press`]).
+        GlitchKind::Kept => String::new(),
     }
 }
 
@@ -188,7 +211,7 @@ pub fn trial(core: &mut Core<'_>, elf: &Elf, trial: Trial) -> TrialEnd {
         glitch,
         ..Slot::default()
     };
-    let played = crate::operator::visit(core, elf, emulator::players::perfect_move);
+    let played = crate::operator::visit(core, elf, emulator::players::perfect_move, before_press);
     let slot = std::mem::take(&mut core.state_mut().glitch);
     core.state_mut().board.adc_flip = None;
     let (pc, target) = slot.hit.map_or((None, None), |(pc, t)| (Some(pc), Some(t)));

@@ -145,11 +145,13 @@ pub(crate) fn diagnose(shown: LedPattern, expected: LedPattern, core: &Core<'_>)
 }
 
 /// Plays one game from power-on: the machine's moves as its LEDs show them, Short's from
-/// `short`.
+/// `short`; `before_press` runs as the visitor reaches for the button (a glitch trial's
+/// upset of the state the machine keeps between presses).
 pub fn visit(
     core: &mut Core<'_>,
     elf: &Elf,
     mut short: impl FnMut(&heuristic::Position) -> Option<Edge>,
+    mut before_press: impl FnMut(&mut Core<'_>, &Elf),
 ) -> Result<HandGame, Stop> {
     // Power-on: the firmware reads the cage's size, lights every LED and waits for a press.
     let mut game = HandGame {
@@ -167,6 +169,7 @@ pub fn visit(
     }
     let size = core.state().board.cage().position().size();
     for _ in 0..MAX_PRESSES {
+        before_press(core, elf);
         let shown = press(core, elf)?;
         if shown == LedPattern::CUT_WON || shown == LedPattern::SHORT_WON {
             game.winner = Some(if shown == LedPattern::CUT_WON {

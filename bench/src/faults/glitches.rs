@@ -172,20 +172,88 @@ impl std::fmt::Display for Window {
     }
 }
 
-/// The glitches of `trials` trials drawn from `seed` across `window` of a game of
-/// `instructions`: the kinds in turn (trial i is `GlitchKind::ALL[i % 4]`), each instant
-/// uniform over the window's instructions, each pick a uniform word. (Over the whole game the
-/// draws are those of the campaigns before windows, so their examples replay.)
-pub fn draw(seed: u64, trials: u64, instructions: u64, window: Window) -> Vec<Glitch> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(GLITCH_STREAM);
-    (0..trials)
-        .map(|i| Glitch {
-            kind: GlitchKind::ALL[(i % 4) as usize],
-            at: rng.random_range(window.instants(instructions)),
-            pick: rng.random(),
-        })
-        .collect()
+/// The fault kinds a campaign draws in turn (`--kinds skip,adc`): by default the four a
+/// glitch makes at its instant ([`GlitchKind::AT_THE_INSTANT`]); `kept` aims at the state
+/// the machine keeps between presses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kinds(Vec<GlitchKind>);
+
+impl Default for Kinds {
+    fn default() -> Kinds {
+        Kinds(GlitchKind::AT_THE_INSTANT.to_vec())
+    }
+}
+
+impl Kinds {
+    /// The kinds, in turn.
+    pub fn as_slice(&self) -> &[GlitchKind] {
+        &self.0
+    }
+}
+
+/// A `--kinds` that is not a list of glitch kinds, each once.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a list of glitch kinds, each once, separated by commas: skip, register, sram, adc, kept"
+)]
+pub struct KindsError(String);
+
+impl std::str::FromStr for Kinds {
+    type Err = KindsError;
+
+    fn from_str(text: &str) -> Result<Kinds, KindsError> {
+        let bad = || KindsError(text.to_string());
+        let mut kinds = Vec::new();
+        for word in text.split(',') {
+            let kind: GlitchKind = word.parse().map_err(|_| bad())?;
+            if kinds.contains(&kind) {
+                return Err(bad());
+            }
+            kinds.push(kind);
+        }
+        Ok(Kinds(kinds))
+    }
+}
+
+impl std::fmt::Display for Kinds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let words: Vec<&str> = self.0.iter().map(|k| k.word()).collect();
+        f.write_str(&words.join(","))
+    }
+}
+
+/// What a campaign draws: how many trials, from which seed, where in the game and of which
+/// kinds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// `--trials`.
+    pub trials: u64,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--window`.
+    pub window: Window,
+    /// `--kinds`.
+    pub kinds: Kinds,
+}
+
+impl Plan {
+    /// The glitches of the plan's trials across its window of a game of `instructions`: its
+    /// kinds in turn (trial i is kind `i % kinds`), each instant uniform over the window's
+    /// instructions, each pick a uniform word. (With the default kinds over the whole game
+    /// the draws are those of the campaigns before windows and kinds, so their examples
+    /// replay.)
+    pub fn draw(&self, instructions: u64) -> Vec<Glitch> {
+        let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
+        rng.set_stream(GLITCH_STREAM);
+        let kinds = self.kinds.as_slice();
+        (0..self.trials)
+            .map(|i| Glitch {
+                kind: kinds[(i % kinds.len() as u64) as usize],
+                at: rng.random_range(self.window.instants(instructions)),
+                pick: rng.random(),
+            })
+            .collect()
+    }
 }
 
 /// One trial's result.
@@ -266,21 +334,19 @@ pub fn limit(intact: &TrialEnd) -> u64 {
     intact.instructions.saturating_add(HANG_MARGIN)
 }
 
-/// Runs `trials` trials drawn from `seed` on the virtual board (`elf`, `profile`,
-/// `board_seed`); `tick(done, of)` after each (Break stops early, the trials done kept).
+/// Runs the trials of `plan` on the virtual board (`elf`, `profile`, `board_seed`);
+/// `tick(done, of)` after each (Break stops early, the trials done kept).
 pub fn run(
     elf: &Path,
     profile: &str,
     board_seed: Option<u64>,
-    trials: u64,
-    seed: u64,
-    window: Window,
+    plan: &Plan,
     tick: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<Campaign, GlitchError> {
     let mut bench = Bench::start(elf, profile, board_seed)?;
     let intact = bench.intact()?;
     let limit = limit(&intact);
-    let glitches = draw(seed, trials, intact.instructions, window);
+    let glitches = plan.draw(intact.instructions);
     let started = std::time::Instant::now();
     let mut judged = Vec::with_capacity(glitches.len());
     for (i, glitch) in glitches.iter().enumerate() {
@@ -306,7 +372,7 @@ pub fn run(
     Ok(Campaign {
         intact,
         trials: judged,
-        seed,
+        seed: plan.seed,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -526,6 +592,16 @@ mod tests {
         assert_eq!(Class::of(&end(End::Hang, ""), &intact), Class::Hang);
     }
 
+    fn draw(seed: u64, trials: u64, instructions: u64, window: Window) -> Vec<Glitch> {
+        let plan = Plan {
+            trials,
+            seed,
+            window,
+            kinds: Kinds::default(),
+        };
+        plan.draw(instructions)
+    }
+
     #[test]
     fn a_seed_draws_the_same_glitches_and_another_seed_others() {
         let a = draw(7, 40, 1_000_000, Window::WHOLE);
@@ -552,6 +628,40 @@ mod tests {
             "", "85", "85..", "..100", "90..80", "50..50", "0..101", "-1..5", "a..b", "85...100",
         ] {
             let e = bad.parse::<Window>().unwrap_err();
+            assert!(e.to_string().contains(&format!("`{bad}`")), "{e}");
+        }
+    }
+
+    #[test]
+    fn kinds_are_drawn_in_turn_and_written_as_they_are_read() {
+        let kinds: Kinds = "kept,adc".parse().unwrap();
+        assert_eq!(kinds.as_slice(), [GlitchKind::Kept, GlitchKind::Adc]);
+        assert_eq!(kinds.to_string(), "kept,adc");
+        assert_eq!(
+            Kinds::default().to_string(),
+            "skip,register,sram,adc",
+            "the default is the four a glitch makes at its instant"
+        );
+        let plan = Plan {
+            trials: 6,
+            seed: 7,
+            window: Window::WHOLE,
+            kinds,
+        };
+        let drawn: Vec<GlitchKind> = plan.draw(1_000).iter().map(|g| g.kind).collect();
+        assert_eq!(
+            drawn,
+            [
+                GlitchKind::Kept,
+                GlitchKind::Adc,
+                GlitchKind::Kept,
+                GlitchKind::Adc,
+                GlitchKind::Kept,
+                GlitchKind::Adc
+            ]
+        );
+        for bad in ["", "kept,", "kept,kept", "flip", "skip adc"] {
+            let e = bad.parse::<Kinds>().unwrap_err();
             assert!(e.to_string().contains(&format!("`{bad}`")), "{e}");
         }
     }

@@ -20,11 +20,27 @@ pub enum GlitchKind {
     Sram,
     /// The first ADC conversion after the instant has one bit of its 12 flipped.
     Adc,
+    /// One bit of one byte of the SRAM in use flips while the machine waits for the visitor's
+    /// next press after the instant: the state it keeps between presses (the main loop's
+    /// frame, which holds the game, the tracker, the thresholds and the settings, and the
+    /// statics), where an upset that strikes at any moment of a visitor's seconds-long turn
+    /// lands, rather than at an instant of the machine's milliseconds of work.
+    Kept,
 }
 
 impl GlitchKind {
     /// Every kind, in the tables' order.
-    pub const ALL: [GlitchKind; 4] = [
+    pub const ALL: [GlitchKind; 5] = [
+        GlitchKind::Skip,
+        GlitchKind::Register,
+        GlitchKind::Sram,
+        GlitchKind::Adc,
+        GlitchKind::Kept,
+    ];
+
+    /// The kinds a campaign draws in turn unless told (the four a glitch makes at its
+    /// instant; their draws are those of the campaigns before [`GlitchKind::Kept`]).
+    pub const AT_THE_INSTANT: [GlitchKind; 4] = [
         GlitchKind::Skip,
         GlitchKind::Register,
         GlitchKind::Sram,
@@ -38,6 +54,7 @@ impl GlitchKind {
             GlitchKind::Register => "register",
             GlitchKind::Sram => "sram",
             GlitchKind::Adc => "adc",
+            GlitchKind::Kept => "kept",
         }
     }
 }
@@ -105,7 +122,7 @@ impl fmt::Display for Trial {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TrialError {
     /// Not a glitch kind.
-    #[error("{0:?} is not a glitch kind (skip, register, sram or adc)")]
+    #[error("{0:?} is not a glitch kind (skip, register, sram, adc or kept)")]
     Kind(String),
     /// A number that is not one.
     #[error("trial: {0:?} is not a whole number")]
@@ -299,7 +316,7 @@ mod tests {
             trial(&["3", "100", "zap", "1", "2"])
                 .unwrap_err()
                 .to_string(),
-            "\"zap\" is not a glitch kind (skip, register, sram or adc)"
+            "\"zap\" is not a glitch kind (skip, register, sram, adc or kept)"
         );
         assert_eq!(
             trial(&["3"]).unwrap_err().to_string(),

@@ -217,7 +217,11 @@ mod tests {
             (
                 any::<u64>(),
                 any::<u64>(),
-                proptest::option::of((0..4_usize, any::<u64>(), any::<u32>()))
+                proptest::option::of((
+                    0..super::super::GlitchKind::ALL.len(),
+                    any::<u64>(),
+                    any::<u32>()
+                ))
             )
                 .prop_map(|(game, limit, glitch)| Monitor::Trial(
                     super::super::Trial {

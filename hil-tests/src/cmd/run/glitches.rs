@@ -50,6 +50,10 @@ impl Run {
         if window != bench::faults::glitches::Window::WHOLE {
             command.push_str(&format!(" --window {window}"));
         }
+        let kinds = self.kinds.clone().unwrap_or_default();
+        if kinds != bench::faults::glitches::Kinds::default() {
+            command.push_str(&format!(" --kinds {kinds}"));
+        }
         if let Some(seed) = self.board_seed {
             command.push_str(&format!(" --board-seed {seed}"));
         }
@@ -60,9 +64,12 @@ impl Run {
             &elf,
             &self.board,
             self.board_seed,
-            trials,
-            self.seed,
-            window,
+            &bench::faults::glitches::Plan {
+                trials,
+                seed: self.seed,
+                window,
+                kinds,
+            },
             &mut |done, of| tick(&bar, done, of),
         );
         bar.finish_and_clear();

@@ -79,6 +79,11 @@ pub struct Run {
     /// (the whole game, `0..100`, without it).
     #[arg(long, value_name = "FROM..TO", value_parser = parsed::<bench::faults::glitches::Window>)]
     window: Option<bench::faults::glitches::Window>,
+    /// The fault kinds `glitches` draws in turn, separated by commas: skip, register, sram,
+    /// adc (these four without it, each at its instant) and kept (a bit of the state the
+    /// machine keeps between presses, flipped while it waits for the next one).
+    #[arg(long, value_name = "KIND,...", value_parser = parsed::<bench::faults::glitches::Kinds>)]
+    kinds: Option<bench::faults::glitches::Kinds>,
     /// Seed of `random4`'s games (and of Short's drawn moves in `guided`, of the glitches
     /// of `glitches`).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
@@ -198,6 +203,9 @@ impl Run {
         }
         if self.window.is_some() {
             bail!("--window is the part of the game --scenario glitches draws its instants from");
+        }
+        if self.kinds.is_some() {
+            bail!("--kinds are the fault kinds --scenario glitches draws");
         }
         let scenario = self.scenario()?;
         config.check()?;
