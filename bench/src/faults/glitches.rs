@@ -3,7 +3,8 @@
 //! visitor's game from power-on (perfect Short, the cage wired by hand, game 0's ADC noise),
 //! and in each trial one fault at one instant drawn across that game, as a lab glitches a
 //! board: an instruction skipped, a bit of a core register flipped, a bit of the SRAM in use
-//! flipped (stack or statics), one ADC conversion corrupted.
+//! flipped (stack or statics), one ADC conversion corrupted; or (`--kinds kept`) a bit of the
+//! state the machine keeps between presses, flipped while it waits for the next one.
 //!
 //! The board injects and plays each trial in its own process (`monitor trial`, one answer a
 //! game: a few tens of milliseconds, where the bench's lockstep game path over probe-rs takes

@@ -68,7 +68,7 @@ impl Monitor {
         ),
         (
             "trial GAME LIMIT [KIND AT PICK]",
-            "a visitor's game from power-on, glitched (skip, register, sram, adc) at instruction AT",
+            "a visitor's game from power-on, glitched (skip, register, sram, adc, kept) at instruction AT",
         ),
     ];
 }

@@ -121,7 +121,11 @@ mod board {
             delay,
             fixture: chain,
         };
-        let mut app = App::new(&BOARD, hardware, Config::default());
+        let config = Config {
+            self_check: !cfg!(feature = "unchecked"),
+            ..Config::default()
+        };
+        let mut app = App::new(&BOARD, hardware, config);
         defmt::info!(
             "{} on {} ({})",
             firmware::VERSION,
