@@ -6,6 +6,14 @@
 # (`VIRTUAL_BOARD_SPEED`); the CPU's own rate is `virtual-board run` on a visitor's four
 # presses with no bench (the speed script's command). Prints the medians and the ratio of
 # the tree's wall time to its instructions at that rate. Release builds; about a minute.
+#
+# While the board waits for the bench its firmware spins its 1 ms main-loop tick (the button,
+# the RTT channel, the watchdog, SysTick), so the engine's time holds waiting too. An idle
+# tick's cost is measured here in the same rounds (`virtual-board run` idle for 200 s against
+# 0 s of virtual time, no press: the difference over the difference in watchdog feeds, one a
+# tick), and the tree's ticks are its feeds, so the engine's time splits into the firmware's
+# work and its waiting. Every tick is counted as waiting, the ~20,000 that carried a command
+# too, so the work's time is, if anything, understated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -q -p hil-tests -p virtual-board
@@ -17,28 +25,47 @@ out=target/bench/speed-split
 mkdir -p "$out"
 : > "$out/trees.txt"
 : > "$out/rates.txt"
+: > "$out/idle.txt"
+# `ran N instructions (...) in S s: ...` and `... fed F times ...` of one `virtual-board run`.
+idle_run() {
+    "$board" run --elf "$elf" --seed 7 --ms "$1" 2>&1 >/dev/null |
+        sed -n -e 's/^ran \([0-9]*\) instructions .* in \([0-9.]*\) s: .*$/\1 \2/p' \
+            -e 's/^the independent watchdog was fed \([0-9]*\) times.*$/\1/p' | paste -sd' '
+}
 for round in $(seq "${ROUNDS:-3}"); do
     start=$(date +%s.%N)
     VIRTUAL_BOARD_SPEED="$out/board.txt" "$hil" run --stage hil --probe virtual --compare-sil \
         --scenario tree3 --board-seed 7 --elf "$elf" --out "$out/tree" --force >/dev/null
     end=$(date +%s.%N)
-    # instructions N cycles C executing S s serving T s
-    read -r _ n _ _ _ executing _ _ serving _ < "$out/board.txt"
-    echo "$(echo "$end - $start" | bc) $n $executing $serving" >> "$out/trees.txt"
+    # instructions N cycles C executing S s serving T s feeds F conversions A
+    read -r _ n _ _ _ executing _ _ serving _ _ feeds _ conversions < "$out/board.txt"
+    echo "$(echo "$end - $start" | bc) $n $executing $serving $feeds $conversions" >> "$out/trees.txt"
+    echo "$(idle_run 2000) $(idle_run 202000)" >> "$out/idle.txt"
     for _ in 1 2 3; do
         "$board" run --elf "$elf" --seed 7 --ms 2000 --press-at 300 --press-at 600 \
             --press-at 900 --press-at 1200 2>&1 >/dev/null |
-            sed -n 's/^ran .*: \([0-9.]*\) M instructions\/s$/\1/p' >> "$out/rates.txt"
+            sed -n 's/^ran \([0-9]*\) instructions .* \([0-9]*\) conversions) .*: \([0-9.]*\) M instructions\/s$/\3 \1 \2/p' \
+            >> "$out/rates.txt"
     done
 done
-python3 - "$out/trees.txt" "$out/rates.txt" <<'PY'
+python3 - "$out/trees.txt" "$out/rates.txt" "$out/idle.txt" <<'PY'
 import statistics, sys
 trees = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-rates = [float(l) for l in open(sys.argv[2]) if l.strip()]
-med = lambda i: statistics.median(t[i] for t in trees)
-wall, n, executing, serving = med(0), med(1), med(2), med(3)
-rate = statistics.median(rates) * 1e6
+rates = [list(map(float, l.split())) for l in open(sys.argv[2]) if l.strip()]
+# The visitor's run: its conversions per million instructions (the same in every run).
+alone_density = rates[0][2] / rates[0][1] * 1e6
+rates = [r[0] for r in rates]
+idles = [list(map(float, l.split())) for l in open(sys.argv[3]) if l.strip()]
+med = lambda xs: statistics.median(xs)
+wall, n, executing, serving = (med(t[i] for t in trees) for i in range(4))
+rate = med(rates) * 1e6
 alone = n / rate
+# An idle tick, per round: (instructions, seconds) over the feeds between 2 s and 202 s idle.
+ticks = [((b[0] - a[0]) / (b[2] - a[2]), (b[1] - a[1]) / (b[2] - a[2]))
+         for a, b in ((i[:3], i[3:]) for i in idles)]
+# Each tree with its round's tick: the engine's waiting, the work's instructions and time.
+work = [(t[1] - t[4] * ipt, t[2] - t[4] * spt, t[0]) for t, (ipt, spt) in zip(trees, ticks)]
+work_n, work_s = med(w[0] for w in work), med(w[1] for w in work)
 print(f"M=3 tree through probe-rs, {len(trees)} runs: wall {', '.join(f'{t[0]:.2f}' for t in trees)} s "
       f"(median {wall:.2f} s)")
 print(f"  instructions {n / 1e9:.3f} billion; the board's engine executing them {executing:.2f} s, "
@@ -49,4 +76,15 @@ print(f"everything else (probe-rs, packets, RTT polling, SIL, the lockstep): {wa
 print(f"wall / instruction time alone: {wall / alone:.2f}")
 print(f"wall / the engine's own time on them: {wall / executing:.2f} "
       f"(its rate in the tree: {n / executing / 1e6:.1f} M instructions/s)")
+print(f"an idle tick: {med(t[0] for t in ticks):.0f} instructions, "
+      f"{med(t[1] for t in ticks) * 1e6:.2f} us (median of {len(ticks)})")
+print(f"the tree's ticks (watchdog feeds): {med(t[4] for t in trees):.0f}; "
+      f"the engine waiting in them {executing - work_s:.2f} s, "
+      f"{(n - work_n) / 1e6:.0f} M instructions")
+print(f"the firmware's work: {work_n / 1e6:.0f} M instructions, {work_s:.2f} s of the engine "
+      f"({work_n / work_s / 1e6:.1f} M instructions/s)")
+print(f"the ADC's conversions per million instructions of work: tree "
+      f"{med(t[5] for t in trees) / work_n * 1e6:.0f}, the CPU-alone run {alone_density:.0f}")
+print(f"wall / the work's own time: {med(w[2] / w[1] for w in work):.2f}")
+print(f"wall / the work's instructions at the CPU-alone rate: {med(w[2] / (w[0] / rate) for w in work):.2f}")
 PY

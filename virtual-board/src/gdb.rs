@@ -581,7 +581,7 @@ impl MonitorCmd for Server<'_, '_> {
                 let state = self.core.state();
                 crate::coverage::write_profile(self.elf, &state.profile);
                 crate::stack::write_report(self.elf, &state.deepest);
-                crate::speed::write_report(&state.speed, state.instructions, state.board.cycles);
+                crate::speed::write_report(&state.speed, &state.board, state.instructions);
                 match &self.coverage {
                     Some(path) => {
                         if let Err(e) = crate::coverage::write(path, self.elf, &state.executed) {
