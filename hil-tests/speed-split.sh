@@ -5,7 +5,7 @@
 # board writes its instruction count and the host time its engine spent executing them
 # (`VIRTUAL_BOARD_SPEED`); the CPU's own rate is `virtual-board run` on a visitor's four
 # presses with no bench (the speed script's command). Prints the medians and the ratio of
-# the tree's wall time to its instructions at that rate. Release builds; about a minute.
+# the tree's wall time to its instructions at that rate. Release builds; about 25 s.
 #
 # While the board waits for the bench its firmware spins its 1 ms main-loop tick (the button,
 # the RTT channel, the watchdog, SysTick), so the engine's time holds waiting too. An idle
@@ -26,12 +26,18 @@ mkdir -p "$out"
 : > "$out/trees.txt"
 : > "$out/rates.txt"
 : > "$out/idle.txt"
-# `ran N instructions (...) in S s: ...` and `... fed F times ...` of one `virtual-board run`.
-idle_run() {
-    "$board" run --elf "$elf" --seed 7 --ms "$1" 2>&1 >/dev/null |
-        sed -n -e 's/^ran \([0-9]*\) instructions .* in \([0-9.]*\) s: .*$/\1 \2/p' \
+# One `virtual-board run` (its arguments after the ELF and seed), as `N S A R F`: its
+# instructions, host seconds, conversions, M instructions a second (the precise rate), feeds.
+board_run() {
+    "$board" run --elf "$elf" --seed 7 "$@" 2>&1 >/dev/null |
+        sed -n -e 's/^ran \([0-9]*\) instructions .* \([0-9]*\) conversions) in \([0-9.]*\) s: \([0-9.]*\) M instructions\/s$/\1 \3 \2 \4/p' \
             -e 's/^the independent watchdog was fed \([0-9]*\) times.*$/\1/p' | paste -sd' '
 }
+# A visitor pressing every 200 ms for a minute: after the first move nobody cuts the cage, so
+# each press is the self-check's sweep of the nodes failing: work dense in conversions.
+sweeps=()
+for ms in $(seq 300 200 60000); do sweeps+=(--press-at "$ms"); done
+: > "$out/sweeps.txt"
 for round in $(seq "${ROUNDS:-3}"); do
     start=$(date +%s.%N)
     VIRTUAL_BOARD_SPEED="$out/board.txt" "$hil" run --stage hil --probe virtual --compare-sil \
@@ -40,29 +46,31 @@ for round in $(seq "${ROUNDS:-3}"); do
     # instructions N cycles C executing S s serving T s feeds F conversions A
     read -r _ n _ _ _ executing _ _ serving _ _ feeds _ conversions < "$out/board.txt"
     echo "$(echo "$end - $start" | bc) $n $executing $serving $feeds $conversions" >> "$out/trees.txt"
-    echo "$(idle_run 2000) $(idle_run 202000)" >> "$out/idle.txt"
+    echo "$(board_run --ms 2000) $(board_run --ms 202000)" >> "$out/idle.txt"
+    board_run --ms 60100 "${sweeps[@]}" >> "$out/sweeps.txt"
     for _ in 1 2 3; do
-        "$board" run --elf "$elf" --seed 7 --ms 2000 --press-at 300 --press-at 600 \
-            --press-at 900 --press-at 1200 2>&1 >/dev/null |
-            sed -n 's/^ran \([0-9]*\) instructions .* \([0-9]*\) conversions) .*: \([0-9.]*\) M instructions\/s$/\3 \1 \2/p' \
+        board_run --ms 2000 --press-at 300 --press-at 600 --press-at 900 --press-at 1200 \
             >> "$out/rates.txt"
     done
 done
-python3 - "$out/trees.txt" "$out/rates.txt" "$out/idle.txt" <<'PY'
+python3 - "$out/trees.txt" "$out/rates.txt" "$out/idle.txt" "$out/sweeps.txt" <<'PY'
 import statistics, sys
 trees = [list(map(float, l.split())) for l in open(sys.argv[1]) if l.strip()]
-rates = [list(map(float, l.split())) for l in open(sys.argv[2]) if l.strip()]
+# `virtual-board run`s: N S A R F (instructions, seconds, conversions, M/s, feeds).
+runs = lambda i: [list(map(float, l.split())) for l in open(sys.argv[i]) if l.strip()]
+rates = runs(2)
 # The visitor's run: its conversions per million instructions (the same in every run).
-alone_density = rates[0][2] / rates[0][1] * 1e6
-rates = [r[0] for r in rates]
-idles = [list(map(float, l.split())) for l in open(sys.argv[3]) if l.strip()]
+alone_density = rates[0][2] / rates[0][0] * 1e6
+rates = [r[3] for r in rates]
+idles = runs(3)
+sweeps = runs(4)
 med = lambda xs: statistics.median(xs)
 wall, n, executing, serving = (med(t[i] for t in trees) for i in range(4))
 rate = med(rates) * 1e6
 alone = n / rate
 # An idle tick, per round: (instructions, seconds) over the feeds between 2 s and 202 s idle.
-ticks = [((b[0] - a[0]) / (b[2] - a[2]), (b[1] - a[1]) / (b[2] - a[2]))
-         for a, b in ((i[:3], i[3:]) for i in idles)]
+ticks = [((b[0] - a[0]) / (b[4] - a[4]), (b[1] - a[1]) / (b[4] - a[4]))
+         for a, b in ((i[:5], i[5:]) for i in idles)]
 # Each tree with its round's tick: the engine's waiting, the work's instructions and time.
 work = [(t[1] - t[4] * ipt, t[2] - t[4] * spt, t[0]) for t, (ipt, spt) in zip(trees, ticks)]
 work_n, work_s = med(w[0] for w in work), med(w[1] for w in work)
@@ -85,6 +93,11 @@ print(f"the firmware's work: {work_n / 1e6:.0f} M instructions, {work_s:.2f} s o
       f"({work_n / work_s / 1e6:.1f} M instructions/s)")
 print(f"the ADC's conversions per million instructions of work: tree "
       f"{med(t[5] for t in trees) / work_n * 1e6:.0f}, the CPU-alone run {alone_density:.0f}")
+# The sweeps' work, net of their idle ticks as the tree's is (the round's tick).
+sweep = [((r[0] - r[4] * ipt), (r[0] / (r[3] * 1e6) - r[4] * spt), r[2]) for r, (ipt, spt) in zip(sweeps, ticks)]
+print(f"  a visitor pressing every 200 ms for a minute, net of its ticks: "
+      f"{med(w[0] / w[1] for w in sweep) / 1e6:.0f} M instructions/s with "
+      f"{med(w[2] / w[0] for w in sweep) * 1e6:.0f} conversions a million instructions")
 print(f"wall / the work's own time: {med(w[2] / w[1] for w in work):.2f}")
 print(f"wall / the work's instructions at the CPU-alone rate: {med(w[2] / (w[0] / rate) for w in work):.2f}")
 PY
