@@ -741,3 +741,51 @@ fn a_skipped_instruction_in_the_move_decision_is_detected_or_silent_never_a_boar
         "a skip in the heuristic breaks an invariant it checks: {in_heuristic:?}"
     );
 }
+
+#[test]
+fn a_virtual_board_someone_started_is_known_by_its_answer_and_left_running() {
+    let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("board.sock");
+    let mut board = Command::new(bench::virtual_board_binary().unwrap())
+        .args(["serve", "--elf"])
+        .arg(&elf)
+        .arg("--gdb")
+        .arg(format!("unix:{}", socket.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if socket.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    // Named by its socket, as a stub someone else started: the bench asks what it is (it
+    // answers `monitor window`) and takes its quirks and memory map. Taken for QEMU's stub,
+    // as before, this run ended "target lost: An ARM specific error occurred".
+    let run = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(["run", "--stage", "hil", "--probe"])
+        .arg(format!("gdb:unix:{}", socket.display()))
+        .args(["--scenario", "random4", "--games", "2", "--elf"])
+        .arg(&elf)
+        .arg("--out")
+        .arg(dir.path().join("run"))
+        .output()
+        .unwrap();
+    let running = board.try_wait().unwrap().is_none();
+    let _ = board.kill();
+    let _ = board.wait();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let summary = std::fs::read_to_string(dir.path().join("run").join("summary.md")).unwrap();
+    assert!(summary.contains("2 of 2 planned games played"), "{summary}");
+    assert!(
+        running,
+        "a board the bench did not start is not the bench's to stop"
+    );
+}

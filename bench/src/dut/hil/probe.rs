@@ -73,6 +73,11 @@ impl Hil {
         elf: &Path,
     ) -> Result<Hil, TargetError> {
         if let Ok(address) = gdb_probe::probe::parse_selector(request) {
+            // A stub someone started: a virtual board says so when asked, and has its own
+            // quirks and memory map; any other is taken as QEMU's.
+            if super::virtual_board::answers_at(&address) {
+                return super::virtual_board::connect_served(&address, elf);
+            }
             return Hil::connect_stub(
                 GdbTarget {
                     address,

@@ -55,28 +55,60 @@ pub fn connect(
     coverage: Option<&Path>,
     faults: &[BoardFault],
 ) -> Result<Hil, TargetError> {
+    let board = VirtualBoard::start(elf, profile, seed, coverage, faults)?;
+    let address = board.address();
+    attach(&address, Some(board), faults.contains(&NO_FIXTURE), elf)
+}
+
+/// Whether the stub at `address` is a virtual board: it answers `monitor window` (with its
+/// memory window, or that it has none), which QEMU's stub does not know. Asked on a
+/// connection of its own, closed before the probe's: the board serves one debugger at a time.
+pub fn answers_at(address: &gdb_probe::Address) -> bool {
+    let Ok(mut gdb) = gdb_probe::Gdb::connect(address, Quirks::PLAIN) else {
+        return false;
+    };
+    let _ = gdb.set_answer_timeout(std::time::Duration::from_secs(2));
+    gdb.monitor_output(Monitor::WINDOW)
+        .is_ok_and(|said| said.trim_start().starts_with(Monitor::WINDOW))
+}
+
+/// The HIL target on a virtual board someone else started and named (`--probe
+/// gdb:unix:PATH`, `virtual-board serve --gdb unix:PATH`): as [`connect`], but its process
+/// stays theirs, and its cage is its fixture (a board started with `--fault no-fixture`
+/// is wired by its owner).
+pub fn connect_served(address: &gdb_probe::Address, elf: &Path) -> Result<Hil, TargetError> {
+    attach(address, None, false, elf)
+}
+
+/// Attaches probe-rs to the virtual board at `address` (`board`: its process, when the bench
+/// started it); `hands`: its cage is wired through the stub.
+fn attach(
+    address: &gdb_probe::Address,
+    mut board: Option<VirtualBoard>,
+    hands: bool,
+    elf: &Path,
+) -> Result<Hil, TargetError> {
     let (registry, ram) =
         super::probe::emulated_target(VIRTUAL_NUCLEO_F446RE_YAML, VIRTUAL_NUCLEO_F446RE)?;
-    let mut board = VirtualBoard::start(elf, profile, seed, coverage, faults)?;
-    let address = board.address();
     let lister = Lister::with_lister(Box::new(GdbLister::new([GdbTarget {
         address: address.clone(),
         quirks: QUIRKS,
         ram,
     }])));
-    let probe = match lister.open(gdb_probe::probe::selector(&address)) {
+    let probe = match lister.open(gdb_probe::probe::selector(address)) {
         Ok(probe) => probe,
-        Err(e) => return Err(said(&mut board, lost(e))),
+        Err(e) => {
+            let error = lost(e);
+            return Err(match board.as_mut() {
+                Some(board) => said(board, error),
+                None => error,
+            });
+        }
     };
-    let gdb = gdb_probe::probe::connection(&address)
+    let gdb = gdb_probe::probe::connection(address)
         .ok_or_else(|| Lost::Probe("the gdb probe holds no connection".into()))?;
-    let hands = faults
-        .contains(&NO_FIXTURE)
-        .then(|| Hands { gdb: gdb.clone() });
-    let process = BoardProcess {
-        gdb,
-        board: Some(board),
-    };
+    let hands = hands.then(|| Hands { gdb: gdb.clone() });
+    let process = BoardProcess { gdb, board };
     let hil = Hil::attach(
         probe,
         VIRTUAL_NUCLEO_F446RE,
