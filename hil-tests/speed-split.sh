@@ -4,8 +4,10 @@
 # CPU alone on the same firmware, in turn, ROUNDS times (3 unless set). For each tree the
 # board writes its instruction count and the host time its engine spent executing them
 # (`VIRTUAL_BOARD_SPEED`); the CPU's own rate is `virtual-board run` on a visitor's four
-# presses with no bench (the speed script's command). Prints the medians and the ratio of
-# the tree's wall time to its instructions at that rate. Release builds; about 25 s.
+# presses with no bench (the speed script's command), and on a visitor pressing every 200 ms
+# for a minute. Prints the medians, the ratio of the tree's wall time to the time its work's
+# instructions take in the engine (the issue's measure) and to those instructions at the
+# four presses' rate (a workload with far fewer ADC conversions). Release builds; about 25 s.
 #
 # While the board waits for the bench its firmware spins its 1 ms main-loop tick (the button,
 # the RTT channel, the watchdog, SysTick), so the engine's time holds waiting too. An idle
