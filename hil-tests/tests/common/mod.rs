@@ -16,7 +16,7 @@ pub fn interrupted(command: Command, out: &Path) -> Output {
 #[allow(dead_code)]
 pub fn signalled(mut command: Command, out: &Path, signal: &str) -> Output {
     use std::os::unix::process::CommandExt;
-    let child = command
+    let mut child = command
         .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -26,6 +26,15 @@ pub fn signalled(mut command: Command, out: &Path, signal: &str) -> Output {
     let start = Instant::now();
     let steps = out.join("steps.jsonl");
     while !std::fs::read_to_string(&steps).is_ok_and(|t| t.contains("\"game_end\"")) {
+        // A run that ended before its first game is what failed, not the wait: say why.
+        if child.try_wait().unwrap().is_some() {
+            let ended = child.wait_with_output().unwrap();
+            panic!(
+                "the run ended before a game finished ({}): {}",
+                ended.status,
+                String::from_utf8_lossy(&ended.stderr)
+            );
+        }
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "no game finished in a minute"
