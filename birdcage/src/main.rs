@@ -13,7 +13,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 #[command(
     name = "birdcage",
     version,
-    about = "Shannon's Bird Cage: exact analysis of the resistor game"
+    about = "Shannon's Bird Cage: exact analysis of the resistor game",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -36,6 +37,16 @@ enum Command {
     Completions(cli::completions::CompletionsCmd),
     Man(cli::completions::ManCmd),
 }
+
+/// The exit codes in words, the same words as hil-tests' and virtual-board's for 0 and 2
+/// (birdcage/README.md prints this table; `tests/readme.rs` checks it does).
+const EXIT_STATUS: &str = "\
+Exit status:
+  0    done: the answer is on stdout (play: the game ended or was quit)
+  1    stdout closed before the answer was written (`| head`)
+  2    no verdict: bad input (one line on stderr naming it), or a file that cannot be read
+       or written
+  130  stopped by Ctrl-C (play)";
 
 fn main() -> ExitCode {
     let cli: Cli = match args::parse() {

@@ -26,9 +26,13 @@ fn on_a_terminal(name: &str, args: &[&str]) -> Option<(String, String)> {
         .args(["-qec", &command, "/dev/null"])
         .env("TERM", "xterm")
         .output();
-    let Ok(run) = run else {
-        println!("skipped: no `script` (util-linux)");
-        return None;
+    let run = match run {
+        Ok(run) => run,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            needs::skip("script", "no `script` (bsdutils)");
+            return None;
+        }
+        Err(e) => panic!("`script` is installed but does not start: {e}"),
     };
     assert!(run.status.success(), "{command}");
     let raw = String::from_utf8_lossy(&run.stdout);

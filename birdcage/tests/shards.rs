@@ -28,16 +28,31 @@ fn ok(args: &[&str]) {
     );
 }
 
+/// The report files of a folder: not its shards, locks or hidden files.
+fn report_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with('.') && !name.ends_with(".shard"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// The report files of a one-process run in `one` (not its shards) and the same files in
-/// `merged`, compared byte for byte; returns how many.
+/// `merged`, compared both ways (no file missing, none extra) and byte for byte; returns how
+/// many.
 fn same_report(one: &Path, merged: &Path) -> usize {
     let mut n = 0;
-    for entry in std::fs::read_dir(one).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name.starts_with('.') || name.ends_with(".shard") {
-            continue;
-        }
+    assert_eq!(
+        report_files(one),
+        report_files(merged),
+        "the report files of {} and {}",
+        one.display(),
+        merged.display()
+    );
+    for name in report_files(one) {
+        let path = one.join(&name);
         let other = merged.join(&name);
         assert!(
             std::fs::read(&path).unwrap() == std::fs::read(&other).unwrap_or_default(),
@@ -229,7 +244,10 @@ fn a_shard_of_another_commit_is_refused_naming_it() {
             let head = String::from_utf8(head.stdout).unwrap();
             assert_eq!(program, format!("birdcage 0.1.0+{}", head.trim()));
         }
-        None => println!("skipped: no git checkout (the version's commit is not checked)"),
+        None => needs::skip(
+            "git",
+            "no git checkout (the version's commit is not checked)",
+        ),
     }
     // The same shard as another commit made it: another version, so another spec hash.
     let other = format!("birdcage 0.1.0+{}", "0123456789".repeat(4));
@@ -328,9 +346,13 @@ fn a_killed_shard_is_missing_and_its_temporary_file_ignored() {
 /// GNU parallel runs the shards as any engine would: the same merged bytes.
 #[test]
 fn parallel_runs_the_shards_to_the_same_report() {
-    if Command::new("parallel").arg("--version").output().is_err() {
-        println!("skipped: no parallel");
-        return;
+    match Command::new("parallel").arg("--version").output() {
+        Ok(out) => assert!(out.status.success(), "parallel --version: {out:?}"),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            needs::skip("parallel", "no parallel");
+            return;
+        }
+        Err(e) => panic!("parallel is installed but does not start: {e}"),
     }
     let (one, sharded) = (scratch("par-one"), scratch("par-sh"));
     ok(&[
@@ -629,4 +651,51 @@ fn slurm_submits_an_array_and_a_merge_after_it() {
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 4);
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&dry);
+}
+
+/// A profile file enters a study's spec by its contents (issue 49: by its path, a shard made
+/// before an edit of the file merged with one made after it, without a word).
+#[test]
+fn a_profile_file_edited_between_shards_refuses_the_merge() {
+    let dir = scratch("edited-profile");
+    std::fs::create_dir_all(&dir).unwrap();
+    let profile = dir.join("board.toml");
+    let out = dir.join("out");
+    let args = |extra: &str| -> Vec<String> {
+        let mut v: Vec<String> = ["study", "quantisation", "--size", "3", "--board"]
+            .map(String::from)
+            .to_vec();
+        v.push(profile.display().to_string());
+        v.extend(["--out".into(), out.display().to_string()]);
+        v.extend(extra.split_whitespace().map(String::from));
+        v
+    };
+    let run = |extra: &str| birdcage(&args(extra).iter().map(String::as_str).collect::<Vec<_>>());
+    std::fs::write(
+        &profile,
+        "base = \"nucleo-f446re\"\nname = \"mine\"\n[adc]\nbits_used = 12\n",
+    )
+    .unwrap();
+    let first = run("--shard 1/2");
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    std::fs::write(
+        &profile,
+        "base = \"nucleo-f446re\"\nname = \"mine\"\n[adc]\nbits_used = 11\n",
+    )
+    .unwrap();
+    let second = run("--shard 2/2");
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("another spec"), "{stderr}");
+    let merge = run("--merge");
+    assert_ne!(merge.status.code(), Some(0));
+    assert!(
+        !out.join("summary.md").exists(),
+        "a report was written from mixed shards"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -40,7 +40,7 @@ fn node_voltages(output: &str) -> BTreeMap<String, f64> {
 /// is not installed.
 fn scratch(test: &str) -> Option<std::path::PathBuf> {
     if !ngspice_available() {
-        eprintln!("skipped: ngspice not installed (apt-get install ngspice)");
+        needs::skip("ngspice", "ngspice not installed (apt-get install ngspice)");
         return None;
     }
     let dir = std::env::temp_dir().join(format!("birdcage-{test}-{}", std::process::id()));

@@ -19,7 +19,7 @@ fn main() {
         return;
     }
     println!(
-        "skipped: on-target tests: cargo test -p firmware-tests --target thumbv7em-none-eabihf"
+        "on the target only (not a host test): cargo test -p firmware-tests --target thumbv7em-none-eabihf"
     );
 }
 

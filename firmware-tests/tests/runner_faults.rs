@@ -12,7 +12,7 @@ fn main() {
     if std::env::args().any(|arg| arg == "--list") {
         return;
     }
-    println!("skipped: runner faults run on the target (firmware-tests/check-runner)");
+    println!("on the target only (not a host test): firmware-tests/check-runner");
 }
 
 // The runtime, the critical section and the vector table, linked though unnamed.

@@ -21,6 +21,7 @@ macro_rules! outln {
 
 mod args;
 mod cmd;
+mod exit;
 
 use std::ops::ControlFlow;
 use std::process::ExitCode;
@@ -33,7 +34,7 @@ use cmd::{calibrate::Calibrate, doctor::Doctor, run::Run};
 
 /// The Bird Cage test bench.
 #[derive(Debug, Parser)]
-#[command(name = "hil-tests", version)]
+#[command(name = "hil-tests", version, after_help = exit::TABLE)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -91,18 +92,11 @@ fn main() -> ExitCode {
     };
     let result = match cli.cmd {
         Cmd::Run(run) => run.run(),
-        Cmd::Calibrate(c) => c.run(),
-        Cmd::Doctor(d) => match d.run() {
-            Ok(true) => Ok(()),
-            Ok(false) => return ExitCode::from(1),
-            Err(e) => Err(e),
-        },
+        Cmd::Calibrate(c) => c.run().map(|()| exit::Verdict::Passed),
+        Cmd::Doctor(d) => d.run(),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
-        }
+        Ok(verdict) => verdict.exit(),
+        Err(e) => exit::of_error(&e),
     }
 }

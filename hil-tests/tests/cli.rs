@@ -140,6 +140,54 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         (
             vec![
                 "run",
+                "--stage",
+                "hil",
+                "--probe",
+                "virtual",
+                "--scenario",
+                "glitches",
+                "--shard",
+                "1/3",
+                "--out",
+                out,
+            ],
+            "error: --scenario glitches runs in one process: --shard, --shards, --merge, --slurm and --status do not apply to it",
+        ),
+        (
+            vec![
+                "run",
+                "--stage",
+                "hil",
+                "--probe",
+                "virtual",
+                "--scenario",
+                "glitches",
+                "--junit",
+                "j.xml",
+                "--out",
+                out,
+            ],
+            "error: --junit does not apply to --scenario glitches",
+        ),
+        (
+            vec![
+                "run",
+                "--stage",
+                "hil",
+                "--probe",
+                "virtual",
+                "--scenario",
+                "glitches",
+                "--fail-on",
+                "late",
+                "--out",
+                out,
+            ],
+            "error: --fail-on: `late` is not a class of --scenario glitches (its classes: no-effect, detected, hang, silent, or none)",
+        ),
+        (
+            vec![
+                "run",
                 "--target",
                 "sil",
                 "--scenario",
@@ -722,4 +770,73 @@ fn a_closed_stdout_is_not_a_panic_and_the_report_is_kept() {
     assert_eq!(run.status.code(), Some(0), "{stderr}");
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(summary.contains("games played"), "{summary}");
+}
+
+/// The exit codes a CI job gates on are one table: `--help` (top level, `run`, `doctor`)
+/// prints it, and README's "Exit status" block is the same text.
+#[test]
+fn the_exit_table_in_help_is_the_readme_s() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block = readme
+        .split("## Exit status")
+        .nth(1)
+        .and_then(|s| s.split("```text\n").nth(1))
+        .and_then(|s| s.split("\n```").next())
+        .expect("README has an Exit status section with a text block");
+    assert!(block.starts_with("Exit status:\n  0  passed"), "{block}");
+    for args in [&["--help"][..], &["run", "--help"], &["doctor", "--help"]] {
+        let out = bench(args);
+        assert!(out.status.success());
+        let help = String::from_utf8(out.stdout).unwrap();
+        let table = &help[help.find("Exit status:").unwrap_or(help.len())..];
+        assert_eq!(table.trim_end(), block, "hil-tests {args:?}");
+    }
+}
+
+/// A campaign's `--fail-on` names its classes; a word that is none of them, or a campaign
+/// criterion given to a run of games, is refused in one line, exit 2.
+#[test]
+fn fail_on_is_checked_against_the_scenario_s_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("f");
+    let run = bench(&[
+        "run",
+        "--stage",
+        "sil",
+        "--scenario",
+        "faults",
+        "--size",
+        "3",
+        "--fail-on",
+        "silnt",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`silnt` is not a class of --scenario faults"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let run = bench(&[
+        "run",
+        "--stage",
+        "sil",
+        "--scenario",
+        "random4",
+        "--games",
+        "1",
+        "--fail-on",
+        "silent",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--fail-on is the criterion of a campaign"),
+        "{stderr}"
+    );
 }

@@ -13,7 +13,7 @@ const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 #[test]
 fn probe_rs_over_qemus_gdbstub_agrees_with_sil_over_random_games() {
     if !bench::qemu_available() {
-        eprintln!("skipped: {} not found", bench::QEMU);
+        needs::skip("qemu", format!("{} not found", bench::QEMU));
         return;
     }
     let elf = bench::firmware_elf().unwrap_or_else(|e| panic!("{e}"));
@@ -39,7 +39,7 @@ fn probe_rs_over_qemus_gdbstub_agrees_with_sil_over_random_games() {
 #[test]
 fn a_firmware_that_is_not_there_is_an_error_not_a_hang() {
     if !bench::qemu_available() {
-        eprintln!("skipped: {} not found", bench::QEMU);
+        needs::skip("qemu", format!("{} not found", bench::QEMU));
         return;
     }
     let missing = std::path::Path::new("/nonexistent/firmware-qemu");

@@ -21,11 +21,11 @@ fn ready() -> Option<PathBuf> {
         .join("..")
         .join(bench::BOARD_ELF);
     if !elf.is_file() {
-        eprintln!("skipped: no board ELF (cargo fw)");
+        needs::skip("board-elf", "no board ELF (cargo fw)");
         return None;
     }
     if let Err(e) = bench::virtual_board_binary() {
-        eprintln!("skipped: no virtual board ({e})");
+        needs::skip("unicorn-build", format!("no virtual board ({e})"));
         return None;
     }
     Some(elf)
@@ -787,5 +787,59 @@ fn a_virtual_board_someone_started_is_known_by_its_answer_and_left_running() {
     assert!(
         running,
         "a board the bench did not start is not the bench's to stop"
+    );
+}
+
+/// The bench's exit status on a board whose every game fails (issue 49: it exited 0): an ADC
+/// pin stuck at 0, served by a board someone started, gives three failing games, a JUnit file
+/// that says so, and exit 1 with the verdict in one line; nothing of the report is lost.
+#[test]
+fn a_run_whose_games_fail_exits_1_and_says_why() {
+    let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("board.sock");
+    let mut board = Command::new(bench::virtual_board_binary().unwrap())
+        .args(["serve", "--fault", "adc-stuck:PA1:0", "--elf"])
+        .arg(&elf)
+        .arg("--gdb")
+        .arg(format!("unix:{}", socket.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if socket.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    let junit = dir.path().join("games.xml");
+    let run = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(["run", "--stage", "hil", "--probe"])
+        .arg(format!("gdb:unix:{}", socket.display()))
+        .args(["--scenario", "random4", "--games", "3", "--elf"])
+        .arg(&elf)
+        .arg("--out")
+        .arg(dir.path().join("run"))
+        .arg("--junit")
+        .arg(&junit)
+        .output()
+        .unwrap();
+    let _ = board.kill();
+    let _ = board.wait();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("failed: ") && last.contains("a board or firmware fault"),
+        "{stderr}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains(r#"failures="3""#), "{xml}");
+    let summary = std::fs::read_to_string(dir.path().join("run").join("summary.md")).unwrap();
+    assert!(summary.contains("3 of 3 planned games played"), "{summary}");
+    assert!(
+        !summary.contains("Faults (wiring or firmware): 0."),
+        "{summary}"
     );
 }

@@ -217,7 +217,7 @@ fn doctor_says_which_step_fails_and_what_to_do() {
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         if stdout.contains("is not installed") {
-            println!("skipped: no QEMU");
+            needs::skip("qemu", "no QEMU");
             return;
         }
         assert_eq!(out.status.code(), Some(1), "{stdout}");

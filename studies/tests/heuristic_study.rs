@@ -72,8 +72,9 @@ fn check_line(graph: &Graph, side: Side, line: &[usize], h: &dyn Fn(&Play<'_>) -
 
 #[test]
 fn search_matches_a_plain_search_on_every_small_game() {
-    if !switching::enumerate::nauty_available() {
-        println!("skipped: nauty not installed");
+    if !switching::enumerate::nauty_available().expect("nauty's geng is installed but does not run")
+    {
+        needs::skip("nauty", "nauty not installed");
         return;
     }
     let heuristics: [(&str, study::Heuristic<'_>); 2] =
@@ -158,8 +159,9 @@ fn graph_heuristic_on_the_cage_matches_the_cage_heuristic() {
 /// agrees with the plain one, and every losing line replays.
 #[test]
 fn graph_heuristic_on_small_games_matches_a_plain_search() {
-    if !switching::enumerate::nauty_available() {
-        println!("skipped: nauty not installed");
+    if !switching::enumerate::nauty_available().expect("nauty's geng is installed but does not run")
+    {
+        needs::skip("nauty", "nauty not installed");
         return;
     }
     let mut tally = [0usize; 3];
@@ -206,8 +208,9 @@ fn scratch_dir(name: &str) -> std::path::PathBuf {
 /// same seed the same report, the smallest loss a real loss of that size.
 #[test]
 fn short_study_writes_its_report() {
-    if !switching::enumerate::nauty_available() {
-        println!("skipped: nauty not installed");
+    if !switching::enumerate::nauty_available().expect("nauty's geng is installed but does not run")
+    {
+        needs::skip("nauty", "nauty not installed");
         return;
     }
     let plan = Plan::short(3);

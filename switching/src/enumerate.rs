@@ -100,11 +100,41 @@ pub(crate) fn spawn(
     Err(NautyError::NotFound(names[0]))
 }
 
-/// Whether nauty's `geng` can be started.
-pub fn nauty_available() -> bool {
-    match spawn(GENG, &["-c", "-q", "1"]) {
-        Ok((_, mut child)) => child.wait().is_ok(),
-        Err(_) => false,
+/// Whether nauty's `geng` is installed: `Ok(false)` when no program of its names is on PATH
+/// (a test may skip), an error when one is there but does not start or run `geng 1` cleanly
+/// (a broken install is a failure, never a reason to skip).
+pub fn nauty_available() -> Result<bool, NautyError> {
+    runs(GENG)
+}
+
+/// geng's version as it says it (`Nauty&Traces version 2.8001 (32 bits)`): part of what a
+/// search computes, so the parts of another geng are another spec.
+pub fn geng_version() -> Result<String, NautyError> {
+    let (program, mut child) = spawn(GENG, &["--version"])?;
+    let mut text = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        use std::io::Read as _;
+        out.read_to_string(&mut text)
+            .map_err(|source| NautyError::Io { program, source })?;
+    }
+    finish(program, child)?;
+    let line = text.lines().next().unwrap_or("").trim().to_string();
+    if line.is_empty() {
+        return Err(NautyError::Output {
+            program,
+            line: String::new(),
+            error: crate::graph6::Graph6Error::Empty,
+        });
+    }
+    Ok(line)
+}
+
+/// Whether the first of `names` found runs `-c -q 1` cleanly ([`nauty_available`]).
+fn runs(names: [&'static str; 2]) -> Result<bool, NautyError> {
+    match spawn(names, &["-c", "-q", "1"]) {
+        Ok((program, child)) => finish(program, child).map(|()| true),
+        Err(NautyError::NotFound(_)) => Ok(false),
+        Err(e) => Err(e),
     }
 }
 
@@ -358,4 +388,31 @@ pub fn brute_force(vertices: usize) -> Vec<SimpleGraph> {
         .filter(|&mask| tables.iter().all(|t| permuted(mask, t) >= mask) && connected(mask))
         .map(|mask| from_mask(n, mask))
         .collect()
+}
+
+#[cfg(test)]
+mod available {
+    use super::{NautyError, runs};
+
+    /// A geng that is there but fails is an error (a failure), not "not installed" (a skip).
+    #[test]
+    fn a_geng_that_fails_is_an_error_and_none_at_all_is_no() {
+        let dir = std::env::temp_dir().join(format!("geng-broken-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fake = dir.join("geng");
+        std::fs::write(&fake, "#!/bin/sh\necho 'geng: bad install' >&2\nexit 3\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let fake: &'static str = Box::leak(fake.display().to_string().into_boxed_str());
+        let broken = runs([fake, fake]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            matches!(&broken, Err(NautyError::Failed { stderr, .. }) if stderr.contains("bad install")),
+            "{broken:?}"
+        );
+        assert!(matches!(
+            runs(["surely-no-geng-here", "nor-here"]),
+            Ok(false)
+        ));
+    }
 }

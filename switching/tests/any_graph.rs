@@ -41,8 +41,8 @@ fn brute_force_counts() {
 
 #[test]
 fn nauty_counts_and_games_match_brute_force() {
-    if !enumerate::nauty_available() {
-        println!("skipped: nauty not installed");
+    if !enumerate::nauty_available().expect("nauty's geng is installed but does not run") {
+        needs::skip("nauty", "nauty not installed");
         return;
     }
     for (n, count) in GAMES {
@@ -137,8 +137,8 @@ fn random_play<'g>(rng: &mut impl Rng, graph: &'g Graph, first: Side, plies: usi
 /// positions, zero mismatches, 959 s on the shared 2-core machine (too slow for every run).
 #[test]
 fn solver_matches_minimax_on_every_small_game() {
-    if !enumerate::nauty_available() {
-        println!("skipped: nauty not installed");
+    if !enumerate::nauty_available().expect("nauty's geng is installed but does not run") {
+        needs::skip("nauty", "nauty not installed");
         return;
     }
     let full = std::env::var_os("ANY_GRAPH_FULL").is_some_and(|v| v == "1");

@@ -10,9 +10,9 @@ use switching::link::{Link, Strength, minimax, reduce};
 use switching::links::{self, Part, PartId};
 
 fn nauty() -> bool {
-    let ok = enumerate::nauty_available();
+    let ok = enumerate::nauty_available().expect("nauty's geng is installed but does not run");
     if !ok {
-        println!("skipped: nauty not installed");
+        needs::skip("nauty", "nauty not installed");
     }
     ok
 }
@@ -401,6 +401,16 @@ fn parts_merge_into_the_same_report_and_read_back_from_text() {
         .unwrap_err()
         .to_string();
     assert!(twice.contains("part 1/3 is given twice"), "{twice}");
+    // A part whose graph count is not geng's whole share (edited, or another geng's) is
+    // refused: the parts must list the 261,080 connected graphs on 9 vertices (A001349).
+    let mut short = parts.clone();
+    short[1].graphs -= 1;
+    let refused = links::merge(&short).unwrap_err().to_string();
+    assert!(
+        refused.contains("the parts list 261079 connected graphs on 9 vertices, not the 261080"),
+        "{refused}"
+    );
+    assert_eq!(whole.graphs, 261_080);
 }
 
 #[test]

@@ -64,7 +64,8 @@ use stop::Stop;
 #[command(
     name = "virtual-board",
     version,
-    about = "A virtual NUCLEO-F446RE: the board ELF on an emulated Cortex-M4F with the cage behind its pins"
+    about = "A virtual NUCLEO-F446RE: the board ELF on an emulated Cortex-M4F with the cage behind its pins",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -217,6 +218,22 @@ fn watchdog(core: &Core<'_>) -> Option<String> {
         )
     })
 }
+
+/// The exit codes in words, the same words as hil-tests' and birdcage's for 0 and 2; the
+/// stops' codes are `Stop::exit_code`'s (virtual-board/README.md prints this table).
+const EXIT_STATUS: &str = "\
+Exit status:
+  0    passed: the run ended as it should (a verdict shown; test: every test passed)
+  2    no verdict: bad input (one line on stderr naming it), or a file that cannot be read
+       or written
+  3    a configuration fault: the firmware broke a rule of the chip's
+  4    an unmodelled access: the firmware touched what the board does not model
+  5    the core stopped otherwise (a CPU fault, a bkpt with no debugger, WFI with no
+       interrupt, a semihosting call outside test)
+  6    no verdict from the game (run, visit)
+  7    a stack overflow
+  8    budget: a function on the hot path grew by more than 10 %
+  101  a firmware panic (test: a test failed)";
 
 fn main() -> ExitCode {
     let cli = Cli::parse();

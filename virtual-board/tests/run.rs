@@ -23,7 +23,7 @@ fn board_elf() -> Option<PathBuf> {
     if elf.is_file() {
         Some(elf)
     } else {
-        eprintln!("skipped: no board ELF (cargo fw)");
+        needs::skip("board-elf", "no board ELF (cargo fw)");
         None
     }
 }

@@ -389,7 +389,7 @@ fn gdb_multiarch() -> Option<&'static str> {
     if found {
         Some("gdb-multiarch")
     } else {
-        eprintln!("skipped: no gdb-multiarch");
+        needs::skip("gdb", "no gdb-multiarch");
         None
     }
 }
@@ -473,7 +473,7 @@ fn gdb_break_main_and_continue_on_the_board_binary() {
     let elf =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/thumbv7em-none-eabihf/fw/firmware");
     if !elf.is_file() {
-        eprintln!("skipped: no board ELF (cargo fw)");
+        needs::skip("board-elf", "no board ELF (cargo fw)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -44,6 +44,43 @@ pub(crate) fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Runs `work`, saying `{what}: still working (N s)` on stderr every 10 s until it ends: a
+/// build without a terminal shows no progress bar, and a fat-LTO link or a C library's build
+/// script is minutes of silence that look like a hang (issue 52).
+pub(crate) fn ticking<T>(what: &str, work: impl FnOnce() -> T) -> T {
+    tick_every(
+        std::time::Duration::from_secs(10),
+        what,
+        |line| eprintln!("{line}"),
+        work,
+    )
+}
+
+/// [`ticking`] with its period and its output given.
+fn tick_every<T>(
+    period: std::time::Duration,
+    what: &str,
+    say: impl Fn(String) + Send + 'static,
+    work: impl FnOnce() -> T,
+) -> T {
+    use std::sync::mpsc;
+    let (done, wait) = mpsc::channel::<()>();
+    let start = std::time::Instant::now();
+    let what = what.to_string();
+    let ticker = std::thread::spawn(move || {
+        while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(period) {
+            say(format!(
+                "{what}: still working ({} s)",
+                start.elapsed().as_secs()
+            ));
+        }
+    });
+    let result = work();
+    drop(done);
+    let _ = ticker.join();
+    result
+}
+
 pub(crate) fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
@@ -52,6 +89,37 @@ pub(crate) fn target_dir() -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    /// A long step says it is still working once a period, and stops saying so when it ends.
+    #[test]
+    fn a_long_step_is_never_silent_for_a_period() {
+        use std::sync::{Arc, Mutex};
+        use std::time::Duration;
+        let lines = Arc::new(Mutex::new(Vec::new()));
+        let said = Arc::clone(&lines);
+        let value = super::tick_every(
+            Duration::from_millis(40),
+            "build",
+            move |line| said.lock().unwrap().push(line),
+            || {
+                std::thread::sleep(Duration::from_millis(300));
+                7
+            },
+        );
+        assert_eq!(value, 7);
+        let seen = lines.lock().unwrap().clone();
+        assert!(seen.len() >= 3, "{seen:?}");
+        assert!(
+            seen.iter().all(|l| l.starts_with("build: still working (")),
+            "{seen:?}"
+        );
+        std::thread::sleep(Duration::from_millis(120));
+        assert_eq!(
+            lines.lock().unwrap().len(),
+            seen.len(),
+            "it ticked after the step ended"
+        );
+    }
+
     /// `cargo xtask` builds xtask itself first (minutes, cold): the alias must let cargo
     /// show that build, not run it `--quiet`.
     #[test]

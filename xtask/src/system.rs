@@ -77,8 +77,8 @@ pub const NEEDS: &[Need] = &[
         packages: &["slurm-wlm", "munge"],
         commands: &["sbatch", "munged"],
         libraries: &[],
-        skips: "the tests on a one-node Slurm cluster",
-        tests: true,
+        skips: "the shards on a one-node Slurm cluster (`.ci/slurm-cluster`, CI only: the tests use fake Slurm programs)",
+        tests: false,
     },
     Need {
         name: "parallel",
@@ -89,6 +89,22 @@ pub const NEEDS: &[Need] = &[
         tests: true,
     },
     Need {
+        name: "script",
+        packages: &["bsdutils"],
+        commands: &["script"],
+        libraries: &[],
+        skips: "the progress bars under a terminal (birdcage/tests/progress.rs)",
+        tests: true,
+    },
+    Need {
+        name: "git",
+        packages: &["git"],
+        commands: &["git"],
+        libraries: &[],
+        skips: "the check that a shard's version names the checkout's commit",
+        tests: true,
+    },
+    Need {
         name: "arm-binutils",
         packages: &["binutils-arm-none-eabi"],
         commands: &["arm-none-eabi-size"],
@@ -96,7 +112,41 @@ pub const NEEDS: &[Need] = &[
         skips: "the board binary's size budget (CI only)",
         tests: false,
     },
+    Need {
+        name: "shellcheck",
+        packages: &["shellcheck"],
+        commands: &["shellcheck"],
+        libraries: &[],
+        skips: "the workflow's `run:` blocks linted (`.ci/lint-workflows`, CI only)",
+        tests: false,
+    },
 ];
+
+/// What a test may skip for that is no package (`needs::skip`'s first argument): a condition
+/// of the machine, or what `cargo xtask test` builds itself when it can. Each with why.
+pub const CONDITIONS: &[(&str, &str)] = &[
+    (
+        "root",
+        "a test that makes a second user (bench's private folder) runs only as root",
+    ),
+    (
+        "board-elf",
+        "the board binary (`cargo fw`), built by the test command where the virtual board is",
+    ),
+    (
+        "web-build",
+        "the web app (`cargo xtask web`), built by the test command where chromium is",
+    ),
+];
+
+/// Whether `tool`, as a skip names it, is a row of [`NEEDS`] (by name or by one of its
+/// commands) or one of [`CONDITIONS`].
+pub fn known_tool(tool: &str) -> bool {
+    NEEDS
+        .iter()
+        .any(|n| n.name == tool || n.commands.contains(&tool))
+        || CONDITIONS.iter().any(|(name, _)| *name == tool)
+}
 
 /// Where shared libraries are looked for (Debian's multiarch folder and LLVM's own, which is
 /// where `libclang-dev` puts libclang.so).

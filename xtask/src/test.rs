@@ -46,8 +46,7 @@ fn cargo() -> String {
 }
 
 fn run(command: &mut Command, what: &str) -> Result<()> {
-    let status = command
-        .status()
+    let status = crate::ticking(&format!("xtask: {what}"), || command.status())
         .with_context(|| format!("cannot start {what}"))?;
     if !status.success() {
         bail!("{what} failed ({status})");
@@ -116,10 +115,26 @@ pub fn test(options: &Options) -> Result<()> {
             let packages = system::packages(absent.iter().copied());
             println!("xtask: installing {}", packages.join(" "));
             if !installer.install(&packages) {
+                // On a CI runner a failed install is a broken job, not a smaller test run.
+                if std::env::var_os("CI").is_some() {
+                    bail!(
+                        "apt-get could not install {} and CI is set: a CI job runs with every \
+                         tool or fails",
+                        packages.join(" ")
+                    );
+                }
                 println!("xtask: apt-get could not install them; running without");
             }
             absent = missing();
         }
+    }
+    if !absent.is_empty() && needs::required() {
+        bail!(
+            "missing {}; install with: {} ({}=1: every test that needs them would fail)",
+            absent.iter().map(|n| n.name).collect::<Vec<_>>().join(", "),
+            system::install_line(&system::packages(absent.iter().copied())),
+            needs::REQUIRE_ENV
+        );
     }
     if !absent.is_empty() {
         println!(
@@ -173,7 +188,43 @@ pub fn test(options: &Options) -> Result<()> {
     if has(&absent, "chromium") {
         web::web(None)?;
     }
+    // Each test that skips adds a line here (`needs::skip`); printed, counted and checked
+    // after the run, so a skip is seen whatever the runner keeps of a passing test's output.
+    let ledger = target_dir().join("skipped.tsv");
+    match std::fs::remove_file(&ledger) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => bail!("cannot empty the skip ledger {}: {e}", ledger.display()),
+    }
+    env.push((needs::LEDGER_ENV, ledger.clone()));
     let result = run_tests(&root, &selection, &env, &options.cargo_args);
+    let skips = read_ledger(&ledger)?;
+    print!("{}", ledger_text(&skips, &ledger));
+    if let Some(bad) = skips.iter().find(|s| !system::known_tool(&s.tool)) {
+        bail!(
+            "{}::{} skipped for `{}`, which is no row of xtask/src/system.rs (NEEDS or \
+             CONDITIONS): add it there",
+            bad.binary,
+            bad.test,
+            bad.tool
+        );
+    }
+    // A skip for a tool this machine has is a test that looks for it wrongly.
+    if let Some((bad, need)) = skips.iter().find_map(|s| {
+        NEEDS
+            .iter()
+            .find(|n| n.name == s.tool || n.commands.contains(&s.tool.as_str()))
+            .filter(|n| n.present())
+            .map(|n| (s, n))
+    }) {
+        bail!(
+            "{}::{} skipped for `{}`, but {} is installed: the test looks for it wrongly",
+            bad.binary,
+            bad.test,
+            bad.tool,
+            need.commands.join(", ")
+        );
+    }
     if !absent.is_empty() {
         println!(
             "xtask: the tests ran without {} (see the `skipped:` lines above); install with: {}",
@@ -182,6 +233,58 @@ pub fn test(options: &Options) -> Result<()> {
         );
     }
     result
+}
+
+/// One line of the skip ledger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    pub binary: String,
+    pub test: String,
+    pub tool: String,
+    pub why: String,
+}
+
+/// The ledger's lines (none when no test skipped: the file is never made).
+pub fn read_ledger(path: &std::path::Path) -> Result<Vec<Skip>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => bail!("cannot read the skip ledger {}: {e}", path.display()),
+    };
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| match line.split('\t').collect::<Vec<_>>()[..] {
+            [binary, test, tool, why] => Ok(Skip {
+                binary: binary.into(),
+                test: test.into(),
+                tool: tool.into(),
+                why: why.into(),
+            }),
+            _ => bail!(
+                "{} line {}: not {} tab-separated fields",
+                path.display(),
+                i + 1,
+                needs::LEDGER_COLUMNS.len()
+            ),
+        })
+        .collect()
+}
+
+/// What the test command prints of its ledger at its end: the count, then each skip.
+pub fn ledger_text(skips: &[Skip], path: &std::path::Path) -> String {
+    let mut text = format!(
+        "xtask: {} {} skipped (ledger: {})\n",
+        skips.len(),
+        if skips.len() == 1 { "test" } else { "tests" },
+        path.display()
+    );
+    for s in skips {
+        text.push_str(&format!(
+            "  {}::{}  needs {}: {}\n",
+            s.binary, s.test, s.tool, s.why
+        ));
+    }
+    text
 }
 
 /// How the workspace's tests run: cargo-nextest when it is installed (each test a process,
@@ -315,6 +418,115 @@ mod tests {
             "x"
         ])));
         assert!(!chooses_targets(&args(&[])));
+    }
+
+    #[test]
+    fn the_ledger_reads_back_what_a_skip_writes_and_counts_it() {
+        let dir = std::env::temp_dir().join(format!("xtask-ledger-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("skipped.tsv");
+        let lines = needs::ledger_line("links", "graphs", "nauty", "nauty not installed")
+            + &needs::ledger_line("web", "the_web_app", "chromium", "no\tchromium");
+        std::fs::write(&path, lines).unwrap();
+        let skips = read_ledger(&path).unwrap();
+        assert_eq!(skips.len(), 2);
+        assert_eq!(skips[1].why, "no chromium");
+        let text = ledger_text(&skips, &path);
+        assert!(
+            text.starts_with("xtask: 2 tests skipped (ledger: "),
+            "{text}"
+        );
+        assert!(
+            text.contains("  links::graphs  needs nauty: nauty not installed\n"),
+            "{text}"
+        );
+        std::fs::write(&path, "one\ttwo\n").unwrap();
+        let bad = read_ledger(&path).unwrap_err().to_string();
+        assert!(bad.contains("line 1: not 4 tab-separated fields"), "{bad}");
+        assert!(read_ledger(&dir.join("none.tsv")).unwrap().is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Every tool a test skips for (`needs::skip("TOOL"`, or a README block's `needs TOOL`)
+    /// is a row of the table, and every row README's test command uses has a test that
+    /// looks for it: the table and the tests cannot drift apart.
+    #[test]
+    fn the_needs_table_holds_every_tool_a_test_looks_for_and_no_more() {
+        let root = crate::root();
+        let mut named: Vec<String> = Vec::new();
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(&root).unwrap().flatten() {
+            let dir = entry.path();
+            if dir.join("Cargo.toml").is_file() && dir.file_name().unwrap() != "xtask" {
+                files.extend(rust_files(&dir));
+                files.extend(
+                    std::fs::read_dir(&dir)
+                        .unwrap()
+                        .flatten()
+                        .map(|e| e.path())
+                        .filter(|p| p.extension().is_some_and(|e| e == "md")),
+                );
+            }
+        }
+        files.push(root.join("README.md"));
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            // A README block's marker in Markdown, a call in Rust (each also names the other
+            // in its docs, which are not uses).
+            let markdown = file.extension().is_some_and(|e| e == "md");
+            let marker = if markdown {
+                "<!-- runnable, needs "
+            } else {
+                "needs::skip("
+            };
+            {
+                for (i, _) in text.match_indices(marker) {
+                    let rest = text[i + marker.len()..].trim_start();
+                    let tool = match rest.strip_prefix('"') {
+                        Some(quoted) => quoted.split('"').next().unwrap_or(""),
+                        None if markdown => rest.split_whitespace().next().unwrap_or(""),
+                        // `needs::skip(tool, ...)` with a variable: the README markers name it.
+                        None => continue,
+                    };
+                    if tool == "TOOL" {
+                        continue;
+                    }
+                    assert!(
+                        system::known_tool(tool),
+                        "{}: a test skips for `{tool}`, no row of NEEDS or CONDITIONS",
+                        file.display()
+                    );
+                    named.push(tool.to_string());
+                }
+            }
+        }
+        for need in NEEDS.iter().filter(|n| n.tests) {
+            let looked_for = named
+                .iter()
+                .any(|t| t == need.name || need.commands.contains(&t.as_str()));
+            assert!(
+                looked_for,
+                "NEEDS row `{}` is used by the test command but no test looks for it",
+                need.name
+            );
+        }
+    }
+
+    fn rust_files(dir: &std::path::Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return found;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if path.is_dir() && name != "target" && name != "node_modules" {
+                found.extend(rust_files(&path));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                found.push(path);
+            }
+        }
+        found
     }
 
     #[test]

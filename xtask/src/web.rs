@@ -23,7 +23,8 @@ pub fn web(out: Option<PathBuf>) -> Result<()> {
     say(
         "building the web app for wasm32-unknown-unknown (profile `web`: fat LTO, a few minutes cold)",
     );
-    let status = Command::new(&cargo)
+    let mut build = Command::new(&cargo);
+    build
         .current_dir(&root)
         // Plain rustc for the WebAssembly: CI's lint (clippy as the workspace wrapper,
         // .ci/clippy-strict) covers the host builds, as `cargo clippy` does.
@@ -37,8 +38,8 @@ pub fn web(out: Option<PathBuf>) -> Result<()> {
             "wasm32-unknown-unknown",
             "--profile",
             "web",
-        ])
-        .status()
+        ]);
+    let status = crate::ticking("xtask web", || build.status())
         .with_context(|| format!("cannot run {cargo}"))?;
     if !status.success() {
         bail!(

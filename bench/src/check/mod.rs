@@ -35,6 +35,13 @@ pub enum Class {
 }
 
 impl Class {
+    /// Whether a step of this class fails its game: the bench's own classes, about the board
+    /// ([`Class::Wiring`], [`Class::Fault`]); a divergence the heuristic explains is a finding.
+    /// JUnit's failures, the summary's "Faults" line and `hil-tests`' exit status all ask this.
+    pub fn is_failure(self) -> bool {
+        matches!(self, Class::Wiring | Class::Fault)
+    }
+
     /// Every class, in the order summaries list them.
     pub const ALL: [Class; 7] = [
         Class::Agree,

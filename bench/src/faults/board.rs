@@ -155,6 +155,21 @@ impl BoardVerdict {
         }
     }
 
+    /// Every [`BoardVerdict::word`], as `--fail-on` lists them.
+    pub const WORDS: [&'static str; 8] = [
+        "detected", "misread", "silent", "changed", "tied", "idle", "stopped", "dark",
+    ];
+
+    /// Its one word, as `hil-tests run --fail-on` names it: a game's [`Verdict::word`], or
+    /// `stopped` (the bench's run stopped), `dark` (LEDs that stay dark).
+    pub fn word(&self) -> &'static str {
+        match self {
+            BoardVerdict::Game(verdict) => verdict.word(),
+            BoardVerdict::Stopped { .. } => "stopped",
+            BoardVerdict::Dark { .. } => "dark",
+        }
+    }
+
     /// What was seen.
     pub fn words(&self) -> String {
         match self {

@@ -62,6 +62,19 @@ impl Class {
     /// The tables' columns.
     pub const ALL: [Class; 4] = [Class::NoEffect, Class::Detected, Class::Hang, Class::Silent];
 
+    /// Every [`Class::word`], as `--fail-on` lists them.
+    pub const WORDS: [&'static str; 4] = ["no-effect", "detected", "hang", "silent"];
+
+    /// Its one word, as `hil-tests run --fail-on` names it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Class::NoEffect => "no-effect",
+            Class::Detected => "detected",
+            Class::Hang => "hang",
+            Class::Silent => "silent",
+        }
+    }
+
     /// Its name in the tables.
     pub fn name(self) -> &'static str {
         match self {

@@ -69,6 +69,25 @@ pub enum Verdict {
     Idle,
 }
 
+impl Verdict {
+    /// Every [`Verdict::word`], as `--fail-on` lists them.
+    pub const WORDS: [&'static str; 6] =
+        ["detected", "misread", "silent", "changed", "tied", "idle"];
+
+    /// Its one word, as `hil-tests run --fail-on` names it: `changed` is a changed move outside
+    /// the exact ideal tie set, `tied` one within it.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Detected { .. } => "detected",
+            Verdict::Misread { .. } => "misread",
+            Verdict::Silent => "silent",
+            Verdict::Changed { tied: false, .. } => "changed",
+            Verdict::Changed { tied: true, .. } => "tied",
+            Verdict::Idle => "idle",
+        }
+    }
+}
+
 /// One fault's run.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Trial {

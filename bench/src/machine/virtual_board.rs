@@ -264,7 +264,10 @@ mod tests {
     #[test]
     fn a_board_killed_under_the_bench_is_said_to_be_killed_and_its_files_are_private() {
         if virtual_board_binary().is_err() {
-            eprintln!("skipped: no virtual-board binary (cargo build --release -p virtual-board)");
+            needs::skip(
+                "unicorn-build",
+                "no virtual-board binary (cargo build --release -p virtual-board)",
+            );
             return;
         }
         let dir = tempfile::tempdir().unwrap();

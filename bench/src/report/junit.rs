@@ -125,9 +125,7 @@ pub fn games(
     let class = class_name(header);
     for (game, steps) in &by_game {
         let last = steps.last().map_or("", |s| s.record.as_str());
-        let failed = steps
-            .iter()
-            .find(|s| matches!(s.class, Class::Wiring | Class::Fault));
+        let failed = steps.iter().find(|s| s.class.is_failure());
         let flaky = resent.get(game).copied().unwrap_or(0);
         let flaky_run = || {
             let mut rerun = TestRerun::new(NonSuccessKind::Failure);

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Class, Step, StepLine};
+use crate::check::{Step, StepLine};
 use crate::report::chain::{Broken, Chain};
 use crate::report::tally::Tally;
 
@@ -939,8 +939,10 @@ impl Report {
                 link.polls, link.dropped, link.rerequests, link.recovered, link.stale
             ));
         }
-        let faults = t.count(Class::Wiring) + t.count(Class::Fault);
-        md.push_str(&format!("\nFaults (wiring or firmware): {faults}.\n"));
+        md.push_str(&format!(
+            "\nFaults (wiring or firmware): {}.\n",
+            t.failures()
+        ));
         if t.misfits > 0 {
             md.push_str(&format!(
                 "\nCage corrections (a guided move that did not fit, fixed by the operator): {} \

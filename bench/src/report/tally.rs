@@ -29,6 +29,15 @@ impl Tally {
         }
     }
 
+    /// Steps that failed their game ([`Class::is_failure`]).
+    pub fn failures(&self) -> usize {
+        self.classes
+            .iter()
+            .filter(|(c, _)| c.is_failure())
+            .map(|(_, n)| n)
+            .sum()
+    }
+
     /// Steps of `class`.
     pub fn count(&self, class: Class) -> usize {
         self.classes

@@ -122,6 +122,8 @@ pub struct Games<'a> {
 pub struct Written {
     /// The summary.
     pub markdown: String,
+    /// Steps that failed their game, over every board ([`Tally::failures`]).
+    pub failures: usize,
 }
 
 impl Games<'_> {
@@ -285,10 +287,12 @@ impl Games<'_> {
         markdown: String,
         tallies: &[(Option<u64>, Header, Tally)],
     ) -> Result<Written, GamesError> {
+        let failures = tallies.iter().map(|(_, _, t)| t.failures()).sum();
         match self.boards {
-            Boards::One(_) => Ok(Written { markdown }),
+            Boards::One(_) => Ok(Written { markdown, failures }),
             Boards::Sweep(seeds) => Ok(Written {
                 markdown: sweep::write(dir, seeds, tallies)?,
+                failures,
             }),
         }
     }

@@ -71,7 +71,9 @@ impl Cmd {
         studies::report::Output::new(dir)?;
         let dir = shard::absolute(dir)?;
         let args = ["links".to_string(), "--vertices".into(), n.to_string()];
-        let job = links::links_job(n, shard::VERSION, shard::command(&dir, &args)?);
+        let geng =
+            switching::enumerate::geng_version().context("the parts' spec names geng's version")?;
+        let job = links::links_job(n, &geng, shard::VERSION, shard::command(&dir, &args)?);
         let mode = self.shard.mode();
         if mode == Mode::Whole {
             let _lock = shards::lock_folder(&dir, &job.command_with(&[]))?;

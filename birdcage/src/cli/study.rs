@@ -364,8 +364,20 @@ impl Cmd {
             )),
             None => None,
         };
+        // A profile file enters by what it holds, not by its path: shards made before and
+        // after an edit of the file are of two specs, and never merge.
+        let board = match self.board.as_deref() {
+            Some(spec) if spec != "ideal" => Some(shards::sha256_hex(
+                format!("{:?}", boards::file::load(spec)?).as_bytes(),
+            )),
+            _ => None,
+        };
         let name = format!("{:?}", self.study).to_lowercase();
-        let spec = serde_json::json!({ "argv": self.argv(), "records_sha256": records });
+        let spec = serde_json::json!({
+            "argv": self.argv(),
+            "records_sha256": records,
+            "board_profile_sha256": board,
+        });
         let job = shards::Job::new(
             &name,
             &spec,

@@ -320,9 +320,12 @@ pub fn run_all(program: &str, exe: &Path) -> usize {
                 Item::File { name, text } => std::fs::write(dir.path().join(name), text).unwrap(),
                 Item::Run(command) if command.program == program => {
                     if let Some(tool) = command.needs.as_deref().filter(|t| !on_path(t)) {
-                        eprintln!(
-                            "skipped: {} `{}` (no {tool} on PATH; cargo xtask setup installs it)",
-                            command.place, command.line
+                        needs::skip(
+                            tool,
+                            format!(
+                                "{} `{}` (no {tool} on PATH; cargo xtask setup installs it)",
+                                command.place, command.line
+                            ),
                         );
                         continue;
                     }

@@ -73,9 +73,10 @@ pub fn birdcage_with_input(args: &[&str], input: &str) -> Output {
 /// Whether nauty's programs are installed (links and the heuristic study read their graphs);
 /// without them a test returns early and says so, as README's test command promises.
 pub fn nauty() -> bool {
-    let ok = switching::enumerate::nauty_available();
+    let ok = switching::enumerate::nauty_available()
+        .expect("nauty's geng is installed but does not run");
     if !ok {
-        println!("skipped: nauty not installed");
+        needs::skip("nauty", "nauty not installed");
     }
     ok
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::exit::TABLE)]
 pub struct Doctor {
     /// `qemu` (the firmware in QEMU, reached through its gdbstub), `virtual` (the board ELF on
     /// the virtual NUCLEO-F446RE), or a probe (`VID:PID[:SERIAL]`) or chip for a board.
@@ -25,7 +26,7 @@ pub struct Doctor {
 
 impl Doctor {
     /// Runs bring-up; whether every step passed.
-    pub fn run(&self) -> anyhow::Result<bool> {
+    pub fn run(&self) -> anyhow::Result<crate::exit::Verdict> {
         run(
             &self.probe,
             &self.board,
@@ -43,7 +44,7 @@ fn run(
     elf: Option<&Path>,
     size: heuristic::Size,
     junit: Option<&Path>,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<crate::exit::Verdict> {
     let checks = bench::doctor(&probe.parse()?, board, elf, size)?;
     for check in &checks {
         outln!("{check}");
@@ -61,5 +62,9 @@ fn run(
     } else {
         outln!("\n{failed} of {} steps failed.", checks.len());
     }
-    Ok(failed == 0)
+    Ok(if failed == 0 {
+        crate::exit::Verdict::Passed
+    } else {
+        crate::exit::Verdict::Failed(format!("{failed} of {} bring-up steps", checks.len()))
+    })
 }

@@ -85,7 +85,7 @@ pub fn qemu_elf() -> Option<PathBuf> {
     static ELF: OnceLock<Option<PathBuf>> = OnceLock::new();
     ELF.get_or_init(|| {
         if !bench::qemu_available() {
-            eprintln!("skipped: {} not installed", bench::QEMU);
+            needs::skip("qemu", format!("{} not installed", bench::QEMU));
             return None;
         }
         Some(bench::firmware_elf().unwrap_or_else(|e| panic!("{e}")))

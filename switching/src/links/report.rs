@@ -107,9 +107,28 @@ impl Spread {
     }
 }
 
-/// The report from every part of one search: checks that the parts belong together and
-/// that none is missing, then keeps one link per isomorphism class and derives the strong
-/// links.
+/// The number of connected graphs on `n` unlabelled vertices, by `n` (OEIS A001349,
+/// https://oeis.org/A001349; the counts are McKay's, independent of this crate): what the
+/// parts of a search on `n` vertices must list between them.
+pub const CONNECTED_GRAPHS: [u64; 13] = [
+    1,
+    1,
+    1,
+    2,
+    6,
+    21,
+    112,
+    853,
+    11_117,
+    261_080,
+    11_716_571,
+    1_006_700_565,
+    164_059_830_476,
+];
+
+/// The report from every part of one search: checks that the parts belong together, that
+/// none is missing and that their graphs add up to [`CONNECTED_GRAPHS`], then keeps one link
+/// per isomorphism class and derives the strong links.
 pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
     let first = parts
         .first()
@@ -138,6 +157,15 @@ pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
         return Err(LinksError::Parts(format!(
             "parts {} of {count} are missing",
             missing.join(", ")
+        )));
+    }
+    let graphs: u64 = parts.iter().map(|p| p.graphs).sum();
+    if let Some(&known) = CONNECTED_GRAPHS.get(vertices)
+        && graphs != known
+    {
+        return Err(LinksError::Parts(format!(
+            "the parts list {graphs} connected graphs on {vertices} vertices, not the {known} \
+             there are (OEIS A001349): a part is not geng's whole share"
         )));
     }
     let found: Vec<Found> = parts.iter().flat_map(|p| p.links.iter().cloned()).collect();
@@ -175,7 +203,7 @@ pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
     let strong: BTreeSet<Canonical> = canonical_forms(&pendant_strong)?.into_iter().collect();
     Ok(Report {
         vertices,
-        graphs: parts.iter().map(|p| p.graphs).sum(),
+        graphs,
         sieved: parts.iter().map(|p| p.sieved).sum(),
         pairs: parts.iter().map(|p| p.pairs).sum(),
         weak,

@@ -12,16 +12,19 @@ use super::{LinksError, Part, PartId};
 
 /// What a search computes: its spec, hashed into every part's file.
 #[derive(Serialize)]
-struct Spec {
+struct Spec<'a> {
     vertices: usize,
+    /// geng's version ([`crate::enumerate::geng_version`]): the graphs a part lists are its.
+    geng: &'a str,
 }
 
-/// The search on `vertices` vertices as a sharded job named `links-N`, computed by
-/// `version` of the program, run by `command` (the one-process command line).
-pub fn links_job(vertices: usize, version: &str, command: Vec<String>) -> Job {
+/// The search on `vertices` vertices as a sharded job named `links-N`, its graphs listed by
+/// `geng` (its version line), computed by `version` of the program, run by `command` (the
+/// one-process command line).
+pub fn links_job(vertices: usize, geng: &str, version: &str, command: Vec<String>) -> Job {
     Job::new(
         &format!("links-{vertices}"),
-        &Spec { vertices },
+        &Spec { vertices, geng },
         version,
         command,
     )

@@ -13,7 +13,8 @@ use shards::{Mode, Outcome};
 
 use bench::Stage;
 
-use super::{Run, shard};
+use super::{FailOn, Run, shard};
+use crate::exit::Verdict;
 use crate::{STOP, progress, tick};
 
 /// One progress bar per board size, as a fault campaign moves from one to the next.
@@ -47,7 +48,7 @@ impl Run {
         &self,
         profile: &'static boards::Profile,
         base: &'static boards::Profile,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Verdict> {
         if self.resume || self.calibrate {
             bail!(
                 "--resume and --calibrate do not apply to --scenario faults (it writes \
@@ -92,9 +93,12 @@ impl Run {
         };
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        let fail_on = self.fail_on.clone().unwrap_or_else(|| FailOn::of(&[]));
         if virtual_board {
-            return self.board_faults(profile, mode);
+            fail_on.check(&bench::BoardVerdict::WORDS, "faults (on the virtual board)")?;
+            return self.board_faults(profile, mode, &fail_on);
         }
+        fail_on.check(&bench::Verdict::WORDS, "faults")?;
         let sizes = sizes
             .into_iter()
             .map(|m| Size::new(m).with_context(|| format!("M={m} is not a board size")))
@@ -117,6 +121,7 @@ impl Run {
             })
         };
         let mut bars = Bars::default();
+        let mut verdict = Verdict::Passed;
         let outcome = shards::drive(
             &self.out,
             &job,
@@ -127,21 +132,23 @@ impl Run {
                 })
             },
             |bodies| {
+                let runs = campaign.runs(bodies.clone())?;
                 if let Some(path) = &self.junit {
-                    let runs = campaign.runs(bodies.clone())?;
                     let xml = bench::faults::junit::cage_faults(&runs, &self.fault_properties());
                     bench::report::junit::write(&xml, path)?;
                 }
+                verdict = fail_on.verdict(
+                    runs.iter()
+                        .flat_map(|run| run.trials.iter().map(|t| t.verdict.word())),
+                    &self.out,
+                );
                 Ok(campaign.merge(&self.out, bodies)?)
             },
         );
         bars.finish();
         match outcome? {
-            Outcome::Merged(md) => self.reported(Ok(md)),
-            other => {
-                shard::print(other, &job, &self.out);
-                Ok(())
-            }
+            Outcome::Merged(md) => self.reported(Ok(md), verdict),
+            other => Ok(shard::print(other, &job, &self.out, || Verdict::Passed)),
         }
     }
 
@@ -167,7 +174,7 @@ impl Run {
 
     /// Prints the report written (or says why it was not), and whether the campaign was
     /// stopped.
-    fn reported(&self, md: std::io::Result<String>) -> anyhow::Result<()> {
+    fn reported(&self, md: std::io::Result<String>, verdict: Verdict) -> anyhow::Result<Verdict> {
         let md =
             md.with_context(|| format!("cannot write the report in {}", self.out.display()))?;
         out!("{md}");
@@ -179,14 +186,19 @@ impl Run {
                 self.out.display()
             );
         }
-        Ok(())
+        Ok(verdict)
     }
 }
 
 impl Run {
     /// The board faults of the virtual board, on M=4 unless `--size` says 3, in any mode
     /// of the shard model: fault k belongs to shard k mod P.
-    fn board_faults(&self, profile: &'static boards::Profile, mode: Mode) -> anyhow::Result<()> {
+    fn board_faults(
+        &self,
+        profile: &'static boards::Profile,
+        mode: Mode,
+        fail_on: &FailOn,
+    ) -> anyhow::Result<Verdict> {
         let m = match self.size {
             None => 4,
             Some(m @ (3 | 4)) => m,
@@ -212,6 +224,7 @@ impl Run {
             bench::virtual_board::connect(&elf, &self.board, self.board_seed, None, faults)
         };
         let bar = progress(&format!("M={m} "), "board faults", 0);
+        let mut verdict = Verdict::Passed;
         let outcome = shards::drive(
             &self.out,
             &job,
@@ -220,21 +233,19 @@ impl Run {
                 campaign.run_shard(id, &mut connect, &mut |done, owned| tick(&bar, done, owned))
             },
             |bodies| {
+                let run = campaign.run(bodies.clone())?;
                 if let Some(path) = &self.junit {
-                    let run = campaign.run(bodies.clone())?;
                     let xml = bench::faults::junit::board_faults(&run, &self.fault_properties());
                     bench::report::junit::write(&xml, path)?;
                 }
+                verdict = fail_on.verdict(run.trials.iter().map(|t| t.verdict.word()), &self.out);
                 Ok(campaign.merge(&self.out, bodies)?)
             },
         );
         bar.finish_and_clear();
         match outcome? {
-            Outcome::Merged(md) => self.reported(Ok(md)),
-            other => {
-                shard::print(other, &job, &self.out);
-                Ok(())
-            }
+            Outcome::Merged(md) => self.reported(Ok(md), verdict),
+            other => Ok(shard::print(other, &job, &self.out, || Verdict::Passed)),
         }
     }
 }

@@ -6,14 +6,17 @@ use std::sync::atomic::Ordering;
 
 use anyhow::bail;
 
-use super::Run;
+use bench::faults::glitches::Class;
+
+use super::{FailOn, Run};
+use crate::exit::Verdict;
 use crate::{STOP, progress, tick};
 
 /// Trials when `--trials` is not given.
 const DEFAULT_TRIALS: u64 = 100;
 
 impl Run {
-    pub(super) fn glitches(&self) -> anyhow::Result<()> {
+    pub(super) fn glitches(&self) -> anyhow::Result<Verdict> {
         let config = self.config();
         if !config.is_virtual_board() {
             bail!(
@@ -30,6 +33,25 @@ impl Run {
         if self.resume || self.calibrate || self.compare_sil {
             bail!("--resume, --calibrate and --compare-sil do not apply to --scenario glitches");
         }
+        // Accepted and ignored, these made a run that looked sharded, or reported, and was not.
+        let s = &self.shards;
+        if s.shard.is_some() || s.shards.is_some() || s.merge || s.slurm || s.status {
+            bail!(
+                "--scenario glitches runs in one process: --shard, --shards, --merge, --slurm \
+                 and --status do not apply to it"
+            );
+        }
+        if self.junit.is_some() {
+            bail!(
+                "--junit does not apply to --scenario glitches: its report is glitches.csv and \
+                 glitches.md, and its exit status follows --fail-on"
+            );
+        }
+        let fail_on = self
+            .fail_on
+            .clone()
+            .unwrap_or_else(|| FailOn::of(&[Class::Silent.word()]));
+        fail_on.check(&Class::WORDS, "glitches")?;
         let md = self.out.join("glitches.md");
         if md.exists() && !self.force {
             bail!(
@@ -85,6 +107,6 @@ impl Run {
                 self.out.display()
             );
         }
-        Ok(())
+        Ok(fail_on.verdict(campaign.trials.iter().map(|t| t.class.word()), &self.out))
     }
 }

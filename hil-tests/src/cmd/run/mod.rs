@@ -13,11 +13,15 @@ use heuristic::Size;
 
 use super::calibrate::calibrate;
 use crate::args::whole;
+use crate::exit::Verdict;
 use crate::{STOP, STOP_SIGNALS, progress, tick};
 
+mod fail_on;
 mod faults;
 mod glitches;
 mod shard;
+
+use fail_on::FailOn;
 
 use shards::{Mode, ShardArgs};
 
@@ -40,6 +44,7 @@ where
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = crate::exit::TABLE)]
 pub struct Run {
     /// Test stage (`--target`, its name before, still works: scripts use it).
     #[arg(long, alias = "target", value_parser = stage)]
@@ -136,6 +141,12 @@ pub struct Run {
     /// seeds and the ELF's hash as properties (CI tools show it).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
+    /// The classes of a campaign's trials that fail the run (exit 1), separated by commas,
+    /// or `none`: for `glitches` no-effect, detected, hang, silent (default silent); for
+    /// `faults` detected, misread, silent, changed, tied, idle, and on the virtual board
+    /// stopped, dark (default none: the campaign is a measurement).
+    #[arg(long, value_name = "CLASS,...", value_parser = parsed::<FailOn>)]
+    fail_on: Option<FailOn>,
     #[command(flatten)]
     shards: ShardArgs,
 }
@@ -173,17 +184,34 @@ impl Run {
         profile: &'static boards::Profile,
         scenario: &Scenario,
         report: &mut Report,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Verdict> {
         let mut stdin = std::io::stdin().lock();
         let mut stdout = std::io::stdout();
         let mut console = bench::Console::new(&mut stdin, &mut stdout);
         bench::guided(target, profile, scenario, report, &mut console)?;
         out!("{}", report.finish()?);
         outln!("Report: {}", self.out.display());
-        Ok(())
+        Ok(self.games_verdict(report.tally().failures()))
     }
 
-    pub fn run(self) -> anyhow::Result<()> {
+    /// A run of games passes when no step was a board or firmware fault.
+    fn games_verdict(&self, failures: usize) -> Verdict {
+        if failures == 0 {
+            Verdict::Passed
+        } else {
+            Verdict::Failed(format!(
+                "{failures} {} a board or firmware fault (wiring or fault); the report is in {}",
+                if failures == 1 {
+                    "step was"
+                } else {
+                    "steps were"
+                },
+                self.out.display()
+            ))
+        }
+    }
+
+    pub fn run(self) -> anyhow::Result<Verdict> {
         // A profile file's board is what the bench models; firmware that knows only built-in
         // profiles (QEMU's, a flashed board's) runs the file's base.
         let (profile, base) = boards::file::load_with_base(&self.board)?;
@@ -206,6 +234,12 @@ impl Run {
         }
         if self.kinds.is_some() {
             bail!("--kinds are the fault kinds --scenario glitches draws");
+        }
+        if self.fail_on.is_some() {
+            bail!(
+                "--fail-on is the criterion of a campaign (--scenario faults or glitches); a run \
+                 of games fails on any board or firmware fault"
+            );
         }
         let scenario = self.scenario()?;
         config.check()?;
@@ -248,6 +282,13 @@ impl Run {
                 Ok(md) => out!("{md}"),
                 Err(e) => eprintln!("error: {e}"),
             }
+            // The target answered, and otherwise than SIL: a failure, not a lost run.
+            if let CampaignError::Target(bench::TargetError::Disagree { .. }) = stopped {
+                return Ok(Verdict::Failed(format!(
+                    "{why}; the games played are in {}",
+                    self.out.display()
+                )));
+            }
             bail!(
                 "{why}; the games finished are in {}, and `--resume` plays the rest",
                 self.out.display()
@@ -268,7 +309,7 @@ impl Run {
             calibrate(&self.out, Some(&self.board))?;
         }
         outln!("Report: {}", self.out.display());
-        Ok(())
+        Ok(self.games_verdict(report.tally().failures()))
     }
 }
 
@@ -407,7 +448,7 @@ impl Run {
         base: &'static boards::Profile,
         scenario: &bench::Scenario,
         mode: Mode,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Verdict> {
         if self.resume && mode != Mode::Whole {
             bail!(
                 "--resume goes with a one-process run: a shard already written is kept, and \
@@ -454,7 +495,7 @@ impl Run {
                 Ok(written) => {
                     out!("{}", written.markdown);
                     outln!("Report: {}", self.out.display());
-                    Ok(())
+                    Ok(self.games_verdict(written.failures))
                 }
                 Err(e) => bail!(
                     "{e:#}; the games finished are in {}, and `--resume` plays the rest",
@@ -462,15 +503,21 @@ impl Run {
                 ),
             };
         }
+        let mut failures = 0;
         let outcome = shards::drive(
             &self.out,
             &job,
             &mode,
             |id| games.run_shard(id, &mut connect, &mut ticked),
-            |bodies| Ok(games.merge(&self.out, bodies)?.markdown),
+            |bodies| {
+                let written = games.merge(&self.out, bodies)?;
+                failures = written.failures;
+                Ok(written.markdown)
+            },
         );
         bar.finish_and_clear();
-        shard::print(outcome?, &job, &self.out);
-        Ok(())
+        Ok(shard::print(outcome?, &job, &self.out, || {
+            self.games_verdict(failures)
+        }))
     }
 }

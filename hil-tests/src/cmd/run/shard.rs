@@ -5,14 +5,26 @@ use std::path::Path;
 
 use shards::{Job, Outcome};
 
+use crate::exit::Verdict;
+
 /// Prints what a sharded run did: the report's summary, the shard's file, the submission or
-/// the status.
-pub(crate) fn print(outcome: Outcome<String>, job: &Job, dir: &Path) {
+/// the status. A merged report is judged by `verdict`; a shard written, a submission or a
+/// status has no verdict of its own yet and passes (the merge judges the whole).
+pub(crate) fn print(
+    outcome: Outcome<String>,
+    job: &Job,
+    dir: &Path,
+    verdict: impl FnOnce() -> Verdict,
+) -> Verdict {
     match outcome {
         Outcome::Merged(markdown) => {
             out!("{markdown}");
             outln!("Report: {}", dir.display());
+            verdict()
         }
-        other => out!("{}", other.text(job, dir).unwrap_or_default()),
+        other => {
+            out!("{}", other.text(job, dir).unwrap_or_default());
+            Verdict::Passed
+        }
     }
 }
