@@ -99,8 +99,9 @@ pub struct Core<'a> {
     /// The memory hooks of a debugger's watchpoints, by address and length.
     watches: Vec<((u32, u32), UcHookId)>,
     /// Where a debugger wrote a breakpoint instruction into flash (`bkpt`, or the `udf` gdb
-    /// writes for Thumb): the core halts there instead of faulting.
-    breaks: HashSet<u32>,
+    /// writes for Thumb; a client that does not use `Z0`), and the code it wrote over: the
+    /// core halts there instead of faulting, and the code is put back when the session ends.
+    breaks: HashMap<u32, Vec<u8>>,
     /// A debugger's breakpoints (`Z0`), kept outside memory as an FPB's comparators are: a
     /// code hook on each address, which halts the core before the instruction. Flash is never
     /// written, so a debugger that dies leaves no `bkpt` behind.
@@ -257,7 +258,7 @@ impl<'a> Core<'a> {
             plant: None,
             sram,
             watches: Vec::new(),
-            breaks: HashSet::new(),
+            breaks: HashMap::new(),
             breakpoints: Vec::new(),
         };
         core.load(elf)?;
@@ -545,7 +546,6 @@ impl<'a> Core<'a> {
     /// not the firmware's panic.
     fn note_breakpoints(&mut self, address: u32, bytes: &[u8]) {
         let end = address + bytes.len() as u32;
-        self.breaks.retain(|&at| at + 4 <= address || at >= end);
         let half = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         let breakpoint = match bytes.len() {
             // `bkpt #n`, or `udf #n` (gdb's Thumb breakpoint is `udf #1`).
@@ -555,14 +555,35 @@ impl<'a> Core<'a> {
             _ => false,
         };
         if breakpoint && address.is_multiple_of(2) {
-            self.breaks.insert(address);
+            if !self.breaks.contains_key(&address) {
+                let mut code = vec![0; bytes.len()];
+                if self.uc.mem_read(u64::from(address), &mut code).is_ok() {
+                    self.breaks.insert(address, code);
+                }
+            }
+            return;
         }
+        // Written over (the code put back, or a download): no longer the debugger's.
+        self.breaks
+            .retain(|&at, code| at + code.len() as u32 <= address || at >= end);
+    }
+
+    /// Puts back the code under the breakpoint instructions a debugger wrote into flash and
+    /// left there (it died while the core ran): the next session finds the ELF's code.
+    pub fn restore_written_breakpoints(&mut self) {
+        for (at, code) in std::mem::take(&mut self.breaks) {
+            let _ = self.uc.mem_write(u64::from(at), &code);
+            let _ = self
+                .uc
+                .ctl_remove_cache(u64::from(at), u64::from(at) + code.len() as u64);
+        }
+        self.uc.get_data_mut().lengths.fill(0);
     }
 
     /// Whether the core stopped at a debugger's breakpoint: a `bkpt`, or an instruction a
     /// debugger wrote as one.
     fn at_breakpoint(&self, pc: u32) -> bool {
-        self.halfword(pc) >> 8 == BKPT || self.breaks.contains(&pc)
+        self.halfword(pc) >> 8 == BKPT || self.breaks.contains_key(&pc)
     }
 
     /// The breakpoint to step off is forgotten once the core is elsewhere (a debugger moved

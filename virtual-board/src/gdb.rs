@@ -214,7 +214,8 @@ impl<'a, 'e> Server<'a, 'e> {
         ended
     }
 
-    /// Removes the breakpoints and watchpoints a debugger set.
+    /// Removes the breakpoints and watchpoints a debugger set (those it wrote into flash
+    /// itself too).
     fn forget_debugger(&mut self) {
         for addr in self.core.breakpoints() {
             self.core.remove_breakpoint(addr);
@@ -222,6 +223,7 @@ impl<'a, 'e> Server<'a, 'e> {
         for w in std::mem::take(&mut self.watchpoints) {
             self.core.unwatch(w.addr, w.len);
         }
+        self.core.restore_written_breakpoints();
     }
 
     fn serve_one<S: Socket>(&mut self, socket: S, quit: &AtomicBool) -> Result<Ended, Box<Stop>> {

@@ -693,6 +693,34 @@ fn breakpoints_halt_every_pass_and_go_with_the_connection() {
 }
 
 #[test]
+fn a_breakpoint_a_client_wrote_into_flash_goes_with_its_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut s = board.connect();
+    // A client without `Z0` writes gdb's Thumb breakpoint (`udf #1`) over the loop's `adds`,
+    // halts there, and dies.
+    assert_eq!(ask(&mut s, &format!("M{LOOP:x},2:01de")), "OK");
+    assert_eq!(signal(&ask(&mut s, "c")), "05");
+    assert_eq!(ask(&mut s, "pf"), "0c000008", "PC at the loop");
+    drop(s);
+    // The next finds the loop's code, and the core runs through it.
+    let mut next = board.connect();
+    assert_eq!(
+        ask(&mut next, &format!("m{LOOP:x},2")),
+        "0130",
+        "adds r0, #1"
+    );
+    next.write_all(&packet("c")).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    next.write_all(b"\x03").unwrap();
+    let (_, stop) = reply(&mut next);
+    assert_eq!(signal(&stop), "02", "{stop}");
+    assert_ne!(ask(&mut next, "m20000000,4"), "00000000", "the loop ran");
+    assert!(board.alive());
+}
+
+#[test]
 fn gdb_killed_while_the_core_runs_leaves_no_breakpoint_in_flash() {
     let Some(gdb) = gdb_multiarch() else { return };
     let dir = tempfile::tempdir().unwrap();
