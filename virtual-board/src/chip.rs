@@ -15,6 +15,7 @@ pub mod flash;
 pub mod gpio;
 pub mod iwdg;
 pub mod map;
+pub mod mpu;
 pub mod peripheral;
 pub mod rcc;
 pub mod reg;

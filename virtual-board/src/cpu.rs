@@ -80,6 +80,11 @@ pub struct State {
     slice_instructions: u64,
     /// A watched address accessed in this slice.
     watched: Option<u32>,
+    /// The core halted at a debugger's breakpoint in this slice.
+    breakpoint_hit: bool,
+    /// The breakpoint the core halted at (or is stepped from): its instruction runs when the
+    /// core goes on from there, once, as a probe steps off the comparator it halted at.
+    step_off: Option<u32>,
     /// A glitch trial's instant and limit (`monitor trial`).
     pub glitch: crate::glitch::Slot,
 }
@@ -94,8 +99,13 @@ pub struct Core<'a> {
     /// The memory hooks of a debugger's watchpoints, by address and length.
     watches: Vec<((u32, u32), UcHookId)>,
     /// Where a debugger wrote a breakpoint instruction into flash (`bkpt`, or the `udf` gdb
-    /// writes for Thumb): the core halts there instead of faulting.
-    breaks: HashSet<u32>,
+    /// writes for Thumb; a client that does not use `Z0`), and the code it wrote over: the
+    /// core halts there instead of faulting, and the code is put back when the session ends.
+    breaks: HashMap<u32, Vec<u8>>,
+    /// A debugger's breakpoints (`Z0`), kept outside memory as an FPB's comparators are: a
+    /// code hook on each address, which halts the core before the instruction. Flash is never
+    /// written, so a debugger that dies leaves no `bkpt` behind.
+    breakpoints: Vec<(u32, UcHookId)>,
     /// Every core register as the engine made them, before any instruction ran, which a reset
     /// restores (PM0214 2.1.3: CONTROL and the FPU's state reset too). Setting SP, PC and
     /// xPSR alone left CONTROL.FPCA from the run before, and with it set unicorn skipped
@@ -172,6 +182,8 @@ impl<'a> Core<'a> {
             slice_end: 0,
             slice_instructions: u64::MAX,
             watched: None,
+            breakpoint_hit: false,
+            step_off: None,
             glitch: Default::default(),
         };
         let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB, state)?;
@@ -246,7 +258,8 @@ impl<'a> Core<'a> {
             plant: None,
             sram,
             watches: Vec::new(),
-            breaks: HashSet::new(),
+            breaks: HashMap::new(),
+            breakpoints: Vec::new(),
         };
         core.load(elf)?;
         core.reset()?;
@@ -388,6 +401,7 @@ impl<'a> Core<'a> {
         state.slice_end = state.board.cycles.saturating_add(cycles);
         state.slice_instructions = state.instructions.saturating_add(instructions);
         let begin = u64::from(self.pc()) | 1;
+        self.forget_step_off_unless_at(self.pc());
         let timed = self
             .uc
             .get_data()
@@ -446,6 +460,9 @@ impl<'a> Core<'a> {
         if let Some(addr) = self.uc.get_data_mut().watched.take() {
             return Ok(Ran::Watched(addr));
         }
+        if std::mem::take(&mut self.uc.get_data_mut().breakpoint_hit) {
+            return Ok(Ran::Breakpoint);
+        }
         match result {
             Ok(())
                 if self.uc.get_data().board.cycles >= self.uc.get_data().slice_end
@@ -494,6 +511,8 @@ impl<'a> Core<'a> {
             },
         })?;
         let begin = u64::from(self.pc()) | 1;
+        // A step runs the instruction at PC, a breakpoint there or not.
+        self.uc.get_data_mut().step_off = Some(self.pc());
         let result = self.uc.emu_start(begin, 0, 0, 1);
         let pc = self.pc();
         let place = Place {
@@ -508,6 +527,9 @@ impl<'a> Core<'a> {
             });
         }
         self.uc.get_data_mut().watched = None;
+        if std::mem::take(&mut self.uc.get_data_mut().breakpoint_hit) {
+            return Ok(Ran::Breakpoint);
+        }
         match result {
             Ok(()) => Ok(Ran::Slice),
             Err(uc_error::INSN_INVALID) if self.at_breakpoint(pc) => Ok(Ran::Breakpoint),
@@ -524,7 +546,6 @@ impl<'a> Core<'a> {
     /// not the firmware's panic.
     fn note_breakpoints(&mut self, address: u32, bytes: &[u8]) {
         let end = address + bytes.len() as u32;
-        self.breaks.retain(|&at| at + 4 <= address || at >= end);
         let half = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
         let breakpoint = match bytes.len() {
             // `bkpt #n`, or `udf #n` (gdb's Thumb breakpoint is `udf #1`).
@@ -534,14 +555,80 @@ impl<'a> Core<'a> {
             _ => false,
         };
         if breakpoint && address.is_multiple_of(2) {
-            self.breaks.insert(address);
+            if !self.breaks.contains_key(&address) {
+                let mut code = vec![0; bytes.len()];
+                if self.uc.mem_read(u64::from(address), &mut code).is_ok() {
+                    self.breaks.insert(address, code);
+                }
+            }
+            return;
         }
+        // Written over (the code put back, or a download): no longer the debugger's.
+        self.breaks
+            .retain(|&at, code| at + code.len() as u32 <= address || at >= end);
+    }
+
+    /// Puts back the code under the breakpoint instructions a debugger wrote into flash and
+    /// left there (it died while the core ran): the next session finds the ELF's code.
+    pub fn restore_written_breakpoints(&mut self) {
+        for (at, code) in std::mem::take(&mut self.breaks) {
+            let _ = self.uc.mem_write(u64::from(at), &code);
+            let _ = self
+                .uc
+                .ctl_remove_cache(u64::from(at), u64::from(at) + code.len() as u64);
+        }
+        self.uc.get_data_mut().lengths.fill(0);
     }
 
     /// Whether the core stopped at a debugger's breakpoint: a `bkpt`, or an instruction a
     /// debugger wrote as one.
     fn at_breakpoint(&self, pc: u32) -> bool {
-        self.halfword(pc) >> 8 == BKPT || self.breaks.contains(&pc)
+        self.halfword(pc) >> 8 == BKPT || self.breaks.contains_key(&pc)
+    }
+
+    /// The breakpoint to step off is forgotten once the core is elsewhere (a debugger moved
+    /// PC, or reset the core): reached again, it halts.
+    fn forget_step_off_unless_at(&mut self, pc: u32) {
+        let state = self.uc.get_data_mut();
+        if state.step_off != Some(pc) {
+            state.step_off = None;
+        }
+    }
+
+    /// Halts the core before it runs the instruction at `addr` (a debugger's breakpoint, as
+    /// an FPB comparator: memory is not written): whether it could.
+    pub fn add_breakpoint(&mut self, addr: u32) -> bool {
+        if self.breakpoints.iter().any(|(at, _)| *at == addr) {
+            return true;
+        }
+        let hook = self
+            .uc
+            .add_code_hook(u64::from(addr), u64::from(addr), breakpoint);
+        match hook {
+            Ok(id) => {
+                // Code translated before the hook would not call it.
+                let _ = self.uc.ctl_flush_tb();
+                self.breakpoints.push((addr, id));
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Removes the breakpoint at `addr`: whether there was one.
+    pub fn remove_breakpoint(&mut self, addr: u32) -> bool {
+        let Some(i) = self.breakpoints.iter().position(|(at, _)| *at == addr) else {
+            return false;
+        };
+        let (_, id) = self.breakpoints.remove(i);
+        let _ = self.uc.remove_hook(id);
+        let _ = self.uc.ctl_flush_tb();
+        true
+    }
+
+    /// The addresses of the debugger's breakpoints.
+    pub fn breakpoints(&self) -> Vec<u32> {
+        self.breakpoints.iter().map(|(at, _)| *at).collect()
     }
 
     /// Watches `len` bytes at `addr` for reads and/or writes (a debugger's watchpoint):
@@ -857,6 +944,19 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     state.board.cycles += spins;
 }
 
+/// A debugger's breakpoint: the core halts before the instruction at `address`, unless it is
+/// the one the core halted at last and goes on from now.
+fn breakpoint(uc: &mut Unicorn<'_, State>, address: u64, _size: u32) {
+    let at = address as u32;
+    let state = uc.get_data_mut();
+    if state.step_off.take() == Some(at) {
+        return;
+    }
+    state.step_off = Some(at);
+    state.breakpoint_hit = true;
+    let _ = uc.emu_stop();
+}
+
 /// Whether a debugger's bytes have come during its slice.
 fn attended(state: &State) -> bool {
     state
@@ -973,6 +1073,40 @@ mod tests {
             500,
             "adds r0, #1; b .-2: 500 turns in 1,000 cycles"
         );
+    }
+
+    #[test]
+    fn the_firmware_reads_and_writes_mpu_ctrl_as_the_chip_has_it() {
+        // ldr r1, =0xE000ED94 (MPU_CTRL, PM0214 4.2.2); movs r2, #5; str r2, [r1];
+        // ldr r0, [r1]; b .; nop; .word 0xE000ED94 (GNU as).
+        let (elf, mut core) = program(&[
+            0x4902, 0x2205, 0x600A, 0x6808, 0xE7FE, 0xBF00, 0xED94, 0xE000,
+        ]);
+        assert!(matches!(core.run(1_000, &elf), Ok(Ran::Slice)));
+        assert_eq!(core.r(0), 5, "PRIVDEFENA | ENABLE read back");
+    }
+
+    #[test]
+    fn a_breakpoint_halts_before_its_instruction_and_flash_is_untouched() {
+        // `adds r0, #1; b .-2`: the breakpoint on the `b` halts each pass once.
+        let (elf, mut core) = program(&[0x3001, 0xE7FD]);
+        assert!(core.add_breakpoint(FLASH.start + 10));
+        for pass in 1..=3 {
+            assert_eq!(core.run(1_000, &elf).unwrap(), Ran::Breakpoint);
+            assert_eq!((core.pc(), core.r(0)), (FLASH.start + 10, pass));
+        }
+        assert_eq!(
+            core.halfword(FLASH.start + 10),
+            0xE7FD,
+            "flash holds the code"
+        );
+        // A step from the breakpoint runs its instruction.
+        assert_eq!(core.step(&elf).unwrap(), Ran::Slice);
+        assert_eq!(core.pc(), FLASH.start + 8);
+        assert!(core.remove_breakpoint(FLASH.start + 10));
+        assert!(!core.remove_breakpoint(FLASH.start + 10), "gone");
+        assert_eq!(core.run(1_000, &elf).unwrap(), Ran::Slice);
+        assert!(core.r(0) > 400, "runs on: {}", core.r(0));
     }
 
     #[test]

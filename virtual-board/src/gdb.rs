@@ -1,5 +1,6 @@
 //! The GDB remote stub (gdbstub): registers in gdb's ARM M-profile numbering, memory through
-//! the board's models, continue, step, Ctrl-C, and monitor commands (`reset`, `game N`,
+//! the board's models, continue, step, Ctrl-C, breakpoints and watchpoints (which a session
+//! takes with it when it ends), and monitor commands (`reset`, `game N`,
 //! `coverage`, `window`). The bench's probe (gdb-probe, through probe-rs) and
 //! `arm-none-eabi-gdb` attach to it alike.
 
@@ -24,7 +25,8 @@ use gdbstub::target::ext::base::singlethread::{
     SingleThreadSingleStepOps,
 };
 use gdbstub::target::ext::breakpoints::{
-    Breakpoints, BreakpointsOps, HwWatchpoint, HwWatchpointOps, WatchKind,
+    Breakpoints, BreakpointsOps, HwWatchpoint, HwWatchpointOps, SwBreakpoint, SwBreakpointOps,
+    WatchKind,
 };
 use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps, outputln};
 use gdbstub::target::{Target, TargetError, TargetResult};
@@ -203,8 +205,28 @@ impl<'a, 'e> Server<'a, 'e> {
 
     /// Serves one debugger on `socket` until it detaches, drops the connection or `quit` is
     /// set; a stop of the firmware is the error. A packet the stub cannot take is answered
-    /// with an error packet and the session goes on (the core halted).
+    /// with an error packet and the session goes on (the core halted). However it ends, its
+    /// breakpoints and watchpoints go with it (a probe clears its comparators when it lets
+    /// go): a debugger killed while the core ran leaves nothing that halts the next one.
     pub fn session<S: Socket>(&mut self, socket: S, quit: &AtomicBool) -> Result<Ended, Box<Stop>> {
+        let ended = self.serve_one(socket, quit);
+        self.forget_debugger();
+        ended
+    }
+
+    /// Removes the breakpoints and watchpoints a debugger set (those it wrote into flash
+    /// itself too).
+    fn forget_debugger(&mut self) {
+        for addr in self.core.breakpoints() {
+            self.core.remove_breakpoint(addr);
+        }
+        for w in std::mem::take(&mut self.watchpoints) {
+            self.core.unwatch(w.addr, w.len);
+        }
+        self.core.restore_written_breakpoints();
+    }
+
+    fn serve_one<S: Socket>(&mut self, socket: S, quit: &AtomicBool) -> Result<Ended, Box<Stop>> {
         let conn = Rc::new(RefCell::new(Buffered::new(socket)));
         let mut machine = match self.fresh_stub(&conn) {
             Some(machine) => machine,
@@ -393,12 +415,6 @@ impl Target for Server<'_, '_> {
     fn support_breakpoints(&mut self) -> Option<BreakpointsOps<'_, Self>> {
         Some(self)
     }
-
-    /// A breakpoint is gdb's own `bkpt` written into flash (as on a board without free FPB
-    /// comparators), which the core halts at as the debug halt it is (`Ran::Breakpoint`).
-    fn guard_rail_implicit_sw_breakpoints(&self) -> bool {
-        true
-    }
 }
 
 impl SingleThreadBase for Server<'_, '_> {
@@ -504,8 +520,25 @@ impl SingleThreadSingleStep for Server<'_, '_> {
 }
 
 impl Breakpoints for Server<'_, '_> {
+    fn support_sw_breakpoint(&mut self) -> Option<SwBreakpointOps<'_, Self>> {
+        Some(self)
+    }
+
     fn support_hw_watchpoint(&mut self) -> Option<HwWatchpointOps<'_, Self>> {
         Some(self)
+    }
+}
+
+/// Breakpoints (`Z0`/`z0`) kept by the stub, as an FPB keeps its comparators: the core halts
+/// before the instruction and flash is never written. gdb wrote its own `bkpt` into flash
+/// before, and one that died while the core ran left it there for the next session.
+impl SwBreakpoint for Server<'_, '_> {
+    fn add_sw_breakpoint(&mut self, addr: u32, _kind: usize) -> TargetResult<bool, Self> {
+        Ok(self.core.add_breakpoint(addr))
+    }
+
+    fn remove_sw_breakpoint(&mut self, addr: u32, _kind: usize) -> TargetResult<bool, Self> {
+        Ok(self.core.remove_breakpoint(addr))
     }
 }
 

@@ -637,3 +637,164 @@ fn tcp_says_its_port_when_ready_and_warns_beyond_loopback() {
         }
     }
 }
+
+/// `qRcmd` of `command` (hex): `monitor COMMAND`.
+fn monitor(command: &str) -> String {
+    let hex: String = command.bytes().map(|b| format!("{b:02x}")).collect();
+    format!("qRcmd,{hex}")
+}
+
+/// A stop reply's signal: `05` SIGTRAP (a breakpoint), `02` SIGINT (Ctrl-C).
+fn signal(stop: &str) -> &str {
+    assert!(stop.starts_with('S') || stop.starts_with('T'), "{stop}");
+    &stop[1..3]
+}
+
+/// Where the board starts (the reset vector's `movs r0, #0`), run once per reset.
+const ENTRY: u32 = 0x0800_0008;
+
+#[test]
+fn breakpoints_halt_every_pass_and_go_with_the_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut s = board.connect();
+    assert_eq!(ask(&mut s, &format!("Z0,{LOOP:x},2")), "OK");
+    // Each pass of the loop halts before its `adds` (the counter as stored the pass before),
+    // and flash still holds the ELF's code: the stub keeps the breakpoint, as an FPB does.
+    for stored in ["00000000", "01000000", "02000000"] {
+        assert_eq!(signal(&ask(&mut s, "c")), "05");
+        assert_eq!(ask(&mut s, "pf"), "0c000008", "PC at the loop");
+        assert_eq!(ask(&mut s, "m20000000,4"), stored);
+        assert_eq!(ask(&mut s, &format!("m{LOOP:x},2")), "0130", "adds r0, #1");
+    }
+    // Removed, the core runs on; one at the entry is not reached while it runs.
+    assert_eq!(ask(&mut s, &format!("z0,{LOOP:x},2")), "OK");
+    assert_eq!(ask(&mut s, &format!("Z0,{ENTRY:x},2")), "OK");
+    s.write_all(&packet("c")).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    // The debugger dies while the core runs.
+    drop(s);
+    // The next one resets the board and runs it: nothing of the last one's halts it.
+    let mut next = board.connect();
+    assert_eq!(ask(&mut next, &monitor("reset")), "OK");
+    assert_eq!(ask(&mut next, "pf"), "08000008", "PC at the entry");
+    next.write_all(&packet("c")).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    next.write_all(b"\x03").unwrap();
+    let (_, stop) = reply(&mut next);
+    assert_eq!(
+        signal(&stop),
+        "02",
+        "stopped by Ctrl-C, not a breakpoint: {stop}"
+    );
+    assert_ne!(ask(&mut next, "m20000000,4"), "00000000", "the loop ran");
+    assert!(board.alive());
+}
+
+#[test]
+fn a_breakpoint_a_client_wrote_into_flash_goes_with_its_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut s = board.connect();
+    // A client without `Z0` writes gdb's Thumb breakpoint (`udf #1`) over the loop's `adds`,
+    // halts there, and dies.
+    assert_eq!(ask(&mut s, &format!("M{LOOP:x},2:01de")), "OK");
+    assert_eq!(signal(&ask(&mut s, "c")), "05");
+    assert_eq!(ask(&mut s, "pf"), "0c000008", "PC at the loop");
+    drop(s);
+    // The next finds the loop's code, and the core runs through it.
+    let mut next = board.connect();
+    assert_eq!(
+        ask(&mut next, &format!("m{LOOP:x},2")),
+        "0130",
+        "adds r0, #1"
+    );
+    next.write_all(&packet("c")).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    next.write_all(b"\x03").unwrap();
+    let (_, stop) = reply(&mut next);
+    assert_eq!(signal(&stop), "02", "{stop}");
+    assert_ne!(ask(&mut next, "m20000000,4"), "00000000", "the loop ran");
+    assert!(board.alive());
+}
+
+#[test]
+fn gdb_killed_while_the_core_runs_leaves_no_breakpoint_in_flash() {
+    let Some(gdb) = gdb_multiarch() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let socket = dir.path().join("gdb.sock");
+    let mut board = Served::start(&elf, &socket);
+    // gdb breaks at the entry, steps off it and lets the core run, its breakpoint inserted.
+    let mut killed = Command::new(gdb)
+        .args(["-nx", "-batch", "-ex"])
+        .arg(format!("target remote {}", socket.display()))
+        .args(["-ex", &format!("break *{ENTRY:#x}"), "-ex", "continue"])
+        .arg(&elf)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The counter in the memory window moves: the core runs. Then gdb is killed (SIGKILL).
+    let window = dir.path().join("gdb.sock.ram");
+    let counter = || {
+        let bytes = std::fs::read(&window).unwrap();
+        u32::from_le_bytes(bytes[..4].try_into().unwrap())
+    };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while counter() == 0 {
+        assert!(Instant::now() < deadline, "gdb never let the core run");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    // The next session finds the ELF's code at the entry, and a reset runs through it.
+    let mut next = loop {
+        let mut s = board.connect();
+        match ask(&mut s, &format!("m{ENTRY:x},2")) {
+            busy if busy.starts_with("E.") && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            code => {
+                assert_eq!(code, "0020", "movs r0, #0 at the entry, no bkpt");
+                break s;
+            }
+        }
+    };
+    assert_eq!(ask(&mut next, &monitor("reset")), "OK");
+    next.write_all(&packet("c")).unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    next.write_all(b"\x03").unwrap();
+    let (_, stop) = reply(&mut next);
+    assert_eq!(signal(&stop), "02", "no SIGTRAP at the entry: {stop}");
+    assert!(board.alive());
+}
+
+#[test]
+fn the_mpu_registers_are_answered_to_a_debugger() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut s = board.connect();
+    // PM0214 4.2.1: MPU_TYPER reads 0x0000_0800 (eight regions); 4.2.2: MPU_CTRL resets to 0.
+    assert_eq!(ask(&mut s, "me000ed90,4"), "00080000");
+    assert_eq!(ask(&mut s, "me000ed94,4"), "00000000");
+    // PRIVDEFENA | ENABLE written, read back.
+    assert_eq!(ask(&mut s, "Me000ed94,4:05000000"), "OK");
+    assert_eq!(ask(&mut s, "me000ed94,4"), "05000000");
+    // Region 2's base through RBAR with VALID (RNR follows), its attributes through RASR.
+    assert_eq!(ask(&mut s, "Me000ed9c,4:12000020"), "OK");
+    assert_eq!(ask(&mut s, "me000ed98,4"), "02000000");
+    assert_eq!(ask(&mut s, "Me000eda0,4:13000603"), "OK");
+    assert_eq!(ask(&mut s, "me000eda0,4"), "13000603");
+    assert_eq!(ask(&mut s, "me000ed9c,4"), "02000020");
+    // The board serves on, and runs.
+    s.write_all(&packet("c")).unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    s.write_all(b"\x03").unwrap();
+    let (_, stop) = reply(&mut s);
+    assert_eq!(signal(&stop), "02", "{stop}");
+    assert!(board.alive());
+}

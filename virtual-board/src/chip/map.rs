@@ -13,6 +13,7 @@ use super::debug::{Dwt, Fpb};
 use super::flash::FlashInterface;
 use super::gpio::Gpio;
 use super::iwdg::Iwdg;
+use super::mpu::Mpu;
 use super::peripheral::{Bus, Event, Peripheral, Vacant};
 use super::rcc::Rcc;
 use super::scb::Scb;
@@ -115,9 +116,22 @@ pub const MAP: &[Block] = &[
     },
     Block {
         base: super::scb::BASE,
-        size: super::scb::SIZE,
+        size: super::mpu::BASE - super::scb::BASE,
         name: "SCB",
-        model: || Box::new(Scb::default()),
+        model: || Box::new(Scb::at(super::scb::BASE)),
+    },
+    Block {
+        base: super::mpu::BASE,
+        size: super::mpu::SIZE,
+        name: "MPU",
+        model: || Box::new(Mpu::default()),
+    },
+    // The SCB again past the MPU: the debug registers and the FPU's (PM0214 4.6).
+    Block {
+        base: super::mpu::BASE + super::mpu::SIZE,
+        size: super::scb::END - (super::mpu::BASE + super::mpu::SIZE),
+        name: "SCB",
+        model: || Box::new(Scb::at(super::mpu::BASE + super::mpu::SIZE)),
     },
     Block {
         base: 0xE004_2000,
@@ -468,6 +482,10 @@ mod tests {
         assert_eq!(named(0x4002_3C04), (Some("FLASH"), Some("KEYR")));
         assert_eq!(named(0x4001_2304), (Some("ADC1"), Some("CCR")));
         assert_eq!(named(0xE000_ED0C), (Some("SCB"), Some("AIRCR")));
+        // PM0214 4.2: the MPU inside the SCB's span, and the SCB past it.
+        assert_eq!(named(0xE000_ED94), (Some("MPU"), Some("CTRL")));
+        assert_eq!(named(0xE000_EDF0), (Some("SCB"), Some("DHCSR")));
+        assert_eq!(named(0xE000_EF44), (Some("SCB"), Some("MVFR1")));
         assert_eq!(named(0x4000_7000), (Some("PWR"), Some("CR1")));
         assert_eq!(named(0x4002_0C1C), (Some("GPIOD"), None));
         assert_eq!(named(0x3000_0000), (None, None));

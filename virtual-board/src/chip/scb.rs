@@ -1,7 +1,8 @@
 //! The System Control Block's registers the binary and a debugger use (PM0214 4.4): CPUID,
 //! VTOR, AIRCR (SYSRESETREQ resets the chip), SHCSR (panic-probe clears USGFAULTENA before its
 //! `udf`), CPACR (the FPU's access), and the FPU's MVFR0/MVFR1 (PM0214 4.6), which a debugger
-//! reads to know the core has an FPU.
+//! reads to know the core has an FPU. The MPU's registers lie inside the SCB's span and are
+//! a block of their own ([`super::mpu`]): the SCB is two rows of the map, one each side.
 
 use gdb_probe::cortex_m::{AIRCR, CPACR, CPUID, MVFR0, MVFR1, SHCSR, SYSRESETREQ, VECTKEY, VTOR};
 
@@ -11,8 +12,8 @@ use crate::stop::Refusal;
 
 /// SCB's base: CPUID (PM0214 4.4, table 49).
 pub const BASE: u32 = CPUID;
-/// Bytes up to MVFR1's end (PM0214 4.6.5).
-pub const SIZE: u32 = MVFR1 + 4 - BASE;
+/// MVFR1's end (PM0214 4.6.5).
+pub const END: u32 = MVFR1 + 4;
 
 /// SHCSR's bits that exist (reset 0): the enables, active and pending bits.
 const SHCSR_BITS: u32 = 0x0007_FD8B;
@@ -54,21 +55,34 @@ const NAMES: &[(u32, &str)] = &[
     (0x244, "MVFR1"),
 ];
 
-/// The SCB.
+/// The SCB's registers from `base` on (a row of the map).
 #[derive(Debug, Default)]
 pub struct Scb {
+    /// Where the row starts: offsets are from here.
+    base: u32,
     vtor: u32,
     cpacr: u32,
     shcsr: u32,
 }
 
+impl Scb {
+    /// The SCB's registers from `base` (at most [`END`]) on, at reset.
+    pub fn at(base: u32) -> Scb {
+        Scb {
+            base,
+            ..Scb::default()
+        }
+    }
+}
+
 impl Peripheral for Scb {
     fn register(&self, offset: u32) -> Option<&'static str> {
+        let offset = offset + self.base - BASE;
         NAMES.iter().find(|n| n.0 == offset).map(|n| n.1)
     }
 
     fn read(&mut self, offset: u32, _: &mut Bus<'_>) -> Result<u32, Refusal> {
-        match offset + BASE {
+        match offset + self.base {
             CPUID => Ok(CPUID_VALUE),
             MVFR0 => Ok(MVFR0_VALUE),
             MVFR1 => Ok(MVFR1_VALUE),
@@ -81,7 +95,7 @@ impl Peripheral for Scb {
     }
 
     fn write(&mut self, offset: u32, value: u32, _: &mut Bus<'_>) -> Result<Event, Refusal> {
-        match offset + BASE {
+        match offset + self.base {
             VTOR => self.vtor = value & !0x7F,
             AIRCR => {
                 if value >> 16 == VECTKEY && value & SYSRESETREQ != 0 {
@@ -96,6 +110,6 @@ impl Peripheral for Scb {
     }
 
     fn reset(&mut self) {
-        *self = Scb::default();
+        *self = Scb::at(self.base);
     }
 }
