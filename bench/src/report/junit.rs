@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use chrono::{DateTime, Utc};
 use quick_junit::{
     NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestRerun, TestSuite,
 };
@@ -20,6 +21,7 @@ use quick_junit::{
 use crate::check::protocol::{Check, StepVerdict};
 use crate::check::{Class, StepLine};
 use crate::report::Header;
+use crate::report::played::Played;
 
 /// The JUnit file could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -127,19 +129,18 @@ fn game_name(game: usize, last: &str) -> String {
     }
 }
 
-/// The games of a report, one case each. `resent` counts, per game, the commands the bench
-/// sent again after a lost reply.
-pub fn games(
-    header: &Header,
-    steps: &[StepLine],
-    resent: &BTreeMap<usize, u64>,
-    run: &RunProperties,
-) -> Junit {
+/// The games of a report, one case each. `played` holds what this process saw: the run's
+/// start (the suite's `timestamp`), and per game it played, the commands sent again after
+/// a lost reply and its time (the case's `time`). A game it did not play (finished before a
+/// `--resume`, or replayed from shards) has no `time`: none was measured, and 0 would say it
+/// took none.
+pub fn games(header: &Header, steps: &[StepLine], played: &Played, run: &RunProperties) -> Junit {
     let mut by_game: BTreeMap<usize, Vec<&StepLine>> = BTreeMap::new();
     for step in steps {
         by_game.entry(step.game).or_default().push(step);
     }
     let mut suite = suite(header, run);
+    suite.set_timestamp(DateTime::<Utc>::from(played.started));
     let class = class_name(header);
     for (game, steps) in &by_game {
         let last = steps.last().map_or("", |s| s.record.as_str());
@@ -147,7 +148,8 @@ pub fn games(
             .iter()
             .position(|s| matches!(s.class, Class::Wiring | Class::Fault));
         let failed = failed_at.map(|i| steps[i]);
-        let flaky = resent.get(game).copied().unwrap_or(0);
+        let this = played.games.get(game);
+        let flaky = this.map_or(0, |g| g.resent);
         let flaky_run = || {
             let mut rerun = TestRerun::new(NonSuccessKind::Failure);
             rerun.set_type("lost reply").set_message(format!(
@@ -186,6 +188,9 @@ pub fn games(
         };
         let mut case = TestCase::new(game_name(*game, last), status);
         case.set_classname(class.clone());
+        if let Some(this) = this {
+            case.set_time(this.took);
+        }
         // The failing step is in the failure's text: the output holds the other findings.
         let findings: Vec<String> = steps
             .iter()
@@ -324,7 +329,9 @@ fn temporary(dir: &Path, name: &std::ffi::OsStr) -> std::io::Result<(PathBuf, st
 mod tests {
     use super::*;
     use crate::report::Depends;
+    use crate::report::played::GamePlayed;
     use std::os::unix::fs::FileTypeExt;
+    use std::time::{Duration, SystemTime};
 
     fn header() -> Header {
         Header {
@@ -368,14 +375,9 @@ mod tests {
             step(0, "A7", Class::Agree, ""),
             step(1, "A7,c5", Class::Fault, "the firmware refused"),
         ];
-        let xml = games(
-            &header(),
-            &steps,
-            &BTreeMap::new(),
-            &RunProperties::default(),
-        )
-        .to_string()
-        .unwrap();
+        let xml = games(&header(), &steps, &Played::now(), &RunProperties::default())
+            .to_string()
+            .unwrap();
         assert!(xml.contains(r#"tests="2""#), "{xml}");
         assert!(xml.contains(r#"failures="1""#), "{xml}");
         assert!(
@@ -395,10 +397,62 @@ mod tests {
     }
 
     #[test]
+    fn each_game_played_has_its_time_and_the_suite_the_run_start() {
+        let steps = [
+            step(0, "A7", Class::Agree, ""),
+            step(1, "A7", Class::Agree, ""),
+            step(2, "A7", Class::Agree, ""),
+        ];
+        // 2023-11-14T22:13:20Z; game 1 finished before a --resume, so not played here.
+        let mut played = Played {
+            started: SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000),
+            games: BTreeMap::new(),
+        };
+        for (game, ms) in [(0, 1_500), (2, 2)] {
+            let took = Duration::from_millis(ms);
+            played.games.insert(game, GamePlayed { resent: 0, took });
+        }
+        let xml = xml(&games(
+            &header(),
+            &steps,
+            &played,
+            &RunProperties::default(),
+        ))
+        .unwrap();
+        assert!(
+            xml.contains(r#"timestamp="2023-11-14T22:13:20.000+00:00""#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(
+                r#"<testcase name="game 0: A7" classname="birdcage.hil.random4" time="1.500">"#
+            ),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(
+                r#"<testcase name="game 2: A7" classname="birdcage.hil.random4" time="0.002">"#
+            ),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<testcase name="game 1: A7" classname="birdcage.hil.random4">"#),
+            "{xml}"
+        );
+    }
+
+    #[test]
     fn a_game_with_a_command_sent_again_passes_as_flaky() {
         let steps = [step(0, "A7", Class::Agree, "")];
-        let resent = BTreeMap::from([(0, 2)]);
-        let xml = games(&header(), &steps, &resent, &RunProperties::default())
+        let mut played = Played::now();
+        played.games.insert(
+            0,
+            GamePlayed {
+                resent: 2,
+                took: Duration::from_millis(40),
+            },
+        );
+        let xml = games(&header(), &steps, &played, &RunProperties::default())
             .to_string()
             .unwrap();
         assert!(xml.contains(r#"failures="0""#), "{xml}");
@@ -436,14 +490,9 @@ mod tests {
     fn what_a_board_says_cannot_break_the_xml() {
         let hostile = "end ]]> of \u{1b}[31mred\u{1b}[0m \u{0} nul \u{7} bell <tag> & \"q\"";
         let steps = [step(0, "A7", Class::Fault, hostile)];
-        let xml = games(
-            &header(),
-            &steps,
-            &BTreeMap::new(),
-            &RunProperties::default(),
-        )
-        .to_string()
-        .unwrap();
+        let xml = games(&header(), &steps, &Played::now(), &RunProperties::default())
+            .to_string()
+            .unwrap();
         assert!(!xml.contains('\u{0}') && !xml.contains('\u{7}') && !xml.contains('\u{1b}'));
         assert!(!xml.contains("]]>"), "{xml}");
         assert!(!xml.contains("<tag>"), "{xml}");
@@ -456,14 +505,9 @@ mod tests {
             step(0, "", Class::Agree, ""),
             step(1, "A7,c5", Class::Agree, ""),
         ];
-        let xml = games(
-            &header(),
-            &steps,
-            &BTreeMap::new(),
-            &RunProperties::default(),
-        )
-        .to_string()
-        .unwrap();
+        let xml = games(&header(), &steps, &Played::now(), &RunProperties::default())
+            .to_string()
+            .unwrap();
         assert!(xml.contains(r#"name="game 0 (start position)""#), "{xml}");
         assert!(xml.contains(r#"name="game 1: A7,c5""#), "{xml}");
         assert!(!xml.contains(r#": ""#), "{xml}");
@@ -476,14 +520,9 @@ mod tests {
             step(0, "A7,c5", Class::Fault, "the firmware refused"),
             step(0, "A7,c5,C3", Class::Wiring, "node A4 is 300 codes off"),
         ];
-        let xml = games(
-            &header(),
-            &steps,
-            &BTreeMap::new(),
-            &RunProperties::default(),
-        )
-        .to_string()
-        .unwrap();
+        let xml = games(&header(), &steps, &Played::now(), &RunProperties::default())
+            .to_string()
+            .unwrap();
         // The failing step's block once (in the failure); the other findings in the output.
         assert_eq!(xml.matches("step A7,c5\n").count(), 1, "{xml}");
         assert_eq!(xml.matches("codes      [512, 300]").count(), 3, "{xml}");
@@ -505,7 +544,7 @@ mod tests {
             Class::Fault,
             "said \u{FFFF}\u{FFFE} then \u{1}",
         )];
-        let report = games(&header, &steps, &BTreeMap::new(), &RunProperties::default());
+        let report = games(&header, &steps, &Played::now(), &RunProperties::default());
         let xml = xml(&report).unwrap();
         let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
         let profile = doc
