@@ -51,8 +51,11 @@ fn failure(kind: &str, message: String) -> TestCaseStatus {
     status
 }
 
+/// A campaign's suite. Its timestamp is when the JUnit is made: a campaign's runs carry no
+/// start time, and its faults no time each (the cases have no `time`).
 fn suite(name: String, properties: &[(&str, String)]) -> TestSuite {
     let mut suite = TestSuite::new(name);
+    suite.set_timestamp(crate::report::junit::now());
     for (name, value) in properties {
         suite.add_property(Property::new(*name, value.as_str()));
     }
@@ -205,6 +208,7 @@ mod tests {
         assert_eq!(xml.matches("never on the cage").count(), 1, "{xml}");
         assert!(xml.contains("<system-out>silent</system-out>"), "{xml}");
         assert!(!xml.contains(": </system-out>"), "{xml}");
+        assert_eq!(xml.matches(" timestamp=\"").count(), 1, "{xml}");
     }
 
     #[cfg(feature = "probe")]

@@ -209,9 +209,12 @@ pub fn games(header: &Header, steps: &[StepLine], played: &Played, run: &RunProp
 }
 
 /// The steps of doctor's bring-up, one case each (a step that does not apply is skipped),
-/// with the probe, the board and the ELF's hash as properties.
+/// with the probe, the board and the ELF's hash as properties. The suite's timestamp is when
+/// this is called (the checks carry no start of their own), and the steps have no time: they
+/// are not timed one by one (several come from one exchange with the board).
 pub fn bring_up(checks: &[Check], properties: &[(&str, String)]) -> Junit {
     let mut suite = TestSuite::new("doctor");
+    suite.set_timestamp(now());
     for (name, value) in properties {
         suite.add_property(quick_junit::Property::new(*name, value.as_str()));
     }
@@ -241,6 +244,11 @@ pub fn bring_up(checks: &[Check], properties: &[(&str, String)]) -> Junit {
     let mut report = Junit::new("hil-tests doctor");
     report.add_test_suite(suite);
     report
+}
+
+/// Now, as a suite's timestamp, for the JUnit files whose run carries no start of its own.
+pub(crate) fn now() -> DateTime<Utc> {
+    DateTime::<Utc>::from(std::time::SystemTime::now())
 }
 
 /// The XML of `report`, well-formed whatever its text holds. quick-junit drops the control
@@ -471,9 +479,11 @@ mod tests {
                 "flash the same ELF",
             ),
         ];
-        let xml = bring_up(&checks, &[("probe", "virtual".to_string())])
-            .to_string()
-            .unwrap();
+        let before = now();
+        let report = bring_up(&checks, &[("probe", "virtual".to_string())]);
+        let stamp = report.test_suites[0].timestamp.expect("a timestamp");
+        assert!(before <= stamp && stamp <= now(), "{stamp}");
+        let xml = report.to_string().unwrap();
         assert!(
             xml.contains(r#"tests="3""#) && xml.contains(r#"failures="1""#),
             "{xml}"
