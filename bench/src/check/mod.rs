@@ -403,7 +403,7 @@ impl Predictor {
     fn band_detail(&self, worst: &Option<(Node, u16)>) -> String {
         match worst {
             Some((node, d)) => format!(
-                "node {node} reads {d} codes from its prediction (band {})",
+                "node {node} is {d} codes off its prediction (band {})",
                 self.band
             ),
             None => "the board measured another number of nodes".to_string(),
@@ -450,5 +450,41 @@ impl Predictor {
                 format!("only this board's part values lead to {edge}")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_step_out_of_band_says_how_many_codes_off_its_prediction_the_node_is() {
+        let size = heuristic::Size::M3;
+        let predictor = Predictor::new(&boards::NUCLEO_F446RE, size);
+        let position = Position::new(size, Side::Cut);
+        let mut codes = predictor.codes(&position);
+        // The first internal node, 300 codes away from what the profile predicts.
+        codes[0] = if codes[0] >= 300 {
+            codes[0] - 300
+        } else {
+            codes[0] + 300
+        };
+        let node = size.nodes().next().unwrap();
+        // The board claims a winner on the start position with a node far out of band.
+        let step = predictor.check(
+            0,
+            &Record::from_moves(Side::Cut, &[]).unwrap(),
+            &position,
+            &codes,
+            Outcome::GameOver(Side::Short),
+        );
+        assert_eq!(step.class, Class::Wiring);
+        assert_eq!(
+            step.detail,
+            format!(
+                "node {node} is 300 codes off its prediction (band {})",
+                firmware::band_codes(&boards::NUCLEO_F446RE)
+            )
+        );
     }
 }

@@ -51,8 +51,11 @@ fn failure(kind: &str, message: String) -> TestCaseStatus {
     status
 }
 
+/// A campaign's suite. Its timestamp is when the JUnit is made: a campaign's runs carry no
+/// start time, and its faults no time each (the cases have no `time`).
 fn suite(name: String, properties: &[(&str, String)]) -> TestSuite {
     let mut suite = TestSuite::new(name);
+    suite.set_timestamp(crate::report::junit::now());
     for (name, value) in properties {
         suite.add_property(Property::new(*name, value.as_str()));
     }
@@ -76,9 +79,18 @@ pub fn cage_faults(runs: &[FaultRun], properties: &[(&str, String)]) -> Junit {
                 run.size,
                 trial.kind.label()
             ));
-            let (verdict, after, detail) = fault_detail(trial);
-            let after = after.map_or(String::new(), |a| format!(" after {a} moves"));
-            case.set_system_out(format!("{verdict}{after}: {detail}"));
+            // A failure's or a skip's message says what became of the fault; a pass keeps
+            // its words (who noticed it, what changed within a tie) in the output.
+            if matches!(case.status, TestCaseStatus::Success { .. }) {
+                let (verdict, after, detail) = fault_detail(trial);
+                let after = after.map_or(String::new(), |a| format!(" after {a} moves"));
+                let detail = if detail.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {detail}")
+                };
+                case.set_system_out(format!("{verdict}{after}{detail}"));
+            }
             suite.add_test_case(case);
         }
         report.add_test_suite(suite);
@@ -190,6 +202,13 @@ mod tests {
         assert!(xml.contains("taken for play after 0 of the machine"));
         assert!(xml.contains("detected after 1 moves: open at A1"), "{xml}");
         assert!(xml.contains("never on the cage in the reference game"));
+        // Each fault's words once, and no words missing after a colon.
+        assert_eq!(xml.matches("B4 for C1").count(), 1, "{xml}");
+        assert_eq!(xml.matches("a short at B4").count(), 1, "{xml}");
+        assert_eq!(xml.matches("never on the cage").count(), 1, "{xml}");
+        assert!(xml.contains("<system-out>silent</system-out>"), "{xml}");
+        assert!(!xml.contains(": </system-out>"), "{xml}");
+        assert_eq!(xml.matches(" timestamp=\"").count(), 1, "{xml}");
     }
 
     #[cfg(feature = "probe")]

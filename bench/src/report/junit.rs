@@ -10,8 +10,10 @@
 //! firmware's log cannot break the file.
 
 use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
+use chrono::{DateTime, Utc};
 use quick_junit::{
     NonSuccessKind, Report as Junit, TestCase, TestCaseStatus, TestRerun, TestSuite,
 };
@@ -19,6 +21,7 @@ use quick_junit::{
 use crate::check::protocol::{Check, StepVerdict};
 use crate::check::{Class, StepLine};
 use crate::report::Header;
+use crate::report::played::Played;
 
 /// The JUnit file could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -26,6 +29,13 @@ pub enum JunitError {
     /// The XML could not be made.
     #[error("cannot write JUnit XML: {0}")]
     Serialize(#[from] quick_junit::SerializeError),
+    /// `--junit` names something that is not a regular file.
+    #[error(
+        "{} exists and is not a regular file (a device, a FIFO, a folder or a link): the JUnit \
+         file is only written as a regular file; name another path for --junit",
+        .0.display()
+    )]
+    NotAFile(PathBuf),
     /// The file could not be written.
     #[error("cannot write the JUnit file {path}: {source}")]
     Io {
@@ -109,24 +119,35 @@ fn describe(step: &StepLine) -> String {
     )
 }
 
-/// The games of a report, one case each. `resent` counts, per game, the commands the bench
-/// sent again after a lost reply.
-pub fn games(
-    header: &Header,
-    steps: &[StepLine],
-    resent: &BTreeMap<usize, u64>,
-    run: &RunProperties,
-) -> Junit {
+/// A game's case name: its index and the record of its last decision's position, or
+/// `(start position)` when that decision was the first one (an empty record).
+fn game_name(game: usize, last: &str) -> String {
+    if last.is_empty() {
+        format!("game {game} (start position)")
+    } else {
+        format!("game {game}: {last}")
+    }
+}
+
+/// The games of a report, one case each. `played` holds what this process saw: the run's
+/// start (the suite's `timestamp`), and per game it played, the commands sent again after
+/// a lost reply and its time (the case's `time`). A game it did not play (finished before a
+/// `--resume`, or replayed from shards) has no `time`: none was measured, and 0 would say it
+/// took none.
+pub fn games(header: &Header, steps: &[StepLine], played: &Played, run: &RunProperties) -> Junit {
     let mut by_game: BTreeMap<usize, Vec<&StepLine>> = BTreeMap::new();
     for step in steps {
         by_game.entry(step.game).or_default().push(step);
     }
     let mut suite = suite(header, run);
+    suite.set_timestamp(DateTime::<Utc>::from(played.started));
     let class = class_name(header);
     for (game, steps) in &by_game {
         let last = steps.last().map_or("", |s| s.record.as_str());
-        let failed = steps.iter().find(|s| s.class.is_failure());
-        let flaky = resent.get(game).copied().unwrap_or(0);
+        let failed_at = steps.iter().position(|s| s.class.is_failure());
+        let failed = failed_at.map(|i| steps[i]);
+        let this = played.games.get(game);
+        let flaky = this.map_or(0, |g| g.resent);
         let flaky_run = || {
             let mut rerun = TestRerun::new(NonSuccessKind::Failure);
             rerun.set_type("lost reply").set_message(format!(
@@ -163,12 +184,17 @@ pub fn games(
                 status
             }
         };
-        let mut case = TestCase::new(format!("game {game}: {last}"), status);
+        let mut case = TestCase::new(game_name(*game, last), status);
         case.set_classname(class.clone());
+        if let Some(this) = this {
+            case.set_time(this.took);
+        }
+        // The failing step is in the failure's text: the output holds the other findings.
         let findings: Vec<String> = steps
             .iter()
-            .filter(|s| !matches!(s.class, Class::Agree))
-            .map(|s| describe(s))
+            .enumerate()
+            .filter(|&(i, s)| !matches!(s.class, Class::Agree) && Some(i) != failed_at)
+            .map(|(_, s)| describe(s))
             .collect();
         if !findings.is_empty() {
             case.set_system_out(findings.join("\n"));
@@ -181,9 +207,12 @@ pub fn games(
 }
 
 /// The steps of doctor's bring-up, one case each (a step that does not apply is skipped),
-/// with the probe, the board and the ELF's hash as properties.
+/// with the probe, the board and the ELF's hash as properties. The suite's timestamp is when
+/// this is called (the checks carry no start of their own), and the steps have no time: they
+/// are not timed one by one (several come from one exchange with the board).
 pub fn bring_up(checks: &[Check], properties: &[(&str, String)]) -> Junit {
     let mut suite = TestSuite::new("doctor");
+    suite.set_timestamp(now());
     for (name, value) in properties {
         suite.add_property(quick_junit::Property::new(*name, value.as_str()));
     }
@@ -215,25 +244,100 @@ pub fn bring_up(checks: &[Check], properties: &[(&str, String)]) -> Junit {
     report
 }
 
-/// Writes `report` to `path` (a temporary file beside it, then renamed, so a reader never
-/// sees half a file).
+/// Now, as a suite's timestamp, for the JUnit files whose run carries no start of its own.
+pub(crate) fn now() -> DateTime<Utc> {
+    DateTime::<Utc>::from(std::time::SystemTime::now())
+}
+
+/// The XML of `report`, well-formed whatever its text holds. quick-junit drops the control
+/// characters XML 1.0 forbids but lets the noncharacters U+FFFE and U+FFFF through (a
+/// profile's name or a log can hold them), which XML forbids too, even as `&#xFFFE;`: they
+/// become U+FFFD, the replacement character. The markup quick-junit writes is ASCII, so
+/// replacing them in the whole document touches text and attribute values only.
+pub fn xml(report: &Junit) -> Result<String, JunitError> {
+    Ok(report
+        .to_string()?
+        .replace(['\u{FFFE}', '\u{FFFF}'], "\u{FFFD}"))
+}
+
+/// Writes `report` to `path`: a temporary file beside it, then renamed, so a reader never
+/// sees half a file. `path` must be a regular file or nothing: a device, a FIFO, a folder or
+/// a link is refused (renaming over `/dev/null` would replace it). The temporary file has a
+/// name no one can plant beforehand: made with `O_CREAT | O_EXCL | O_NOFOLLOW`, it is a new
+/// file or an error, never a link someone left there.
 pub fn write(report: &Junit, path: &Path) -> Result<(), JunitError> {
-    let xml = report.to_string()?;
+    let xml = xml(report)?;
     let io = |source| JunitError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, xml).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.file_type().is_file() => {
+            return Err(JunitError::NotAFile(path.to_path_buf()));
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(io(e)),
+    }
+    let Some(name) = path.file_name() else {
+        return Err(JunitError::NotAFile(path.to_path_buf()));
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let (tmp, mut file) = temporary(dir, name).map_err(io)?;
+    let written = file
+        .write_all(xml.as_bytes())
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io(e));
+    }
+    Ok(())
+}
+
+/// The counter in [`temporary`]'s names.
+static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A new file in `dir` named after `name`, the process and a counter: created exclusively
+/// and without following a link (the name is guessable, so the open, not the name, is what
+/// keeps it safe); a name taken is passed over for the next.
+fn temporary(dir: &Path, name: &std::ffi::OsStr) -> std::io::Result<(PathBuf, std::fs::File)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut last = None;
+    for _ in 0..100 {
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(
+            ".{}.{}.tmp",
+            std::process::id(),
+            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        let tmp = dir.join(tmp_name);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .mode(0o666)
+            .open(&tmp)
+        {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::from(std::io::ErrorKind::AlreadyExists)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::report::Depends;
+    use crate::report::played::GamePlayed;
+    use std::os::unix::fs::FileTypeExt;
+    use std::time::{Duration, SystemTime};
 
     fn header() -> Header {
         Header {
@@ -277,14 +381,9 @@ mod tests {
             step(0, "A7", Class::Agree, ""),
             step(1, "A7,c5", Class::Fault, "the firmware refused"),
         ];
-        let xml = games(
-            &header(),
-            &steps,
-            &BTreeMap::new(),
-            &RunProperties::default(),
-        )
-        .to_string()
-        .unwrap();
+        let xml = games(&header(), &steps, &Played::now(), &RunProperties::default())
+            .to_string()
+            .unwrap();
         assert!(xml.contains(r#"tests="2""#), "{xml}");
         assert!(xml.contains(r#"failures="1""#), "{xml}");
         assert!(
@@ -304,10 +403,62 @@ mod tests {
     }
 
     #[test]
+    fn each_game_played_has_its_time_and_the_suite_the_run_start() {
+        let steps = [
+            step(0, "A7", Class::Agree, ""),
+            step(1, "A7", Class::Agree, ""),
+            step(2, "A7", Class::Agree, ""),
+        ];
+        // 2023-11-14T22:13:20Z; game 1 finished before a --resume, so not played here.
+        let mut played = Played {
+            started: SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000),
+            games: BTreeMap::new(),
+        };
+        for (game, ms) in [(0, 1_500), (2, 2)] {
+            let took = Duration::from_millis(ms);
+            played.games.insert(game, GamePlayed { resent: 0, took });
+        }
+        let xml = xml(&games(
+            &header(),
+            &steps,
+            &played,
+            &RunProperties::default(),
+        ))
+        .unwrap();
+        assert!(
+            xml.contains(r#"timestamp="2023-11-14T22:13:20.000+00:00""#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(
+                r#"<testcase name="game 0: A7" classname="birdcage.hil.random4" time="1.500">"#
+            ),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(
+                r#"<testcase name="game 2: A7" classname="birdcage.hil.random4" time="0.002">"#
+            ),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(r#"<testcase name="game 1: A7" classname="birdcage.hil.random4">"#),
+            "{xml}"
+        );
+    }
+
+    #[test]
     fn a_game_with_a_command_sent_again_passes_as_flaky() {
         let steps = [step(0, "A7", Class::Agree, "")];
-        let resent = BTreeMap::from([(0, 2)]);
-        let xml = games(&header(), &steps, &resent, &RunProperties::default())
+        let mut played = Played::now();
+        played.games.insert(
+            0,
+            GamePlayed {
+                resent: 2,
+                took: Duration::from_millis(40),
+            },
+        );
+        let xml = games(&header(), &steps, &played, &RunProperties::default())
             .to_string()
             .unwrap();
         assert!(xml.contains(r#"failures="0""#), "{xml}");
@@ -326,9 +477,11 @@ mod tests {
                 "flash the same ELF",
             ),
         ];
-        let xml = bring_up(&checks, &[("probe", "virtual".to_string())])
-            .to_string()
-            .unwrap();
+        let before = now();
+        let report = bring_up(&checks, &[("probe", "virtual".to_string())]);
+        let stamp = report.test_suites[0].timestamp.expect("a timestamp");
+        assert!(before <= stamp && stamp <= now(), "{stamp}");
+        let xml = report.to_string().unwrap();
         assert!(
             xml.contains(r#"tests="3""#) && xml.contains(r#"failures="1""#),
             "{xml}"
@@ -345,17 +498,163 @@ mod tests {
     fn what_a_board_says_cannot_break_the_xml() {
         let hostile = "end ]]> of \u{1b}[31mred\u{1b}[0m \u{0} nul \u{7} bell <tag> & \"q\"";
         let steps = [step(0, "A7", Class::Fault, hostile)];
-        let xml = games(
-            &header(),
-            &steps,
-            &BTreeMap::new(),
-            &RunProperties::default(),
-        )
-        .to_string()
-        .unwrap();
+        let xml = games(&header(), &steps, &Played::now(), &RunProperties::default())
+            .to_string()
+            .unwrap();
         assert!(!xml.contains('\u{0}') && !xml.contains('\u{7}') && !xml.contains('\u{1b}'));
         assert!(!xml.contains("]]>"), "{xml}");
         assert!(!xml.contains("<tag>"), "{xml}");
         assert!(xml.contains("&lt;tag&gt; &amp;"), "{xml}");
+    }
+
+    #[test]
+    fn a_game_decided_on_the_start_position_is_named_so_not_with_a_dangling_colon() {
+        let steps = [
+            step(0, "", Class::Agree, ""),
+            step(1, "A7,c5", Class::Agree, ""),
+        ];
+        let xml = games(&header(), &steps, &Played::now(), &RunProperties::default())
+            .to_string()
+            .unwrap();
+        assert!(xml.contains(r#"name="game 0 (start position)""#), "{xml}");
+        assert!(xml.contains(r#"name="game 1: A7,c5""#), "{xml}");
+        assert!(!xml.contains(r#": ""#), "{xml}");
+    }
+
+    #[test]
+    fn a_failing_step_is_written_once_in_its_failure_not_again_in_the_output() {
+        let steps = [
+            step(0, "A7", Class::Tie, "C5 is tied"),
+            step(0, "A7,c5", Class::Fault, "the firmware refused"),
+            step(0, "A7,c5,C3", Class::Wiring, "node A4 is 300 codes off"),
+        ];
+        let xml = games(&header(), &steps, &Played::now(), &RunProperties::default())
+            .to_string()
+            .unwrap();
+        // The failing step's block once (in the failure); the other findings in the output.
+        assert_eq!(xml.matches("step A7,c5\n").count(), 1, "{xml}");
+        assert_eq!(xml.matches("codes      [512, 300]").count(), 3, "{xml}");
+        let out = &xml[xml.find("<system-out>").expect("the findings")..];
+        assert!(
+            out.contains("step A7\n") && out.contains("step A7,c5,C3\n"),
+            "{xml}"
+        );
+        assert!(!out.contains("step A7,c5\n"), "{xml}");
+    }
+
+    #[test]
+    fn noncharacters_xml_forbids_are_replaced_and_a_real_parser_reads_the_file() {
+        let mut header = header();
+        header.profile = Some("cage\u{FFFE}board\u{FFFF}".into());
+        let steps = [step(
+            0,
+            "A7",
+            Class::Fault,
+            "said \u{FFFF}\u{FFFE} then \u{1}",
+        )];
+        let report = games(&header, &steps, &Played::now(), &RunProperties::default());
+        let xml = xml(&report).unwrap();
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+        let profile = doc
+            .descendants()
+            .find(|n| n.attribute("name") == Some("profile"))
+            .and_then(|n| n.attribute("value"));
+        assert_eq!(profile, Some("cage\u{FFFD}board\u{FFFD}"));
+        let failure = doc
+            .descendants()
+            .find(|n| n.has_tag_name("failure"))
+            .expect("the failure");
+        assert!(
+            failure
+                .attribute("message")
+                .is_some_and(|m| m.ends_with("said \u{FFFD}\u{FFFD} then ")),
+            "{xml}"
+        );
+    }
+
+    fn written(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn doctor() -> Junit {
+        bring_up(&[Check::pass("probe found", "qemu")], &[])
+    }
+
+    #[test]
+    fn write_replaces_a_regular_file_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("junit.xml");
+        std::fs::write(&path, "old").unwrap();
+        write(&doctor(), &path).unwrap();
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .contains("probe found")
+        );
+        assert_eq!(written(dir.path()), ["junit.xml"]);
+    }
+
+    #[test]
+    fn write_refuses_a_path_that_is_not_a_regular_file_and_names_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), &link).unwrap();
+        for path in [fifo, link, dir.path().to_path_buf()] {
+            let error = write(&doctor(), &path).unwrap_err().to_string();
+            assert_eq!(
+                error,
+                format!(
+                    "{} exists and is not a regular file (a device, a FIFO, a folder or a \
+                     link): the JUnit file is only written as a regular file; name another \
+                     path for --junit",
+                    path.display()
+                )
+            );
+        }
+        assert!(
+            std::fs::symlink_metadata(dir.path().join("fifo"))
+                .unwrap()
+                .file_type()
+                .is_fifo()
+        );
+        assert_eq!(written(dir.path()), ["fifo", "link"]);
+    }
+
+    #[test]
+    fn write_does_not_follow_a_link_planted_where_a_temporary_file_would_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("junit.xml");
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        // The old fixed name, and the next names this process's writer will try.
+        let next = NEXT.load(std::sync::atomic::Ordering::Relaxed);
+        let pid = std::process::id();
+        let mut planted = vec!["junit.xml.tmp".to_string()];
+        planted.extend((next..next + 20).map(|n| format!(".junit.xml.{pid}.{n}.tmp")));
+        for name in &planted {
+            std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
+        }
+        write(&doctor(), &path).unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(
+            std::fs::read_to_string(&path)
+                .unwrap()
+                .contains("probe found")
+        );
+        let mut left = planted;
+        left.extend(["junit.xml".to_string(), "victim".to_string()]);
+        left.sort();
+        assert_eq!(written(dir.path()), left);
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod chain;
 pub mod junit;
+pub mod played;
 pub mod plot;
 pub mod tally;
 
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::check::{Step, StepLine};
 use crate::report::chain::{Broken, Chain};
+use crate::report::played::{GamePlayed, Played};
 use crate::report::tally::Tally;
 
 /// What was run, on what.
@@ -106,9 +108,9 @@ pub trait GameSink {
     fn step(&mut self, step: &Step) -> Result<(), ReportError>;
     /// Records the end of game `index`, which left `branches` replies of Short (tree).
     fn end_game(&mut self, index: usize, branches: usize) -> Result<(), ReportError>;
-    /// Notes that `count` commands of game `index` were sent again after a lost reply.
-    fn note_resent(&mut self, index: usize, count: u64) {
-        let _ = (index, count);
+    /// Notes how game `index` went in this process: its time, its commands sent again.
+    fn note_played(&mut self, index: usize, game: GamePlayed) {
+        let _ = (index, game);
     }
 }
 
@@ -190,9 +192,9 @@ pub struct Report {
     interrupted: Option<String>,
     /// What a transport with recovery went through (PIL over RTT, HIL); `link` in the summary.
     retry: Option<crate::dut::retry::RetryStats>,
-    /// Per game played in this process, the commands sent again after a lost reply (for
-    /// JUnit's flaky tests; not written to the report, whose bytes stay the same).
-    resent: BTreeMap<usize, u64>,
+    /// The games played in this process, their times and resends, for JUnit (not written
+    /// to the report, whose bytes stay the same).
+    played: Played,
 }
 
 /// What [`Report::open`] does with a folder that already holds a report.
@@ -702,7 +704,7 @@ impl Report {
             band: None,
             interrupted: None,
             retry: None,
-            resent: BTreeMap::new(),
+            played: Played::now(),
         };
         match scan {
             Some(scan) => {
@@ -820,16 +822,16 @@ impl Report {
         self.record(Line::GameEnd(index, branches))
     }
 
-    /// Records that `count` commands of game `index` were sent again after a lost reply.
-    pub fn note_resent(&mut self, index: usize, count: u64) {
-        if count > 0 {
-            self.resent.insert(index, count);
-        }
+    /// Records how game `index` went in this process.
+    pub fn note_played(&mut self, index: usize, game: GamePlayed) {
+        self.played.games.insert(index, game);
     }
 
-    /// Per game played in this process, the commands sent again after a lost reply.
-    pub fn resent(&self) -> &BTreeMap<usize, u64> {
-        &self.resent
+    /// The run's start and the games played in this process: their times and the commands
+    /// sent again after a lost reply, what [`junit::games`] reads. (Named for what it first
+    /// held: `hil-tests run` calls it.)
+    pub fn resent(&self) -> &Played {
+        &self.played
     }
 
     /// The header the report was opened with.
@@ -970,8 +972,8 @@ impl GameSink for Report {
         Report::end_game(self, index, branches)
     }
 
-    fn note_resent(&mut self, index: usize, count: u64) {
-        Report::note_resent(self, index, count);
+    fn note_played(&mut self, index: usize, game: GamePlayed) {
+        Report::note_played(self, index, game);
     }
 }
 

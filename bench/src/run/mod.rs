@@ -12,6 +12,7 @@ use firmware::protocol::{Command, Reply};
 
 use crate::check::Predictor;
 use crate::dut::{Lost, Target, TargetError};
+use crate::report::played::GamePlayed;
 use crate::report::{Depends, GameSink, Header, ReportError};
 use game::play_game;
 use scenario::{Scenario, Script};
@@ -85,6 +86,7 @@ pub fn campaign(
             Some(b) => b,
             None => {
                 let before = target.retry_stats().map_or(0, |r| r.rerequests);
+                let start = std::time::Instant::now();
                 let mut steps = Vec::new();
                 let b = play_game(
                     target,
@@ -94,12 +96,19 @@ pub fn campaign(
                     &script,
                     &mut |s| steps.push(s),
                 )?;
+                let took = start.elapsed();
                 for s in steps {
                     report.step(&s)?;
                 }
                 report.end_game(index, b)?;
                 let after = target.retry_stats().map_or(0, |r| r.rerequests);
-                report.note_resent(index, after.saturating_sub(before));
+                report.note_played(
+                    index,
+                    GamePlayed {
+                        resent: after.saturating_sub(before),
+                        took,
+                    },
+                );
                 b
             }
         };
@@ -120,4 +129,33 @@ pub fn campaign(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{Existing, Report};
+
+    #[test]
+    fn a_campaign_notes_each_game_it_plays_with_its_time() {
+        let profile = &boards::NUCLEO_F446RE;
+        let scenario = Scenario::random(heuristic::Size::M3, 2, 1);
+        let mut sil = crate::Sil::new(profile, scenario.size, None).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let header = header(&mut sil, profile, &scenario, None).unwrap();
+        let before = std::time::SystemTime::now();
+        let mut report = Report::open(dir.path(), header, Existing::Refuse).unwrap();
+        campaign(&mut sil, profile, &scenario, &mut report, &mut |_, _| {
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let played = report.resent();
+        assert!(played.started >= before, "{played:?}");
+        assert_eq!(played.games.keys().copied().collect::<Vec<_>>(), [0, 1]);
+        // A game of several decisions through the SIL firmware takes some time; none is 0.
+        for game in played.games.values() {
+            assert!(game.took > std::time::Duration::ZERO, "{played:?}");
+            assert!(game.took < std::time::Duration::from_secs(60), "{played:?}");
+        }
+    }
 }
