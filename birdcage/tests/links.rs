@@ -190,7 +190,7 @@ fn a_part_that_cannot_be_read_is_said_once() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         format!(
-            "error: {}: not a whole shard (not a regular file); remove it and run `{} links --vertices 5 --out {} --shard 1/1`\n",
+            "error: {}: not a whole shard (a folder, not a regular file); remove it and run `{} links --vertices 5 --out {} --shard 1/1`\n",
             part.display(),
             env!("CARGO_BIN_EXE_birdcage"),
             dir.display()

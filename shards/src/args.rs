@@ -6,8 +6,8 @@
 use clap::Args;
 
 use crate::Mode;
-use crate::ShardId;
 use crate::slurm::{DEFAULT_MEM, DEFAULT_TIME, Options};
+use crate::{MAX_SHARDS, ShardId};
 
 /// How a long job is split and run (the shard model: README, "Beyond one machine").
 #[derive(Args, Debug, Clone)]
@@ -20,7 +20,7 @@ pub struct ShardArgs {
     /// Split into P shards: with --slurm, the array's size; with --merge or --status, the
     /// split to read (default: the one DIR holds).
     #[arg(long, value_name = "P", alias = "parts", allow_negative_numbers = true,
-          value_parser = whole(1, 1_000_000))]
+          value_parser = whole(1, MAX_SHARDS.into()))]
     pub shards: Option<u32>,
     /// Make the report in DIR from the shards stored there (needs --out), byte for byte the
     /// report of one process.
@@ -51,7 +51,7 @@ pub struct ShardArgs {
     pub cpus_per_task: u32,
     /// Under --slurm, at most K tasks at once (the array's %K).
     #[arg(long, value_name = "K", requires = "slurm", allow_negative_numbers = true,
-          value_parser = whole(1, 1_000_000))]
+          value_parser = whole(1, MAX_SHARDS.into()))]
     pub at_once: Option<u32>,
 }
 

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use crate::slurm::{self, SlurmError, Status, Submission};
 use crate::{
-    Job, LockError, ShardError, ShardId, lock_folder, lock_shard, read_shards, write_shard,
+    FileError, Job, LockError, ShardError, ShardId, lock_folder, lock_shard, read_shards,
+    write_shard,
 };
 
 /// What a sharded command was asked to do.
@@ -107,14 +108,9 @@ pub enum ModelError {
         /// The splits found, e.g. `8 and 16`.
         counts: String,
     },
-    /// Writing a shard's file.
-    #[error("writing {}", .path.display())]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    /// Writing a shard's file, or something not a regular file in its place.
+    #[error(transparent)]
+    File(#[from] FileError),
 }
 
 /// Runs `job` in `dir` as `mode` asks: `run` makes one shard's body (a pure function of the
@@ -149,12 +145,7 @@ where
                 });
             }
             let body = run(*id)?;
-            let path = write_shard(dir, job, *id, &body).map_err(|source| {
-                model(ModelError::Write {
-                    path: crate::shard_path(dir, job, *id),
-                    source,
-                })
-            })?;
+            let path = write_shard(dir, job, *id, &body).map_err(|e| model(e.into()))?;
             Ok(Outcome::Shard { path, kept: false })
         }
         Mode::Merge(count) => {
@@ -197,26 +188,15 @@ where
 
 /// Submissions into one folder one at a time (two at once would both submit the same
 /// shards): an exclusive lock of its own, apart from the folder's, which running tasks share.
-fn slurm_lock(dir: &Path, job: &Job) -> Result<std::fs::File, ModelError> {
+fn slurm_lock(dir: &Path, job: &Job) -> Result<crate::lock::Held, ModelError> {
     let path = dir.join(format!(".{}.slurm.lock", job.name));
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(|source| LockError::Io {
-            path: path.clone(),
-            source,
-        })?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => Err(LockError::Busy {
+    crate::lock::acquire(&path, true)?.ok_or_else(|| {
+        LockError::Busy {
             dir: dir.to_path_buf(),
             holder: "another --slurm submission".into(),
         }
-        .into()),
-        Err(std::fs::TryLockError::Error(source)) => Err(LockError::Io { path, source }.into()),
-    }
+        .into()
+    })
 }
 
 /// The header of every shard file of `job.name` in `dir`: (file, spec, program, shard id).
@@ -235,8 +215,17 @@ fn headers(dir: &Path, job: &Job) -> Result<Headers, ShardError> {
         if !(name.starts_with(&prefix) && name.ends_with(".shard")) {
             continue;
         }
-        if let Some((spec, program, id)) = crate::file::read_header(&entry.path()) {
-            out.push((entry.path(), spec, program, id));
+        match crate::file::read_header(&entry.path()) {
+            Ok(Some((spec, program, id))) => out.push((entry.path(), spec, program, id)),
+            Ok(None) => {}
+            // A FIFO or a header claiming 1/4294967295: named now, never opened or counted.
+            Err(why) => {
+                return Err(ShardError::Corrupt {
+                    path: entry.path(),
+                    why,
+                    command: job.shard_command_any(),
+                });
+            }
         }
     }
     out.sort();
@@ -276,7 +265,7 @@ pub fn stored_count(dir: &Path, job: &Job) -> Result<u32, ModelError> {
         0 => Err(ModelError::NoShards {
             dir: dir.to_path_buf(),
             job: job.name.clone(),
-            command: job.shard_command_template(1).replace("K/1", "K/P"),
+            command: job.shard_command_any(),
         }),
         1 => Ok(counts.into_iter().next().expect("one")),
         _ => Err(ModelError::Splits {

@@ -15,15 +15,17 @@
 //! …body…
 //! ```
 //!
-//! It is written to a temporary file in the same folder (`.NAME.tmp-PID`), flushed to disk,
-//! then renamed into place, so a shard killed while writing leaves only a temporary file that
-//! every reader ignores.
+//! It is written to a temporary file in the same folder (`.NAME.K-of-P.shard.tmp-PID`), flushed
+//! to disk, then renamed into place, so a shard killed while writing leaves only a temporary
+//! file that every reader ignores. Only regular files are read, never through a link, and a
+//! FIFO named like a shard is refused by type, never opened ([`crate::safe`]).
 
 use std::collections::BTreeMap;
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::fs;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::safe::{FileError, open_regular};
 use crate::spec::sha256_hex;
 use crate::{Job, ShardId};
 
@@ -44,12 +46,10 @@ pub fn shard_path(dir: &Path, job: &Job, id: ShardId) -> PathBuf {
     ))
 }
 
-/// Writes shard `id`'s file whole or not at all: a temporary file in `dir`, synced, renamed
-/// into place, and the folder synced so the rename survives a crash.
-pub fn write_shard(dir: &Path, job: &Job, id: ShardId, body: &[u8]) -> io::Result<PathBuf> {
+/// Writes shard `id`'s file whole or not at all ([`crate::safe::write_file_with`]: a
+/// temporary file created new in `dir`, synced, renamed onto a regular file or nothing).
+pub fn write_shard(dir: &Path, job: &Job, id: ShardId, body: &[u8]) -> Result<PathBuf, FileError> {
     let path = shard_path(dir, job, id);
-    let name = path.file_name().expect("a file").to_string_lossy();
-    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
     let header = format!(
         "{MAGIC}\njob {}\nspec {}\nprogram {}\nshard {id}\nbytes {}\ncontent {}\n\n",
         job.name,
@@ -58,22 +58,10 @@ pub fn write_shard(dir: &Path, job: &Job, id: ShardId, body: &[u8]) -> io::Resul
         body.len(),
         sha256_hex(body)
     );
-    let written = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(header.as_bytes())?;
-        file.write_all(body)?;
-        file.sync_all()?;
-        fs::rename(&tmp, &path)
-    })();
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    // The rename is durable once the folder is synced; a folder that cannot be opened for
-    // that (some file systems) still holds the file.
-    if let Ok(folder) = File::open(dir) {
-        let _ = folder.sync_all();
-    }
+    crate::safe::write_file_with(&path, |w| {
+        w.write_all(header.as_bytes())?;
+        w.write_all(body)
+    })?;
     Ok(path)
 }
 
@@ -207,24 +195,37 @@ pub(crate) fn id_from_name(path: &Path, job: &Job) -> Option<ShardId> {
     ShardId::new(k.parse().ok()?, p.parse().ok()?)
 }
 
-/// A shard file's spec hash, program and shard id from its header alone (its first 1 KiB),
-/// `None` if it has no such header: enough to tell whose a shard is without reading it whole.
-pub(crate) fn read_header(path: &Path) -> Option<(String, String, ShardId)> {
-    use std::io::Read;
+/// A shard file's spec hash, program and shard id from its header alone (its first 1 KiB):
+/// enough to tell whose a shard is without reading it whole. `Ok(None)` if it has no such
+/// header (the merge names it corrupt); `Err(why)` if it is not a regular file (never opened
+/// then) or its shard line is not a shard (`1/4294967295`: more shards than any job has).
+pub(crate) fn read_header(path: &Path) -> Result<Option<(String, String, ShardId)>, String> {
     let mut head = Vec::with_capacity(1024);
-    File::open(path)
-        .ok()?
-        .take(1024)
-        .read_to_end(&mut head)
-        .ok()?;
+    match open_regular(path) {
+        Ok(file) => {
+            if file.take(1024).read_to_end(&mut head).is_err() {
+                return Ok(None);
+            }
+        }
+        Err(FileError::NotRegular { kind, .. }) => {
+            return Err(format!("{kind}, not a regular file"));
+        }
+        Err(_) => return Ok(None),
+    }
     let text = String::from_utf8_lossy(&head);
     let mut lines = text.lines();
-    (lines.next()? == MAGIC).then_some(())?;
-    let _job = lines.next()?.strip_prefix("job ")?;
-    let spec = lines.next()?.strip_prefix("spec ")?.to_string();
-    let program = lines.next()?.strip_prefix("program ")?.to_string();
-    let id = lines.next()?.strip_prefix("shard ")?.parse().ok()?;
-    Some((spec, program, id))
+    let mut next = |name: &str| Some(lines.next()?.strip_prefix(name)?.to_string());
+    let (Some(_), Some(_), Some(spec), Some(program), Some(shard)) = (
+        next(MAGIC).filter(String::is_empty),
+        next("job "),
+        next("spec "),
+        next("program "),
+        next("shard "),
+    ) else {
+        return Ok(None);
+    };
+    let id = shard.parse().map_err(|e| format!("its shard line: {e}"))?;
+    Ok(Some((spec, program, id)))
 }
 
 /// Whose a foreign shard is, in words: made by another version of the program (named), or
@@ -295,15 +296,22 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
                 job.shard_command_template(count)
             ),
         };
-        let meta = fs::metadata(&path).map_err(io_error(&path))?;
-        if !meta.is_file() {
-            survey.refused.push(ShardError::Corrupt {
-                command: remake_of(None),
-                why: "not a regular file".into(),
-                path,
-            });
-            continue;
-        }
+        // By type before opening: a FIFO named like a shard would block the open forever.
+        let file = match open_regular(&path) {
+            Ok(file) => file,
+            Err(FileError::NotRegular { kind, .. }) => {
+                survey.refused.push(ShardError::Corrupt {
+                    command: remake_of(None),
+                    why: format!("{kind}, not a regular file"),
+                    path,
+                });
+                continue;
+            }
+            Err(FileError::Read { source, .. } | FileError::Write { source, .. }) => {
+                return Err(ShardError::Io { path, source });
+            }
+        };
+        let meta = file.metadata().map_err(io_error(&path))?;
         if meta.len() > MAX_SHARD_BYTES {
             survey.refused.push(ShardError::Corrupt {
                 command: remake_of(None),
@@ -312,7 +320,10 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
             });
             continue;
         }
-        let bytes = fs::read(&path).map_err(io_error(&path))?;
+        let mut bytes = Vec::new();
+        file.take(MAX_SHARD_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io_error(&path))?;
         let (header, body) = match parse(&bytes) {
             Ok(parsed) => parsed,
             Err(why) => {

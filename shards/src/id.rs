@@ -4,7 +4,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// Shard `index` of `count`, 1 <= index <= count.
+/// The most shards a job may be split into: every `K/P` read (`--shard`, a shard file's
+/// header or name) and every `--shards P` is refused above it, so a header claiming
+/// `1/4294967295` cannot have a merge list four billion missing shards.
+pub const MAX_SHARDS: u32 = 1_000_000;
+
+/// Shard `index` of `count`, 1 <= index <= count <= [`MAX_SHARDS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ShardId {
     /// 1..=count.
@@ -14,11 +19,9 @@ pub struct ShardId {
 }
 
 impl ShardId {
-    /// Shard `index` of `count`; `None` unless 1 <= index <= count.
+    /// Shard `index` of `count`; `None` unless 1 <= index <= count <= [`MAX_SHARDS`].
     pub fn new(index: u32, count: u32) -> Option<ShardId> {
-        (1..=count)
-            .contains(&index)
-            .then_some(ShardId { index, count })
+        ((1..=count).contains(&index) && count <= MAX_SHARDS).then_some(ShardId { index, count })
     }
 
     /// The one shard of a one-process run (P = 1).
@@ -46,16 +49,26 @@ impl fmt::Display for ShardId {
 /// A `K/P` that is not a shard. The message does not repeat the text: whoever read it (clap,
 /// a shard file's reader) says where it came from.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("not K/P with 1 <= K <= P (e.g. 3/16)")]
-pub struct ShardIdError;
+pub enum ShardIdError {
+    /// Not two whole numbers with 1 <= K <= P.
+    #[error("not K/P with 1 <= K <= P (e.g. 3/16)")]
+    NotShard,
+    /// P above [`MAX_SHARDS`].
+    #[error("P = {0} is more than {MAX_SHARDS}, the most shards a job may have")]
+    TooMany(u64),
+}
 
 impl FromStr for ShardId {
     type Err = ShardIdError;
     fn from_str(text: &str) -> Result<ShardId, ShardIdError> {
-        let (k, p) = text.split_once('/').ok_or(ShardIdError)?;
-        let index: u32 = k.trim().parse().map_err(|_| ShardIdError)?;
-        let count: u32 = p.trim().parse().map_err(|_| ShardIdError)?;
-        ShardId::new(index, count).ok_or(ShardIdError)
+        use ShardIdError::{NotShard, TooMany};
+        let (k, p) = text.split_once('/').ok_or(NotShard)?;
+        let index: u32 = k.trim().parse().map_err(|_| NotShard)?;
+        let count: u64 = p.trim().parse().map_err(|_| NotShard)?;
+        if count > u64::from(MAX_SHARDS) {
+            return Err(TooMany(count));
+        }
+        ShardId::new(index, count as u32).ok_or(NotShard)
     }
 }
 
@@ -77,12 +90,28 @@ mod tests {
             })
         );
         for bad in ["0/4", "5/4", "3", "/4", "a/4", "3/", "-1/4", "1/0", ""] {
-            assert_eq!(bad.parse::<ShardId>(), Err(ShardIdError), "{bad}");
+            assert_eq!(bad.parse::<ShardId>(), Err(ShardIdError::NotShard), "{bad}");
         }
         assert_eq!(
-            ShardIdError.to_string(),
+            ShardIdError::NotShard.to_string(),
             "not K/P with 1 <= K <= P (e.g. 3/16)"
         );
+    }
+
+    #[test]
+    fn more_shards_than_the_cap_are_refused() {
+        // `--shard 1/10000000` grew memory to an abort; a header's 1/4294967295 made every
+        // later merge of the folder abort.
+        assert_eq!("1/1000000".parse::<ShardId>().unwrap().count, 1_000_000);
+        for (text, p) in [("1/1000001", 1_000_001), ("1/10000000", 10_000_000u64)] {
+            assert_eq!(text.parse::<ShardId>(), Err(ShardIdError::TooMany(p)));
+        }
+        let e = "1/4294967295".parse::<ShardId>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "P = 4294967295 is more than 1000000, the most shards a job may have"
+        );
+        assert_eq!(ShardId::new(1, 1_000_001), None);
     }
 
     #[test]

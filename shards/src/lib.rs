@@ -13,6 +13,8 @@
 //!   else a [`ShardError`] naming the file and the command that makes it again;
 //! - [`lock_folder`]/[`lock_shard`]: a folder lock that the tasks of one array share and a
 //!   second run is refused;
+//! - [`safe`]: files read and written in a folder others may write: never through a link,
+//!   never blocked on a FIFO, written whole or not at all;
 //! - [`drive`]: what each mode (`--out DIR` alone, `--shard`, `--merge`, `--slurm`, `--status`)
 //!   does with a job's two functions, run one shard and merge the bodies;
 //! - [`slurm`]: Slurm as the engine (a job array, a merge job after it, status, resubmit);
@@ -27,6 +29,7 @@ mod drive;
 mod file;
 mod id;
 mod lock;
+pub mod safe;
 pub mod slurm;
 mod spec;
 
@@ -36,6 +39,7 @@ pub use drive::{Mode, ModelError, Outcome, drive, stored_count, stored_counts};
 pub use file::{
     MAX_SHARD_BYTES, Remake, ShardError, Survey, read_shards, shard_path, survey, write_shard,
 };
-pub use id::{ShardId, ShardIdError};
+pub use id::{MAX_SHARDS, ShardId, ShardIdError};
 pub use lock::{FOLDER_LOCK, Lock, LockError, lock_folder, lock_shard, shard_running};
+pub use safe::FileError;
 pub use spec::{Job, sha256_hex, shell_quote};

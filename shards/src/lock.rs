@@ -11,24 +11,69 @@
 //!   task of the same shard (a second array over the same folder) is refused.
 //!
 //! The holder writes its process id, host and command into the file it holds alone, so the
-//! refused run names it. The files stay after the run (removing a lock file while another
-//! process waits on it would let two hold "the" lock); a lock dies with its process, so a
-//! killed task never leaves the folder locked.
+//! refused run names it. A lock file is opened only if it is a regular file, never through a
+//! link ([`crate::safe::open_or_create`]): a `.shards.lock -> ~/victim` planted by another user
+//! of the folder is refused by name, not truncated and signed.
+//!
+//! A lock held alone is removed when released, if its path still names the file locked: a
+//! run leaves no lock file behind. A shared holder cannot know it is the last, so the tasks of
+//! an array leave `.shards.lock`, and the merge after them removes it. Removing a lock file
+//! would let two processes hold "the" lock (one on the removed file, one on a new one), were it
+//! not that every taker checks, once locked, that the path still names the file it locked, and
+//! opens again if not. A lock dies with its process, so a killed task never leaves the folder
+//! locked (only its file).
 
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
+use crate::safe::{FileError, open_or_create, open_regular};
 use crate::{Job, ShardId};
 
 /// The folder lock's file name.
 pub const FOLDER_LOCK: &str = ".shards.lock";
 
-/// Held locks; dropping it releases them.
+/// Held locks; dropping it releases them (the shard's first), removing the files held alone.
 #[derive(Debug)]
 pub struct Lock {
-    _folder: File,
-    _shard: Option<File>,
+    _shard: Option<Held>,
+    _folder: Held,
+}
+
+/// One lock file, locked.
+#[derive(Debug)]
+pub(crate) struct Held {
+    file: File,
+    path: PathBuf,
+    alone: bool,
+}
+
+impl Drop for Held {
+    /// Removes the file while still holding it alone, and only the file locked: the path may
+    /// name another file by now (someone moved ours away), which is not ours to remove.
+    fn drop(&mut self) {
+        if self.alone && same_file(&self.file, &self.path) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `path` names the open `file` (same device and inode, the path's link not
+/// followed). Elsewhere than Unix, never: nothing is removed there.
+fn same_file(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::symlink_metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        false
+    }
 }
 
 /// Why a folder could not be locked.
@@ -42,7 +87,10 @@ pub enum LockError {
         /// Who holds it (process id, host, command), as far as known.
         holder: String,
     },
-    /// The lock file could not be opened or locked.
+    /// The lock file is not a regular file (a link, a FIFO), or could not be opened.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The lock file could not be locked or signed.
     #[error("locking {}", .path.display())]
     Io {
         /// The lock file.
@@ -50,6 +98,45 @@ pub enum LockError {
         /// Why.
         source: io::Error,
     },
+}
+
+/// How often a taker opens a lock file again when the one it locked was removed meanwhile
+/// by its last holder: more than once only if runs keep ending as this one starts.
+const ATTEMPTS: u32 = 16;
+
+/// Locks the file at `path`, alone or shared: `Ok(None)` if another holds it so.
+pub(crate) fn acquire(path: &Path, alone: bool) -> Result<Option<Held>, LockError> {
+    for _ in 0..ATTEMPTS {
+        let file = open_or_create(path)?;
+        let locked = if alone {
+            file.try_lock()
+        } else {
+            file.try_lock_shared()
+        };
+        match locked {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => return Ok(None),
+            Err(TryLockError::Error(source)) => {
+                return Err(LockError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        }
+        // Locked: but the file may have been removed by its holder between our open and our
+        // lock, and a lock on a removed file locks nothing. Then open again.
+        if cfg!(not(unix)) || same_file(&file, path) {
+            return Ok(Some(Held {
+                file,
+                path: path.to_path_buf(),
+                alone,
+            }));
+        }
+    }
+    Err(LockError::Io {
+        path: path.to_path_buf(),
+        source: io::Error::other("the lock file kept being removed while it was taken"),
+    })
 }
 
 /// `pid N on HOST: WHAT`, what a holder writes into its lock file.
@@ -60,22 +147,10 @@ fn holder_text(what: &str) -> String {
     format!("pid {} on {host}: {what}", std::process::id())
 }
 
-fn open(path: &Path) -> Result<File, LockError> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|source| LockError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
-}
-
 /// Writes the holder's text into a lock file it holds alone.
-fn sign(file: &mut File, path: &Path, what: &str) -> Result<(), LockError> {
+fn sign(held: &mut Held, what: &str) -> Result<(), LockError> {
     let text = holder_text(what);
+    let file = &mut held.file;
     (|| {
         file.set_len(0)?;
         file.rewind()?;
@@ -83,7 +158,7 @@ fn sign(file: &mut File, path: &Path, what: &str) -> Result<(), LockError> {
         file.flush()
     })()
     .map_err(|source| LockError::Io {
-        path: path.to_path_buf(),
+        path: held.path.clone(),
         source,
     })
 }
@@ -91,7 +166,11 @@ fn sign(file: &mut File, path: &Path, what: &str) -> Result<(), LockError> {
 /// What a lock file's holder wrote, or a plain word when it wrote nothing.
 fn read_holder(path: &Path) -> Option<String> {
     let mut text = String::new();
-    File::open(path).ok()?.read_to_string(&mut text).ok()?;
+    open_regular(path)
+        .ok()?
+        .take(4096)
+        .read_to_string(&mut text)
+        .ok()?;
     let text = text.trim();
     (!text.is_empty()).then(|| text.chars().take(300).collect())
 }
@@ -107,7 +186,7 @@ fn shard_holders(dir: &Path) -> Vec<String> {
         if !(name.starts_with('.') && name.ends_with(".lock") && name != FOLDER_LOCK) {
             continue;
         }
-        let Ok(file) = File::open(entry.path()) else {
+        let Ok(file) = open_regular(&entry.path()) else {
             continue;
         };
         if let Err(TryLockError::WouldBlock) = file.try_lock_shared() {
@@ -136,24 +215,19 @@ fn busy(dir: &Path, holders: Vec<String>) -> LockError {
 /// Locks `dir` for a run of a whole job (`what` says which, for whoever is refused).
 pub fn lock_folder(dir: &Path, what: &str) -> Result<Lock, LockError> {
     let path = dir.join(FOLDER_LOCK);
-    let mut file = open(&path)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
-            let holders = shard_holders(dir);
-            let holders = if holders.is_empty() {
-                read_holder(&path).into_iter().collect()
-            } else {
-                holders
-            };
-            return Err(busy(dir, holders));
-        }
-        Err(TryLockError::Error(source)) => return Err(LockError::Io { path, source }),
-    }
-    sign(&mut file, &path, what)?;
+    let Some(mut folder) = acquire(&path, true)? else {
+        let holders = shard_holders(dir);
+        let holders = if holders.is_empty() {
+            read_holder(&path).into_iter().collect()
+        } else {
+            holders
+        };
+        return Err(busy(dir, holders));
+    };
+    sign(&mut folder, what)?;
     Ok(Lock {
-        _folder: file,
         _shard: None,
+        _folder: folder,
     })
 }
 
@@ -161,39 +235,28 @@ pub fn lock_folder(dir: &Path, what: &str) -> Result<Lock, LockError> {
 /// shard alone.
 pub fn lock_shard(dir: &Path, job: &Job, id: ShardId, what: &str) -> Result<Lock, LockError> {
     let folder_path = dir.join(FOLDER_LOCK);
-    let folder = open(&folder_path)?;
-    match folder.try_lock_shared() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
-            return Err(busy(dir, read_holder(&folder_path).into_iter().collect()));
-        }
-        Err(TryLockError::Error(source)) => {
-            return Err(LockError::Io {
-                path: folder_path,
-                source,
-            });
-        }
-    }
-    let path = dir.join(format!(".{}.{}-of-{}.lock", job.name, id.index, id.count));
-    let mut file = open(&path)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(TryLockError::WouldBlock) => {
-            return Err(busy(dir, read_holder(&path).into_iter().collect()));
-        }
-        Err(TryLockError::Error(source)) => return Err(LockError::Io { path, source }),
-    }
-    sign(&mut file, &path, what)?;
+    let Some(folder) = acquire(&folder_path, false)? else {
+        return Err(busy(dir, read_holder(&folder_path).into_iter().collect()));
+    };
+    let path = shard_lock_path(dir, job, id);
+    let Some(mut shard) = acquire(&path, true)? else {
+        return Err(busy(dir, read_holder(&path).into_iter().collect()));
+    };
+    sign(&mut shard, what)?;
     Ok(Lock {
+        _shard: Some(shard),
         _folder: folder,
-        _shard: Some(file),
     })
+}
+
+/// `DIR/.NAME.K-of-P.lock`.
+fn shard_lock_path(dir: &Path, job: &Job, id: ShardId) -> PathBuf {
+    dir.join(format!(".{}.{}-of-{}.lock", job.name, id.index, id.count))
 }
 
 /// Whether shard `id` of `job` is being run now in `dir` (its lock is held).
 pub fn shard_running(dir: &Path, job: &Job, id: ShardId) -> bool {
-    let path = dir.join(format!(".{}.{}-of-{}.lock", job.name, id.index, id.count));
-    match File::open(&path) {
+    match open_regular(&shard_lock_path(dir, job, id)) {
         Ok(file) => matches!(file.try_lock_shared(), Err(TryLockError::WouldBlock)),
         Err(_) => false,
     }

@@ -10,12 +10,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde::{Deserialize, Serialize};
 
+use crate::safe::{FileError, write_file};
 use crate::{Job, ShardError, ShardId, survey};
 
 /// How each task is sized on the cluster. The defaults are measured on this project's
@@ -83,7 +84,11 @@ pub enum SlurmError {
     /// A path Slurm's `#SBATCH` lines cannot carry.
     #[error("{}: a folder for --slurm must have no spaces, quotes or newlines in its path", .0.display())]
     Path(PathBuf),
-    /// Writing a script or the record, or running a program.
+    /// A script or the record could not be written, or something not a regular file is in
+    /// its place.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// Running a program.
     #[error("{what}")]
     Io {
         /// What was being done.
@@ -172,34 +177,32 @@ fn record_path(dir: &Path, job: &Job) -> PathBuf {
     dir.join(format!("{}.slurm-record", job.name))
 }
 
-fn io_err(what: String) -> impl FnOnce(io::Error) -> SlurmError {
-    move |source| SlurmError::Io { what, source }
-}
-
 /// The record of `job`'s submissions into `dir` (empty if none or unreadable: it only
 /// says which tasks to look for in the queue).
 pub fn record(dir: &Path, job: &Job) -> Record {
-    std::fs::read(record_path(dir, job))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Record>(&b).ok())
+    let read = || {
+        let mut bytes = Vec::new();
+        crate::safe::open_regular(&record_path(dir, job))
+            .ok()?
+            .take(crate::MAX_SHARD_BYTES)
+            .read_to_end(&mut bytes)
+            .ok()?;
+        serde_json::from_slice::<Record>(&bytes).ok()
+    };
+    read()
         .map(|mut r| {
-            r.submissions.retain(|s| s.spec == job.spec);
+            // Another job's, or a split no run may ask for (a record claiming 4294967295
+            // shards would have status list them all).
+            r.submissions
+                .retain(|s| s.spec == job.spec && ShardId::new(1, s.count).is_some());
             r
         })
         .unwrap_or_default()
 }
 
 fn save_record(dir: &Path, job: &Job, record: &Record) -> Result<(), SlurmError> {
-    let path = record_path(dir, job);
-    let tmp = dir.join(format!(
-        ".{}.slurm-record.tmp-{}",
-        job.name,
-        std::process::id()
-    ));
     let text = serde_json::to_string_pretty(record).expect("a record serialises") + "\n";
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(io_err(format!("writing {}", path.display())))
+    Ok(write_file(&record_path(dir, job), text.as_bytes())?)
 }
 
 /// A task's state in the queue.
@@ -613,7 +616,7 @@ pub fn submit(
         .collect();
     let write = |name: String, text: String| -> Result<PathBuf, SlurmError> {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(io_err(format!("writing {}", path.display())))?;
+        write_file(&path, text.as_bytes())?;
         Ok(path)
     };
     let array_script_path = if todo.is_empty() {

@@ -79,6 +79,11 @@ impl Job {
         self.command_with(&["--shard", &format!("K/{count}")])
     }
 
+    /// The shard command with both `K` and `P` left for the reader: `... --shard K/P`.
+    pub fn shard_command_any(&self) -> String {
+        self.command_with(&["--shard", "K/P"])
+    }
+
     /// The command that merges the shards into the report.
     pub fn merge_command(&self) -> String {
         self.command_with(&["--merge"])

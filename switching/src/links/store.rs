@@ -2,7 +2,6 @@
 //! hash, read back only whole and only into the same search, so an interrupted search
 //! resumes and a cluster's parts come back.
 
-use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -36,7 +35,7 @@ pub fn part_path(dir: &Path, job: &Job, id: PartId) -> PathBuf {
 }
 
 /// Writes a part's file whole or not at all.
-pub fn save_part(dir: &Path, job: &Job, part: &Part) -> io::Result<PathBuf> {
+pub fn save_part(dir: &Path, job: &Job, part: &Part) -> Result<PathBuf, shards::FileError> {
     shards::write_shard(dir, job, part.id, part.to_string().as_bytes())
 }
 
