@@ -200,12 +200,20 @@ fn hint_after(args: &[&str], moves: &[&str]) -> (String, String, String) {
         .find(|l| l.starts_with("Hint: "))
         .unwrap_or_else(|| panic!("{args:?} {moves:?}: no hint in {text}"))
         .to_string();
-    let named = line["Hint: ".len()..].split(':').next().unwrap().to_string();
+    let named = line["Hint: ".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .to_string();
     assert_ne!(named, "none", "{args:?} {moves:?}: {line}");
     // Legal: the game plays it (a refused move exits 2).
     let out = support::birdcage_with_input(&all, &format!("{input}{named}\n"));
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(out.status.code(), Some(0), "{args:?} {moves:?} {named}: {text}");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?} {moves:?} {named}: {text}"
+    );
     let record = text
         .lines()
         .find_map(|l| l.strip_prefix("Record: "))
@@ -217,7 +225,9 @@ fn hint_after(args: &[&str], moves: &[&str]) -> (String, String, String) {
 /// Whether a hint line holds a figure other than those in the move's name: a player
 /// cannot use one.
 fn has_figures(line: &str, named: &str) -> bool {
-    line.replace(named, "").contains(|c: char| c.is_ascii_digit()) || line.contains("position")
+    line.replace(named, "")
+        .contains(|c: char| c.is_ascii_digit())
+        || line.contains("position")
 }
 
 #[test]
@@ -225,7 +235,11 @@ fn after_moves_of_ones_own_at_m6_to_8_the_hint_still_names_a_move() {
     // Issue 52: two ordinary moves of the person's, off the line `beat` found, and the
     // hint said `none` with a count of positions or of moves. The search finds no sure win
     // within its bounds; the hint says so in words and still names a resistor to play.
-    for (size, moves) in [("6", ["g9", "i9"]), ("7", ["c1", "e1"]), ("8", ["b14", "d14"])] {
+    for (size, moves) in [
+        ("6", ["g9", "i9"]),
+        ("7", ["c1", "e1"]),
+        ("8", ["b14", "d14"]),
+    ] {
         let (line, named, record) = hint_after(&["--size", size], &moves);
         assert!(
             line.contains(
@@ -238,7 +252,11 @@ fn after_moves_of_ones_own_at_m6_to_8_the_hint_still_names_a_move() {
         // The person's two moves, the machine's three, then the hinted one.
         let played: Vec<&str> = record.split(',').collect();
         assert_eq!(played.len(), 7, "M={size}: {record}");
-        assert_eq!((played[1], played[3]), (moves[0], moves[1]), "M={size}: {record}");
+        assert_eq!(
+            (played[1], played[3]),
+            (moves[0], moves[1]),
+            "M={size}: {record}"
+        );
         assert_eq!(played[5], named, "M={size}: {record}");
         println!("M={size} {record}: {line}");
     }

@@ -1,7 +1,8 @@
 //! The hint of a game against the machine, on the cage and on any graph, shared by
 //! `birdcage play` and the web app: against the heuristic, a move of a strategy that beats
 //! this very machine ([`crate::beat::plan_within`]); otherwise the verdict of perfect play
-//! ([`switching::perfect`]) and its first winning move.
+//! ([`switching::perfect`]) and its first winning move; from a lost position the best
+//! defence ([`best_defence`]), so that the person's turn always gets a move.
 
 use heuristic::{Model, Side};
 
@@ -253,8 +254,11 @@ mod tests {
                     }
                     lost += 1;
                     let (mv, chances) = best_defence(&p).unwrap();
-                    let counts: Vec<usize> =
-                        p.open().into_iter().map(|f| losing_replies(&p, f)).collect();
+                    let counts: Vec<usize> = p
+                        .open()
+                        .into_iter()
+                        .map(|f| losing_replies(&p, f))
+                        .collect();
                     let most = *counts.iter().max().unwrap();
                     assert_eq!(chances, most, "{p:?}");
                     assert_eq!(losing_replies(&p, mv), most, "{p:?} {mv}");
@@ -298,7 +302,9 @@ mod tests {
             .to_string();
             assert!(line.starts_with(&format!("Hint: {named}: ")), "{line}");
             assert!(
-                !line.replace(&named, "").contains(|c: char| c.is_ascii_digit()),
+                !line
+                    .replace(&named, "")
+                    .contains(|c: char| c.is_ascii_digit()),
                 "{rival:?}: {line}"
             );
         }

@@ -494,7 +494,10 @@ mod tests {
         let mut app = App::new("size=6&moves=A11,g9,G11,i9");
         assert_eq!(app.record(), "A11,g9,G11,i9,I11");
         let hint = app.hint();
-        assert!(hint.starts_with("Hint: ") && !hint.starts_with("Hint: none"), "{hint}");
+        assert!(
+            hint.starts_with("Hint: ") && !hint.starts_with("Hint: none"),
+            "{hint}"
+        );
         assert!(app.svg().contains(" hinted"), "{hint}");
     }
 
