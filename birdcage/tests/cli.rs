@@ -350,11 +350,14 @@ fn play_reads_moves_from_a_pipe_and_prints_the_record() {
         "M=2: you play Short against Shannon's heuristic (ideal network). Cut moves first.\n"
     ));
     assert!(text.contains("Machine: A3\n"), "{text}");
-    // M=2: the machine plays perfectly (README "Results"), so nothing beats it.
+    // M=2: the machine plays perfectly (README "Results"), so nothing beats it. After A3
+    // Short needs C3: c3 (or c1) leaves the cuts A1 and B2 losing, a1 and b2 none; c3
+    // comes first in reading order.
     assert!(
         text.contains(
-            "Hint: none: no move of yours wins, neither against perfect play nor against \
-             this machine.\n"
+            "Hint: c3: no move of yours wins, neither against perfect play nor against this \
+             machine; c3 keeps the most chances: it leaves the machine the most replies that \
+             lose against perfect play.\n"
         ),
         "{text}"
     );

@@ -205,7 +205,11 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     assert!(text.contains("Machine: direct\n"), "{text}");
     assert!(
         text.contains(
-            "Hint: none: with perfect play the machine wins; no move of yours wins against it.\n"
+            // After `direct`, either short is answered by the cut of the other: no move
+            // leaves a losing reply, and the first resistor in the file is named.
+            "Hint: s-a: with perfect play the machine wins whatever you do; no move of yours \
+             leaves the machine a reply that loses against perfect play, so s-a, the first \
+             resistor left, is as good as any.\n"
         ),
         "{text}"
     );

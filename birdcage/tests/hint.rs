@@ -185,29 +185,109 @@ fn at_m6_to_8_the_hints_beat_the_machine_as_beat_does() {
     }
 }
 
+/// The hint after the person's `moves` (the machine replying as the game does), the move
+/// it names, and the record once the person has played that move too: `birdcage play
+/// ARGS` piped twice. Fails unless the hint names a move and the game takes it.
+fn hint_after(args: &[&str], moves: &[&str]) -> (String, String, String) {
+    let mut all = vec!["play"];
+    all.extend(args);
+    let input: String = moves.iter().map(|m| format!("{m}\n")).collect();
+    let out = support::birdcage_with_input(&all, &format!("{input}hint\n"));
+    assert_eq!(out.status.code(), Some(0), "{args:?} {moves:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Hint: "))
+        .unwrap_or_else(|| panic!("{args:?} {moves:?}: no hint in {text}"))
+        .to_string();
+    let named = line["Hint: ".len()..]
+        .split(':')
+        .next()
+        .unwrap()
+        .to_string();
+    assert_ne!(named, "none", "{args:?} {moves:?}: {line}");
+    // Legal: the game plays it (a refused move exits 2).
+    let out = support::birdcage_with_input(&all, &format!("{input}{named}\n"));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{args:?} {moves:?} {named}: {text}"
+    );
+    let record = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Record: "))
+        .unwrap()
+        .to_string();
+    (line, named, record)
+}
+
+/// Whether a hint line holds a figure other than those in the move's name: a player
+/// cannot use one.
+fn has_figures(line: &str, named: &str) -> bool {
+    line.replace(named, "")
+        .contains(|c: char| c.is_ascii_digit())
+        || line.contains("position")
+}
+
+#[test]
+fn after_moves_of_ones_own_at_m6_to_8_the_hint_still_names_a_move() {
+    // Issue 52: two ordinary moves of the person's, off the line `beat` found, and the
+    // hint said `none` with a count of positions or of moves. The search finds no sure win
+    // within its bounds; the hint says so in words and still names a resistor to play.
+    for (size, moves) in [
+        ("6", ["g9", "i9"]),
+        ("7", ["c1", "e1"]),
+        ("8", ["b14", "d14"]),
+    ] {
+        let (line, named, record) = hint_after(&["--size", size], &moves);
+        assert!(
+            line.contains(
+                ": no sure win against this machine was found within the hint's search, and \
+                 with perfect play it would win; "
+            ),
+            "M={size}: {line}"
+        );
+        assert!(!has_figures(&line, &named), "M={size}: {line}");
+        // The person's two moves, the machine's three, then the hinted one.
+        let played: Vec<&str> = record.split(',').collect();
+        assert_eq!(played.len(), 7, "M={size}: {record}");
+        assert_eq!(
+            (played[1], played[3]),
+            (moves[0], moves[1]),
+            "M={size}: {record}"
+        );
+        assert_eq!(played[5], named, "M={size}: {record}");
+        println!("M={size} {record}: {line}");
+    }
+}
+
 #[test]
 fn against_the_firmware_and_the_perfect_player_the_hint_says_what_it_knows() {
     // The firmware reads its board, not the exact drops the search knows: the hint says
     // so before perfect play's verdict, which is not one on this machine. The perfect
-    // player is beaten only by perfect play.
+    // player is beaten only by perfect play. From the lost start either still gets a
+    // move, said to be no more than the best defence.
     for (args, said) in [
         (
             &["--opponent", "firmware"][..],
-            "Hint: none: no strategy against the firmware is searched (its moves come from \
-             what its board reads). With perfect play the machine would win, but this machine \
-             need not play perfectly.",
+            "no strategy against the firmware is searched (its moves come from what its \
+             board reads), and with perfect play it would win; ",
         ),
         (
             &["--opponent", "perfect"][..],
-            "Hint: none: with perfect play the machine wins; no move of yours wins against it.",
+            "with perfect play the machine wins whatever you do; ",
         ),
     ] {
-        let mut all = vec!["play"];
-        all.extend(args);
-        let out = support::birdcage_with_input(&all, "hint\n");
-        assert_eq!(out.status.code(), Some(0), "{args:?}");
-        let text = String::from_utf8(out.stdout).unwrap();
-        let hint = text.lines().find(|l| l.starts_with("Hint: ")).unwrap();
-        assert_eq!(hint, said, "{args:?}");
+        let (line, named, _) = hint_after(args, &[]);
+        assert_eq!(
+            line,
+            format!(
+                "Hint: {named}: {said}{named} keeps the most chances: it leaves the machine \
+                 the most replies that lose against perfect play."
+            ),
+            "{args:?}"
+        );
+        assert!(!has_figures(&line, &named), "{args:?}: {line}");
     }
 }

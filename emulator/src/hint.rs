@@ -1,7 +1,8 @@
 //! The hint of a game against the machine, on the cage and on any graph, shared by
 //! `birdcage play` and the web app: against the heuristic, a move of a strategy that beats
 //! this very machine ([`crate::beat::plan_within`]); otherwise the verdict of perfect play
-//! ([`switching::perfect`]) and its first winning move.
+//! ([`switching::perfect`]) and its first winning move; from a lost position the best
+//! defence ([`best_defence`]), so that the person's turn always gets a move.
 
 use heuristic::{Model, Side};
 
@@ -49,16 +50,18 @@ pub enum Rival {
     Firmware,
 }
 
-/// The hint on the cage and on any graph: the move it suggests, if any, and one line:
-/// `Hint: ` and the move (named by `name`, as the record writes it) or `none`, then why.
+/// The hint on the cage and on any graph: the move it suggests, and one line: `Hint: `
+/// and the move (named by `name`, as the record writes it), then why. Only a finished game,
+/// or the machine's turn, gets `none`.
 ///
 /// Against the heuristic, a move of a strategy that beats this very machine from here
 /// ([`crate::beat::plan_within`], with its own tie rule), when there is one: perfect play may
 /// say the machine wins, yet it blunders. Otherwise, and against the perfect player or the
-/// firmware, the verdict of perfect play and its first winning move; when the hint falls
-/// back to it against a machine that is not perfect, the line says first why (the search
-/// gave up, or found no strategy as short as it looks for), so the verdict is not read as
-/// one on this machine.
+/// firmware, perfect play's first winning move; when the person has none, the move that
+/// keeps the most chances ([`best_defence`]), said to be no more than that. Against a
+/// machine that is not perfect the line says first why it falls back on perfect play (no
+/// win was found against this machine), so the verdict is not read as one on it. The
+/// words hold no figure of the search's: a player cannot use one.
 pub fn hint<B: Arena>(
     board: &B,
     edges: usize,
@@ -75,8 +78,7 @@ pub fn hint<B: Arena>(
     // "Starts" a strategy on the person's first move only: with the person to move, fewer
     // than two moves played means none of them was the person's.
     let first_move = board.plies() < 2;
-    // Why the hint falls back to perfect play's verdict, if it does: said first, so that
-    // the verdict is not read as one on this machine.
+    // Why the hint falls back on perfect play, if it does: said first.
     let fallback = match rival {
         Rival::Heuristic(model) => {
             let (limit, moves) = hint_limit(edges);
@@ -97,49 +99,214 @@ pub fn hint<B: Arena>(
                     );
                     return (Some(first), line);
                 }
-                Plan::Loses => {
-                    let line = "Hint: none: no move of yours wins, neither against perfect \
-                                play nor against this machine.";
-                    return (None, line.to_string());
-                }
                 // The machine has blundered: the perfect verdict says so.
-                Plan::Wins { perfect: true, .. } => None,
-                Plan::GaveUp { visited } => Some(format!(
-                    "the search for a strategy against this machine stopped after {visited} \
-                     positions, without an answer"
-                )),
-                Plan::NotWithin { moves } => Some(format!(
-                    "no strategy against this machine was found that makes it blunder within \
-                     {} moves of yours (on a board of {edges} edges the search goes no \
-                     deeper)",
-                    moves.saturating_sub(1)
-                )),
+                Plan::Wins { perfect: true, .. } => Fallback::None,
+                Plan::Loses => Fallback::Proven,
+                Plan::GaveUp { .. } | Plan::NotWithin { .. } => Fallback::NotFound,
             }
         }
-        Rival::Perfect => None,
-        Rival::Firmware => Some(
-            "no strategy against the firmware is searched (its moves come from what its \
-             board reads)"
-                .to_string(),
-        ),
+        Rival::Perfect => Fallback::None,
+        Rival::Firmware => Fallback::Firmware,
     };
-    let first = switching::perfect::winning_move(board);
-    let line = match (first, fallback) {
-        (Some(mv), None) => format!(
-            "Hint: {}: with perfect play you win, and this move keeps the win.",
-            name(side, mv)
-        ),
-        (None, None) => "Hint: none: with perfect play the machine wins; no move of yours \
-                         wins against it."
+    if let Some(mv) = switching::perfect::winning_move(board) {
+        let named = name(side, mv);
+        let line = match fallback {
+            Fallback::Firmware => format!(
+                "Hint: {named}: {FIRMWARE}. With perfect play you win, and this move keeps \
+                 the win."
+            ),
+            // A win against perfect play beats any machine: nothing to say first.
+            _ => format!("Hint: {named}: with perfect play you win, and this move keeps the win."),
+        };
+        return (Some(mv), line);
+    }
+    let why = match fallback {
+        Fallback::None => "with perfect play the machine wins whatever you do".to_string(),
+        Fallback::Proven => {
+            "no move of yours wins, neither against perfect play nor against this machine"
+                .to_string()
+        }
+        Fallback::NotFound => "no sure win against this machine was found within the hint's \
+                               search, and with perfect play it would win"
             .to_string(),
-        (Some(mv), Some(why)) => format!(
-            "Hint: {}: {why}. With perfect play you win, and this move keeps the win.",
-            name(side, mv)
-        ),
-        (None, Some(why)) => format!(
-            "Hint: none: {why}. With perfect play the machine would win, but this machine \
-             need not play perfectly."
-        ),
+        Fallback::Firmware => format!("{FIRMWARE}, and with perfect play it would win"),
     };
-    (first, line)
+    let Some((best, chances)) = best_defence(board) else {
+        // Unreachable with the game open (it has a resistor), but never a panic.
+        return (None, format!("Hint: none: {why}."));
+    };
+    if chances > 0 {
+        let named = name(side, best);
+        let line = format!(
+            "Hint: {named}: {why}; {named} keeps the most chances: it leaves the machine the \
+             most replies that lose against perfect play."
+        );
+        return (Some(best), line);
+    }
+    // Every reply wins for the machine whatever you play: perfect play ranks no move above
+    // another. Against the heuristic, its own choice for your side (the largest drop, which
+    // it measures anyway); otherwise the first resistor left.
+    let nothing = "no move of yours leaves the machine a reply that loses against perfect play";
+    let heuristic = match rival {
+        Rival::Heuristic(model) => board
+            .machine_moves(model, Ties::ReadingOrder)
+            .first()
+            .copied(),
+        Rival::Perfect | Rival::Firmware => None,
+    };
+    let line = match heuristic {
+        Some(mv) => {
+            let named = name(side, mv);
+            let line = format!(
+                "Hint: {named}: {why}; {nothing}, so {named} is only Shannon's heuristic's \
+                 choice for your side, the largest drop."
+            );
+            return (Some(mv), line);
+        }
+        None => {
+            let named = name(side, best);
+            format!(
+                "Hint: {named}: {why}; {nothing}, so {named}, the first resistor left, is as \
+                 good as any."
+            )
+        }
+    };
+    (Some(best), line)
+}
+
+/// What the hint says first when it falls back on perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fallback {
+    /// Nothing: perfect play's verdict is the whole answer (the perfect player, or a
+    /// machine that has already blundered).
+    None,
+    /// The search proved that no strategy beats this machine.
+    Proven,
+    /// The search found no strategy within its bounds (budget or depth).
+    NotFound,
+    /// No search: the firmware's moves come from its readings.
+    Firmware,
+}
+
+/// Why the hint does not search against the firmware.
+const FIRMWARE: &str =
+    "no strategy against the firmware is searched (its moves come from what its board reads)";
+
+/// The move of the side to move that leaves the opponent the most replies that lose
+/// against perfect play, and how many: from a lost position every move loses against
+/// perfect play, so the best defence is the one that makes the opponent's win the
+/// narrowest path (Lehman's verdict on each reply, [`switching::perfect::solve`], one
+/// solve per move). Ties go to the first move in board order. `None` once the game is over.
+pub fn best_defence<B: Arena>(board: &B) -> Option<(B::Move, usize)> {
+    let you = board.to_move()?;
+    let mut best: Option<(B::Move, usize)> = None;
+    for mv in board.open() {
+        let after = board.after(mv);
+        let chances = match after.winner() {
+            Some(w) if w == you => usize::MAX,
+            Some(_) => 0,
+            None => {
+                let winning = switching::perfect::solve(&after).winning_moves.len();
+                after.open().len().saturating_sub(winning)
+            }
+        };
+        if best.is_none_or(|(_, most)| chances > most) {
+            best = Some((mv, chances));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use heuristic::{Move, Position, Size};
+    use rand::SeedableRng;
+
+    /// The opponent's replies to `mv` after which the person wins against perfect play,
+    /// counted one reply at a time with the winner alone (not the winning-move lists
+    /// [`best_defence`] reads).
+    fn losing_replies(position: &Position, mv: heuristic::Edge) -> usize {
+        let you = position.to_move().unwrap();
+        let after = position.after(mv);
+        if after.winner().is_some() {
+            return usize::from(after.winner() == Some(you)) * usize::MAX;
+        }
+        after
+            .open()
+            .into_iter()
+            .filter(|&e| switching::perfect::winner(&after.after(e)) == you)
+            .count()
+    }
+
+    #[test]
+    fn the_best_defence_leaves_the_opponent_the_most_losing_replies() {
+        // Random positions lost for the side to move, either side, M=3 and M=4.
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(52);
+        let mut lost = 0;
+        for m in [3, 4] {
+            let size = Size::new(m).unwrap();
+            for plies in 1..=8 {
+                for _ in 0..6 {
+                    let p = crate::games::random_position(&mut rng, size, Side::Cut, plies);
+                    if p.winner().is_some() || switching::perfect::winning_move(&p).is_some() {
+                        continue;
+                    }
+                    lost += 1;
+                    let (mv, chances) = best_defence(&p).unwrap();
+                    let counts: Vec<usize> = p
+                        .open()
+                        .into_iter()
+                        .map(|f| losing_replies(&p, f))
+                        .collect();
+                    let most = *counts.iter().max().unwrap();
+                    assert_eq!(chances, most, "{p:?}");
+                    assert_eq!(losing_replies(&p, mv), most, "{p:?} {mv}");
+                    // Ties to the first in board order.
+                    let first = counts.iter().position(|&c| c == most).unwrap();
+                    assert_eq!(mv, p.open()[first], "{p:?}");
+                }
+            }
+        }
+        assert!(lost >= 20, "only {lost} lost positions drawn");
+    }
+
+    fn cage_hint(size: u32, record: &str, rival: Rival) -> (Option<heuristic::Edge>, String) {
+        let size = Size::new(size).unwrap();
+        let p = Position::from_record(size, Side::Cut, record).unwrap();
+        hint(&p, size.edge_count(), Side::Short, rival, |side, edge| {
+            Move { side, edge }.to_string()
+        })
+    }
+
+    #[test]
+    fn a_lost_position_still_gets_a_resistor_and_no_figure() {
+        // M=4 after A7,c5,C7: the person has left the strategy that beats the machine
+        // (c7) and perfect play's win is long gone. Every rival still gets a move.
+        let size = Size::new(4).unwrap();
+        let p = Position::from_record(size, Side::Cut, "A7,c5,C7").unwrap();
+        assert_eq!(switching::perfect::winning_move(&p), None);
+        for rival in [
+            Rival::Heuristic(Model::Ideal),
+            Rival::Heuristic(Model::Reference),
+            Rival::Perfect,
+            Rival::Firmware,
+        ] {
+            let (mv, line) = cage_hint(4, "A7,c5,C7", rival);
+            let mv = mv.unwrap_or_else(|| panic!("{rival:?}: {line}"));
+            assert!(p.resistors().any(|e| e == mv), "{rival:?}: {line}");
+            let named = Move {
+                side: Side::Short,
+                edge: mv,
+            }
+            .to_string();
+            assert!(line.starts_with(&format!("Hint: {named}: ")), "{line}");
+            assert!(
+                !line
+                    .replace(&named, "")
+                    .contains(|c: char| c.is_ascii_digit()),
+                "{rival:?}: {line}"
+            );
+        }
+    }
 }

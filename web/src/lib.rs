@@ -488,6 +488,20 @@ mod tests {
     }
 
     #[test]
+    fn after_moves_of_ones_own_the_hint_still_marks_a_move() {
+        // Issue 52 at M=6: g9 and i9 are no strategy the search knows, and the hint said
+        // `none` with a count of moves. It names a move now and the board marks it.
+        let mut app = App::new("size=6&moves=A11,g9,G11,i9");
+        assert_eq!(app.record(), "A11,g9,G11,i9,I11");
+        let hint = app.hint();
+        assert!(
+            hint.starts_with("Hint: ") && !hint.starts_with("Hint: none"),
+            "{hint}"
+        );
+        assert!(app.svg().contains(" hinted"), "{hint}");
+    }
+
+    #[test]
     fn an_illegal_move_in_the_link_is_named() {
         let app = App::new("size=4&moves=A7,a7,C3");
         assert_eq!(app.record(), "A7");
