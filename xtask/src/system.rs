@@ -20,6 +20,13 @@ pub struct Need {
     pub skips: &'static str,
     /// Whether README's test command uses it (the rest only `.ci/run`).
     pub tests: bool,
+    /// Ubuntu's packages where they are not Debian's; `Some(&[])`: none from apt there
+    /// (Ubuntu's `chromium` is a snap stub; a hosted runner ships Google Chrome and
+    /// chromedriver, named by [`Need::paths_from`]).
+    pub ubuntu: Option<&'static [&'static str]>,
+    /// (command, variable): the command is also found at the path the environment variable
+    /// names (the browser test's `BIRDCAGE_CHROMIUM`), as a runner with Chrome sets it.
+    pub paths_from: &'static [(&'static str, &'static str)],
 }
 
 /// Every system need of the workspace.
@@ -31,6 +38,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &["libclang.so"],
         skips: "the virtual board (crate virtual-board: unicorn is built from source) and the bench's tests on it",
         tests: true,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "qemu",
@@ -39,6 +48,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "PIL and HIL-in-QEMU tests (the firmware on QEMU's mps2-an386)",
         tests: true,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "chromium",
@@ -47,6 +58,11 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "the web app's browser test (birdcage/tests/web.rs)",
         tests: true,
+        ubuntu: Some(&[]),
+        paths_from: &[
+            ("chromium", "BIRDCAGE_CHROMIUM"),
+            ("chromedriver", "BIRDCAGE_CHROMEDRIVER"),
+        ],
     },
     Need {
         name: "ngspice",
@@ -55,6 +71,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "the physical solver's cross-check against ngspice",
         tests: true,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "nauty",
@@ -63,6 +81,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "graph generation tests (nauty's geng: links, graph6, the heuristic study)",
         tests: true,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "gdb",
@@ -71,6 +91,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "a real gdb against the virtual board's stub",
         tests: true,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "slurm",
@@ -79,6 +101,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "the shards on a one-node Slurm cluster (`.ci/slurm-cluster`, CI only: the tests use fake Slurm programs)",
         tests: false,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "parallel",
@@ -87,6 +111,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "the shards run by GNU parallel",
         tests: true,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "script",
@@ -95,6 +121,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "the progress bars under a terminal (birdcage/tests/progress.rs)",
         tests: true,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "git",
@@ -103,6 +131,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "the check that a shard's version names the checkout's commit",
         tests: true,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "arm-binutils",
@@ -111,6 +141,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "the board binary's size budget (CI only)",
         tests: false,
+        ubuntu: None,
+        paths_from: &[],
     },
     Need {
         name: "shellcheck",
@@ -119,6 +151,8 @@ pub const NEEDS: &[Need] = &[
         libraries: &[],
         skips: "the workflow's `run:` blocks linted (`.ci/lint-workflows`, CI only)",
         tests: false,
+        ubuntu: None,
+        paths_from: &[],
     },
 ];
 
@@ -186,12 +220,61 @@ fn is_executable(path: &Path) -> bool {
 impl Need {
     /// Whether the system has it now.
     pub fn present(&self) -> bool {
-        self.commands.iter().all(|c| on_path(c))
+        self.commands
+            .iter()
+            .all(|c| on_path(c) || self.named_by_environment(c))
             && (self.libraries.is_empty()
                 || self
                     .libraries
                     .iter()
                     .any(|lib| library_folders().iter().any(|dir| dir.join(lib).exists())))
+    }
+}
+
+impl Need {
+    /// Whether `command` is an executable at the path its [`Need::paths_from`] variable names.
+    fn named_by_environment(&self, command: &str) -> bool {
+        self.paths_from
+            .iter()
+            .filter(|(c, _)| *c == command)
+            .filter_map(|(_, var)| std::env::var_os(var))
+            .any(|path| is_executable(Path::new(&path)))
+    }
+
+    /// Its packages on `distro`.
+    pub fn packages_on(&self, distro: Distro) -> &'static [&'static str] {
+        match (distro, self.ubuntu) {
+            (Distro::Ubuntu, Some(packages)) => packages,
+            _ => self.packages,
+        }
+    }
+}
+
+/// Whose package names apt takes here: Debian's, or Ubuntu's where they differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Distro {
+    Debian,
+    Ubuntu,
+}
+
+impl Distro {
+    /// This machine's, from /etc/os-release (Debian's names when it cannot tell).
+    pub fn here() -> Distro {
+        Distro::of(&std::fs::read_to_string("/etc/os-release").unwrap_or_default())
+    }
+
+    /// The distribution an os-release file describes: Ubuntu when its `ID` or `ID_LIKE` says so.
+    pub fn of(os_release: &str) -> Distro {
+        let ubuntu = os_release.lines().any(|line| {
+            let (key, value) = line.split_once('=').unwrap_or(("", ""));
+            matches!(key, "ID" | "ID_LIKE")
+                && value.trim_matches('"').split(' ').any(|id| id == "ubuntu")
+        });
+        if ubuntu {
+            Distro::Ubuntu
+        } else {
+            Distro::Debian
+        }
     }
 }
 
@@ -263,11 +346,19 @@ pub fn install_line(packages: &[&str]) -> String {
     format!("sudo apt-get install -y {}", packages.join(" "))
 }
 
-/// The packages of `needs`, in table order, once each.
+/// The packages of `needs` on this machine's distribution, in table order, once each.
 pub fn packages<'a>(needs: impl IntoIterator<Item = &'a Need>) -> Vec<&'static str> {
+    packages_on(Distro::here(), needs)
+}
+
+/// The packages of `needs` on `distro`, in table order, once each.
+pub fn packages_on<'a>(
+    distro: Distro,
+    needs: impl IntoIterator<Item = &'a Need>,
+) -> Vec<&'static str> {
     let mut all: Vec<&'static str> = Vec::new();
     for need in needs {
-        for p in need.packages {
+        for p in need.packages_on(distro) {
             if !all.contains(p) {
                 all.push(p);
             }
@@ -300,6 +391,37 @@ mod tests {
             install_line(&packages(both)),
             "sudo apt-get install -y cmake libclang-dev qemu-system-arm"
         );
+    }
+
+    /// Ubuntu's apt takes the table's names but Chrome's: its `chromium` is a snap stub that
+    /// fails in a runner, and a hosted runner ships Google Chrome and chromedriver instead.
+    #[test]
+    fn ubuntu_gets_every_package_but_the_browser_and_debian_all() {
+        let ubuntu = "NAME=\"Ubuntu\"\nID=ubuntu\nID_LIKE=debian\nVERSION_ID=\"24.04\"\n";
+        let debian = "PRETTY_NAME=\"Debian GNU/Linux 12 (bookworm)\"\nID=debian\n";
+        assert_eq!(Distro::of(ubuntu), Distro::Ubuntu);
+        assert_eq!(Distro::of(debian), Distro::Debian);
+        assert_eq!(
+            Distro::of("ID=pop\nID_LIKE=\"ubuntu debian\"\n"),
+            Distro::Ubuntu
+        );
+        let on_ubuntu = packages_on(Distro::Ubuntu, NEEDS);
+        let on_debian = packages_on(Distro::Debian, NEEDS);
+        assert!(on_debian.contains(&"chromium") && on_debian.contains(&"chromium-driver"));
+        assert!(
+            !on_ubuntu.iter().any(|p| p.starts_with("chromium")),
+            "{on_ubuntu:?}"
+        );
+        for p in [
+            "cmake",
+            "libclang-dev",
+            "qemu-system-arm",
+            "nauty",
+            "ngspice",
+            "slurm-wlm",
+        ] {
+            assert!(on_ubuntu.contains(&p), "{p}");
+        }
     }
 
     #[test]

@@ -381,10 +381,20 @@ pub fn setup() -> Result<()> {
             }
         }
     }
-    let still: Vec<&str> = NEEDS
+    let still: Vec<String> = NEEDS
         .iter()
         .filter(|n| !n.present())
-        .map(|n| n.name)
+        .map(|n| match n.paths_from {
+            [] => n.name.to_string(),
+            vars => format!(
+                "{} (or name them: {})",
+                n.name,
+                vars.iter()
+                    .map(|(c, v)| format!("{v}=PATH-OF-{c}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        })
         .collect();
     if !still.is_empty() {
         bail!("installed, but still missing: {}", still.join(", "));
