@@ -89,6 +89,36 @@ pub(crate) fn target_dir() -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    /// Every workspace member is a row of README's crate table and of docs/DESIGN.md's (a
+    /// new crate cannot go undocumented), and each row there is a member or says it is not.
+    #[test]
+    fn every_member_is_in_the_readme_and_the_design_notes() {
+        let root = super::root();
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        let members: Vec<&str> = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("members = ["))
+            .expect("Cargo.toml lists its members on one line")
+            .trim_end_matches(']')
+            .split(',')
+            .map(|m| m.trim().trim_matches('"'))
+            .collect();
+        assert!(members.len() >= 10, "{members:?}");
+        let tables: [(&str, fn(&str) -> String); 2] = [
+            ("README.md", |m| format!("| [`{m}`]({m}/)")),
+            ("docs/DESIGN.md", |m| format!("| `{m}` |")),
+        ];
+        for (doc, row) in tables {
+            let text = std::fs::read_to_string(root.join(doc)).unwrap();
+            for member in &members {
+                assert!(
+                    text.contains(&row(member)),
+                    "{doc} has no row for the workspace member `{member}`"
+                );
+            }
+        }
+    }
+
     /// A long step says it is still working once a period, and stops saying so when it ends.
     #[test]
     fn a_long_step_is_never_silent_for_a_period() {
