@@ -1,9 +1,10 @@
 //! Slurm as the engine: a job array with one task per shard, a merge job that waits for it
-//! (`afterok`), each shard's state from the folder and `squeue`, and a resubmission of only
-//! the shards not done. Slurm schedules, retries (`--requeue`) and accounts; this module
-//! only writes the job scripts, calls `sbatch`, `squeue` and `scancel`, and keeps a record
-//! of what it submitted (`DIR/NAME.slurm-record`, JSON, not named `.json`: a study folder
-//! counts `.json` files as its report).
+//! (`afterok`), each shard's state from the folder and `squeue` (and why a task left, from
+//! `sacct` or `scontrol`: [`Left`]), and a resubmission of only the shards not done. Slurm
+//! schedules, retries (`--requeue`) and accounts; this module only writes the job scripts,
+//! calls `sbatch`, `squeue`, `scancel`, `sacct` and `scontrol`, and keeps a record of what it
+//! submitted (`DIR/NAME.slurm-record`, JSON, not named `.json`: a study folder counts `.json`
+//! files as its report).
 //!
 //! Array task ids are the shard numbers (`--array=1-P%K`), so `SLURM_ARRAY_TASK_ID` is K
 //! and `scancel ID_K` cancels shard K.
@@ -18,6 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::safe::{FileError, write_file};
 use crate::{Job, ShardError, ShardId, survey};
+
+mod left;
+pub use left::{Left, Source};
 
 /// How each task is sized on the cluster. The defaults are measured on this project's
 /// shards (the crate's README): the longest CI shard takes seconds and under 100 MB.
@@ -61,7 +65,7 @@ pub enum SlurmError {
         "{program} not found: install Slurm's client (Debian: apt-get install slurm-wlm) or run the shards with any engine (--shard K/P, then --merge)"
     )]
     Missing {
-        /// `sbatch`, `squeue` or `scancel`.
+        /// `sbatch`, `squeue`, `scancel`, `sacct` or `scontrol`.
         program: &'static str,
     },
     /// The cluster refused the job: sbatch's own message, at most [`MAX_MESSAGE`] bytes.
@@ -70,7 +74,7 @@ pub enum SlurmError {
     /// sbatch answered something that is not a job id.
     #[error("sbatch printed no job id: {0}")]
     NoJobId(String),
-    /// squeue or scancel failed.
+    /// squeue, scancel or scontrol failed.
     #[error("{program} failed: {message}")]
     Failed {
         /// Which.
@@ -236,6 +240,11 @@ fn queue(arrays: &[&str]) -> Result<BTreeMap<(String, u32), Queued>, SlurmError>
         let Ok(task) = task.parse::<u32>() else {
             continue;
         };
+        // Completing: its program has exited, so a shard without its file now never gets
+        // one (cancelled, timed out, failed); it counts as gone, and can be resubmitted.
+        if state == "CG" {
+            continue;
+        }
         let state = if state == "PD" {
             Queued::Pending
         } else {
@@ -264,11 +273,21 @@ pub enum State {
         /// Still waiting in the queue.
         queued: bool,
     },
-    /// Submitted, no longer queued, and no whole file: the task failed or was cancelled; or
-    /// its file is refused.
+    /// Its file is refused, or the queue cannot be read to tell whether it still runs.
     Failed {
         /// Why, as far as known.
         why: String,
+    },
+    /// Submitted, no longer queued, and no whole file: Slurm says why.
+    Left {
+        /// The task, `ARRAY_K`.
+        task: String,
+        /// Why it left.
+        why: Left,
+        /// Its output file.
+        log: PathBuf,
+        /// Who said so.
+        source: Source,
     },
     /// Never submitted here, and no file.
     Missing,
@@ -287,6 +306,12 @@ impl fmt::Display for State {
                 }
             }
             State::Failed { why } => write!(f, "failed ({why})"),
+            State::Left {
+                task,
+                why,
+                log,
+                source,
+            } => write!(f, "failed (task {task} {}) [{source}]", why.explain(log)),
             State::Missing => write!(f, "missing"),
         }
     }
@@ -339,7 +364,7 @@ impl Status {
 
 /// Each shard's state: done from the folder; running from `squeue` (and from the shard
 /// locks, for runs outside Slurm); failed if submitted and gone from the queue without a
-/// whole file; missing otherwise.
+/// whole file, with why from `sacct` or `scontrol` ([`Left`]); missing otherwise.
 pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
     let survey = survey(dir, job, count)?;
     let record = record(dir, job);
@@ -369,6 +394,8 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
         }
     }
     let mut shards = Vec::new();
+    // Shards whose task left the queue without the file, asked of Slurm all at once below.
+    let mut gone: Vec<(usize, left::Task)> = Vec::new();
     for id in ShardId::all(count) {
         let submitted_in = record
             .submissions
@@ -400,18 +427,27 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
                 why: "no file, and the queue cannot be read to tell whether it still runs".into(),
             }
         } else if let Some(s) = submitted_in {
-            State::Failed {
-                why: format!(
-                    "task {}_{} left the queue without its file; see {}",
-                    s.array,
-                    id.index,
-                    log_path(dir, job, &s.array, id.index).display()
-                ),
-            }
+            gone.push((shards.len(), (s.array.clone(), id.index)));
+            State::Missing
         } else {
             State::Missing
         };
         shards.push((id, state));
+    }
+    let tasks: Vec<left::Task> = gone.iter().map(|(_, t)| t.clone()).collect();
+    let log = |(array, k): &left::Task| log_path(dir, job, array, *k);
+    let why = left::why_left(&tasks, log);
+    for (i, task) in gone {
+        let (why, source) = why
+            .get(&task)
+            .cloned()
+            .unwrap_or((Left::Unknown("no answer".into()), Source::Scontrol));
+        shards[i].1 = State::Left {
+            task: format!("{}_{}", task.0, task.1),
+            why,
+            log: log(&task),
+            source,
+        };
     }
     let merge = match record.submissions.last() {
         Some(s) if note.is_none() => in_queue(&s.merge)?.then(|| s.merge.clone()),
@@ -656,16 +692,9 @@ pub fn submit(
         )?)?),
         None => None,
     };
-    // The merge waits for the new array and for every earlier array with tasks still queued.
-    let mut after: Vec<String> = array.iter().cloned().collect();
-    for (a, _) in queue.keys() {
-        if !after.contains(a) {
-            after.push(a.clone());
-        }
-    }
     let mut args = vec!["--parsable".to_string()];
-    if !after.is_empty() {
-        args.push(format!("--dependency=afterok:{}", after.join(":")));
+    if let Some(d) = dependency(array.as_deref(), &queue, |k| survey.done.contains_key(&k)) {
+        args.push(d);
     }
     args.push(merge_path.display().to_string());
     let merge = match run("sbatch", &args).and_then(|out| job_id(&out)) {
@@ -698,6 +727,28 @@ pub fn submit(
     Ok(submission)
 }
 
+/// The merge's `--dependency`: the new array, and of earlier arrays only the tasks still
+/// queued or running for a shard not done (`afterok:130:123_4:123_7`). A whole earlier
+/// array would never do: one of its tasks cancelled or failed, and `afterok` on it can never
+/// be satisfied, so no merge would ever run.
+fn dependency(
+    array: Option<&str>,
+    queue: &BTreeMap<(String, u32), Queued>,
+    done: impl Fn(u32) -> bool,
+) -> Option<String> {
+    let after: Vec<String> = array
+        .map(String::from)
+        .into_iter()
+        .chain(
+            queue
+                .keys()
+                .filter(|(a, k)| Some(a.as_str()) != array && !done(*k))
+                .map(|(a, k)| format!("{a}_{k}")),
+        )
+        .collect();
+    (!after.is_empty()).then(|| format!("--dependency=afterok:{}", after.join(":")))
+}
+
 /// The job id `sbatch --parsable` printed (`ID` or `ID;CLUSTER`).
 fn job_id(out: &str) -> Result<String, SlurmError> {
     let id = out.trim().split(';').next().unwrap_or("").trim();
@@ -717,6 +768,28 @@ mod tests {
         assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1-3,5,7-8");
         assert_eq!(ranges(&[4]), "4");
         assert_eq!(ranges(&[]), "");
+    }
+
+    #[test]
+    fn a_resubmitted_merge_waits_only_on_tasks_that_can_still_succeed() {
+        // Array 123 had shards 1-8: 3 was cancelled, 4 and 7 are still queued or running,
+        // 8 is running but its file is already whole; the new array 130 runs shard 3.
+        let queue: BTreeMap<(String, u32), Queued> = [
+            (("123".to_string(), 4), Queued::Pending),
+            (("123".to_string(), 7), Queued::Running),
+            (("123".to_string(), 8), Queued::Running),
+        ]
+        .into();
+        assert_eq!(
+            dependency(Some("130"), &queue, |k| k == 8).as_deref(),
+            Some("--dependency=afterok:130:123_4:123_7")
+        );
+        // Nothing new to run: the old tasks alone.
+        assert_eq!(
+            dependency(None, &queue, |_| false).as_deref(),
+            Some("--dependency=afterok:123_4:123_7:123_8")
+        );
+        assert_eq!(dependency(None, &BTreeMap::new(), |_| false), None);
     }
 
     #[test]
