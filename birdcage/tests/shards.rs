@@ -701,9 +701,15 @@ fn a_profile_file_edited_between_shards_refuses_the_merge() {
     let second = run("--shard 2/2");
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert_eq!(second.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("another spec"), "{stderr}");
+    // Named by the input that differs, not only "another spec".
+    assert!(
+        stderr.contains("another spec: board_profile_sha256: theirs "),
+        "{stderr}"
+    );
     let merge = run("--merge");
     assert_ne!(merge.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&merge.stderr);
+    assert!(stderr.contains("board_profile_sha256"), "{stderr}");
     assert!(
         !out.join("summary.md").exists(),
         "a report was written from mixed shards"

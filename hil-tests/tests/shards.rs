@@ -66,6 +66,31 @@ fn same_files(a: &Path, b: &Path, names: &[&str]) {
     }
 }
 
+/// The report files of a folder: not shards, locks or other hidden files.
+fn report_files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.') && !n.ends_with(".shard"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts two folders hold the same report files, both ways (none missing, none extra),
+/// and each the same bytes.
+fn same_folders(a: &Path, b: &Path) {
+    let names = report_files(a);
+    assert_eq!(
+        names,
+        report_files(b),
+        "{} and {}",
+        a.display(),
+        b.display()
+    );
+    same_files(a, b, &names.iter().map(String::as_str).collect::<Vec<_>>());
+}
+
 const REPORT: [&str; 4] = ["steps.jsonl", "summary.json", "summary.md", "plot.svg"];
 
 fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
@@ -92,7 +117,9 @@ fn random_games_merged_from_shards_in_any_order_are_the_one_process_report() {
     let (_tmp, one, split) = dirs();
     let whole = ok(&bench(&RANDOM, &one, &[]));
     let merged = sharded(&RANDOM, &split, &[3, 1, 4, 2]);
-    same_files(&one, &split, &REPORT);
+    // The one-process run plays its games through `bench::campaign` and `Report` directly,
+    // never through the shard code: an independent reference.
+    same_folders(&one, &split);
     // The same summary printed, and the games all there (11, dealt over 4 shards).
     let summary = |text: &str| {
         text.lines()
@@ -174,10 +201,22 @@ fn the_cage_fault_campaign_merged_from_shards_is_the_one_process_campaign() {
         "--board-seed",
         "7",
     ];
-    let (_tmp, one, split) = dirs();
+    let (tmp, one, split) = dirs();
     ok(&bench(&faults, &one, &[]));
     sharded(&faults, &split, &[2, 3, 1]);
-    same_files(&one, &split, &["faults.csv", "faults.md"]);
+    same_folders(&one, &split);
+    // The reference that shares no shard code (issue 49): the library's plain campaign on
+    // SIL and its report writer, as the bench ran it before shards: no `run_shard`, no
+    // `runs`/`merge`, no `shards::drive`.
+    let reference = tmp.path().join("reference");
+    let profile = &boards::NUCLEO_F446RE;
+    let mut sil = bench::Sil::new(profile, heuristic::Size::M3, Some(7)).unwrap();
+    let run = bench::fault_campaign(&mut sil, profile, heuristic::Size::M3, &mut |_, _| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap();
+    bench::write_fault_report(&reference, &[run], "nucleo-f446re", Some(7)).unwrap();
+    same_folders(&reference, &split);
 }
 
 #[test]

@@ -199,8 +199,8 @@ fn slurm_lock(dir: &Path, job: &Job) -> Result<crate::lock::Held, ModelError> {
     })
 }
 
-/// The header of every shard file of `job.name` in `dir`: (file, spec, program, shard id).
-type Headers = Vec<(PathBuf, String, String, ShardId)>;
+/// The header of every shard file of `job.name` in `dir`, with its file.
+type Headers = Vec<(PathBuf, crate::file::HeaderLines)>;
 
 /// The headers of the shard files of `job.name` in `dir`, in file-name order.
 fn headers(dir: &Path, job: &Job) -> Result<Headers, ShardError> {
@@ -216,7 +216,7 @@ fn headers(dir: &Path, job: &Job) -> Result<Headers, ShardError> {
             continue;
         }
         match crate::file::read_header(&entry.path()) {
-            Ok(Some((spec, program, id))) => out.push((entry.path(), spec, program, id)),
+            Ok(Some(header)) => out.push((entry.path(), header)),
             Ok(None) => {}
             // A FIFO or a header claiming 1/4294967295: named now, never opened or counted.
             Err(why) => {
@@ -228,20 +228,20 @@ fn headers(dir: &Path, job: &Job) -> Result<Headers, ShardError> {
             }
         }
     }
-    out.sort();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
 }
 
 /// Refuses to write into a folder that holds shards of this job's name with another spec
 /// (another seed, size or version): a merge would refuse them anyway, and the run is wasted.
 fn refuse_foreign(dir: &Path, job: &Job) -> Result<(), ModelError> {
-    if let Some((path, spec, program, id)) = headers(dir, job)?
+    if let Some((path, h)) = headers(dir, job)?
         .into_iter()
-        .find(|(_, spec, _, _)| *spec != job.spec)
+        .find(|(_, h)| h.spec != job.spec)
     {
         return Err(ShardError::Foreign {
-            command: job.shard_command(id),
-            what: crate::file::whose(job, &job.name, &spec, &program),
+            command: job.shard_command(h.id),
+            what: crate::file::whose(job, &job.name, &h.spec, &h.program, h.inputs.as_deref()),
             path,
         }
         .into());
@@ -253,8 +253,8 @@ fn refuse_foreign(dir: &Path, job: &Job) -> Result<(), ModelError> {
 pub fn stored_counts(dir: &Path, job: &Job) -> Result<std::collections::BTreeSet<u32>, ShardError> {
     Ok(headers(dir, job)?
         .into_iter()
-        .filter(|(_, spec, _, _)| *spec == job.spec)
-        .map(|(_, _, _, id)| id.count)
+        .filter(|(_, h)| h.spec == job.spec)
+        .map(|(_, h)| h.id.count)
         .collect())
 }
 

@@ -51,12 +51,13 @@ pub fn shard_path(dir: &Path, job: &Job, id: ShardId) -> PathBuf {
 pub fn write_shard(dir: &Path, job: &Job, id: ShardId, body: &[u8]) -> Result<PathBuf, FileError> {
     let path = shard_path(dir, job, id);
     let header = format!(
-        "{MAGIC}\njob {}\nspec {}\nprogram {}\nshard {id}\nbytes {}\ncontent {}\n\n",
+        "{MAGIC}\njob {}\nspec {}\nprogram {}\nshard {id}\nbytes {}\ncontent {}\ninputs {}\n\n",
         job.name,
         job.spec,
         job.version,
         body.len(),
-        sha256_hex(body)
+        sha256_hex(body),
+        job.inputs
     );
     crate::safe::write_file_with(&path, |w| {
         w.write_all(header.as_bytes())?;
@@ -148,6 +149,8 @@ struct Header {
     id: ShardId,
     bytes: u64,
     content: String,
+    /// The spec as canonical JSON (absent in shards of older versions).
+    inputs: Option<String>,
 }
 
 /// Splits a shard file into its header and its body; `Err(why)` if it is not one.
@@ -181,6 +184,10 @@ fn parse(bytes: &[u8]) -> Result<(Header, &[u8]), String> {
             .parse()
             .map_err(|_| "its bytes line is not a count")?,
         content: field("content")?,
+        inputs: lines
+            .next()
+            .and_then(|l| l.strip_prefix("inputs "))
+            .map(str::to_string),
     };
     Ok((header, body))
 }
@@ -199,11 +206,11 @@ pub(crate) fn id_from_name(path: &Path, job: &Job) -> Option<ShardId> {
 /// enough to tell whose a shard is without reading it whole. `Ok(None)` if it has no such
 /// header (the merge names it corrupt); `Err(why)` if it is not a regular file (never opened
 /// then) or its shard line is not a shard (`1/4294967295`: more shards than any job has).
-pub(crate) fn read_header(path: &Path) -> Result<Option<(String, String, ShardId)>, String> {
+pub(crate) fn read_header(path: &Path) -> Result<Option<HeaderLines>, String> {
     let mut head = Vec::with_capacity(1024);
     match open_regular(path) {
         Ok(file) => {
-            if file.take(1024).read_to_end(&mut head).is_err() {
+            if file.take(HEADER_BYTES).read_to_end(&mut head).is_err() {
                 return Ok(None);
             }
         }
@@ -225,22 +232,54 @@ pub(crate) fn read_header(path: &Path) -> Result<Option<(String, String, ShardId
         return Ok(None);
     };
     let id = shard.parse().map_err(|e| format!("its shard line: {e}"))?;
-    Ok(Some((spec, program, id)))
+    let inputs = lines.find_map(|l| l.strip_prefix("inputs ").map(str::to_string));
+    Ok(Some(HeaderLines {
+        spec,
+        program,
+        id,
+        inputs,
+    }))
+}
+
+/// How much of a shard file [`read_header`] reads: the header with its `inputs` line.
+const HEADER_BYTES: u64 = 64 * 1024;
+
+/// What [`read_header`] reads of a shard's header.
+#[derive(Debug, Clone)]
+pub(crate) struct HeaderLines {
+    pub spec: String,
+    pub program: String,
+    pub id: ShardId,
+    pub inputs: Option<String>,
 }
 
 /// Whose a foreign shard is, in words: made by another version of the program (named), or
-/// of another spec (another seed, size, records file).
-pub(crate) fn whose(job: &Job, name: &str, spec: &str, program: &str) -> String {
+/// of another spec, naming the inputs that differ where its header holds them (another
+/// seed, size, a profile file edited between two shards).
+pub(crate) fn whose(
+    job: &Job,
+    name: &str,
+    spec: &str,
+    program: &str,
+    inputs: Option<&str>,
+) -> String {
     let spec = &spec[..spec.len().min(12)];
     if program != job.version {
-        format!(
+        return format!(
             "job {name} made by {program}, another version of the program (this one is {})",
             job.version
-        )
-    } else {
+        );
+    }
+    let differ = inputs.map(|i| job.differing_inputs(i)).unwrap_or_default();
+    if differ.is_empty() {
         format!(
             "job {name} with spec {spec} (another spec; this run's is {})",
             &job.spec[..12]
+        )
+    } else {
+        format!(
+            "job {name} with spec {spec} (another spec: {})",
+            differ.join("; ")
         )
     }
 }
@@ -359,7 +398,13 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
         if header.job != job.name || header.spec != job.spec {
             survey.refused.push(ShardError::Foreign {
                 command: remake_of(Some(id)),
-                what: whose(job, &header.job, &header.spec, &header.program),
+                what: whose(
+                    job,
+                    &header.job,
+                    &header.spec,
+                    &header.program,
+                    header.inputs.as_deref(),
+                ),
                 path,
             });
             continue;

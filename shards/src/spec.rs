@@ -26,6 +26,9 @@ pub struct Job {
     pub version: String,
     /// The one-process command, program first (`birdcage links --vertices 9 --out DIR`).
     pub command: Vec<String>,
+    /// The spec as canonical JSON: written in each shard's header, so a shard of another
+    /// spec is refused naming the inputs that differ ([`Job::differing_inputs`]).
+    pub inputs: String,
 }
 
 impl Job {
@@ -47,14 +50,54 @@ impl Job {
             spec: Job::spec_hash(name, spec, version),
             version: version.to_string(),
             command,
+            inputs: canonical(spec),
         }
+    }
+
+    /// The inputs whose values differ between this job's spec and `theirs` (another shard's
+    /// `inputs` line), as `PATH: theirs X, this run's Y`, nested fields by dotted path.
+    pub fn differing_inputs(&self, theirs: &str) -> Vec<String> {
+        let (Ok(ours), Ok(theirs)) = (
+            serde_json::from_str::<serde_json::Value>(&self.inputs),
+            serde_json::from_str::<serde_json::Value>(theirs),
+        ) else {
+            return Vec::new();
+        };
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        flatten("", &ours, &mut a);
+        flatten("", &theirs, &mut b);
+        let short = |v: Option<&String>| match v {
+            None => "none".to_string(),
+            Some(v) if v.chars().count() > 24 => {
+                format!("{}…", v.chars().take(23).collect::<String>())
+            }
+            Some(v) => v.clone(),
+        };
+        let mut paths: Vec<&String> = a.iter().chain(&b).map(|(p, _)| p).collect();
+        paths.sort();
+        paths.dedup();
+        paths
+            .into_iter()
+            .filter_map(|path| {
+                let find = |list: &[(String, String)]| {
+                    list.iter().find(|(p, _)| p == path).map(|(_, v)| v.clone())
+                };
+                let (o, t) = (find(&a), find(&b));
+                (o != t).then(|| {
+                    format!(
+                        "{path}: theirs {}, this run's {}",
+                        short(t.as_ref()),
+                        short(o.as_ref())
+                    )
+                })
+            })
+            .collect()
     }
 
     /// The hash of a job's spec: SHA-256 of its name, the program's version and the spec as
     /// canonical JSON (a `Value` first, whose maps are sorted), one per line.
     pub fn spec_hash(name: &str, spec: &impl Serialize, version: &str) -> String {
-        let value = serde_json::to_value(spec).expect("a spec serialises");
-        let canonical = serde_json::to_string(&value).expect("a value serialises");
+        let canonical = canonical(spec);
         sha256_hex(format!("{name}\n{version}\n{canonical}\n").as_bytes())
     }
 
@@ -90,6 +133,39 @@ impl Job {
     }
 }
 
+/// A spec as canonical JSON: a `Value` first, whose maps are sorted; no whitespace.
+fn canonical(spec: &impl Serialize) -> String {
+    let value = serde_json::to_value(spec).expect("a spec serialises");
+    serde_json::to_string(&value).expect("a value serialises")
+}
+
+/// A JSON value's leaves as (dotted path, compact JSON), in order.
+fn flatten(path: &str, value: &serde_json::Value, out: &mut Vec<(String, String)>) {
+    match value {
+        serde_json::Value::Object(map) if !map.is_empty() => {
+            for (key, v) in map {
+                let p = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                flatten(&p, v, out);
+            }
+        }
+        leaf => out.push((
+            if path.is_empty() {
+                "spec".into()
+            } else {
+                path.to_string()
+            },
+            match leaf {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            },
+        )),
+    }
+}
+
 /// `word` as a POSIX shell reads it back: bare when it holds only safe characters, else in
 /// single quotes.
 pub fn shell_quote(word: &str) -> String {
@@ -122,6 +198,27 @@ mod tests {
         // Canonical: the order fields are written in does not matter.
         let reordered = serde_json::json!({"seed": 1, "size": 3});
         assert_eq!(a, Job::spec_hash("q", &reordered, "1.0"));
+    }
+
+    /// A foreign spec is named by what differs in it, nested fields by their path.
+    #[test]
+    fn differing_inputs_name_each_field_that_differs() {
+        let ours = Job::new(
+            "q",
+            &serde_json::json!({"argv": ["study"], "depends": {"elf": "aa", "board": "bb"}}),
+            "1",
+            vec![],
+        );
+        let theirs = serde_json::json!({"argv": ["study"], "depends": {"elf": "aa", "board": "cc"}, "new": 1});
+        assert_eq!(
+            ours.differing_inputs(&theirs.to_string()),
+            [
+                "depends.board: theirs cc, this run's bb".to_string(),
+                "new: theirs 1, this run's none".to_string()
+            ]
+        );
+        assert!(ours.differing_inputs(&ours.inputs).is_empty());
+        assert!(ours.differing_inputs("not json").is_empty());
     }
 
     #[test]

@@ -185,7 +185,11 @@ fn a_foreign_shard_is_refused() {
     let text = read_shards(dir.path(), &job(2, "1"), 3)
         .unwrap_err()
         .to_string();
-    assert!(text.contains("(another spec; this run's is "), "{text}");
+    // Named by the input that differs (the header's `inputs` line).
+    assert!(
+        text.contains("(another spec: seed: theirs 1, this run's 2)"),
+        "{text}"
+    );
     let dir = tempfile::tempdir().unwrap();
     three(dir.path(), &ours);
     write_shard(dir.path(), &ours, id(1, 4), b"one").unwrap();
