@@ -502,7 +502,7 @@ fn a_resume_into_a_folder_it_cannot_write_is_refused_before_playing() {
     refused(
         &run,
         &format!(
-            "error: locking {}: Permission denied",
+            "error: writing {}: Permission denied",
             out.join(".shards.lock").display()
         ),
     );

@@ -261,6 +261,10 @@ pub fn stored_counts(dir: &Path, job: &Job) -> Result<std::collections::BTreeSet
 /// P of the shards of `job` in `dir`, when they agree.
 pub fn stored_count(dir: &Path, job: &Job) -> Result<u32, ModelError> {
     let counts = stored_counts(dir, job)?;
+    if counts.is_empty() {
+        // Shards of another spec only: named by the inputs that differ, not "no shards".
+        refuse_foreign(dir, job)?;
+    }
     match counts.len() {
         0 => Err(ModelError::NoShards {
             dir: dir.to_path_buf(),

@@ -85,7 +85,16 @@ fn a_folder_of_another_spec_is_refused_before_work() {
             .contains("squares.1-of-2.shard: a shard of job squares with spec"),
         "{e}"
     );
+    // A merge that finds only the other spec's shards names them and what differs (it
+    // said "holds no shards of squares" before: true, but not why).
     let e = drive(dir.path(), &job(11), &Mode::Merge(None), run(11), merge).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("(another spec: n: theirs 10, this run's 11)"),
+        "{e}"
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let e = drive(empty.path(), &job(11), &Mode::Merge(None), run(11), merge).unwrap_err();
     assert!(
         e.to_string()
             .contains("holds no shards of squares: give --shards P"),
