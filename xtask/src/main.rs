@@ -104,11 +104,11 @@ mod tests {
             .map(|m| m.trim().trim_matches('"'))
             .collect();
         assert!(members.len() >= 10, "{members:?}");
-        let tables: [(&str, fn(&str) -> String); 2] = [
-            ("README.md", |m| format!("| [`{m}`]({m}/)")),
-            ("docs/DESIGN.md", |m| format!("| `{m}` |")),
-        ];
-        for (doc, row) in tables {
+        /// How a document's crate table starts a member's row.
+        type Row = fn(&str) -> String;
+        let readme: Row = |m| format!("| [`{m}`]({m}/)");
+        let design: Row = |m| format!("| `{m}` |");
+        for (doc, row) in [("README.md", readme), ("docs/DESIGN.md", design)] {
             let text = std::fs::read_to_string(root.join(doc)).unwrap();
             for member in &members {
                 assert!(
