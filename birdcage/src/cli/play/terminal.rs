@@ -22,7 +22,7 @@ use heuristic::{Edge, EdgeState, Size};
 use super::frame::{self, Frame, GraphScene, Scene};
 use super::graph::GraphSession;
 use super::keys::{self, Input};
-use super::{Command, Front, Session, View};
+use super::{Command, Front, Session};
 
 /// The exit code of a program ended by Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: u8 = 130;
@@ -493,7 +493,13 @@ mod tests {
     fn cage(m: u32, you: Side) -> Session {
         let model = Model::Ideal;
         let machine = Machine::Player(Opponent::Heuristic(model));
-        Session::new(Size::new(m).unwrap(), you, machine, model, View::Circuit)
+        Session::new(
+            Size::new(m).unwrap(),
+            you,
+            machine,
+            model,
+            crate::cli::play::View::Circuit,
+        )
     }
 
     fn screen(frame: &Frame) -> String {
