@@ -215,7 +215,7 @@ fn bad_input_gets_one_line_and_exit_code_2() {
     );
     assert_bad_input(
         &["analyze", "--size", "3", "--moves", "A5,a5"],
-        "move 2: A5 was already cut",
+        "move 2: a5 was already cut",
     );
     assert_bad_input(
         &["analyze", "--size", "3", "--moves", "A5,A3"],
@@ -361,7 +361,7 @@ fn play_reads_moves_from_a_pipe_and_prints_the_record() {
         ),
         "{text}"
     );
-    assert!(text.contains("You: c3\n\n  ● = ●\n3     ‖\n"), "{text}");
+    assert!(text.contains("You: c3\n\n  ● = ●\n3 ×   ‖\n"), "{text}");
     assert!(text.contains("Machine: C1\n"), "{text}");
     assert!(text.ends_with("Record: A3,c3,C1\n"), "{text}");
     // The game goes on to the end: here the machine wins.
@@ -420,8 +420,8 @@ fn a_bad_scripted_move_keeps_the_output_and_exits_2() {
             "c3\nz9\n",
             "error: line 2: z9 is off the M=2 board (columns A..C, rows 1..3)",
         ),
-        ("\nc3\nA3\n", "error: line 3: A3 was already cut"),
-        ("c3\nc3\n", "error: line 2: C3 was already shorted"),
+        ("\nc3\nA3\n", "error: line 3: a3 was already cut"),
+        ("c3\nc3\n", "error: line 2: c3 was already shorted"),
         (
             "jump\n",
             "error: line 1: `jump` is not an edge name (expected a column letter and a row number, like C3)",
@@ -622,4 +622,14 @@ fn a_line_of_q_quits_as_quit_does() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+#[test]
+fn a_scripted_game_draws_cuts_as_the_terminal_does() {
+    // Issue 52 item 1: piped input drew a cut as a blank, the terminal as `×`.
+    let out = birdcage_with_input(&["play", "--size", "2", "--you", "cut"], "A3\nquit\n");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let board = "  ● = ●\n3 ×   |\n2 ● - ●\n1 |   |\n  ● = ●\n  A B C\n";
+    assert!(text.contains(&format!("You: A3\n\n{board}")), "{text}");
 }

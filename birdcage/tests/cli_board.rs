@@ -235,7 +235,7 @@ fn bad_board_options_are_named() {
         ),
         (
             vec!["export", "spice", "--size", "3", "--moves", "A5,a5"],
-            "move 2: A5 was already cut",
+            "move 2: a5 was already cut",
         ),
         (
             vec!["export", "gerber", "--size", "3"],

@@ -224,3 +224,25 @@ fn a_folder_or_a_file_where_the_other_is_expected_says_so() {
         assert_bad_input(&args, &message);
     }
 }
+
+#[test]
+fn a_mistyped_option_or_subcommand_keeps_clap_s_suggestion_in_its_one_line() {
+    // Issue 52 item 3: the tip stood in a paragraph of its own after the first, and was cut.
+    for (args, first, tip) in [
+        (
+            vec!["play", "--oponent", "perfect"],
+            "error: unexpected argument '--oponent' found",
+            "tip: a similar argument exists: '--opponent'",
+        ),
+        (
+            vec!["pley"],
+            "error: unrecognized subcommand 'pley'",
+            "tip: a similar subcommand exists: 'play'",
+        ),
+    ] {
+        let out = birdcage(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err, format!("{first} {tip}\n"), "{args:?}");
+    }
+}

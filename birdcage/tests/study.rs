@@ -224,7 +224,7 @@ fn cli_bad_input() {
         "cannot read records file /nonexistent/games.txt",
     );
     let records = scratch_file("bad-games.txt", "A5,c5\nA5,c5,C3,c3\n");
-    let message = format!("{} line 2: move 4: C3 was already cut", records.display());
+    let message = format!("{} line 2: move 4: c3 was already cut", records.display());
     assert_bad_input(
         &[
             "study",

@@ -381,6 +381,8 @@ fn the_web_app_in_chromium() {
         the_hint_knows_the_machine(&browser);
         the_hinted_edge_is_the_legends_green(&browser);
         the_controls_are_on_the_first_screen(&browser);
+        the_board_fits_and_its_labels_are_readable(&browser);
+        the_line_under_the_board_starts_afresh(&browser);
         bad_input_is_named(&browser);
         a_graph_file_is_played(&browser);
         figures(&browser);
@@ -609,6 +611,71 @@ fn the_controls_are_on_the_first_screen(b: &Browser) {
         println!("{width}x{height}: {seen}");
     }
     b.size(1280, 1000);
+}
+
+/// Issue 52 items 7 and 10: the M=8 labels were 6 px on a phone; the board ran 21 px past
+/// the fold at 1280x900.
+fn the_board_fits_and_its_labels_are_readable(b: &Browser) {
+    for (width, height) in [(1280, 900), (375, 812)] {
+        b.size(width, height);
+        for size in [3, 4, 8] {
+            b.open(&format!("size={size}&theme=light"));
+            let seen = b.script(
+                "const svg = document.querySelector('#board svg');\
+                 const r = svg.getBoundingClientRect();\
+                 const scale = r.width / svg.viewBox.baseVal.width;\
+                 const px = [...svg.querySelectorAll('.coord')].map((t) =>\
+                   parseFloat(getComputedStyle(t).fontSize) * scale);\
+                 return { bottom: r.bottom, fold: window.innerHeight, smallest: Math.min(...px) };",
+                json!([]),
+            );
+            let what = format!("M={size} at {width}x{height}: {seen}");
+            let bottom = seen["bottom"].as_f64().unwrap();
+            let fold = seen["fold"].as_f64().unwrap();
+            if width == 1280 {
+                assert!(bottom <= fold, "the board runs past the fold: {what}");
+            }
+            let smallest = seen["smallest"].as_f64().unwrap();
+            assert!(smallest >= 10.0, "labels smaller than 10 px: {what}");
+        }
+    }
+    b.size(1280, 1000);
+}
+
+/// Issue 52 item 5: the line under the board kept describing the last edge pointed at after
+/// New game, a size change or a link.
+fn the_line_under_the_board_starts_afresh(b: &Browser) {
+    b.open("size=3");
+    let fresh = b.text("#info");
+    assert!(fresh.starts_with("Hover or tap a resistor"), "{fresh}");
+    let point = || {
+        b.script(
+            "document.querySelector('#board [data-edge]')\
+               .dispatchEvent(new Event('pointerover', { bubbles: true }));",
+            json!([]),
+        );
+        assert_ne!(b.text("#info"), fresh, "pointing at an edge describes it");
+    };
+    // New game.
+    point();
+    b.click("#new");
+    b.wait("document.querySelector('#info').textContent.startsWith('Hover')");
+    assert_eq!(b.text("#info"), fresh);
+    // A size.
+    point();
+    b.script(
+        "const s = document.querySelector('[data-setting=size]'); s.value = '4';\
+         s.dispatchEvent(new Event('change', { bubbles: true }));",
+        json!([]),
+    );
+    b.wait("location.hash.includes('size=4')");
+    b.wait("document.querySelector('#info').textContent.startsWith('Hover')");
+    assert_eq!(b.text("#info"), fresh);
+    // A link.
+    point();
+    b.script("location.hash = 'size=3&moves=A5';", json!([]));
+    b.wait("document.querySelector('[data-record]').textContent === 'A5'");
+    assert_eq!(b.text("#info"), fresh);
 }
 
 fn bad_input_is_named(b: &Browser) {

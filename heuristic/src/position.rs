@@ -68,9 +68,16 @@ impl EdgeState {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum MoveError {
-    /// The edge has been played before.
-    #[error("{edge} was already {}", if *.state == EdgeState::Cut { "cut" } else { "shorted" })]
+    /// The edge has been played before. The move is named as the record writes it (`c5`
+    /// for Short's), as the player wrote it.
+    #[error(
+        "{} was already {}",
+        Move { side: *.side, edge: *.edge },
+        if *.state == EdgeState::Cut { "cut" } else { "shorted" }
+    )]
     AlreadyPlayed {
+        /// Who tried to play it.
+        side: Side,
         /// The edge named.
         edge: Edge,
         /// What it is now.
@@ -137,7 +144,7 @@ impl Position {
     /// let p = Position::from_record(m3, Side::Cut, "A5,c5").unwrap();
     /// assert_eq!(p.to_move(), Some(Side::Cut));
     /// let err = Position::from_record(m3, Side::Cut, "A5,a5").unwrap_err();
-    /// assert_eq!(err.to_string(), "move 2: A5 was already cut");
+    /// assert_eq!(err.to_string(), "move 2: a5 was already cut");
     /// ```
     pub fn from_record(size: Size, first: Side, record: &str) -> Result<Position, RecordError> {
         Ok(Record::play_text(size, first, record)?.1)
@@ -216,6 +223,7 @@ impl Position {
         match self.state(mv.edge) {
             EdgeState::Resistor => Ok(()),
             state => Err(MoveError::AlreadyPlayed {
+                side: mv.side,
                 edge: mv.edge,
                 state,
             }),

@@ -108,7 +108,7 @@ impl Record {
     /// let r = Record::read(Size::M3, Side::Short, "c5,A5").unwrap();
     /// assert_eq!(r.first(), Side::Short);
     /// let err = Record::read(Size::M3, Side::Cut, "A5,a5").unwrap_err();
-    /// assert_eq!(err.to_string(), "move 2: A5 was already cut");
+    /// assert_eq!(err.to_string(), "move 2: a5 was already cut");
     /// ```
     pub fn read(size: Size, first: Side, text: &str) -> Result<Record, RecordError> {
         Ok(Record::play_text(size, first, text)?.0)

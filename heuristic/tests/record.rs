@@ -98,7 +98,7 @@ fn a_record_longer_than_any_game_is_refused_at_the_first_move_too_many() {
 #[test]
 fn rule_errors_come_from_replay_with_the_move_number() {
     let cases = [
-        ("A5,a5", "move 2: A5 was already cut"),
+        ("A5,a5", "move 2: a5 was already cut"),
         ("A5,c5,C5", "move 3: C5 was already shorted"),
         ("A5,C3", "move 2: it is Short's turn, not Cut's"),
         ("A1,b2,C1,a3", "move 4: the game is over: Cut has won"),
@@ -141,7 +141,7 @@ fn read_names_the_board_and_stops_at_the_first_bad_move() {
     );
     // A rule error before a syntax error is the one reported.
     let err = Record::read(Size::M3, Side::Cut, "A5,a5,5A").unwrap_err();
-    assert_eq!(err.to_string(), "move 2: A5 was already cut");
+    assert_eq!(err.to_string(), "move 2: a5 was already cut");
     // The opener is the caller's: a record that starts with the other side's move is wrong.
     let err = Record::read(Size::M3, Side::Short, "A5").unwrap_err();
     assert_eq!(

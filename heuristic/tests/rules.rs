@@ -55,11 +55,13 @@ fn errors_name_what_is_wrong_and_leave_the_position_alone() {
     assert_eq!(
         err,
         MoveError::AlreadyPlayed {
+            side: Side::Short,
             edge: a5,
             state: EdgeState::Cut
         }
     );
-    assert_eq!(err.to_string(), "A5 was already cut");
+    // Short's move is named in lower case, as the record writes it (issue 52 item 2).
+    assert_eq!(err.to_string(), "a5 was already cut");
     let err = p
         .play(Move {
             side: Side::Cut,
@@ -71,7 +73,7 @@ fn errors_name_what_is_wrong_and_leave_the_position_alone() {
 
     let err = Position::from_record(size, Side::Cut, "A5,a5").unwrap_err();
     assert_eq!(err.number, 2);
-    assert_eq!(err.to_string(), "move 2: A5 was already cut");
+    assert_eq!(err.to_string(), "move 2: a5 was already cut");
     let err = Position::from_record(size, Side::Cut, "A5,c5,C5").unwrap_err();
     assert_eq!(err.to_string(), "move 3: C5 was already shorted");
     let err = Position::from_record(size, Side::Cut, "A5,z9").unwrap_err();

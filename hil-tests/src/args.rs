@@ -8,7 +8,7 @@ use std::process::ExitCode;
 pub const BAD_INPUT: u8 = 2;
 
 /// Parses the command line; on `--help`/`--version` prints and exits 0, on a usage error
-/// prints clap's first paragraph joined into one line and exits 2.
+/// prints clap's first paragraph and its tips joined into one line and exits 2.
 pub fn parse<P: clap::Parser>() -> Result<P, ExitCode> {
     match P::try_parse() {
         Ok(parsed) => Ok(parsed),
@@ -17,16 +17,26 @@ pub fn parse<P: clap::Parser>() -> Result<P, ExitCode> {
             Err(ExitCode::SUCCESS)
         }
         Err(e) => {
-            let text = clip_values(&e, e.render().to_string());
-            let first: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            eprintln!("{}", first.join(" "));
+            eprintln!("{}", one_line(&clip_values(&e, e.render().to_string())));
             Err(ExitCode::from(BAD_INPUT))
         }
     }
+}
+
+/// clap's message as one line: its first paragraph, and its tips (`tip: a similar argument
+/// exists: '--opponent'`), which stand in paragraphs of their own after it; not the usage.
+fn one_line(text: &str) -> String {
+    let mut paragraphs = text.split("\n\n");
+    let first = paragraphs.next().unwrap_or_default().lines();
+    let tips = paragraphs
+        .flat_map(str::lines)
+        .filter(|l| l.trim_start().starts_with("tip:"));
+    first
+        .chain(tips)
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// clap repeats what it could not take (a value, an unknown argument) in full: each such text

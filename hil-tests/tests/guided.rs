@@ -132,7 +132,7 @@ fn enter_draws_short_s_moves_and_a_bad_one_is_asked_again() {
     );
     assert!(r.result.is_ok(), "{:?}\n{}", r.result, r.said);
     assert!(r.said.contains("z9 is off the M=4 board"), "{}", r.said);
-    assert!(r.said.contains("A1 was already cut."), "{}", r.said);
+    assert!(r.said.contains("a1 was already cut."), "{}", r.said);
     let tally = r.report.tally().clone();
     assert_eq!(tally.games, 2, "{tally:?}");
     assert_eq!(

@@ -157,7 +157,7 @@ fn a_bad_records_file_names_the_line_and_the_move() {
     let err = Scenario::records(Size::M3, "A5,c5\nA5,a5\n", "games.txt").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "games.txt line 2: move 2: A5 was already cut"
+        "games.txt line 2: move 2: a5 was already cut"
     );
 }
 

@@ -79,7 +79,7 @@ fn random_games_and_records_sets() {
     let err = PositionSet::records(size(3), "A5\nA5,a5\n", "games.txt").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "games.txt line 2: move 2: A5 was already cut"
+        "games.txt line 2: move 2: a5 was already cut"
     );
     let err = PositionSet::records(size(3), "A5,z9\n", "games.txt").unwrap_err();
     assert!(

@@ -17,6 +17,13 @@ use crate::layout;
 /// One grid unit of the cage, in SVG user units.
 const U: f64 = 48.0;
 
+/// The labels' size in user units on a board up to [`COORD_WIDTH`] wide.
+const COORD: f64 = 16.0;
+
+/// The widest board (user units) whose labels stay [`COORD`]: the M=5 cage's, 10.5 px on a
+/// 375 px phone; wider boards scale their labels with their width.
+const COORD_WIDTH: f64 = U * 11.2;
+
 /// What the drawing marks, besides the position.
 #[derive(Debug)]
 pub struct Scene<'a> {
@@ -79,11 +86,14 @@ impl Scene<'_> {
         }
     }
 
-    /// The opening tag and the definitions every view shares.
+    /// The opening tag and the definitions every view shares. The row and column labels
+    /// grow with the board in its units (`--coord`), so that a board shrunk to a phone's
+    /// width still has labels of about 10 px or more (at M=8 they were 6 px).
     fn open(&self, width: f64, height: f64, label: &str) -> String {
+        let coord = COORD * (width / COORD_WIDTH).max(1.0);
         format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:.0} {height:.0}\" \
-             role=\"group\" aria-label=\"{}\" class=\"board\">",
+             role=\"group\" aria-label=\"{}\" class=\"board\" style=\"--coord: {coord:.1}px\">",
             escape(label)
         )
     }

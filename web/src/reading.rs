@@ -73,7 +73,7 @@ pub fn reading_html(
         name(analysis.firmware_choice),
         name(analysis.choice),
         if tied.len() > 1 {
-            format!(" (exactly tied: {})", tied.join(", "))
+            format!(" (exactly tied: {})", crate::words::some_of(&tied))
         } else {
             String::new()
         }

@@ -21,6 +21,26 @@ fn percent(d: &BigRational, digits: usize) -> String {
 }
 
 /// "1st", "2nd", …
+/// Names shown in a list before the rest are counted.
+pub const FEW: usize = 5;
+
+/// `names` as a list, the first [`FEW`] named and the rest counted (`A1, B2, C3, D4, E5 and
+/// 59 more`): an M=8 panel listed 64 names and then 56.
+///
+/// ```
+/// # use birdcage_web::words::some_of;
+/// assert_eq!(some_of(&["A1", "B2"]), "A1, B2");
+/// let seven = ["A1", "B2", "C3", "D4", "E5", "F6", "G7"];
+/// assert_eq!(some_of(&seven), "A1, B2, C3, D4, E5 and 2 more");
+/// ```
+pub fn some_of(names: &[impl AsRef<str>]) -> String {
+    let shown: Vec<&str> = names.iter().take(FEW).map(AsRef::as_ref).collect();
+    match names.len().checked_sub(FEW) {
+        Some(more) if more > 0 => format!("{} and {more} more", shown.join(", ")),
+        _ => shown.join(", "),
+    }
+}
+
 fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
@@ -60,7 +80,7 @@ pub fn edge_info(game: &Game, drops: &Drops) -> Vec<String> {
                         ordinal(rank)
                     );
                     if !equal.is_empty() {
-                        let _ = write!(s, ", exactly equal to {}", equal.join(", "));
+                        let _ = write!(s, ", exactly equal to {}", some_of(&equal));
                     }
                     if drops.tied.first() == Some(&e) && side.is_some() {
                         let verb = match side {
@@ -127,7 +147,7 @@ pub fn ranking_html(game: &Game, drops: &Drops) -> String {
                 all if all.len() > SHORT_SET && named_above(d) => {
                     format!("the {} named above (exactly equal)", all.len())
                 }
-                all => format!("{} (exactly equal)", all.join(", ")),
+                all => format!("{} (exactly equal)", some_of(all)),
             };
             let _ = write!(
                 out,

@@ -11,6 +11,9 @@ const timings = (window.birdcage = {
   firstRenderMs: null, lastMoveMs: null, moveMs: [], lastReplyMs: null, replyMs: [],
 });
 let app = null;
+// The line under the board before any edge is pointed at; a new game, a size or a link
+// starts from it again (what it said was of the board before).
+const INFO = $('info').textContent;
 
 function show(message) {
   $('message').textContent = message;
@@ -54,6 +57,7 @@ function load() {
   try {
     if (app) app.free();
     app = new App(location.hash.slice(1));
+    $('info').textContent = INFO;
     $('controls').innerHTML = app.controls();
     $('graph-text').value = app.graph_text();
     if (app.graph_text()) $('graph-box').open = true;
@@ -142,7 +146,10 @@ function wire() {
   });
   $('undo').addEventListener('click', () => { app.undo(); draw(); });
   $('hint').addEventListener('click', () => { app.hint(); draw({}); });
-  $('new').addEventListener('click', () => { location.hash = app.new_game(false); });
+  $('new').addEventListener('click', () => {
+    $('info').textContent = INFO;
+    location.hash = app.new_game(false);
+  });
   $('graph-play').addEventListener('click', () => {
     const hash = app.with_graph($('graph-text').value);
     if (hash) location.hash = hash;

@@ -226,10 +226,11 @@ impl Session {
         self.played.you()
     }
 
-    /// The board as plain text, in the chosen view.
+    /// The board as plain text, in the chosen view: cuts drawn `×` as on the terminal's
+    /// screen, from the same drawing ([`frame::plain_board`]).
     pub(crate) fn board(&self) -> String {
         match self.view {
-            View::Circuit => emulator::diagram::board(self.position()),
+            View::Circuit => frame::plain_board(self.position()),
             View::Gale => gale::plain(self.position(), self.you()),
         }
     }

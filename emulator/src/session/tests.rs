@@ -155,6 +155,7 @@ fn refused_moves_are_typed_and_leave_the_game_alone() {
     assert_eq!(
         s.play(cut).unwrap_err(),
         PlayError::Refused(heuristic::PlayError::Move(MoveError::AlreadyPlayed {
+            side: Side::Short,
             edge: cut,
             state: EdgeState::Cut,
         }))

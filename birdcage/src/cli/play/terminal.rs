@@ -8,10 +8,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 use crossterm::cursor::Show;
-use crossterm::event::{Event, KeyCode, read};
+use crossterm::event::{Event, KeyCode, poll, read};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -21,7 +22,7 @@ use heuristic::{Edge, EdgeState, Size};
 use super::frame::{self, Frame, GraphScene, Scene};
 use super::graph::GraphSession;
 use super::keys::{self, Input};
-use super::{Command, Front, Session, View};
+use super::{Command, Front, Session};
 
 /// The exit code of a program ended by Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: u8 = 130;
@@ -110,8 +111,6 @@ pub(crate) trait Table: Front {
     fn names_begin(&self, prefix: &str) -> bool;
     /// The screen at a terminal size.
     fn frame(&self, ui: &Ui<Self::Selection>, width: u16, height: u16, colours: bool) -> Frame;
-    /// The board as it is printed once the terminal is given back.
-    fn end_board(&self) -> String;
 }
 
 /// Plays `game` from `events`, drawing every screen with `draw` at the size `size` gives,
@@ -219,18 +218,40 @@ fn handle<T: Table>(game: &mut T, ui: &mut Ui<T::Selection>, input: Input) -> Op
 pub(super) fn run<T: Table>(mut game: T) -> Result<ExitCode> {
     let ending = {
         let _screen = Screen::enter()?;
-        session(
+        let ending = session(
             &mut game,
             read,
             |frame| frame::paint(&mut std::io::stdout().lock(), frame),
             || crossterm::terminal::size().unwrap_or((80, 24)),
             colours(),
-        )?
+        );
+        drain(|| poll(SETTLE), read);
+        ending?
     };
     let mut out = std::io::stdout().lock();
     write!(out, "{}", end_text(&game))?;
     out.flush()?;
     Ok(ExitCode::from(exit_code(ending)))
+}
+
+/// How long input may keep coming after the game, before the terminal is given back.
+const SETTLE: Duration = Duration::from_millis(50);
+
+/// The most events drained (a key held down repeats for ever).
+const DRAIN_MAX: usize = 256;
+
+/// Reads and drops the events pending (`pending` says whether one is, waiting a little),
+/// so that a key pressed as the game ends is not given to the shell once raw mode is left;
+/// errors end the draining, which has nothing to report.
+fn drain(
+    mut pending: impl FnMut() -> std::io::Result<bool>,
+    mut read: impl FnMut() -> std::io::Result<Event>,
+) -> usize {
+    let mut drained = 0;
+    while drained < DRAIN_MAX && matches!(pending(), Ok(true)) && read().is_ok() {
+        drained += 1;
+    }
+    drained
 }
 
 /// The exit code of a game that ended so: 130 after Ctrl-C, else 0.
@@ -243,7 +264,7 @@ fn exit_code(ending: Ending) -> u8 {
 
 /// What is printed once the terminal is given back: the board, the result, the record.
 pub(crate) fn end_text(game: &impl Table) -> String {
-    let mut text = game.end_board();
+    let mut text = game.board();
     if !text.ends_with('\n') {
         text.push('\n');
     }
@@ -339,13 +360,6 @@ impl Table for Session {
         };
         frame::frame(&scene, width, height)
     }
-
-    fn end_board(&self) -> String {
-        match self.view() {
-            View::Circuit => frame::plain_board(self.position()),
-            View::Gale => self.board(),
-        }
-    }
 }
 
 impl Table for GraphSession {
@@ -405,10 +419,6 @@ impl Table for GraphSession {
         };
         frame::graph_frame(&scene, width, height)
     }
-
-    fn end_board(&self) -> String {
-        self.board()
-    }
 }
 
 #[cfg(test)]
@@ -420,6 +430,30 @@ mod tests {
 
     use crate::cli::play::Machine;
     use crate::cli::play::frame::text;
+
+    #[test]
+    fn keys_pressed_as_the_game_ends_are_read_before_the_terminal_is_given_back() {
+        // Issue 52 item 4: three keys still queued when the game ends.
+        let queue = std::cell::RefCell::new(vec![
+            press(KeyCode::Enter, KeyModifiers::NONE),
+            press(KeyCode::Char('q'), KeyModifiers::NONE),
+            press(KeyCode::Char('x'), KeyModifiers::NONE),
+        ]);
+        let drained = drain(
+            || Ok(!queue.borrow().is_empty()),
+            || Ok(queue.borrow_mut().pop().unwrap()),
+        );
+        assert_eq!(drained, 3);
+        assert!(queue.borrow().is_empty());
+        // A key held down ends the draining all the same; an error ends it quietly.
+        let held = drain(
+            || Ok(true),
+            || Ok(press(KeyCode::Enter, KeyModifiers::NONE)),
+        );
+        assert_eq!(held, DRAIN_MAX);
+        let failed = drain(|| Err(std::io::Error::other("gone")), || unreachable!());
+        assert_eq!(failed, 0);
+    }
 
     fn press(code: KeyCode, modifiers: KeyModifiers) -> Event {
         Event::Key(KeyEvent {
@@ -459,7 +493,13 @@ mod tests {
     fn cage(m: u32, you: Side) -> Session {
         let model = Model::Ideal;
         let machine = Machine::Player(Opponent::Heuristic(model));
-        Session::new(Size::new(m).unwrap(), you, machine, model, View::Circuit)
+        Session::new(
+            Size::new(m).unwrap(),
+            you,
+            machine,
+            model,
+            crate::cli::play::View::Circuit,
+        )
     }
 
     fn screen(frame: &Frame) -> String {
