@@ -11,7 +11,7 @@ use crate::config::{Config, ConfigError};
 use crate::dut::hil::{BOARD_ELF, Probe};
 use crate::dut::pil::Link;
 use crate::dut::{Lost, Stage, Target, TargetError};
-use crate::machine::{QEMU, firmware_elf, qemu_available, virtual_board_binary};
+use crate::machine::{QEMU, firmware_elf, qemu_available, socket_pattern, virtual_board_binary};
 
 const PROBE: &str = "probe found";
 const CHIP: &str = "chip matches the profile";
@@ -22,6 +22,23 @@ const BUILD_QEMU_FIRMWARE: &str = "cargo build -p firmware --bin firmware-qemu -
 const BUILD_BOARD_FIRMWARE: &str = "build the board firmware (`cargo fw`) and pass \
      --elf target/thumbv7em-none-eabihf/fw/firmware";
 
+/// Why bring-up cannot start: bad input, named before anything connects.
+#[derive(Debug, thiserror::Error)]
+pub enum DoctorError {
+    /// The board profile cannot be read.
+    #[error(transparent)]
+    Board(#[from] boards::file::FileError),
+    /// The ELF given is for another machine (a host program): no step of bring-up applies,
+    /// and a target that never answers would be reported as lost.
+    #[error("{}: not an ARM ELF ({})", path.display(), machine.name())]
+    NotArm {
+        /// The file.
+        path: PathBuf,
+        /// Its machine.
+        machine: gdb_probe::arch::Foreign,
+    },
+}
+
 /// Every step of bring-up through `probe` on `board` (a profile name or file) with the cage
 /// of `size` plugged in: the connection's steps, then, connected, the protocol's.
 pub fn doctor(
@@ -29,8 +46,16 @@ pub fn doctor(
     board: &str,
     elf: Option<&Path>,
     size: Size,
-) -> Result<Vec<Check>, boards::file::FileError> {
+) -> Result<Vec<Check>, DoctorError> {
     let (profile, base) = boards::file::load_with_base(board)?;
+    if let Some(path) = elf
+        && let Some(machine) = foreign_machine(path)
+    {
+        return Err(DoctorError::NotArm {
+            path: path.to_path_buf(),
+            machine,
+        });
+    }
     let mut bringup = Bringup {
         elf,
         board,
@@ -112,6 +137,30 @@ fn elf_problem(elf: &Path) -> Option<String> {
         )),
         Ok(()) => None,
     }
+}
+
+/// The machine of `elf` when it is an ELF for another machine than 32-bit ARM; anything it
+/// cannot read is left to [`elf_problem`], the ELF step's.
+fn foreign_machine(elf: &Path) -> Option<gdb_probe::arch::Foreign> {
+    use std::io::Read;
+    let mut header = Vec::with_capacity(20);
+    std::fs::File::open(elf)
+        .ok()?
+        .take(20)
+        .read_to_end(&mut header)
+        .ok()?;
+    gdb_probe::arch::foreign(&header)
+}
+
+/// The virtual board's probe step: the binary, and the socket probe-rs opens (its folder's
+/// random part is the bench's, made when the board starts).
+fn virtual_stub(binary: &Path) -> String {
+    format!(
+        "the virtual board ({}), its GDB stub opened by probe-rs as gdb:unix:{} (a folder of \
+         the bench's own, removed when the board ends)",
+        binary.display(),
+        socket_pattern().display()
+    )
 }
 
 /// The bring-up step an error of the connection belongs to: the ELF's own (it cannot be
@@ -222,13 +271,7 @@ impl Bringup<'_> {
                 return None;
             }
         };
-        checks.push(Check::pass(
-            PROBE,
-            format!(
-                "the virtual board ({}), its GDB stub opened by probe-rs as gdb:unix:",
-                binary.display()
-            ),
-        ));
+        checks.push(Check::pass(PROBE, virtual_stub(&binary)));
         let elf = elf.map_or_else(|| PathBuf::from(BOARD_ELF), Path::to_path_buf);
         if let Some(problem) = elf_problem(&elf) {
             checks.push(Check::fail(FLASHED, problem, BUILD_BOARD_FIRMWARE));
@@ -374,6 +417,39 @@ mod tests {
         );
         assert_eq!(elf_problem(&elf), None);
         assert!(elf_problem(&dir.path().join("missing")).is_some());
+    }
+
+    /// An x86-64 ELF (the header a host program starts with) is bad input, named before
+    /// anything connects; before issue 52 QEMU ran it and the target was "lost".
+    #[test]
+    fn an_elf_for_another_machine_is_refused_before_bring_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let host = dir.path().join("host-program");
+        let mut header = vec![0u8; 64];
+        header[..7].copy_from_slice(b"\x7fELF\x02\x01\x01");
+        header[16] = 2;
+        header[18] = 62; // EM_X86_64
+        std::fs::write(&host, header).unwrap();
+        for probe in [Probe::Qemu, Probe::Virtual] {
+            let e = doctor(&probe, "nucleo-f446re", Some(&host), Size::MIN).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("{}: not an ARM ELF (x86-64)", host.display())
+            );
+        }
+    }
+
+    /// Before issue 52 the line ended `gdb:unix:`, naming no socket.
+    #[test]
+    fn the_virtual_boards_line_names_its_socket() {
+        let line = virtual_stub(Path::new("/opt/virtual-board"));
+        let socket = std::env::temp_dir()
+            .join(format!("birdcage-virtual-{}-RANDOM", std::process::id()))
+            .join("board.sock");
+        assert!(
+            line.contains(&format!("gdb:unix:{} ", socket.display())),
+            "{line}"
+        );
     }
 
     /// A board probe names no step beyond the first that failed, and in a build without

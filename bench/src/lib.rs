@@ -41,7 +41,7 @@ pub use calibrate::{
 pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
 pub use config::{Config, ConfigError, MAX_TIMEOUT_S, Opened};
-pub use doctor::doctor;
+pub use doctor::{DoctorError, doctor};
 pub use dut::ask::measure;
 pub use dut::defmt::{DefmtError, DefmtLog};
 pub use dut::frame::{Sequence, decode_reply, encode_command};

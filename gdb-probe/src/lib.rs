@@ -11,12 +11,14 @@
 //!   selector such as `gdb:unix:PATH` or `gdb:tcp:HOST:PORT`, and a [`probe::Scripted`] stub
 //!   for tests.
 //!
+//! - [`arch`]: which machine an ELF is for (a host program handed over as firmware).
 //! - [`cortex_m`]: the Cortex-M system and debug registers' addresses, for a probe and a core
 //!   model alike; [`symbols`]: an ELF's function table (a PC's function) and RTT's control
 //!   block.
 //!
 //! A stub's departures from the protocol are data ([`Quirks`]), not special cases.
 
+pub mod arch;
 mod client;
 pub mod cortex_m;
 mod quirks;

@@ -392,6 +392,34 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
     }
 }
 
+/// An x86-64 ELF (a host program's header) given to doctor is bad input: one line, exit 2,
+/// before any target starts. Before issue 52 the firmware step ran it and the target was
+/// "lost".
+#[test]
+fn doctor_refuses_an_elf_for_another_machine() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = dir.path().join("host-program");
+    let mut header = vec![0u8; 64];
+    header[..7].copy_from_slice(b"\x7fELF\x02\x01\x01");
+    header[16] = 2;
+    header[18] = 62; // EM_X86_64
+    std::fs::write(&host, header).unwrap();
+    for probe in ["qemu", "virtual"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+            .args(["doctor", "--probe", probe, "--elf"])
+            .arg(&host)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(
+            stderr.trim_end(),
+            format!("error: {}: not an ARM ELF (x86-64)", host.display())
+        );
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("lost"));
+    }
+}
+
 #[test]
 fn a_report_folder_that_cannot_be_made_is_named_once() {
     let dir = tempfile::tempdir().unwrap();

@@ -50,7 +50,7 @@ pub enum ElfError {
     #[error(
         "{path} is an ELF for {}, not a 32-bit ARM (Cortex-M) one: is it the board binary \
          (`cargo fw`)?",
-        machine_name(*.machine, *.bits)
+        gdb_probe::arch::Foreign { machine: *.machine, bits: *.bits }
     )]
     NotArm {
         /// The path.
@@ -86,42 +86,6 @@ pub enum ElfError {
         /// Word 1.
         reset: u32,
     },
-}
-
-/// The machine and class of an ELF that is not a 32-bit ARM one, read from its identification
-/// and header before a 32-bit parser calls a 64-bit file invalid.
-fn foreign(bytes: &[u8]) -> Option<(u16, u8)> {
-    if bytes.len() < 20 || &bytes[..4] != b"\x7fELF" {
-        return None;
-    }
-    let bits = match bytes[4] {
-        1 => 32,
-        2 => 64,
-        _ => return None,
-    };
-    let pair = [bytes[18], bytes[19]];
-    let machine = match bytes[5] {
-        1 => u16::from_le_bytes(pair),
-        2 => u16::from_be_bytes(pair),
-        _ => return None,
-    };
-    (machine != EM_ARM || bits != 32).then_some((machine, bits))
-}
-
-/// A machine's name, as `readelf` gives the common ones.
-fn machine_name(machine: u16, bits: u8) -> String {
-    let name = match machine {
-        object::elf::EM_386 => "Intel 80386",
-        object::elf::EM_X86_64 => "x86-64",
-        object::elf::EM_ARM => "ARM",
-        object::elf::EM_AARCH64 => "AArch64",
-        object::elf::EM_RISCV => "RISC-V",
-        object::elf::EM_MIPS => "MIPS",
-        object::elf::EM_PPC => "PowerPC",
-        object::elf::EM_PPC64 => "PowerPC64",
-        _ => return format!("machine {machine} ({bits}-bit)"),
-    };
-    format!("{name} ({bits}-bit)")
 }
 
 /// A loaded board binary.
@@ -166,7 +130,7 @@ impl Elf {
             path: name.to_string(),
             why: e.to_string(),
         };
-        if let Some((machine, bits)) = foreign(&bytes) {
+        if let Some(gdb_probe::arch::Foreign { machine, bits }) = gdb_probe::arch::foreign(&bytes) {
             return Err(ElfError::NotArm {
                 path: name.to_string(),
                 machine,

@@ -1,6 +1,6 @@
 //! The GDB remote stub (gdbstub): registers in gdb's ARM M-profile numbering, memory through
 //! the board's models, continue, step, Ctrl-C, breakpoints and watchpoints (which a session
-//! takes with it when it ends), and monitor commands (`reset`, `game N`,
+//! takes with it when it ends), and monitor commands (`help` lists them: `reset`, `press`, `game N`,
 //! `coverage`, `window`). The bench's probe (gdb-probe, through probe-rs) and
 //! `arm-none-eabi-gdb` attach to it alike.
 
@@ -31,13 +31,15 @@ use gdbstub::target::ext::breakpoints::{
 use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps, outputln};
 use gdbstub::target::{Target, TargetError, TargetResult};
 
-use boards::virtual_board::{Lit, Monitor, MonitorError};
+use boards::virtual_board::{COMMANDS, Lit, Monitor, MonitorError};
 
 use crate::board::{ResetCause, WATCHDOG_RESET};
 use crate::chip::SRAM;
+use crate::clock::PER_MS;
 use crate::conn::{Buffered, PACKET_BUFFER, Shared, Socket};
 use crate::cpu::{Core, Ran};
 use crate::elf::Elf;
+use crate::operator::PRESS_MS;
 use crate::stop::Stop;
 
 /// How long an idle session waits for a byte before it looks at the quit flag.
@@ -169,6 +171,8 @@ pub struct Server<'a, 'e> {
     watchpoints: Vec<Watchpoint>,
     /// Raised when the debugger's bytes come ([`crate::attention`]): the running core stops.
     attention: Arc<AtomicBool>,
+    /// The board cycle at which a `monitor press` lets go of the button.
+    release_at: Option<u64>,
 }
 
 /// A watched range.
@@ -195,6 +199,7 @@ impl<'a, 'e> Server<'a, 'e> {
             coverage,
             watchpoints: Vec::new(),
             attention: Arc::new(AtomicBool::new(false)),
+            release_at: None,
         }
     }
 
@@ -322,6 +327,21 @@ impl<'a, 'e> Server<'a, 'e> {
 
     /// Runs the core a slice (or a step); the stop to report, if it stopped.
     fn advance(&mut self) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
+        let stop = self.advance_once();
+        self.release_when_due();
+        stop
+    }
+
+    /// Lets go of a `monitor press` once its time has passed.
+    fn release_when_due(&mut self) {
+        let board = &mut self.core.state_mut().board;
+        if self.release_at.is_some_and(|at| board.cycles >= at) {
+            board.press(false);
+            self.release_at = None;
+        }
+    }
+
+    fn advance_once(&mut self) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
         if self.mode == Mode::Stepping {
             self.mode = Mode::Halted;
             return Ok(Some(match self.core.step(self.elf)? {
@@ -343,7 +363,13 @@ impl<'a, 'e> Server<'a, 'e> {
     /// Runs the core a slice; the stop a debugger would be told of (a breakpoint, a
     /// watchpoint, WFI), if it stopped.
     pub fn run_free(&mut self) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
-        Ok(match self.core.run_slice(u64::MAX, SLICE, self.elf)? {
+        // A held press ends the slice at its release, as a visitor's finger lifts on time.
+        let cycles = self.release_at.map_or(u64::MAX, |at| {
+            at.saturating_sub(self.core.state().board.cycles)
+        });
+        let ran = self.core.run_slice(cycles, SLICE, self.elf);
+        self.release_when_due();
+        Ok(match ran? {
             Ran::Slice | Ran::Reset(ResetCause::Software) => None,
             // The firmware starts again from its vector table (and writes its RTT control
             // block again, which the bench sees); a person at the debugger is told here.
@@ -596,14 +622,24 @@ impl MonitorCmd for Server<'_, '_> {
                 if let MonitorError::Unknown(_) = e {
                     outputln!(out, "{e}");
                 }
-                outputln!(out, "commands:");
-                for (usage, what) in Monitor::USAGE {
-                    outputln!(out, "  {usage:<12} {what}");
-                }
+                list_commands(&mut out);
                 return Ok(());
             }
         };
         match command {
+            Monitor::Help => list_commands(&mut out),
+            // As `visit` presses it: held for a debouncer's worth of virtual time, let go by
+            // `advance` once the core has run that long (a halted core sees it held).
+            Monitor::Press => {
+                let board = &mut self.core.state_mut().board;
+                board.press(true);
+                self.release_at = Some(board.cycles + PRESS_MS * PER_MS);
+                outputln!(
+                    out,
+                    "press: the button is held for {PRESS_MS} ms of virtual time once the core \
+                     runs (continue)"
+                );
+            }
             Monitor::Reset => {
                 let _ = self.core.reset();
             }
@@ -658,5 +694,13 @@ impl MonitorCmd for Server<'_, '_> {
             },
         }
         Ok(())
+    }
+}
+
+/// Every monitor command and what it does, as `help` (and an unknown word) lists them.
+fn list_commands(out: &mut ConsoleOutput<'_>) {
+    outputln!(out, "commands:");
+    for command in COMMANDS {
+        outputln!(out, "  {:<12} {}", command.usage, command.what);
     }
 }

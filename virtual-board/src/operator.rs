@@ -15,7 +15,7 @@ use crate::stop::Stop;
 
 /// How long a press is held, and how long the operator waits after letting go: far longer
 /// than the firmware's debouncing (a few 1 ms samples).
-const PRESS_MS: u64 = 30;
+pub(crate) const PRESS_MS: u64 = 30;
 /// The longest wait for the LEDs after power-on or a press: the board binary needs about
 /// 170 ms to start (the game-over thresholds are solved on the chip) and less for a move.
 const WAIT_MS: u64 = 3_000;

@@ -27,12 +27,26 @@ const LOOP: u32 = 0x0800_000c;
 /// Where the counter is stored.
 const COUNTER_AT: u32 = 0x2000_0000;
 
+/// GPIOC's clock on, then its IDR stored to SRAM in a loop (B1 is PC13, pulled up on the board,
+/// low when pressed), assembled by arm-none-eabi-as at 0x08000008: `ldr r1,=0x40023830; movs
+/// r0,#4; str r0,[r1]; ldr r1,=0x40020810; mov.w r2,#0x20000000; 1: ldr r0,[r1]; str r0,[r2];
+/// b 1b; .ltorg`.
+const BUTTON_READER: [u16; 14] = [
+    0x4904, 0x2004, 0x6008, 0x4904, 0xf04f, 0x5200, 0x6808, 0x6010, 0xe7fc, 0x0000, 0x3830, 0x4002,
+    0x0810, 0x4002,
+];
+
 /// A minimal ELF32 ARM executable: the vector table (SP, reset 0x08000009) and the loop.
 fn counter_elf(dir: &Path) -> PathBuf {
+    program_elf(dir, "counter.elf", &COUNTER)
+}
+
+/// A minimal ELF32 ARM executable: the vector table (SP, reset 0x08000009) and `code`.
+fn program_elf(dir: &Path, name: &str, code: &[u16]) -> PathBuf {
     let mut image = Vec::new();
     image.extend_from_slice(&0x2002_0000u32.to_le_bytes());
     image.extend_from_slice(&0x0800_0009u32.to_le_bytes());
-    for half in COUNTER {
+    for &half in code {
         image.extend_from_slice(&half.to_le_bytes());
     }
     let mut elf = vec![0u8; 52 + 32];
@@ -59,7 +73,7 @@ fn counter_elf(dir: &Path) -> PathBuf {
     word(&mut elf, 72, image.len() as u32);
     word(&mut elf, 76, 5);
     elf.extend_from_slice(&image);
-    let path = dir.join("counter.elf");
+    let path = dir.join(name);
     std::fs::write(&path, elf).unwrap();
     path
 }
@@ -296,10 +310,12 @@ fn monitor_alone_or_unknown_lists_every_command() {
     let elf = counter_elf(dir.path());
     let board = Served::start(&elf, &dir.path().join("gdb.sock"));
     let mut gdb = Gdb::connect(&Address::Unix(board.socket.clone()), Quirks::PLAIN).unwrap();
-    for command in ["", "bogus"] {
+    for command in ["", "bogus", "help"] {
         let said = gdb.monitor_output(command).unwrap();
         for name in [
+            "help",
             "reset",
+            "press",
             "game N",
             "coverage",
             "wire MOVES",
@@ -308,11 +324,51 @@ fn monitor_alone_or_unknown_lists_every_command() {
         ] {
             assert!(said.contains(name), "monitor {command:?}: {said}");
         }
+        // Before issue 52, `help` was "unknown command: help".
+        assert!(!said.contains("unknown command: help"), "{said}");
         assert_eq!(
             command == "bogus",
             said.contains("unknown command: bogus"),
             "{said}"
         );
+    }
+}
+
+/// B1's bit in GPIOC's IDR (PC13).
+const B1: u32 = 1 << 13;
+
+#[test]
+fn monitor_press_holds_the_button_then_lets_go_as_the_core_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = program_elf(dir.path(), "button.elf", &BUTTON_READER);
+    let board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut gdb = Gdb::connect(&Address::Unix(board.socket.clone()), Quirks::PLAIN).unwrap();
+    // Seven instructions to the first store: released, the board's pull-up reads high.
+    for _ in 0..7 {
+        gdb.step().unwrap();
+    }
+    assert_eq!(
+        gdb.read_u32(COUNTER_AT).unwrap() & B1,
+        B1,
+        "released before the press"
+    );
+    let said = gdb.monitor_output("press").unwrap();
+    assert!(said.contains("held for 30 ms of virtual time"), "{said}");
+    // One pass of the loop (`b`, `ldr`, `str`): the firmware reads the press.
+    for _ in 0..3 {
+        gdb.step().unwrap();
+    }
+    assert_eq!(gdb.read_u32(COUNTER_AT).unwrap() & B1, 0, "pressed");
+    // Running, the core passes 30 ms of virtual time and the button is let go.
+    let start = Instant::now();
+    loop {
+        gdb.resume().unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        gdb.halt().unwrap();
+        if gdb.read_u32(COUNTER_AT).unwrap() & B1 == B1 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "never let go");
     }
 }
 

@@ -9,7 +9,7 @@ use firmware::Outcome;
 use firmware::protocol::{Command, Reply};
 use heuristic::{Position, Side, Size};
 
-use crate::check::Predictor;
+use crate::check::{Fit, Predictor};
 use crate::dut::Target;
 use crate::dut::ask::measure;
 
@@ -148,9 +148,34 @@ pub fn protocol_checks(
         "Identify answered on up 1 / down 0",
     ));
     const SELF_CHECK: &str = "self-check (new game, size detected)";
-    match target.exchange(Command::NewGame) {
+    let new_game = target.exchange(Command::NewGame);
+    // The start codes, read once: the self-check's and the band step's. Size detection only
+    // asks whether the top row reads near the supply, so a node that reads 0 (an open input)
+    // passes it as M=4; on an intact board at the start every node is within the band.
+    let fit = new_game.is_ok().then(|| {
+        measure(target, profile.adc.samples)
+            .map(|codes| Predictor::new(profile, size).fit(&Position::new(size, Side::Cut), &codes))
+    });
+    match new_game {
         Ok(Reply::Turn(Outcome::NewGame { size: m })) if m == size.get() => {
-            checks.push(Check::pass(SELF_CHECK, format!("M={m} detected")));
+            let off_band = fit.as_ref().and_then(|f| f.as_ref().ok());
+            match off_band.filter(|f| f.measured == f.predicted.len() && !f.off.is_empty()) {
+                Some(fit) => {
+                    let off: Vec<String> = fit.off.iter().map(ToString::to_string).collect();
+                    checks.push(Check::fail(
+                        SELF_CHECK,
+                        format!(
+                            "M={m} detected, but the start position reads outside ±{} codes: {}",
+                            fit.band,
+                            off.join(", ")
+                        ),
+                        "check those nodes' wires to their ADC pins and their parts against the \
+                         profile (a node that reads 0 reaches no input; wiring check in the \
+                         runbook)",
+                    ));
+                }
+                None => checks.push(Check::pass(SELF_CHECK, format!("M={m} detected"))),
+            }
         }
         Ok(Reply::Turn(Outcome::NewGame { size: m })) => checks.push(Check::fail(
             SELF_CHECK,
@@ -183,7 +208,10 @@ pub fn protocol_checks(
             "no edge fixture answers: moves are made by hand (`--scenario guided`)",
         ));
     }
-    checks.push(start_codes(target, profile, size));
+    // Measured whenever the new game was answered (the steps ended otherwise).
+    if let Some(fit) = fit {
+        checks.push(start_codes(fit, size));
+    }
     let logs = target.logs();
     checks.push(match logs.last() {
         Some(last) => Check::pass(
@@ -200,17 +228,14 @@ pub fn protocol_checks(
     checks
 }
 
-/// The start position's codes for every node against the profile's prediction band.
-fn start_codes(target: &mut dyn Target, profile: &'static boards::Profile, size: Size) -> Check {
+/// The start position's codes for every node against the profile's prediction band (their
+/// fit, or why there are none).
+fn start_codes(fit: Result<Fit, crate::TargetError>, size: Size) -> Check {
     const STEP: &str = "start position's codes in the profile's band";
-    let position = Position::new(size, Side::Cut);
-    let codes = match measure(target, profile.adc.samples) {
-        Ok(codes) => codes,
-        Err(e) => {
-            return Check::fail(STEP, e.to_string(), "see the runbook: RTT attach");
-        }
+    let fit = match fit {
+        Ok(fit) => fit,
+        Err(e) => return Check::fail(STEP, e.to_string(), "see the runbook: RTT attach"),
     };
-    let fit = Predictor::new(profile, size).fit(&position, &codes);
     let worst = fit.worst.map_or(String::new(), |(node, d)| {
         format!("; the worst, node {node}, {d} off")
     });
@@ -238,5 +263,50 @@ fn start_codes(target: &mut dyn Target, profile: &'static boards::Profile, size:
             "check those nodes' wiring and parts against the profile (wiring check in the \
              runbook), or calibrate (`hil-tests calibrate`)",
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dut::sil::Sil;
+    use emulator::emulated::Defect;
+    use heuristic::Node;
+
+    /// A node that reads 0 (an open ADC input) on an intact M=4 board at the start: size
+    /// detection still says M=4, but the self-check fails, naming the node. Before issue 52
+    /// the self-check step passed ("M=4 detected") and only the band step failed.
+    #[test]
+    fn a_node_that_reads_0_fails_the_self_check() {
+        let profile = &boards::NUCLEO_F446RE;
+        let mut sil = Sil::new(profile, Size::M4, None).unwrap();
+        let node = Size::M4.nodes().nth(1).unwrap();
+        assert!(matches!(node, Node::Internal { .. }), "{node:?}");
+        sil.emulated_cage().inject(Defect::Stuck(node, 0)).unwrap();
+        let checks = protocol_checks(&mut sil, profile, profile, Size::M4);
+        let step = checks
+            .iter()
+            .find(|c| c.step.starts_with("self-check"))
+            .unwrap_or_else(|| panic!("{checks:?}"));
+        let StepVerdict::Fail { found, .. } = &step.verdict else {
+            panic!("the self-check passed with node {node} reading 0: {checks:?}");
+        };
+        assert!(
+            found.starts_with("M=4 detected, but the start position reads outside ±"),
+            "{found}"
+        );
+        assert!(
+            found.contains(&format!("node {node} reads 0, expected ")),
+            "{found}"
+        );
+        // An intact board passes it.
+        let mut intact = Sil::new(profile, Size::M4, None).unwrap();
+        let checks = protocol_checks(&mut intact, profile, profile, Size::M4);
+        assert!(
+            checks
+                .iter()
+                .any(|c| c.step.starts_with("self-check") && !c.failed()),
+            "{checks:?}"
+        );
     }
 }

@@ -53,6 +53,9 @@ pub fn firmware_elf() -> Result<PathBuf, ElfError> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .ok_or(ElfError::NoWorkspace)?;
+    let exe = std::env::current_exe().unwrap_or_default();
+    let by_cargo = std::env::var_os("CARGO_MANIFEST_DIR").is_some();
+    checkout(root, &exe, by_cargo)?;
     let target_dir = root.join("target").join("pil");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Process::new(cargo)
@@ -84,6 +87,26 @@ pub fn firmware_elf() -> Result<PathBuf, ElfError> {
     Ok(target_dir.join("thumbv7em-none-eabihf/fw/firmware-qemu"))
 }
 
+/// Whether `root`, the checkout this crate was built in (baked in at compile time), is where
+/// to build the QEMU firmware for the binary `exe`: it must still be a workspace, and the
+/// binary inside it or run by cargo (`by_cargo`). A binary copied elsewhere would otherwise
+/// build in a stale checkout, or fail in one that is gone.
+fn checkout(root: &Path, exe: &Path, by_cargo: bool) -> Result<(), ElfError> {
+    if !root.join("Cargo.toml").is_file() {
+        return Err(ElfError::NoCheckout {
+            root: root.to_path_buf(),
+            why: "is not there any more",
+        });
+    }
+    if !by_cargo && !exe.starts_with(root) {
+        return Err(ElfError::NoCheckout {
+            root: root.to_path_buf(),
+            why: "is not the one this binary runs from",
+        });
+    }
+    Ok(())
+}
+
 /// Why there is no QEMU firmware to run.
 #[derive(Debug, thiserror::Error)]
 pub enum ElfError {
@@ -101,6 +124,18 @@ pub enum ElfError {
     /// The crate is not where a workspace build can find the firmware.
     #[error("hil-tests is not inside the workspace")]
     NoWorkspace,
+    /// The checkout the binary was built in cannot build the firmware for it.
+    #[error(
+        "the checkout this binary was built in ({}) {why}: give the QEMU firmware with --elf \
+         or {ELF_ENV}, or run the bench from a checkout (cargo run -p hil-tests)",
+        root.display()
+    )]
+    NoCheckout {
+        /// The checkout baked in at build time.
+        root: PathBuf,
+        /// What is wrong with it.
+        why: &'static str,
+    },
     /// cargo could not be started.
     #[error("cannot run cargo to build the QEMU firmware: {0}")]
     Cargo(std::io::Error),
@@ -113,4 +148,40 @@ pub enum ElfError {
         /// The last lines cargo printed.
         last_lines: Vec<String>,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Before issue 52 a copied binary built in whatever path it was compiled in.
+    #[test]
+    fn a_binary_away_from_its_checkout_says_so() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let inside = root.join("target/release/hil-tests");
+        let copied = Path::new("/opt/bench/hil-tests");
+        assert!(checkout(root, &inside, false).is_ok());
+        assert!(
+            checkout(root, copied, true).is_ok(),
+            "cargo run with any target dir"
+        );
+        let e = checkout(root, copied, false).unwrap_err().to_string();
+        assert!(
+            e.starts_with(&format!(
+                "the checkout this binary was built in ({}) is not the one this binary runs from",
+                root.display()
+            )),
+            "{e}"
+        );
+        let gone = tempfile::tempdir().unwrap();
+        let e = checkout(gone.path(), &gone.path().join("hil-tests"), false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains(
+                ") is not there any more: give the QEMU firmware with --elf or BIRDCAGE_PIL_ELF"
+            ),
+            "{e}"
+        );
+    }
 }

@@ -18,6 +18,11 @@ pub struct PrivateDir {
     path: PathBuf,
 }
 
+/// `birdcage-KIND-PID-RANDOM`.
+fn folder_name(kind: &str, random: &str) -> String {
+    format!("birdcage-{kind}-{}-{random}", std::process::id())
+}
+
 /// The user this process runs as (`/proc/self` is theirs; std has no getuid).
 pub fn me() -> u32 {
     std::fs::metadata("/proc/self")
@@ -36,10 +41,9 @@ impl PrivateDir {
     /// As [`PrivateDir::new`], in `parent`.
     pub fn new_in(parent: &Path, kind: &str) -> std::io::Result<PrivateDir> {
         for _ in 0..ATTEMPTS {
-            let path = parent.join(format!(
-                "birdcage-{kind}-{}-{:016x}",
-                std::process::id(),
-                rand::random::<u64>()
+            let path = parent.join(folder_name(
+                kind,
+                &format!("{:016x}", rand::random::<u64>()),
             ));
             match DirBuilder::new().mode(0o700).create(&path) {
                 Ok(()) => {}
@@ -63,6 +67,12 @@ impl PrivateDir {
                 parent.display()
             ),
         ))
+    }
+
+    /// Where [`PrivateDir::new`] makes one, its random part shown as `RANDOM`: for a person
+    /// told where to look before it exists.
+    pub fn pattern(kind: &str) -> PathBuf {
+        std::env::temp_dir().join(folder_name(kind, "RANDOM"))
     }
 
     /// The folder.

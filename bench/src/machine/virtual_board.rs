@@ -17,6 +17,17 @@ use super::{MachineError, guarded};
 pub const VIRTUAL_BOARD_ENV: &str = "BIRDCAGE_VIRTUAL_BOARD";
 /// The binary's name.
 const BINARY: &str = "virtual-board";
+/// The socket's name in the board's folder.
+const SOCKET: &str = "board.sock";
+/// The board's folder's kind ([`PrivateDir::new`]).
+const FOLDER: &str = "virtual";
+
+/// Where a board started now serves its stub (`/tmp/birdcage-virtual-PID-RANDOM/board.sock`),
+/// for a person told before it exists; the folder goes with the board.
+pub fn socket_pattern() -> PathBuf {
+    PrivateDir::pattern(FOLDER).join(SOCKET)
+}
+
 /// How long the board may take to open its socket (it reads and checks the ELF first).
 const SOCKET_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -108,8 +119,8 @@ impl VirtualBoard {
         faults: &[BoardFault],
     ) -> Result<VirtualBoard, MachineError> {
         let binary = virtual_board_binary()?;
-        let dir = PrivateDir::new("virtual").map_err(MachineError::Start)?;
-        let socket = dir.join("board.sock");
+        let dir = PrivateDir::new(FOLDER).map_err(MachineError::Start)?;
+        let socket = dir.join(SOCKET);
         let stderr = dir.join("board.stderr");
         let log = dir.create("board.stderr").map_err(MachineError::Start)?;
         let mut command = guarded(&binary);

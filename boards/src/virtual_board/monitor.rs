@@ -4,6 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 use std::string::{String, ToString};
+use std::vec;
 use std::vec::Vec;
 
 use heuristic::{Move, NotationError, Size};
@@ -34,43 +35,120 @@ pub enum Monitor {
     Window,
     /// One glitch trial (answered with a [`TrialEnd`](super::TrialEnd)).
     Trial(super::Trial),
+    /// The commands and what each does.
+    Help,
+    /// Press the button as a visitor does (held for a debouncer's worth of virtual time from
+    /// the next continue): the code a press runs is reached from a debugger.
+    Press,
 }
+
+/// One monitor command: its usage, what it does, and how its words are read. [`COMMANDS`]
+/// drives both the parse and the help, so a command cannot be taken and left unlisted.
+#[derive(Clone, Copy, Debug)]
+pub struct Command {
+    /// The command's word, then its arguments (`game N`).
+    pub usage: &'static str,
+    /// What it does, one line.
+    pub what: &'static str,
+    /// Reads the words after the command's word.
+    read: fn(&[&str]) -> Result<Monitor, MonitorError>,
+}
+
+impl Command {
+    /// The command's word (`game`).
+    pub fn word(&self) -> &'static str {
+        self.usage.split(' ').next().unwrap_or(self.usage)
+    }
+}
+
+/// `command` when no words follow it.
+fn bare(command: Monitor, rest: &[&str]) -> Result<Monitor, MonitorError> {
+    if rest.is_empty() {
+        Ok(command)
+    } else {
+        Err(unknown(&command.to_string(), rest))
+    }
+}
+
+/// `word` followed by `rest`, which no command takes.
+fn unknown(word: &str, rest: &[&str]) -> MonitorError {
+    let mut words = vec![word];
+    words.extend_from_slice(rest);
+    MonitorError::Unknown(words.join(" "))
+}
+
+/// Every monitor command of the virtual board, in the order `help` lists them.
+pub const COMMANDS: &[Command] = &[
+    Command {
+        usage: "help",
+        what: "list these commands",
+        read: |rest| bare(Monitor::Help, rest),
+    },
+    Command {
+        usage: Monitor::RESET,
+        what: "reset the core (SYSRESETREQ)",
+        read: |rest| bare(Monitor::Reset, rest),
+    },
+    Command {
+        usage: "press",
+        what: "press the button (B1) as a visitor does: held 30 ms of virtual time once the \
+               core runs (continue)",
+        read: |rest| bare(Monitor::Press, rest),
+    },
+    Command {
+        usage: "game N",
+        what: "draw the ADC noise of game N, as SIL's start_game",
+        read: |rest| match rest {
+            [n] => n
+                .parse()
+                .map(Monitor::Game)
+                .map_err(|_| MonitorError::Game(n.to_string())),
+            _ => Err(unknown("game", rest)),
+        },
+    },
+    Command {
+        usage: "coverage",
+        what: "write which of the ELF's functions ran to the --coverage file",
+        read: |rest| bare(Monitor::Coverage, rest),
+    },
+    Command {
+        usage: "wire MOVES",
+        what: "wire a cage without fixture by hand (M=4 notation: wire A1 b2)",
+        read: |rest| {
+            rest.iter()
+                .map(|text| {
+                    Move::parse(Size::M4, text).map_err(|error| MonitorError::Move {
+                        text: text.to_string(),
+                        error,
+                    })
+                })
+                .collect::<Result<_, _>>()
+                .map(Monitor::Wire)
+        },
+    },
+    Command {
+        usage: "leds",
+        what: "what a person sees lit: leds 0xRR 0xCC (rows, columns)",
+        read: |rest| bare(Monitor::Leds, rest),
+    },
+    Command {
+        usage: Monitor::WINDOW,
+        what: "the SRAM's file, for a debugger on this machine to map",
+        read: |rest| bare(Monitor::Window, rest),
+    },
+    Command {
+        usage: "trial GAME LIMIT [KIND AT PICK]",
+        what: "a visitor's game from power-on, glitched (skip, register, sram, adc, kept) at \
+               instruction AT",
+        read: |rest| Ok(Monitor::Trial(super::glitch::trial(rest)?)),
+    },
+];
 
 impl Monitor {
     /// [`Monitor::Reset`]'s word, for a stub's quirks (a `&'static str`).
     pub const RESET: &'static str = "reset";
     /// [`Monitor::Window`]'s word, for a stub's quirks.
     pub const WINDOW: &'static str = "window";
-
-    /// Each command's usage and what it does: the board lists them for `monitor` alone or a
-    /// word it does not know.
-    pub const USAGE: &'static [(&'static str, &'static str)] = &[
-        (Monitor::RESET, "reset the core (SYSRESETREQ)"),
-        (
-            "game N",
-            "draw the ADC noise of game N, as SIL's start_game",
-        ),
-        (
-            "coverage",
-            "write which of the ELF's functions ran to the --coverage file",
-        ),
-        (
-            "wire MOVES",
-            "wire a cage without fixture by hand (M=4 notation: wire A1 b2)",
-        ),
-        (
-            "leds",
-            "what a person sees lit: leds 0xRR 0xCC (rows, columns)",
-        ),
-        (
-            Monitor::WINDOW,
-            "the SRAM's file, for a debugger on this machine to map",
-        ),
-        (
-            "trial GAME LIMIT [KIND AT PICK]",
-            "a visitor's game from power-on, glitched (skip, register, sram, adc, kept) at instruction AT",
-        ),
-    ];
 }
 
 /// A monitor command the board does not take.
@@ -111,6 +189,8 @@ impl fmt::Display for Monitor {
             Monitor::Leds => f.write_str("leds"),
             Monitor::Window => f.write_str(Monitor::WINDOW),
             Monitor::Trial(trial) => write!(f, "{trial}"),
+            Monitor::Help => f.write_str("help"),
+            Monitor::Press => f.write_str("press"),
         }
     }
 }
@@ -120,28 +200,12 @@ impl FromStr for Monitor {
 
     fn from_str(s: &str) -> Result<Self, MonitorError> {
         let words: Vec<&str> = s.split_whitespace().collect();
-        match words.as_slice() {
-            [] => Err(MonitorError::Empty),
-            [Monitor::RESET] => Ok(Monitor::Reset),
-            ["game", n] => n
-                .parse()
-                .map(Monitor::Game)
-                .map_err(|_| MonitorError::Game(n.to_string())),
-            ["coverage"] => Ok(Monitor::Coverage),
-            ["wire", moves @ ..] => moves
-                .iter()
-                .map(|text| {
-                    Move::parse(Size::M4, text).map_err(|error| MonitorError::Move {
-                        text: text.to_string(),
-                        error,
-                    })
-                })
-                .collect::<Result<_, _>>()
-                .map(Monitor::Wire),
-            ["leds"] => Ok(Monitor::Leds),
-            [Monitor::WINDOW] => Ok(Monitor::Window),
-            ["trial", rest @ ..] => Ok(Monitor::Trial(super::glitch::trial(rest)?)),
-            _ => Err(MonitorError::Unknown(words.join(" "))),
+        let [word, rest @ ..] = words.as_slice() else {
+            return Err(MonitorError::Empty);
+        };
+        match COMMANDS.iter().find(|c| c.word() == *word) {
+            Some(command) => (command.read)(rest),
+            None => Err(MonitorError::Unknown(words.join(" "))),
         }
     }
 }
@@ -214,6 +278,8 @@ mod tests {
             moves().prop_map(Monitor::Wire),
             Just(Monitor::Leds),
             Just(Monitor::Window),
+            Just(Monitor::Help),
+            Just(Monitor::Press),
             (
                 any::<u64>(),
                 any::<u64>(),
@@ -251,16 +317,20 @@ mod tests {
     }
 
     #[test]
-    fn every_command_has_its_usage_line() {
-        let words: Vec<&str> = Monitor::USAGE
-            .iter()
-            .map(|(usage, _)| usage.split(' ').next().unwrap())
-            .collect();
+    fn every_command_is_listed_once_and_help_and_press_are_commands() {
+        let words: Vec<&str> = COMMANDS.iter().map(Command::word).collect();
         assert_eq!(
             words,
             [
-                "reset", "game", "coverage", "wire", "leds", "window", "trial"
+                "help", "reset", "press", "game", "coverage", "wire", "leds", "window", "trial"
             ]
+        );
+        // Before issue 52 `help` was an unknown word and no command pressed the button.
+        assert_eq!("help".parse(), Ok(Monitor::Help));
+        assert_eq!("press".parse(), Ok(Monitor::Press));
+        assert_eq!(
+            "press twice".parse::<Monitor>(),
+            Err(MonitorError::Unknown("press twice".into()))
         );
     }
 
