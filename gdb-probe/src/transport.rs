@@ -145,8 +145,12 @@ mod tests {
             let path = path.clone();
             std::thread::spawn(move || {
                 std::thread::sleep(Duration::from_millis(150));
-                std::fs::remove_file(&path).unwrap();
-                let listener = UnixListener::bind(&path).unwrap();
+                // Bound beside it and renamed over it: the path never goes missing, which a
+                // client trying in between would see as NotFound (no grace: the test failed
+                // so about once a few hundred runs on a loaded machine).
+                let beside = path.with_extension("new");
+                let listener = UnixListener::bind(&beside).unwrap();
+                std::fs::rename(&beside, &path).unwrap();
                 listener.accept().map(|_| ())
             })
         };
