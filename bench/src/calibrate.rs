@@ -657,7 +657,11 @@ pub fn calibrate_report(
     let json = serde_json::to_string_pretty(&calibration).unwrap_or_default();
     write(&dir.join("calibration.json"), &json)?;
     let summary = dir.join("summary.md");
-    let old = std::fs::read_to_string(&summary).unwrap_or_default();
+    // Read only if a regular file (a FIFO would block); absent or unreadable, a new one.
+    let old = shards::safe::open_regular(&summary)
+        .ok()
+        .and_then(|f| std::io::read_to_string(f).ok())
+        .unwrap_or_default();
     write(&summary, &with_section(&old, &calibration.markdown()))?;
     Ok(calibration)
 }
@@ -690,17 +694,10 @@ fn with_section(md: &str, section: &str) -> String {
     )
 }
 
-/// Writes a file whole or not at all: a temporary beside it, then a rename.
+/// Writes a file whole or not at all, never through a link ([`shards::safe::write_file`]).
 fn write(path: &std::path::Path, text: &str) -> Result<(), CalibrationError> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|source| {
-            CalibrationError::Report(ReportError::Io {
-                path: path.to_path_buf(),
-                error: source,
-            })
-        })
+    shards::safe::write_file(path, text.as_bytes())
+        .map_err(|e| CalibrationError::Report(ReportError::File(e)))
 }
 
 #[cfg(test)]

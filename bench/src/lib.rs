@@ -73,8 +73,8 @@ pub use machine::{
 };
 pub use report::tally::Tally;
 pub use report::{
-    Collected, Depends, Existing, GameSink, Header, MAX_STEPS_BYTES, Misfit, PLOT, Report,
-    ReportError, STEPS, Scan,
+    COVERAGE, Collected, Depends, Existing, GameSink, Header, MAX_STEPS_BYTES, Misfit, PLOT,
+    Report, ReportError, STEPS, SUMMARY_JSON, SUMMARY_MD, Scan,
 };
 pub use run::game::play_game;
 pub use run::guided::{Console, GuidedError, Task, guided};

@@ -146,6 +146,44 @@ fn a_records_error_escapes_control_characters() {
     );
 }
 
+/// Issue 52: `study --force` over a bench report once cleared the bench's summaries and
+/// kept its `steps.jsonl`, so a later `hil-tests run --resume` wrote its summary over the
+/// study's. A bench's folder is refused, `--force` or not, and left as it was.
+#[test]
+fn a_study_refuses_a_bench_reports_folder_even_with_force() {
+    let dir = scratch_dir("bench");
+    let out = dir.to_str().unwrap();
+    let files = [
+        ("steps.jsonl", "{\"seq\":0}\n"),
+        ("summary.md", "# HIL bench\n"),
+        ("summary.json", "{}\n"),
+        ("plot.svg", "<svg/>\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    let refused = format!(
+        "error: {out} holds a bench report (steps.jsonl), which a study does not replace, \
+         --force or not: choose another --out"
+    );
+    for force in [false, true] {
+        let mut args = vec![
+            "study", "pullups", "--size", "2", "--boards", "1", "--out", out,
+        ];
+        if force {
+            args.push("--force");
+        }
+        assert_bad_input(&args, &refused);
+        for (name, text) in files {
+            assert_eq!(
+                std::fs::read_to_string(dir.join(name)).unwrap(),
+                text,
+                "{name} (--force: {force})"
+            );
+        }
+    }
+}
+
 /// Item 8: a study into a folder that holds a report is refused (exit 2, one line, the
 /// report untouched); `--force` replaces it, old files and all.
 #[test]

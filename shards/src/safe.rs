@@ -165,6 +165,13 @@ pub fn open_or_create(path: &Path) -> Result<File, FileError> {
     )
 }
 
+/// `Ok` if [`write_file`] may replace `path`: a regular file there, or nothing. A file
+/// written later by another process (the virtual board's coverage) is checked with this
+/// before that process is started, so the run is refused at once, by name, not at its end.
+pub fn replaceable(path: &Path) -> Result<(), FileError> {
+    regular_or_absent(path, write_error).map(drop)
+}
+
 /// How many temporary names [`write_file_with`] tries before it gives up: a name is taken
 /// only by a stale temporary file of an earlier process with this pid, or by a file planted
 /// to be in the way.
@@ -279,6 +286,24 @@ mod tests {
         );
         assert_eq!(fs::read(&path).unwrap(), b"old");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn only_a_regular_file_or_nothing_is_replaceable() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("coverage.txt");
+        replaceable(&path).unwrap();
+        fs::write(&path, b"").unwrap();
+        replaceable(&path).unwrap();
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        assert!(matches!(
+            replaceable(&link),
+            Err(FileError::NotRegular {
+                kind: "a symbolic link",
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -100,10 +100,28 @@ pub enum OutputError {
         /// One of the report's files (`summary.md` if there).
         file: String,
     },
+    /// The folder holds another tool's report (the bench's `steps.jsonl`), which `--force`
+    /// does not replace: a study would clear the bench's summaries and leave its steps, and a
+    /// later `hil-tests run --resume` would write its summary over the study's unsaid.
+    #[error(
+        "{} holds a bench report ({file}), which a study does not replace, --force or not: \
+         choose another --out",
+        dir.display()
+    )]
+    OtherReport {
+        /// The folder.
+        dir: PathBuf,
+        /// The other tool's file.
+        file: String,
+    },
     /// The folder could not be made, listed or cleared.
     #[error(transparent)]
     File(#[from] FileError),
 }
+
+/// The files of another tool's report in a study's folder: the bench's steps (`hil-tests
+/// run`), the file its `--resume` reads.
+const OTHER_REPORTS: [&str; 1] = ["steps.jsonl"];
 
 /// Whether a file name is one a study report is made of: `summary.md`, JSON, CSV, SVG.
 fn is_report_file(name: &str) -> bool {
@@ -117,7 +135,17 @@ impl Output {
     /// The folder for a new report: created if missing; refused if it holds a report
     /// already (its `summary.md`, JSON, CSV or SVG files), unless `force`, which removes
     /// those files first, so that two studies' files never mix. Other files are left alone.
+    /// A folder holding another tool's report (the bench's) is refused, `force` or not.
     pub fn fresh(dir: &Path, force: bool) -> Result<Output, OutputError> {
+        for file in OTHER_REPORTS {
+            // Whatever its type: a link or a FIFO by that name is no study's either.
+            if std::fs::symlink_metadata(dir.join(file)).is_ok() {
+                return Err(OutputError::OtherReport {
+                    dir: dir.to_path_buf(),
+                    file: file.to_string(),
+                });
+            }
+        }
         let mut found: Vec<(bool, String, PathBuf)> = Vec::new();
         // A path that is no folder yet (missing, or under a file) holds no report: creating
         // it says what is wrong.

@@ -23,10 +23,16 @@ use crate::serve::Stream;
 /// Reads of up to 4 KiB the reader thread holds for the stub before it stops reading.
 const QUEUED: usize = 16;
 
+/// How long a write waits for a client that does not read before it looks at the quit
+/// flag again: a signal ends the board within this, not when the client reads.
+const WRITE_WAIT: Duration = Duration::from_millis(100);
+
 /// A debugger's connection whose reads come from a reader thread that raises `attention`.
 #[derive(Debug)]
 pub struct Watched {
     writer: Stream,
+    /// Set by a signal: a write blocked on a client that does not read gives up.
+    quit: Arc<AtomicBool>,
     bytes: Receiver<Vec<u8>>,
     /// What came and the stub has not read yet.
     held: Vec<u8>,
@@ -37,12 +43,18 @@ pub struct Watched {
 
 impl Watched {
     /// Starts the reader thread on a clone of `stream`; it raises `attention` when bytes
-    /// come and when the connection ends.
-    pub fn new(stream: Stream, attention: Arc<AtomicBool>) -> std::io::Result<Watched> {
+    /// come and when the connection ends. A write waits for the client as long as it takes,
+    /// unless `quit` is set.
+    pub fn new(
+        stream: Stream,
+        attention: Arc<AtomicBool>,
+        quit: Arc<AtomicBool>,
+    ) -> std::io::Result<Watched> {
         // The two handles share the socket's blocking mode: both block, the reader for ever
-        // and the writer until the client has taken its packet.
+        // and the writer until the client has taken its packet, in waits of WRITE_WAIT.
         stream.set_nonblocking(false)?;
         stream.set_read_timeout(None)?;
+        stream.set_write_timeout(Some(WRITE_WAIT))?;
         let mut reader = stream.try_clone()?;
         // Bounded: a client that floods the stub fills it and then its socket, and waits, as
         // it did when the stub read the socket itself; the board's memory does not grow.
@@ -71,6 +83,7 @@ impl Watched {
             })?;
         Ok(Watched {
             writer: stream,
+            quit,
             bytes,
             held: Vec::new(),
             nonblocking: Cell::new(false),
@@ -112,8 +125,23 @@ impl Read for Watched {
 }
 
 impl Write for Watched {
+    /// As a blocking socket writes, but a write a client leaves waiting ends in an error once
+    /// `quit` is set: SIGTERM ends the board, whoever is connected.
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.writer.write(buf)
+        loop {
+            match self.writer.write(buf) {
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    if self.quit.load(Ordering::SeqCst) {
+                        return Err(std::io::Error::new(
+                            ErrorKind::TimedOut,
+                            "told to quit while the debugger was not reading",
+                        ));
+                    }
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                done => return done,
+            }
+        }
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
@@ -150,7 +178,8 @@ mod tests {
     fn bytes_raise_the_flag_and_read_in_order_and_the_end_reads_as_a_sockets() {
         let (ours, mut theirs) = UnixStream::pair().unwrap();
         let attention = Arc::new(AtomicBool::new(false));
-        let mut watched = Watched::new(Stream::Unix(ours), Arc::clone(&attention)).unwrap();
+        let mut watched =
+            Watched::new(Stream::Unix(ours), Arc::clone(&attention), Arc::default()).unwrap();
         // Nothing yet: a read without waiting would block, one with a timeout too.
         watched.set_nonblocking(true).unwrap();
         let mut buf = [0u8; 8];
@@ -198,10 +227,30 @@ mod tests {
     }
 
     #[test]
+    fn a_write_to_a_client_that_does_not_read_gives_up_once_told_to_quit() {
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        let quit = Arc::new(AtomicBool::new(false));
+        let mut watched =
+            Watched::new(Stream::Unix(ours), Arc::default(), Arc::clone(&quit)).unwrap();
+        let flag = Arc::clone(&quit);
+        let setter = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            flag.store(true, Ordering::SeqCst);
+        });
+        let started = std::time::Instant::now();
+        // Far more than the socket's buffers hold: it blocked for ever before.
+        let e = watched.write_all(&vec![b'x'; 64 << 20]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::TimedOut, "{e}");
+        assert!(started.elapsed() < Duration::from_secs(2));
+        setter.join().unwrap();
+        drop(theirs);
+    }
+
+    #[test]
     fn a_client_that_floods_a_stub_that_does_not_read_is_made_to_wait() {
         let (ours, mut theirs) = UnixStream::pair().unwrap();
         let attention = Arc::new(AtomicBool::new(false));
-        let _watched = Watched::new(Stream::Unix(ours), attention).unwrap();
+        let _watched = Watched::new(Stream::Unix(ours), attention, Arc::default()).unwrap();
         // 64 MiB offered, nothing read: the client's writes must block long before (the
         // queue's 64 KiB and the socket's buffers), else the board would hold it all.
         theirs.set_nonblocking(true).unwrap();

@@ -6,7 +6,6 @@
 
 use std::cell::RefCell;
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -166,7 +165,7 @@ pub struct Server<'a, 'e> {
     elf: &'e Elf,
     mode: Mode,
     /// Where `monitor coverage` writes which functions ran.
-    coverage: Option<PathBuf>,
+    coverage: Option<crate::coverage::Output>,
     /// The debugger's watchpoints (`Z2`-`Z4`).
     watchpoints: Vec<Watchpoint>,
     /// Raised when the debugger's bytes come ([`crate::attention`]): the running core stops.
@@ -191,7 +190,7 @@ impl std::fmt::Debug for Server<'_, '_> {
 
 impl<'a, 'e> Server<'a, 'e> {
     /// A server for `core` running `elf`, halted; `monitor coverage` writes to `coverage`.
-    pub fn new(core: Core<'a>, elf: &'e Elf, coverage: Option<PathBuf>) -> Self {
+    pub fn new(core: Core<'a>, elf: &'e Elf, coverage: Option<crate::coverage::Output>) -> Self {
         Server {
             core,
             elf,
@@ -652,9 +651,9 @@ impl MonitorCmd for Server<'_, '_> {
                 crate::stack::write_report(self.elf, &state.deepest);
                 crate::speed::write_report(&state.speed, &state.board, state.instructions);
                 match &self.coverage {
-                    Some(path) => {
-                        if let Err(e) = crate::coverage::write(path, self.elf, &state.executed) {
-                            outputln!(out, "coverage: cannot write {}: {e}", path.display());
+                    Some(coverage) => {
+                        if let Err(e) = coverage.write(self.elf, &state.executed) {
+                            outputln!(out, "coverage: cannot write: {e}");
                         }
                     }
                     None => outputln!(out, "coverage: no --coverage file was given"),

@@ -85,9 +85,14 @@ struct BoardArgs {
     /// nominal parts and a perfect ADC.
     #[arg(long, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
     seed: Option<u64>,
-    /// Write the ELF's functions that ran, one per line with a mark, to this file on exit.
+    /// Write the ELF's functions that ran, one per line with a mark, to this file on exit
+    /// (a regular file or nothing there: a link, a FIFO or a device is refused, named).
     #[arg(long)]
     coverage: Option<PathBuf>,
+    /// With `--coverage`: keep the functions the file already marks as run (when it lists
+    /// this ELF's functions), adding this run's; the bench's resumed report keeps its union.
+    #[arg(long, requires = "coverage")]
+    coverage_merge: bool,
     /// A fault of the board, made at register level (repeatable): `no-fixture`, `miso-low`,
     /// `pll-stuck`, `panic`, `hang`, `adc-open:PIN`, `adc-stuck:PIN:CODE`, `led-dead:PIN`.
     #[arg(long = "fault")]
@@ -104,8 +109,9 @@ enum Command {
         #[arg(long, default_value_t = 100, allow_negative_numbers = true,
               value_parser = whole(0, MAX_MS))]
         ms: u64,
-        /// Press the button at this virtual millisecond (for 50 ms); repeatable.
-        #[arg(long = "press-at")]
+        /// Press the button at this virtual millisecond (for 50 ms); repeatable. Within
+        /// the longest run (a press past it never comes).
+        #[arg(long = "press-at", allow_negative_numbers = true, value_parser = whole(0, MAX_MS))]
         press_at: Vec<u64>,
     },
     /// Play Shannon's machine as a visitor did, on a cage without fixture: the LEDs show the
@@ -159,6 +165,9 @@ enum Command {
         write: bool,
     },
 }
+
+/// How long `run --press-at` holds the button, in virtual milliseconds.
+const PRESS_MS: u64 = 50;
 
 /// The longest `run --ms`: ten minutes of virtual time (a few minutes of host time).
 const MAX_MS: u64 = 600_000;
@@ -247,6 +256,10 @@ fn main() -> ExitCode {
 }
 
 fn build(args: &BoardArgs) -> anyhow::Result<(Elf, Board)> {
+    // Refused before the run, not at its end: a FIFO there would block the write for ever.
+    if let Some(path) = &args.coverage {
+        shards::safe::replaceable(path)?;
+    }
     let elf = Elf::read(&args.elf)?;
     // Its errors name the profile already.
     let profile = boards::file::load(&args.profile)?;
@@ -401,13 +414,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             if let serve::Address::Unix(path) = &address {
                 // A killed board's window is removed only beside its stale socket.
-                serve::clear_socket_path(path)?;
-                serve::clear_window_path(&window, u64::from(SRAM.size))?;
+                let stale = serve::clear_socket_path(path)?;
+                serve::clear_window_path(&window, u64::from(SRAM.size), stale)?;
             }
             let sram = Sram::shared(&window, SRAM.size)
                 .with_context(|| format!("cannot create {}", window.display()))?;
             let core = core(b, &elf, sram)?;
-            let mut server = gdb::Server::new(core, &elf, board.coverage.clone());
+            let mut server = gdb::Server::new(core, &elf, board.output());
             let quit = quit_flag();
             let listener = serve::Listener::bind(&address)?;
             let _socket = serve::SocketFile(match &address {
@@ -521,7 +534,9 @@ fn run_for(
     let mut out = std::io::stdout().lock();
     while core.state().board.cycles < end && !quit.load(Ordering::Relaxed) {
         let now_ms = core.state().board.cycles / PER_MS;
-        let pressed = presses.iter().any(|&at| (at..at + 50).contains(&now_ms));
+        let pressed = presses
+            .iter()
+            .any(|&at| (at..at.saturating_add(PRESS_MS)).contains(&now_ms));
         core.state_mut().board.press(pressed);
         let result = core.run(PER_MS / 4, elf);
         for line in log.lines(core) {
@@ -558,9 +573,20 @@ fn write_coverage(args: &BoardArgs, elf: &Elf, core: &Core<'_>) -> anyhow::Resul
         eprintln!("virtual board: {}", deepest.report(elf));
     }
     coverage::write_profile(elf, &core.state().profile);
-    match &args.coverage {
-        Some(path) => coverage::write(path, elf, &core.state().executed)
-            .with_context(|| format!("writing {}", path.display())),
+    match args.output() {
+        Some(coverage) => coverage
+            .write(elf, &core.state().executed)
+            .map_err(anyhow::Error::msg),
         None => Ok(()),
+    }
+}
+
+impl BoardArgs {
+    /// Where the coverage goes, if anywhere.
+    fn output(&self) -> Option<coverage::Output> {
+        self.coverage.clone().map(|path| coverage::Output {
+            path,
+            merge: self.coverage_merge,
+        })
     }
 }

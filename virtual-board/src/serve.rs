@@ -89,13 +89,13 @@ fn me() -> u32 {
         .unwrap_or(u32::MAX)
 }
 
-/// Clears `path` for a socket: nothing there, or a stale socket of this user's (a board that
-/// was killed), which is removed. Anything else is refused, named.
-pub fn clear_socket_path(path: &Path) -> Result<(), ListenError> {
+/// Clears `path` for a socket: nothing there (`false`), or a stale socket of this user's (a
+/// board that was killed), which is removed (`true`). Anything else is refused, named.
+pub fn clear_socket_path(path: &Path) -> Result<bool, ListenError> {
     let name = path.display().to_string();
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(source) => {
             return Err(ListenError::Bind {
                 what: name,
@@ -104,36 +104,40 @@ pub fn clear_socket_path(path: &Path) -> Result<(), ListenError> {
         }
     };
     let kind = meta.file_type();
-    let what = if kind.is_socket() {
-        if meta.uid() != me() {
-            format!("a socket of user {}", meta.uid())
+    let what =
+        if kind.is_socket() {
+            if meta.uid() != me() {
+                format!("a socket of user {}", meta.uid())
+            } else {
+                return match UnixStream::connect(path) {
+                    Ok(_) => Err(ListenError::Listening(name)),
+                    Err(_) => std::fs::remove_file(path).map(|()| true).map_err(|source| {
+                        ListenError::Bind {
+                            what: name,
+                            error: source,
+                        }
+                    }),
+                };
+            }
+        } else if kind.is_symlink() {
+            "a symbolic link".to_string()
+        } else if kind.is_dir() {
+            "a directory".to_string()
+        } else if kind.is_file() {
+            "a regular file".to_string()
+        } else if kind.is_fifo() {
+            "a FIFO".to_string()
         } else {
-            return match UnixStream::connect(path) {
-                Ok(_) => Err(ListenError::Listening(name)),
-                Err(_) => std::fs::remove_file(path).map_err(|source| ListenError::Bind {
-                    what: name,
-                    error: source,
-                }),
-            };
-        }
-    } else if kind.is_symlink() {
-        "a symbolic link".to_string()
-    } else if kind.is_dir() {
-        "a directory".to_string()
-    } else if kind.is_file() {
-        "a regular file".to_string()
-    } else if kind.is_fifo() {
-        "a FIFO".to_string()
-    } else {
-        "a special file".to_string()
-    };
+            "a special file".to_string()
+        };
     Err(ListenError::Occupied { path: name, what })
 }
 
 /// Clears `path` for the memory window's file: nothing there, or a stale window of this
-/// user's (a regular file of the SRAM's size readable by its owner only, beside a socket that
-/// was stale too), which is removed.
-pub fn clear_window_path(path: &Path, size: u64) -> Result<(), ListenError> {
+/// user's (a regular file of the SRAM's size readable by its owner only) beside the stale
+/// socket just removed (`stale_socket`), which is removed. A file of that shape with no
+/// socket beside it may be anyone's data: it is refused, named, never removed.
+pub fn clear_window_path(path: &Path, size: u64, stale_socket: bool) -> Result<(), ListenError> {
     let name = path.display().to_string();
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
@@ -145,6 +149,12 @@ pub fn clear_window_path(path: &Path, size: u64) -> Result<(), ListenError> {
             });
         }
     };
+    if !stale_socket {
+        return Err(ListenError::Occupied {
+            path: name,
+            what: "no stale socket of a board beside it".to_string(),
+        });
+    }
     let ours = meta.file_type().is_file()
         && meta.uid() == me()
         && meta.len() == size
@@ -261,6 +271,14 @@ impl Stream {
             Stream::Unix(s) => Stream::Unix(s.try_clone()?),
             Stream::Tcp(s) => Stream::Tcp(s.try_clone()?),
         })
+    }
+
+    /// How long a write may wait for the client to read (SO_SNDTIMEO).
+    pub fn set_write_timeout(&self, timeout: Option<Duration>) -> std::io::Result<()> {
+        match self {
+            Stream::Unix(s) => s.set_write_timeout(timeout),
+            Stream::Tcp(s) => s.set_write_timeout(timeout),
+        }
     }
 
     /// Shuts the connection down for both handles.
@@ -417,7 +435,7 @@ pub enum Served {
 /// Serves debuggers on `listener`, one at a time, until a debugger kills the board, `quit`
 /// is set or the firmware stops. With no debugger attached the core runs if the last one
 /// let it.
-pub fn serve(server: &mut Server<'_, '_>, listener: &Listener, quit: &AtomicBool) -> Served {
+pub fn serve(server: &mut Server<'_, '_>, listener: &Listener, quit: &Arc<AtomicBool>) -> Served {
     let attached = Arc::new(AtomicBool::new(false));
     let incoming = match listener.try_clone() {
         Ok(clone) => accept_loop(clone, Arc::clone(&attached)),
@@ -452,10 +470,11 @@ pub fn serve(server: &mut Server<'_, '_>, listener: &Listener, quit: &AtomicBool
             }
         };
         // Read on a thread of its own, so a packet stops the running core at once.
-        let ended = match crate::attention::Watched::new(stream, server.attention()) {
-            Ok(watched) => server.session(watched, quit),
-            Err(_) => Ok(Ended::Dropped),
-        };
+        let ended =
+            match crate::attention::Watched::new(stream, server.attention(), Arc::clone(quit)) {
+                Ok(watched) => server.session(watched, quit),
+                Err(_) => Ok(Ended::Dropped),
+            };
         attached.store(false, Ordering::SeqCst);
         match ended {
             Ok(Ended::Detached) => server.set_running(true),
@@ -526,9 +545,9 @@ mod tests {
         drop(listener);
         // Now stale: nobody accepts on it.
         assert!(live.exists());
-        clear_socket_path(&live).unwrap();
+        assert!(clear_socket_path(&live).unwrap(), "a stale socket removed");
         assert!(!live.exists());
-        clear_socket_path(&live).unwrap();
+        assert!(!clear_socket_path(&live).unwrap(), "nothing there");
     }
 
     #[test]
@@ -538,10 +557,16 @@ mod tests {
         let path = dir.path().join("s.ram");
         std::fs::write(&path, vec![0u8; 64]).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-        assert!(clear_window_path(&path, 64).is_err(), "readable by others");
+        assert!(
+            clear_window_path(&path, 64, true).is_err(),
+            "readable by others"
+        );
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
-        assert!(clear_window_path(&path, 65).is_err(), "another size");
-        clear_window_path(&path, 64).unwrap();
+        assert!(clear_window_path(&path, 65, true).is_err(), "another size");
+        let e = clear_window_path(&path, 64, false).unwrap_err().to_string();
+        assert!(e.contains("no stale socket of a board beside it"), "{e}");
+        assert!(path.exists(), "kept without a socket beside it");
+        clear_window_path(&path, 64, true).unwrap();
         assert!(!path.exists());
     }
 }

@@ -358,6 +358,114 @@ fn bad_input_is_one_line_and_exit_2() {
     );
 }
 
+/// `b .` at the reset vector: a program that runs as long as it is let.
+const SPIN: [u8; 4] = [0xfe, 0xe7, 0x00, 0xbf];
+
+#[test]
+fn a_press_past_the_longest_run_is_refused_in_one_line_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = write(&dir, "spin.elf", &program(&SPIN));
+    // Within 50 of 2^64 the press's end once overflowed (exit 101, a panic).
+    for at in ["18446744073709551600", "18446744073709551615", "600001"] {
+        let out = board()
+            .args(["run", "--ms", "1", "--press-at", at, "--elf"])
+            .arg(&elf)
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{at}: {err}");
+        assert!(
+            err.contains("must be a whole number from 0 to 600000") && !err.contains("panicked"),
+            "{at}: {err}"
+        );
+    }
+    let out = board()
+        .args(["run", "--ms", "1", "--press-at", "600000", "--elf"])
+        .arg(&elf)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn coverage_is_never_written_through_a_link_nor_into_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = write(&dir, "spin.elf", &program(&SPIN));
+    let victim = write(&dir, "victim", b"keep me");
+    let link = dir.path().join("link.txt");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    let fifo = dir.path().join("fifo.txt");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for (path, kind) in [(&link, "a symbolic link"), (&fifo, "a FIFO")] {
+        let mut child = board()
+            .args(["run", "--ms", "1", "--elf"])
+            .arg(&elf)
+            .arg("--coverage")
+            .arg(path)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // A FIFO's open once blocked for ever: the run must end on its own.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{kind}: the run blocked");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{kind}: {err}");
+        assert_eq!(err.lines().count(), 1, "{kind}: {err}");
+        assert!(
+            err.contains(&format!("{} is {kind}", path.display())),
+            "{kind}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep me");
+}
+
+#[test]
+fn merged_coverage_keeps_every_function_an_earlier_run_marked() {
+    let Some(elf) = board_elf() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("coverage.txt");
+    let run = |merge: bool| {
+        let mut c = board();
+        c.args(["run", "--ms", "1", "--elf"])
+            .arg(&elf)
+            .arg("--coverage")
+            .arg(&path);
+        if merge {
+            c.arg("--coverage-merge");
+        }
+        let out = c.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        std::fs::read_to_string(&path).unwrap()
+    };
+    let marked = |text: &str| text.lines().filter(|l| l.starts_with("+ ")).count();
+    let alone = run(false);
+    let functions = alone.lines().count();
+    assert!(marked(&alone) > 0 && marked(&alone) < functions, "{alone}");
+    // An earlier run that ran every function: the merge keeps them all marked.
+    let all: String = alone.lines().map(|l| format!("+ {}\n", &l[2..])).collect();
+    std::fs::write(&path, &all).unwrap();
+    assert_eq!(run(true), all);
+    // Without --coverage-merge the file is this run's alone.
+    assert_eq!(run(false), alone);
+    // Another ELF's file (other names) is replaced, not merged.
+    std::fs::write(&path, "+ another_elfs_main\n").unwrap();
+    assert_eq!(run(true), alone);
+}
+
 #[test]
 fn the_bytes_a_debugger_reads_from_flash_are_the_files() {
     let Some(elf) = board_elf() else { return };

@@ -406,7 +406,37 @@ fn the_path_is_cleared_only_of_a_stale_socket_of_this_users() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("gdb.sock.ram exists"));
     assert_eq!(std::fs::read(&window).unwrap(), b"mine");
     std::fs::remove_file(&window).unwrap();
-    // A stale socket of this user's (a killed board's) is replaced.
+    // A file shaped like a board's window (this user's, 0600, the SRAM's 128 KiB) with no
+    // socket beside it: someone's data, refused and kept (it was once removed).
+    std::fs::write(&window, vec![7u8; 128 << 10]).unwrap();
+    std::fs::set_permissions(&window, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_virtual-board"))
+        .args(["serve", "--elf"])
+        .arg(&elf)
+        .arg("--gdb")
+        .arg(format!("unix:{}", socket.display()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("it served, and removed {}", window.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("gdb.sock.ram exists") && err.contains("no stale socket"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&window).unwrap(), vec![7u8; 128 << 10]);
+    // Beside a stale socket of this user's (a killed board's), both are replaced.
     drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
     let board = Served::start(&elf, &socket);
     let mode = std::fs::metadata(&window).unwrap().permissions().mode();
@@ -432,6 +462,44 @@ fn sigterm_and_sigint_remove_the_socket_and_the_window_and_say_where_the_core_is
         assert!(!socket.exists(), "{signal}: the socket is removed");
         assert!(!window.exists(), "{signal}: the window is removed");
     }
+}
+
+#[test]
+fn sigterm_ends_the_board_while_a_client_that_never_reads_fills_its_socket() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let socket = dir.path().join("gdb.sock");
+    let mut board = Served::start(&elf, &socket);
+    let mut s = board.connect();
+    // Memory reads of 1 KiB (2 KiB of hex each), asked and never read: some 2 MiB of
+    // replies, far past the socket's buffers, so the stub blocks writing them.
+    s.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+    for _ in 0..1000 {
+        if s.write_all(&packet("m8000000,400")).is_err() {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(board.alive());
+    let pid = board.child.id().to_string();
+    let started = Instant::now();
+    assert!(
+        Command::new("kill")
+            .args(["-s", "TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    while board.alive() {
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "SIGTERM did not end a board blocked on its client within 2 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(board.child.wait().unwrap().code(), Some(0));
+    assert!(!socket.exists(), "the socket is removed");
+    drop(s);
 }
 
 /// gdb-multiarch's path, or `None` with the skip line.

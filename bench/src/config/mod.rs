@@ -47,6 +47,10 @@ pub struct Config {
 /// An option that does not go with the others, or a target that could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// A file the run writes (the virtual board's coverage) has something other than a
+    /// regular file at its name: a link or a FIFO planted in the report folder.
+    #[error(transparent)]
+    File(#[from] shards::FileError),
     /// `--link` without PIL.
     #[error("--link chooses PIL's link to QEMU: use it with --stage pil")]
     LinkNeedsPil,
@@ -340,6 +344,11 @@ impl Config {
                     } else {
                         &[]
                     };
+                    // Refused here by name, not as a lost target: a FIFO planted there
+                    // would block the board's write at the end of the run.
+                    if let Some(path) = coverage {
+                        shards::safe::replaceable(path)?;
+                    }
                     let elf = self.board_elf()?;
                     let board = virtual_board::connect(&elf, &self.board, seed, coverage, faults)?;
                     return Ok(Box::new(board));

@@ -124,6 +124,10 @@ pub enum GlitchError {
         "the intact game ended `{0}` instead of a verdict: check the board first (virtual-board visit)"
     )]
     Intact(String),
+    /// A report file could not be written whole, or something not a regular file (a
+    /// link, a FIFO) stands at its name.
+    #[error(transparent)]
+    File(#[from] shards::FileError),
     /// The report could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -553,14 +557,13 @@ impl Campaign {
     /// Writes `glitches.md` and `glitches.csv` into `dir`; returns the markdown.
     pub fn write(&self, dir: &Path, command: &str) -> Result<String, GlitchError> {
         let md = self.markdown(command);
-        let put = |name: &str, text: &str| {
-            let path = dir.join(name);
-            std::fs::create_dir_all(dir)
-                .and_then(|()| std::fs::write(&path, text))
-                .map_err(|source| GlitchError::Write {
-                    path: path.display().to_string(),
-                    source,
-                })
+        // Whole or not at all, and never through a link planted in a shared --out.
+        let put = |name: &str, text: &str| -> Result<(), GlitchError> {
+            std::fs::create_dir_all(dir).map_err(|source| GlitchError::Write {
+                path: dir.display().to_string(),
+                source,
+            })?;
+            Ok(shards::safe::write_file(&dir.join(name), text.as_bytes())?)
         };
         put("glitches.csv", &self.csv())?;
         put("glitches.md", &md)?;
@@ -582,6 +585,34 @@ mod tests {
             pc: None,
             function: None,
         }
+    }
+
+    #[test]
+    fn the_tables_are_never_written_through_a_planted_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"keep me").unwrap();
+        let campaign = Campaign {
+            intact: end(End::Verdict, "A7,c5"),
+            trials: Vec::new(),
+            seed: 1,
+            seconds: 0.0,
+        };
+        for name in ["glitches.csv", "glitches.md"] {
+            std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
+            let e = campaign.write(dir.path(), "hil-tests run").unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "{} is a symbolic link, not a regular file: refused (remove it)",
+                    dir.path().join(name).display()
+                )
+            );
+            assert_eq!(std::fs::read(&victim).unwrap(), b"keep me", "{name}");
+            std::fs::remove_file(dir.path().join(name)).unwrap();
+        }
+        campaign.write(dir.path(), "hil-tests run").unwrap();
+        assert!(std::fs::read_to_string(dir.path().join("glitches.md")).is_ok());
     }
 
     #[test]

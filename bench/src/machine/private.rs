@@ -38,8 +38,10 @@ impl PrivateDir {
         Self::new_in(&std::env::temp_dir(), kind)
     }
 
-    /// As [`PrivateDir::new`], in `parent`.
+    /// As [`PrivateDir::new`], in `parent`; first sweeps the folders a killed bench left
+    /// there ([`sweep_stale`]).
     pub fn new_in(parent: &Path, kind: &str) -> std::io::Result<PrivateDir> {
+        sweep_stale(parent);
         for _ in 0..ATTEMPTS {
             let path = parent.join(folder_name(
                 kind,
@@ -103,6 +105,49 @@ impl Drop for PrivateDir {
     }
 }
 
+/// The pid in a private folder's name, `birdcage-KIND-PID-RANDOM` (RANDOM: 16 hex digits),
+/// or `None` for any other name.
+fn owner_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("birdcage-")?;
+    let (rest, random) = rest.rsplit_once('-')?;
+    if random.len() != 16 || !random.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    let (kind, pid) = rest.rsplit_once('-')?;
+    if kind.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Removes the private folders in `parent` that a bench killed before its `Drop` left (its
+/// socket, the board's 128 KiB memory window, its stderr): named as [`PrivateDir::new`]
+/// names them, this user's, mode 0700, and their process gone (no `/proc/PID`). A folder
+/// whose pid is alive is kept, whoever holds that pid now; without `/proc` nothing is swept.
+pub fn sweep_stale(parent: &Path) {
+    if !Path::new("/proc/self").is_dir() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(owner_pid) else {
+            continue;
+        };
+        // The entry itself, a link not followed.
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        let ours = meta.is_dir() && meta.uid() == me() && meta.mode() & 0o777 == 0o700;
+        if ours && pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            // Links inside are removed, never followed.
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
 /// Whether `path` is a socket of this user's (not a link to one): the only kind the bench
 /// connects to.
 pub fn own_socket(path: &Path) -> bool {
@@ -129,6 +174,56 @@ mod tests {
         let path = dir.path().to_path_buf();
         drop(dir);
         assert!(!path.exists());
+    }
+
+    /// A pid that was a process's and is no more.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn a_killed_benchs_folder_is_swept_by_the_next_and_nothing_else_is() {
+        use std::os::unix::fs::PermissionsExt;
+        let parent = tempfile::tempdir().unwrap();
+        let folder = |name: &str, mode: u32| {
+            let path = parent.path().join(name);
+            std::fs::create_dir(&path).unwrap();
+            std::fs::write(path.join("board.sock.ram"), vec![0u8; 128 << 10]).unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+            path
+        };
+        let dead = dead_pid();
+        assert!(!Path::new(&format!("/proc/{dead}")).exists());
+        let stale = folder(&format!("birdcage-virtual-{dead}-0123456789abcdef"), 0o700);
+        let alive = folder(
+            &format!("birdcage-virtual-{}-0123456789abcdef", std::process::id()),
+            0o700,
+        );
+        let shared = folder(&format!("birdcage-virtual-{dead}-fedcba9876543210"), 0o755);
+        let other = folder(&format!("birdcage-virtual-{dead}-notrandom"), 0o700);
+        let dir = PrivateDir::new_in(parent.path(), "virtual").unwrap();
+        assert!(!stale.exists(), "a dead bench's folder is swept");
+        for kept in [&alive, &shared, &other] {
+            assert!(kept.exists(), "{} is not a dead bench's", kept.display());
+        }
+        assert!(dir.path().exists());
+    }
+
+    #[test]
+    fn only_a_private_folders_name_gives_a_pid() {
+        assert_eq!(owner_pid("birdcage-virtual-42-0123456789abcdef"), Some(42));
+        assert_eq!(owner_pid("birdcage-qemu-pil-7-0123456789ABCDEF"), Some(7));
+        for name in [
+            "birdcage-virtual-42-0123",
+            "birdcage--42-0123456789abcdef",
+            "birdcage-virtual-x42-0123456789abcdef",
+            "other-virtual-42-0123456789abcdef",
+        ] {
+            assert_eq!(owner_pid(name), None, "{name}");
+        }
     }
 
     #[test]

@@ -110,7 +110,10 @@ impl VirtualBoard {
     /// Starts the board binary `elf` on the virtual board wired as `profile` (a name or a
     /// profile file) with parts drawn from `seed`, and waits for its socket. `coverage`: where
     /// it writes which of the ELF's functions ran, when it ends. `faults`: board faults made
-    /// at register level (`virtual-board --fault`).
+    /// at register level (`virtual-board --fault`). The coverage is added to what the file
+    /// holds (`--coverage-merge`): a resumed report's is the union of its runs'; a report
+    /// that starts over removes the file first ([`crate::Report::open`]). The board refuses
+    /// anything there but a regular file (a link, a FIFO), by name, before it serves.
     pub fn start(
         elf: &Path,
         profile: &str,
@@ -139,7 +142,7 @@ impl VirtualBoard {
             command.arg("--seed").arg(seed.to_string());
         }
         if let Some(path) = coverage {
-            command.arg("--coverage").arg(path);
+            command.arg("--coverage").arg(path).arg("--coverage-merge");
         }
         for fault in faults {
             command.arg("--fault").arg(fault.to_string());

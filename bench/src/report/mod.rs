@@ -252,6 +252,10 @@ pub enum ReportError {
         /// Games it finished.
         games: usize,
     },
+    /// A summary file could not be written whole, or something not a regular file (a link,
+    /// a FIFO) stands at its name.
+    #[error(transparent)]
+    File(#[from] shards::FileError),
     /// The folder holds a report that stops reading at a damaged line.
     #[error(
         "{path} already holds a report with {games} games intact before a damaged line ({damage}): \
@@ -316,6 +320,10 @@ pub enum ReportError {
 
 /// The plot's file name in the report folder.
 pub const PLOT: &str = "plot.svg";
+
+/// The virtual board's coverage beside a one-process report (`hil-tests run --probe
+/// virtual`): which of the ELF's functions the report's runs ran, their union over resumes.
+pub const COVERAGE: &str = "coverage.txt";
 
 /// The steps file's name in the report folder.
 pub const STEPS: &str = "steps.jsonl";
@@ -690,7 +698,16 @@ impl Report {
                 file.set_len(scan.kept as u64).map_err(io(&path))?;
                 (file, scan.chain)
             }
-            None => (File::create(&path).map_err(io(&path))?, Chain::default()),
+            None => {
+                // Starting over: an earlier report's coverage goes, or the board would add
+                // this run's to it (it merges, for a resume). A link or FIFO there is left
+                // for the board's start to refuse by name.
+                let coverage = dir.join(COVERAGE);
+                if fs::symlink_metadata(&coverage).is_ok_and(|m| m.is_file()) {
+                    fs::remove_file(&coverage).map_err(io(&coverage))?;
+                }
+                (File::create(&path).map_err(io(&path))?, Chain::default())
+            }
         };
         let mut report = Report {
             dir: dir.to_path_buf(),
@@ -873,11 +890,7 @@ impl Report {
             ),
             (SUMMARY_MD, md.clone()),
         ] {
-            let path = self.dir.join(name);
-            fs::write(&path, text).map_err(|source| ReportError::Io {
-                path,
-                error: source,
-            })?;
+            shards::safe::write_file(&self.dir.join(name), text.as_bytes())?;
         }
         let path = self.dir.join(PLOT);
         let h = &self.header;
@@ -885,8 +898,14 @@ impl Report {
             "{} {} on {}: {} steps, worst node per step",
             h.stage, h.scenario, h.board, self.tally.steps
         );
-        crate::report::plot::deviations(&path, &title, &self.points, self.band)
-            .map_err(|error| ReportError::Plot { path, error })?;
+        let svg =
+            crate::report::plot::deviations(&title, &self.points, self.band).map_err(|error| {
+                ReportError::Plot {
+                    path: path.clone(),
+                    error,
+                }
+            })?;
+        shards::safe::write_file(&path, svg.as_bytes())?;
         Ok(md)
     }
 
