@@ -798,3 +798,55 @@ fn the_mpu_registers_are_answered_to_a_debugger() {
     assert_eq!(signal(&stop), "02", "{stop}");
     assert!(board.alive());
 }
+
+#[test]
+fn monitor_wait_answers_when_a_word_moves_or_its_time_passes_and_the_core_runs_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let quirks = Quirks {
+        reads_while_running: true,
+        ..Quirks::PLAIN
+    };
+    let mut gdb = Gdb::connect(&Address::Unix(board.socket.clone()), quirks).unwrap();
+    // Halted: nothing moves, the wait ends at once.
+    let start = Instant::now();
+    assert_eq!(
+        gdb.monitor_running("wait 2000 0x20000000=0x0").unwrap(),
+        "halted\n"
+    );
+    assert!(start.elapsed() < Duration::from_millis(1500));
+    gdb.resume().unwrap();
+    // The counter's word, as it is now: it moves, and the answer comes before the time.
+    let counted = gdb.read_u32(COUNTER_AT).unwrap();
+    let start = Instant::now();
+    let said = gdb
+        .monitor_running(&format!("wait 3000 0x20000000={counted:#x}"))
+        .unwrap();
+    assert_eq!(said, "moved\n");
+    assert!(start.elapsed() < Duration::from_millis(2500));
+    assert!(!gdb.is_halted(), "the core was not stopped for the wait");
+    assert_ne!(gdb.read_u32(COUNTER_AT).unwrap(), counted);
+    // A word nothing writes: the time passes (the host's), and the answer says so.
+    let start = Instant::now();
+    assert_eq!(
+        gdb.monitor_running("wait 50 0x20010000=0x0").unwrap(),
+        "timed out\n"
+    );
+    assert!(start.elapsed() >= Duration::from_millis(50));
+    // A device register is never read for a wait; bad words are named.
+    assert_eq!(
+        gdb.monitor_running("wait 50 0x40000000=0x0").unwrap(),
+        "wait: a word outside the SRAM\n"
+    );
+    let said = gdb.monitor_running("wait 50 0x20000000").unwrap();
+    assert!(
+        said.starts_with("wait: \"50 0x20000000\" is not MS ADDR=VALUE"),
+        "{said}"
+    );
+    // The core ran on through all of it.
+    let later = gdb.read_u32(COUNTER_AT).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    assert_ne!(gdb.read_u32(COUNTER_AT).unwrap(), later);
+    assert!(board.alive());
+}

@@ -34,6 +34,15 @@ pub enum Monitor {
     Window,
     /// One glitch trial (answered with a [`TrialEnd`](super::TrialEnd)).
     Trial(super::Trial),
+    /// Run until a word differs from its value, or `ms` milliseconds of the host's pass: a
+    /// debugger blocks on the board's progress (an RTT offset that moves) instead of polling
+    /// it. Answered with a [`Waited`].
+    Wait {
+        /// The longest wait, in the host's milliseconds.
+        ms: u32,
+        /// SRAM words (address, value): the wait ends when any holds another value.
+        words: Vec<(u32, u32)>,
+    },
 }
 
 impl Monitor {
@@ -70,6 +79,10 @@ impl Monitor {
             "trial GAME LIMIT [KIND AT PICK]",
             "a visitor's game from power-on, glitched (skip, register, sram, adc, kept) at instruction AT",
         ),
+        (
+            "wait MS ADDR=VALUE...",
+            "run until an SRAM word differs from its value or MS ms pass: moved, timed out or halted",
+        ),
     ];
 }
 
@@ -85,6 +98,9 @@ pub enum MonitorError {
     /// `game` with no game number.
     #[error("game: {0} is not a game number")]
     Game(String),
+    /// `wait` with words that are not a time and SRAM words.
+    #[error("wait: {0:?} is not MS ADDR=VALUE... (hexadecimal words, 0x...)")]
+    Wait(String),
     /// `trial` with words that are not a trial.
     #[error(transparent)]
     Trial(#[from] super::TrialError),
@@ -111,6 +127,12 @@ impl fmt::Display for Monitor {
             Monitor::Leds => f.write_str("leds"),
             Monitor::Window => f.write_str(Monitor::WINDOW),
             Monitor::Trial(trial) => write!(f, "{trial}"),
+            Monitor::Wait { ms, words } => {
+                write!(f, "wait {ms}")?;
+                words
+                    .iter()
+                    .try_for_each(|(addr, value)| write!(f, " {addr:#x}={value:#x}"))
+            }
         }
     }
 }
@@ -141,8 +163,80 @@ impl FromStr for Monitor {
             ["leds"] => Ok(Monitor::Leds),
             [Monitor::WINDOW] => Ok(Monitor::Window),
             ["trial", rest @ ..] => Ok(Monitor::Trial(super::glitch::trial(rest)?)),
+            ["wait", ms, words @ ..] => {
+                wait(ms, words).ok_or_else(|| MonitorError::Wait(words_after(s, "wait")))
+            }
             _ => Err(MonitorError::Unknown(words.join(" "))),
         }
+    }
+}
+
+/// `wait MS ADDR=VALUE...`'s words, if they are that.
+fn wait(ms: &str, words: &[&str]) -> Option<Monitor> {
+    let hex = |w: &str| u32::from_str_radix(w.strip_prefix("0x")?, 16).ok();
+    let words = words
+        .iter()
+        .map(|w| {
+            let (addr, value) = w.split_once('=')?;
+            Some((hex(addr)?, hex(value)?))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Monitor::Wait {
+        ms: ms.parse().ok()?,
+        words,
+    })
+}
+
+/// The command's words after its first, as written (an error quotes them).
+fn words_after(s: &str, first: &str) -> String {
+    s.trim_start()
+        .strip_prefix(first)
+        .unwrap_or(s)
+        .trim()
+        .to_string()
+}
+
+/// How a [`Monitor::Wait`] ended: a word moved, the time passed, or the core halted on the
+/// way (a breakpoint, WFI; the debugger is told as of a running core). A core not running
+/// does not move: the wait ends at once, `halted`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waited {
+    /// A word holds another value.
+    Moved,
+    /// The time passed first.
+    TimedOut,
+    /// The core is halted.
+    Halted,
+}
+
+impl Waited {
+    /// The answer's words, each variant's.
+    const WORDS: [(Waited, &'static str); 3] = [
+        (Waited::Moved, "moved"),
+        (Waited::TimedOut, "timed out"),
+        (Waited::Halted, "halted"),
+    ];
+}
+
+impl fmt::Display for Waited {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = Waited::WORDS
+            .iter()
+            .find(|(w, _)| w == self)
+            .map_or("", |(_, word)| word);
+        f.write_str(word)
+    }
+}
+
+impl FromStr for Waited {
+    type Err = MonitorError;
+
+    fn from_str(s: &str) -> Result<Self, MonitorError> {
+        Waited::WORDS
+            .iter()
+            .find(|(_, word)| *word == s.trim())
+            .map(|(w, _)| *w)
+            .ok_or_else(|| MonitorError::Unknown(s.trim().to_string()))
     }
 }
 
@@ -194,6 +288,7 @@ mod tests {
     use super::*;
     use heuristic::Side;
     use proptest::prelude::*;
+    use std::{format, vec};
 
     fn moves() -> impl Strategy<Value = Vec<Move>> {
         let edges: Vec<_> = Size::M4.edges().collect();
@@ -214,6 +309,11 @@ mod tests {
             moves().prop_map(Monitor::Wire),
             Just(Monitor::Leds),
             Just(Monitor::Window),
+            (
+                any::<u32>(),
+                proptest::collection::vec(any::<(u32, u32)>(), 0..4)
+            )
+                .prop_map(|(ms, words)| Monitor::Wait { ms, words }),
             (
                 any::<u64>(),
                 any::<u64>(),
@@ -251,6 +351,22 @@ mod tests {
     }
 
     #[test]
+    fn every_wait_answer_reads_back_and_a_stray_one_is_refused() {
+        for (waited, word) in Waited::WORDS {
+            assert_eq!(waited.to_string(), word);
+            assert_eq!(format!("{word}\n").parse::<Waited>(), Ok(waited));
+        }
+        assert!("moving".parse::<Waited>().is_err());
+        assert_eq!(
+            "wait 20 0x20000010=0x3".parse(),
+            Ok(Monitor::Wait {
+                ms: 20,
+                words: vec![(0x2000_0010, 3)]
+            })
+        );
+    }
+
+    #[test]
     fn every_command_has_its_usage_line() {
         let words: Vec<&str> = Monitor::USAGE
             .iter()
@@ -259,7 +375,7 @@ mod tests {
         assert_eq!(
             words,
             [
-                "reset", "game", "coverage", "wire", "leds", "window", "trial"
+                "reset", "game", "coverage", "wire", "leds", "window", "trial", "wait"
             ]
         );
     }
@@ -274,6 +390,14 @@ mod tests {
             said("wire A1 Z9"),
             "wire: \"Z9\" is not an edge of the M=4 cage: Z9 is off the M=4 board (columns \
              A..G, rows 1..7)"
+        );
+        assert_eq!(
+            said("wait 5 0x20000010=3"),
+            "wait: \"5 0x20000010=3\" is not MS ADDR=VALUE... (hexadecimal words, 0x...)"
+        );
+        assert_eq!(
+            said("wait soon"),
+            "wait: \"soon\" is not MS ADDR=VALUE... (hexadecimal words, 0x...)"
         );
         assert_eq!(
             "leds 1 2".parse::<Lit>().unwrap_err().to_string(),

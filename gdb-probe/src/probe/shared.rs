@@ -74,6 +74,18 @@ impl SharedGdb {
         }
         Ok(output)
     }
+
+    /// Runs a monitor command without stopping a running guest where the stub allows it
+    /// ([`Gdb::monitor_running`]); a guest that was running runs on.
+    pub fn monitor_running(&self, command: &str) -> Result<String, GdbError> {
+        let mut held = self.lock();
+        let running = !held.gdb.is_halted();
+        let output = held.gdb.monitor_running(command)?;
+        if running {
+            held.gdb.resume()?;
+        }
+        Ok(output)
+    }
 }
 
 impl Stub for SharedGdb {
