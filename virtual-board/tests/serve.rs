@@ -850,3 +850,34 @@ fn monitor_wait_answers_when_a_word_moves_or_its_time_passes_and_the_core_runs_o
     assert_ne!(gdb.read_u32(COUNTER_AT).unwrap(), later);
     assert!(board.alive());
 }
+
+#[test]
+fn a_breakpoint_met_in_a_wait_ends_it_and_is_reported_after_its_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut s = board.connect();
+    assert_eq!(ask(&mut s, &format!("Z0,{LOOP:x},2")), "OK");
+    // Continue and wait on a word nothing writes, in one write: the wait runs the core, which
+    // halts at the loop long before its 5 s.
+    let start = Instant::now();
+    let mut both = packet("c");
+    both.extend(packet(&monitor("wait 5000 0x20010000=0x0")));
+    s.write_all(&both).unwrap();
+    let (_, output) = reply(&mut s);
+    let text = output
+        .strip_prefix('O')
+        .map(|hex| {
+            (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap() as char)
+                .collect::<String>()
+        })
+        .unwrap_or_else(|| panic!("the monitor's output, not {output}"));
+    assert_eq!(text, "halted\n");
+    assert_eq!(reply(&mut s).1, "OK");
+    // Then the stop, as a running core's, and the core is where it halted.
+    assert_eq!(signal(&reply(&mut s).1), "05");
+    assert!(start.elapsed() < Duration::from_secs(4));
+    assert_eq!(ask(&mut s, "pf"), "0c000008", "PC at the loop");
+    assert!(board.alive());
+}
