@@ -6,7 +6,7 @@
 # own and are killed when it ends, however it ends. ROUNDS (3) rounds; PROFILE (debug) or
 # release builds; HIL_TESTS and ELF name binaries built elsewhere (another commit's: the
 # virtual board is found beside hil-tests), and nothing is built. Takes about a minute per
-# round on 2 cores.
+# round and a half on 2 cores shared with other work (debug builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${ROUNDS:-3}
