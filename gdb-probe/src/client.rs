@@ -266,7 +266,7 @@ impl Gdb {
         Err(unexpected("(nothing: the guest runs)", &answer))
     }
 
-    /// A memory packet: sent with the guest running where the stub allows it. A stop reply
+    /// A memory or monitor packet: sent with the guest running where the stub allows it. A stop reply
     /// that crosses it (the guest stopped on its own) is taken, and the answer read after it.
     fn memory_request(&mut self, packet: &str) -> Result<String, GdbError> {
         if !(self.running && self.quirks.reads_while_running) {
@@ -342,7 +342,23 @@ impl Gdb {
     /// Runs a monitor command and returns what it printed.
     pub fn monitor_output(&mut self, command: &str) -> Result<String, GdbError> {
         let packet = format!("qRcmd,{}", hex(command.as_bytes()));
-        let mut answer = self.request(&packet)?;
+        let answer = self.request(&packet)?;
+        self.monitor_answer(&packet, answer)
+    }
+
+    /// Runs a monitor command without stopping a running guest, where the stub answers while
+    /// it runs ([`Quirks::reads_while_running`]); elsewhere as [`Gdb::monitor_output`]. One
+    /// round trip instead of three (interrupt, command, continue), and the caller sleeps in
+    /// its read of the answer: a command that waits for the guest (the virtual board's
+    /// `wait`) blocks the caller on the guest's progress.
+    pub fn monitor_running(&mut self, command: &str) -> Result<String, GdbError> {
+        let packet = format!("qRcmd,{}", hex(command.as_bytes()));
+        let answer = self.memory_request(&packet)?;
+        self.monitor_answer(&packet, answer)
+    }
+
+    /// The output of monitor command `packet` whose first answer is `answer`.
+    fn monitor_answer(&mut self, packet: &str, mut answer: String) -> Result<String, GdbError> {
         let mut output = Vec::new();
         // `O` packets (hex) carry the monitor's output before the final `OK`.
         while answer != "OK" && answer.starts_with('O') {
@@ -352,7 +368,7 @@ impl Gdb {
         if answer == "OK" {
             Ok(String::from_utf8_lossy(&output).into_owned())
         } else {
-            Err(unexpected(&packet, &answer))
+            Err(unexpected(packet, &answer))
         }
     }
 

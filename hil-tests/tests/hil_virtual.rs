@@ -843,3 +843,32 @@ fn a_run_whose_games_fail_exits_1_and_says_why() {
         "{summary}"
     );
 }
+
+#[test]
+fn the_bench_waits_on_the_board_instead_of_polling_it() {
+    // Issue 52: a bench that yielded between polls polled about a hundred times a command,
+    // and a yield beside busy processes gives the core away for a whole time slice: beside
+    // two busy loops the M=3 tree took 14 times as long. Blocked in the board's `monitor
+    // wait`, it polls when an RTT offset moved (the reply, a log line) or the wait ran out.
+    let Some(elf) = ready() else { return };
+    let mut hil = bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let commands = 200;
+    let before = hil.retry_stats().expect("HIL counts its polls").polls;
+    // A reading of every node, each averaged over the most conversions: the board works a
+    // while for each reply, as for the tree's decisions.
+    let measure = firmware::protocol::Command::Measure {
+        pullups: true,
+        samples: firmware::protocol::MAX_SAMPLES,
+    };
+    for _ in 0..commands {
+        hil.exchange(measure.clone())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let polls = hil.retry_stats().expect("HIL counts its polls").polls - before;
+    eprintln!("{polls} polls for {commands} commands");
+    assert!(
+        polls <= 4 * commands,
+        "{polls} polls for {commands} commands: the bench polls instead of waiting"
+    );
+}

@@ -75,6 +75,13 @@ pub struct State {
     /// Raised by a debugger's bytes ([`crate::attention`]): the slice ends at the next block.
     /// Set only for a debugger's slice, so a game a monitor command plays runs to its end.
     pub attention: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// SRAM words a debugger waits on (`monitor wait`): the slice ends at the block after
+    /// one holds another value ([`Core::until`]).
+    until: Vec<(u32, u32)>,
+    /// A word of `until` moved in this slice.
+    moved: bool,
+    /// The instruction count at which the block hook next looks at `until`'s words.
+    look_at: u64,
     slice_end: u64,
     /// The instruction count at which the slice ends too.
     slice_instructions: u64,
@@ -178,6 +185,9 @@ impl<'a> Core<'a> {
             profile: std::env::var_os("VIRTUAL_BOARD_PROFILE").map(|_| HashMap::new()),
             speed: crate::speed::asked(),
             attention: None,
+            until: Vec::new(),
+            moved: false,
+            look_at: 0,
             deepest: std::env::var_os("VIRTUAL_BOARD_STACK").map(|_| Default::default()),
             slice_end: 0,
             slice_instructions: u64::MAX,
@@ -467,7 +477,8 @@ impl<'a> Core<'a> {
             Ok(())
                 if self.uc.get_data().board.cycles >= self.uc.get_data().slice_end
                     || self.uc.get_data().instructions >= self.uc.get_data().slice_instructions
-                    || attended(self.uc.get_data()) =>
+                    || attended(self.uc.get_data())
+                    || self.uc.get_data().moved =>
             {
                 Ok(Ran::Slice)
             }
@@ -482,6 +493,26 @@ impl<'a> Core<'a> {
                 place: place(pc),
             }),
         }
+    }
+
+    /// Ends the slices from now on at a block after an SRAM word of `words` (address, value)
+    /// holds another value, within [`UNTIL_EVERY`] instructions (`monitor wait`; empty:
+    /// never); whether one does already. Words
+    /// outside the SRAM are refused (`None`): a device register's read has effects.
+    pub fn until(&mut self, words: &[(u32, u32)]) -> Option<bool> {
+        if !words.iter().all(|&(addr, _)| SRAM.holds(addr, 4)) {
+            return None;
+        }
+        let state = self.uc.get_data_mut();
+        state.until = words.to_vec();
+        state.moved = false;
+        Some(!words.is_empty() && moved(&mut self.uc))
+    }
+
+    /// Whether a word of [`Core::until`]'s has moved (seen in a slice, or now).
+    pub fn moved(&mut self) -> bool {
+        let state = self.uc.get_data();
+        state.moved || (!state.until.is_empty() && moved(&mut self.uc))
     }
 
     /// Executes exactly `count` instructions (a glitch's instant inside a block), with
@@ -905,6 +936,15 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     {
         d.observe(sp as u32, at);
     }
+    // A word a debugger waits on moved: stop here, as for its bytes.
+    let look = {
+        let state = uc.get_data();
+        !state.until.is_empty() && state.instructions >= state.look_at
+    };
+    if look && moved(uc) {
+        let _ = uc.emu_stop();
+        return;
+    }
     let state = uc.get_data_mut();
     // unicorn calls this hook before the block's first instruction and stops there, the block
     // not run: it is counted when the next slice runs it (or the watchdog, due, resets).
@@ -955,6 +995,26 @@ fn breakpoint(uc: &mut Unicorn<'_, State>, address: u64, _size: u32) {
     state.step_off = Some(at);
     state.breakpoint_hit = true;
     let _ = uc.emu_stop();
+}
+
+/// Instructions between two looks at the words a debugger waits on: a look is two of
+/// unicorn's memory reads, too dear for every block (most of the tree's blocks run while the
+/// bench waits), and a thousand instructions are a few microseconds of the host's.
+const UNTIL_EVERY: u64 = 1_000;
+
+/// Whether a word of [`State::until`] holds another value (then marked `moved`).
+fn moved(uc: &mut Unicorn<'_, State>) -> bool {
+    let state = uc.get_data_mut();
+    state.look_at = state.instructions + UNTIL_EVERY;
+    for i in 0..uc.get_data().until.len() {
+        let (addr, value) = uc.get_data().until[i];
+        let mut word = [0u8; 4];
+        if uc.mem_read(u64::from(addr), &mut word).is_ok() && u32::from_le_bytes(word) != value {
+            uc.get_data_mut().moved = true;
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether a debugger's bytes have come during its slice.
@@ -1052,6 +1112,37 @@ mod tests {
         core.state_mut().attention = None;
         assert!(matches!(core.run(1_000, &elf), Ok(Ran::Slice)));
         assert_eq!(core.r(0), 1_000);
+    }
+
+    #[test]
+    fn a_waited_word_that_moves_ends_the_slice_within_its_look() {
+        // r1 = 0x2000_0000; loop: `adds r0, #1; str r0, [r1]; b loop`.
+        let (elf, mut core) = program(&[0x2120, 0x0609, 0x3001, 0x6008, 0xE7FC]);
+        let word = SRAM.start;
+        assert_eq!(core.until(&[(word, 0)]), Some(false), "it holds 0 yet");
+        // The first store moves it: the slice of a million cycles ends at the next look.
+        assert!(matches!(core.run(1_000_000, &elf), Ok(Ran::Slice)));
+        assert!(core.moved());
+        let ran = core.state().instructions;
+        assert!((1..=UNTIL_EVERY + 5).contains(&ran), "{ran} instructions");
+        assert!(core.r(0) >= 1);
+        // Waited on as it is now: it moves again within a look.
+        let now = core.r(0);
+        assert_eq!(core.until(&[(word, now)]), Some(false));
+        assert!(!core.moved());
+        assert!(matches!(core.run(1_000_000, &elf), Ok(Ran::Slice)));
+        assert!(core.r(0) > now);
+        assert!(core.state().instructions - ran <= UNTIL_EVERY + 5);
+        // Already another value: said at once.
+        assert_eq!(core.until(&[(word, 7)]), Some(true));
+        // Nothing waited on: the slice runs its cycles.
+        assert_eq!(core.until(&[]), Some(false));
+        let before = core.state().instructions;
+        assert!(matches!(core.run(30_000, &elf), Ok(Ran::Slice)));
+        assert!(!core.moved());
+        assert!(core.state().instructions - before > 20_000);
+        // A device register is never read for a wait.
+        assert_eq!(core.until(&[(0x4000_0000, 0)]), None);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::num::NonZeroUsize;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use gdbstub::arch::{Arch, RegId, Registers};
 use gdbstub::common::Signal;
@@ -30,7 +30,7 @@ use gdbstub::target::ext::breakpoints::{
 use gdbstub::target::ext::monitor_cmd::{ConsoleOutput, MonitorCmd, MonitorCmdOps, outputln};
 use gdbstub::target::{Target, TargetError, TargetResult};
 
-use boards::virtual_board::{COMMANDS, Lit, Monitor, MonitorError};
+use boards::virtual_board::{COMMANDS, Lit, Monitor, MonitorError, Waited};
 
 use crate::board::{ResetCause, WATCHDOG_RESET};
 use crate::chip::SRAM;
@@ -172,6 +172,9 @@ pub struct Server<'a, 'e> {
     attention: Arc<AtomicBool>,
     /// The board cycle at which a `monitor press` lets go of the button.
     release_at: Option<u64>,
+    /// Where a `monitor wait` halted the running core (a breakpoint, WFI): reported as a
+    /// running core's stop once the monitor's answer is out.
+    stopped: Option<SingleThreadStopReason<u32>>,
 }
 
 /// A watched range.
@@ -199,6 +202,7 @@ impl<'a, 'e> Server<'a, 'e> {
             watchpoints: Vec::new(),
             attention: Arc::new(AtomicBool::new(false)),
             release_at: None,
+            stopped: None,
         }
     }
 
@@ -221,6 +225,7 @@ impl<'a, 'e> Server<'a, 'e> {
     /// Removes the breakpoints and watchpoints a debugger set (those it wrote into flash
     /// itself too).
     fn forget_debugger(&mut self) {
+        self.stopped = None;
         for addr in self.core.breakpoints() {
             self.core.remove_breakpoint(addr);
         }
@@ -326,6 +331,9 @@ impl<'a, 'e> Server<'a, 'e> {
 
     /// Runs the core a slice (or a step); the stop to report, if it stopped.
     fn advance(&mut self) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
+        if let Some(reason) = self.stopped.take() {
+            return Ok(Some(reason));
+        }
         let stop = self.advance_once();
         self.release_when_due();
         stop
@@ -386,6 +394,42 @@ impl<'a, 'e> Server<'a, 'e> {
                 None => SingleThreadStopReason::Signal(Signal::SIGTRAP),
             }),
         })
+    }
+
+    /// `monitor wait`: runs the running core until a word of `words` moves or `ms` of the
+    /// host's milliseconds pass, so that the debugger sleeps in its read of the answer
+    /// instead of polling the board (issue 52: a polling bench beside busy processes took
+    /// 14 times as long). A stop on the way halts the core and is reported after the answer;
+    /// a halted core does not move. `None`: a word outside the SRAM.
+    fn wait(&mut self, ms: u32, words: &[(u32, u32)]) -> Result<Option<Waited>, Stop> {
+        if self.mode != Mode::Running {
+            return Ok(Some(Waited::Halted));
+        }
+        let Some(already) = self.core.until(words) else {
+            return Ok(None);
+        };
+        let deadline = Instant::now() + Duration::from_millis(u64::from(ms));
+        let mut waited = if already { Some(Waited::Moved) } else { None };
+        while waited.is_none() {
+            // No `attention` here: the debugger waits for this answer, and the reader's late
+            // flag for the command itself would end every slice at its first block.
+            match self.run_free() {
+                Ok(None) if self.core.moved() => waited = Some(Waited::Moved),
+                Ok(None) if Instant::now() >= deadline => waited = Some(Waited::TimedOut),
+                Ok(None) => {}
+                Ok(Some(reason)) => {
+                    self.mode = Mode::Halted;
+                    self.stopped = Some(reason);
+                    waited = Some(Waited::Halted);
+                }
+                Err(stop) => {
+                    self.core.until(&[]);
+                    return Err(stop);
+                }
+            }
+        }
+        self.core.until(&[]);
+        Ok(waited)
     }
 
     /// Whether the core runs (a debugger let it, or the last one detached).
@@ -612,7 +656,10 @@ impl MonitorCmd for Server<'_, '_> {
             Ok(command) => command,
             // A bad number or move: what is wrong. An unknown word, or none: the commands.
             Err(
-                e @ (MonitorError::Game(_) | MonitorError::Move { .. } | MonitorError::Trial(_)),
+                e @ (MonitorError::Game(_)
+                | MonitorError::Move { .. }
+                | MonitorError::Trial(_)
+                | MonitorError::Wait(_)),
             ) => {
                 outputln!(out, "{e}");
                 return Ok(());
@@ -680,6 +727,10 @@ impl MonitorCmd for Server<'_, '_> {
                 let end = crate::glitch::trial(&mut self.core, self.elf, trial);
                 outputln!(out, "{end}");
             }
+            Monitor::Wait { ms, words } => match self.wait(ms, &words)? {
+                Some(waited) => outputln!(out, "{waited}"),
+                None => outputln!(out, "wait: a word outside the SRAM"),
+            },
             Monitor::Window => match self.core.sram_file() {
                 Some(path) => {
                     let answer = gdb_probe::window::Answer {

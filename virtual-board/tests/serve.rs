@@ -922,3 +922,86 @@ fn the_mpu_registers_are_answered_to_a_debugger() {
     assert_eq!(signal(&stop), "02", "{stop}");
     assert!(board.alive());
 }
+
+#[test]
+fn monitor_wait_answers_when_a_word_moves_or_its_time_passes_and_the_core_runs_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let quirks = Quirks {
+        reads_while_running: true,
+        ..Quirks::PLAIN
+    };
+    let mut gdb = Gdb::connect(&Address::Unix(board.socket.clone()), quirks).unwrap();
+    // Halted: nothing moves, the wait ends at once.
+    let start = Instant::now();
+    assert_eq!(
+        gdb.monitor_running("wait 2000 0x20000000=0x0").unwrap(),
+        "halted\n"
+    );
+    assert!(start.elapsed() < Duration::from_millis(1500));
+    gdb.resume().unwrap();
+    // The counter's word, as it is now: it moves, and the answer comes before the time.
+    let counted = gdb.read_u32(COUNTER_AT).unwrap();
+    let start = Instant::now();
+    let said = gdb
+        .monitor_running(&format!("wait 3000 0x20000000={counted:#x}"))
+        .unwrap();
+    assert_eq!(said, "moved\n");
+    assert!(start.elapsed() < Duration::from_millis(2500));
+    assert!(!gdb.is_halted(), "the core was not stopped for the wait");
+    assert_ne!(gdb.read_u32(COUNTER_AT).unwrap(), counted);
+    // A word nothing writes: the time passes (the host's), and the answer says so.
+    let start = Instant::now();
+    assert_eq!(
+        gdb.monitor_running("wait 50 0x20010000=0x0").unwrap(),
+        "timed out\n"
+    );
+    assert!(start.elapsed() >= Duration::from_millis(50));
+    // A device register is never read for a wait; bad words are named.
+    assert_eq!(
+        gdb.monitor_running("wait 50 0x40000000=0x0").unwrap(),
+        "wait: a word outside the SRAM\n"
+    );
+    let said = gdb.monitor_running("wait 50 0x20000000").unwrap();
+    assert!(
+        said.starts_with("wait: \"50 0x20000000\" is not MS ADDR=VALUE"),
+        "{said}"
+    );
+    // The core ran on through all of it.
+    let later = gdb.read_u32(COUNTER_AT).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    assert_ne!(gdb.read_u32(COUNTER_AT).unwrap(), later);
+    assert!(board.alive());
+}
+
+#[test]
+fn a_breakpoint_met_in_a_wait_ends_it_and_is_reported_after_its_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let mut board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut s = board.connect();
+    assert_eq!(ask(&mut s, &format!("Z0,{LOOP:x},2")), "OK");
+    // Continue and wait on a word nothing writes, in one write: the wait runs the core, which
+    // halts at the loop long before its 5 s.
+    let start = Instant::now();
+    let mut both = packet("c");
+    both.extend(packet(&monitor("wait 5000 0x20010000=0x0")));
+    s.write_all(&both).unwrap();
+    let (_, output) = reply(&mut s);
+    let text = output
+        .strip_prefix('O')
+        .map(|hex| {
+            (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap() as char)
+                .collect::<String>()
+        })
+        .unwrap_or_else(|| panic!("the monitor's output, not {output}"));
+    assert_eq!(text, "halted\n");
+    assert_eq!(reply(&mut s).1, "OK");
+    // Then the stop, as a running core's, and the core is where it halted.
+    assert_eq!(signal(&reply(&mut s).1), "05");
+    assert!(start.elapsed() < Duration::from_secs(4));
+    assert_eq!(ask(&mut s, "pf"), "0c000008", "PC at the loop");
+    assert!(board.alive());
+}

@@ -30,9 +30,11 @@ impl Polling {
     };
 
     /// The virtual board: its RAM is a memory window, so a poll is a few memory reads with no
-    /// packet and no system call, and the bench only yields its core between polls (a zero
-    /// interval). A 20 µs sleep here (60 to 100 µs as Linux rounds it) made the M=3 tree
-    /// 6.71 s against 5.82 s yielding (medians of three, alternated, release builds).
+    /// packet, and between polls the bench blocks in the board's `monitor wait` until an RTT
+    /// offset moves ([`Backend::idle`]), sleeping while the board runs. Yielding instead (a
+    /// zero interval, the fallback) spun the bench's core: the M=3 tree took 14 times as long
+    /// beside two busy processes (issue 52). A 20 µs sleep made it 6.71 s against 5.82 s
+    /// yielding (medians of three, alternated, release builds).
     pub const VIRTUAL: Polling = Polling {
         interval: Duration::ZERO,
         retry: Duration::from_secs(1),
@@ -142,6 +144,11 @@ impl Awaiting {
         self.sent.elapsed() >= self.retry
     }
 
+    /// How long until the command is due to be sent again.
+    pub fn until_due(&self) -> Duration {
+        self.retry.saturating_sub(self.sent.elapsed())
+    }
+
     /// The command was sent again.
     pub fn repeated(&mut self, stats: &mut RetryStats) {
         stats.rerequests += 1;
@@ -166,6 +173,14 @@ pub trait Backend {
     /// One poll: takes what came up (replies, logs, service requests). Log lines that say a
     /// reply was dropped are the backend's to count ([`RetryStats::log_line`]).
     fn poll(&mut self) -> Result<Polled, TargetError>;
+    /// Waits for the target to move, at most `limit`: for room in the down channel (`room`)
+    /// or for anything up. A target that can say when it moved blocks here (the virtual
+    /// board: the bench sleeps while the board runs); by default, a pause of `interval`.
+    fn idle(&mut self, room: bool, interval: Duration, limit: Duration) -> Result<(), TargetError> {
+        let _ = (room, limit);
+        pause(interval);
+        Ok(())
+    }
     /// The error for a frame that did not decode.
     fn bad_frame(&mut self, error: ProtocolError) -> TargetError;
     /// The error for no reply to command `seq` in time.
@@ -173,7 +188,7 @@ pub trait Backend {
 }
 
 /// The pause between two polls: `interval`, or with none, the core yielded to whoever needs it.
-fn pause(interval: Duration) {
+pub(crate) fn pause(interval: Duration) {
     if interval.is_zero() {
         std::thread::yield_now();
     } else {
@@ -200,7 +215,8 @@ pub fn exchange(
         if start.elapsed() > timeout {
             return Err(backend.timed_out(seq));
         }
-        pause(polling.interval);
+        let left = timeout.saturating_sub(start.elapsed());
+        backend.idle(true, polling.interval, left)?;
     }
     let mut wait = Awaiting::new(seq, polling);
     loop {
@@ -225,7 +241,10 @@ pub fn exchange(
             wait.repeated(stats);
         }
         if !polled.busy {
-            pause(polling.interval);
+            let left = timeout
+                .saturating_sub(start.elapsed())
+                .min(wait.until_due());
+            backend.idle(false, polling.interval, left)?;
         }
     }
 }

@@ -112,7 +112,7 @@ impl VirtualBoard {
     /// it writes which of the ELF's functions ran, when it ends. `faults`: board faults made
     /// at register level (`virtual-board --fault`). The coverage is added to what the file
     /// holds (`--coverage-merge`): a resumed report's is the union of its runs'; a report
-    /// that starts over removes the file first ([`crate::Report::open`]). The board refuses
+    /// that starts over removes the file first (the report layer, `Report::open`). The board refuses
     /// anything there but a regular file (a link, a FIFO), by name, before it serves.
     pub fn start(
         elf: &Path,

@@ -11,4 +11,4 @@ mod monitor;
 
 pub use fault::{BoardFault, BoardFaultError};
 pub use glitch::{End, Glitch, GlitchKind, Trial, TrialEnd, TrialError};
-pub use monitor::{COMMANDS, Command, Lit, LitError, Monitor, MonitorError};
+pub use monitor::{COMMANDS, Command, Lit, LitError, Monitor, MonitorError, Waited};

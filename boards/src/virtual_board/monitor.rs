@@ -40,6 +40,15 @@ pub enum Monitor {
     /// Press the button as a visitor does (held for a debouncer's worth of virtual time from
     /// the next continue): the code a press runs is reached from a debugger.
     Press,
+    /// Run until a word differs from its value, or `ms` milliseconds of the host's pass: a
+    /// debugger blocks on the board's progress (an RTT offset that moves) instead of polling
+    /// it. Answered with a [`Waited`].
+    Wait {
+        /// The longest wait, in the host's milliseconds.
+        ms: u32,
+        /// SRAM words (address, value): the wait ends when any holds another value.
+        words: Vec<(u32, u32)>,
+    },
 }
 
 /// One monitor command: its usage, what it does, and how its words are read. [`COMMANDS`]
@@ -142,6 +151,15 @@ pub const COMMANDS: &[Command] = &[
                instruction AT",
         read: |rest| Ok(Monitor::Trial(super::glitch::trial(rest)?)),
     },
+    Command {
+        usage: "wait MS ADDR=VALUE...",
+        what: "run until an SRAM word differs from its value or MS ms pass: moved, timed out \
+               or halted",
+        read: |rest| match rest {
+            [ms, words @ ..] => wait(ms, words).ok_or_else(|| MonitorError::Wait(rest.join(" "))),
+            [] => Err(MonitorError::Wait(String::new())),
+        },
+    },
 ];
 
 impl Monitor {
@@ -163,6 +181,9 @@ pub enum MonitorError {
     /// `game` with no game number.
     #[error("game: {0} is not a game number")]
     Game(String),
+    /// `wait` with words that are not a time and SRAM words.
+    #[error("wait: {0:?} is not MS ADDR=VALUE... (hexadecimal words, 0x...)")]
+    Wait(String),
     /// `trial` with words that are not a trial.
     #[error(transparent)]
     Trial(#[from] super::TrialError),
@@ -191,6 +212,12 @@ impl fmt::Display for Monitor {
             Monitor::Trial(trial) => write!(f, "{trial}"),
             Monitor::Help => f.write_str("help"),
             Monitor::Press => f.write_str("press"),
+            Monitor::Wait { ms, words } => {
+                write!(f, "wait {ms}")?;
+                words
+                    .iter()
+                    .try_for_each(|(addr, value)| write!(f, " {addr:#x}={value:#x}"))
+            }
         }
     }
 }
@@ -207,6 +234,66 @@ impl FromStr for Monitor {
             Some(command) => (command.read)(rest),
             None => Err(MonitorError::Unknown(words.join(" "))),
         }
+    }
+}
+
+/// `wait MS ADDR=VALUE...`'s words, if they are that.
+fn wait(ms: &str, words: &[&str]) -> Option<Monitor> {
+    let hex = |w: &str| u32::from_str_radix(w.strip_prefix("0x")?, 16).ok();
+    let words = words
+        .iter()
+        .map(|w| {
+            let (addr, value) = w.split_once('=')?;
+            Some((hex(addr)?, hex(value)?))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some(Monitor::Wait {
+        ms: ms.parse().ok()?,
+        words,
+    })
+}
+
+/// How a [`Monitor::Wait`] ended: a word moved, the time passed, or the core halted on the
+/// way (a breakpoint, WFI; the debugger is told as of a running core). A core not running
+/// does not move: the wait ends at once, `halted`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Waited {
+    /// A word holds another value.
+    Moved,
+    /// The time passed first.
+    TimedOut,
+    /// The core is halted.
+    Halted,
+}
+
+impl Waited {
+    /// The answer's words, each variant's.
+    const WORDS: [(Waited, &'static str); 3] = [
+        (Waited::Moved, "moved"),
+        (Waited::TimedOut, "timed out"),
+        (Waited::Halted, "halted"),
+    ];
+}
+
+impl fmt::Display for Waited {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = Waited::WORDS
+            .iter()
+            .find(|(w, _)| w == self)
+            .map_or("", |(_, word)| word);
+        f.write_str(word)
+    }
+}
+
+impl FromStr for Waited {
+    type Err = MonitorError;
+
+    fn from_str(s: &str) -> Result<Self, MonitorError> {
+        Waited::WORDS
+            .iter()
+            .find(|(_, word)| *word == s.trim())
+            .map(|(w, _)| *w)
+            .ok_or_else(|| MonitorError::Unknown(s.trim().to_string()))
     }
 }
 
@@ -258,6 +345,7 @@ mod tests {
     use super::*;
     use heuristic::Side;
     use proptest::prelude::*;
+    use std::{format, vec};
 
     fn moves() -> impl Strategy<Value = Vec<Move>> {
         let edges: Vec<_> = Size::M4.edges().collect();
@@ -280,6 +368,11 @@ mod tests {
             Just(Monitor::Window),
             Just(Monitor::Help),
             Just(Monitor::Press),
+            (
+                any::<u32>(),
+                proptest::collection::vec(any::<(u32, u32)>(), 0..4)
+            )
+                .prop_map(|(ms, words)| Monitor::Wait { ms, words }),
             (
                 any::<u64>(),
                 any::<u64>(),
@@ -317,12 +410,29 @@ mod tests {
     }
 
     #[test]
+    fn every_wait_answer_reads_back_and_a_stray_one_is_refused() {
+        for (waited, word) in Waited::WORDS {
+            assert_eq!(waited.to_string(), word);
+            assert_eq!(format!("{word}\n").parse::<Waited>(), Ok(waited));
+        }
+        assert!("moving".parse::<Waited>().is_err());
+        assert_eq!(
+            "wait 20 0x20000010=0x3".parse(),
+            Ok(Monitor::Wait {
+                ms: 20,
+                words: vec![(0x2000_0010, 3)]
+            })
+        );
+    }
+
+    #[test]
     fn every_command_is_listed_once_and_help_and_press_are_commands() {
         let words: Vec<&str> = COMMANDS.iter().map(Command::word).collect();
         assert_eq!(
             words,
             [
-                "help", "reset", "press", "game", "coverage", "wire", "leds", "window", "trial"
+                "help", "reset", "press", "game", "coverage", "wire", "leds", "window", "trial",
+                "wait"
             ]
         );
         // Before issue 52 `help` was an unknown word and no command pressed the button.
@@ -344,6 +454,14 @@ mod tests {
             said("wire A1 Z9"),
             "wire: \"Z9\" is not an edge of the M=4 cage: Z9 is off the M=4 board (columns \
              A..G, rows 1..7)"
+        );
+        assert_eq!(
+            said("wait 5 0x20000010=3"),
+            "wait: \"5 0x20000010=3\" is not MS ADDR=VALUE... (hexadecimal words, 0x...)"
+        );
+        assert_eq!(
+            said("wait soon"),
+            "wait: \"soon\" is not MS ADDR=VALUE... (hexadecimal words, 0x...)"
         );
         assert_eq!(
             "leds 1 2".parse::<Lit>().unwrap_err().to_string(),

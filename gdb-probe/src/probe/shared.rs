@@ -74,6 +74,19 @@ impl SharedGdb {
         }
         Ok(output)
     }
+
+    /// Runs a monitor command without stopping a running guest where the stub allows it
+    /// ([`Gdb::monitor_running`]); elsewhere a guest stopped for it runs on after it. A guest
+    /// that stopped on its own meanwhile (a breakpoint) stays stopped.
+    pub fn monitor_running(&self, command: &str) -> Result<String, GdbError> {
+        let mut held = self.lock();
+        let stopped_for_it = !held.gdb.is_halted() && !held.gdb.quirks().reads_while_running;
+        let output = held.gdb.monitor_running(command)?;
+        if stopped_for_it {
+            held.gdb.resume()?;
+        }
+        Ok(output)
+    }
 }
 
 impl Stub for SharedGdb {

@@ -284,6 +284,13 @@ pub trait Emulation {
     fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
         None
     }
+    /// Blocks until a word of `words` (target address, value) holds another value or `limit`
+    /// passes, if the machine can say so (the virtual board's `monitor wait`); `None`: it
+    /// cannot, and the bench pauses between polls instead.
+    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), TargetError>> {
+        let _ = (words, limit);
+        None
+    }
 }
 
 /// A registry holding the one target family of `yaml`, and the RAM of its target `name`: what
@@ -306,7 +313,49 @@ pub(crate) fn emulated_target(
     Ok((registry, ram))
 }
 
+/// The longest single wait on the machine: the bench's own clocks (its retry, its timeout) are
+/// looked at between waits.
+const WAIT_CAP: Duration = Duration::from_millis(100);
+
+/// Where a SEGGER RTT control block keeps its channels' offsets (32-bit target): the header
+/// is the 16-byte id and the two channel counts, each channel six words (name, buffer, size,
+/// write offset, read offset, flags), the up channels first.
+mod rtt_layout {
+    /// The number of up channels.
+    pub const MAX_UP: u64 = 16;
+    /// The first channel.
+    pub const CHANNELS: u64 = 24;
+    /// One channel.
+    pub const CHANNEL: u64 = 24;
+    /// The write offset in a channel.
+    pub const WRITE: u64 = 12;
+    /// The read offset in a channel.
+    pub const READ: u64 = 16;
+}
+
 impl Hil {
+    /// The words whose change means the firmware moved (RTT offsets, read now): an up
+    /// channel's write offset against the read offset the bench left (data to read), and with
+    /// `room` the down channel's read offset (the firmware took bytes).
+    fn moving_words(&mut self, room: bool) -> Result<Vec<(u32, u32)>, TargetError> {
+        use rtt_layout::*;
+        let block = self.rtt.ptr();
+        let mut core = self.session.core(0).map_err(lost)?;
+        let max_up = u64::from(core.read_word_32(block + MAX_UP).map_err(lost)?);
+        let up = |n: u64| block + CHANNELS + n * CHANNEL;
+        let down = |n: u64| block + CHANNELS + (max_up + n) * CHANNEL;
+        let mut words = Vec::with_capacity(3);
+        for channel in [1, 0] {
+            let read = core.read_word_32(up(channel) + READ).map_err(lost)?;
+            words.push(((up(channel) + WRITE) as u32, read));
+        }
+        if room {
+            let at = down(0) + READ;
+            words.push((at as u32, core.read_word_32(at).map_err(lost)?));
+        }
+        Ok(words)
+    }
+
     /// The ELF's function holding `pc`.
     fn symbol(&self, pc: u32) -> Option<String> {
         self.functions.at(pc).map(|f| f.name.clone())
@@ -539,6 +588,21 @@ impl Backend for Hil {
         })();
         hold(&mut self.emulation, false)?;
         polled
+    }
+
+    /// On a machine that can say when the firmware moved, blocks on it (the bench sleeps
+    /// while the board runs: issue 52, a bench that yielded between polls took 14 times as
+    /// long beside two busy processes); elsewhere the pause.
+    fn idle(&mut self, room: bool, interval: Duration, limit: Duration) -> Result<(), TargetError> {
+        let limit = limit.min(WAIT_CAP);
+        if self.emulation.is_some() && !limit.is_zero() {
+            let words = self.moving_words(room)?;
+            if let Some(waited) = self.emulation.as_mut().and_then(|e| e.wait(&words, limit)) {
+                return waited;
+            }
+        }
+        retry::pause(interval);
+        Ok(())
     }
 
     fn bad_frame(&mut self, error: ProtocolError) -> TargetError {

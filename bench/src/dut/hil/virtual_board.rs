@@ -9,8 +9,9 @@
 //! stream, as SIL's `start_game` does, so that profile + seed read what SIL reads.
 
 use std::path::Path;
+use std::time::Duration;
 
-use boards::virtual_board::{BoardFault, Lit, Monitor};
+use boards::virtual_board::{BoardFault, Lit, Monitor, Waited};
 use firmware::LedPattern;
 use firmware::protocol::Command;
 use gdb_probe::Quirks;
@@ -177,11 +178,31 @@ impl Cage for Hands {
 impl Emulation for BoardProcess {
     fn start_game(&mut self, game: usize) {
         // A board gone here shows at the next exchange, with what it said.
-        let _ = self.gdb.monitor(&Monitor::Game(game as u64).to_string());
+        // Sent with the core running: one round trip, not three.
+        let _ = self
+            .gdb
+            .monitor_running(&Monitor::Game(game as u64).to_string());
     }
 
     fn hold(&mut self, on: bool) -> Result<(), TargetError> {
         self.gdb.hold(on).map_err(lost)
+    }
+
+    /// `monitor wait`, sent with the core running: the bench sleeps in its read of the answer
+    /// while the board runs until an RTT offset moves.
+    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), TargetError>> {
+        let ms = u32::try_from(limit.as_millis().max(1)).unwrap_or(u32::MAX);
+        let command = Monitor::Wait {
+            ms,
+            words: words.to_vec(),
+        };
+        Some(match self.gdb.monitor_running(&command.to_string()) {
+            Ok(said) => match said.parse::<Waited>() {
+                Ok(_) => Ok(()),
+                Err(_) => Err(Lost::Probe(format!("monitor wait: {}", said.trim()).into()).into()),
+            },
+            Err(e) => Err(lost(e)),
+        })
     }
 
     fn said(&mut self) -> Option<String> {
