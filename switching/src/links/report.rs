@@ -107,27 +107,8 @@ impl Spread {
     }
 }
 
-/// The number of connected graphs on `n` unlabelled vertices, by `n` (OEIS A001349,
-/// https://oeis.org/A001349; the counts are McKay's, independent of this crate): what the
-/// parts of a search on `n` vertices must list between them.
-pub const CONNECTED_GRAPHS: [u64; 13] = [
-    1,
-    1,
-    1,
-    2,
-    6,
-    21,
-    112,
-    853,
-    11_117,
-    261_080,
-    11_716_571,
-    1_006_700_565,
-    164_059_830_476,
-];
-
 /// The report from every part of one search: checks that the parts belong together, that
-/// none is missing and that their graphs add up to [`CONNECTED_GRAPHS`], then keeps one link
+/// none is missing and that their graphs add up to [`CONNECTED_GRAPHS`](super::CONNECTED_GRAPHS), then keeps one link
 /// per isomorphism class and derives the strong links.
 pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
     let first = parts
@@ -160,7 +141,7 @@ pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
         )));
     }
     let graphs: u64 = parts.iter().map(|p| p.graphs).sum();
-    if let Some(&known) = CONNECTED_GRAPHS.get(vertices)
+    if let Some(&known) = super::CONNECTED_GRAPHS.get(vertices)
         && graphs != known
     {
         return Err(LinksError::Parts(format!(
