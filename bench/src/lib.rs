@@ -3,8 +3,10 @@
 //!
 //! - [`doctor`](mod@doctor): bring-up step by step, each connection step a [`Check`], then the
 //!   protocol's ([`doctor()`]).
-//! - [`config`]: a run's configuration typed (stage, probe, link, scenario, options that go
-//!   together) and the one function from it to an open target ([`Config::open`]).
+//! - [`config`]: a run typed once, [`RunSpec`]: what it drives ([`Config`]), its scenario,
+//!   seeds and campaign plan, every scenario's option rules ([`RunSpec::check`]), the shard
+//!   spec it hashes, the command that runs it ([`RunSpec::to_args`]) and the one path from it
+//!   to an open target ([`RunSpec::open`]).
 //! - [`shard`]: the long runs in shards (the games of one board or a sweep of drawn boards,
 //!   the fault campaigns) on the `shards` crate's model; the report folder's lock.
 //! - [`faults`]: every single fault at every place of an emulated cage, and with `probe` every
@@ -40,7 +42,9 @@ pub use calibrate::{
 };
 pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
-pub use config::{Config, ConfigError, MAX_TIMEOUT_S, Opened};
+pub use config::{
+    Config, ConfigError, GlitchOptions, MAX_TIMEOUT_S, Opened, RunSpec, RunSpecError,
+};
 pub use doctor::{DoctorError, doctor};
 pub use dut::ask::measure;
 pub use dut::defmt::{DefmtError, DefmtLog};
@@ -85,6 +89,6 @@ pub use run::{CampaignError, campaign, header};
 pub use shard::faults::BoardFaults;
 pub use shard::faults::{CageFaults, FaultShardError};
 pub use shard::games::{Boards, Games, GamesError, Written};
+pub use shard::lock;
 pub use shard::seeds::{BoardSeeds, BoardSeedsError, MAX_BOARDS};
 pub use shard::sweep::{SWEEP_CSV, SWEEP_MD, board_folder};
-pub use shard::{Spec, lock};

@@ -60,17 +60,8 @@ fn clip_values(e: &clap::Error, mut text: String) -> String {
     text
 }
 
-/// A clap value parser for a whole number in `low..=high` that says the range in words
-/// (`-3`, `9` and `many` alike), as every numeric option of both binaries does.
-pub fn whole(low: u64, high: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
-    move |text| heuristic::whole(text, low, high).map_err(|e| e.to_string())
-}
-
-/// M as a whole number from 2 to 8, said so in words.
-pub fn m(text: &str) -> Result<u32, String> {
-    let (low, high) = (heuristic::MIN_SIZE, heuristic::MAX_SIZE);
-    Ok(whole(low.into(), high.into())(text)? as u32)
-}
+/// The bench's value parsers: one reader of whole numbers and of M for both.
+pub use bench::config::args::m;
 
 /// M as a board size.
 pub fn size(text: &str) -> Result<heuristic::Size, String> {

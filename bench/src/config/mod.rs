@@ -18,29 +18,60 @@ use crate::dut::{Stage, Target, TargetError};
 use crate::machine::{ELF_ENV, ElfError, MAX_ELF_BYTES, PilOptions, firmware_elf};
 use crate::report::Depends;
 
+#[cfg(feature = "clap")]
+pub mod args;
+mod spec;
+mod text;
+
+pub use spec::{GlitchOptions, RunSpec, RunSpecError};
+
 /// A day bounds a wait: longer is a typo, and 1e19 s overflows a Duration.
 pub const MAX_TIMEOUT_S: f64 = 86_400.0;
 
-/// What a run drives and how: everything but the scenario's games and the report.
-#[derive(Clone, Debug, PartialEq)]
+/// What a run drives and how: everything but the scenario's games and the report. The
+/// command line's options of it are these fields (feature `clap`), and its JSON their words.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct Config {
-    /// The stage asked for (`Sil`, `Pil` or `Hil`).
+    /// Test stage (`--target`, its name before, still works: scripts use it).
+    #[cfg_attr(feature = "clap", arg(long, alias = "target", value_parser = args::stage))]
     pub stage: Stage,
-    /// HIL's probe.
+    /// HIL: the probe (`VID:PID[:SERIAL]`) or the chip, as BIRDCAGE_HIL_PROBE; `qemu`, the
+    /// firmware in QEMU (`--elf`: the QEMU firmware) behind QEMU's gdbstub as a probe-rs
+    /// probe, on the emulated board; or `virtual`, the board ELF (`--elf`, default `cargo
+    /// fw`'s) on the virtual NUCLEO-F446RE (the `virtual-board` binary), its coverage written
+    /// to the report.
+    #[serde(with = "text::option")]
+    #[cfg_attr(feature = "clap", arg(long, value_parser = args::parsed::<Probe>))]
     pub probe: Option<Probe>,
-    /// SIL beside the emulated board in lockstep.
+    /// PIL, or HIL with `--probe qemu` or `--probe virtual`: run SIL on the same board in
+    /// lockstep and stop at the first reply that differs.
+    #[cfg_attr(feature = "clap", arg(long))]
     pub compare_sil: bool,
-    /// `--board` as given: a profile name or a profile file (the virtual board reads it).
+    /// Board profile: a name or a profile file (TOML; the firmware in QEMU or on a board runs
+    /// the file's base, the bench predicts the file's board).
+    #[cfg_attr(feature = "clap", arg(long, default_value = "nucleo-f446re"))]
     pub board: String,
-    /// The firmware: to flash (HIL), to run in QEMU (PIL), or the board ELF (virtual board).
+    /// The firmware ELF: to flash (HIL), or to run in QEMU (PIL; built with cargo when not
+    /// given, or taken from BIRDCAGE_PIL_ELF).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub elf: Option<PathBuf>,
-    /// PIL: longest wait in seconds for the firmware's next frame.
+    /// PIL: longest wait in seconds for the firmware's next frame before it counts as hung.
+    #[serde(rename = "timeout")]
+    #[cfg_attr(feature = "clap", arg(long = "timeout", default_value_t = 10.0))]
     pub timeout_s: f64,
-    /// PIL's link (semihosting when not given).
+    /// PIL: the link to the firmware in QEMU: `semihosting` (QEMU's stdin and stderr) or
+    /// `rtt` (the board's RTT layout through QEMU's gdbstub, as a probe reads a board);
+    /// semihosting when not given.
+    #[serde(with = "text::option")]
+    #[cfg_attr(feature = "clap", arg(long, value_parser = args::parsed::<Link>))]
     pub link: Option<Link>,
-    /// PIL over RTT: pause between two polls, in milliseconds.
+    /// PIL over RTT: pause between two polls of the guest, in milliseconds (default 0.2).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub poll_ms: Option<f64>,
-    /// PIL over RTT: how long without a reply before the command is sent again, in ms.
+    /// PIL over RTT: how long without a reply, in milliseconds, before the command is sent
+    /// again with its number (default 1000).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub retry_ms: Option<f64>,
 }
 

@@ -6,12 +6,10 @@
 use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
-use bench::{DefectTarget, Lockstep, Sil};
+use bench::DefectTarget;
 use heuristic::Size;
 use indicatif::ProgressBar;
 use shards::{Mode, Outcome};
-
-use bench::Stage;
 
 use super::{FailOn, Run, shard};
 use crate::exit::Verdict;
@@ -55,26 +53,10 @@ impl Run {
                  faults.csv and faults.md, no steps)"
             );
         }
-        if self.games.is_some() {
-            bail!(
-                "--scenario faults plays one reference game per fault; --games does not apply to it"
-            );
-        }
-        if self.board_seeds.is_some() {
-            bail!(
-                "--board-seeds sweeps a scenario's games over drawn boards; the fault campaign \
-                 breaks one board (--board-seed)"
-            );
-        }
         let mode = self.shards.checked_mode()?;
-        let config = self.config();
+        let spec = &self.spec;
+        let config = &spec.config;
         let virtual_board = config.is_virtual_board();
-        if self.stage == Stage::Hil && !virtual_board {
-            bail!(
-                "the fault campaign breaks an emulated cage (--stage sil or pil) or the \
-                 virtual board (--stage hil --probe virtual); a real board is broken by hand"
-            );
-        }
         let csv = self.out.join(if virtual_board {
             "board-faults.csv"
         } else {
@@ -86,39 +68,25 @@ impl Run {
                 csv.display()
             );
         }
-        let sizes = match self.size {
-            None => vec![3, 4],
-            Some(m @ (3 | 4)) => vec![m],
-            Some(m) => bail!("the fault campaign runs on the M=3 and M=4 cage, not M={m}"),
-        };
+        let sizes = spec.fault_sizes()?;
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let fail_on = self.fail_on.clone().unwrap_or_else(|| FailOn::of(&[]));
         if virtual_board {
             fail_on.check(&bench::BoardVerdict::WORDS, "faults (on the virtual board)")?;
-            return self.board_faults(profile, mode, &fail_on);
+            return self.board_faults(profile, sizes, mode, &fail_on);
         }
         fail_on.check(&bench::Verdict::WORDS, "faults")?;
-        let sizes = sizes
-            .into_iter()
-            .map(|m| Size::new(m).with_context(|| format!("M={m} is not a board size")))
-            .collect::<anyhow::Result<Vec<Size>>>()?;
+        let board_seed = spec.board_seed;
         let campaign = bench::CageFaults {
             profile,
             sizes,
-            board_arg: self.board.clone(),
-            board_seed: self.board_seed,
+            board_arg: config.board.clone(),
+            board_seed,
         };
         let job = self.fault_job(profile)?;
         let mut connect = |size: Size| -> anyhow::Result<Box<dyn DefectTarget>> {
-            Ok(match self.stage {
-                Stage::Sil => Box::new(Sil::new(profile, size, self.board_seed)?),
-                Stage::Pil if self.compare_sil => Box::new(Lockstep::new(
-                    Sil::new(profile, size, self.board_seed)?,
-                    config.pil(profile, base, size, self.board_seed)?,
-                )),
-                _ => Box::new(config.pil(profile, base, size, self.board_seed)?),
-            })
+            Ok(spec.fault_target(profile, base, size)?)
         };
         let mut bars = Bars::default();
         let mut verdict = Verdict::Passed;
@@ -155,18 +123,17 @@ impl Run {
     /// The fault campaign's shard job, its folder made.
     fn fault_job(&self, profile: &'static boards::Profile) -> anyhow::Result<shards::Job> {
         bench::shard::folder(&self.out)?;
-        Ok(self
-            .spec(profile, None)?
-            .job(self.command()?, crate::VERSION))
+        let depends = self.spec.depends(profile, None)?;
+        Ok(self.spec.job(&depends, self.command()?, crate::VERSION))
     }
 
     /// What every suite of the campaign's JUnit carries: the board, its seed and the probe.
     fn fault_properties(&self) -> Vec<(&'static str, String)> {
-        let mut properties = vec![("board", self.board.clone())];
-        if let Some(seed) = self.board_seed {
+        let mut properties = vec![("board", self.spec.config.board.clone())];
+        if let Some(seed) = self.spec.board_seed {
             properties.push(("board_seed", seed.to_string()));
         }
-        if let Some(probe) = &self.probe {
+        if let Some(probe) = &self.spec.config.probe {
             properties.push(("probe", probe.to_string()));
         }
         properties
@@ -196,33 +163,27 @@ impl Run {
     fn board_faults(
         &self,
         profile: &'static boards::Profile,
+        sizes: Vec<Size>,
         mode: Mode,
         fail_on: &FailOn,
     ) -> anyhow::Result<Verdict> {
-        let m = match self.size {
-            None => 4,
-            Some(m @ (3 | 4)) => m,
-            Some(m) => bail!("the board-fault campaign plays the M=3 or M=4 cage, not M={m}"),
+        // One size: `RunSpec::fault_sizes` gives the virtual board M=4 or the one asked.
+        let Some(&size) = sizes.first() else {
+            bail!("the board-fault campaign has no board size to play");
         };
-        let size = Size::new(m).with_context(|| format!("M={m} is not a board size"))?;
-        if self.compare_sil {
-            bail!(
-                "--compare-sil does not apply to the board-fault campaign: each faulty board \
-                 differs from SIL on purpose, and the intact one plays the reference game"
-            );
-        }
-        let elf = self.config().board_elf()?;
+        let m = size.get();
+        let config = &self.spec.config;
+        let elf = config.board_elf()?;
         let campaign = bench::BoardFaults {
             profile,
             size,
             faults: bench::board_faults(profile),
-            board_arg: self.board.clone(),
-            board_seed: self.board_seed,
+            board_arg: config.board.clone(),
+            board_seed: self.spec.board_seed,
         };
         let job = self.fault_job(profile)?;
-        let mut connect = |faults: &[boards::virtual_board::BoardFault]| {
-            bench::virtual_board::connect(&elf, &self.board, self.board_seed, None, faults)
-        };
+        let mut connect =
+            |faults: &[boards::virtual_board::BoardFault]| self.spec.faulty_board(&elf, faults);
         let bar = progress(&format!("M={m} "), "board faults", 0);
         let mut verdict = Verdict::Passed;
         let outcome = shards::drive(

@@ -12,26 +12,11 @@ use super::{FailOn, Run};
 use crate::exit::Verdict;
 use crate::{STOP, progress, tick};
 
-/// Trials when `--trials` is not given.
-const DEFAULT_TRIALS: u64 = 100;
-
 impl Run {
     pub(super) fn glitches(&self) -> anyhow::Result<Verdict> {
-        let config = self.config();
-        if !config.is_virtual_board() {
-            bail!(
-                "the glitch campaign glitches the virtual board's core: use it with --target hil \
-                 --probe virtual"
-            );
-        }
-        if self.games.is_some() || self.size.is_some() || self.board_seeds.is_some() {
-            bail!(
-                "--scenario glitches plays one visitor's game (M=4) per trial: --games, --size \
-                 and --board-seeds do not apply to it"
-            );
-        }
-        if self.resume || self.calibrate || self.compare_sil {
-            bail!("--resume, --calibrate and --compare-sil do not apply to --scenario glitches");
+        // `RunSpec::check` has refused the options of other scenarios; these are the run's.
+        if self.resume || self.calibrate {
+            bail!("--resume and --calibrate do not apply to --scenario glitches");
         }
         // Accepted and ignored, these made a run that looked sharded, or reported, and was not.
         let s = &self.shards;
@@ -59,24 +44,24 @@ impl Run {
                 md.display()
             );
         }
-        let elf = config.board_elf()?;
-        let trials = self.trials.unwrap_or(DEFAULT_TRIALS);
+        let spec = &self.spec;
+        let elf = spec.config.board_elf()?;
+        let plan = spec.glitch_plan();
+        let trials = plan.trials;
+        // The report's own words for the command (a byte of glitches.md): the plan's
+        // options, each only when it is not the default.
         let mut command = format!(
             "hil-tests run --target hil --probe virtual --scenario glitches --trials {trials} \
              --seed {}",
-            self.seed
+            plan.seed
         );
-        let window = self
-            .window
-            .unwrap_or(bench::faults::glitches::Window::WHOLE);
-        if window != bench::faults::glitches::Window::WHOLE {
-            command.push_str(&format!(" --window {window}"));
+        if plan.window != bench::faults::glitches::Window::WHOLE {
+            command.push_str(&format!(" --window {}", plan.window));
         }
-        let kinds = self.kinds.clone().unwrap_or_default();
-        if kinds != bench::faults::glitches::Kinds::default() {
-            command.push_str(&format!(" --kinds {kinds}"));
+        if plan.kinds != bench::faults::glitches::Kinds::default() {
+            command.push_str(&format!(" --kinds {}", plan.kinds));
         }
-        if let Some(seed) = self.board_seed {
+        if let Some(seed) = spec.board_seed {
             command.push_str(&format!(" --board-seed {seed}"));
         }
         // A second handler (tests run the CLI once per process) is not an error worth stopping for.
@@ -84,14 +69,9 @@ impl Run {
         let bar = progress("", "trials", trials as usize);
         let campaign = bench::faults::glitches::run(
             &elf,
-            &self.board,
-            self.board_seed,
-            &bench::faults::glitches::Plan {
-                trials,
-                seed: self.seed,
-                window,
-                kinds,
-            },
+            &spec.config.board,
+            spec.board_seed,
+            &plan,
             &mut |done, of| tick(&bar, done, of),
         );
         bar.finish_and_clear();
