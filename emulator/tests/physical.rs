@@ -208,7 +208,7 @@ fn a_short_through_the_fixture_conducts_through_its_switch() {
     // The current through the bypass times its on-resistance.
     let mut bypass_current = 0.0;
     branches(&board, &parts, &p, PullupState::On, |b| {
-        if matches!(b.part, emulator::physical::Part::Bypass(_)) {
+        if matches!(b.part, emulator::physical::Element::Bypass(_)) {
             bypass_current = s.current(&b);
         }
     });

@@ -17,7 +17,7 @@ use crate::protocol::{
 };
 use crate::sampler::average;
 use crate::{
-    Button, EdgeSwitches, Fault, GameOverThresholds, LedPattern, Leds, Part, Sampler, Square,
+    Button, Component, EdgeSwitches, Fault, GameOverThresholds, LedPattern, Leds, Sampler, Square,
     Tracker, band_codes, measure,
 };
 
@@ -229,7 +229,7 @@ where
         match self.hw.button.poll() {
             Ok(true) => Some(self.on_button()),
             Ok(false) => None,
-            Err(_) => Some(self.fail(Fault::Hardware(Part::Button))),
+            Err(_) => Some(self.fail(Fault::Hardware(Component::Button))),
         }
     }
 
@@ -237,11 +237,11 @@ where
         if self.hw.fixture.present() && !self.fixture_loaded {
             // Power-on leaves every switch open; give the cage the M=4 start position.
             let cage = boards::cage_states(&Position::new(M4, Side::Cut))
-                .map_err(|_| Fault::Hardware(Part::Fixture))?;
+                .map_err(|_| Fault::Hardware(Component::Fixture))?;
             self.hw
                 .fixture
                 .set(&cage)
-                .map_err(|_| Fault::Hardware(Part::Fixture))?;
+                .map_err(|_| Fault::Hardware(Component::Fixture))?;
             self.fixture_loaded = true;
         }
         self.pullups(true)?;
@@ -253,7 +253,7 @@ where
         let samples = self.samples();
         for node in M4.nodes().take(usize::from(M4.get())) {
             let code = average(&mut self.hw.sampler, node, samples)
-                .map_err(|_| Fault::Hardware(Part::Sampler))?;
+                .map_err(|_| Fault::Hardware(Component::Sampler))?;
             m3 &= code >= near_supply;
         }
         let size = if m3 { M3 } else { M4 };
@@ -273,7 +273,7 @@ where
         self.pullups(false)?;
         let samples = self.samples();
         let bottom = average(&mut self.hw.sampler, Node::Bottom, samples)
-            .map_err(|_| Fault::Hardware(Part::Sampler))?;
+            .map_err(|_| Fault::Hardware(Component::Sampler))?;
         self.pullups(true)?;
         let Some(game) = self.game.as_mut() else {
             return self.try_start();
@@ -301,7 +301,7 @@ where
         }
         let full_scale = self.profile.full_scale_code();
         let codes = measure(&mut self.hw.sampler, game.size, full_scale, samples)
-            .map_err(|_| Fault::Hardware(Part::Sampler))?;
+            .map_err(|_| Fault::Hardware(Component::Sampler))?;
         if self.config.self_check {
             if let Some(short) = game.tracker.check(self.profile, &codes)? {
                 info!(
@@ -343,7 +343,7 @@ where
         self.hw
             .leds
             .show(pattern)
-            .map_err(|_| Fault::Hardware(Part::Leds))?;
+            .map_err(|_| Fault::Hardware(Component::Leds))?;
         self.shown = pattern;
         Ok(())
     }
@@ -352,7 +352,7 @@ where
         self.hw
             .sampler
             .set_pullups(on)
-            .map_err(|_| Fault::Hardware(Part::Sampler))?;
+            .map_err(|_| Fault::Hardware(Component::Sampler))?;
         self.hw.delay.delay_us(self.config.settle_us);
         Ok(())
     }
@@ -381,7 +381,7 @@ where
                         self.fixture_loaded = true;
                         Reply::Done
                     }
-                    Err(_) => Reply::Error(ProtocolError::Hardware(Part::Fixture)),
+                    Err(_) => Reply::Error(ProtocolError::Hardware(Component::Fixture)),
                 }
             }
             Command::Status => Reply::Status(self.status()),
@@ -401,7 +401,7 @@ where
             samples,
         );
         self.pullups(true)?;
-        let codes = codes.map_err(|_| ProtocolError::Hardware(Part::Sampler))?;
+        let codes = codes.map_err(|_| ProtocolError::Hardware(Component::Sampler))?;
         Ok(Reply::Codes(Measurement {
             size: size.get(),
             pullups,

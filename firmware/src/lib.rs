@@ -46,7 +46,7 @@ pub use game_over::{GameOverThresholds, ladder_fraction, max_boundary};
 pub use headless::{NoDelay, Unpressed};
 pub use leds::{LedPattern, Leds, PinLeds};
 pub use sampler::{BURST, Codes, Sampler, measure, rounded_mean};
-pub use self_check::{Deviation, Fault, Part, Tracker, band_codes, predict};
+pub use self_check::{Component, Deviation, Fault, Tracker, band_codes, predict};
 pub use square::Square;
 
 /// The firmware's version, as `identify` reports it.

@@ -22,7 +22,7 @@ const UNKNOWNS: usize = boards::CAGE_SIZE.node_count() - 1;
 /// The part of the hardware that failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Part {
+pub enum Component {
     /// The node sampler (ADC or pull-up switch).
     Sampler,
     /// The LEDs.
@@ -33,13 +33,13 @@ pub enum Part {
     Fixture,
 }
 
-impl fmt::Display for Part {
+impl fmt::Display for Component {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Part::Sampler => "sampler",
-            Part::Leds => "LEDs",
-            Part::Button => "button",
-            Part::Fixture => "edge fixture",
+            Component::Sampler => "sampler",
+            Component::Leds => "LEDs",
+            Component::Button => "button",
+            Component::Fixture => "edge fixture",
         })
     }
 }
@@ -112,7 +112,7 @@ pub enum Fault {
     Prediction,
     /// A hardware driver failed.
     #[error("{0} error")]
-    Hardware(Part),
+    Hardware(Component),
 }
 
 /// Codes either side of a prediction that still fit: resistor tolerance, ADC error, rounding.

@@ -5,7 +5,7 @@ mod common;
 
 use common::{BOARD, Cage, app, app_on, finish, machine_move, size, sq};
 use firmware::protocol::{Command, Identity, ProtocolError, Reply};
-use firmware::{Config, Fault, LedPattern, Outcome, Part, Phase};
+use firmware::{Component, Config, Fault, LedPattern, Outcome, Phase};
 use heuristic::{EdgeState, Node, Side};
 
 #[test]
@@ -390,7 +390,7 @@ fn a_broken_sampler_shows_the_fault_pattern() {
     app.start();
     app.hardware_mut().sampler.broken = true;
     let outcome = app.on_button();
-    assert_eq!(outcome, Outcome::Fault(Fault::Hardware(Part::Sampler)));
+    assert_eq!(outcome, Outcome::Fault(Fault::Hardware(Component::Sampler)));
     assert_eq!(outcome.to_string(), "sampler error");
     assert_eq!(app.leds(), LedPattern::FAULT);
     finish(app);

@@ -325,7 +325,7 @@ fn a_frame_that_does_not_come_back_is_a_fixture_fault() {
     assert_eq!(
         app.handle(firmware::protocol::Command::SetEdges(start_cage())),
         firmware::protocol::Reply::Error(firmware::protocol::ProtocolError::Hardware(
-            firmware::Part::Fixture
+            firmware::Component::Fixture
         ))
     );
     app.release().button.release().done();

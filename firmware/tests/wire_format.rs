@@ -5,7 +5,7 @@
 use firmware::protocol::{
     Command, Frame, Identity, MAX_FRAME, Measurement, ProtocolError, Reply, Status, decode, encode,
 };
-use firmware::{Fault, LedPattern, Outcome, Part, Phase, Square};
+use firmware::{Component, Fault, LedPattern, Outcome, Phase, Square};
 use heuristic::{EdgeState, Side};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -142,7 +142,7 @@ fn replies_on_the_wire() {
     );
     pinned(
         11,
-        Reply::Error(ProtocolError::Hardware(Part::Fixture)),
+        Reply::Error(ProtocolError::Hardware(Component::Fixture)),
         &[0x07, 0x0b, 0x05, 0x07, 0x03, 0xdb, 0xd8, 0x00],
     );
 }

@@ -124,7 +124,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some("merge") {
         // The counts of the report the part files make (`birdcage links --merge`'s figures).
-        let parts: Vec<switching::links::Part> = args[2..]
+        let parts: Vec<switching::links::LinksShard> = args[2..]
             .iter()
             .map(|f| std::fs::read_to_string(f).unwrap().parse().unwrap())
             .collect();

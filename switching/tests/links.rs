@@ -7,7 +7,7 @@ use switching::enumerate;
 use switching::graph6::SimpleGraph;
 use switching::link::sieve::{Condition, Shape, candidate_pairs};
 use switching::link::{Link, Strength, minimax, reduce};
-use switching::links::{self, Part, PartId};
+use switching::links::{self, LinksShard, PartId};
 
 fn nauty() -> bool {
     let ok = enumerate::nauty_available().expect("nauty's geng is installed but does not run");
@@ -384,11 +384,11 @@ fn parts_merge_into_the_same_report_and_read_back_from_text() {
     }
     let whole =
         links::merge(&[links::run_part(9, "1/1".parse().unwrap(), &|_| {}).unwrap()]).unwrap();
-    let parts: Vec<Part> = (1..=3)
+    let parts: Vec<LinksShard> = (1..=3)
         .map(|k| {
             let part = links::run_part(9, PartId { index: k, count: 3 }, &|_| {}).unwrap();
             let text = part.to_string();
-            let back: Part = text.parse().unwrap();
+            let back: LinksShard = text.parse().unwrap();
             assert_eq!(back, part);
             back
         })
@@ -416,13 +416,13 @@ fn parts_merge_into_the_same_report_and_read_back_from_text() {
 #[test]
 fn a_part_file_cut_short_or_garbled_is_refused_with_its_line() {
     let text = "vertices 7\npart 1/2\ngraphs 10\nsieved 1\npairs 1\nweak 1\nlink Fs\\zw 0 1\n";
-    let cut = text.parse::<Part>().unwrap_err().to_string();
+    let cut = text.parse::<LinksShard>().unwrap_err().to_string();
     assert!(cut.contains("no `end` line"), "{cut}");
     let bad = format!("{text}end\n").replace("Fs\\zw 0 1", "Fs\\zw 0 9");
-    let message = bad.parse::<Part>().unwrap_err().to_string();
+    let message = bad.parse::<LinksShard>().unwrap_err().to_string();
     assert!(message.starts_with("line 7:"), "{message}");
     let junk = "vertices 7\npart 2/1\nend\n"
-        .parse::<Part>()
+        .parse::<LinksShard>()
         .unwrap_err()
         .to_string();
     assert!(junk.starts_with("line 2:"), "{junk}");

@@ -11,7 +11,7 @@ use serde::Serialize;
 use shards::{Mode, ShardArgs};
 use switching::link::Link;
 use switching::link::reduce::{Irreducible, Reductions};
-use switching::links::{self, Canonical, Part, PartId, Report, Spread, paper};
+use switching::links::{self, Canonical, LinksShard, PartId, Report, Spread, paper};
 
 use super::progress::Progress;
 use super::{Format, shard};
@@ -104,7 +104,7 @@ impl Cmd {
                     .map(|(body, id)| {
                         links::part_from_body(&links::part_path(&dir, &job, id), body, n, id)
                     })
-                    .collect::<Result<Vec<Part>, _>>()?;
+                    .collect::<Result<Vec<LinksShard>, _>>()?;
                 self.report(&parts, Some(&dir))
             },
         )?;
@@ -115,7 +115,7 @@ impl Cmd {
     }
 
     /// The report from every part: to stdout in the chosen format, and to `dir`.
-    fn report(&self, parts: &[Part], dir: Option<&Path>) -> Result<String> {
+    fn report(&self, parts: &[LinksShard], dir: Option<&Path>) -> Result<String> {
         let report = links::merge(parts)?;
         let json = serde_json::to_string_pretty(&Json::new(&report))? + "\n";
         if let Some(dir) = dir {
@@ -162,8 +162,8 @@ fn run_parts(
     ids: &[PartId],
     jobs: usize,
     store: Option<(&Path, &shards::Job)>,
-) -> Result<Vec<Part>> {
-    let mut done: Vec<Option<Part>> = match (store, ids.first()) {
+) -> Result<Vec<LinksShard>> {
+    let mut done: Vec<Option<LinksShard>> = match (store, ids.first()) {
         (Some((dir, job)), Some(first)) => links::stored_parts(dir, job, n, first.count)?,
         _ => vec![None; ids.len()],
     };

@@ -6,7 +6,7 @@ use heuristic::{EdgeState, Model, Node, Position, UnionFind};
 
 use super::{Network, node_name};
 use crate::exact;
-use crate::physical::{self, Branch, End, Part, PullupState};
+use crate::physical::{self, Branch, Element, End, PullupState};
 
 /// Options that make ngspice's operating point agree with an exact solver to far better than
 /// 1e-6 (its defaults stop at 1e-3 relative).
@@ -81,12 +81,12 @@ fn end_name(end: End) -> String {
 
 fn branch_line(out: &mut String, b: &Branch) {
     let name = match b.part {
-        Part::Resistor(e) => format!("R{e}"),
-        Part::Wire(e) => format!("Rwire_{e}"),
-        Part::Bypass(e) => format!("Rbypass_{e}"),
-        Part::Leak(e) => format!("Rleak_{e}"),
-        Part::Pullup(n) => format!("Rpullup_{}", node_name(n)),
-        Part::Series => "Rseries".to_string(),
+        Element::Resistor(e) => format!("R{e}"),
+        Element::Wire(e) => format!("Rwire_{e}"),
+        Element::Bypass(e) => format!("Rbypass_{e}"),
+        Element::Leak(e) => format!("Rleak_{e}"),
+        Element::Pullup(n) => format!("Rpullup_{}", node_name(n)),
+        Element::Series => "Rseries".to_string(),
     };
     // `{:e}` keeps every digit of the f64 (shortest round-trip form).
     let _ = writeln!(

@@ -23,6 +23,6 @@ pub use adc::{Adc, StaticErrors};
 pub use board::{AdcSpec, Board, Pullups, Reference, Switches};
 pub use build::{Build, cage_for, check_solves, game_volts, solve_on_cage, wired};
 pub use incremental::{Incremental, PlayError};
-pub use network::{Branch, End, Part, PullupState, branches};
+pub use network::{Branch, Element, End, PullupState, branches};
 pub use parts::{Parts, factor};
 pub use solve::{Solution, SolveError, solve};

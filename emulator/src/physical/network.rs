@@ -22,7 +22,7 @@ pub enum End {
 
 /// What a branch is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
+pub enum Element {
     /// An edge's resistor (with its series switch, when a fixture drives the edge).
     Resistor(Edge),
     /// A Short's wire.
@@ -37,12 +37,14 @@ pub enum Part {
     Series,
 }
 
-impl Part {
+impl Element {
     /// The edge the part belongs to, if it is an edge's.
     pub fn edge(self) -> Option<Edge> {
         match self {
-            Part::Resistor(e) | Part::Wire(e) | Part::Bypass(e) | Part::Leak(e) => Some(e),
-            Part::Pullup(_) | Part::Series => None,
+            Element::Resistor(e) | Element::Wire(e) | Element::Bypass(e) | Element::Leak(e) => {
+                Some(e)
+            }
+            Element::Pullup(_) | Element::Series => None,
         }
     }
 }
@@ -51,7 +53,7 @@ impl Part {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Branch {
     /// What it is.
-    pub part: Part,
+    pub part: Element,
     /// One end.
     pub a: End,
     /// The other end.
@@ -98,7 +100,7 @@ pub fn branches(
     if let Some(to) = pull_to {
         for node in size.nodes().filter(|n| *n != Node::Top) {
             visit(Branch {
-                part: Part::Pullup(node),
+                part: Element::Pullup(node),
                 a: End::Node(node),
                 b: to,
                 ohms: parts.pullup(node),
@@ -106,7 +108,7 @@ pub fn branches(
         }
     }
     visit(Branch {
-        part: Part::Series,
+        part: Element::Series,
         a: End::Node(Node::Bottom),
         b: End::Ground,
         ohms: parts.series_ohms,
@@ -130,24 +132,24 @@ pub(super) fn edge_branches(
     let resistor = parts.edge_ohms[i];
     let mut branch = |part, ohms| visit(Branch { part, a, b, ohms });
     match (state, board.switches) {
-        (EdgeState::Resistor, None) => branch(Part::Resistor(edge), resistor),
+        (EdgeState::Resistor, None) => branch(Element::Resistor(edge), resistor),
         (EdgeState::Cut, None) => {}
-        (EdgeState::Short, None) => branch(Part::Wire(edge), board.wire_ohms),
+        (EdgeState::Short, None) => branch(Element::Wire(edge), board.wire_ohms),
         (EdgeState::Resistor, Some(s)) => {
-            branch(Part::Resistor(edge), resistor + s.on_ohms);
-            branch(Part::Leak(edge), s.off_ohms);
+            branch(Element::Resistor(edge), resistor + s.on_ohms);
+            branch(Element::Leak(edge), s.off_ohms);
         }
         (EdgeState::Cut, Some(s)) => {
             // Series path (resistor + open switch) beside the open bypass.
             let series_path = resistor + s.off_ohms;
             branch(
-                Part::Leak(edge),
+                Element::Leak(edge),
                 series_path * s.off_ohms / (series_path + s.off_ohms),
             );
         }
         (EdgeState::Short, Some(s)) => {
-            branch(Part::Bypass(edge), s.on_ohms);
-            branch(Part::Leak(edge), resistor + s.off_ohms);
+            branch(Element::Bypass(edge), s.on_ohms);
+            branch(Element::Leak(edge), resistor + s.off_ohms);
         }
     }
 }

@@ -133,7 +133,7 @@ pub enum ProtocolError {
     BadArgument,
     /// A hardware driver failed.
     #[error("hardware error: {0}")]
-    Hardware(crate::Part),
+    Hardware(crate::Component),
 }
 
 impl From<Fault> for ProtocolError {

@@ -5,7 +5,7 @@
 //! so swapping them is an isomorphism).
 //!
 //! The search splits into independent parts with geng's `res/mod`: [`run_part`] runs one,
-//! [`Part`]'s text form stores it, and [`merge`] makes the report from all of them, so the
+//! [`LinksShard`]'s text form stores it, and [`merge`] makes the report from all of them, so the
 //! parts of a large run can go to a cluster as a job array and come back as files.
 
 mod canonical;
@@ -16,7 +16,7 @@ mod run;
 mod store;
 
 pub use canonical::{Canonical, canonical_forms};
-pub use part::{Found, Part, PartId, PartIdError};
+pub use part::{Found, LinksShard, PartId, PartIdError};
 pub use report::{Report, Spread, WeakLink, merge};
 pub use run::{run_part, small_adjacency};
 pub use store::{

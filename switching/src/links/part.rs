@@ -21,7 +21,7 @@ pub struct Found {
 
 /// What one part of a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Part {
+pub struct LinksShard {
     /// Vertices of every graph.
     pub vertices: usize,
     /// Which part.
@@ -38,7 +38,7 @@ pub struct Part {
     pub links: Vec<Found>,
 }
 
-impl fmt::Display for Part {
+impl fmt::Display for LinksShard {
     /// The part file: a header, one `link GRAPH6 S T` line per link, and `end` so that a
     /// part cut short by a crash is never taken for a finished one.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -60,9 +60,9 @@ impl fmt::Display for Part {
     }
 }
 
-impl FromStr for Part {
+impl FromStr for LinksShard {
     type Err = LinksError;
-    fn from_str(text: &str) -> Result<Part, LinksError> {
+    fn from_str(text: &str) -> Result<LinksShard, LinksError> {
         let mut fields: [Option<u64>; 5] = [None; 5];
         const NAMES: [&str; 5] = ["vertices", "graphs", "sieved", "pairs", "weak"];
         let mut id = None;
@@ -133,7 +133,7 @@ impl FromStr for Part {
                 format!("link {} does not have {vertices} vertices", bad.graph),
             ));
         }
-        Ok(Part {
+        Ok(LinksShard {
             vertices,
             id,
             graphs: get(1)?,

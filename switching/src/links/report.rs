@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{Canonical, Found, LinksError, Part, canonical_forms};
+use super::{Canonical, Found, LinksError, LinksShard, canonical_forms};
 use crate::graph6::SimpleGraph;
 use crate::link::Link;
 use crate::link::reduce::{Irreducible, Reductions};
@@ -110,7 +110,7 @@ impl Spread {
 /// The report from every part of one search: checks that the parts belong together, that
 /// none is missing and that their graphs add up to [`CONNECTED_GRAPHS`](super::CONNECTED_GRAPHS), then keeps one link
 /// per isomorphism class and derives the strong links.
-pub fn merge(parts: &[Part]) -> Result<Report, LinksError> {
+pub fn merge(parts: &[LinksShard]) -> Result<Report, LinksError> {
     let first = parts
         .first()
         .ok_or_else(|| LinksError::Parts("no parts to merge".into()))?;

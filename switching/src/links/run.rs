@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, BufReader};
 
-use super::{Found, LinksError, MAX_VERTICES, Part, PartId};
+use super::{Found, LinksError, LinksShard, MAX_VERTICES, PartId};
 use crate::enumerate::{GENG, NautyError, finish, spawn};
 use crate::graph6::SimpleGraph;
 use crate::link::sieve::{Shape, candidate_pairs};
@@ -58,7 +58,7 @@ pub fn run_part(
     vertices: usize,
     id: PartId,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Part, LinksError> {
+) -> Result<LinksShard, LinksError> {
     if !(3..=MAX_VERTICES).contains(&vertices) {
         return Err(LinksError::Vertices(vertices));
     }
@@ -67,7 +67,7 @@ pub fn run_part(
     let (geng, mut child) = spawn(GENG, &["-c", "-q", &n, &split])?;
     child.stdin = None; // closed: the child reads its end of input
     let out = child.stdout.take().expect("piped");
-    let mut part = Part {
+    let mut part = LinksShard {
         vertices,
         id,
         graphs: 0,

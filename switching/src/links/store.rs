@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use shards::{Job, ShardError};
 
-use super::{LinksError, Part, PartId};
+use super::{LinksError, LinksShard, PartId};
 
 /// What a search computes: its spec, hashed into every part's file.
 #[derive(Serialize)]
@@ -35,7 +35,7 @@ pub fn part_path(dir: &Path, job: &Job, id: PartId) -> PathBuf {
 }
 
 /// Writes a part's file whole or not at all.
-pub fn save_part(dir: &Path, job: &Job, part: &Part) -> Result<PathBuf, shards::FileError> {
+pub fn save_part(dir: &Path, job: &Job, part: &LinksShard) -> Result<PathBuf, shards::FileError> {
     shards::write_shard(dir, job, part.id, part.to_string().as_bytes())
 }
 
@@ -61,7 +61,7 @@ pub fn part_from_body(
     body: &[u8],
     vertices: usize,
     id: PartId,
-) -> Result<Part, StoredPartError> {
+) -> Result<LinksShard, StoredPartError> {
     let bad = |error| StoredPartError::Bad {
         path: path.to_path_buf(),
         error,
@@ -72,7 +72,7 @@ pub fn part_from_body(
             message: "not text".into(),
         })
     })?;
-    let part: Part = text.parse().map_err(bad)?;
+    let part: LinksShard = text.parse().map_err(bad)?;
     if part.vertices != vertices || part.id != id {
         return Err(bad(LinksError::Parts(format!(
             "holds part {} on {} vertices, not part {id} on {vertices}",
@@ -89,12 +89,12 @@ pub fn stored_parts(
     job: &Job,
     vertices: usize,
     count: u32,
-) -> Result<Vec<Option<Part>>, StoredPartError> {
+) -> Result<Vec<Option<LinksShard>>, StoredPartError> {
     let survey = shards::survey(dir, job, count)?;
     if let Some(e) = survey.refused.into_iter().next() {
         return Err(e.into());
     }
-    let mut out: Vec<Option<Part>> = vec![None; count as usize];
+    let mut out: Vec<Option<LinksShard>> = vec![None; count as usize];
     for (k, (path, body)) in survey.done {
         let id = PartId { index: k, count };
         out[k as usize - 1] = Some(part_from_body(&path, &body, vertices, id)?);
@@ -108,7 +108,7 @@ pub fn load_parts(
     job: &Job,
     vertices: usize,
     count: u32,
-) -> Result<Vec<Part>, StoredPartError> {
+) -> Result<Vec<LinksShard>, StoredPartError> {
     let bodies = shards::read_shards(dir, job, count)?;
     bodies
         .iter()

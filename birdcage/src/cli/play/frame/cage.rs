@@ -37,36 +37,36 @@ pub(crate) fn frame(scene: &Scene, width: u16, height: u16) -> Frame {
     let game = scene.game;
     let (board, legends, note) = board_lines(scene, usize::from(width));
     let mut parts = vec![
-        layout::Part {
+        layout::Panel {
             importance: 0,
             place: Place::Message,
             content: Content::Message(scene.message.to_string()),
         },
-        layout::Part {
+        layout::Panel {
             importance: 3,
             place: Place::Header,
             content: Content::Words(game.header()),
         },
-        layout::Part {
+        layout::Panel {
             importance: 5,
             place: Place::AboveBoard,
             content: Content::Blank,
         },
-        layout::Part {
+        layout::Panel {
             importance: 5,
             place: Place::BelowLegend,
             content: Content::Blank,
         },
     ];
     if let Some(note) = note {
-        parts.push(layout::Part {
+        parts.push(layout::Panel {
             importance: 1,
             place: Place::Legend,
             content: Content::Words(note),
         });
     }
     for (i, items) in legends.into_iter().enumerate() {
-        parts.push(layout::Part {
+        parts.push(layout::Panel {
             importance: if i == 0 { 2 } else { 4 },
             place: Place::Legend,
             content: Content::Items(items),

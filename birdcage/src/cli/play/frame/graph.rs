@@ -2,7 +2,7 @@
 
 use heuristic::EdgeState;
 
-use super::layout::{Content, Part, Place, Sheet, Status, lay_out, wrap};
+use super::layout::{Content, Panel, Place, Sheet, Status, lay_out, wrap};
 use super::{CUT_INK, Frame, SHORT_INK, Span, Style};
 use crate::cli::play::Front;
 use crate::cli::play::graph::GraphSession;
@@ -81,22 +81,22 @@ pub(crate) fn graph_frame(scene: &GraphScene, width: u16, height: u16) -> Frame 
         vec![Span::styled("cut", ink(CUT_INK))],
     ];
     let parts = vec![
-        Part {
+        Panel {
             importance: 0,
             place: Place::Message,
             content: Content::Message(scene.message.to_string()),
         },
-        Part {
+        Panel {
             importance: 2,
             place: Place::Legend,
             content: Content::Items(legend),
         },
-        Part {
+        Panel {
             importance: 3,
             place: Place::Header,
             content: Content::Words(game.header()),
         },
-        Part {
+        Panel {
             importance: 5,
             place: Place::AboveBoard,
             content: Content::Blank,

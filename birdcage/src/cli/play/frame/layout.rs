@@ -72,7 +72,7 @@ impl Content {
 
 /// One part of a screen other than the status, the board and the prompt.
 #[derive(Debug)]
-pub(super) struct Part {
+pub(super) struct Panel {
     /// The lower, the more it matters: parts are kept in this order while there is room.
     pub(super) importance: u8,
     pub(super) place: Place,
@@ -156,7 +156,7 @@ pub(super) struct Sheet {
     pub(super) typed: String,
     /// The key line's forms, longest first (the last is `q quit`).
     pub(super) keys: Vec<String>,
-    pub(super) parts: Vec<Part>,
+    pub(super) parts: Vec<Panel>,
 }
 
 /// The characters of a line.
@@ -180,7 +180,7 @@ pub(super) fn lay_out(sheet: Sheet, width: u16, height: u16) -> Frame {
         0
     };
     let mut parts = sheet.parts;
-    parts.push(Part {
+    parts.push(Panel {
         importance: 1,
         place: Place::Keys,
         content: Content::Forms(sheet.keys.iter().map(|k| vec![Span::plain(k)]).collect()),
