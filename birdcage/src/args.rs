@@ -60,16 +60,5 @@ fn clip_values(e: &clap::Error, mut text: String) -> String {
     text
 }
 
-/// A whole-number option's parser for clap: [`heuristic::whole`], so that a value out of
-/// `low..=high` is refused with the range in words (`must be a whole number from 3 to 12`),
-/// never the type's limits. The option takes negative numbers (`allow_negative_numbers`) so
-/// that `-3` gets this message, not clap's "unexpected argument".
-pub fn whole<T: TryFrom<u64>>(
-    low: u64,
-    high: u64,
-) -> impl Fn(&str) -> Result<T, heuristic::RangeError> + Clone + Send + Sync {
-    move |text| {
-        heuristic::whole(text, low, high)
-            .and_then(|n| T::try_from(n).map_err(|_| heuristic::RangeError { low, high }))
-    }
-}
+/// The one whole-number parser of every binary ([`shards::whole`]).
+pub use shards::whole;

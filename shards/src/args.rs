@@ -20,7 +20,7 @@ pub struct ShardArgs {
     /// Split into P shards: with --slurm, the array's size; with --merge or --status, the
     /// split to read (default: the one DIR holds).
     #[arg(long, value_name = "P", alias = "parts", allow_negative_numbers = true,
-          value_parser = whole(1, MAX_SHARDS.into()))]
+          value_parser = whole::<u32>(1, MAX_SHARDS.into()))]
     pub shards: Option<u32>,
     /// Make the report in DIR from the shards stored there (needs --out), byte for byte the
     /// report of one process.
@@ -47,11 +47,11 @@ pub struct ShardArgs {
     pub mem: String,
     /// Under --slurm, CPUs per task (a study shard uses as many threads).
     #[arg(long, value_name = "N", requires = "slurm", default_value_t = 1,
-          allow_negative_numbers = true, value_parser = whole(1, 1024))]
+          allow_negative_numbers = true, value_parser = whole::<u32>(1, 1024))]
     pub cpus_per_task: u32,
     /// Under --slurm, at most K tasks at once (the array's %K).
     #[arg(long, value_name = "K", requires = "slurm", allow_negative_numbers = true,
-          value_parser = whole(1, MAX_SHARDS.into()))]
+          value_parser = whole::<u32>(1, MAX_SHARDS.into()))]
     pub at_once: Option<u32>,
 }
 
@@ -100,15 +100,18 @@ impl ShardArgs {
     }
 }
 
-/// A whole number from `low` to `high` for clap, refused in the words every option of the
-/// project uses ([`heuristic::whole`]: `must be a whole number from 1 to 1024`).
-fn whole(
+/// A whole-number option's parser for clap, the one every binary of the project uses:
+/// [`heuristic::whole`], so that a value out of `low..=high` is refused with the range in
+/// words (`must be a whole number from 1 to 1024`), never the type's limits. The option takes
+/// negative numbers (`allow_negative_numbers`) so that `-3` gets this message, not clap's
+/// "unexpected argument".
+pub fn whole<T: TryFrom<u64>>(
     low: u64,
     high: u64,
-) -> impl Fn(&str) -> Result<u32, heuristic::RangeError> + Clone + Send + Sync {
+) -> impl Fn(&str) -> Result<T, heuristic::RangeError> + Clone + Send + Sync {
     move |text| {
         heuristic::whole(text, low, high)
-            .and_then(|n| u32::try_from(n).map_err(|_| heuristic::RangeError { low, high }))
+            .and_then(|n| T::try_from(n).map_err(|_| heuristic::RangeError { low, high }))
     }
 }
 

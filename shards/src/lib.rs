@@ -29,12 +29,13 @@ mod drive;
 mod file;
 mod id;
 mod lock;
+pub mod options;
 pub mod safe;
 pub mod slurm;
 mod spec;
 
 #[cfg(feature = "clap")]
-pub use args::{ArgsError, ShardArgs};
+pub use args::{ArgsError, ShardArgs, whole};
 pub use drive::{Mode, ModelError, Outcome, drive, stored_count, stored_counts};
 pub use file::{
     MAX_SHARD_BYTES, Remake, ShardError, Survey, read_shards, shard_path, survey, write_shard,

@@ -23,9 +23,10 @@ where
 }
 
 /// A whole number in `low..=high` that says the range in words (`-3`, `9` and `many`
-/// alike), as every numeric option of the bench and of `birdcage` does.
+/// alike): the one parser of every binary ([`shards::whole`]), its error as text.
 pub fn whole(low: u64, high: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
-    move |text| heuristic::whole(text, low, high).map_err(|e| e.to_string())
+    let whole = shards::whole::<u64>(low, high);
+    move |text| whole(text).map_err(|e| e.to_string())
 }
 
 /// A seed: any whole number a `u64` holds.

@@ -21,7 +21,6 @@ use crate::report::Depends;
 #[cfg(feature = "clap")]
 pub mod args;
 mod spec;
-mod text;
 
 pub use spec::{GlitchOptions, RunSpec, RunSpecError};
 
@@ -41,7 +40,7 @@ pub struct Config {
     /// probe, on the emulated board; or `virtual`, the board ELF (`--elf`, default `cargo
     /// fw`'s) on the virtual NUCLEO-F446RE (the `virtual-board` binary), its coverage written
     /// to the report.
-    #[serde(with = "text::option")]
+    #[serde(with = "shards::options::text::option")]
     #[cfg_attr(feature = "clap", arg(long, value_parser = args::parsed::<Probe>))]
     pub probe: Option<Probe>,
     /// PIL, or HIL with `--probe qemu` or `--probe virtual`: run SIL on the same board in
@@ -63,7 +62,7 @@ pub struct Config {
     /// PIL: the link to the firmware in QEMU: `semihosting` (QEMU's stdin and stderr) or
     /// `rtt` (the board's RTT layout through QEMU's gdbstub, as a probe reads a board);
     /// semihosting when not given.
-    #[serde(with = "text::option")]
+    #[serde(with = "shards::options::text::option")]
     #[cfg_attr(feature = "clap", arg(long, value_parser = args::parsed::<Link>))]
     pub link: Option<Link>,
     /// PIL over RTT: pause between two polls of the guest, in milliseconds (default 0.2).

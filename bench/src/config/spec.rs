@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "clap")]
 use super::args;
-use super::{Config, ConfigError, Opened, text};
+use super::{Config, ConfigError, Opened};
 use crate::dut::Stage;
 use crate::dut::hil::Probe;
 use crate::dut::lockstep::Lockstep;
@@ -20,6 +20,7 @@ use crate::faults::kinds::DefectTarget;
 use crate::report::Depends;
 use crate::run::kind::ScenarioKind;
 use crate::shard::seeds::BoardSeeds;
+use shards::options::text;
 
 /// A bench run: what it drives ([`Config`]), the scenario and its games, the seeds, the board
 /// size, the sweep of drawn boards and the glitch campaign's plan. Not in it: where the report
@@ -249,25 +250,10 @@ impl RunSpec {
         }
     }
 
-    /// The command-line options that parse back into this spec, each `--name=value` (a value
-    /// that starts with `-` stays a value) or a bare `--flag`, in the JSON's order: the
-    /// options are the JSON's fields, so a field cannot be left out of the command.
+    /// The command-line options that parse back into this spec ([`shards::options::to_args`]):
+    /// the options are the JSON's fields, so a field cannot be left out of the command.
     pub fn to_args(&self) -> Result<Vec<String>, RunSpecError> {
-        use serde_json::Value;
-        let Value::Object(fields) = serde_json::to_value(self)? else {
-            return Ok(Vec::new());
-        };
-        let mut args = Vec::new();
-        for (name, value) in fields {
-            let option = format!("--{}", name.replace('_', "-"));
-            match value {
-                Value::Null | Value::Bool(false) => {}
-                Value::Bool(true) => args.push(option),
-                Value::String(text) => args.push(format!("{option}={text}")),
-                other => args.push(format!("{option}={other}")),
-            }
-        }
-        Ok(args)
+        Ok(shards::options::to_args(self)?)
     }
 
     /// What the run's bytes depend on besides the spec: the board's validated profile, the
