@@ -203,7 +203,10 @@ fn cli_bad_input() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("summary.md"), "earlier report\n").unwrap();
     let out = dir.to_str().unwrap();
-    assert_bad_input(&["study", "speed", "--out", out], "invalid value 'speed'");
+    assert_bad_input(
+        &["study", "speed", "--out", out],
+        "unrecognized subcommand 'speed'",
+    );
     assert_bad_input(
         &["study", "tolerance", "--board", "uno", "--out", out],
         "unknown board `uno`",
@@ -542,4 +545,32 @@ fn a_study_into_a_folder_in_use_is_refused_naming_the_run_that_holds_it() {
     }
     drop(held);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 50: each study takes its own options; another study's is refused by name, never
+/// ignored (the heuristic study once took `--board` and `--size` and used neither).
+#[test]
+fn a_study_refuses_the_options_of_another_by_name() {
+    let dir = scratch_dir("foreign-options");
+    let out = dir.to_str().unwrap();
+    for (args, named) in [
+        (
+            vec!["study", "heuristic", "--board", "nucleo-f446re"],
+            "'--board'",
+        ),
+        (vec!["study", "heuristic", "--size", "4"], "'--size'"),
+        (
+            vec!["study", "quantisation", "--max-vertices", "4"],
+            "'--max-vertices'",
+        ),
+    ] {
+        let mut args = args;
+        args.extend(["--out", out]);
+        assert_bad_input(&args, &format!("unexpected argument {named}"));
+    }
+    assert_bad_input(
+        &["study", "quantisation", "--boards", "3", "--out", out],
+        "--boards counts the boards the tolerance and pull-up studies draw",
+    );
+    assert!(!dir.join("summary.md").exists());
 }

@@ -9,6 +9,8 @@
 //!   the outcome impact under perfect play;
 //! - [`pullups`]: pull-up value and topology, on decisions and on the game-over reading;
 //! - [`strength`]: how strong Shannon's heuristic is on graphs other than the cage;
+//! - [`study`]: the [`Study`] trait every study implements, and the one driver that runs any
+//!   of them in the shard model ([`study::drive`]);
 //! - [`stats`]: Wilson score intervals; [`report`]: JSON, CSV and Markdown; [`plot`]: SVG plots;
 //!   [`sheet`]: a sheet of small link drawings (`birdcage links`).
 //!
@@ -25,9 +27,12 @@ pub mod report;
 pub mod sheet;
 pub mod stats;
 pub mod strength;
+pub mod study;
 pub mod tolerance;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use study::{Study, StudyError};
 
 /// How a running study is watched and stopped.
 pub struct Control<'a> {

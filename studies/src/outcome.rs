@@ -1,6 +1,6 @@
 //! Who wins a position under perfect play, for the outcome impact of a divergence.
 //!
-//! Studies take the winner as a function, so any solver can serve; the CLI passes
+//! Studies take the winner as a function, so any solver can serve; the tolerance study passes
 //! [`switching::perfect::winner`] (Lehman's theorem).
 
 use heuristic::{Position, Side};

@@ -142,14 +142,14 @@ pub struct Report {
 /// the shard drew (board k of every case belongs to shard k mod P). Counts and minima, so
 /// the shards of a run merge exactly.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Part {
+pub struct PullupShard {
     /// Decisions of the set (the same in every shard).
     pub decisions: u64,
     /// The cases finished.
     pub cases: Vec<Case>,
 }
 
-impl Part {
+impl PullupShard {
     /// Whether the shard finished every case (a stopped shard is not stored).
     pub fn finished(&self) -> bool {
         self.cases.len() == Topology::ALL.len() * RATIOS.len()
@@ -266,7 +266,7 @@ pub fn run_part(
     control: &Control<'_>,
     shard: ShardId,
     mut csv: Option<&mut CsvWriter>,
-) -> Result<Part, super::report::FileError> {
+) -> Result<PullupShard, super::report::FileError> {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
     let truths: Vec<(usize, Truth)> = set
@@ -289,7 +289,7 @@ pub fn run_part(
     }
     let owned: Vec<u64> = (0..plan.boards).filter(|&k| shard.owns(k)).collect();
     let total = (Topology::ALL.len() * RATIOS.len()) as u64;
-    let mut part = Part {
+    let mut part = PullupShard {
         decisions: truths.len() as u64,
         cases: Vec::new(),
     };
@@ -396,7 +396,7 @@ pub fn report(
     set: &PositionSet,
     (spec, board): (&str, &Board),
     plan: &Plan,
-    parts: Vec<Part>,
+    parts: Vec<PullupShard>,
     csv: Option<&mut CsvWriter>,
 ) -> Result<Report, super::report::FileError> {
     let finished = parts.iter().map(|p| p.cases.len()).min().unwrap_or(0);
@@ -470,7 +470,7 @@ pub fn write_report(
     set: &PositionSet,
     (spec, board): (&str, &Board),
     plan: &Plan,
-    parts: Vec<Part>,
+    parts: Vec<PullupShard>,
     out: &Output,
     command: &str,
     streamed: bool,
@@ -606,5 +606,89 @@ impl Report {
                 series: &margins,
             }],
         )
+    }
+}
+
+/// The pull-up study as the shard model runs it: its shards are the boards drawn (board k of
+/// every case belongs to shard k mod P).
+#[derive(Debug)]
+pub struct PullupStudy {
+    set: PositionSet,
+    spec: String,
+    board: Board,
+    plan: Plan,
+    command: String,
+}
+
+impl crate::study::Study for PullupStudy {
+    const NAME: &'static str = "pullups";
+    const UNIT: &'static str = "cases";
+    type Options = crate::study::CageOptions;
+    type Shard = PullupShard;
+
+    fn plan(options: &Self::Options, command: &str) -> Result<Self, crate::study::StudyError> {
+        let (spec, board) = options.board_or_nucleo()?;
+        let set = options.positions()?;
+        let plan = Plan {
+            boards: options.boards.unwrap_or(10),
+            seed: options.seed,
+        };
+        Ok(PullupStudy {
+            set,
+            spec,
+            board,
+            plan,
+            command: command.to_string(),
+        })
+    }
+
+    fn inputs(options: &Self::Options) -> Result<crate::study::Inputs, crate::study::StudyError> {
+        options.inputs()
+    }
+
+    fn run_shard(
+        &self,
+        id: ShardId,
+        control: &Control<'_>,
+        rows: Option<&Output>,
+    ) -> Result<PullupShard, crate::study::StudyError> {
+        let mut csv = rows.map(|out| out.csv("pullups.csv")).transpose()?;
+        Ok(run_part(
+            &self.set,
+            (&self.board, profile(&self.spec)),
+            &self.plan,
+            control,
+            id,
+            csv.as_mut(),
+        )?)
+    }
+
+    fn finished(&self, shard: &PullupShard, _: ShardId) -> bool {
+        shard.finished()
+    }
+
+    fn shard_bytes(&self, shard: &PullupShard) -> Result<Vec<u8>, crate::study::StudyError> {
+        Ok(serde_json::to_vec(shard)?)
+    }
+
+    fn read_shard(&self, bytes: &[u8]) -> Result<PullupShard, crate::study::StudyError> {
+        crate::study::from_json(bytes)
+    }
+
+    fn write_report(
+        &self,
+        shards: Vec<PullupShard>,
+        out: &Output,
+        streamed: bool,
+    ) -> Result<String, crate::study::StudyError> {
+        Ok(write_report(
+            &self.set,
+            (&self.spec, &self.board),
+            &self.plan,
+            shards,
+            out,
+            &self.command,
+            streamed,
+        )?)
     }
 }

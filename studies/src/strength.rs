@@ -490,7 +490,7 @@ pub struct FamilyCounts {
 /// What one shard of the study found: board i of the plan (numbered across families in
 /// order) belongs to shard i mod P.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Part {
+pub struct StrengthShard {
     /// The families finished, in plan order.
     pub families: Vec<FamilyCounts>,
     /// The smallest loss this shard found for each side, with the board's number in the
@@ -530,7 +530,7 @@ pub fn run_part(
     control: &Control<'_>,
     shard: ShardId,
     finished: &mut dyn FnMut(&[Row]) -> Result<(), WriteError>,
-) -> Result<Part, StudyError> {
+) -> Result<StrengthShard, StudyError> {
     let families = boards(plan)?;
     let mut first = 0u64; // the plan's number of each family's first board
     let owned: Vec<Vec<(u64, &Graph)>> = families
@@ -546,7 +546,7 @@ pub fn run_part(
         .collect();
     let total: u64 = owned.iter().map(|o| o.len() as u64).sum();
     let mut done = 0u64;
-    let mut part = Part {
+    let mut part = StrengthShard {
         families: Vec::new(),
         smallest: [None, None],
     };
@@ -640,7 +640,7 @@ impl FamilyCounts {
 /// The report from every shard's part (in shard order): each family's counts summed, the
 /// smallest loss the least (vertices, edges, then board number) of the shards'. A family
 /// some shard did not finish is left out, and the report says interrupted.
-pub fn report(plan: &Plan, (name, command): (&str, &str), parts: Vec<Part>) -> Report {
+pub fn report(plan: &Plan, (name, command): (&str, &str), parts: Vec<StrengthShard>) -> Report {
     let finished = parts.iter().map(|p| p.families.len()).min().unwrap_or(0);
     let mut families: Vec<FamilyCounts> = Vec::new();
     let mut smallest: [Option<(u64, Loss)>; 2] = [None, None];
@@ -838,7 +838,7 @@ pub fn write_part(
     control: &Control<'_>,
     shard: ShardId,
     mut csv: Option<&mut CsvWriter>,
-) -> Result<Part, StudyError> {
+) -> Result<StrengthShard, StudyError> {
     if let Some(csv) = csv.as_deref_mut() {
         csv.row(&CSV_HEADER).map_err(WriteError::from)?;
     }
@@ -862,7 +862,7 @@ pub fn write_part(
 pub fn write_report(
     plan: &Plan,
     (name, command): (&str, &str),
-    parts: Vec<Part>,
+    parts: Vec<StrengthShard>,
     out: &Output,
     streamed: bool,
 ) -> Result<String, StudyError> {
@@ -881,9 +881,113 @@ pub fn write_report(
     )?)
 }
 
-impl Part {
+impl StrengthShard {
     /// Whether the shard finished every family of `plan` (a stopped shard is not stored).
     pub fn finished(&self, plan: &Plan) -> bool {
         self.families.len() == plan.families()
+    }
+}
+
+/// The heuristic the study measures, as the report names it.
+pub const HEURISTIC: &str = "largest exact drop on the ideal network, ties to the first \
+     edge in file order (emulator::graphs::heuristic_move, Model::Ideal)";
+
+/// [`HEURISTIC`].
+fn ideal_heuristic(play: &Play<'_>) -> Option<usize> {
+    emulator::graphs::heuristic_move(play, heuristic::Model::Ideal)
+}
+
+/// The heuristic study's options: its graphs are its own (no cage size, board or position
+/// set). Field order is the command's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+pub struct Options {
+    /// Seed of the random graph families.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "S", default_value_t = 1,
+          allow_negative_numbers = true, value_parser = shards::whole::<u64>(0, u64::MAX)))]
+    pub seed: u64,
+    /// Every game (connected graph, terminal pair) of up to N vertices (nauty).
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = shards::whole::<u64>(2, 9)))]
+    pub max_vertices: Option<u64>,
+    /// Random graphs drawn per family and size.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = shards::whole::<u64>(1, u64::MAX)))]
+    pub samples: Option<u64>,
+}
+
+/// The heuristic study as the shard model runs it: its shards are the boards (board i of
+/// the plan, families in order, belongs to shard i mod P).
+#[derive(Debug)]
+pub struct StrengthStudy {
+    plan: Plan,
+    command: String,
+}
+
+impl crate::study::Study for StrengthStudy {
+    const NAME: &'static str = "heuristic";
+    const UNIT: &'static str = "boards";
+    type Options = Options;
+    type Shard = StrengthShard;
+
+    fn plan(options: &Options, command: &str) -> Result<Self, crate::study::StudyError> {
+        let mut plan = Plan::full(options.seed);
+        if let Some(n) = options.max_vertices {
+            plan.max_vertices = n as usize;
+        }
+        if let Some(n) = options.samples {
+            plan.samples = n;
+        }
+        Ok(StrengthStudy {
+            plan,
+            command: command.to_string(),
+        })
+    }
+
+    fn inputs(_: &Options) -> Result<crate::study::Inputs, crate::study::StudyError> {
+        Ok(crate::study::Inputs::default())
+    }
+
+    fn run_shard(
+        &self,
+        id: ShardId,
+        control: &Control<'_>,
+        rows: Option<&Output>,
+    ) -> Result<StrengthShard, crate::study::StudyError> {
+        let mut csv = rows.map(|out| out.csv("heuristic.csv")).transpose()?;
+        Ok(write_part(
+            &self.plan,
+            &ideal_heuristic,
+            control,
+            id,
+            csv.as_mut(),
+        )?)
+    }
+
+    fn finished(&self, shard: &StrengthShard, _: ShardId) -> bool {
+        shard.finished(&self.plan)
+    }
+
+    fn shard_bytes(&self, shard: &StrengthShard) -> Result<Vec<u8>, crate::study::StudyError> {
+        Ok(serde_json::to_vec(shard)?)
+    }
+
+    fn read_shard(&self, bytes: &[u8]) -> Result<StrengthShard, crate::study::StudyError> {
+        crate::study::from_json(bytes)
+    }
+
+    fn write_report(
+        &self,
+        shards: Vec<StrengthShard>,
+        out: &Output,
+        streamed: bool,
+    ) -> Result<String, crate::study::StudyError> {
+        Ok(write_report(
+            &self.plan,
+            (HEURISTIC, &self.command),
+            shards,
+            out,
+            streamed,
+        )?)
     }
 }

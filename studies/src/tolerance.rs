@@ -167,16 +167,16 @@ pub struct CellCounts {
 /// What one shard of the study found: its boards of every cell (board b of each cell belongs
 /// to shard b mod P).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Part {
+pub struct ToleranceShard {
     /// Decisions where Cut, after the nominal board's move, wins (the same in every shard).
     pub cut_wins: Option<u64>,
     /// The cells begun, band by band.
     pub cells: Vec<CellCounts>,
 }
 
-impl Part {
+impl ToleranceShard {
     /// Adds another shard's counts.
-    pub fn merge(&mut self, other: Part) {
+    pub fn merge(&mut self, other: ToleranceShard) {
         self.cut_wins = self.cut_wins.or(other.cut_wins);
         for (k, o) in other.cells.into_iter().enumerate() {
             if k == self.cells.len() {
@@ -225,7 +225,7 @@ pub fn run_part(
     winners: Option<&ChildWinners>,
     control: &Control<'_>,
     shard: ShardId,
-) -> Part {
+) -> ToleranceShard {
     let size = set.size();
     let adc = Adc::ideal(board.adc.bits, board.reference_volts());
     let nominal_parts = Build::parts(board, size, None);
@@ -345,7 +345,7 @@ pub fn run_part(
             });
         }
     }
-    Part { cut_wins, cells }
+    ToleranceShard { cut_wins, cells }
 }
 
 /// The cells of the report from the merged counts, and one CSV row per position that ever
@@ -354,7 +354,7 @@ pub fn cells(
     set: &PositionSet,
     plan: &Plan,
     with_winners: bool,
-    part: Part,
+    part: ToleranceShard,
     positions_csv: &mut CsvWriter,
 ) -> Result<Vec<Cell>, super::report::FileError> {
     let decision_indices = set.decisions();
@@ -469,7 +469,7 @@ pub fn write_part(
     winner: Option<Winner<'_>>,
     control: &Control<'_>,
     shard: ShardId,
-) -> Part {
+) -> ToleranceShard {
     let winners = winner.map(|w| child_winners(set, w));
     run_part(set, board, plan, winners.as_ref(), control, shard)
 }
@@ -481,11 +481,11 @@ pub fn write_report(
     (spec, board): (String, Board),
     plan: &Plan,
     perfect: Option<&str>,
-    parts: Vec<Part>,
+    parts: Vec<ToleranceShard>,
     out: &Output,
     command: &str,
 ) -> Result<String, super::report::WriteError> {
-    let mut merged = Part {
+    let mut merged = ToleranceShard {
         cut_wins: None,
         cells: Vec::new(),
     };
@@ -674,5 +674,98 @@ impl Report {
                 },
             ],
         )
+    }
+}
+
+/// The solver the outcome impact comes from, as the report names it.
+pub const PERFECT: &str = "Lehman's theorem (switching::perfect)";
+
+/// The perfect-play winner of a position ([`PERFECT`]).
+fn perfect_winner(position: &Position) -> Option<Side> {
+    Some(switching::perfect::winner(position))
+}
+
+/// The tolerance study as the shard model runs it: its shards are the boards drawn (board b
+/// of every band belongs to shard b mod P).
+#[derive(Debug)]
+pub struct ToleranceStudy {
+    set: PositionSet,
+    board: (String, Board),
+    plan: Plan,
+    command: String,
+}
+
+impl crate::study::Study for ToleranceStudy {
+    const NAME: &'static str = "tolerance";
+    const UNIT: &'static str = "boards";
+    type Options = crate::study::CageOptions;
+    type Shard = ToleranceShard;
+
+    fn plan(options: &Self::Options, command: &str) -> Result<Self, crate::study::StudyError> {
+        let board = options.board_or_nucleo()?;
+        let set = options.positions()?;
+        let plan = Plan {
+            tolerances_ppm: TOLERANCES_PPM.to_vec(),
+            boards: options.boards.unwrap_or(200),
+            seed: options.seed,
+        };
+        Ok(ToleranceStudy {
+            set,
+            board,
+            plan,
+            command: command.to_string(),
+        })
+    }
+
+    fn inputs(options: &Self::Options) -> Result<crate::study::Inputs, crate::study::StudyError> {
+        options.inputs()
+    }
+
+    fn run_shard(
+        &self,
+        id: ShardId,
+        control: &Control<'_>,
+        _: Option<&Output>,
+    ) -> Result<ToleranceShard, crate::study::StudyError> {
+        let winner: Winner<'_> = &perfect_winner;
+        Ok(write_part(
+            &self.set,
+            &self.board.1,
+            &self.plan,
+            Some(winner),
+            control,
+            id,
+        ))
+    }
+
+    fn finished(&self, shard: &ToleranceShard, id: ShardId) -> bool {
+        let owned = (0..self.plan.boards).filter(|&b| id.owns(b)).count() as u64;
+        shard.cells.len() == self.plan.tolerances_ppm.len() * 3
+            && shard.cells.iter().all(|c| c.boards == owned)
+    }
+
+    fn shard_bytes(&self, shard: &ToleranceShard) -> Result<Vec<u8>, crate::study::StudyError> {
+        Ok(serde_json::to_vec(shard)?)
+    }
+
+    fn read_shard(&self, bytes: &[u8]) -> Result<ToleranceShard, crate::study::StudyError> {
+        crate::study::from_json(bytes)
+    }
+
+    fn write_report(
+        &self,
+        shards: Vec<ToleranceShard>,
+        out: &Output,
+        _: bool,
+    ) -> Result<String, crate::study::StudyError> {
+        Ok(write_report(
+            &self.set,
+            self.board.clone(),
+            &self.plan,
+            Some(PERFECT),
+            shards,
+            out,
+            &self.command,
+        )?)
     }
 }

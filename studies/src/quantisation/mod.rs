@@ -31,7 +31,7 @@ use emulator::quantisation::{Decision, Study, Tally};
 use shards::ShardId;
 
 mod part;
-pub use part::{Part, PartError};
+pub use part::{QuantisationShard, QuantisationShardError};
 
 /// The rule stated in reports.
 pub const RULE: &str = "a move outside the exact tied set diverges; a board's divergence is \
@@ -96,7 +96,7 @@ pub fn run_part(
     control: &Control<'_>,
     shard: ShardId,
     mut stream: Option<&mut CsvWriter>,
-) -> Result<Part, StudyError> {
+) -> Result<QuantisationShard, StudyError> {
     let size = set.size();
     let study = Study::new(converters, bits, size)?;
     let decisions = set.decisions();
@@ -106,7 +106,7 @@ pub fn run_part(
         .enumerate()
         .filter(|&(k, _)| shard.owns(k as u64))
         .collect();
-    let mut part = Part {
+    let mut part = QuantisationShard {
         tally: Tally::new(study.columns(), worst),
         rows: Vec::new(),
         done: 0,
@@ -163,7 +163,7 @@ pub fn report(
     (converters, seed): (&[Converter], u64),
     bits: &[u8],
     worst: usize,
-    parts: Vec<Part>,
+    parts: Vec<QuantisationShard>,
     positions_csv: Option<&mut CsvWriter>,
 ) -> Result<Report, StudyError> {
     let size = set.size();
@@ -271,4 +271,139 @@ pub enum StudyError {
     /// Writing the data failed (the error names the file).
     #[error(transparent)]
     File(#[from] crate::report::FileError),
+}
+
+/// The quantisation study's per-position file.
+pub const POSITIONS_CSV: &str = "quantisation-positions.csv";
+
+/// Divergences kept per row.
+pub const WORST: usize = 5;
+
+/// The quantisation study as the shard model runs it: its shards are the decision positions
+/// (the k-th decision of the set belongs to shard k mod P).
+#[derive(Debug)]
+pub struct QuantisationStudy {
+    set: PositionSet,
+    converters: Vec<Converter>,
+    bits: Vec<u8>,
+    size: heuristic::Size,
+    seed: u64,
+    command: String,
+}
+
+impl crate::study::Study for QuantisationStudy {
+    const NAME: &'static str = "quantisation";
+    const UNIT: &'static str = "decisions";
+    type Options = crate::study::CageOptions;
+    type Shard = QuantisationShard;
+
+    fn plan(options: &Self::Options, command: &str) -> Result<Self, crate::study::StudyError> {
+        if options.boards.is_some() {
+            return Err(crate::study::StudyError::DoesNotApply(
+                "--boards counts the boards the tolerance and pull-up studies draw; the \
+                 quantisation study takes each profile's own board (or --board)",
+            ));
+        }
+        // `ideal`: the ideal converter alone; no board: the ideal one, then every profile's.
+        let ideal = options.board.as_deref() == Some("ideal");
+        let boards: Vec<(String, emulator::physical::Board)> = match ideal {
+            true => Vec::new(),
+            false => match options.named_board()? {
+                Some(board) => vec![board],
+                None => boards::PROFILES
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.name.to_string(),
+                            emulator::physical::Board::from_profile(p),
+                        )
+                    })
+                    .collect(),
+            },
+        };
+        let set = options.positions()?;
+        let mut converters = vec![Converter::Ideal];
+        converters.extend(boards.into_iter().map(|(spec, board)| Converter::Board {
+            spec,
+            board: Box::new(board),
+            seed: options.seed,
+        }));
+        Ok(QuantisationStudy {
+            set,
+            converters,
+            bits: crate::BITS.collect(),
+            size: options.size,
+            seed: options.seed,
+            command: command.to_string(),
+        })
+    }
+
+    fn inputs(options: &Self::Options) -> Result<crate::study::Inputs, crate::study::StudyError> {
+        options.inputs()
+    }
+
+    fn run_shard(
+        &self,
+        id: ShardId,
+        control: &Control<'_>,
+        rows: Option<&crate::report::Output>,
+    ) -> Result<QuantisationShard, crate::study::StudyError> {
+        let mut csv = rows.map(|out| out.csv(POSITIONS_CSV)).transpose()?;
+        Ok(run_part(
+            &self.set,
+            &self.converters,
+            &self.bits,
+            WORST,
+            control,
+            id,
+            csv.as_mut(),
+        )?)
+    }
+
+    fn finished(&self, shard: &QuantisationShard, _: ShardId) -> bool {
+        shard.done == shard.owned
+    }
+
+    fn shard_bytes(&self, shard: &QuantisationShard) -> Result<Vec<u8>, crate::study::StudyError> {
+        Ok(shard.to_bytes())
+    }
+
+    fn read_shard(&self, bytes: &[u8]) -> Result<QuantisationShard, crate::study::StudyError> {
+        QuantisationShard::from_bytes(bytes, self.size, WORST).map_err(|e| {
+            crate::study::StudyError::Shard {
+                index: 0,
+                count: 0,
+                why: e.to_string(),
+            }
+        })
+    }
+
+    fn write_report(
+        &self,
+        shards: Vec<QuantisationShard>,
+        out: &crate::report::Output,
+        streamed: bool,
+    ) -> Result<String, crate::study::StudyError> {
+        let mut csv = match streamed {
+            true => None,
+            false => Some(out.csv(POSITIONS_CSV)?),
+        };
+        let report = report(
+            &self.set,
+            (&self.converters, self.seed),
+            &self.bits,
+            WORST,
+            shards,
+            csv.as_mut(),
+        )?;
+        write_tables(&report, out)?;
+        let summary = report.markdown(&self.command);
+        Ok(crate::report::finish(
+            out,
+            Self::NAME,
+            &report,
+            summary,
+            || plots(&report, out),
+        )?)
+    }
 }

@@ -9,7 +9,7 @@ use super::Verdict;
 
 /// What one shard found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Part {
+pub struct QuantisationShard {
     /// The tally of the decisions it read.
     pub tally: Tally,
     /// The CSV rows of the positions that diverge somewhere, keyed by the decision's ordinal
@@ -24,7 +24,7 @@ pub struct Part {
 /// A part that does not read back.
 #[derive(Debug, thiserror::Error)]
 #[error("not a quantisation part: {0}")]
-pub struct PartError(String);
+pub struct QuantisationShardError(String);
 
 #[derive(Serialize, Deserialize)]
 struct LostJson {
@@ -51,7 +51,7 @@ struct PartJson {
     rows: Vec<(u64, Vec<String>)>,
 }
 
-impl Part {
+impl QuantisationShard {
     /// The part as bytes for its shard file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let json = PartJson {
@@ -84,11 +84,18 @@ impl Part {
     }
 
     /// A part read back from its bytes, for a study of `size` keeping `worst` divergences.
-    pub fn from_bytes(bytes: &[u8], size: Size, worst: usize) -> Result<Part, PartError> {
-        let json: PartJson = serde_json::from_slice(bytes).map_err(|e| PartError(e.to_string()))?;
+    pub fn from_bytes(
+        bytes: &[u8],
+        size: Size,
+        worst: usize,
+    ) -> Result<QuantisationShard, QuantisationShardError> {
+        let json: PartJson =
+            serde_json::from_slice(bytes).map_err(|e| QuantisationShardError(e.to_string()))?;
         let mut tally = Tally::new(json.columns.len(), worst);
         if json.margin_histogram.len() != tally.margin_histogram.len() {
-            return Err(PartError("a margin histogram of another length".into()));
+            return Err(QuantisationShardError(
+                "a margin histogram of another length".into(),
+            ));
         }
         tally.margin_histogram = json.margin_histogram;
         tally.exact_ties = json.exact_ties;
@@ -97,10 +104,10 @@ impl Part {
             let mut worst = Vec::new();
             for w in c.worst {
                 let chosen = Edge::parse(size, &w.chosen)
-                    .map_err(|e| PartError(format!("edge {}: {e}", w.chosen)))?;
+                    .map_err(|e| QuantisationShardError(format!("edge {}: {e}", w.chosen)))?;
                 let judgement = *Verdict::ALL
                     .get(w.judgement)
-                    .ok_or_else(|| PartError(format!("judgement {}", w.judgement)))?;
+                    .ok_or_else(|| QuantisationShardError(format!("judgement {}", w.judgement)))?;
                 worst.push(Lost {
                     lost: w.lost,
                     index: w.index,
@@ -115,7 +122,7 @@ impl Part {
             });
         }
         tally.columns = columns;
-        Ok(Part {
+        Ok(QuantisationShard {
             tally,
             rows: json.rows,
             done: json.done,
