@@ -27,6 +27,7 @@ mod fixture;
 mod game_over;
 mod headless;
 mod leds;
+mod outcome;
 pub mod pil;
 pub mod protocol;
 pub mod rtt;
@@ -34,8 +35,9 @@ mod sampler;
 mod self_check;
 mod square;
 pub mod timing;
+mod wire;
 
-pub use app::{App, Config, Hardware, Outcome, Phase, Server};
+pub use app::{App, Config, Hardware, Server};
 pub use button::Button;
 pub use debounce::{Debouncer, Transition};
 pub use fixture::{
@@ -45,6 +47,7 @@ pub use fixture::{
 pub use game_over::{GameOverThresholds, ladder_fraction, max_boundary};
 pub use headless::{NoDelay, Unpressed};
 pub use leds::{LedPattern, Leds, PinLeds};
+pub use outcome::{Outcome, Phase};
 pub use sampler::{BURST, Codes, Sampler, measure, rounded_mean};
 pub use self_check::{Component, Deviation, Fault, Tracker, band_codes, predict};
 pub use square::Square;

@@ -90,7 +90,7 @@ pub enum Fault {
         /// The bottom terminal's code with the pull-ups released.
         code: u16,
         /// Who has won in the position.
-        #[serde(with = "crate::protocol::wire::side")]
+        #[serde(with = "crate::wire::side")]
         winner: Side,
     },
     /// The game-over reading says `winner` has won, which the game the machine has tracked
@@ -101,7 +101,7 @@ pub enum Fault {
         /// The bottom terminal's code with the pull-ups released.
         code: u16,
         /// Who the reading says has won.
-        #[serde(with = "crate::protocol::wire::side")]
+        #[serde(with = "crate::wire::side")]
         winner: Side,
     },
     /// The position has no resistor left although the game-over reading says play on.

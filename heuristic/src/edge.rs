@@ -94,7 +94,7 @@ impl Edge {
     /// assert_eq!(a3.ends(m2), (Node::Top, Node::internal(m2, 1, 2).unwrap()));
     /// ```
     pub fn ends(self, size: Size) -> (Node, Node) {
-        let [a, b] = crate::size::end_squares(self.x, self.y);
+        let [a, b] = end_squares(self.x, self.y);
         let node = |(x, y)| Node::at(size, x, y).unwrap_or(Node::Top);
         (node(a), node(b))
     }
@@ -102,6 +102,16 @@ impl Edge {
 
 impl core::fmt::Display for Edge {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}{}", crate::column_letter(self.x), self.y)
+        write!(f, "{}{}", crate::column::column_letter(self.x), self.y)
+    }
+}
+
+/// The squares of the two nodes the edge at (x, y) joins: upper then lower for a vertical
+/// edge (odd x), left then right for a horizontal one. Rows 0 and 2M are the terminals.
+pub(crate) const fn end_squares(x: u8, y: u8) -> [(u8, u8); 2] {
+    if x % 2 == 1 {
+        [(x, y + 1), (x, y - 1)]
+    } else {
+        [(x - 1, y), (x + 1, y)]
     }
 }

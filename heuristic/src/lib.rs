@@ -19,26 +19,32 @@
 
 mod choice;
 mod circuit;
+mod column;
 mod edge;
+mod geometry;
 mod input;
 mod node;
 mod notation;
 mod position;
 mod record;
 mod reduction;
+mod side;
 mod size;
 mod solver;
 mod union_find;
 
 pub use choice::{NodeValue, Ranking, ValuesError, choose, edge_drop, rank};
 pub use circuit::{Circuit, Model, ModelError};
+pub use column::column_letter;
 pub use edge::{Edge, Orientation};
+pub use geometry::cage_edges;
 pub use input::{ECHO_CHARS, Echo, RangeError, whole};
 pub use node::Node;
-pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token, column_letter, escaped};
-pub use position::{EdgeState, MoveError, PlayError, Position, Side};
+pub use notation::{Move, NotationError, TOKEN_CAPACITY, Token, escaped};
+pub use position::{EdgeState, MoveError, PlayError, Position};
 pub use record::{ParseRecordError, Record, RecordError, RecordFull};
 pub use reduction::{Reduction, Slot, Stamp};
-pub use size::{MAX_EDGES, MAX_NODES, MAX_SIZE, MIN_SIZE, Size, SizeError, cage_edges};
+pub use side::Side;
+pub use size::{MAX_EDGES, MAX_NODES, MAX_SIZE, MIN_SIZE, Size, SizeError};
 pub use solver::{SolveError, Voltages, solve, solve_in};
 pub use union_find::UnionFind;

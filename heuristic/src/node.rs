@@ -81,7 +81,7 @@ impl core::fmt::Display for Node {
         match *self {
             Node::Top => f.write_str("Q"),
             Node::Bottom => f.write_str("0"),
-            Node::Internal { x, y } => write!(f, "{}{}", crate::column_letter(x), y),
+            Node::Internal { x, y } => write!(f, "{}{}", crate::column::column_letter(x), y),
         }
     }
 }

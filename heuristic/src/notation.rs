@@ -3,6 +3,7 @@
 //! Syntax errors ("5A is not an edge name") are kept apart from geometry errors ("Z9 is
 //! off the M=3 board") and from rule errors, which live in [`crate::MoveError`].
 
+use crate::column::column_letter;
 use crate::{Edge, Side, Size};
 
 /// How much of a bad token an error keeps (enough for any sane name, bounded for no_std).
@@ -33,21 +34,6 @@ pub enum NotationError {
     /// A square where column + row is odd: a node or a gap, not an edge.
     #[error("{0} is not an edge (column and row must both be odd or both even)")]
     NotAnEdge(Token),
-}
-
-/// The letter that names column `x` (1 = A) in A1 notation; `?` past Z, where no board reaches,
-/// so that a corrupt coordinate still prints.
-///
-/// ```
-/// use heuristic::column_letter;
-/// assert_eq!((column_letter(1), column_letter(15), column_letter(26)), ('A', 'O', 'Z'));
-/// assert_eq!((column_letter(0), column_letter(27)), ('?', '?'));
-/// ```
-pub fn column_letter(x: u8) -> char {
-    match x {
-        1..=26 => char::from(b'A' + x - 1),
-        _ => '?',
-    }
 }
 
 pub(crate) fn token(text: &str) -> Token {

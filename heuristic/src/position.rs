@@ -1,44 +1,7 @@
 //! Positions, sides, moves and the rules that end a game.
 
 use crate::union_find::UnionFind;
-use crate::{Edge, MAX_EDGES, Move, Node, NotationError, Record, RecordError, Size};
-
-/// The two players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum Side {
-    /// Removes resistors; wins when no path of uncut edges joins the terminals.
-    Cut,
-    /// Replaces resistors with wires; wins when wires alone join the terminals.
-    Short,
-}
-
-impl Side {
-    /// The other player.
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::Cut => Side::Short,
-            Side::Short => Side::Cut,
-        }
-    }
-
-    /// `"cut"` or `"short"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Cut => "cut",
-            Side::Short => "short",
-        }
-    }
-}
-
-impl core::fmt::Display for Side {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            Side::Cut => "Cut",
-            Side::Short => "Short",
-        })
-    }
-}
+use crate::{Edge, MAX_EDGES, Move, Node, NotationError, Side, Size};
 
 /// What an edge currently is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -133,21 +96,6 @@ impl Position {
             winner: None,
             plies: 0,
         }
-    }
-
-    /// Replays a game record such as `A5,c5,C3` (Cut upper case, Short lower case;
-    /// commas between moves; an empty record is the start position).
-    ///
-    /// ```
-    /// use heuristic::{Position, Side, Size};
-    /// let m3 = Size::new(3).unwrap();
-    /// let p = Position::from_record(m3, Side::Cut, "A5,c5").unwrap();
-    /// assert_eq!(p.to_move(), Some(Side::Cut));
-    /// let err = Position::from_record(m3, Side::Cut, "A5,a5").unwrap_err();
-    /// assert_eq!(err.to_string(), "move 2: a5 was already cut");
-    /// ```
-    pub fn from_record(size: Size, first: Side, record: &str) -> Result<Position, RecordError> {
-        Ok(Record::play_text(size, first, record)?.1)
     }
 
     /// A position set up edge by edge, as a cage is wired by hand (or by the edge fixture):

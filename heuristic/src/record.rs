@@ -242,3 +242,22 @@ impl core::fmt::Display for Record {
         Ok(())
     }
 }
+
+/// A position from its record: here, beside the record, which plays positions (a position
+/// knows no record).
+impl Position {
+    /// Replays a game record such as `A5,c5,C3` (Cut upper case, Short lower case;
+    /// commas between moves; an empty record is the start position).
+    ///
+    /// ```
+    /// use heuristic::{Position, Side, Size};
+    /// let m3 = Size::new(3).unwrap();
+    /// let p = Position::from_record(m3, Side::Cut, "A5,c5").unwrap();
+    /// assert_eq!(p.to_move(), Some(Side::Cut));
+    /// let err = Position::from_record(m3, Side::Cut, "A5,a5").unwrap_err();
+    /// assert_eq!(err.to_string(), "move 2: a5 was already cut");
+    /// ```
+    pub fn from_record(size: Size, first: Side, record: &str) -> Result<Position, RecordError> {
+        Ok(Record::play_text(size, first, record)?.1)
+    }
+}

@@ -888,6 +888,16 @@ impl StrengthShard {
     }
 }
 
+/// The heuristic study's errors as every study's (the trait's module knows no study).
+impl From<StudyError> for crate::study::StudyError {
+    fn from(error: StudyError) -> Self {
+        match error {
+            StudyError::Nauty(e) => e.into(),
+            StudyError::Write(e) => e.into(),
+        }
+    }
+}
+
 /// The heuristic the study measures, as the report names it.
 pub const HEURISTIC: &str = "largest exact drop on the ideal network, ties to the first \
      edge in file order (emulator::graphs::heuristic_move, Model::Ideal)";

@@ -243,12 +243,12 @@ pub enum StudyError {
     /// The report could not be written.
     #[error(transparent)]
     Write(#[from] WriteError),
-    /// The quantisation study's own.
+    /// A board value out of range (the quantisation study's ADC bits).
     #[error(transparent)]
-    Quantisation(#[from] crate::quantisation::StudyError),
-    /// The heuristic study's own.
+    BoardValue(#[from] boards::ProfileError),
+    /// nauty could not enumerate the heuristic study's games.
     #[error(transparent)]
-    Strength(#[from] crate::strength::StudyError),
+    Nauty(#[from] switching::enumerate::NautyError),
     /// A shard's body that is not this study's.
     #[error("shard {index}/{count}: not this study's part: {why}")]
     Shard {

@@ -14,6 +14,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};
 
+/// The workspace's module graph, checked for circles (a test).
+#[cfg(test)]
+mod circles;
 mod system;
 mod test;
 mod web;

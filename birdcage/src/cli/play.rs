@@ -117,6 +117,9 @@ pub(crate) trait Front {
         let _ = word;
         false
     }
+    /// Whether some edge's name begins with `prefix` (either case): a key that does not
+    /// begin one is a command's (the terminal's key line, its screen).
+    fn names_begin(&self, prefix: &str) -> bool;
     /// One line: `Hint: `, a move for the person (or `none`), and why.
     fn hint(&self) -> String;
     /// Every resistor's drop (or why there are none to show).
@@ -138,6 +141,14 @@ pub(crate) trait Front {
 }
 
 impl Front for Session {
+    fn names_begin(&self, prefix: &str) -> bool {
+        let prefix = prefix.to_ascii_uppercase();
+        self.position()
+            .size()
+            .edges()
+            .any(|e| e.to_string().starts_with(&prefix))
+    }
+
     fn header(&self) -> String {
         Session::header(self)
     }

@@ -3,7 +3,8 @@
 use heuristic::EdgeState;
 use serde::{Deserialize, Serialize};
 
-use super::{CAGE_EDGES, MAX_CODES, MAX_FRAME, NAME_CAPACITY, wire};
+use super::{CAGE_EDGES, MAX_CODES, MAX_FRAME, NAME_CAPACITY};
+use crate::wire;
 use crate::{Fault, LedPattern, Outcome, Phase, Square};
 
 /// One message with its sequence number.

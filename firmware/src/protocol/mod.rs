@@ -14,15 +14,14 @@
 //! A frame that cannot be read gets [`Reply::Error`] with sequence number [`NO_SEQ`]. Nothing in
 //! this module panics on any input.
 //!
-//! In three parts: the messages ([`Command`], [`Reply`], what they carry, and
+//! In two parts, and a third below: the messages ([`Command`], [`Reply`], what they carry, and
 //! [`ProtocolError`]); the bytes of a frame ([`encode`], [`decode`], [`FrameReader`],
-//! [`crc16`]); and how the messages write the [`EdgeState`](heuristic::EdgeState) and
-//! [`Side`](heuristic::Side) of `heuristic`, which knows nothing of serde: the one place their
-//! bytes on the wire are fixed (`tests/wire_format.rs` pins them).
+//! [`crc16`]); how the messages write the [`EdgeState`](heuristic::EdgeState) and
+//! [`Side`](heuristic::Side) of `heuristic`, which knows nothing of serde, through the crate's
+//! `wire` module, the one place their bytes are fixed (`tests/wire_format.rs` pins them).
 
 mod framing;
 mod message;
-pub(crate) mod wire;
 
 pub use framing::{FrameReader, crc16, decode, encode};
 pub use message::{Command, Frame, Identity, Measurement, ProtocolError, Reply, Status};

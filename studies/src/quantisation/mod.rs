@@ -273,6 +273,16 @@ pub enum StudyError {
     File(#[from] crate::report::FileError),
 }
 
+/// The quantisation study's errors as every study's (the trait's module knows no study).
+impl From<StudyError> for crate::study::StudyError {
+    fn from(error: StudyError) -> Self {
+        match error {
+            StudyError::Board(e) => e.into(),
+            StudyError::File(e) => e.into(),
+        }
+    }
+}
+
 /// The quantisation study's per-position file.
 pub const POSITIONS_CSV: &str = "quantisation-positions.csv";
 

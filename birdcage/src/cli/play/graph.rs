@@ -81,6 +81,15 @@ impl GraphSession {
 }
 
 impl Front for GraphSession {
+    fn names_begin(&self, prefix: &str) -> bool {
+        let prefix = prefix.to_lowercase();
+        self.play()
+            .graph()
+            .edges()
+            .iter()
+            .any(|e| e.name.to_lowercase().starts_with(&prefix))
+    }
+
     fn header(&self) -> String {
         format!(
             "{} ({} edges): you play {} against {}. Cut moves first.",

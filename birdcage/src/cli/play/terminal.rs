@@ -107,8 +107,6 @@ pub(crate) trait Table: Front {
     fn play_selected(&mut self, at: Self::Selection) -> Result<String>;
     /// The hint's move, as a selection, and its line.
     fn suggest(&self) -> (Option<Self::Selection>, String);
-    /// Whether some edge's name begins with `prefix` (either case).
-    fn names_begin(&self, prefix: &str) -> bool;
     /// The screen at a terminal size.
     fn frame(&self, ui: &Ui<Self::Selection>, width: u16, height: u16, colours: bool) -> Frame;
 }
@@ -340,14 +338,6 @@ impl Table for Session {
         (edge.map(|e| (e.x(), e.y())), line)
     }
 
-    fn names_begin(&self, prefix: &str) -> bool {
-        let prefix = prefix.to_ascii_uppercase();
-        self.position()
-            .size()
-            .edges()
-            .any(|e| e.to_string().starts_with(&prefix))
-    }
-
     fn frame(&self, ui: &Ui<(u8, u8)>, width: u16, height: u16, colours: bool) -> Frame {
         let (x, y) = ui.selected;
         let scene = Scene {
@@ -399,15 +389,6 @@ impl Table for GraphSession {
         GraphSession::suggest(self)
     }
 
-    fn names_begin(&self, prefix: &str) -> bool {
-        let prefix = prefix.to_lowercase();
-        self.play()
-            .graph()
-            .edges()
-            .iter()
-            .any(|e| e.name.to_lowercase().starts_with(&prefix))
-    }
-
     fn frame(&self, ui: &Ui<usize>, width: u16, height: u16, colours: bool) -> Frame {
         let scene = GraphScene {
             game: self,
@@ -428,8 +409,9 @@ mod tests {
     use emulator::players::Opponent;
     use heuristic::{Model, Side};
 
-    use crate::cli::play::Machine;
+    use crate::cli::play::frame::tests::{game, lines, scene};
     use crate::cli::play::frame::text;
+    use crate::cli::play::{Machine, View, YouArg};
 
     #[test]
     fn keys_pressed_as_the_game_ends_are_read_before_the_terminal_is_given_back() {
@@ -647,5 +629,33 @@ mod tests {
         for frame in &frames {
             assert!(!screen(frame).contains("already"), "{}", screen(frame));
         }
+    }
+
+    /// The end of the game (this module's) against the frame's board (its test helpers).
+    #[test]
+    fn the_end_of_the_game_draws_cuts_as_the_board_does() {
+        let game = game(4, View::Circuit, YouArg::Short, &["c7"]);
+        let end = end_text(&game);
+        let cuts = game
+            .position()
+            .size()
+            .edges()
+            .filter(|&e| game.position().state(e) == heuristic::EdgeState::Cut)
+            .count();
+        assert_eq!(cuts, 2);
+        assert_eq!(end.matches('×').count(), cuts, "{end}");
+        // The board on the screen, less its marks, is the same drawing.
+        let screen = lines(&crate::cli::play::frame::frame(
+            &scene(&game, "A1", false, false),
+            80,
+            24,
+        ));
+        let row7 = screen.iter().find(|l| l.starts_with("7 ")).unwrap();
+        let end7 = end.lines().find(|l| l.starts_with("7 ")).unwrap();
+        let unmarked: String = row7
+            .chars()
+            .map(|c| if "[]<>".contains(c) { ' ' } else { c })
+            .collect();
+        assert!(unmarked.starts_with(end7), "{unmarked}\n{end7}");
     }
 }

@@ -11,8 +11,7 @@ use super::{CUT_INK, Frame, Line, SHORT_INK, Span, Style, text};
 use crate::cli::play::gale::{self, Ink};
 use crate::cli::play::heat::{self, Heat};
 use crate::cli::play::keys;
-use crate::cli::play::terminal::Table;
-use crate::cli::play::{Session, View};
+use crate::cli::play::{Front, Session, View};
 
 /// What the screen shows besides the game.
 #[derive(Debug)]

@@ -7,7 +7,6 @@ use super::{CUT_INK, Frame, SHORT_INK, Span, Style};
 use crate::cli::play::Front;
 use crate::cli::play::graph::GraphSession;
 use crate::cli::play::keys;
-use crate::cli::play::terminal::Table;
 
 /// What the screen of a game on a graph shows besides the game.
 #[derive(Debug)]

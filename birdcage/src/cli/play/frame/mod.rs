@@ -16,7 +16,7 @@ mod layout;
 mod paint;
 mod screen;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub(crate) use cage::{Scene, frame, plain_board};
 pub(crate) use graph::{GraphScene, graph_frame};

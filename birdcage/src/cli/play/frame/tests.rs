@@ -17,7 +17,7 @@ use heuristic::{Model, Size};
 const COLOUR_CODES: [&str; 4] = ["\x1b[38;", "\x1b[48;", "\x1b[39m", "\x1b[49m"];
 
 /// A game against the heuristic after `moves` of the person's (each answered).
-fn game(m: u32, view: View, you: YouArg, moves: &[&str]) -> Session {
+pub(crate) fn game(m: u32, view: View, you: YouArg, moves: &[&str]) -> Session {
     let you = match you {
         YouArg::Short => Side::Short,
         YouArg::Cut => Side::Cut,
@@ -33,7 +33,12 @@ fn game(m: u32, view: View, you: YouArg, moves: &[&str]) -> Session {
     game
 }
 
-fn scene<'a>(game: &'a Session, selected: &str, drops: bool, colours: bool) -> Scene<'a> {
+pub(crate) fn scene<'a>(
+    game: &'a Session,
+    selected: &str,
+    drops: bool,
+    colours: bool,
+) -> Scene<'a> {
     Scene {
         game,
         selected: Edge::parse(game.position().size(), selected).ok(),
@@ -51,7 +56,7 @@ fn painted(frame: &Frame) -> String {
     String::from_utf8(out).unwrap()
 }
 
-fn lines(frame: &Frame) -> Vec<String> {
+pub(crate) fn lines(frame: &Frame) -> Vec<String> {
     frame.lines.iter().map(text).collect()
 }
 
@@ -521,29 +526,6 @@ fn the_drops_keep_their_cells_width_from_move_to_move() {
     }
     // Some game's widest drop changed width, so the test can fail.
     assert!(widths.iter().any(|&n| n > 1), "{widths:?}");
-}
-
-#[test]
-fn the_end_of_the_game_draws_cuts_as_the_board_does() {
-    let game = game(4, View::Circuit, YouArg::Short, &["c7"]);
-    let end = crate::cli::play::terminal::end_text(&game);
-    let cuts = game
-        .position()
-        .size()
-        .edges()
-        .filter(|&e| game.position().state(e) == heuristic::EdgeState::Cut)
-        .count();
-    assert_eq!(cuts, 2);
-    assert_eq!(end.matches('×').count(), cuts, "{end}");
-    // The board on the screen, less its marks, is the same drawing.
-    let screen = lines(&frame(&scene(&game, "A1", false, false), 80, 24));
-    let row7 = screen.iter().find(|l| l.starts_with("7 ")).unwrap();
-    let end7 = end.lines().find(|l| l.starts_with("7 ")).unwrap();
-    let unmarked: String = row7
-        .chars()
-        .map(|c| if "[]<>".contains(c) { ' ' } else { c })
-        .collect();
-    assert!(unmarked.starts_with(end7), "{unmarked}\n{end7}");
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use heuristic::{EdgeState, Side};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::CAGE_EDGES;
+use boards::CAGE_EDGES;
 
 /// [`EdgeState`] on the wire: Resistor 0, Cut 1, Short 2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
