@@ -112,13 +112,23 @@ fn tolerance_shards_merge_to_the_one_process_files() {
 
 #[test]
 fn pullups_shards_merge_to_the_one_process_files() {
-    // summary.md, JSON, CSV, two plots; 4 shards of 5 boards: one shard draws two.
-    let n = one_and_sharded(
-        &["study", "pullups", "--size", "3", "--boards", "5"],
-        4,
-        "p3",
+    // summary.md, JSON, CSV, two plots; 4 shards of 5 boards: one shard draws two. Against
+    // the study's reference (one plain loop, no shard, no merge) and the one-process run.
+    let args = ["study", "pullups", "--size", "3", "--boards", "5"];
+    assert_eq!(reference_and_sharded(&args, &["--reference"], 4, "p3r"), 5);
+    assert_eq!(one_and_sharded(&args, 4, "p3"), 5);
+    // The other studies have none yet: said in one line.
+    let out = scratch("q-ref");
+    assert_bad_input(
+        &[
+            "study",
+            "quantisation",
+            "--reference",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "--reference: only the pull-up study has an independent reference yet",
     );
-    assert_eq!(n, 5);
 }
 
 #[test]

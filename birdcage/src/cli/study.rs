@@ -81,6 +81,10 @@ pub struct Cmd {
     /// removed first).
     #[arg(long)]
     force: bool,
+    /// Run the study's independent reference instead (one plain loop, no shard, no part, no
+    /// merge): what a merged study is checked against. The pull-up study has one so far.
+    #[arg(long, conflicts_with_all = ["shard", "shards", "merge", "slurm", "status"])]
+    reference: bool,
     #[command(flatten)]
     shard: ShardArgs,
 }
@@ -91,6 +95,9 @@ static STOP: AtomicBool = AtomicBool::new(false);
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let mode = self.shard.checked_mode()?;
+        if self.reference {
+            return self.run_reference();
+        }
         match self.study {
             Study::Quantisation => self.run_quantisation(&mode),
             Study::Tolerance => self.run_tolerance(&mode),
@@ -162,6 +169,31 @@ impl Cmd {
                 )?)
             },
         )
+    }
+
+    /// `--reference`: the study without the shard model, into `--out` (a folder holding a
+    /// report refused unless `--force`).
+    fn run_reference(&self) -> Result<String> {
+        if self.study != Study::Pullups {
+            bail!(
+                "--reference: only the pull-up study has an independent reference yet, not the {} study",
+                format!("{:?}", self.study).to_lowercase()
+            );
+        }
+        let (spec, board) = self.board_or_nucleo()?;
+        let set = self.positions()?;
+        let plan = pullups::Plan {
+            boards: self.boards.unwrap_or(10),
+            seed: self.seed,
+        };
+        let out = Output::fresh(&self.out, self.force)?;
+        Ok(pullups::write_reference(
+            &set,
+            (&spec, &board),
+            &plan,
+            &out,
+            &self.command_line(),
+        )?)
     }
 
     /// The heuristic study in any mode of the shard model: its shards are the boards (board
