@@ -88,8 +88,11 @@ fn links_shards_merge_to_the_one_process_files() {
 
 #[test]
 fn quantisation_shards_merge_to_the_one_process_files() {
-    // summary.md, JSON, three CSV files, three plots.
-    let n = one_and_sharded(&["study", "quantisation", "--size", "3"], 3, "q3");
+    // summary.md, JSON, three CSV files, three plots; against the study's reference (one
+    // plain loop over the decisions, no shard, chunk or merge) and the one-process run.
+    let args = ["study", "quantisation", "--size", "3"];
+    assert_eq!(reference_and_sharded(&args, &["--reference"], 3, "q3r"), 8);
+    let n = one_and_sharded(&args, 3, "q3");
     assert_eq!(n, 8);
     // More shards than some shards have decisions for: still the same bytes.
     let n = one_and_sharded(
@@ -117,17 +120,17 @@ fn pullups_shards_merge_to_the_one_process_files() {
     let args = ["study", "pullups", "--size", "3", "--boards", "5"];
     assert_eq!(reference_and_sharded(&args, &["--reference"], 4, "p3r"), 5);
     assert_eq!(one_and_sharded(&args, 4, "p3"), 5);
-    // The other studies have none yet: said in one line.
-    let out = scratch("q-ref");
+    // The tolerance and heuristic studies have none yet: said in one line.
+    let out = scratch("t-ref");
     assert_bad_input(
         &[
             "study",
-            "quantisation",
+            "tolerance",
             "--reference",
             "--out",
             out.to_str().unwrap(),
         ],
-        "--reference: only the pull-up study has an independent reference yet",
+        "--reference: only the quantisation and pull-up studies have an independent reference yet",
     );
 }
 

@@ -82,7 +82,8 @@ pub struct Cmd {
     #[arg(long)]
     force: bool,
     /// Run the study's independent reference instead (one plain loop, no shard, no part, no
-    /// merge): what a merged study is checked against. The pull-up study has one so far.
+    /// merge): what a merged study is checked against. The quantisation and pull-up studies
+    /// have one so far.
     #[arg(long, conflicts_with_all = ["shard", "shards", "merge", "slurm", "status"])]
     reference: bool,
     #[command(flatten)]
@@ -174,9 +175,13 @@ impl Cmd {
     /// `--reference`: the study without the shard model, into `--out` (a folder holding a
     /// report refused unless `--force`).
     fn run_reference(&self) -> Result<String> {
+        if self.study == Study::Quantisation {
+            return self.quantisation_reference();
+        }
         if self.study != Study::Pullups {
             bail!(
-                "--reference: only the pull-up study has an independent reference yet, not the {} study",
+                "--reference: only the quantisation and pull-up studies have an independent \
+                 reference yet, not the {} study",
                 format!("{:?}", self.study).to_lowercase()
             );
         }
@@ -194,6 +199,25 @@ impl Cmd {
             &out,
             &self.command_line(),
         )?)
+    }
+
+    /// `--reference` for the quantisation study: [`quantisation::reference`], written as
+    /// its merge writes it.
+    fn quantisation_reference(&self) -> Result<String> {
+        let boards: Vec<(String, Board)> = self.named_board()?.into_iter().collect();
+        let set = self.positions()?;
+        let command = self.command_line();
+        let converters = converters(boards, self.seed, &command);
+        let bits: Vec<u8> = studies::BITS.collect();
+        let out = Output::fresh(&self.out, self.force)?;
+        let report = quantisation::reference(
+            &set,
+            (&converters, self.seed),
+            &bits,
+            WORST,
+            &mut out.csv(POSITIONS_CSV)?,
+        )?;
+        quantisation_files(&report, &out, &command)
     }
 
     /// The heuristic study in any mode of the shard model: its shards are the boards (board
@@ -325,15 +349,7 @@ impl Cmd {
                     parts,
                     csv.as_mut(),
                 )?;
-                quantisation::write_tables(&report, out)?;
-                let summary = report.markdown(&command);
-                Ok(studies::report::finish(
-                    out,
-                    "quantisation",
-                    &report,
-                    summary,
-                    || quantisation::plots(&report, out),
-                )?)
+                quantisation_files(&report, out, &command)
             },
         )
     }
@@ -467,6 +483,23 @@ impl Cmd {
         }
         Ok(summary)
     }
+}
+
+/// The quantisation study's tables, JSON, plots and summary; returns the summary.
+fn quantisation_files(
+    report: &quantisation::Report,
+    out: &Output,
+    command: &str,
+) -> Result<String> {
+    quantisation::write_tables(report, out)?;
+    let summary = report.markdown(command);
+    Ok(studies::report::finish(
+        out,
+        "quantisation",
+        report,
+        summary,
+        || quantisation::plots(report, out),
+    )?)
 }
 
 /// The shards' parts of a study that writes them as JSON, in shard order.
