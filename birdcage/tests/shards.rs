@@ -105,12 +105,12 @@ fn quantisation_shards_merge_to_the_one_process_files() {
 
 #[test]
 fn tolerance_shards_merge_to_the_one_process_files() {
-    let n = one_and_sharded(
-        &["study", "tolerance", "--size", "3", "--boards", "5"],
-        3,
-        "t3",
-    );
+    // Against the study's reference (every cell over all its boards, no shard or merge) and
+    // the one-process run.
+    let args = ["study", "tolerance", "--size", "3", "--boards", "5"];
+    let n = reference_and_sharded(&args, &["--reference"], 3, "t3r");
     assert!(n >= 4, "{n} files");
+    assert_eq!(one_and_sharded(&args, 3, "t3"), n);
 }
 
 #[test]
@@ -120,17 +120,17 @@ fn pullups_shards_merge_to_the_one_process_files() {
     let args = ["study", "pullups", "--size", "3", "--boards", "5"];
     assert_eq!(reference_and_sharded(&args, &["--reference"], 4, "p3r"), 5);
     assert_eq!(one_and_sharded(&args, 4, "p3"), 5);
-    // The tolerance and heuristic studies have none yet: said in one line.
-    let out = scratch("t-ref");
+    // The heuristic study has none yet: said in one line.
+    let out = scratch("h-ref");
     assert_bad_input(
         &[
             "study",
-            "tolerance",
+            "heuristic",
             "--reference",
             "--out",
             out.to_str().unwrap(),
         ],
-        "--reference: only the quantisation and pull-up studies have an independent reference yet",
+        "--reference: the heuristic study has no independent reference yet",
     );
 }
 

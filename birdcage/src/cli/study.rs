@@ -82,8 +82,8 @@ pub struct Cmd {
     #[arg(long)]
     force: bool,
     /// Run the study's independent reference instead (one plain loop, no shard, no part, no
-    /// merge): what a merged study is checked against. The quantisation and pull-up studies
-    /// have one so far.
+    /// merge): what a merged study is checked against. Every study but the heuristic one
+    /// has one so far.
     #[arg(long, conflicts_with_all = ["shard", "shards", "merge", "slurm", "status"])]
     reference: bool,
     #[command(flatten)]
@@ -175,15 +175,14 @@ impl Cmd {
     /// `--reference`: the study without the shard model, into `--out` (a folder holding a
     /// report refused unless `--force`).
     fn run_reference(&self) -> Result<String> {
-        if self.study == Study::Quantisation {
-            return self.quantisation_reference();
-        }
-        if self.study != Study::Pullups {
-            bail!(
-                "--reference: only the quantisation and pull-up studies have an independent \
-                 reference yet, not the {} study",
-                format!("{:?}", self.study).to_lowercase()
-            );
+        match self.study {
+            Study::Quantisation => return self.quantisation_reference(),
+            Study::Tolerance => return self.tolerance_reference(),
+            Study::Pullups => {}
+            Study::Heuristic => bail!(
+                "--reference: the heuristic study has no independent reference yet (the \
+                 quantisation, tolerance and pull-up studies have)"
+            ),
         }
         let (spec, board) = self.board_or_nucleo()?;
         let set = self.positions()?;
@@ -199,6 +198,31 @@ impl Cmd {
             &out,
             &self.command_line(),
         )?)
+    }
+
+    /// `--reference` for the tolerance study: [`tolerance::write_reference`].
+    fn tolerance_reference(&self) -> Result<String> {
+        let board = self.board_or_nucleo()?;
+        let set = self.positions()?;
+        let winner = |p: &heuristic::Position| Some(switching::perfect::winner(p));
+        let out = Output::fresh(&self.out, self.force)?;
+        Ok(tolerance::write_reference(
+            &set,
+            board,
+            &self.tolerance_plan(),
+            Some((PERFECT, &winner)),
+            &out,
+            &self.command_line(),
+        )?)
+    }
+
+    /// The tolerance study's bands, boards per band and seed.
+    fn tolerance_plan(&self) -> tolerance::Plan {
+        tolerance::Plan {
+            tolerances_ppm: tolerance::TOLERANCES_PPM.to_vec(),
+            boards: self.boards.unwrap_or(200),
+            seed: self.seed,
+        }
     }
 
     /// `--reference` for the quantisation study: [`quantisation::reference`], written as
@@ -359,12 +383,7 @@ impl Cmd {
     fn run_tolerance(&self, mode: &Mode) -> Result<String> {
         let board = self.board_or_nucleo()?;
         let set = self.positions()?;
-        let plan = tolerance::Plan {
-            tolerances_ppm: tolerance::TOLERANCES_PPM.to_vec(),
-            boards: self.boards.unwrap_or(200),
-            seed: self.seed,
-        };
-        const PERFECT: &str = "Lehman's theorem (switching::perfect)";
+        let plan = self.tolerance_plan();
         let winner = |p: &heuristic::Position| Some(switching::perfect::winner(p));
         let command = self.command_line();
         self.sharded(
@@ -513,6 +532,9 @@ fn json_parts<T: serde::de::DeserializeOwned>(bodies: &[Vec<u8>]) -> Result<Vec<
         })
         .collect()
 }
+
+/// The solver behind the tolerance study's outcome impact.
+const PERFECT: &str = "Lehman's theorem (switching::perfect)";
 
 /// The quantisation study's per-position file.
 const POSITIONS_CSV: &str = "quantisation-positions.csv";
