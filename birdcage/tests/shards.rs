@@ -120,17 +120,19 @@ fn pullups_shards_merge_to_the_one_process_files() {
     let args = ["study", "pullups", "--size", "3", "--boards", "5"];
     assert_eq!(reference_and_sharded(&args, &["--reference"], 4, "p3r"), 5);
     assert_eq!(one_and_sharded(&args, 4, "p3"), 5);
-    // The heuristic study has none yet: said in one line.
-    let out = scratch("h-ref");
+    // Not with a shard: one line, exit 2.
+    let out = scratch("p-ref");
     assert_bad_input(
         &[
             "study",
-            "heuristic",
+            "pullups",
             "--reference",
+            "--shard",
+            "1/2",
             "--out",
             out.to_str().unwrap(),
         ],
-        "--reference: the heuristic study has no independent reference yet",
+        "cannot be used with",
     );
 }
 
@@ -140,21 +142,20 @@ fn heuristic_shards_merge_to_the_one_process_files() {
         return;
     }
     // summary.md, JSON, CSV, plot; shards own some families' boards and none of others'.
-    let n = one_and_sharded(
-        &[
-            "study",
-            "heuristic",
-            "--seed",
-            "4",
-            "--max-vertices",
-            "5",
-            "--samples",
-            "3",
-        ],
-        3,
-        "h5",
-    );
-    assert_eq!(n, 4);
+    // Against the study's reference (every board in plan order, no shard, chunk or merge)
+    // and the one-process run.
+    let args = [
+        "study",
+        "heuristic",
+        "--seed",
+        "4",
+        "--max-vertices",
+        "5",
+        "--samples",
+        "3",
+    ];
+    assert_eq!(reference_and_sharded(&args, &["--reference"], 3, "h5r"), 4);
+    assert_eq!(one_and_sharded(&args, 3, "h5"), 4);
 }
 
 /// A shard of another spec (another seed) in the folder is refused, by the next shard before

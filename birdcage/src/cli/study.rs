@@ -82,8 +82,7 @@ pub struct Cmd {
     #[arg(long)]
     force: bool,
     /// Run the study's independent reference instead (one plain loop, no shard, no part, no
-    /// merge): what a merged study is checked against. Every study but the heuristic one
-    /// has one so far.
+    /// merge): what a merged study is checked against.
     #[arg(long, conflicts_with_all = ["shard", "shards", "merge", "slurm", "status"])]
     reference: bool,
     #[command(flatten)]
@@ -179,10 +178,7 @@ impl Cmd {
             Study::Quantisation => return self.quantisation_reference(),
             Study::Tolerance => return self.tolerance_reference(),
             Study::Pullups => {}
-            Study::Heuristic => bail!(
-                "--reference: the heuristic study has no independent reference yet (the \
-                 quantisation, tolerance and pull-up studies have)"
-            ),
+            Study::Heuristic => return self.heuristic_reference(),
         }
         let (spec, board) = self.board_or_nucleo()?;
         let set = self.positions()?;
@@ -198,6 +194,30 @@ impl Cmd {
             &out,
             &self.command_line(),
         )?)
+    }
+
+    /// `--reference` for the heuristic study: [`strength::write_reference`].
+    fn heuristic_reference(&self) -> Result<String> {
+        let h = |p: &switching::Play<'_>| emulator::graphs::heuristic_move(p, Model::Ideal);
+        let out = Output::fresh(&self.out, self.force)?;
+        Ok(strength::write_reference(
+            &self.heuristic_plan(),
+            &h,
+            (HEURISTIC, &self.command_line()),
+            &out,
+        )?)
+    }
+
+    /// The heuristic study's plan: the full one, `--max-vertices` and `--samples` applied.
+    fn heuristic_plan(&self) -> strength::Plan {
+        let mut plan = strength::Plan::full(self.seed);
+        if let Some(n) = self.max_vertices {
+            plan.max_vertices = n as usize;
+        }
+        if let Some(n) = self.samples {
+            plan.samples = n;
+        }
+        plan
     }
 
     /// `--reference` for the tolerance study: [`tolerance::write_reference`].
@@ -247,17 +267,9 @@ impl Cmd {
     /// The heuristic study in any mode of the shard model: its shards are the boards (board
     /// i of the plan, families in order, belongs to shard i mod P).
     fn run_heuristic(&self, mode: &Mode) -> Result<String> {
-        let mut plan = strength::Plan::full(self.seed);
-        if let Some(n) = self.max_vertices {
-            plan.max_vertices = n as usize;
-        }
-        if let Some(n) = self.samples {
-            plan.samples = n;
-        }
+        let plan = self.heuristic_plan();
         let command = self.command_line();
         let h = |p: &switching::Play<'_>| emulator::graphs::heuristic_move(p, Model::Ideal);
-        const HEURISTIC: &str = "largest exact drop on the ideal network, ties to the first \
-             edge in file order (emulator::graphs::heuristic_move, Model::Ideal)";
         self.sharded(
             mode,
             "boards",
@@ -532,6 +544,10 @@ fn json_parts<T: serde::de::DeserializeOwned>(bodies: &[Vec<u8>]) -> Result<Vec<
         })
         .collect()
 }
+
+/// The heuristic the heuristic study plays.
+const HEURISTIC: &str = "largest exact drop on the ideal network, ties to the first edge in \
+     file order (emulator::graphs::heuristic_move, Model::Ideal)";
 
 /// The solver behind the tolerance study's outcome impact.
 const PERFECT: &str = "Lehman's theorem (switching::perfect)";
