@@ -28,46 +28,21 @@ fn ok(args: &[&str]) {
     );
 }
 
-/// The report files of a folder: not its shards, locks or hidden files.
-fn report_files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| !name.starts_with('.') && !name.ends_with(".shard"))
-        .collect();
-    names.sort();
-    names
-}
-
-/// The report files of a one-process run in `one` (not its shards) and the same files in
-/// `merged`, compared both ways (no file missing, none extra) and byte for byte; returns how
-/// many.
+/// The report in `merged` against the one in `one`: both ways (no file missing, none extra)
+/// and byte for byte, by the one comparison every test and CI use; returns how many files.
 fn same_report(one: &Path, merged: &Path) -> usize {
-    let mut n = 0;
-    assert_eq!(
-        report_files(one),
-        report_files(merged),
-        "the report files of {} and {}",
-        one.display(),
-        merged.display()
-    );
-    for name in report_files(one) {
-        let path = one.join(&name);
-        let other = merged.join(&name);
-        assert!(
-            std::fs::read(&path).unwrap() == std::fs::read(&other).unwrap_or_default(),
-            "{name} differs between {} and {}",
-            one.display(),
-            merged.display()
-        );
-        n += 1;
-    }
-    n
+    shards::compare::same_report(one, merged).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Runs `args` once in one process into `one`, and as `count` shards then a merge into
 /// `sharded` (shards in reverse order: order does not matter); checks the report files.
 fn one_and_sharded(args: &[&str], count: u32, name: &str) -> usize {
+    reference_and_sharded(args, &[], count, name)
+}
+
+/// As [`one_and_sharded`], the one-process run made with `reference` added to `args` (the
+/// command's independent reference, such as `links --reference`).
+fn reference_and_sharded(args: &[&str], reference: &[&str], count: u32, name: &str) -> usize {
     let (one, sharded) = (
         scratch(&format!("{name}-one")),
         scratch(&format!("{name}-sh")),
@@ -79,7 +54,7 @@ fn one_and_sharded(args: &[&str], count: u32, name: &str) -> usize {
         v
     };
     let run = |v: Vec<String>| ok(&v.iter().map(String::as_str).collect::<Vec<_>>());
-    run(with(&one, &[]));
+    run(with(&one, reference));
     for k in (1..=count).rev() {
         run(with(&sharded, &["--shard", &format!("{k}/{count}")]));
     }
@@ -100,15 +75,24 @@ fn links_shards_merge_to_the_one_process_files() {
     if !nauty() {
         return;
     }
-    // N = 7 and 8: one process runs one part; 3 and 4 shards.
-    assert!(one_and_sharded(&["links", "--vertices", "7", "--format", "json"], 3, "l7") >= 4);
-    assert!(one_and_sharded(&["links", "--vertices", "8", "--format", "json"], 4, "l8") >= 2);
+    // N = 7 and 8, 3 and 4 shards, against the reference (one geng run, no parts, no merge).
+    fn links(n: &str) -> [&str; 5] {
+        ["links", "--vertices", n, "--format", "json"]
+    }
+    let reference = ["--reference"];
+    assert!(reference_and_sharded(&links("7"), &reference, 3, "l7") >= 4);
+    assert!(reference_and_sharded(&links("8"), &reference, 4, "l8") >= 2);
+    // The plain run in parts is the same report too.
+    assert!(one_and_sharded(&links("7"), 3, "l7p") >= 4);
 }
 
 #[test]
 fn quantisation_shards_merge_to_the_one_process_files() {
-    // summary.md, JSON, three CSV files, three plots.
-    let n = one_and_sharded(&["study", "quantisation", "--size", "3"], 3, "q3");
+    // summary.md, JSON, three CSV files, three plots; against the study's reference (one
+    // plain loop over the decisions, no shard, chunk or merge) and the one-process run.
+    let args = ["study", "quantisation", "--size", "3"];
+    assert_eq!(reference_and_sharded(&args, &["--reference"], 3, "q3r"), 8);
+    let n = one_and_sharded(&args, 3, "q3");
     assert_eq!(n, 8);
     // More shards than some shards have decisions for: still the same bytes.
     let n = one_and_sharded(
@@ -121,23 +105,35 @@ fn quantisation_shards_merge_to_the_one_process_files() {
 
 #[test]
 fn tolerance_shards_merge_to_the_one_process_files() {
-    let n = one_and_sharded(
-        &["study", "tolerance", "--size", "3", "--boards", "5"],
-        3,
-        "t3",
-    );
+    // Against the study's reference (every cell over all its boards, no shard or merge) and
+    // the one-process run.
+    let args = ["study", "tolerance", "--size", "3", "--boards", "5"];
+    let n = reference_and_sharded(&args, &["--reference"], 3, "t3r");
     assert!(n >= 4, "{n} files");
+    assert_eq!(one_and_sharded(&args, 3, "t3"), n);
 }
 
 #[test]
 fn pullups_shards_merge_to_the_one_process_files() {
-    // summary.md, JSON, CSV, two plots; 4 shards of 5 boards: one shard draws two.
-    let n = one_and_sharded(
-        &["study", "pullups", "--size", "3", "--boards", "5"],
-        4,
-        "p3",
+    // summary.md, JSON, CSV, two plots; 4 shards of 5 boards: one shard draws two. Against
+    // the study's reference (one plain loop, no shard, no merge) and the one-process run.
+    let args = ["study", "pullups", "--size", "3", "--boards", "5"];
+    assert_eq!(reference_and_sharded(&args, &["--reference"], 4, "p3r"), 5);
+    assert_eq!(one_and_sharded(&args, 4, "p3"), 5);
+    // Not with a shard: one line, exit 2.
+    let out = scratch("p-ref");
+    assert_bad_input(
+        &[
+            "study",
+            "pullups",
+            "--reference",
+            "--shard",
+            "1/2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "cannot be used with",
     );
-    assert_eq!(n, 5);
 }
 
 #[test]
@@ -146,21 +142,20 @@ fn heuristic_shards_merge_to_the_one_process_files() {
         return;
     }
     // summary.md, JSON, CSV, plot; shards own some families' boards and none of others'.
-    let n = one_and_sharded(
-        &[
-            "study",
-            "heuristic",
-            "--seed",
-            "4",
-            "--max-vertices",
-            "5",
-            "--samples",
-            "3",
-        ],
-        3,
-        "h5",
-    );
-    assert_eq!(n, 4);
+    // Against the study's reference (every board in plan order, no shard, chunk or merge)
+    // and the one-process run.
+    let args = [
+        "study",
+        "heuristic",
+        "--seed",
+        "4",
+        "--max-vertices",
+        "5",
+        "--samples",
+        "3",
+    ];
+    assert_eq!(reference_and_sharded(&args, &["--reference"], 3, "h5r"), 4);
+    assert_eq!(one_and_sharded(&args, 3, "h5"), 4);
 }
 
 /// A shard of another spec (another seed) in the folder is refused, by the next shard before

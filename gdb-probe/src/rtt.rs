@@ -289,6 +289,45 @@ impl ControlBlock {
         Ok(back)
     }
 
+    /// Moves up channel `number`'s read offset to the start of the last whole frame written
+    /// (ended by `delimiter`), whether a reader took it already or not: for a reader that
+    /// wants the channel's last message (a panic's) the same whoever read it first. Returns
+    /// whether there was such a frame (none whole in the ring: the offset is left alone).
+    pub fn rewind_up_to_last(
+        &self,
+        memory: &mut impl Memory,
+        number: usize,
+        delimiter: u8,
+    ) -> Result<bool, RttError> {
+        let channel = self.up(number)?;
+        let (write, _) = self.offsets(memory, channel)?;
+        let mut ring = vec![0u8; channel.size as usize];
+        memory.read_memory(channel.buffer, &mut ring)?;
+        let size = channel.size;
+        let back = |at: u32| (at + size - 1) % size;
+        let end = back(write);
+        if ring[end as usize] != delimiter || end == write {
+            return Ok(false);
+        }
+        // From the delimiter that ends the last frame back to the one before it.
+        let mut at = end;
+        loop {
+            let before = back(at);
+            if ring[before as usize] == delimiter {
+                break;
+            }
+            if before == write {
+                return Ok(false); // the frame's start is overwritten
+            }
+            at = before;
+        }
+        if at == end {
+            return Ok(false); // two delimiters: no frame between them
+        }
+        memory.write_u32(channel.at + READ, at)?;
+        Ok(true)
+    }
+
     /// Whether up channel `number` held anything in `snapshot`.
     pub fn has_data(&self, snapshot: &Snapshot, number: usize) -> bool {
         snapshot

@@ -222,6 +222,16 @@ fn rtt_is_read_and_written_through_the_memory_trait() {
     // At a frame's start it stays.
     put_delimited(&m, up_buf + 2);
     assert_eq!(cb.rewind_up(&mut gdb, 0, 0).unwrap(), 0);
+    // The last whole frame, read already or not: "abcd" and its 0 at 2, from 14 (after
+    // the 0 at 13), across the wrap...
+    cb.read_up(&mut gdb, 0, &mut Vec::new()).unwrap();
+    assert_eq!(at(block + 24 + 16), 3);
+    assert!(cb.rewind_up_to_last(&mut gdb, 0, 0).unwrap());
+    assert_eq!(at(block + 24 + 16), 14);
+    // ... and none when the ring's last byte ends no frame: the offset stays.
+    m.lock().unwrap().memory.insert(up_buf + 2, b'x');
+    assert!(!cb.rewind_up_to_last(&mut gdb, 0, 0).unwrap());
+    assert_eq!(at(block + 24 + 16), 14);
 }
 
 /// A 0 at `addr` of the machine's memory.

@@ -48,50 +48,11 @@ fn sharded(args: &[&str], dir: &Path, order: &[u32]) -> String {
     ok(&bench(args, dir, &["--merge"]))
 }
 
-/// Asserts the files `names` are the same bytes in both folders.
-fn same_files(a: &Path, b: &Path, names: &[&str]) {
-    for name in names {
-        let (x, y) = (a.join(name), b.join(name));
-        let (x, y) = (
-            std::fs::read(&x).unwrap_or_else(|e| panic!("{}: {e}", x.display())),
-            std::fs::read(&y).unwrap_or_else(|e| panic!("{}: {e}", y.display())),
-        );
-        assert!(!x.is_empty(), "{name} is empty");
-        assert!(
-            x == y,
-            "{name} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
-    }
-}
-
-/// The report files of a folder: not shards, locks or other hidden files.
-fn report_files(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.starts_with('.') && !n.ends_with(".shard"))
-        .collect();
-    names.sort();
-    names
-}
-
-/// Asserts two folders hold the same report files, both ways (none missing, none extra),
-/// and each the same bytes.
+/// Asserts two folders hold the same report, both ways (none missing, none extra, a
+/// board's folder too) and byte for byte: the one comparison every test and CI use.
 fn same_folders(a: &Path, b: &Path) {
-    let names = report_files(a);
-    assert_eq!(
-        names,
-        report_files(b),
-        "{} and {}",
-        a.display(),
-        b.display()
-    );
-    same_files(a, b, &names.iter().map(String::as_str).collect::<Vec<_>>());
+    shards::compare::same_report(a, b).unwrap_or_else(|e| panic!("{e}"));
 }
-
-const REPORT: [&str; 4] = ["steps.jsonl", "summary.json", "summary.md", "plot.svg"];
 
 fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
@@ -154,10 +115,10 @@ fn a_sweep_of_drawn_boards_merged_is_the_one_process_sweep_and_each_board_its_ow
     let (tmp, one, split) = dirs();
     ok(&bench(&sweep, &one, &[]));
     sharded(&sweep, &split, &[2, 1]);
-    same_files(&one, &split, &["sweep.md", "sweep.csv"]);
+    // The table and every board's folder.
+    same_folders(&one, &split);
     for seed in 3..6 {
         let board = format!("board-{seed}");
-        same_files(&one.join(&board), &split.join(&board), &REPORT);
         // Each board's report is the plain run of that board, byte for byte.
         let alone = tmp.path().join(format!("alone-{seed}"));
         let args = [
@@ -173,7 +134,7 @@ fn a_sweep_of_drawn_boards_merged_is_the_one_process_sweep_and_each_board_its_ow
             &seed.to_string(),
         ];
         ok(&bench(&args, &alone, &[]));
-        same_files(&alone, &one.join(&board), &REPORT);
+        same_folders(&alone, &one.join(&board));
     }
     // The table: one row per seed, three games each, steps as each board's summary counts.
     let csv = std::fs::read_to_string(one.join("sweep.csv")).unwrap();

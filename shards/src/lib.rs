@@ -15,6 +15,7 @@
 //!   second run is refused;
 //! - [`safe`]: files read and written in a folder others may write: never through a link,
 //!   never blocked on a FIFO, written whole or not at all;
+//! - [`compare`]: a merged report against the reference run's, both ways, byte for byte;
 //! - [`drive`]: what each mode (`--out DIR` alone, `--shard`, `--merge`, `--slurm`, `--status`)
 //!   does with a job's two functions, run one shard and merge the bodies;
 //! - [`slurm`]: Slurm as the engine (a job array, a merge job after it, status, resubmit);
@@ -25,6 +26,7 @@
 
 #[cfg(feature = "clap")]
 mod args;
+pub mod compare;
 mod drive;
 mod file;
 mod id;

@@ -267,30 +267,14 @@ pub fn run_part(
     shard: ShardId,
     mut csv: Option<&mut CsvWriter>,
 ) -> Result<PullupShard, super::report::FileError> {
-    let size = set.size();
-    let adc = Adc::ideal(board.adc.bits, board.reference_volts());
-    let truths: Vec<(usize, Truth)> = set
-        .decisions()
-        .par_iter()
-        .filter_map(|&i| Some((i as usize, Truth::of(&set.entries()[i as usize].position)?)))
-        .collect();
-    let quantisation_alone = {
-        let ratio_adc = Adc::ideal(board.adc.bits, board.reference_volts() / board.supply_volts);
-        truths
-            .iter()
-            .filter(|(i, t)| {
-                let p = &set.entries()[*i].position;
-                code_choice(p, &ratio_adc, &t.volts).is_some_and(|e| !t.is_tied(size, e))
-            })
-            .count() as u64
-    };
+    let study = Readings::new(set, board);
     if let Some(csv) = csv.as_deref_mut() {
         csv.row(&CSV_HEADER)?;
     }
     let owned: Vec<u64> = (0..plan.boards).filter(|&k| shard.owns(k)).collect();
     let total = (Topology::ALL.len() * RATIOS.len()) as u64;
     let mut part = PullupShard {
-        decisions: truths.len() as u64,
+        decisions: study.truths.len() as u64,
         cases: Vec::new(),
     };
     'all: for topology in Topology::ALL {
@@ -298,86 +282,7 @@ pub fn run_part(
             if control.stopped() {
                 break 'all;
             }
-            let ohms = board.resistor_ohms * f64::from(ratio);
-            let mut b = board.clone();
-            b.pullups = topology.pullups(ohms);
-            let mut p = *profile;
-            p.pullups = boards::Pullups::InternalAlwaysOn {
-                min_ohms: ohms.round() as u32,
-                max_ohms: ohms.round() as u32,
-            };
-            let thresholds = firmware::GameOverThresholds::derive(&p, size);
-            let nominal = Build::parts(&b, size, None);
-            let diverges = |parts: &Parts| -> u64 {
-                truths
-                    .iter()
-                    .filter(|(i, t)| {
-                        let position = &set.entries()[*i].position;
-                        physical::game_volts(&b, parts, position, PullupState::On)
-                            .ok()
-                            .and_then(|volts| code_choice(position, &adc, &volts))
-                            .is_some_and(|e| !t.is_tied(size, e))
-                    })
-                    .count() as u64
-            };
-            let per_board: Vec<(u64, Vec<Reading>)> = owned
-                .par_iter()
-                .map(|&k| {
-                    let parts = Build::parts(&b, size, Some(board_seed(plan.seed, k)));
-                    let margins = set
-                        .entries()
-                        .iter()
-                        .map(|e| {
-                            let bottom = physical::solve_on_cage(
-                                &b,
-                                &parts,
-                                &e.position,
-                                PullupState::Released,
-                            )
-                            .ok()
-                            .and_then(|v| v.volts(Node::Bottom));
-                            let code = i64::from(bottom.map_or(0, |v| adc.transfer(v)));
-                            let (cut, short) = (
-                                i64::from(thresholds.cut_at_most),
-                                i64::from(thresholds.short_at_least),
-                            );
-                            let winner = e.position.winner();
-                            let margin = match winner {
-                                Some(Side::Cut) => cut - code,
-                                Some(Side::Short) => code - short,
-                                None => (code - cut - 1).min(short - 1 - code),
-                            };
-                            (winner, margin)
-                        })
-                        .collect();
-                    (diverges(&parts), margins)
-                })
-                .collect();
-            let mut case = Case {
-                topology,
-                ratio,
-                boards: owned.len() as u64,
-                divergence: Rate::new(
-                    per_board.iter().map(|r| r.0).sum(),
-                    owned.len() as u64 * part.decisions,
-                ),
-                quantisation_alone,
-                nominal_divergences: diverges(&nominal),
-                cut_at_most: thresholds.cut_at_most,
-                short_at_least: thresholds.short_at_least,
-                cut_won: Margins::default(),
-                short_won: Margins::default(),
-                in_play: Margins::default(),
-            };
-            for (_, margins) in &per_board {
-                for &(winner, m) in margins {
-                    match winner {
-                        Some(Side::Cut) => case.cut_won.add(m),
-                        Some(Side::Short) => case.short_won.add(m),
-                        None => case.in_play.add(m),
-                    }
-                }
-            }
+            let case = study.case(profile, plan.seed, (topology, ratio), &owned);
             if let Some(csv) = csv.as_deref_mut() {
                 csv.row(&case.csv(code_share(board)))?;
                 csv.flush()?;
@@ -387,6 +292,182 @@ pub fn run_part(
         }
     }
     Ok(part)
+}
+
+/// The study in one plain loop, every case over all its boards at once and the report made
+/// from them directly: no shard, no part, no merge. The independent reference a merged
+/// study is checked against (issue 49); it shares with [`run_part`] only each case's
+/// computation ([`Readings::case`]). Writes what [`write_report`] writes.
+pub fn write_reference(
+    set: &PositionSet,
+    (spec, board): (&str, &Board),
+    plan: &Plan,
+    out: &Output,
+    command: &str,
+) -> Result<String, super::report::WriteError> {
+    let study = Readings::new(set, board);
+    let all: Vec<u64> = (0..plan.boards).collect();
+    let mut cases = Vec::new();
+    for topology in Topology::ALL {
+        for ratio in RATIOS {
+            cases.push(study.case(profile(spec), plan.seed, (topology, ratio), &all));
+        }
+    }
+    let mut csv = out.csv("pullups.csv")?;
+    write_csv(&mut csv, &cases, board)?;
+    let report = Report {
+        header: Header::new("pullups", set, spec, board.adc.bits, plan.seed),
+        position_count: set.len(),
+        decisions: study.truths.len(),
+        code_share_of_supply: code_share(board),
+        interrupted: false,
+        cases,
+    };
+    let summary = report.markdown(command, profile(spec).name);
+    super::report::finish(out, "pullups", &report, summary, || report.plots(out))
+}
+
+/// The header and a row per case.
+fn write_csv(
+    csv: &mut CsvWriter,
+    cases: &[Case],
+    board: &Board,
+) -> Result<(), super::report::FileError> {
+    csv.row(&CSV_HEADER)?;
+    for case in cases {
+        csv.row(&case.csv(code_share(board)))?;
+    }
+    csv.flush()
+}
+
+/// What every case reads: the set's decisions with their exact voltages, and how many the
+/// board's converter gets wrong on the ideal network.
+struct Readings<'a> {
+    set: &'a PositionSet,
+    board: &'a Board,
+    adc: Adc,
+    truths: Vec<(usize, Truth)>,
+    quantisation_alone: u64,
+}
+
+impl<'a> Readings<'a> {
+    fn new(set: &'a PositionSet, board: &'a Board) -> Readings<'a> {
+        let size = set.size();
+        let adc = Adc::ideal(board.adc.bits, board.reference_volts());
+        let truths: Vec<(usize, Truth)> = set
+            .decisions()
+            .par_iter()
+            .filter_map(|&i| Some((i as usize, Truth::of(&set.entries()[i as usize].position)?)))
+            .collect();
+        let quantisation_alone = {
+            let ratio_adc =
+                Adc::ideal(board.adc.bits, board.reference_volts() / board.supply_volts);
+            truths
+                .iter()
+                .filter(|(i, t)| {
+                    let p = &set.entries()[*i].position;
+                    code_choice(p, &ratio_adc, &t.volts).is_some_and(|e| !t.is_tied(size, e))
+                })
+                .count() as u64
+        };
+        Readings {
+            set,
+            board,
+            adc,
+            truths,
+            quantisation_alone,
+        }
+    }
+
+    /// One topology and pull-up ratio over the boards drawn from `seed` numbered `boards`.
+    fn case(
+        &self,
+        profile: &Profile,
+        seed: u64,
+        (topology, ratio): (Topology, u32),
+        boards: &[u64],
+    ) -> Case {
+        let (set, board, adc, truths) = (self.set, self.board, &self.adc, &self.truths);
+        let size = set.size();
+        let decisions = truths.len() as u64;
+        let ohms = board.resistor_ohms * f64::from(ratio);
+        let mut b = board.clone();
+        b.pullups = topology.pullups(ohms);
+        let mut p = *profile;
+        p.pullups = boards::Pullups::InternalAlwaysOn {
+            min_ohms: ohms.round() as u32,
+            max_ohms: ohms.round() as u32,
+        };
+        let thresholds = firmware::GameOverThresholds::derive(&p, size);
+        let nominal = Build::parts(&b, size, None);
+        let diverges = |parts: &Parts| -> u64 {
+            truths
+                .iter()
+                .filter(|(i, t)| {
+                    let position = &set.entries()[*i].position;
+                    physical::game_volts(&b, parts, position, PullupState::On)
+                        .ok()
+                        .and_then(|volts| code_choice(position, adc, &volts))
+                        .is_some_and(|e| !t.is_tied(size, e))
+                })
+                .count() as u64
+        };
+        let per_board: Vec<(u64, Vec<Reading>)> = boards
+            .par_iter()
+            .map(|&k| {
+                let parts = Build::parts(&b, size, Some(board_seed(seed, k)));
+                let margins = set
+                    .entries()
+                    .iter()
+                    .map(|e| {
+                        let bottom =
+                            physical::solve_on_cage(&b, &parts, &e.position, PullupState::Released)
+                                .ok()
+                                .and_then(|v| v.volts(Node::Bottom));
+                        let code = i64::from(bottom.map_or(0, |v| adc.transfer(v)));
+                        let (cut, short) = (
+                            i64::from(thresholds.cut_at_most),
+                            i64::from(thresholds.short_at_least),
+                        );
+                        let winner = e.position.winner();
+                        let margin = match winner {
+                            Some(Side::Cut) => cut - code,
+                            Some(Side::Short) => code - short,
+                            None => (code - cut - 1).min(short - 1 - code),
+                        };
+                        (winner, margin)
+                    })
+                    .collect();
+                (diverges(&parts), margins)
+            })
+            .collect();
+        let mut case = Case {
+            topology,
+            ratio,
+            boards: boards.len() as u64,
+            divergence: Rate::new(
+                per_board.iter().map(|r| r.0).sum(),
+                boards.len() as u64 * decisions,
+            ),
+            quantisation_alone: self.quantisation_alone,
+            nominal_divergences: diverges(&nominal),
+            cut_at_most: thresholds.cut_at_most,
+            short_at_least: thresholds.short_at_least,
+            cut_won: Margins::default(),
+            short_won: Margins::default(),
+            in_play: Margins::default(),
+        };
+        for (_, margins) in &per_board {
+            for &(winner, m) in margins {
+                match winner {
+                    Some(Side::Cut) => case.cut_won.add(m),
+                    Some(Side::Short) => case.short_won.add(m),
+                    None => case.in_play.add(m),
+                }
+            }
+        }
+        case
+    }
 }
 
 /// The report from every shard's part (in shard order): each case's counts summed, its
@@ -420,11 +501,7 @@ pub fn report(
         case.divergence = Rate::new(case.divergence.count, case.boards * decisions);
     }
     if let Some(csv) = csv {
-        csv.row(&CSV_HEADER)?;
-        for case in &cases {
-            csv.row(&case.csv(code_share(board)))?;
-        }
-        csv.flush()?;
+        write_csv(csv, &cases, board)?;
     }
     Ok(Report {
         header: Header::new("pullups", set, spec, board.adc.bits, plan.seed),
@@ -689,6 +766,16 @@ impl crate::study::Study for PullupStudy {
             out,
             &self.command,
             streamed,
+        )?)
+    }
+
+    fn write_reference(&self, out: &Output) -> Result<String, crate::study::StudyError> {
+        Ok(write_reference(
+            &self.set,
+            (&self.spec, &self.board),
+            &self.plan,
+            out,
+            &self.command,
         )?)
     }
 }

@@ -564,43 +564,12 @@ pub fn run_part(
                 .collect();
             for (&(i, g), f) in chunk.iter().zip(found) {
                 for (k, outcome) in f.into_iter().enumerate() {
-                    let c = &mut counts[k];
-                    c[0] += 1;
-                    match outcome {
-                        Outcome::NotWinning => {}
-                        Outcome::Kept => {
-                            c[1] += 1;
-                            c[2] += 1;
-                        }
-                        Outcome::Unfinished => {
-                            c[1] += 1;
-                            c[3] += 1;
-                        }
-                        Outcome::Lost(line) => {
-                            c[1] += 1;
-                            let key = (vertex_count(g), g.edges().len());
-                            let better = part.smallest[k]
-                                .as_ref()
-                                .is_none_or(|(_, l)| key < (l.vertices, l.edges));
-                            if better {
-                                let side = [Side::Cut, Side::Short][k];
-                                let names: Vec<&str> =
-                                    line.iter().map(|&e| g.edges()[e].name.as_str()).collect();
-                                part.smallest[k] = Some((
-                                    i,
-                                    Loss {
-                                        side: side.to_string().to_lowercase(),
-                                        family: fam.clone(),
-                                        vertices: key.0,
-                                        edges: key.1,
-                                        graph: g.to_string(),
-                                        line: names.join(","),
-                                        mistake: mistake(g, side, &line),
-                                    },
-                                ));
-                            }
-                        }
-                    }
+                    count(
+                        &mut counts[k],
+                        &mut part.smallest[k],
+                        (k, i, fam, g),
+                        outcome,
+                    );
                 }
             }
             done += chunk.len() as u64;
@@ -615,6 +584,89 @@ pub fn run_part(
         part.families.push(family);
     }
     Ok(part)
+}
+
+/// Counts board `i` of the plan (`g`, of family `fam`) for side `k` (Cut 0, Short 1):
+/// boards, winnable, kept, unfinished into `c`; a loss on a board smaller (vertices, then
+/// edges) than `smallest`'s becomes the smallest.
+fn count(
+    c: &mut [u64; 4],
+    smallest: &mut Option<(u64, Loss)>,
+    (k, i, fam, g): (usize, u64, &Family, &Graph),
+    outcome: Outcome,
+) {
+    c[0] += 1;
+    match outcome {
+        Outcome::NotWinning => {}
+        Outcome::Kept => {
+            c[1] += 1;
+            c[2] += 1;
+        }
+        Outcome::Unfinished => {
+            c[1] += 1;
+            c[3] += 1;
+        }
+        Outcome::Lost(line) => {
+            c[1] += 1;
+            let key = (vertex_count(g), g.edges().len());
+            let better = smallest
+                .as_ref()
+                .is_none_or(|(_, l)| key < (l.vertices, l.edges));
+            if better {
+                let side = [Side::Cut, Side::Short][k];
+                let names: Vec<&str> = line.iter().map(|&e| g.edges()[e].name.as_str()).collect();
+                *smallest = Some((
+                    i,
+                    Loss {
+                        side: side.to_string().to_lowercase(),
+                        family: fam.clone(),
+                        vertices: key.0,
+                        edges: key.1,
+                        graph: g.to_string(),
+                        line: names.join(","),
+                        mistake: mistake(g, side, &line),
+                    },
+                ));
+            }
+        }
+    }
+}
+
+/// The study in one plain loop, every board of every family in plan order, both sides, the
+/// report made from those counts: no shard, chunk, part or merge. The independent reference
+/// a merged study is checked against (issue 49); it shares with [`run_part`] only each
+/// board's game ([`keeps_win`]) and its counting, and with [`write_report`] the files' writer.
+pub fn write_reference(
+    plan: &Plan,
+    heuristic: Heuristic<'_>,
+    (name, command): (&str, &str),
+    out: &Output,
+) -> Result<String, StudyError> {
+    let mut families = Vec::new();
+    let mut smallest: [Option<(u64, Loss)>; 2] = [None, None];
+    let mut i = 0u64;
+    for (fam, graphs) in boards(plan)? {
+        let mut counts = [[0u64; 4]; 2];
+        let outcomes: Vec<[Outcome; 2]> = graphs
+            .par_iter()
+            .map(|g| {
+                [Side::Cut, Side::Short].map(|side| keeps_win(g, side, heuristic, plan.budget))
+            })
+            .collect();
+        for (g, sides) in graphs.iter().zip(outcomes) {
+            for (k, outcome) in sides.into_iter().enumerate() {
+                count(&mut counts[k], &mut smallest[k], (k, i, &fam, g), outcome);
+            }
+            i += 1;
+        }
+        families.push(FamilyCounts {
+            vertices: graphs.iter().map(vertex_count).max().unwrap_or(0),
+            family: fam,
+            counts,
+        });
+    }
+    let report = Report::new(plan, (name, command), families, smallest);
+    write_files(&report, out, false)
 }
 
 impl FamilyCounts {
@@ -664,14 +716,26 @@ pub fn report(plan: &Plan, (name, command): (&str, &str), parts: Vec<StrengthSha
             }
         }
     }
-    Report {
-        study: "heuristic",
-        command: command.to_string(),
-        heuristic: name.to_string(),
-        plan: plan.clone(),
-        rows: families.iter().flat_map(FamilyCounts::rows).collect(),
-        smallest_losses: smallest.into_iter().flatten().map(|(_, l)| l).collect(),
-        interrupted: families.len() < plan.families(),
+    Report::new(plan, (name, command), families, smallest)
+}
+
+impl Report {
+    /// The report of `families` (in plan order) and each side's smallest loss.
+    fn new(
+        plan: &Plan,
+        (name, command): (&str, &str),
+        families: Vec<FamilyCounts>,
+        smallest: [Option<(u64, Loss)>; 2],
+    ) -> Report {
+        Report {
+            study: "heuristic",
+            command: command.to_string(),
+            heuristic: name.to_string(),
+            plan: plan.clone(),
+            rows: families.iter().flat_map(FamilyCounts::rows).collect(),
+            smallest_losses: smallest.into_iter().flatten().map(|(_, l)| l).collect(),
+            interrupted: families.len() < plan.families(),
+        }
     }
 }
 
@@ -866,7 +930,11 @@ pub fn write_report(
     out: &Output,
     streamed: bool,
 ) -> Result<String, StudyError> {
-    let report = report(plan, (name, command), parts);
+    write_files(&report(plan, (name, command), parts), out, streamed)
+}
+
+/// `heuristic.csv` (unless `streamed`), the JSON, the summary and the plot.
+fn write_files(report: &Report, out: &Output, streamed: bool) -> Result<String, StudyError> {
     if !streamed {
         out.csv_rows("heuristic.csv", &report.csv_rows())
             .map_err(WriteError::from)?;
@@ -998,6 +1066,15 @@ impl crate::study::Study for StrengthStudy {
             shards,
             out,
             streamed,
+        )?)
+    }
+
+    fn write_reference(&self, out: &Output) -> Result<String, crate::study::StudyError> {
+        Ok(write_reference(
+            &self.plan,
+            &ideal_heuristic,
+            (HEURISTIC, &self.command),
+            out,
         )?)
     }
 }

@@ -53,6 +53,9 @@ pub trait Study: Sized + Sync {
         out: &Output,
         streamed: bool,
     ) -> Result<String, StudyError>;
+    /// The same report by the study's independent reference: one plain loop, no shard, no
+    /// merge (`birdcage study NAME --reference`), what a merged report is checked against.
+    fn write_reference(&self, out: &Output) -> Result<String, StudyError>;
 }
 
 /// The contents a study's report depends on besides its options.

@@ -226,48 +226,8 @@ pub fn run_part(
     control: &Control<'_>,
     shard: ShardId,
 ) -> ToleranceShard {
-    let size = set.size();
-    let adc = Adc::ideal(board.adc.bits, board.reference_volts());
-    let nominal_parts = Build::parts(board, size, None);
-    let decision_indices = set.decisions();
-    let decisions: Vec<Decision> = decision_indices
-        .par_iter()
-        .filter_map(|&i| {
-            let position = set.entries()[i as usize].position.clone();
-            let truth = Truth::of(&position)?;
-            let volts =
-                physical::game_volts(board, &nominal_parts, &position, PullupState::On).ok()?;
-            let nominal = code_choice(&position, &adc, &volts)?;
-            Some(Decision {
-                position,
-                truth,
-                nominal,
-            })
-        })
-        .collect();
-    let cut_wins = winners.map(|w| {
-        decisions
-            .iter()
-            .enumerate()
-            .filter(|(k, d)| w[*k][d.nominal.index(size)] == Some(Side::Cut))
-            .count() as u64
-    });
-    // Each finished game's decisions along its recorded path.
-    let slot: std::collections::HashMap<u32, usize> = decision_indices
-        .iter()
-        .enumerate()
-        .map(|(k, &i)| (i, k))
-        .collect();
-    let games: Vec<Vec<usize>> = set
-        .finished()
-        .iter()
-        .map(|&g| {
-            set.path(g)
-                .iter()
-                .filter_map(|i| slot.get(i).copied())
-                .collect()
-        })
-        .collect();
+    let study = Readings::new(set, board, winners);
+    let owned: Vec<u64> = (0..plan.boards).filter(|&b| shard.owns(b)).collect();
     let cells_total = plan.tolerances_ppm.len() as u64 * 3;
     let mut cells = Vec::new();
     'cells: for &ppm in &plan.tolerances_ppm {
@@ -275,77 +235,209 @@ pub fn run_part(
             if control.stopped() {
                 break 'cells;
             }
-            let mut drawn = board.clone();
-            drawn.tolerance = Tolerance { ppm, distribution };
-            let mut diverged = vec![0u64; decisions.len()];
-            let (mut game_hits, mut cut_lost, mut short_lost, mut pairs) = (0u64, 0u64, 0u64, 0u64);
-            let mut boards_done = 0u64;
-            let owned: Vec<u64> = (0..plan.boards).filter(|&b| shard.owns(b)).collect();
-            for chunk in owned.chunks(64) {
-                if control.stopped() {
-                    break;
-                }
-                let results: Vec<Vec<(usize, Edge)>> = chunk
-                    .par_iter()
-                    .map(|&b| {
-                        let parts = Build::parts(&drawn, size, Some(board_seed(plan.seed, b)));
-                        decisions
-                            .iter()
-                            .enumerate()
-                            .filter_map(|(k, d)| {
-                                let volts = physical::game_volts(
-                                    &drawn,
-                                    &parts,
-                                    &d.position,
-                                    PullupState::On,
-                                )
-                                .ok()?;
-                                let e = code_choice(&d.position, &adc, &volts)?;
-                                let benign = e == d.nominal
-                                    || (d.truth.is_tied(size, e)
-                                        && d.truth.is_tied(size, d.nominal));
-                                (!benign).then_some((k, e))
-                            })
-                            .collect()
-                    })
-                    .collect();
-                for divergences in results {
-                    let mut hit = vec![false; decisions.len()];
-                    for &(k, e) in &divergences {
-                        diverged[k] += 1;
-                        hit[k] = true;
-                        if let Some(w) = winners {
-                            let d = &decisions[k];
-                            let before = w[k][d.nominal.index(size)];
-                            let after = w[k][e.index(size)];
-                            match (before, after) {
-                                (Some(Side::Cut), Some(Side::Short)) => cut_lost += 1,
-                                (Some(Side::Short), Some(Side::Cut)) => short_lost += 1,
-                                _ => {}
-                            }
-                        }
-                    }
-                    game_hits += games.iter().filter(|g| g.iter().any(|&k| hit[k])).count() as u64;
-                    pairs += decisions.len() as u64;
-                }
-                boards_done += chunk.len() as u64;
-                let done_cells = cells.len() as u64;
+            let done_cells = cells.len() as u64;
+            let progress = |boards_done: u64| {
                 (control.progress)(
                     done_cells * owned.len() as u64 + boards_done,
                     cells_total * owned.len() as u64,
-                );
-            }
-            cells.push(CellCounts {
-                diverged,
-                game_hits,
-                cut_lost,
-                short_lost,
-                pairs,
-                boards: boards_done,
-            });
+                )
+            };
+            let tolerance = Tolerance { ppm, distribution };
+            cells.push(study.cell(
+                tolerance,
+                plan.seed,
+                &owned,
+                &|| control.stopped(),
+                &progress,
+            ));
         }
     }
-    ToleranceShard { cut_wins, cells }
+    ToleranceShard {
+        cut_wins: study.cut_wins(),
+        cells,
+    }
+}
+
+/// What every cell reads: the set's decisions with the nominal board's move, each finished
+/// game's decisions, and the perfect-play winners after each move.
+struct Readings<'a> {
+    board: &'a Board,
+    size: heuristic::Size,
+    adc: Adc,
+    decisions: Vec<Decision>,
+    games: Vec<Vec<usize>>,
+    winners: Option<&'a ChildWinners>,
+}
+
+impl<'a> Readings<'a> {
+    fn new(set: &PositionSet, board: &'a Board, winners: Option<&'a ChildWinners>) -> Readings<'a> {
+        let size = set.size();
+        let adc = Adc::ideal(board.adc.bits, board.reference_volts());
+        let nominal_parts = Build::parts(board, size, None);
+        let decision_indices = set.decisions();
+        let decisions: Vec<Decision> = decision_indices
+            .par_iter()
+            .filter_map(|&i| {
+                let position = set.entries()[i as usize].position.clone();
+                let truth = Truth::of(&position)?;
+                let volts =
+                    physical::game_volts(board, &nominal_parts, &position, PullupState::On).ok()?;
+                let nominal = code_choice(&position, &adc, &volts)?;
+                Some(Decision {
+                    position,
+                    truth,
+                    nominal,
+                })
+            })
+            .collect();
+        // Each finished game's decisions along its recorded path.
+        let slot: std::collections::HashMap<u32, usize> = decision_indices
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| (i, k))
+            .collect();
+        let games: Vec<Vec<usize>> = set
+            .finished()
+            .iter()
+            .map(|&g| {
+                set.path(g)
+                    .iter()
+                    .filter_map(|i| slot.get(i).copied())
+                    .collect()
+            })
+            .collect();
+        Readings {
+            board,
+            size,
+            adc,
+            decisions,
+            games,
+            winners,
+        }
+    }
+
+    /// Decisions where Cut, after the nominal board's move, wins.
+    fn cut_wins(&self) -> Option<u64> {
+        self.winners.map(|w| {
+            self.decisions
+                .iter()
+                .enumerate()
+                .filter(|(k, d)| w[*k][d.nominal.index(self.size)] == Some(Side::Cut))
+                .count() as u64
+        })
+    }
+
+    /// One cell over the boards numbered `boards`, drawn from `seed` with `tolerance`, in
+    /// chunks that `stopped` can end; `progress(boards done)` after each chunk.
+    fn cell(
+        &self,
+        tolerance: Tolerance,
+        seed: u64,
+        boards: &[u64],
+        stopped: &dyn Fn() -> bool,
+        progress: &dyn Fn(u64),
+    ) -> CellCounts {
+        let (size, adc, decisions, winners) = (self.size, &self.adc, &self.decisions, self.winners);
+        let mut drawn = self.board.clone();
+        drawn.tolerance = tolerance;
+        let mut diverged = vec![0u64; decisions.len()];
+        let (mut game_hits, mut cut_lost, mut short_lost, mut pairs) = (0u64, 0u64, 0u64, 0u64);
+        let mut boards_done = 0u64;
+        for chunk in boards.chunks(64) {
+            if stopped() {
+                break;
+            }
+            let results: Vec<Vec<(usize, Edge)>> = chunk
+                .par_iter()
+                .map(|&b| {
+                    let parts = Build::parts(&drawn, size, Some(board_seed(seed, b)));
+                    decisions
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(k, d)| {
+                            let volts =
+                                physical::game_volts(&drawn, &parts, &d.position, PullupState::On)
+                                    .ok()?;
+                            let e = code_choice(&d.position, adc, &volts)?;
+                            let benign = e == d.nominal
+                                || (d.truth.is_tied(size, e) && d.truth.is_tied(size, d.nominal));
+                            (!benign).then_some((k, e))
+                        })
+                        .collect()
+                })
+                .collect();
+            for divergences in results {
+                let mut hit = vec![false; decisions.len()];
+                for &(k, e) in &divergences {
+                    diverged[k] += 1;
+                    hit[k] = true;
+                    if let Some(w) = winners {
+                        let d = &decisions[k];
+                        let before = w[k][d.nominal.index(size)];
+                        let after = w[k][e.index(size)];
+                        match (before, after) {
+                            (Some(Side::Cut), Some(Side::Short)) => cut_lost += 1,
+                            (Some(Side::Short), Some(Side::Cut)) => short_lost += 1,
+                            _ => {}
+                        }
+                    }
+                }
+                game_hits += self
+                    .games
+                    .iter()
+                    .filter(|g| g.iter().any(|&k| hit[k]))
+                    .count() as u64;
+                pairs += decisions.len() as u64;
+            }
+            boards_done += chunk.len() as u64;
+            progress(boards_done);
+        }
+        CellCounts {
+            diverged,
+            game_hits,
+            cut_lost,
+            short_lost,
+            pairs,
+            boards: boards_done,
+        }
+    }
+}
+
+/// The study in one plain loop, every cell over all its boards, the report written from
+/// those counts: no shard, part or merge. The independent reference a merged study is
+/// checked against (issue 49); it shares with [`run_part`] only each cell's computation and
+/// with [`write_report`] only the files' writer. `perfect` names the solver behind `winner`.
+pub fn write_reference(
+    set: &PositionSet,
+    (spec, board): (String, Board),
+    plan: &Plan,
+    winner: Option<(&str, Winner<'_>)>,
+    out: &Output,
+    command: &str,
+) -> Result<String, super::report::WriteError> {
+    let winners = winner.map(|(_, w)| child_winners(set, w));
+    let study = Readings::new(set, &board, winners.as_ref());
+    let all: Vec<u64> = (0..plan.boards).collect();
+    let mut cells = Vec::new();
+    for &ppm in &plan.tolerances_ppm {
+        for distribution in distributions(ppm) {
+            let tolerance = Tolerance { ppm, distribution };
+            cells.push(study.cell(tolerance, plan.seed, &all, &|| false, &|_| {}));
+        }
+    }
+    let counts = ToleranceShard {
+        cut_wins: study.cut_wins(),
+        cells,
+    };
+    write_counts(
+        set,
+        (spec, &board),
+        plan,
+        winner.map(|(n, _)| n),
+        counts,
+        out,
+        command,
+    )
 }
 
 /// The cells of the report from the merged counts, and one CSV row per position that ever
@@ -492,9 +584,22 @@ pub fn write_report(
     for part in parts {
         merged.merge(part);
     }
-    let cut_wins = merged.cut_wins;
+    write_counts(set, (spec, &board), plan, perfect, merged, out, command)
+}
+
+/// The files from the study's counts over all its boards.
+fn write_counts(
+    set: &PositionSet,
+    (spec, board): (String, &Board),
+    plan: &Plan,
+    perfect: Option<&str>,
+    counts: ToleranceShard,
+    out: &Output,
+    command: &str,
+) -> Result<String, super::report::WriteError> {
+    let cut_wins = counts.cut_wins;
     let mut positions_csv = out.csv("tolerance-positions.csv")?;
-    let cells = cells(set, plan, perfect.is_some(), merged, &mut positions_csv)?;
+    let cells = cells(set, plan, perfect.is_some(), counts, &mut positions_csv)?;
     positions_csv.flush()?;
     let report = Report {
         header: Header::new("tolerance", set, &spec, board.adc.bits, plan.seed),
@@ -764,6 +869,18 @@ impl crate::study::Study for ToleranceStudy {
             &self.plan,
             Some(PERFECT),
             shards,
+            out,
+            &self.command,
+        )?)
+    }
+
+    fn write_reference(&self, out: &Output) -> Result<String, crate::study::StudyError> {
+        let winner: Winner<'_> = &perfect_winner;
+        Ok(write_reference(
+            &self.set,
+            self.board.clone(),
+            &self.plan,
+            Some((PERFECT, winner)),
             out,
             &self.command,
         )?)

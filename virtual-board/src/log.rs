@@ -55,13 +55,16 @@ impl Log {
         }
     }
 
-    /// The log of `elf` from the start of the frame a debugger was reading when the core
-    /// stopped: a debugger reads RTT while the core runs, and may have taken a frame's first
-    /// bytes (rzCOBS frames end in 0, so the frame's start is found).
+    /// The log of `elf` from the start of the last whole frame the firmware wrote, whether
+    /// a debugger (the bench, reading RTT while the core runs) took it already or not: a
+    /// panic's words then carry its message on every run, whoever read it first. Without a
+    /// whole last frame, from the start of the frame the debugger was reading (it may have
+    /// taken the frame's first bytes; rzCOBS frames end in 0, so the start is found).
     pub fn after_debugger(elf: &Elf, core: &mut Core<'_>) -> Log {
         let mut log = Log::new(elf);
         if log.framed
             && let Some(block) = log.control_block(core)
+            && !block.rewind_up_to_last(core, 0, 0).unwrap_or(false)
         {
             let _ = block.rewind_up(core, 0, 0);
         }

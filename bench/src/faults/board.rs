@@ -230,6 +230,10 @@ pub struct BoardFaultPart {
 /// Runs `faults` on boards from `connect` (a fresh virtual board with the faults it is given:
 /// none for the reference), games of `size` on `profile`. `progress(done, planned)` is called
 /// after each fault and stops the campaign by breaking.
+///
+/// The campaign in one plain loop, no part, no shard, no merge: the independent reference
+/// the merged shards of the campaign are checked against (issue 49). It shares with
+/// [`board_fault_campaign_part`] only the intact board's game and each fault's trial.
 pub fn board_fault_campaign(
     connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
     profile: &'static Profile,
@@ -237,15 +241,22 @@ pub fn board_fault_campaign(
     faults: &[BoardFaultCase],
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<BoardFaultRun, FaultCampaignError> {
-    let part = board_fault_campaign_part(connect, profile, size, faults, &|_| true, &mut |done| {
-        progress(done, faults.len())
-    })?;
-    Ok(BoardFaultRun {
-        size: part.size,
-        reference: part.reference,
-        trials: part.trials.into_iter().map(|(_, t)| t).collect(),
-        planned: part.planned,
-    })
+    let predictor = Predictor::new(profile, size);
+    let reference = intact(connect, profile, &predictor, size)?;
+    let mut run = BoardFaultRun {
+        size: size.get(),
+        reference: reference.record.to_string(),
+        trials: Vec::new(),
+        planned: faults.len(),
+    };
+    for fault in faults {
+        let trial = board_trial(connect, profile, &predictor, size, &reference, fault);
+        run.trials.push(trial);
+        if progress(run.trials.len(), faults.len()).is_break() {
+            break;
+        }
+    }
+    Ok(run)
 }
 
 /// Runs the faults `owns` picks (by index in `faults`), each on a fresh virtual board, after
@@ -261,46 +272,64 @@ pub fn board_fault_campaign_part(
     progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
 ) -> Result<BoardFaultPart, FaultCampaignError> {
     let predictor = Predictor::new(profile, size);
-    let reference = {
-        let mut intact = connect(&[])?;
-        if let Some(dark) = dark_leds(&mut intact, profile)? {
-            return Err(FaultCampaignError::Reference(format!(
-                "the intact board's LEDs stay dark: {dark}"
-            )));
-        }
-        reference(&mut intact, &predictor, size)?
-    };
+    let reference = intact(connect, profile, &predictor, size)?;
     let mut part = BoardFaultPart {
         size: size.get(),
         reference: reference.record.to_string(),
         trials: Vec::new(),
         planned: faults.len(),
     };
-    let script = Script::Record(Box::new(reference.record.clone()));
     for (i, fault) in faults.iter().enumerate() {
         if !owns(i) {
             continue;
         }
-        let verdict = match connect(&[fault.spec]) {
-            Ok(mut board) => trial(&mut board, profile, &predictor, size, &reference, &script),
-            Err(e) => BoardVerdict::Stopped {
-                said: e.to_string(),
-            },
-        };
-        part.trials.push((
-            i,
-            BoardTrial {
-                fault: fault.spec.to_string(),
-                what: fault.what.clone(),
-                verdict,
-                check: fault.check.clone(),
-            },
-        ));
+        let trial = board_trial(connect, profile, &predictor, size, &reference, fault);
+        part.trials.push((i, trial));
         if progress(part.trials.len()).is_break() {
             break;
         }
     }
     Ok(part)
+}
+
+/// The intact board's reference game, its LEDs checked first.
+fn intact(
+    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
+    profile: &Profile,
+    predictor: &Predictor,
+    size: Size,
+) -> Result<Reference, FaultCampaignError> {
+    let mut intact = connect(&[])?;
+    if let Some(dark) = dark_leds(&mut intact, profile)? {
+        return Err(FaultCampaignError::Reference(format!(
+            "the intact board's LEDs stay dark: {dark}"
+        )));
+    }
+    reference(&mut intact, predictor, size)
+}
+
+/// One fault on a fresh virtual board.
+fn board_trial(
+    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
+    profile: &Profile,
+    predictor: &Predictor,
+    size: Size,
+    reference: &Reference,
+    fault: &BoardFaultCase,
+) -> BoardTrial {
+    let script = Script::Record(Box::new(reference.record.clone()));
+    let verdict = match connect(&[fault.spec]) {
+        Ok(mut board) => trial(&mut board, profile, predictor, size, reference, &script),
+        Err(e) => BoardVerdict::Stopped {
+            said: e.to_string(),
+        },
+    };
+    BoardTrial {
+        fault: fault.spec.to_string(),
+        what: fault.what.clone(),
+        verdict,
+        check: fault.check.clone(),
+    }
 }
 
 /// One faulty board: the LED check, then the reference game.
@@ -312,16 +341,8 @@ fn trial(
     reference: &Reference,
     script: &Script,
 ) -> BoardVerdict {
-    // The bench's words, with the firmware's last log line the bench read (a panic's message).
-    let stopped = |board: &mut Hil, e: TargetError| {
-        let said = e.to_string();
-        let last = board.logs().pop();
-        BoardVerdict::Stopped {
-            said: match last {
-                Some(line) if !said.contains(&line) => format!("{said}; its log ends: {line}"),
-                _ => said,
-            },
-        }
+    let stopped = |board: &mut Hil, e: TargetError| BoardVerdict::Stopped {
+        said: stopped_words(board, e),
     };
     match dark_leds(board, profile) {
         Ok(Some(leds)) => return BoardVerdict::Dark { leds },
@@ -331,6 +352,22 @@ fn trial(
     match observe(board, predictor, size, 1, script) {
         Ok((seen, steps)) => BoardVerdict::Game(classify(reference, &seen, &steps, size)),
         Err(e) => stopped(board, e),
+    }
+}
+
+/// What the bench says of a board that stopped, the same on every run. A board that said why
+/// it stopped (a panic, with its last log line: the virtual board's words) is taken at its
+/// word: what the bench's link hit next, and which log lines the bench had read by then, are
+/// the race between the two processes. Otherwise the bench's error, with the firmware's last
+/// log line the bench read.
+fn stopped_words(board: &mut Hil, e: TargetError) -> String {
+    if let TargetError::Lost(Lost::Machine { said, .. }) = e {
+        return said;
+    }
+    let said = e.to_string();
+    match board.logs().pop() {
+        Some(line) if !said.contains(&line) => format!("{said}; its log ends: {line}"),
+        _ => said,
     }
 }
 

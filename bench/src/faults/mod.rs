@@ -332,23 +332,36 @@ pub struct FaultPart {
 /// Runs every fault of every kind on `target` (a board for games of `size`, `profile`'s
 /// firmware) against the reference game. `progress(done, planned)` is called after each
 /// fault and stops the campaign by breaking (the run then holds the faults done).
+///
+/// The campaign as the bench ran it before shards: one plain loop, no part, no shard, no
+/// merge. It is the independent reference the merged shards of a campaign are checked
+/// against (issue 49), so it shares with [`fault_campaign_part`] only each fault's trial.
 pub fn fault_campaign(
     target: &mut dyn DefectTarget,
     profile: &'static boards::Profile,
     size: Size,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<FaultRun, FaultCampaignError> {
-    let planned = planned_faults(profile, size).len();
-    let part = fault_campaign_part(target, profile, size, &|_| true, &mut |done| {
-        progress(done, planned)
-    })?;
-    Ok(FaultRun {
-        stage: part.stage,
-        size: part.size,
-        reference: part.reference,
-        trials: part.trials.into_iter().map(|(_, t)| t).collect(),
-        planned: part.planned,
-    })
+    let predictor = Predictor::new(profile, size);
+    target.repair();
+    let reference = reference(target, &predictor, size)?;
+    let faults = planned_faults(profile, size);
+    let mut run = FaultRun {
+        stage: target.stage(),
+        size: size.get(),
+        reference: reference.record.to_string(),
+        trials: Vec::new(),
+        planned: faults.len(),
+    };
+    for (i, &(kind, fault)) in faults.iter().enumerate() {
+        let trial = fault_trial(target, &predictor, size, &reference, i, (kind, fault))?;
+        run.trials.push(trial);
+        if progress(i + 1, faults.len()).is_break() {
+            break;
+        }
+    }
+    target.repair();
+    Ok(run)
 }
 
 /// Runs the faults `owns` picks (by index in [`planned_faults`]) on `target`, after the
@@ -373,45 +386,56 @@ pub fn fault_campaign_part(
         trials: Vec::new(),
         planned: faults.len(),
     };
-    let script = Script::Record(Box::new(reference.record.clone()));
-    for (i, &(kind, fault)) in faults.iter().enumerate() {
+    for (i, &fault) in faults.iter().enumerate() {
         if !owns(i) {
             continue;
         }
-        target.repair();
-        target.inject(fault)?;
-        let (seen, steps) = observe(target, &predictor, size, i + 1, &script)?;
-        let active_from = if acts_through_states(fault) {
-            reference
-                .positions
-                .iter()
-                .position(|p| Defect::on_cage(&[fault], p).states() != p.states())
-        } else {
-            Some(0)
-        };
-        let verdict = match classify(&reference, &seen, &steps, size) {
-            Verdict::Silent if active_from.is_none() => Verdict::Idle,
-            v => v,
-        };
-        run.trials.push((
-            i,
-            Trial {
-                size: size.get(),
-                kind,
-                place: place(fault),
-                verdict,
-                active_from,
-                bench_saw: steps
-                    .iter()
-                    .any(|s| s.worst.as_ref().is_some_and(|(_, d)| *d > s.band)),
-            },
-        ));
+        let trial = fault_trial(target, &predictor, size, &reference, i, fault)?;
+        run.trials.push((i, trial));
         if progress(run.trials.len()).is_break() {
             break;
         }
     }
     target.repair();
     Ok(run)
+}
+
+/// Fault `i` of the campaign on the board repaired first, played as game `i + 1` with the
+/// reference game's moves.
+fn fault_trial(
+    target: &mut dyn DefectTarget,
+    predictor: &Predictor,
+    size: Size,
+    reference: &Reference,
+    i: usize,
+    (kind, fault): (Kind, Defect),
+) -> Result<Trial, FaultCampaignError> {
+    let script = Script::Record(Box::new(reference.record.clone()));
+    target.repair();
+    target.inject(fault)?;
+    let (seen, steps) = observe(target, predictor, size, i + 1, &script)?;
+    let active_from = if acts_through_states(fault) {
+        reference
+            .positions
+            .iter()
+            .position(|p| Defect::on_cage(&[fault], p).states() != p.states())
+    } else {
+        Some(0)
+    };
+    let verdict = match classify(reference, &seen, &steps, size) {
+        Verdict::Silent if active_from.is_none() => Verdict::Idle,
+        v => v,
+    };
+    Ok(Trial {
+        size: size.get(),
+        kind,
+        place: place(fault),
+        verdict,
+        active_from,
+        bench_saw: steps
+            .iter()
+            .any(|s| s.worst.as_ref().is_some_and(|(_, d)| *d > s.band)),
+    })
 }
 
 /// Whether the fault acts only through the edges' states (so it is on the cage only in some

@@ -45,6 +45,10 @@ pub struct Cmd {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Run the independent reference instead (one geng run, every terminal pair solved, no
+    /// parts, no merge): slow; what a merged report is checked against at small N.
+    #[arg(long, conflicts_with_all = ["jobs", "shard", "shards", "merge", "slurm", "status"])]
+    reference: bool,
 }
 
 /// The default number of parts for a search on `n` vertices: one part takes a few seconds to
@@ -62,6 +66,13 @@ fn default_parts(n: usize) -> u32 {
 impl Cmd {
     pub fn run(&self) -> Result<String> {
         let n = usize::from(self.vertices);
+        if self.reference {
+            let dir = self.out.as_deref();
+            if let Some(dir) = dir {
+                studies::report::Output::new(dir)?;
+            }
+            return self.written(&links::reference::search(n)?, dir);
+        }
         let Some(dir) = &self.out else {
             let count = self.shard.shards.unwrap_or_else(|| default_parts(n));
             let ids: Vec<PartId> = PartId::all(count).collect();
@@ -116,14 +127,18 @@ impl Cmd {
 
     /// The report from every part: to stdout in the chosen format, and to `dir`.
     fn report(&self, parts: &[LinksShard], dir: Option<&Path>) -> Result<String> {
-        let report = links::merge(parts)?;
-        let json = serde_json::to_string_pretty(&Json::new(&report))? + "\n";
+        self.written(&links::merge(parts)?, dir)
+    }
+
+    /// `report` to stdout in the chosen format, and to `dir`.
+    fn written(&self, report: &Report, dir: Option<&Path>) -> Result<String> {
+        let json = serde_json::to_string_pretty(&Json::new(report))? + "\n";
         if let Some(dir) = dir {
-            write_outputs(dir, &report, &json)?;
+            write_outputs(dir, report, &json)?;
         }
         Ok(match self.format {
             Format::Json => json,
-            Format::Text => text(&report),
+            Format::Text => text(report),
         })
     }
 

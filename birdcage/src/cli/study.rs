@@ -67,6 +67,10 @@ struct Run<O: Args> {
     /// removed first).
     #[arg(long)]
     force: bool,
+    /// Run the study's independent reference instead (one plain loop, no shard, no part, no
+    /// merge): what a merged study is checked against.
+    #[arg(long, conflicts_with_all = ["shard", "shards", "merge", "slurm", "status"])]
+    reference: bool,
     #[command(flatten)]
     shard: ShardArgs,
 }
@@ -91,6 +95,10 @@ impl<O: Args + serde::Serialize> Run<O> {
         argv.extend(shards::options::to_args(&self.options)?);
         let command = format!("birdcage {}", argv.join(" "));
         let plan = S::plan(&self.options, &command)?;
+        if self.reference {
+            let out = studies::report::Output::fresh(&self.out, self.force)?;
+            return Ok(plan.write_reference(&out)?);
+        }
         studies::report::Output::new(&self.out)?;
         let dir = shard::absolute(&self.out)?;
         let job = shards::Job::new(

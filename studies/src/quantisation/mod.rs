@@ -129,17 +129,7 @@ pub fn run_part(
                 continue;
             };
             part.tally.add(i, &decision);
-            if decision.moves.iter().any(|r| r.judgement.diverges()) {
-                let truth = &decision.truth;
-                let mut row = vec![
-                    i.to_string(),
-                    set.record(i),
-                    truth.choice.to_string(),
-                    tied_names(size, truth.tied).join(" "),
-                ];
-                for c in decision.moves.chunks(bits.len()) {
-                    row.push(c.iter().map(|r| r.judgement.letter()).collect());
-                }
+            if let Some(row) = divergent_row(set, bits, i, &decision) {
                 match stream.as_deref_mut() {
                     Some(csv) => csv.row(&row)?,
                     None => part.rows.push((k as u64, row)),
@@ -168,7 +158,6 @@ pub fn report(
 ) -> Result<Report, StudyError> {
     let size = set.size();
     let study = Study::new(converters, bits, size)?;
-    let decisions = set.decisions();
     let mut tally = Tally::new(study.columns(), worst);
     let mut done = 0;
     let mut csv_rows = Vec::new();
@@ -179,12 +168,108 @@ pub fn report(
     }
     csv_rows.sort_by_key(|(k, _)| *k);
     if let Some(csv) = positions_csv {
-        csv.row(&positions_header(converters, bits))?;
-        for (_, row) in &csv_rows {
-            csv.row(row)?;
-        }
-        csv.flush()?;
+        let rows: Vec<Vec<String>> = csv_rows.into_iter().map(|(_, row)| row).collect();
+        write_positions(csv, converters, bits, &rows)?;
     }
+    Ok(from_tally(
+        set,
+        (converters, seed),
+        bits,
+        worst,
+        &study,
+        tally,
+        done,
+    ))
+}
+
+/// The study in one plain loop: every decision of the set read in order into one tally,
+/// the divergent positions' rows written to `positions_csv` in set order, the report made
+/// from them: no shard, part, chunk or merge. The independent reference a merged study is
+/// checked against (issue 49); it shares with [`run_part`] only the reading of a decision
+/// ([`Study::read`]) and with [`report`] only the report's table ([`from_tally`]).
+pub fn reference(
+    set: &PositionSet,
+    (converters, seed): (&[Converter], u64),
+    bits: &[u8],
+    worst: usize,
+    positions_csv: &mut CsvWriter,
+) -> Result<Report, StudyError> {
+    let study = Study::new(converters, bits, set.size())?;
+    let mut tally = Tally::new(study.columns(), worst);
+    let mut rows = Vec::new();
+    let decisions = set.decisions();
+    let read: Vec<Option<Decision>> = decisions
+        .par_iter()
+        .map(|&i| study.read(&set.entries()[i as usize].position))
+        .collect();
+    for (&i, decision) in decisions.iter().zip(read) {
+        let Some(decision) = decision else { continue };
+        tally.add(i, &decision);
+        rows.extend(divergent_row(set, bits, i, &decision));
+    }
+    write_positions(positions_csv, converters, bits, &rows)?;
+    let done = decisions.len();
+    Ok(from_tally(
+        set,
+        (converters, seed),
+        bits,
+        worst,
+        &study,
+        tally,
+        done,
+    ))
+}
+
+/// The positions CSV: its header, then `rows`.
+fn write_positions(
+    csv: &mut CsvWriter,
+    converters: &[Converter],
+    bits: &[u8],
+    rows: &[Vec<String>],
+) -> Result<(), StudyError> {
+    csv.row(&positions_header(converters, bits))?;
+    for row in rows {
+        csv.row(row)?;
+    }
+    Ok(csv.flush()?)
+}
+
+/// The positions CSV's row of decision `i` when it diverges somewhere: the position, its
+/// exact choice and tied set, a letter per converter and resolution.
+fn divergent_row(
+    set: &PositionSet,
+    bits: &[u8],
+    i: u32,
+    decision: &Decision,
+) -> Option<Vec<String>> {
+    if !decision.moves.iter().any(|r| r.judgement.diverges()) {
+        return None;
+    }
+    let truth = &decision.truth;
+    let mut row = vec![
+        i.to_string(),
+        set.record(i),
+        truth.choice.to_string(),
+        tied_names(set.size(), truth.tied).join(" "),
+    ];
+    for c in decision.moves.chunks(bits.len()) {
+        row.push(c.iter().map(|r| r.judgement.letter()).collect());
+    }
+    Some(row)
+}
+
+/// The report of `done` decisions read into `tally`.
+fn from_tally(
+    set: &PositionSet,
+    (converters, seed): (&[Converter], u64),
+    bits: &[u8],
+    worst: usize,
+    study: &Study,
+    tally: Tally,
+    done: usize,
+) -> Report {
+    let size = set.size();
+    let decisions = set.decisions();
     let mut rows = Vec::new();
     for (column, a) in tally.columns.iter().enumerate() {
         let converter = &converters[column / bits.len()];
@@ -237,7 +322,7 @@ pub fn report(
             worst,
         });
     }
-    Ok(Report {
+    Report {
         study: "quantisation",
         size: size.get(),
         seed,
@@ -251,7 +336,7 @@ pub fn report(
         rows,
         margin_histogram_10bit: tally.margin_histogram,
         exact_ties: tally.exact_ties,
-    })
+    }
 }
 
 /// The edges of a tied mask, in reading order.
@@ -406,14 +491,40 @@ impl crate::study::Study for QuantisationStudy {
             shards,
             csv.as_mut(),
         )?;
-        write_tables(&report, out)?;
+        self.files(&report, out)
+    }
+
+    fn write_reference(
+        &self,
+        out: &crate::report::Output,
+    ) -> Result<String, crate::study::StudyError> {
+        let report = reference(
+            &self.set,
+            (&self.converters, self.seed),
+            &self.bits,
+            WORST,
+            &mut out.csv(POSITIONS_CSV)?,
+        )?;
+        self.files(&report, out)
+    }
+}
+
+impl QuantisationStudy {
+    /// The tables, the JSON, the summary and the plots of a report (the merged one's and the
+    /// reference's alike).
+    fn files(
+        &self,
+        report: &Report,
+        out: &crate::report::Output,
+    ) -> Result<String, crate::study::StudyError> {
+        write_tables(report, out)?;
         let summary = report.markdown(&self.command);
         Ok(crate::report::finish(
             out,
-            Self::NAME,
-            &report,
+            <Self as crate::study::Study>::NAME,
+            report,
             summary,
-            || plots(&report, out),
+            || plots(report, out),
         )?)
     }
 }

@@ -7,10 +7,13 @@
 //! The search splits into independent parts with geng's `res/mod`: [`run_part`] runs one,
 //! [`LinksShard`]'s text form stores it, and [`merge`] makes the report from all of them, so the
 //! parts of a large run can go to a cluster as a job array and come back as files.
+//! [`reference::search`] is the same report by another road, for tests and CI to hold the
+//! split and the merge against.
 
 mod canonical;
 pub mod paper;
 mod part;
+pub mod reference;
 mod report;
 mod run;
 mod store;
