@@ -393,6 +393,7 @@ fn the_web_app_in_chromium() {
         the_hint_knows_the_machine(&browser);
         the_hinted_edge_is_the_legends_green(&browser);
         the_controls_are_on_the_first_screen(&browser);
+        the_hint_is_read_on_a_phone(&browser);
         the_board_fits_and_its_labels_are_readable(&browser);
         the_line_under_the_board_starts_afresh(&browser);
         bad_input_is_named(&browser);
@@ -622,6 +623,36 @@ fn the_controls_are_on_the_first_screen(b: &Browser) {
         b.screenshot(&dir.join(format!("m8-first-screen-{width}x{height}.png")));
         println!("{width}x{height}: {seen}");
     }
+    b.size(1280, 1000);
+}
+
+/// Issue 52: on a phone the hint's explanation was in the panel, below the fold, and the
+/// text on the first screen spoke of Bridj-It 2.0's machine while one played Shannon's. The
+/// hint's line now stands under the board too, on the first screen.
+fn the_hint_is_read_on_a_phone(b: &Browser) {
+    b.size(390, 844);
+    b.open("size=4&theme=light");
+    b.click("#hint");
+    let seen = b.script(
+        "const info = document.querySelector('#info');\
+         const r = info.getBoundingClientRect();\
+         return { text: info.textContent, top: r.top, bottom: r.bottom, fold: window.innerHeight,\
+                  header: document.querySelector('header').innerText };",
+        json!([]),
+    );
+    let text = seen["text"].as_str().unwrap();
+    assert!(text.starts_with("Hint: c7: "), "{seen}");
+    assert!(
+        seen["top"].as_f64().unwrap() >= 0.0
+            && seen["bottom"].as_f64().unwrap() <= seen["fold"].as_f64().unwrap(),
+        "the hint's line is below the fold: {seen}"
+    );
+    assert!(
+        !seen["header"].as_str().unwrap().contains("Bridj-It"),
+        "{seen}"
+    );
+    let dir = target_dir().join("web-screenshots");
+    b.screenshot(&dir.join("m4-hint-390x844.png"));
     b.size(1280, 1000);
 }
 

@@ -70,6 +70,26 @@ pub fn digits_to_rank<'a>(drops: impl IntoIterator<Item = &'a BigRational>) -> u
 /// );
 /// ```
 pub fn ranking<E: Display>(drops: &[(E, BigRational)], digits: usize) -> String {
+    ranking_naming(drops, digits, usize::MAX)
+}
+
+/// [`ranking`] naming at most `most` edges of a set (the rest counted: `A1, B2 and 62
+/// more`), for a page whose panel has no room for M=8's 64 equal drops.
+///
+/// ```
+/// use num_rational::BigRational;
+/// let half = BigRational::new(1.into(), 2.into());
+/// let drops: Vec<_> = ["A1", "B2", "C3", "D4"].iter().map(|e| (*e, half.clone())).collect();
+/// assert_eq!(
+///     emulator::share::ranking_naming(&drops, 3, 2),
+///     "Largest drop 50.0 % of the supply, on A1, B2 and 2 more (exactly equal).\n"
+/// );
+/// ```
+pub fn ranking_naming<E: Display>(
+    drops: &[(E, BigRational)],
+    digits: usize,
+    most: usize,
+) -> String {
     let Some(largest) = drops.iter().map(|(_, d)| d).max() else {
         return "No resistor carries current.\n".to_string();
     };
@@ -82,6 +102,9 @@ pub fn ranking<E: Display>(drops: &[(E, BigRational)], digits: usize) -> String 
     };
     let list = |names: &[String]| match names {
         [one] => one.clone(),
+        all if all.len() > most => {
+            format!("{} and {} more", all[..most].join(", "), all.len() - most)
+        }
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
         [] => String::new(),
     };

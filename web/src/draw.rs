@@ -16,6 +16,18 @@ use crate::layout;
 
 /// One grid unit of the cage, in SVG user units.
 const U: f64 = 48.0;
+/// A zig-zag's amplitude at most, in pixels.
+const ZIG_AMP: f64 = 0.11 * U;
+/// A resistor's stroke, no current to the largest drop.
+const MIN_BODY: f64 = 1.5;
+const MAX_BODY: f64 = 6.0;
+/// The halo's stroke beyond the body's.
+const HALO: f64 = 2.5;
+/// The widest halo.
+const MAX_HALO: f64 = MAX_BODY + HALO;
+/// The drop labels' font size, in pixels (set here, not in the style sheet: the labels are
+/// placed clear of the zig-zags by it).
+const LABEL_PX: f64 = 12.0;
 
 /// The labels' size in user units on a board up to [`COORD_WIDTH`] wide.
 const COORD: f64 = 16.0;
@@ -177,7 +189,7 @@ impl Scene<'_> {
             }
             EdgeState::Resistor => {
                 let t = self.heat(e);
-                let width = 1.5 + 4.5 * t;
+                let width = MIN_BODY + (MAX_BODY - MIN_BODY) * t;
                 let colour = viridis(t);
                 line(&mut s, a, at(0.22), "lead", "");
                 line(&mut s, at(0.78), b, "lead", "");
@@ -186,22 +198,25 @@ impl Scene<'_> {
                     s,
                     "<path class=\"halo\" d=\"{zig}\" stroke-width=\"{:.1}\"/>\
                      <path class=\"body\" d=\"{zig}\" stroke=\"{colour}\" stroke-width=\"{width:.1}\"/>",
-                    width + 2.5
+                    width + HALO
                 );
                 if self.show_drops
                     && let Some(p) = self.percent(e)
                 {
                     let m = at(0.5);
+                    // Clear of the zig-zag at its widest (amplitude and half the widest halo)
+                    // by a gap: beside a vertical one, above a horizontal one by half a line.
+                    let clear = ZIG_AMP + MAX_HALO / 2.0 + 2.0;
                     let (dx, dy) = if (a.0 - b.0).abs() < 1e-6 {
-                        (0.2 * U, 0.0)
+                        (clear, 0.0)
                     } else {
-                        (0.0, -0.2 * U)
+                        (0.0, -(clear + LABEL_PX / 2.0))
                     };
                     let anchor = if dx > 0.0 { "start" } else { "middle" };
                     let _ = write!(
                         s,
                         "<text class=\"pct\" x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"{anchor}\" \
-                         dominant-baseline=\"middle\">{p}</text>",
+                         dominant-baseline=\"middle\" font-size=\"{LABEL_PX}\">{p}</text>",
                         m.0 + dx,
                         m.1 + dy
                     );
@@ -456,7 +471,7 @@ fn zigzag(a: Point, b: Point) -> String {
     let (dx, dy) = (b.0 - a.0, b.1 - a.1);
     let len = (dx * dx + dy * dy).sqrt().max(1e-6);
     let (nx, ny) = (-dy / len, dx / len);
-    let amp = (0.11 * U).min(len * 0.2);
+    let amp = ZIG_AMP.min(len * 0.2);
     let mut d = format!("M{:.1} {:.1}", a.0, a.1);
     let n = 6;
     for i in 0..n {

@@ -463,16 +463,17 @@ mod tests {
             let mut app = App::new(hash);
             let panel = app.panel();
             for part in panel.split("<h2>") {
-                let names: Vec<&str> = part
+                let body = part.split_once("</h2>").map_or(part, |(_, body)| body);
+                let names: Vec<&str> = body
                     .split(['>', '<', ',', ' ', ':', '.', '(', ')'])
                     .filter(|w| w.len() >= 2 && w.chars().next().unwrap().is_ascii_uppercase())
                     .filter(|w| w[1..].chars().all(|c| c.is_ascii_digit()))
                     .collect();
-                // O1, in the opening's tie set, once at most.
-                let o1 = names.iter().filter(|&&n| n == "O1").count();
-                assert!(o1 <= 1, "{hash}: O1 {o1} times in {part}");
+                // A15, first of the opening's tie set (64 resistors), once at most.
+                let a15 = names.iter().filter(|&&n| n == "A15").count();
+                assert!(a15 <= 1, "{hash}: A15 {a15} times in {part}");
             }
-            assert!(panel.contains("O1"), "{hash}: {panel}");
+            assert!(panel.contains("A15"), "{hash}: {panel}");
         }
     }
 
@@ -555,5 +556,99 @@ mod tests {
             "{panel}"
         );
         assert!(panel.contains("tolerance seed 7"));
+    }
+
+    /// Issue 52: an M=8 panel listed its 64 equal largest drops and then 56 runners-up; each
+    /// set now names a few edges and counts the rest.
+    #[test]
+    fn an_m8_panel_names_a_few_edges_of_each_set() {
+        let mut app = App::new("size=8&you=cut");
+        let panel = app.panel();
+        let names = |text: &str| {
+            text.split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|w| {
+                    let mut chars = w.chars();
+                    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+                        && w.len() > 1
+                        && chars.all(|c| c.is_ascii_digit())
+                })
+                .count()
+        };
+        let largest = panel
+            .split("<p>")
+            .find(|p| p.starts_with("Largest drop"))
+            .unwrap_or_else(|| panic!("{panel}"));
+        assert!(largest.contains(" more (exactly equal)"), "{largest}");
+        assert!(names(largest) <= words::FEW, "{largest}");
+        assert!(names(&panel) < 40, "{} names: {panel}", names(&panel));
+    }
+
+    /// The attribute `name` of an SVG element's text, as a number.
+    fn attr(element: &str, name: &str) -> Option<f64> {
+        let at = element.find(&format!(" {name}=\""))? + name.len() + 3;
+        element[at..].split('"').next()?.parse().ok()
+    }
+
+    /// Issue 52: the circuit's drop labels overlapped the resistors' zig-zags. Every label's
+    /// box (12 px text, 0.6 em a character) is apart from every zig-zag's box (its points,
+    /// widened by half its halo's stroke), on the whole M=4 board with drops shown.
+    #[test]
+    fn drop_labels_stand_clear_of_the_zigzags() {
+        let svg = App::new("size=4&drops=on&moves=A7,c5").svg();
+        let mut zigzags = Vec::new();
+        for element in svg
+            .split('<')
+            .filter(|e| e.starts_with("path class=\"halo\""))
+        {
+            let d = element
+                .split(" d=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            let numbers: Vec<f64> = d
+                .split(|c: char| c == 'M' || c == 'L' || c == ' ')
+                .filter(|w| !w.is_empty())
+                .map(|w| w.parse().unwrap())
+                .collect();
+            let half = attr(element, "stroke-width").unwrap() / 2.0;
+            let xs: Vec<f64> = numbers.iter().copied().step_by(2).collect();
+            let ys: Vec<f64> = numbers.iter().copied().skip(1).step_by(2).collect();
+            let min = |v: &[f64]| v.iter().copied().fold(f64::MAX, f64::min);
+            let max = |v: &[f64]| v.iter().copied().fold(f64::MIN, f64::max);
+            zigzags.push([
+                min(&xs) - half,
+                max(&xs) + half,
+                min(&ys) - half,
+                max(&ys) + half,
+            ]);
+        }
+        let mut labels = 0;
+        for element in svg
+            .split('<')
+            .filter(|e| e.starts_with("text class=\"pct\""))
+        {
+            let (x, y) = (attr(element, "x").unwrap(), attr(element, "y").unwrap());
+            let text = element.split('>').nth(1).unwrap();
+            let width = 12.0 * 0.6 * text.chars().count() as f64;
+            let left = if element.contains("text-anchor=\"start\"") {
+                x
+            } else {
+                x - width / 2.0
+            };
+            let label = [left, left + width, y - 6.0, y + 6.0];
+            for z in &zigzags {
+                let apart =
+                    label[1] <= z[0] || z[1] <= label[0] || label[3] <= z[2] || z[3] <= label[2];
+                assert!(apart, "label {text:?} {label:?} overlaps a zig-zag {z:?}");
+            }
+            labels += 1;
+        }
+        assert!(
+            labels > 10 && zigzags.len() >= labels,
+            "{labels} labels, {} zig-zags",
+            zigzags.len()
+        );
     }
 }

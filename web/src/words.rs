@@ -110,14 +110,16 @@ pub fn ranking_html(game: &Game, drops: &Drops) -> String {
         .collect();
     let digits = digits(drops);
     let mut out = String::new();
-    for line in emulator::share::ranking(&named, digits).lines() {
+    // The analyze CLI's lines, but with at most FEW names a set: an M=8 panel listed its 64
+    // equal largest drops and then the 56 runners-up.
+    for line in emulator::share::ranking_naming(&named, digits, FEW).lines() {
         let _ = write!(out, "<p>{}</p>", escape(line));
     }
     let mut order: Vec<usize> = (0..named.len()).collect();
     order.sort_by(|&a, &b| named[b].1.cmp(&named[a].1).then(a.cmp(&b)));
     // The five largest drops, each set of exactly equal ones one item, so that a tie set
     // (64 resistors at M=8) is named once, not in each of five items; the largest and the
-    // runner-up sets are named by the lines above, so their items give only their count
+    // runner-up sets are given by the lines above, so their items give only their count
     // (unless the set is short enough to read again at a glance).
     let named_above = |d: &BigRational| {
         let mut larger: Vec<&BigRational> =
@@ -145,7 +147,7 @@ pub fn ranking_html(game: &Game, drops: &Drops) -> String {
             let names = match equal.as_slice() {
                 [one] => (*one).to_string(),
                 all if all.len() > SHORT_SET && named_above(d) => {
-                    format!("the {} named above (exactly equal)", all.len())
+                    format!("the {} of the line above (exactly equal)", all.len())
                 }
                 all => format!("{} (exactly equal)", some_of(all)),
             };
@@ -211,7 +213,7 @@ pub fn why_html(game: &Game) -> String {
     // The tie set is named once, by the ranking below.
     let ties = if before.tied.len() > 1 {
         format!(
-            " It was exactly tied with {} more (named below); ties go to the first in \
+            " It was exactly tied with {} more (the line below); ties go to the first in \
              reading order.",
             before.tied.len() - 1
         )

@@ -145,7 +145,13 @@ function wire() {
     $('move').focus();
   });
   $('undo').addEventListener('click', () => { app.undo(); draw(); });
-  $('hint').addEventListener('click', () => { app.hint(); draw({}); });
+  // The hint's line under the board too (after the focus moves to the hinted edge, whose
+  // own line it would replace): on a phone the panel is below the fold.
+  $('hint').addEventListener('click', () => {
+    const line = app.hint();
+    draw({});
+    $('info').textContent = line;
+  });
   $('new').addEventListener('click', () => {
     $('info').textContent = INFO;
     location.hash = app.new_game(false);
