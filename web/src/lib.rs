@@ -608,7 +608,7 @@ mod tests {
                 .next()
                 .unwrap();
             let numbers: Vec<f64> = d
-                .split(|c: char| c == 'M' || c == 'L' || c == ' ')
+                .split(['M', 'L', ' '])
                 .filter(|w| !w.is_empty())
                 .map(|w| w.parse().unwrap())
                 .collect();
