@@ -1,0 +1,104 @@
+//! The bench's report formats pinned by committed snapshots (insta), on SIL (no tool
+//! needed): a run of games (summary.md, summary.json, JUnit) and the cage's fault campaign
+//! (faults.md, faults.csv and its JUnit). A change that moves a byte of a report fails here
+//! with the diff; review with `cargo insta review` (or `INSTA_UPDATE=always cargo test -p
+//! hil-tests --test formats` and `git diff`). Redacted: the report folder's path, and in the
+//! JUnit the clock (`timestamp`, `time`) and the build (`version`), which a run cannot repeat.
+//! `hil-tests/same-reports.sh` remains the check of every report against another build.
+
+use std::path::Path;
+use std::process::Command;
+
+/// `hil-tests run ARGS --out DIR --junit DIR/junit.xml`, which must exit 0.
+fn run(args: &[&str], dir: &Path) -> String {
+    let done = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .arg("run")
+        .args(args)
+        .arg("--out")
+        .arg(dir)
+        .arg("--junit")
+        .arg(dir.join("junit.xml"))
+        .output()
+        .unwrap();
+    assert!(
+        done.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    String::from_utf8(done.stdout).unwrap()
+}
+
+/// `file` in `dir` with the folder's path as `DIR`.
+fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file))
+        .unwrap()
+        .replace(&dir.display().to_string(), "DIR")
+}
+
+/// The JUnit with what a run cannot repeat masked: the clock and the build.
+fn junit(dir: &Path) -> String {
+    let mut text = read(dir, "junit.xml");
+    for attribute in ["timestamp", "time"] {
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        let key = format!(" {attribute}=\"");
+        while let Some(at) = rest.find(&key) {
+            let start = at + key.len();
+            out.push_str(&rest[..start]);
+            out.push_str("[masked]");
+            rest = &rest[start..];
+            rest = &rest[rest.find('"').unwrap()..];
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text.lines()
+        .map(|l| {
+            if l.contains("name=\"version\"") {
+                "[version property masked]".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_run_of_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("games");
+    let printed = run(
+        &[
+            "--stage",
+            "sil",
+            "--scenario",
+            "random4",
+            "--games",
+            "3",
+            "--seed",
+            "5",
+        ],
+        &out,
+    );
+    insta::assert_snapshot!(
+        "games-stdout",
+        printed.replace(&out.display().to_string(), "DIR")
+    );
+    insta::assert_snapshot!("games-summary.md", read(&out, "summary.md"));
+    insta::assert_snapshot!("games-summary.json", read(&out, "summary.json"));
+    insta::assert_snapshot!("games-junit.xml", junit(&out));
+}
+
+#[test]
+fn the_cage_fault_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("faults");
+    run(
+        &["--stage", "sil", "--scenario", "faults", "--size", "3"],
+        &out,
+    );
+    insta::assert_snapshot!("faults-faults.md", read(&out, "faults.md"));
+    insta::assert_snapshot!("faults-faults.csv", read(&out, "faults.csv"));
+    insta::assert_snapshot!("faults-junit.xml", junit(&out));
+}
