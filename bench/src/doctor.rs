@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use heuristic::Size;
 
-use crate::check::protocol::{Check, protocol_checks};
+use crate::check::protocol::{Check, Steps, protocol_checks};
 use crate::config::{Config, ConfigError};
 use crate::dut::hil::{BOARD_ELF, Probe};
 use crate::dut::pil::Link;
@@ -62,14 +62,14 @@ pub fn doctor(
         profile,
         base,
         size,
-        checks: Vec::new(),
+        checks: Steps::new(),
     };
     let target = match probe {
         Probe::Qemu => bringup.qemu(),
         Probe::Virtual => bringup.virtual_board(),
         Probe::Board(request) => bringup.board_probe(request),
     };
-    let mut checks = bringup.checks;
+    let mut checks = bringup.checks.into_checks();
     if let Some(mut target) = target {
         checks.extend(protocol_checks(target.as_mut(), profile, base, size));
     }
@@ -83,7 +83,7 @@ struct Bringup<'a> {
     profile: &'static boards::Profile,
     base: &'static boards::Profile,
     size: Size,
-    checks: Vec<Check>,
+    checks: Steps,
 }
 
 /// The configuration that reaches `probe` with `elf`: HIL, or without probe-rs in this build,

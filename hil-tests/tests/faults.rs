@@ -312,6 +312,19 @@ fn the_cli_writes_a_junit_case_per_fault_failing_only_what_changed_the_game_unno
         count(&["detected"]) > 0 && count(&["misread", "changed"]) > 0,
         "{csv}"
     );
+    // What a dashboard charts (issue 52): each fault's time, the suite's timestamp.
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    for node in doc.descendants() {
+        if node.has_tag_name("testsuite") {
+            assert!(node.attribute("timestamp").is_some(), "{xml}");
+        }
+        if node.has_tag_name("testcase") {
+            let time = node
+                .attribute("time")
+                .unwrap_or_else(|| panic!("no time: {xml}"));
+            assert!(time.parse::<f64>().is_ok_and(|s| s >= 0.0), "{time}");
+        }
+    }
 }
 
 /// `hil-tests run --stage sil --scenario faults --size SIZE --out OUT`.

@@ -56,9 +56,13 @@ fn the_board_binary_on_the_virtual_board_agrees_with_sil_over_random_games() {
 #[test]
 fn doctor_brings_up_the_virtual_board_step_by_step() {
     let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let junit = dir.path().join("doctor.xml");
     let out = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
         .args(["doctor", "--probe", "virtual", "--elf"])
         .arg(&elf)
+        .arg("--junit")
+        .arg(&junit)
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -69,6 +73,24 @@ fn doctor_brings_up_the_virtual_board_step_by_step() {
     );
     assert!(text.contains("the virtual STM32F446RE"), "{text}");
     assert!(text.contains("All "), "{text}");
+    // Every step with its time, the suite with its timestamp (issue 52), for dashboards.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let cases: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert!(cases.len() > 5, "{xml}");
+    for case in cases {
+        let time = case.attribute("time").unwrap_or_else(|| panic!("{xml}"));
+        assert!(time.parse::<f64>().is_ok_and(|s| s >= 0.0), "{time}");
+    }
+    assert!(
+        doc.descendants()
+            .filter(|n| n.has_tag_name("testsuite"))
+            .all(|n| n.attribute("timestamp").is_some()),
+        "{xml}"
+    );
 }
 
 #[test]

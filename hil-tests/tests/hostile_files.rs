@@ -204,3 +204,65 @@ fn a_resumed_finished_report_keeps_its_coverage() {
     assert!(forced.status.success());
     assert_eq!(std::fs::read_to_string(&coverage).unwrap(), before);
 }
+
+/// A coverage file the board cannot write at the run's end: a folder made at
+/// `coverage.txt` once the games have begun, after the bench checked the path's type (it
+/// was absent then). The board said so to the bench, which ended 0 saying nothing; now it
+/// names the file in one line and gives no verdict (exit 2), the games kept. A folder, not
+/// a read-only one: the tests run as root, whom permissions do not stop.
+#[test]
+fn a_coverage_file_the_board_cannot_write_at_the_end_fails_the_run_in_one_line() {
+    let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let coverage = dir.path().join("coverage.txt");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(["run", "--stage", "hil", "--probe", "virtual"])
+        .args([
+            "--scenario",
+            "random4",
+            "--games",
+            "20",
+            "--seed",
+            "3",
+            "--elf",
+        ])
+        .arg(&elf)
+        .arg("--out")
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    // The report is opened after the board is, and its type checks: from then on the
+    // folder is in the board's way only at the end, 20 games later.
+    while !dir.path().join("steps.jsonl").exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before its report"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no report");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::fs::create_dir(&coverage).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "error: the games played are in {}, but the report is incomplete: the virtual \
+             board could not write its coverage file: {}",
+            dir.path().display(),
+            coverage.display()
+        )),
+        "{err}"
+    );
+    // The games are kept.
+    let summary = std::fs::read_to_string(dir.path().join(SUMMARY_MD)).unwrap();
+    assert!(
+        summary.contains("20 of 20 planned games played"),
+        "{summary}"
+    );
+}

@@ -4,6 +4,7 @@
 //! protocol are here, the same for every target.
 
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use firmware::Outcome;
 use firmware::protocol::{Command, Reply};
@@ -36,6 +37,47 @@ pub struct Check {
     pub step: &'static str,
     /// How it went.
     pub verdict: StepVerdict,
+    /// How long it took, for JUnit's `time`: set by [`Steps::push`], from the previous
+    /// step's verdict to this one's (steps read from one exchange share it: the first holds
+    /// it, the others about none).
+    pub took: Option<Duration>,
+}
+
+/// Steps as bring-up finds them, each timed when pushed: from the previous step's verdict
+/// (or from [`Steps::new`]) to its own, so the steps' times add up to bring-up's.
+#[derive(Debug)]
+pub struct Steps {
+    checks: Vec<Check>,
+    since: Instant,
+}
+
+impl Steps {
+    /// No step yet; the clock starts now.
+    pub fn new() -> Steps {
+        Steps {
+            checks: Vec::new(),
+            since: Instant::now(),
+        }
+    }
+
+    /// Adds `check`, timed.
+    pub fn push(&mut self, mut check: Check) {
+        let now = Instant::now();
+        check.took = Some(now - self.since);
+        self.since = now;
+        self.checks.push(check);
+    }
+
+    /// The steps, in order.
+    pub fn into_checks(self) -> Vec<Check> {
+        self.checks
+    }
+}
+
+impl Default for Steps {
+    fn default() -> Steps {
+        Steps::new()
+    }
 }
 
 impl Check {
@@ -44,6 +86,7 @@ impl Check {
         Check {
             step,
             verdict: StepVerdict::Pass(found.into()),
+            took: None,
         }
     }
 
@@ -55,6 +98,7 @@ impl Check {
                 found: found.into(),
                 fix: fix.into(),
             },
+            took: None,
         }
     }
 
@@ -63,6 +107,7 @@ impl Check {
         Check {
             step,
             verdict: StepVerdict::Skip(why.into()),
+            took: None,
         }
     }
 
@@ -93,7 +138,7 @@ pub fn protocol_checks(
     firmware: &'static boards::Profile,
     size: Size,
 ) -> Vec<Check> {
-    let mut checks = Vec::new();
+    let mut checks = Steps::new();
     const VERSION: &str = "firmware version read back";
     let identity = match target.exchange(Command::Identify) {
         Ok(Reply::Identity(id)) => id,
@@ -103,7 +148,7 @@ pub fn protocol_checks(
                 format!("Identify was answered with {other:?}"),
                 "flash the firmware built from this checkout (`cargo fw`)",
             ));
-            return checks;
+            return checks.into_checks();
         }
         Err(e) => {
             // A machine that stopped (a firmware panic) said why: that is the thing to fix.
@@ -122,7 +167,7 @@ pub fn protocol_checks(
                      runbook in hil-tests/README.md)"
                 },
             ));
-            return checks;
+            return checks.into_checks();
         }
     };
     if identity.version.as_str() == firmware::VERSION && identity.board.as_str() == firmware.name {
@@ -193,7 +238,7 @@ pub fn protocol_checks(
                 e.to_string(),
                 "see the runbook: RTT attach",
             ));
-            return checks;
+            return checks.into_checks();
         }
     }
     const FIXTURE: &str = "edge fixture probe";
@@ -225,7 +270,7 @@ pub fn protocol_checks(
              DEFMT_LOG was not set to `off` when it was built",
         ),
     });
-    checks
+    checks.into_checks()
 }
 
 /// The start position's codes for every node against the profile's prediction band (their

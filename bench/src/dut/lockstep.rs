@@ -117,4 +117,9 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
     fn retry_stats(&self) -> Option<crate::dut::retry::RetryStats> {
         self.b.retry_stats()
     }
+
+    fn finish(&mut self) -> Result<(), TargetError> {
+        self.a.finish()?;
+        self.b.finish()
+    }
 }

@@ -76,6 +76,10 @@ pub enum TargetError {
         /// The probes attached, as `VID:PID[:SERIAL]`.
         attached: Vec<String>,
     },
+    /// The run is over, but the emulated board could not write its coverage file (its words
+    /// name the file and why): the report in the folder lacks it.
+    #[error("the virtual board could not write its coverage file: {0}")]
+    Coverage(String),
     /// Two targets driven in lockstep answered the same command differently.
     #[error(
         "targets disagree: after {commands} agreeing commands, {command:?}: \
@@ -273,6 +277,13 @@ pub trait Target {
     fn rtt_layout(&mut self) -> Option<String> {
         None
     }
+
+    /// The run is over: an emulated board writes what it measured (the virtual board's
+    /// coverage). An error says what it could not write, so a run does not end well with its
+    /// report short of a file. Called once; dropping the target does it otherwise.
+    fn finish(&mut self) -> Result<(), TargetError> {
+        Ok(())
+    }
 }
 
 /// A boxed target is a target: what lets [`lockstep::Lockstep`] hold one chosen at run time.
@@ -307,6 +318,10 @@ impl<T: Target + ?Sized> Target for Box<T> {
 
     fn retry_stats(&self) -> Option<retry::RetryStats> {
         (**self).retry_stats()
+    }
+
+    fn finish(&mut self) -> Result<(), TargetError> {
+        (**self).finish()
     }
 }
 

@@ -188,7 +188,7 @@ impl BoardVerdict {
 }
 
 /// One board fault's run.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct BoardTrial {
     /// The fault as `virtual-board --fault` takes it.
     pub fault: String,
@@ -198,7 +198,27 @@ pub struct BoardTrial {
     pub verdict: BoardVerdict,
     /// What to check on a real board.
     pub check: String,
+    /// How long the trial took (a fresh board included), for JUnit's `time`. `None` in a
+    /// shard written before it was measured. Never in `board-faults.md` or `.csv`.
+    #[serde(default)]
+    pub took: Option<std::time::Duration>,
 }
+
+/// Two trials are the same when they found the same, however long each took.
+impl PartialEq for BoardTrial {
+    fn eq(&self, other: &BoardTrial) -> bool {
+        let BoardTrial {
+            fault,
+            what,
+            verdict,
+            check,
+            took: _,
+        } = self;
+        (fault, what, verdict, check) == (&other.fault, &other.what, &other.verdict, &other.check)
+    }
+}
+
+impl Eq for BoardTrial {}
 
 /// A board-fault campaign.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -317,6 +337,7 @@ fn board_trial(
     reference: &Reference,
     fault: &BoardFaultCase,
 ) -> BoardTrial {
+    let begun = std::time::Instant::now();
     let script = Script::Record(Box::new(reference.record.clone()));
     let verdict = match connect(&[fault.spec]) {
         Ok(mut board) => trial(&mut board, profile, predictor, size, reference, &script),
@@ -329,6 +350,7 @@ fn board_trial(
         what: fault.what.clone(),
         verdict,
         check: fault.check.clone(),
+        took: Some(begun.elapsed()),
     }
 }
 

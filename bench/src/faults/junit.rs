@@ -52,7 +52,7 @@ fn failure(kind: &str, message: String) -> TestCaseStatus {
 }
 
 /// A campaign's suite. Its timestamp is when the JUnit is made: a campaign's runs carry no
-/// start time, and its faults no time each (the cases have no `time`).
+/// start time (its shards may have run on several days). Each case's `time` is its trial's.
 fn suite(name: String, properties: &[(&str, String)]) -> TestSuite {
     let mut suite = TestSuite::new(name);
     suite.set_timestamp(crate::report::junit::now());
@@ -73,6 +73,9 @@ pub fn cage_faults(runs: &[FaultRun], properties: &[(&str, String)]) -> Junit {
         suite.add_property(Property::new("reference", run.reference.as_str()));
         for trial in &run.trials {
             let mut case = TestCase::new(trial.place.as_str(), status(&trial.verdict));
+            if let Some(took) = trial.took {
+                case.set_time(took);
+            }
             case.set_classname(format!(
                 "birdcage.{}.faults.m{}.{}",
                 run.stage.arg(),
@@ -111,6 +114,9 @@ pub fn board_faults(run: &BoardFaultRun, properties: &[(&str, String)]) -> Junit
             BoardVerdict::Stopped { .. } | BoardVerdict::Dark { .. } => TestCaseStatus::success(),
         };
         let mut case = TestCase::new(trial.fault.as_str(), status);
+        if let Some(took) = trial.took {
+            case.set_time(took);
+        }
         case.set_classname(format!("birdcage.hil.board-faults.m{}", run.size));
         case.set_system_out(format!(
             "{}: {} ({})\non a real board: {}",
@@ -140,6 +146,7 @@ mod tests {
             verdict,
             active_from: Some(0),
             bench_saw: false,
+            took: Some(std::time::Duration::from_millis(1250)),
         }
     }
 
@@ -209,6 +216,43 @@ mod tests {
         assert!(xml.contains("<system-out>silent</system-out>"), "{xml}");
         assert!(!xml.contains(": </system-out>"), "{xml}");
         assert_eq!(xml.matches(" timestamp=\"").count(), 1, "{xml}");
+        crate::report::junit::assert_dashboard_ready(&xml);
+    }
+
+    /// Issue 52: a campaign's cases had no `time`; each trial is timed where it runs.
+    #[test]
+    fn every_fault_trial_run_has_its_time_and_the_suite_its_timestamp() {
+        let profile = &boards::NUCLEO_F446RE;
+        let size = heuristic::Size::M3;
+        let mut sil = crate::dut::sil::Sil::new(profile, size, None).unwrap();
+        let part =
+            crate::faults::fault_campaign_part(&mut sil, profile, size, &|i| i < 3, &mut |_| {
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        let run = FaultRun {
+            stage: part.stage,
+            size: part.size,
+            reference: part.reference,
+            planned: part.planned,
+            trials: part.trials.into_iter().map(|(_, t)| t).collect(),
+        };
+        assert_eq!(run.trials.len(), 3);
+        let xml = crate::report::junit::xml(&cage_faults(&[run], &[])).unwrap();
+        crate::report::junit::assert_dashboard_ready(&xml);
+    }
+
+    /// A shard written before trials were timed still reads, its cases without `time`, and
+    /// a trial's time does not make two trials of the same finding differ.
+    #[test]
+    fn a_shard_trial_without_its_time_reads_and_equals_a_timed_one() {
+        let timed = trial("A1", Verdict::Silent);
+        let json = serde_json::to_string(&timed).unwrap();
+        let old = json.replace(r#","took":{"secs":1,"nanos":250000000}"#, "");
+        assert_ne!(old, json);
+        let read: Trial = serde_json::from_str(&old).unwrap();
+        assert_eq!(read.took, None);
+        assert_eq!(read, timed);
     }
 
     #[cfg(feature = "probe")]
@@ -219,6 +263,7 @@ mod tests {
             what: format!("{fault} broken"),
             verdict,
             check: "measure the pin".into(),
+            took: Some(std::time::Duration::from_millis(1250)),
         };
         let run = BoardFaultRun {
             size: 4,
@@ -253,5 +298,6 @@ mod tests {
         );
         assert!(xml.contains("on a real board: measure the pin"));
         assert!(xml.contains("these stay dark: row 1 (PB1)"));
+        crate::report::junit::assert_dashboard_ready(&xml);
     }
 }

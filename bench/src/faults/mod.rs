@@ -89,7 +89,7 @@ impl Verdict {
 }
 
 /// One fault's run.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Trial {
     /// The game's M.
     pub size: u8,
@@ -105,6 +105,36 @@ pub struct Trial {
     /// Whether the bench's own band test saw codes out of band in the game (the firmware
     /// uses the same band: a silent fault the bench sees is one the self-check misses).
     pub bench_saw: bool,
+    /// How long the trial took, for JUnit's `time` (dashboards chart it). `None` in a shard
+    /// written before it was measured: no time is better than a made-up 0. Never in
+    /// `faults.md` or `faults.csv`, which stay the same from run to run.
+    #[serde(default)]
+    pub took: Option<std::time::Duration>,
+}
+
+/// Two trials are the same when they found the same: how long each took is the machine's,
+/// not the firmware's (PIL and SIL, a shard and the plain campaign, are compared this way).
+impl PartialEq for Trial {
+    fn eq(&self, other: &Trial) -> bool {
+        let Trial {
+            size,
+            kind,
+            place,
+            verdict,
+            active_from,
+            bench_saw,
+            took: _,
+        } = self;
+        (size, kind, place, verdict, active_from, bench_saw)
+            == (
+                &other.size,
+                &other.kind,
+                &other.place,
+                &other.verdict,
+                &other.active_from,
+                &other.bench_saw,
+            )
+    }
 }
 
 impl Trial {
@@ -410,6 +440,7 @@ fn fault_trial(
     i: usize,
     (kind, fault): (Kind, Defect),
 ) -> Result<Trial, FaultCampaignError> {
+    let begun = std::time::Instant::now();
     let script = Script::Record(Box::new(reference.record.clone()));
     target.repair();
     target.inject(fault)?;
@@ -435,6 +466,7 @@ fn fault_trial(
         bench_saw: steps
             .iter()
             .any(|s| s.worst.as_ref().is_some_and(|(_, d)| *d > s.band)),
+        took: Some(begun.elapsed()),
     })
 }
 

@@ -208,8 +208,8 @@ pub fn games(header: &Header, steps: &[StepLine], played: &Played, run: &RunProp
 
 /// The steps of doctor's bring-up, one case each (a step that does not apply is skipped),
 /// with the probe, the board and the ELF's hash as properties. The suite's timestamp is when
-/// this is called (the checks carry no start of their own), and the steps have no time: they
-/// are not timed one by one (several come from one exchange with the board).
+/// this is called (the checks carry no start of their own); each step's `time` is its
+/// [`Check::took`] (several steps read from one exchange share one time).
 pub fn bring_up(checks: &[Check], properties: &[(&str, String)]) -> Junit {
     let mut suite = TestSuite::new("doctor");
     suite.set_timestamp(now());
@@ -234,6 +234,9 @@ pub fn bring_up(checks: &[Check], properties: &[(&str, String)]) -> Junit {
         };
         let mut case = TestCase::new(check.step, status);
         case.set_classname("birdcage.doctor");
+        if let Some(took) = check.took {
+            case.set_time(took);
+        }
         if let StepVerdict::Pass(found) = &check.verdict {
             case.set_system_out(found.as_str());
         }
@@ -242,6 +245,30 @@ pub fn bring_up(checks: &[Check], properties: &[(&str, String)]) -> Junit {
     let mut report = Junit::new("hil-tests doctor");
     report.add_test_suite(suite);
     report
+}
+
+/// Asserts what a dashboard needs of `xml`: every `testcase` has a `time` that is a
+/// non-negative number of seconds, every `testsuite` a `timestamp` (issue 52).
+#[cfg(test)]
+pub(crate) fn assert_dashboard_ready(xml: &str) {
+    let doc = roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
+    let named = |tag: &'static str| {
+        doc.descendants()
+            .filter(move |n| n.has_tag_name(tag))
+            .collect::<Vec<_>>()
+    };
+    let (suites, cases) = (named("testsuite"), named("testcase"));
+    assert!(!suites.is_empty() && !cases.is_empty(), "{xml}");
+    for suite in suites {
+        assert!(suite.attribute("timestamp").is_some(), "{xml}");
+    }
+    for case in cases {
+        let time = case
+            .attribute("time")
+            .unwrap_or_else(|| panic!("no time: {xml}"));
+        let seconds: f64 = time.parse().unwrap_or_else(|e| panic!("{time}: {e}"));
+        assert!(seconds >= 0.0 && seconds.is_finite(), "{time}");
+    }
 }
 
 /// Now, as a suite's timestamp, for the JUnit files whose run carries no start of its own.
@@ -464,6 +491,17 @@ mod tests {
         assert!(xml.contains(r#"failures="0""#), "{xml}");
         assert!(xml.contains("<flakyFailure"), "{xml}");
         assert!(xml.contains("2 command(s) sent again"), "{xml}");
+    }
+
+    /// Issue 52: doctor's steps had no `time`; each is timed as bring-up finds it.
+    #[test]
+    fn every_bring_up_step_has_its_time_and_the_suite_its_timestamp() {
+        let profile = &boards::NUCLEO_F446RE;
+        let size = heuristic::Size::M4;
+        let mut sil = crate::dut::sil::Sil::new(profile, size, None).unwrap();
+        let checks = crate::check::protocol::protocol_checks(&mut sil, profile, profile, size);
+        assert!(checks.len() > 3, "{checks:?}");
+        assert_dashboard_ready(&xml(&bring_up(&checks, &[])).unwrap());
     }
 
     #[test]

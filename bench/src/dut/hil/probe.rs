@@ -56,6 +56,8 @@ pub struct Hil {
     /// The emulated machine behind the probe, watched (QEMU's process, the virtual board's):
     /// declared after the session, so dropped after it.
     emulation: Option<Box<dyn Emulation>>,
+    /// Whether [`Emulation::finish`] ran: once, by [`Target::finish`] or else on drop.
+    finished: bool,
 }
 
 impl std::fmt::Debug for Hil {
@@ -168,6 +170,7 @@ impl Hil {
                 polling,
                 stats: RetryStats::default(),
                 emulation,
+                finished: false,
             }),
             // A machine that stopped meanwhile (a firmware that panics at boot) says why:
             // probe-rs alone sees only a probe that stopped answering.
@@ -228,10 +231,9 @@ impl Hil {
 
 impl Drop for Hil {
     fn drop(&mut self) {
-        // Before the session's own drop detaches the probe.
-        if let Some(emulation) = &mut self.emulation {
-            emulation.finish();
-        }
+        // Before the session's own drop detaches the probe. A run that ended otherwise than
+        // by `finish` (stopped, lost) has said why already: what the machine says is moot.
+        let _ = Target::finish(self);
     }
 }
 
@@ -278,8 +280,11 @@ pub trait Emulation {
     fn said(&mut self) -> Option<String> {
         None
     }
-    /// The run is over, the session still open (the virtual board writes its coverage).
-    fn finish(&mut self) {}
+    /// The run is over, the session still open (the virtual board writes its coverage); an
+    /// error says what the machine could not write, which the report then lacks.
+    fn finish(&mut self) -> Result<(), TargetError> {
+        Ok(())
+    }
     /// What a person at the board sees lit, if the machine shows it (the virtual board).
     fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
         None
@@ -550,6 +555,16 @@ impl Target for Hil {
 
     fn cage(&mut self) -> &mut dyn Cage {
         self.cage.as_mut()
+    }
+
+    fn finish(&mut self) -> Result<(), TargetError> {
+        if std::mem::replace(&mut self.finished, true) {
+            return Ok(());
+        }
+        match &mut self.emulation {
+            Some(emulation) => emulation.finish(),
+            None => Ok(()),
+        }
     }
 }
 

@@ -137,6 +137,10 @@ fn said(board: &mut VirtualBoard, error: TargetError) -> TargetError {
     }
 }
 
+/// How the virtual board's `monitor coverage` answers when it cannot write the file
+/// (virtual-board/src/gdb.rs), before why.
+const COVERAGE_NOT_WRITTEN: &str = "coverage: cannot write: ";
+
 /// The virtual board's side of the bench: each game's noise stream, one stop per poll, and
 /// the board's process (killed when the target is dropped).
 struct BoardProcess {
@@ -209,9 +213,21 @@ impl Emulation for BoardProcess {
         self.board.as_mut()?.said()
     }
 
-    fn finish(&mut self) {
+    fn finish(&mut self) -> Result<(), TargetError> {
         // The coverage file (`--coverage`) is written when asked: the process is killed next.
-        let _ = self.gdb.monitor(&Monitor::Coverage.to_string());
+        // The board says in its answer when it cannot write it (issue 52: a run ended 0 with
+        // the report short of its coverage). A board gone here failed the run already.
+        let said = self
+            .gdb
+            .monitor_output(&Monitor::Coverage.to_string())
+            .unwrap_or_default();
+        match said
+            .lines()
+            .find_map(|line| line.strip_prefix(COVERAGE_NOT_WRITTEN))
+        {
+            Some(why) => Err(TargetError::Coverage(why.trim().to_string())),
+            None => Ok(()),
+        }
     }
 
     fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {

@@ -84,6 +84,7 @@ impl Run {
         let mut console = bench::Console::new(&mut stdin, &mut stdout);
         bench::guided(target, profile, scenario, report, &mut console)?;
         out!("{}", report.finish()?);
+        self.finish(target)?;
         outln!("Report: {}", self.out.display());
         Ok(self.games_verdict(report.tally().failures()))
     }
@@ -180,6 +181,7 @@ impl Run {
             );
         }
         out!("{}", report.finish()?);
+        self.finish(bench.target())?;
         if let Opened::Both(both) = &bench {
             let c = both.compared();
             outln!(
@@ -199,6 +201,18 @@ impl Run {
 }
 
 impl Run {
+    /// The games are over: the target writes what it measured (the virtual board's
+    /// coverage). A file it could not write leaves the report incomplete: no verdict, the
+    /// games kept in `--out`.
+    fn finish(&self, target: &mut dyn bench::Target) -> anyhow::Result<()> {
+        target.finish().with_context(|| {
+            format!(
+                "the games played are in {}, but the report is incomplete",
+                self.out.display()
+            )
+        })
+    }
+
     /// `--junit FILE`: the games of the report in `--out`, as JUnit XML.
     fn junit(&self, report: &Report) -> anyhow::Result<()> {
         let Some(path) = &self.junit else {
