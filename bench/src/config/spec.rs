@@ -15,7 +15,7 @@ use crate::dut::Stage;
 use crate::dut::hil::Probe;
 use crate::dut::lockstep::Lockstep;
 use crate::dut::sil::Sil;
-use crate::faults::glitches::{Kinds, Plan, Window};
+use crate::faults::glitch_plan::{Kinds, Plan, Window};
 use crate::faults::kinds::DefectTarget;
 use crate::report::Depends;
 use crate::run::kind::ScenarioKind;

@@ -12,6 +12,7 @@
 
 #[cfg(feature = "probe")]
 pub mod board;
+pub mod glitch_plan;
 #[cfg(feature = "probe")]
 pub mod glitches;
 pub mod junit;
