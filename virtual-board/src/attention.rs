@@ -18,7 +18,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
 use std::time::Duration;
 
 use crate::conn::Socket;
-use crate::serve::Stream;
+use crate::stream::Stream;
 
 /// Reads of up to 4 KiB the reader thread holds for the stub before it stops reading.
 const QUEUED: usize = 16;

@@ -19,6 +19,7 @@ pub mod mpu;
 pub mod peripheral;
 pub mod rcc;
 pub mod reg;
+pub mod registers;
 pub mod scb;
 pub mod spi;
 pub mod systick;

@@ -92,8 +92,62 @@ pub struct State {
     /// The breakpoint the core halted at (or is stepped from): its instruction runs when the
     /// core goes on from there, once, as a probe steps off the comparator it halted at.
     step_off: Option<u32>,
-    /// A glitch trial's instant and limit (`monitor trial`).
-    pub glitch: crate::glitch::Slot,
+    /// A stop at an instruction count and what runs there, which a campaign arms (the
+    /// glitch trials, `monitor trial`): the core knows no campaign.
+    pub instant: Instant,
+}
+
+/// What runs at an [`Instant`]: the campaign's hook, given the core stopped there.
+pub type Hook = fn(&mut Core<'_>, &Elf) -> Result<(), Stop>;
+
+/// A stop at an instruction count, the core's one hook for a campaign: the block hook stops
+/// before the block that would run past [`Instant::at`], and the run calls [`Instant::hook`]
+/// there (which may execute the rest exactly, and arm the next instant).
+pub struct Instant {
+    /// The instruction count (`u64::MAX`: never).
+    pub at: u64,
+    /// The block hook stopped before it: the hook is due.
+    due: bool,
+    /// What runs at the instant.
+    pub hook: Option<Hook>,
+    /// The first reset of the chip since the instant was armed, and why.
+    pub first_reset: Option<ResetCause>,
+    /// The campaign's own state, which its hook reads and writes.
+    pub data: Option<Box<dyn std::any::Any>>,
+}
+
+impl Default for Instant {
+    fn default() -> Self {
+        Instant {
+            at: u64::MAX,
+            due: false,
+            hook: None,
+            first_reset: None,
+            data: None,
+        }
+    }
+}
+
+impl Instant {
+    /// An instant at `at` running `hook`, with the campaign's `data`.
+    pub fn arm(at: u64, hook: Hook, data: Box<dyn std::any::Any>) -> Instant {
+        Instant {
+            at,
+            hook: Some(hook),
+            data: Some(data),
+            ..Instant::default()
+        }
+    }
+}
+
+impl std::fmt::Debug for Instant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Instant")
+            .field("at", &self.at)
+            .field("due", &self.due)
+            .field("first_reset", &self.first_reset)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The emulated core and its memory.
@@ -194,7 +248,7 @@ impl<'a> Core<'a> {
             watched: None,
             breakpoint_hit: false,
             step_off: None,
-            glitch: Default::default(),
+            instant: Instant::default(),
         };
         let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB, state)?;
         // Before any mapping: after, the model cannot change (TOOLCHAIN.md: the default
@@ -449,8 +503,10 @@ impl<'a> Core<'a> {
             }
             None => {}
         }
-        if std::mem::take(&mut self.uc.get_data_mut().glitch.due) {
-            crate::glitch::fire(self, elf)?;
+        if std::mem::take(&mut self.uc.get_data_mut().instant.due) {
+            if let Some(hook) = self.uc.get_data().instant.hook {
+                hook(self, elf)?;
+            }
             return Ok(Ran::Slice);
         }
         let board = &mut self.uc.get_data_mut().board;
@@ -463,7 +519,11 @@ impl<'a> Core<'a> {
                 what: e.to_string(),
                 place: place(self.pc()),
             })?;
-            self.uc.get_data_mut().glitch.reset.get_or_insert(cause);
+            self.uc
+                .get_data_mut()
+                .instant
+                .first_reset
+                .get_or_insert(cause);
             return Ok(Ran::Reset(cause));
         }
         let pc = self.pc();
@@ -958,8 +1018,8 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
         let _ = uc.emu_stop();
         return;
     }
-    if state.instructions + u64::from(n) > state.glitch.at {
-        state.glitch.due = true;
+    if state.instructions + u64::from(n) > state.instant.at {
+        state.instant.due = true;
         let _ = uc.emu_stop();
         return;
     }
@@ -970,7 +1030,7 @@ fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     let spins = if n == 1 && branches_to_itself(uc, at, size) {
         let state = uc.get_data();
         let cycles = state.slice_end.min(state.board.due) - state.board.cycles;
-        let instructions = state.slice_instructions.min(state.glitch.at) - state.instructions;
+        let instructions = state.slice_instructions.min(state.instant.at) - state.instructions;
         cycles.min(instructions).max(1)
     } else {
         u64::from(n)

@@ -4,8 +4,8 @@
 //! (hil-tests' `--scenario glitches`); this module injects and plays.
 //!
 //! The instant is an instruction count since the trial's power-on. The core counts time in
-//! whole blocks, so the block hook stops before the block holding the instant
-//! ([`Slot::at`]), and [`fire`] executes the instructions of the block before it exactly
+//! whole blocks, so the core's block hook stops before the block holding the instant
+//! (its [`Instant`], which this module arms with its hook), and `fire` executes the instructions of the block before it exactly
 //! (unicorn's instruction count), then makes the fault. The same hook ends a trial that
 //! outruns its limit as a hang: a trial never runs past its limit, and a core sent into
 //! unmapped memory or undefined code is a stop the board already names.
@@ -17,7 +17,7 @@ use object::{Object, ObjectSymbol};
 
 use crate::board::ResetCause;
 use crate::chip::{FLASH, SRAM};
-use crate::cpu::Core;
+use crate::cpu::{Core, Instant};
 use crate::elf::Elf;
 use crate::stop::{Place, Stop};
 
@@ -28,16 +28,10 @@ const OUT_OF_TIME: &str = "the glitch trial reached its instruction limit";
 const SP: usize = 13;
 const PC: usize = 15;
 
-/// The glitch armed in the core, read by its block hook.
-#[derive(Debug)]
-pub struct Slot {
-    /// The block hook stops before the block that would run past this instruction count
-    /// (`u64::MAX`: never).
-    pub at: u64,
-    /// It did: [`fire`] is due.
-    pub due: bool,
-    /// The first reset of the chip during the trial, and why.
-    pub reset: Option<ResetCause>,
+/// The glitch armed in the core: the campaign's data at the core's [`Instant`], which
+/// [`fire`] (its hook) reads.
+#[derive(Debug, Default)]
+struct Slot {
     glitch: Option<(Glitch, u64)>,
     deadline: u64,
     hit: Option<(u32, String)>,
@@ -45,45 +39,47 @@ pub struct Slot {
     kept: Option<u32>,
 }
 
-impl Default for Slot {
-    fn default() -> Self {
-        Slot {
-            at: u64::MAX,
-            due: false,
-            reset: None,
-            glitch: None,
-            deadline: u64::MAX,
-            hit: None,
-            kept: None,
-        }
-    }
+/// The trial's slot in the core (none outside a trial).
+fn slot<'c>(core: &'c mut Core<'_>) -> Option<&'c mut Slot> {
+    core.state_mut()
+        .instant
+        .data
+        .as_mut()
+        .and_then(|d| d.downcast_mut::<Slot>())
 }
 
-/// The instant has come ([`Slot::due`]): executes up to it and makes the fault, or ends the
-/// trial as out of time.
-pub fn fire(core: &mut Core<'_>, elf: &Elf) -> Result<(), Stop> {
+/// The instant has come (the core's [`Instant`] hook): executes up to it and makes the
+/// fault, or ends the trial as out of time.
+fn fire(core: &mut Core<'_>, elf: &Elf) -> Result<(), Stop> {
     let now = core.state().instructions;
-    let slot = &mut core.state_mut().glitch;
-    let Some((glitch, at)) = slot.glitch.take().filter(|(_, at)| *at < slot.deadline) else {
-        slot.at = u64::MAX;
+    let (glitch, deadline) = match slot(core) {
+        Some(slot) => (slot.glitch.take(), slot.deadline),
+        None => (None, 0),
+    };
+    let Some((glitch, at)) = glitch.filter(|(_, at)| *at < deadline) else {
+        core.state_mut().instant.at = u64::MAX;
         return Err(Stop::Cpu {
             what: OUT_OF_TIME.into(),
             place: place(core, elf),
         });
     };
-    slot.at = slot.deadline;
+    core.state_mut().instant.at = deadline;
     core.execute(at.saturating_sub(now))
         .map_err(|e| Stop::Cpu {
             what: e.to_string(),
             place: place(core, elf),
         })?;
     if glitch.kind == GlitchKind::Kept {
-        core.state_mut().glitch.kept = Some(glitch.pick);
+        if let Some(slot) = slot(core) {
+            slot.kept = Some(glitch.pick);
+        }
         return Ok(());
     }
     let pc = core.pc();
     let target = inject(core, elf, glitch);
-    core.state_mut().glitch.hit = Some((pc, target));
+    if let Some(slot) = slot(core) {
+        slot.hit = Some((pc, target));
+    }
     Ok(())
 }
 
@@ -91,10 +87,12 @@ pub fn fire(core: &mut Core<'_>, elf: &Elf) -> Result<(), Stop> {
 /// now, while the machine waits in its main loop (the stack above SP is then the main loop's
 /// frame and the tick's).
 fn before_press(core: &mut Core<'_>, elf: &Elf) {
-    if let Some(pick) = core.state_mut().glitch.kept.take() {
+    if let Some(pick) = slot(core).and_then(|slot| slot.kept.take()) {
         let pc = core.pc();
         let target = flip_live_bit(core, elf, pick);
-        core.state_mut().glitch.hit = Some((pc, target));
+        if let Some(slot) = slot(core) {
+            slot.hit = Some((pc, target));
+        }
     }
 }
 
@@ -205,14 +203,23 @@ pub fn trial(core: &mut Core<'_>, elf: &Elf, trial: Trial) -> TrialEnd {
     let start = core.state().instructions;
     let deadline = start.saturating_add(trial.limit);
     let glitch = trial.glitch.map(|g| (g, start.saturating_add(g.at)));
-    core.state_mut().glitch = Slot {
-        at: glitch.map_or(deadline, |(_, at)| at.min(deadline)),
-        deadline,
-        glitch,
-        ..Slot::default()
-    };
+    core.state_mut().instant = Instant::arm(
+        glitch.map_or(deadline, |(_, at)| at.min(deadline)),
+        fire,
+        Box::new(Slot {
+            deadline,
+            glitch,
+            ..Slot::default()
+        }),
+    );
     let played = crate::operator::visit(core, elf, emulator::players::perfect_move, before_press);
-    let slot = std::mem::take(&mut core.state_mut().glitch);
+    let instant = std::mem::take(&mut core.state_mut().instant);
+    let reset = instant.first_reset;
+    let slot = instant
+        .data
+        .and_then(|d| d.downcast::<Slot>().ok())
+        .map(|slot| *slot)
+        .unwrap_or_default();
     core.state_mut().board.adc_flip = None;
     let (pc, target) = slot.hit.map_or((None, None), |(pc, t)| (Some(pc), Some(t)));
     let mut answer = TrialEnd {
@@ -228,7 +235,7 @@ pub fn trial(core: &mut Core<'_>, elf: &Elf, trial: Trial) -> TrialEnd {
         Err(Stop::Panic { .. }) => End::Panic,
         Err(Stop::Cpu { what, .. }) if what == OUT_OF_TIME => End::Hang,
         Err(_) => End::CoreFault,
-        Ok(_) if slot.reset == Some(ResetCause::Watchdog) => End::Watchdog,
+        Ok(_) if reset == Some(ResetCause::Watchdog) => End::Watchdog,
         Ok(game) => {
             answer.record = game.record();
             answer.winner = game.winner;

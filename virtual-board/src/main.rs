@@ -44,13 +44,13 @@ mod glitch;
 mod log;
 mod operator;
 mod person;
-mod registers;
 mod semihosting;
 mod serve;
 mod speed;
 mod sram;
 mod stack;
 mod stop;
+mod stream;
 mod test_runner;
 
 use board::Board;

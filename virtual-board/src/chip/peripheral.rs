@@ -9,8 +9,20 @@ use std::any::Any;
 
 use boards::Port;
 
-use super::rcc::Enable;
 use crate::stop::Refusal;
+
+/// A clock enable bit, to name in a fault.
+#[derive(Clone, Copy, Debug)]
+pub struct Enable {
+    /// The enable register's name.
+    pub register: &'static str,
+    /// Its offset.
+    pub offset: u32,
+    /// The bit.
+    pub bit: u32,
+    /// The bit's name.
+    pub name: &'static str,
+}
 
 /// A register model on the chip's bus.
 pub trait Peripheral: Any + std::fmt::Debug {

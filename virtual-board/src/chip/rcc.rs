@@ -51,18 +51,7 @@ pub const IWDGRSTF: u32 = 1 << 29;
 /// RCC_CSR.SFTRSTF.
 pub const SFTRSTF: u32 = 1 << 28;
 
-/// A clock enable bit, to name in a fault.
-#[derive(Clone, Copy, Debug)]
-pub struct Enable {
-    /// The enable register's name.
-    pub register: &'static str,
-    /// Its offset.
-    offset: u32,
-    /// The bit.
-    pub bit: u32,
-    /// The bit's name.
-    pub name: &'static str,
-}
+pub use super::peripheral::Enable;
 
 /// RCC_APB2ENR.ADC1EN.
 pub const ADC1EN: Enable = Enable {

@@ -1,9 +1,9 @@
 //! Names for the addresses no model answers, so that a refused access says what it touched.
 //! One function, which the map calls for every address outside its rows: the chip's own
-//! registers from stm32-metapac ([`crate::registers`]), the Cortex-M4's system blocks (which
+//! registers from stm32-metapac ([`super::registers`]), the Cortex-M4's system blocks (which
 //! metapac does not hold) from the core's memory map.
 
-use crate::registers;
+use super::registers;
 
 /// The Cortex-M4's private peripheral blocks no model keeps (ARMv7-M ARM B3.1, C1.1): the
 /// System Control Space (NVIC, SCB, SysTick), ITM, DWT and FPB.
