@@ -172,9 +172,7 @@ fn use_paths(text: &str) -> Vec<Vec<String>> {
                 match c {
                     '{' => depth += 1,
                     '}' if depth == 0 => {
-                        for part in [&group[start..i]] {
-                            out.extend(use_paths(part));
-                        }
+                        out.extend(use_paths(&group[start..i]));
                         break;
                     }
                     '}' => depth -= 1,
