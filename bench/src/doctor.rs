@@ -67,7 +67,7 @@ pub fn doctor(
     let target = match probe {
         Probe::Qemu => bringup.qemu(),
         Probe::Virtual => bringup.virtual_board(),
-        Probe::Board(request) => bringup.board_probe(request),
+        Probe::Board(_) | Probe::Gdb(_) => bringup.board_probe(probe),
     };
     let mut checks = bringup.checks.into_checks();
     if let Some(mut target) = target {
@@ -332,7 +332,8 @@ impl Bringup<'_> {
     }
 
     /// A board behind a probe-rs probe (or chip).
-    fn board_probe(&mut self, request: &str) -> Option<Box<dyn Target>> {
+    fn board_probe(&mut self, probe: &Probe) -> Option<Box<dyn Target>> {
+        let request = probe.to_string();
         let (elf, board, profile) = (self.elf, self.board, self.profile);
         let checks = &mut self.checks;
         if !cfg!(feature = "probe") {
@@ -351,7 +352,7 @@ impl Bringup<'_> {
             checks.push(Check::fail(FLASHED, problem, BUILD_BOARD_FIRMWARE));
             return None;
         }
-        let probe = Probe::Board(request.to_string());
+        let probe = probe.clone();
         let opened = config(probe, board, elf.to_path_buf()).open(
             profile,
             profile,

@@ -54,21 +54,23 @@ pub use stub::Stub;
 use arm::GdbInterface;
 use debug_unit::DebugUnit;
 
-/// Why the probe failed: the stub's own error, or an access QEMU cannot do behind its stub.
+/// Why the probe failed: the stub's own error, or an access the stub cannot do. Named "the
+/// GDB stub", not QEMU's: the probe opens any stub.
 #[derive(Debug, thiserror::Error)]
 pub enum GdbProbeError {
     /// The gdb link failed (the stub gone, a malformed answer, an error reply).
-    #[error("QEMU's gdbstub: {0}")]
+    #[error("the GDB stub: {0}")]
     Stub(#[source] Box<dyn std::error::Error + Send + Sync>),
-    /// A write to a device register: QEMU's gdbstub would drop it silently.
-    #[error("write to {address:#010x}: QEMU's gdbstub drops writes outside RAM")]
+    /// A write to a device register, which the stub would drop silently
+    /// ([`Quirks::drops_device_writes`], QEMU's).
+    #[error("write to {address:#010x}: the GDB stub drops writes outside RAM")]
     DeviceWrite {
         /// The address written.
         address: u64,
     },
     /// A core register that QEMU 7.2's gdbstub does not expose for M-profile (MSP, PSP,
     /// CONTROL/FAULTMASK/BASEPRI/PRIMASK, the single-precision S registers).
-    #[error("core register {regsel:#04x} (DCRSR REGSEL) is not exposed by QEMU's gdbstub")]
+    #[error("core register {regsel:#04x} (DCRSR REGSEL) is not exposed by the GDB stub")]
     Register {
         /// DCRSR's REGSEL field.
         regsel: u32,
@@ -233,6 +235,26 @@ mod tests {
 
     /// probe-rs's own attach, halt, register reads, step, run and reset, against the model:
     /// what a session does before it reaches QEMU, without QEMU.
+    #[test]
+    fn its_errors_name_the_gdb_stub_not_qemus() {
+        let gone = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset by peer");
+        assert_eq!(
+            GdbProbeError::Stub(Box::new(gone)).to_string(),
+            "the GDB stub: reset by peer"
+        );
+        assert_eq!(
+            GdbProbeError::DeviceWrite {
+                address: 0xe000_ed0c
+            }
+            .to_string(),
+            "write to 0xe000ed0c: the GDB stub drops writes outside RAM"
+        );
+        assert_eq!(
+            GdbProbeError::Register { regsel: 0x11 }.to_string(),
+            "core register 0x11 (DCRSR REGSEL) is not exposed by the GDB stub"
+        );
+    }
+
     #[test]
     fn probe_rs_attaches_halts_steps_runs_and_resets_through_the_model() {
         let mut stub = Scripted::new();

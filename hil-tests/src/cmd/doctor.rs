@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 #[command(after_help = crate::exit::TABLE)]
 pub struct Doctor {
     /// `qemu` (the firmware in QEMU, reached through its gdbstub), `virtual` (the board ELF on
-    /// the virtual NUCLEO-F446RE), or a probe (`VID:PID[:SERIAL]`) or chip for a board.
+    /// the virtual NUCLEO-F446RE), a probe (`VID:PID[:SERIAL]`) or chip for a board, or a GDB
+    /// stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`).
     #[arg(long, default_value = "qemu")]
     probe: String,
     /// Board profile: a name or a profile file.

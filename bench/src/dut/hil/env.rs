@@ -17,26 +17,36 @@ pub fn probe_request() -> Option<String> {
 
 /// What `--probe` names: the firmware in QEMU behind its gdbstub, the virtual NUCLEO-F446RE
 /// (the board ELF on the `virtual-board` binary behind its GDB stub), or a board's probe or
-/// chip (`VID:PID[:SERIAL]`, `STM32F446RETx`, or a GDB stub as `gdb:HOST:PORT`).
+/// chip (`VID:PID[:SERIAL]`, `STM32F446RETx`), or a GDB stub (`gdb:unix:PATH`,
+/// `gdb:tcp:HOST:PORT`) of any kind the HIL path's stub table knows.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Probe {
     /// `qemu`.
     Qemu,
     /// `virtual`.
     Virtual,
-    /// A probe or chip, as probe-rs (or gdb-probe's `gdb:` selector) reads it.
+    /// A GDB stub: `gdb:` and its address.
+    Gdb(gdb_probe::Address),
+    /// A probe or chip, as probe-rs reads it.
     Board(String),
 }
 
-/// A `--probe` with nothing in it.
+/// A `--probe` that names nothing.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("--probe is empty: name a probe (VID:PID[:SERIAL]), a chip, qemu or virtual")]
-pub struct ProbeError;
+pub enum ProbeError {
+    /// Nothing in it.
+    #[error("--probe is empty: name a probe (VID:PID[:SERIAL]), a chip, qemu or virtual")]
+    Empty,
+    /// `gdb:` and no stub's address.
+    #[error(transparent)]
+    Gdb(#[from] gdb_probe::AddressError),
+}
 
 impl Probe {
-    /// The probe of [`PROBE_ENV`], if set.
+    /// The probe of [`PROBE_ENV`], if set (a `gdb:` with no address in it stays a request,
+    /// refused when it is looked for).
     pub fn from_env() -> Option<Probe> {
-        probe_request().map(Probe::Board)
+        probe_request().map(|text| text.parse().unwrap_or(Probe::Board(text)))
     }
 
     /// Whether the board behind it is emulated (QEMU's or the virtual board), so that SIL
@@ -48,26 +58,30 @@ impl Probe {
 
 impl std::fmt::Display for Probe {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Probe::Qemu => "qemu",
-            Probe::Virtual => "virtual",
-            Probe::Board(request) => request,
-        })
+        match self {
+            Probe::Qemu => f.write_str("qemu"),
+            Probe::Virtual => f.write_str("virtual"),
+            Probe::Gdb(address) => write!(f, "gdb:{address}"),
+            Probe::Board(request) => f.write_str(request),
+        }
     }
 }
 
 impl std::str::FromStr for Probe {
     type Err = ProbeError;
 
-    /// `qemu` and `virtual` in any case; anything else not blank is a probe or chip.
+    /// `qemu` and `virtual` in any case, `gdb:` and a stub's address; anything else not blank
+    /// is a probe or chip.
     fn from_str(text: &str) -> Result<Probe, ProbeError> {
         let text = text.trim();
         Ok(if text.is_empty() {
-            return Err(ProbeError);
+            return Err(ProbeError::Empty);
         } else if text.eq_ignore_ascii_case("qemu") {
             Probe::Qemu
         } else if text.eq_ignore_ascii_case("virtual") {
             Probe::Virtual
+        } else if let Some(address) = text.strip_prefix("gdb:") {
+            Probe::Gdb(address.parse()?)
         } else {
             Probe::Board(text.to_string())
         })
@@ -96,8 +110,12 @@ mod tests {
             ("0483:374b", Probe::Board("0483:374b".into())),
             ("STM32F446RETx", Probe::Board("STM32F446RETx".into())),
             (
-                "gdb:127.0.0.1:3333",
-                Probe::Board("gdb:127.0.0.1:3333".into()),
+                "gdb:tcp:127.0.0.1:3333",
+                Probe::Gdb(gdb_probe::Address::Tcp("127.0.0.1:3333".into())),
+            ),
+            (
+                "gdb:unix:/tmp/board.sock",
+                Probe::Gdb(gdb_probe::Address::Unix("/tmp/board.sock".into())),
             ),
         ] {
             assert_eq!(text.parse::<Probe>(), Ok(probe.clone()));
@@ -105,7 +123,16 @@ mod tests {
         }
         assert_eq!("QEMU".parse::<Probe>(), Ok(Probe::Qemu));
         assert_eq!(" Virtual ".parse::<Probe>(), Ok(Probe::Virtual));
-        assert_eq!("  ".parse::<Probe>(), Err(ProbeError));
+        assert_eq!("  ".parse::<Probe>(), Err(ProbeError::Empty));
+        assert_eq!(
+            "gdb:127.0.0.1:3333"
+                .parse::<Probe>()
+                .map_err(|e| e.to_string()),
+            Err(
+                "`127.0.0.1:3333` is not a gdb stub address: write unix:PATH or tcp:HOST:PORT"
+                    .into()
+            )
+        );
         assert!(Probe::Qemu.is_emulated() && Probe::Virtual.is_emulated());
         assert!(!Probe::Board("0483:374b".into()).is_emulated());
     }

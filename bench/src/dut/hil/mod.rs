@@ -10,6 +10,8 @@ pub mod qemu;
 #[cfg(feature = "probe")]
 mod reset;
 #[cfg(feature = "probe")]
+pub mod stub;
+#[cfg(feature = "probe")]
 pub mod virtual_board;
 
 pub use env::{BOARD_ELF, PROBE_ENV, Probe, ProbeError, probe_request};

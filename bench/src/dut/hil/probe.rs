@@ -67,29 +67,14 @@ impl std::fmt::Debug for Hil {
 }
 
 impl Hil {
-    /// Connects: `request` names the probe (`VID:PID[:SERIAL]`) or the chip; the chip defaults
-    /// to the profile's. Flashes `elf` and attaches RTT.
-    pub fn connect(
+    /// Connects to a USB probe (`VID:PID[:SERIAL]`) or the first probe attached, as `request`
+    /// names it (a chip name picks the chip), and attaches as the profile's chip unless the
+    /// request names one. A `gdb:` stub goes through [`super::stub`] instead.
+    pub(super) fn connect_board(
         request: &str,
         profile: &'static boards::Profile,
         elf: &Path,
     ) -> Result<Hil, TargetError> {
-        if let Ok(address) = gdb_probe::probe::parse_selector(request) {
-            // A stub someone started: a virtual board says so when asked, and has its own
-            // quirks and memory map; any other is taken as QEMU's.
-            if super::virtual_board::answers_at(&address) {
-                return super::virtual_board::connect_served(&address, elf);
-            }
-            return Hil::connect_stub(
-                GdbTarget {
-                    address,
-                    quirks: gdb_probe::Quirks::QEMU,
-                    ram: Vec::new(),
-                },
-                profile,
-                elf,
-            );
-        }
         let lister = Lister::new();
         let probes = lister.list_all();
         let named = request.contains(':');
@@ -125,18 +110,19 @@ impl Hil {
         Hil::attach(probe, &chip, &registry, elf, None, None, Polling::BOARD)
     }
 
-    /// A GDB stub through probe-rs's lister, attached as the profile's chip.
-    fn connect_stub(
+    /// A GDB stub through probe-rs's lister, attached as `chip` of `registry`.
+    pub(super) fn connect_stub(
         target: GdbTarget,
-        profile: &'static boards::Profile,
+        chip: &str,
+        registry: &Registry,
         elf: &Path,
+        emulation: Option<Box<dyn Emulation>>,
+        polling: Polling,
     ) -> Result<Hil, TargetError> {
-        let chip = profile.probe_rs_chip.ok_or(Lost::NoChip(profile.name))?;
         let selector = gdb_probe::probe::selector(&target.address);
         let lister = Lister::with_lister(Box::new(GdbLister::new([target])));
         let probe = lister.open(selector).map_err(lost)?;
-        let registry = Registry::from_builtin_families();
-        Hil::attach(probe, chip, &registry, elf, None, None, Polling::BOARD)
+        Hil::attach(probe, chip, registry, elf, None, emulation, polling)
     }
 
     /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the

@@ -61,14 +61,9 @@ pub fn connect(
     attach(&address, Some(board), faults.contains(&NO_FIXTURE), elf)
 }
 
-/// Whether the stub at `address` is a virtual board: it answers `monitor window` (with its
-/// memory window, or that it has none), which QEMU's stub does not know. Asked on a
-/// connection of its own, closed before the probe's: the board serves one debugger at a time.
-pub fn answers_at(address: &gdb_probe::Address) -> bool {
-    let Ok(mut gdb) = gdb_probe::Gdb::connect(address, Quirks::PLAIN) else {
-        return false;
-    };
-    let _ = gdb.set_answer_timeout(std::time::Duration::from_secs(2));
+/// Whether the stub behind `gdb` is a virtual board: it answers `monitor window` (with its
+/// memory window, or that it has none), which QEMU's stub does not know.
+pub fn answers(gdb: &mut gdb_probe::Gdb) -> bool {
     gdb.monitor_output(Monitor::WINDOW)
         .is_ok_and(|said| said.trim_start().starts_with(Monitor::WINDOW))
 }

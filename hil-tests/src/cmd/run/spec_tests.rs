@@ -27,7 +27,9 @@ fn parse(args: &[String]) -> Result<RunSpec, clap::Error> {
 /// A word without spaces at its ends (the probe's parser trims), never `qemu` or `virtual`.
 fn word() -> impl Strategy<Value = String> {
     "[a-zA-Z0-9:/._-]{1,16}".prop_filter("a named probe", |w| {
-        !w.eq_ignore_ascii_case("qemu") && !w.eq_ignore_ascii_case("virtual")
+        !w.eq_ignore_ascii_case("qemu")
+            && !w.eq_ignore_ascii_case("virtual")
+            && !w.starts_with("gdb:")
     })
 }
 
