@@ -898,9 +898,9 @@ fn the_instruction_budget_passes_its_own_run_and_fails_a_hot_function_grown_past
     let doctored: String = text
         .lines()
         .map(|line| match line.trim().split_once(' ') {
-            Some((n, "heuristic::size::Size::edge_ends")) => {
+            Some((n, "heuristic::geometry::<impl heuristic::size::Size>::edge_ends")) => {
                 format!(
-                    "{} heuristic::size::Size::edge_ends\n",
+                    "{} heuristic::geometry::<impl heuristic::size::Size>::edge_ends\n",
                     n.parse::<u64>().unwrap() * 2 / 3
                 )
             }
@@ -912,13 +912,15 @@ fn the_instruction_budget_passes_its_own_run_and_fails_a_hot_function_grown_past
     let out = budget(&baseline);
     assert_eq!(out.status.code(), Some(8), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("grew by more than 10 %): heuristic::size::Size::edge_ends;"),
+        stderr(&out).contains(
+            "grew by more than 10 %): heuristic::geometry::<impl heuristic::size::Size>::edge_ends;"
+        ),
         "{}",
         stderr(&out)
     );
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("+50.0%  heuristic::size::Size::edge_ends  OVER"),
+            .contains("+50.0%  heuristic::geometry::<impl heuristic::size::Size>::edge_ends  OVER"),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
