@@ -304,6 +304,11 @@ impl Board {
         (w.feeds, w.longest)
     }
 
+    /// Whether the watchdog runs and was fed within its period (a still-running core's).
+    pub fn watchdog_fed(&self) -> bool {
+        self.chip.get::<Iwdg>().fed_by(self.cycles)
+    }
+
     /// The peripheral and register at `address`, for a fault.
     pub fn access(&self, address: u32, written: Option<u32>, size: usize) -> Access {
         self.chip.access(address, written, size)

@@ -23,7 +23,7 @@ const WAIT_MS: u64 = 3_000;
 const MAX_PRESSES: usize = 40;
 
 /// How a game by hand ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct HandGame {
     /// The moves made on the cage.
     pub moves: Vec<Move>,
@@ -31,6 +31,9 @@ pub struct HandGame {
     pub winner: Option<Side>,
     /// Without a winner: what the visitor saw, and what to check on a real board.
     pub trouble: Option<String>,
+    /// What the LEDs showed after each press made, in order (the visitor's view of the game,
+    /// which a glitch trial compares press by press with the intact game's).
+    pub shown: Vec<LedPattern>,
 }
 
 impl HandGame {
@@ -145,39 +148,48 @@ pub(crate) fn diagnose(shown: LedPattern, expected: LedPattern, core: &Core<'_>)
 }
 
 /// Plays one game from power-on: the machine's moves as its LEDs show them, Short's from
-/// `short`; `before_press` runs as the visitor reaches for the button (a glitch trial's
-/// upset of the state the machine keeps between presses).
+/// `short`; `before_press(core, elf, k)` runs as the visitor reaches for the button for press
+/// `k` (from 1; a glitch trial's upset of the state the machine keeps between presses).
 pub fn visit(
     core: &mut Core<'_>,
     elf: &Elf,
-    mut short: impl FnMut(&heuristic::Position) -> Option<Edge>,
-    mut before_press: impl FnMut(&mut Core<'_>, &Elf),
+    short: impl FnMut(&heuristic::Position) -> Option<Edge>,
+    before_press: impl FnMut(&mut Core<'_>, &Elf, usize),
 ) -> Result<HandGame, Stop> {
+    let mut game = HandGame::default();
+    visit_into(core, elf, short, before_press, &mut game)?;
+    Ok(game)
+}
+
+/// [`visit`], into `game`: what the visitor saw so far is kept when the core stops.
+pub fn visit_into(
+    core: &mut Core<'_>,
+    elf: &Elf,
+    mut short: impl FnMut(&heuristic::Position) -> Option<Edge>,
+    mut before_press: impl FnMut(&mut Core<'_>, &Elf, usize),
+    game: &mut HandGame,
+) -> Result<(), Stop> {
     // Power-on: the firmware reads the cage's size, lights every LED and waits for a press.
-    let mut game = HandGame {
-        moves: Vec::new(),
-        winner: None,
-        trouble: None,
-    };
     let shown = wait_for_leds(core, elf)?;
     if shown != LedPattern::NEW_GAME {
         game.trouble = Some(format!(
             "at power-on the machine should light every LED; {}",
             diagnose(shown, LedPattern::NEW_GAME, core)
         ));
-        return Ok(game);
+        return Ok(());
     }
     let size = core.state().board.cage().position().size();
-    for _ in 0..MAX_PRESSES {
-        before_press(core, elf);
+    for k in 1..=MAX_PRESSES {
+        before_press(core, elf, k);
         let shown = press(core, elf)?;
+        game.shown.push(shown);
         if shown == LedPattern::CUT_WON || shown == LedPattern::SHORT_WON {
             game.winner = Some(if shown == LedPattern::CUT_WON {
                 Side::Cut
             } else {
                 Side::Short
             });
-            return Ok(game);
+            return Ok(());
         }
         let Some(edge) = shown_edge(shown, size) else {
             game.trouble = Some(format!(
@@ -189,7 +201,7 @@ pub fn visit(
                 },
                 diagnose(shown, LedPattern::OFF, core)
             ));
-            return Ok(game);
+            return Ok(());
         };
         let cage = core.state().board.cage().clone();
         let cut = Move {
@@ -198,7 +210,7 @@ pub fn visit(
         };
         if let Err(e) = cage.play(cut) {
             game.trouble = Some(format!("the machine lit {edge}, which cannot be cut: {e}"));
-            return Ok(game);
+            return Ok(());
         }
         game.moves.push(cut);
         let now = cage.position();
@@ -214,5 +226,5 @@ pub fn visit(
             }
         }
     }
-    Ok(game)
+    Ok(())
 }

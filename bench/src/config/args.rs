@@ -50,3 +50,8 @@ pub fn games(text: &str) -> Result<u32, String> {
 pub fn trials(text: &str) -> Result<u64, String> {
     whole(1, 10_000_000)(text)
 }
+
+/// `--pace-ms`: a visitor's turn, up to ten minutes.
+pub fn pace_ms(text: &str) -> Result<u64, String> {
+    whole(0, 600_000)(text)
+}

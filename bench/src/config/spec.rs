@@ -108,7 +108,20 @@ pub struct GlitchOptions {
         arg(long, value_name = "KIND,...", value_parser = args::parsed::<Kinds>)
     )]
     pub kinds: Option<Kinds>,
+    /// The visitor's turn in milliseconds (default 5000): the wait between the machine's move
+    /// and the next press, over which `glitches` draws the moments of its `kept` flips.
+    #[cfg_attr(
+        feature = "clap",
+        arg(long, value_name = "MS", value_parser = args::pace_ms)
+    )]
+    pub pace_ms: Option<u64>,
 }
+
+/// The visitor's turn when `--pace-ms` is not given: reading the machine's move off its
+/// LEDs, cutting that resistor and shorting one on the cage by hand, and reaching for the
+/// button: five seconds is a quick visitor (a slower one only lengthens every turn alike, so
+/// the per-press spread of the draws barely moves).
+pub const DEFAULT_PACE_MS: u64 = 5_000;
 
 /// Trials of the glitch campaign when `--trials` is not given.
 pub const DEFAULT_TRIALS: u64 = 100;
@@ -190,6 +203,11 @@ impl RunSpec {
                 "--kinds are the fault kinds --scenario glitches draws",
             ));
         }
+        if glitch.pace_ms.is_some() {
+            return Err(DoesNotApply(
+                "--pace-ms is the visitor's turn in --scenario glitches",
+            ));
+        }
         Ok(())
     }
 
@@ -247,6 +265,7 @@ impl RunSpec {
             seed: self.seed,
             window: self.glitches.window.unwrap_or(Window::WHOLE),
             kinds: self.glitches.kinds.clone().unwrap_or_default(),
+            pace_ms: self.glitches.pace_ms.unwrap_or(DEFAULT_PACE_MS),
         }
     }
 

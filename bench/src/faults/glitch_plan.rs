@@ -10,7 +10,7 @@ use rand_chacha::ChaCha8Rng;
 /// `run::scenario::game_rng`), so a seed never draws the same numbers for both.
 const GLITCH_STREAM: u64 = 0x006c_6974_6368;
 /// The part of the intact game a campaign draws its instants from, in whole percent of its
-/// instructions (`--window FROM..TO`; the whole game, `0..100`, unless it is given). Uniform
+/// length on each kind's clock (`--window FROM..TO`; the whole game, `0..100`, unless it is given). Uniform
 /// instants over the whole game land mostly in the start-up's threshold solving and the
 /// self-check; the machine decides its late cuts in the game's last part (85..100 puts about
 /// a quarter of the instants in the heuristic's code, against 4 % over the whole game).
@@ -61,7 +61,7 @@ impl std::fmt::Display for Window {
     }
 }
 
-/// The fault kinds a campaign draws in turn (`--kinds skip,adc`): by default the four a
+/// The fault kinds a campaign draws in turn (`--kinds skip,adc`): by default the five a
 /// glitch makes at its instant ([`GlitchKind::AT_THE_INSTANT`]); `kept` aims at the state
 /// the machine keeps between presses.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +83,7 @@ impl Kinds {
 /// A `--kinds` that is not a list of glitch kinds, each once.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "`{0}` is not a list of glitch kinds, each once, separated by commas: skip, register, sram, adc, kept"
+    "`{0}` is not a list of glitch kinds, each once, separated by commas: skip, register, sram, adc, fpu, kept"
 )]
 pub struct KindsError(String);
 
@@ -123,23 +123,41 @@ pub struct Plan {
     pub window: Window,
     /// `--kinds`.
     pub kinds: Kinds,
+    /// `--pace-ms`: the visitor's turn.
+    pub pace_ms: u64,
+}
+
+/// The intact game's length on each clock: what a plan draws its instants over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clocks {
+    /// Its instructions (the core's clock).
+    pub instructions: u64,
+    /// Its visit, in microseconds (the visitor's clock: the machine's time and the turns).
+    pub visit_us: u64,
 }
 
 impl Plan {
-    /// The glitches of the plan's trials across its window of a game of `instructions`: its
-    /// kinds in turn (trial i is kind `i % kinds`), each instant uniform over the window's
-    /// instructions, each pick a uniform word. (With the default kinds over the whole game
-    /// the draws are those of the campaigns before windows and kinds, so their examples
-    /// replay.)
-    pub fn draw(&self, instructions: u64) -> Vec<Glitch> {
+    /// The glitches of the plan's trials across its window of the intact game: its kinds in
+    /// turn (trial i is kind `i % kinds`), each instant uniform over the window of its kind's
+    /// clock (the instructions, or the visit's microseconds for a kind [on the visitor's
+    /// clock](GlitchKind::on_the_visitors_clock)), each pick a uniform word.
+    pub fn draw(&self, clocks: Clocks) -> Vec<Glitch> {
         let mut rng = ChaCha8Rng::seed_from_u64(self.seed);
         rng.set_stream(GLITCH_STREAM);
         let kinds = self.kinds.as_slice();
         (0..self.trials)
-            .map(|i| Glitch {
-                kind: kinds[(i % kinds.len() as u64) as usize],
-                at: rng.random_range(self.window.instants(instructions)),
-                pick: rng.random(),
+            .map(|i| {
+                let kind = kinds[(i % kinds.len() as u64) as usize];
+                let length = if kind.on_the_visitors_clock() {
+                    clocks.visit_us
+                } else {
+                    clocks.instructions
+                };
+                Glitch {
+                    kind,
+                    at: rng.random_range(self.window.instants(length)),
+                    pick: rng.random(),
+                }
             })
             .collect()
     }

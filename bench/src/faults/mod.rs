@@ -15,6 +15,7 @@ pub mod board;
 pub mod glitch_plan;
 #[cfg(feature = "probe")]
 pub mod glitches;
+pub mod interval;
 pub mod junit;
 pub mod kinds;
 pub mod table;

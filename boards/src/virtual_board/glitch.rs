@@ -14,7 +14,8 @@ use std::vec::Vec;
 pub enum GlitchKind {
     /// The instruction at the instant is not executed (a clock or voltage glitch).
     Skip,
-    /// One bit of one core register (r0-r12, SP, LR, PC) flips.
+    /// One bit of one core register (r0-r12, SP, LR, PC) flips, or one of xPSR's flags (N,
+    /// Z, C, V, Q, GE0-GE3).
     Register,
     /// One bit of one byte of the SRAM in use (the statics, or the stack above SP) flips.
     Sram,
@@ -26,26 +27,39 @@ pub enum GlitchKind {
     /// statics), where an upset that strikes at any moment of a visitor's seconds-long turn
     /// lands, rather than at an instant of the machine's milliseconds of work.
     Kept,
+    /// One bit of one floating-point register (s0-s31) or of FPSCR flips: the self-check's
+    /// solver and the thresholds work in floats.
+    Fpu,
 }
 
 impl GlitchKind {
     /// Every kind, in the tables' order.
-    pub const ALL: [GlitchKind; 5] = [
+    pub const ALL: [GlitchKind; 6] = [
         GlitchKind::Skip,
         GlitchKind::Register,
         GlitchKind::Sram,
         GlitchKind::Adc,
+        GlitchKind::Fpu,
         GlitchKind::Kept,
     ];
 
-    /// The kinds a campaign draws in turn unless told (the four a glitch makes at its
-    /// instant; their draws are those of the campaigns before [`GlitchKind::Kept`]).
-    pub const AT_THE_INSTANT: [GlitchKind; 4] = [
+    /// The kinds a campaign draws in turn unless told: the five a glitch makes at its
+    /// instant.
+    pub const AT_THE_INSTANT: [GlitchKind; 5] = [
         GlitchKind::Skip,
         GlitchKind::Register,
         GlitchKind::Sram,
         GlitchKind::Adc,
+        GlitchKind::Fpu,
     ];
+
+    /// Whether its instant is on the visitor's clock (a moment of the whole visit, the
+    /// visitor's turns included, in microseconds) rather than the core's (an instruction
+    /// count): an upset of the state kept between presses strikes at any moment of the
+    /// visit, a glitch of the machine's work at an instant of that work.
+    pub fn on_the_visitors_clock(self) -> bool {
+        self == GlitchKind::Kept
+    }
 
     /// Its word.
     pub fn word(self) -> &'static str {
@@ -55,6 +69,7 @@ impl GlitchKind {
             GlitchKind::Sram => "sram",
             GlitchKind::Adc => "adc",
             GlitchKind::Kept => "kept",
+            GlitchKind::Fpu => "fpu",
         }
     }
 }
@@ -76,41 +91,47 @@ impl FromStr for GlitchKind {
     }
 }
 
-/// One glitch: its kind, its instant (instructions since the trial's reset) and `pick`, a
+/// One glitch: its kind, its instant (instructions since the trial's reset, or microseconds
+/// of the visit for a kind [on the visitor's clock](GlitchKind::on_the_visitors_clock)) and `pick`, a
 /// drawn word the board maps to the register and bit, the byte and bit, or the ADC bit
 /// (the board says which in [`TrialEnd`]'s target).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Glitch {
     /// What it does.
     pub kind: GlitchKind,
-    /// When: the instructions executed since the trial's reset before it.
+    /// When: the instructions executed since the trial's reset before it, or the
+    /// microseconds of the visit since power-on on the visitor's clock.
     pub at: u64,
     /// Which register or byte, and which bit.
     pub pick: u32,
 }
 
-/// One trial: game `game`'s noise (as `monitor game`), a visitor's game from a power-on,
-/// stopped as a hang after `limit` instructions, with `glitch` or intact.
+/// One trial: game `game`'s noise (as `monitor game`), a visitor's game from a power-on
+/// at `pace_ms` a turn (the visitor's time between the machine's move and the next press),
+/// ended after `limit` instructions, with `glitch` or intact.
 ///
 /// ```
 /// use boards::virtual_board::{Glitch, GlitchKind, Monitor, Trial};
-/// let t = Trial { game: 0, limit: 9_000_000, glitch: Some(Glitch { kind: GlitchKind::Skip, at: 1234, pick: 7 }) };
-/// assert_eq!(Monitor::Trial(t).to_string(), "trial 0 9000000 skip 1234 7");
-/// assert_eq!("trial 0 9000000 skip 1234 7".parse(), Ok(Monitor::Trial(t)));
+/// let t = Trial { game: 0, limit: 9_000_000, pace_ms: 5000, glitch: Some(Glitch { kind: GlitchKind::Skip, at: 1234, pick: 7 }) };
+/// assert_eq!(Monitor::Trial(t).to_string(), "trial 0 9000000 5000 skip 1234 7");
+/// assert_eq!("trial 0 9000000 5000 skip 1234 7".parse(), Ok(Monitor::Trial(t)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Trial {
     /// The game's noise stream.
     pub game: u64,
-    /// The most instructions the game may take before it counts as a hang.
+    /// The most instructions the game may take before it is ended as stopped or slow.
     pub limit: u64,
+    /// The visitor's turn, in milliseconds: the wait between the LEDs showing the machine's
+    /// move (or lighting at power-on) and the next press, on the visitor's clock.
+    pub pace_ms: u64,
     /// The fault, or none (the intact run).
     pub glitch: Option<Glitch>,
 }
 
 impl fmt::Display for Trial {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "trial {} {}", self.game, self.limit)?;
+        write!(f, "trial {} {} {}", self.game, self.limit, self.pace_ms)?;
         if let Some(g) = self.glitch {
             write!(f, " {} {} {}", g.kind, g.at, g.pick)?;
         }
@@ -122,13 +143,13 @@ impl fmt::Display for Trial {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TrialError {
     /// Not a glitch kind.
-    #[error("{0:?} is not a glitch kind (skip, register, sram, adc or kept)")]
+    #[error("{0:?} is not a glitch kind (skip, register, sram, adc, fpu or kept)")]
     Kind(String),
     /// A number that is not one.
     #[error("trial: {0:?} is not a whole number")]
     Number(String),
     /// Words in the wrong number.
-    #[error("trial: give GAME LIMIT [KIND AT PICK], not {0:?}")]
+    #[error("trial: give GAME LIMIT PACE_MS [KIND AT PICK], not {0:?}")]
     Shape(String),
     /// An answer that is not `trial END ...`.
     #[error("the board answered a trial with {0:?}")]
@@ -142,11 +163,12 @@ fn number<T: FromStr>(word: &str) -> Result<T, TrialError> {
 
 /// Reads the words after `trial`.
 pub(super) fn trial(words: &[&str]) -> Result<Trial, TrialError> {
-    let (game, limit, glitch) = match words {
-        [game, limit] => (game, limit, None),
-        [game, limit, kind, at, pick] => (
+    let (game, limit, pace, glitch) = match words {
+        [game, limit, pace] => (game, limit, pace, None),
+        [game, limit, pace, kind, at, pick] => (
             game,
             limit,
+            pace,
             Some(Glitch {
                 kind: kind.parse()?,
                 at: number(at)?,
@@ -158,6 +180,7 @@ pub(super) fn trial(words: &[&str]) -> Result<Trial, TrialError> {
     Ok(Trial {
         game: number(game)?,
         limit: number(limit)?,
+        pace_ms: number(pace)?,
         glitch,
     })
 }
@@ -178,19 +201,25 @@ pub enum End {
     /// The core stopped: an access to nothing mapped, an undefined instruction, a chip rule
     /// broken (a real chip takes a HardFault, and the watchdog then resets it).
     CoreFault,
-    /// No verdict within the trial's limit, or nothing lit after a press.
-    Hang,
+    /// No verdict within the limit (or nothing lit after a press), and the watchdog not fed
+    /// within its period (or never started): the machine made no progress and nothing reset
+    /// it.
+    Stopped,
+    /// No verdict within the limit (or nothing lit after a press), the core still running
+    /// and feeding its watchdog.
+    Slow,
 }
 
 impl End {
-    const WORDS: [(End, &'static str); 7] = [
+    const WORDS: [(End, &'static str); 8] = [
         (End::Verdict, "verdict"),
         (End::SelfCheck, "self-check"),
         (End::Trouble, "trouble"),
         (End::Panic, "panic"),
         (End::Watchdog, "watchdog"),
         (End::CoreFault, "core-fault"),
-        (End::Hang, "hang"),
+        (End::Stopped, "stopped"),
+        (End::Slow, "slow"),
     ];
 
     /// Its word.
@@ -200,15 +229,87 @@ impl End {
             .find(|(e, _)| *e == self)
             .map_or("?", |(_, w)| w)
     }
+
+    /// Whether the machine (or the visitor, reading its LEDs) noticed something wrong:
+    /// its fault pattern, LEDs that are no move, a panic, the watchdog, a core fault.
+    pub fn noticed(self) -> bool {
+        matches!(
+            self,
+            End::SelfCheck | End::Trouble | End::Panic | End::Watchdog | End::CoreFault
+        )
+    }
 }
 
-/// The board's answer to a trial: `trial END INSTRUCTIONS WINNER RECORD TARGET PC FUNCTION`,
-/// `-` for what is not known (the function last: a Rust path may hold spaces).
+/// What the LEDs showed after one press, as the visitor reads them.
 ///
 /// ```
-/// use boards::virtual_board::{End, TrialEnd};
-/// let end: TrialEnd = "trial verdict 5000 cut A7,c5 r3:bit7 0x08001234 firmware::tracker::observe".parse().unwrap();
+/// use boards::virtual_board::Shown;
+/// for word in ["A1", "cut-won", "short-won", "fault", "other", "dark"] {
+///     assert_eq!(word.parse::<Shown>().unwrap().to_string(), word);
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shown {
+    /// One row and one column: the machine's cut.
+    Move(heuristic::Edge),
+    /// A verdict: the winner.
+    Won(heuristic::Side),
+    /// The machine's fault pattern.
+    Fault,
+    /// Something else lit (the visitor sees no move).
+    Other,
+    /// Nothing lit.
+    Dark,
+}
+
+impl Shown {
+    /// Whether it is a move or a verdict: something the visitor acts on, right or wrong.
+    pub fn is_a_move_or_verdict(self) -> bool {
+        matches!(self, Shown::Move(_) | Shown::Won(_))
+    }
+}
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shown::Move(edge) => write!(f, "{edge}"),
+            Shown::Won(heuristic::Side::Cut) => f.write_str("cut-won"),
+            Shown::Won(heuristic::Side::Short) => f.write_str("short-won"),
+            Shown::Fault => f.write_str("fault"),
+            Shown::Other => f.write_str("other"),
+            Shown::Dark => f.write_str("dark"),
+        }
+    }
+}
+
+impl FromStr for Shown {
+    type Err = TrialError;
+
+    fn from_str(s: &str) -> Result<Self, TrialError> {
+        Ok(match s {
+            "cut-won" => Shown::Won(heuristic::Side::Cut),
+            "short-won" => Shown::Won(heuristic::Side::Short),
+            "fault" => Shown::Fault,
+            "other" => Shown::Other,
+            "dark" => Shown::Dark,
+            _ => match heuristic::Move::parse(heuristic::Size::MAX, s) {
+                Ok(mv) if mv.side == heuristic::Side::Cut => Shown::Move(mv.edge),
+                _ => return Err(TrialError::Answer(s.to_string())),
+            },
+        })
+    }
+}
+
+/// The board's answer to a trial: `trial END INSTRUCTIONS VISIT_US WINNER RECORD SHOWN STRUCK
+/// TARGET PC FUNCTION`, `-` for what is not known (the function last: a Rust path may hold
+/// spaces). SHOWN is what the LEDs showed after each press, joined by commas.
+///
+/// ```
+/// use boards::virtual_board::{End, Shown, TrialEnd};
+/// let end: TrialEnd = "trial verdict 5000 15000000 cut A7,c5 A7,cut-won 2 r3:bit7 0x08001234 firmware::tracker::observe".parse().unwrap();
 /// assert_eq!(end.end, End::Verdict);
+/// assert_eq!(end.shown[1], Shown::Won(heuristic::Side::Cut));
+/// assert_eq!(end.struck, Some(2));
 /// assert_eq!(end.function.as_deref(), Some("firmware::tracker::observe"));
 /// assert_eq!(end.to_string().parse(), Ok(end));
 /// ```
@@ -218,10 +319,18 @@ pub struct TrialEnd {
     pub end: End,
     /// Instructions the game took (from the trial's reset to its end).
     pub instructions: u64,
+    /// The visit's length on the visitor's clock, in microseconds: the machine's time from
+    /// power-on to its end and the visitor's turns (one per press made).
+    pub visit_us: u64,
     /// Whether the LEDs named Cut (`cut`) or Short (`short`) the winner.
     pub winner: Option<heuristic::Side>,
     /// The moves made on the cage, Cut first (`A7,c5,...`).
     pub record: String,
+    /// What the LEDs showed after each press, in order.
+    pub shown: Vec<Shown>,
+    /// The press the glitch struck before (1: before the first press, during power-on or
+    /// the visitor's first turn), if it fired.
+    pub struck: Option<u32>,
     /// What the glitch hit (`r3:bit7`, `0x20000104:bit2`, `adc:bit11`, `skip:ldr.w`), if it
     /// fired.
     pub target: Option<String>,
@@ -239,12 +348,16 @@ impl fmt::Display for TrialEnd {
             Some(heuristic::Side::Short) => "short",
             None => "-",
         };
+        let shown: Vec<String> = self.shown.iter().map(ToString::to_string).collect();
         write!(
             f,
-            "trial {} {} {winner} {} {} {} {}",
+            "trial {} {} {} {winner} {} {} {} {} {} {}",
             self.end.word(),
             self.instructions,
+            self.visit_us,
             or(Some(&self.record)),
+            or(Some(&shown.join(","))),
+            self.struck.map_or("-".to_string(), |p| p.to_string()),
             or(self.target.as_deref()),
             self.pc.map_or("-".to_string(), |pc| format!("{pc:#010x}")),
             or(self.function.as_deref()),
@@ -257,13 +370,16 @@ impl FromStr for TrialEnd {
 
     fn from_str(s: &str) -> Result<Self, TrialError> {
         let bad = || TrialError::Answer(s.to_string());
-        let words: Vec<&str> = s.trim().splitn(8, ' ').collect();
+        let words: Vec<&str> = s.trim().splitn(11, ' ').collect();
         let [
             "trial",
             end,
             instructions,
+            visit_us,
             winner,
             record,
+            shown,
+            struck,
             target,
             pc,
             function,
@@ -279,6 +395,7 @@ impl FromStr for TrialEnd {
                 .map(|(e, _)| *e)
                 .ok_or_else(bad)?,
             instructions: instructions.parse().map_err(|_| bad())?,
+            visit_us: visit_us.parse().map_err(|_| bad())?,
             winner: match *winner {
                 "cut" => Some(heuristic::Side::Cut),
                 "short" => Some(heuristic::Side::Short),
@@ -286,6 +403,17 @@ impl FromStr for TrialEnd {
                 _ => return Err(bad()),
             },
             record: known(record).unwrap_or_default(),
+            shown: match known(shown) {
+                Some(list) => list
+                    .split(',')
+                    .map(|w| w.parse().map_err(|_| bad()))
+                    .collect::<Result<_, _>>()?,
+                None => Vec::new(),
+            },
+            struck: match known(struck) {
+                Some(p) => Some(p.parse().map_err(|_| bad())?),
+                None => None,
+            },
             target: known(target),
             pc: match known(pc) {
                 Some(pc) => {
@@ -305,22 +433,23 @@ mod tests {
     #[test]
     fn an_intact_trial_and_a_bad_one_read_as_meant() {
         assert_eq!(
-            trial(&["3", "100"]),
+            trial(&["3", "100", "5000"]),
             Ok(Trial {
                 game: 3,
                 limit: 100,
+                pace_ms: 5000,
                 glitch: None
             })
         );
         assert_eq!(
-            trial(&["3", "100", "zap", "1", "2"])
+            trial(&["3", "100", "5000", "zap", "1", "2"])
                 .unwrap_err()
                 .to_string(),
-            "\"zap\" is not a glitch kind (skip, register, sram, adc or kept)"
+            "\"zap\" is not a glitch kind (skip, register, sram, adc, fpu or kept)"
         );
         assert_eq!(
             trial(&["3"]).unwrap_err().to_string(),
-            "trial: give GAME LIMIT [KIND AT PICK], not \"3\""
+            "trial: give GAME LIMIT PACE_MS [KIND AT PICK], not \"3\""
         );
         assert!("trial what".parse::<TrialEnd>().is_err());
     }
@@ -328,15 +457,18 @@ mod tests {
     #[test]
     fn an_answer_without_a_glitch_reads_back() {
         let end = TrialEnd {
-            end: End::Hang,
+            end: End::Slow,
             instructions: 7,
+            visit_us: 9,
             winner: None,
             record: String::new(),
+            shown: Vec::new(),
+            struck: None,
             target: None,
             pc: None,
             function: None,
         };
-        assert_eq!(end.to_string(), "trial hang 7 - - - - -");
+        assert_eq!(end.to_string(), "trial slow 7 9 - - - - - - -");
         assert_eq!(end.to_string().parse(), Ok(end));
     }
 }

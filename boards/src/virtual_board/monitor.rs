@@ -146,9 +146,9 @@ pub const COMMANDS: &[Command] = &[
         read: |rest| bare(Monitor::Window, rest),
     },
     Command {
-        usage: "trial GAME LIMIT [KIND AT PICK]",
-        what: "a visitor's game from power-on, glitched (skip, register, sram, adc, kept) at \
-               instruction AT",
+        usage: "trial GAME LIMIT PACE_MS [KIND AT PICK]",
+        what: "a visitor's game from power-on, glitched (skip, register, sram, adc, fpu, kept) at \
+               instruction AT (kept: microsecond AT of the visit)",
         read: |rest| Ok(Monitor::Trial(super::glitch::trial(rest)?)),
     },
     Command {
@@ -376,16 +376,18 @@ mod tests {
             (
                 any::<u64>(),
                 any::<u64>(),
+                any::<u64>(),
                 proptest::option::of((
                     0..super::super::GlitchKind::ALL.len(),
                     any::<u64>(),
                     any::<u32>()
                 ))
             )
-                .prop_map(|(game, limit, glitch)| Monitor::Trial(
+                .prop_map(|(game, limit, pace_ms, glitch)| Monitor::Trial(
                     super::super::Trial {
                         game,
                         limit,
+                        pace_ms,
                         glitch: glitch.map(|(k, at, pick)| super::super::Glitch {
                             kind: super::super::GlitchKind::ALL[k],
                             at,

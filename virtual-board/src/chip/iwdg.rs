@@ -95,6 +95,12 @@ impl Iwdg {
     pub fn running(&self) -> bool {
         self.expires.is_some()
     }
+
+    /// Whether it runs and was fed within its period before core cycle `now`: a core that
+    /// feeds it is making progress of a kind (a glitch trial's `slow`, not `stopped`).
+    pub fn fed_by(&self, now: u64) -> bool {
+        self.expires.is_some_and(|expires| expires > now)
+    }
 }
 
 impl Peripheral for Iwdg {
