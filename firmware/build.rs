@@ -1,11 +1,15 @@
 //! Puts each binary's memory map where the linker finds it: `memory.x` (the STM32F446RE) for the
-//! board binary, `qemu/memory.x` (QEMU's mps2-an386) for the QEMU one. The library and host
+//! board binary (and its study build without the self-check), `qemu/memory.x` (QEMU's mps2-an386) for the QEMU one. The library and host
 //! builds do not link against either.
 
 use std::{env, fs, path::PathBuf};
 
 /// (binary, memory map in this crate)
-const MAPS: [(&str, &str); 2] = [("firmware", "memory.x"), ("firmware-qemu", "qemu/memory.x")];
+const MAPS: [(&str, &str); 3] = [
+    ("firmware", "memory.x"),
+    ("firmware-unchecked", "memory.x"),
+    ("firmware-qemu", "qemu/memory.x"),
+];
 
 fn main() {
     for (_, map) in MAPS {

@@ -43,7 +43,8 @@ pub use calibrate::{
 pub use check::protocol::{Check, StepVerdict, protocol_checks};
 pub use check::{Class, Fit, Off, Predictor, Step};
 pub use config::{
-    Config, ConfigError, GlitchOptions, MAX_TIMEOUT_S, Opened, RunSpec, RunSpecError,
+    Config, ConfigError, DEFAULT_PACE_MS, GlitchOptions, MAX_TIMEOUT_S, Opened, RunSpec,
+    RunSpecError,
 };
 pub use doctor::{DoctorError, doctor};
 pub use dut::ask::measure;

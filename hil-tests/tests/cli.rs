@@ -179,11 +179,11 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--scenario",
                 "glitches",
                 "--fail-on",
-                "late",
+                "hang",
                 "--out",
                 out,
             ],
-            "error: --fail-on: `late` is not a class of --scenario glitches (its classes: no-effect, detected, hang, silent, or none)",
+            "error: --fail-on: `hang` is not a class of --scenario glitches (its classes: no-effect, detected, late, silent, stopped, slow, or none)",
         ),
         (
             vec![
@@ -386,7 +386,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
         assert_eq!(run.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8(run.stderr).unwrap();
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(stderr.starts_with(message), "{stderr}");
+        assert!(stderr.starts_with(message), "{args:?}: {stderr}");
         // The operating system's reason, when there is one, is said once.
         assert!(stderr.matches("(os error").count() <= 1, "{stderr}");
     }

@@ -18,9 +18,9 @@ use object::{Object, ObjectSymbol};
 use crate::board::ResetCause;
 use crate::chip::{FLASH, SRAM};
 use crate::clock::PER_MS;
-use crate::operator::HandGame;
 use crate::cpu::{Core, Instant};
 use crate::elf::Elf;
+use crate::operator::HandGame;
 use crate::stop::{Place, Stop};
 
 /// What ends a trial that outran its limit (a [`Stop::Cpu`] only this module makes).

@@ -355,7 +355,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 b.inject(board::BoardFault::NoFixture)?;
                 let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
                 let mut log = log::Log::new(&elf);
-                match operator::visit(&mut core, &elf, emulator::players::perfect_move, |_, _, _| {}) {
+                match operator::visit(
+                    &mut core,
+                    &elf,
+                    emulator::players::perfect_move,
+                    |_, _, _| {},
+                ) {
                     Ok(game) => {
                         writeln!(out, "Record: {}", game.record())?;
                         if let Some(side) = game.winner {
@@ -464,7 +469,12 @@ fn budget(args: &BoardArgs, baseline: &Path, write: bool) -> anyhow::Result<Exit
     b.inject(board::BoardFault::NoFixture)?;
     let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
     core.state_mut().profile = Some(Default::default());
-    let game = match operator::visit(&mut core, &elf, emulator::players::perfect_move, |_, _, _| {}) {
+    let game = match operator::visit(
+        &mut core,
+        &elf,
+        emulator::players::perfect_move,
+        |_, _, _| {},
+    ) {
         Ok(game) => game,
         Err(stop) => return Ok(stopped(&stop)),
     };

@@ -157,6 +157,24 @@ pub fn test(options: &Options) -> Result<()> {
             Command::new(cargo()).current_dir(&root).arg("fw"),
             "the board binary's build (cargo fw)",
         )?;
+        // Its study build without the self-check, whose glitch trials reach the classes the
+        // shipped build's do not (hil-tests' `every_glitch_class_is_reached_on_fixed_seeds`).
+        run(
+            Command::new(cargo()).current_dir(&root).args([
+                "build",
+                "-p",
+                "firmware",
+                "--bin",
+                "firmware-unchecked",
+                "--features",
+                "board,unchecked",
+                "--target",
+                FIRMWARE_TARGET,
+                "--profile",
+                "fw",
+            ]),
+            "the board binary's study build without the self-check",
+        )?;
     } else {
         selection.extend(["--exclude", "virtual-board"]);
         // A virtual board built earlier must not stand in for the one skipped.

@@ -22,7 +22,7 @@ use crate::report::Depends;
 pub mod args;
 mod spec;
 
-pub use spec::{GlitchOptions, RunSpec, RunSpecError};
+pub use spec::{DEFAULT_PACE_MS, GlitchOptions, RunSpec, RunSpecError};
 
 /// A day bounds a wait: longer is a typo, and 1e19 s overflows a Duration.
 pub const MAX_TIMEOUT_S: f64 = 86_400.0;

@@ -501,13 +501,15 @@ impl Campaign {
         }
         let _ = writeln!(out, "## By fault kind\n");
         table(&mut out, "kind", &with_total(kinds));
+        let how: Vec<String> = how.iter().map(|(w, n)| format!("{w} {n}")).collect();
         let _ = writeln!(
             out,
             "\nNoticed by (detected and late): {}.\n",
-            how.iter()
-                .map(|(w, n)| format!("{w} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            if how.is_empty() {
+                "nothing".to_string()
+            } else {
+                how.join(", ")
+            }
         );
         let _ = writeln!(
             out,
@@ -543,7 +545,7 @@ impl Campaign {
                 }) {
                     let _ = writeln!(
                         out,
-                        "- {kind}, {}: trial {} `{}`: {} in `{}` → {} {}",
+                        "- {kind}, {}: trial {} `{}`: {} in `{}` → {}{}",
                         class.name(),
                         i + 1,
                         j.trial,
@@ -553,7 +555,7 @@ impl Campaign {
                         if j.end.record.is_empty() {
                             String::new()
                         } else {
-                            format!("({})", j.end.record)
+                            format!(" ({})", j.end.record)
                         },
                     );
                 }

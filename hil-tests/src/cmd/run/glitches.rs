@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use anyhow::bail;
 
-use bench::faults::glitches::Class;
+use bench::faults::glitches::GlitchClass;
 
 use super::{FailOn, Run};
 use crate::exit::Verdict;
@@ -35,8 +35,8 @@ impl Run {
         let fail_on = self
             .fail_on
             .clone()
-            .unwrap_or_else(|| FailOn::of(&[Class::Silent.word()]));
-        fail_on.check(&Class::WORDS, "glitches")?;
+            .unwrap_or_else(|| FailOn::of(&[GlitchClass::Late.word(), GlitchClass::Silent.word()]));
+        fail_on.check(&GlitchClass::WORDS, "glitches")?;
         let md = self.out.join("glitches.md");
         if md.exists() && !self.force {
             bail!(
@@ -61,6 +61,9 @@ impl Run {
         if plan.kinds != bench::faults::glitches::Kinds::default() {
             command.push_str(&format!(" --kinds {}", plan.kinds));
         }
+        if plan.pace_ms != bench::DEFAULT_PACE_MS {
+            command.push_str(&format!(" --pace-ms {}", plan.pace_ms));
+        }
         if let Some(seed) = spec.board_seed {
             command.push_str(&format!(" --board-seed {seed}"));
         }
@@ -78,6 +81,7 @@ impl Run {
         let campaign = campaign?;
         let md = campaign.write(&self.out, &command)?;
         out!("{md}");
+        outln!("{}", campaign.timing());
         outln!("Report: {}", self.out.display());
         if (campaign.trials.len() as u64) < trials {
             bail!(
@@ -87,6 +91,9 @@ impl Run {
                 self.out.display()
             );
         }
-        Ok(fail_on.verdict(campaign.trials.iter().map(|t| t.class.word()), &self.out))
+        Ok(fail_on.verdict(
+            campaign.trials.iter().map(|t| t.judgement.class.word()),
+            &self.out,
+        ))
     }
 }

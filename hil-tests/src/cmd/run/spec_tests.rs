@@ -91,9 +91,12 @@ fn glitches() -> impl Strategy<Value = GlitchOptions> {
     let window = (0u8..100, 1u8..=100).prop_filter_map("a window", |(from, to)| {
         format!("{from}..{to}").parse::<Window>().ok()
     });
-    let kinds = prop::sample::subsequence(vec!["skip", "register", "sram", "adc", "fpu", "kept"], 1..=6)
-        .prop_shuffle()
-        .prop_map(|words| words.join(",").parse::<Kinds>().unwrap());
+    let kinds = prop::sample::subsequence(
+        vec!["skip", "register", "sram", "adc", "fpu", "kept"],
+        1..=6,
+    )
+    .prop_shuffle()
+    .prop_map(|words| words.join(",").parse::<Kinds>().unwrap());
     (
         prop::option::of(1u64..=10_000_000),
         prop::option::of(window),
