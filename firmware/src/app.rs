@@ -22,12 +22,13 @@ const M3: Size = Size::M3;
 const M4: Size = Size::M4;
 
 /// Settings that are not board values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Config {
     /// Conversions averaged per node, if not the profile's `adc.samples` (the board's one
     /// value, which the emulator and the studies model): an override for tests.
     pub samples: Option<u8>,
-    /// Check the cage after each of the opponent's turns (and learn Short's move from it).
+    /// Check the cage after each of the opponent's turns (and learn Short's move from it),
+    /// and check the state kept between presses against the seal left after the last one.
     pub self_check: bool,
     /// Wait after switching the pull-ups: 30 kΩ into ~30 pF of pin, wiring and ADC sampling
     /// capacitor settles in about 1 µs per time constant; 100 µs is ample.
@@ -59,7 +60,7 @@ pub struct Hardware<S, L, P, D, F> {
     pub fixture: F,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Hash)]
 struct Game {
     size: Size,
     thresholds: GameOverThresholds,
@@ -77,6 +78,10 @@ pub struct App<S, L, P, D, F> {
     last: Option<Outcome>,
     shown: LedPattern,
     fixture_loaded: bool,
+    /// The hash of the state kept between presses, taken as the last press's work ended
+    /// ([`App::kept_state`]): a bit that flips while the machine waits is found at the next
+    /// press, before anything is decided or lit from it.
+    seal: Option<u32>,
 }
 
 impl<S, L, P, D, F> App<S, L, P, D, F>
@@ -98,7 +103,34 @@ where
             last: None,
             shown: LedPattern::OFF,
             fixture_loaded: false,
+            seal: None,
         }
+    }
+
+    /// A hash of everything the machine keeps from one press to the next: which board, its
+    /// settings, the game (size, thresholds, tracker), where the state machine is and what
+    /// its LEDs show (not whether the bench loaded the fixture, which its own command sets). The self-check compares the tracker with the cage; this finds a flip
+    /// the cage cannot show (a hypothesis changed to one the codes also fit).
+    fn kept_state(&self) -> u32 {
+        use core::hash::Hash;
+        use hash32::Hasher;
+        let mut hasher = hash32::FnvHasher::default();
+        core::ptr::from_ref(self.profile).hash(&mut hasher);
+        self.config.hash(&mut hasher);
+        self.game.hash(&mut hasher);
+        self.phase.hash(&mut hasher);
+        self.shown.hash(&mut hasher);
+        hasher.finish32()
+    }
+
+    /// Seals the kept state as a press's work ends.
+    fn seal(&mut self) {
+        self.seal = Some(self.kept_state());
+    }
+
+    /// Whether the kept state is still what was sealed (always, with the self-check off).
+    fn intact(&self) -> bool {
+        !self.config.self_check || self.seal.is_none_or(|seal| seal == self.kept_state())
     }
 
     /// Conversions averaged per node: the config's override, else the profile's.
@@ -161,18 +193,26 @@ where
     pub fn start(&mut self) -> Outcome {
         let outcome = self.try_start().unwrap_or_else(|f| self.fail(f));
         self.last = Some(outcome);
+        self.seal();
         outcome
     }
 
     /// One press of the button: a new game when idle or over; otherwise the game-over reading,
     /// then (game on) the measurement, the self-check and the machine's move.
     pub fn on_button(&mut self) -> Outcome {
-        let result = match (self.phase, self.game.is_some()) {
-            (Phase::Idle | Phase::Over, _) | (_, false) => self.try_start(),
-            _ => self.try_turn(),
+        let result = if !self.intact() {
+            // Nothing kept can be trusted: the next press starts a new game.
+            self.game = None;
+            Err(Fault::Corrupted)
+        } else {
+            match (self.phase, self.game.is_some()) {
+                (Phase::Idle | Phase::Over, _) | (_, false) => self.try_start(),
+                _ => self.try_turn(),
+            }
         };
         let outcome = result.unwrap_or_else(|f| self.fail(f));
         self.last = Some(outcome);
+        self.seal();
         outcome
     }
 

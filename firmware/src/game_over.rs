@@ -27,7 +27,7 @@ use boards::Profile;
 use heuristic::{Node, Side, Size};
 
 /// Where the bottom terminal's code says the game is over.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct GameOverThresholds {
     /// Lowest code a game still in play can read (the ladder bound).

@@ -113,6 +113,10 @@ pub enum Fault {
     /// A hardware driver failed.
     #[error("{0} error")]
     Hardware(Component),
+    /// The state the machine keeps between presses is not what it sealed after the last one:
+    /// something flipped it while the machine waited (an upset); the game is dropped.
+    #[error("the state kept between presses changed while the machine waited: press for a new game")]
+    Corrupted,
 }
 
 /// Codes either side of a prediction that still fit: resistor tolerance, ADC error, rounding.
@@ -180,7 +184,7 @@ fn fits(d: &Deviation) -> bool {
 }
 
 /// What the machine believes the cage holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Tracker {
     /// Positions consistent with every check so far, best fit first, Cut to move; the machine's
     /// pending cut is not in them.
