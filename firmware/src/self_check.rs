@@ -115,7 +115,9 @@ pub enum Fault {
     Hardware(Component),
     /// The state the machine keeps between presses is not what it sealed after the last one:
     /// something flipped it while the machine waited (an upset); the game is dropped.
-    #[error("the state kept between presses changed while the machine waited: press for a new game")]
+    #[error(
+        "the state kept between presses changed while the machine waited: press for a new game"
+    )]
     Corrupted,
 }
 

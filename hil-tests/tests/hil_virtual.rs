@@ -807,68 +807,70 @@ fn unchecked_elf(elf: &Path) -> Option<PathBuf> {
 #[test]
 fn every_glitch_class_is_reached_on_fixed_seeds() {
     use bench::faults::glitches::{GlitchClass as Class, TrialBoard};
-    use boards::virtual_board::GlitchKind::{Kept, Sram};
+    use boards::virtual_board::GlitchKind::{Kept, Register};
     let Some(elf) = ready() else { return };
     let Some(unchecked) = unchecked_elf(&elf) else {
         return;
     };
     // (build, kind, at, pick, class, where the campaign found it)
     let cases = [
-        // `--seed 1 --kinds kept` on the study build, trial 764: G3 cut where the heuristic
-        // cuts G1, then F2; the machine wins a longer game, nothing noticed.
+        // `--seed 2 --kinds kept` on the study build, trial 738: Short's win lit at the
+        // fourth press where the machine cuts G1 and wins: a wrong verdict, never noticed.
         (
             &unchecked,
             Kept,
-            4_336_850,
-            4_064_648_733,
+            15_686_110,
+            1_972_444_306,
             Class::Silent,
-            "unchecked kept 764",
+            "unchecked kept seed 2, 738",
         ),
-        // Its trial 2554: Short's win lit at the third press, a wrong verdict.
+        // `--seed 1 --kinds kept`, trial 1158: C1 lit again at the third press (a cut
+        // already made), then the visitor cannot make it: late. On the shipped build the
+        // same byte and bit are found by the seal over the kept state before anything is lit.
         (
             &unchecked,
             Kept,
-            11_395_620,
-            2_909_179_846,
-            Class::Silent,
-            "unchecked kept 2554",
-        ),
-        // Its trial 2065, and the shipped build's: A1 lit again at the second press (a cut
-        // already made), then the visitor cannot make it: late.
-        (
-            &unchecked,
-            Kept,
-            6_239_987,
-            2_803_420_224,
+            14_941_546,
+            2_933_688_777,
             Class::Late,
-            "unchecked kept 2065",
+            "unchecked kept seed 1, 1158",
         ),
         (
             &elf,
             Kept,
-            6_240_091,
-            2_803_420_224,
-            Class::Late,
-            "shipped kept 2065",
+            14_941_080,
+            2_933_688_777,
+            Class::Detected,
+            "shipped kept seed 1, 1158",
         ),
-        // The shipped build, `--seed 1 --kinds kept`, trial 1: no effect.
+        // The shipped build's one wrong move in that campaign, trial 59: A1 lit again at the
+        // second press. The seal does not see it (hil-tests/README.md says what is known).
         (
             &elf,
             Kept,
-            24_327_067,
-            3_516_075_093,
+            5_862_573,
+            1_189_561_538,
+            Class::Late,
+            "shipped kept seed 1, 59",
+        ),
+        // Trial 2065 of the same: no effect.
+        (
+            &elf,
+            Kept,
+            6_239_858,
+            2_803_420_224,
             Class::NoEffect,
-            "shipped kept 1",
+            "shipped kept seed 1, 2065",
         ),
-        // `--trials 8 --seed 3`, trial 8: a stack bit flipped during start-up; the core runs
-        // on without feeding the watchdog it has not started yet, and lights nothing.
+        // `--seed 1 --kinds register`, trial 123: SP's bit 0 during start-up's threshold
+        // solving, before the watchdog is started: nothing is lit and nothing resets it.
         (
             &elf,
-            Sram,
-            2_391_120,
-            3_308_354_623,
+            Register,
+            7_346_202,
+            709_199_888,
             Class::Stopped,
-            "shipped seed 3, 8",
+            "shipped register seed 1, 123",
         ),
     ];
     let mut boards: Vec<(PathBuf, TrialBoard, boards::virtual_board::TrialEnd)> = Vec::new();
@@ -909,24 +911,28 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
     let end = board.ask(99, short).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(Class::of(&end, intact).class, Class::Slow, "{end}");
     reached.insert(Class::Slow);
-    // Detected: PC's bit 31 (the test above).
-    reached.insert(Class::Detected);
     assert_eq!(reached.len(), Class::ALL.len(), "{reached:?}");
     drop(boards);
     // A short campaign's exact counts, by kind (the **all** row pinned).
     let dir = tempfile::tempdir().unwrap();
-    let out = glitch_campaign(&elf, dir.path(), &["--trials", "20", "--seed", "3"]);
+    let args = ["--trials", "60", "--seed", "1", "--kinds", "register"];
+    let out = glitch_campaign(
+        &elf,
+        dir.path(),
+        &[&args[..], &["--fail-on", "none"]].concat(),
+    );
     assert!(out.status.success(), "{out:?}");
     let md = std::fs::read_to_string(dir.path().join("glitches.md")).unwrap();
     let all = md
         .lines()
         .find(|l| l.starts_with("| **all** |"))
         .unwrap_or_else(|| panic!("{md}"));
-    assert_eq!(all, PINNED_SEED_3, "{md}");
+    assert_eq!(all, PINNED_CAMPAIGN, "{md}");
 }
 
-/// `--trials 20 --seed 3` on the shipped board binary (measured at this commit).
-const PINNED_SEED_3: &str = "| **all** | 20 | 18 (68–99 %) | 1 (0.13–25 %) | 0 (≤ 17 %) | 0 (≤ 17 %) | 1 (0.13–25 %) | 0 (≤ 17 %) |";
+/// `--trials 60 --seed 1 --kinds register` on the shipped board binary (measured at this
+/// commit: trial 59, SP's bit 6 in start-up, is the one stopped).
+const PINNED_CAMPAIGN: &str = "| **all** | 60 | 52 (75–94 %) | 7 (4.8–23 %) | 0 (≤ 6.0 %) | 0 (≤ 6.0 %) | 1 (0.042–8.9 %) | 0 (≤ 6.0 %) |";
 
 #[test]
 fn a_skipped_instruction_in_the_move_decision_is_detected_or_silent_never_a_board_error() {
@@ -1113,5 +1119,166 @@ fn the_bench_waits_on_the_board_instead_of_polling_it() {
     assert!(
         polls <= 4 * commands,
         "{polls} polls for {commands} commands: the bench polls instead of waiting"
+    );
+}
+
+/// The two report files of a glitch campaign in `dir`.
+fn glitch_report(dir: &Path) -> (String, String) {
+    let read = |name: &str| {
+        std::fs::read_to_string(dir.join(name))
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.join(name).display()))
+    };
+    (read("glitches.md"), read("glitches.csv"))
+}
+
+/// The campaign as three shards and a merge writes the one-process run's report byte for
+/// byte, which is the plain loop's (`bench::faults::glitches::run`, no shards); `--junit`
+/// writes one case per class, failed for a class `--fail-on` names.
+#[test]
+fn glitch_shards_merge_to_the_one_process_report_and_the_plain_loops() {
+    let Some(elf) = ready() else { return };
+    let args = [
+        "--trials",
+        "9",
+        "--seed",
+        "5",
+        "--kinds",
+        "skip,kept,register",
+    ];
+    let whole = tempfile::tempdir().unwrap();
+    let junit = whole.path().join("glitches.xml");
+    let out = glitch_campaign(
+        &elf,
+        whole.path(),
+        &[
+            &args[..],
+            &["--junit", junit.to_str().unwrap(), "--fail-on", "no-effect"],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "no effect named: the run fails {out:?}"
+    );
+    let split = tempfile::tempdir().unwrap();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let out = glitch_campaign(
+            &elf,
+            split.path(),
+            &[&args[..], &["--shard", &shard]].concat(),
+        );
+        assert!(out.status.success(), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).starts_with("stored "),
+            "{out:?}"
+        );
+    }
+    let merged = glitch_campaign(&elf, split.path(), &[&args[..], &["--merge"]].concat());
+    assert!(
+        merged.status.success(),
+        "late and silent, the default, fail it: {merged:?}"
+    );
+    assert_eq!(glitch_report(split.path()), glitch_report(whole.path()));
+    // The plain loop, in this process.
+    let profile = &boards::NUCLEO_F446RE;
+    let plan = bench::faults::glitches::Plan {
+        trials: 9,
+        seed: 5,
+        window: bench::faults::glitches::Window::WHOLE,
+        kinds: "skip,kept,register".parse().unwrap(),
+        pace_ms: bench::DEFAULT_PACE_MS,
+    };
+    let board = bench::faults::glitches::Board {
+        arg: NUCLEO.name,
+        profile,
+        base: profile,
+        seed: None,
+    };
+    let plain = bench::faults::glitches::run(&elf, board, &plan, &mut |_, _| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(plain.csv(), glitch_report(whole.path()).1);
+    // JUnit: one case per class; no effect (named, reached) fails, the others pass.
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert_eq!(xml.matches("<testcase ").count(), 6, "{xml}");
+    assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
+    assert!(xml.contains("<testcase name=\"no effect\""), "{xml}");
+}
+
+/// A campaign killed (SIGKILL) after its first chunk, resumed with `--resume`, writes the
+/// report of one uninterrupted; while it runs, a second campaign into its folder is refused.
+#[test]
+fn a_killed_glitch_campaign_resumes_to_the_uninterrupted_report() {
+    let Some(elf) = ready() else { return };
+    let trials = (2 * bench::shard::glitches::CHUNK + 10).to_string();
+    let args = ["--trials", trials.as_str(), "--seed", "8", "--kinds", "adc"];
+    let dir = tempfile::tempdir().unwrap();
+    let mut first = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args([
+            "run",
+            "--target",
+            "hil",
+            "--probe",
+            "virtual",
+            "--scenario",
+            "glitches",
+        ])
+        .args(args)
+        .arg("--elf")
+        .arg(&elf)
+        .arg("--out")
+        .arg(dir.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let chunk = |k: u32| {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(Result::ok)
+            .any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .ends_with(&format!(".{k}-of-3.shard"))
+            })
+    };
+    let started = std::time::Instant::now();
+    while !chunk(1) {
+        assert!(started.elapsed().as_secs() < 120, "no first chunk");
+        assert!(
+            first.try_wait().unwrap().is_none(),
+            "the campaign ended early"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // Another campaign into the same folder while it runs: refused, naming who holds it.
+    let second = glitch_campaign(&elf, dir.path(), &[&args[..], &["--resume"]].concat());
+    assert_eq!(second.status.code(), Some(2), "{second:?}");
+    assert!(
+        String::from_utf8_lossy(&second.stderr).contains("is in use by"),
+        "{second:?}"
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(!dir.path().join("glitches.md").exists());
+    // Without --resume the stored chunks are not silently dropped or reused.
+    let listing: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let refused = glitch_campaign(&elf, dir.path(), &args);
+    assert_eq!(refused.status.code(), Some(2), "{listing:?} {refused:?}");
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--resume goes on"));
+    let resumed = glitch_campaign(&elf, dir.path(), &[&args[..], &["--resume"]].concat());
+    assert!(resumed.status.success(), "{resumed:?}");
+    let uninterrupted = tempfile::tempdir().unwrap();
+    let out = glitch_campaign(&elf, uninterrupted.path(), &args);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        glitch_report(dir.path()),
+        glitch_report(uninterrupted.path())
     );
 }

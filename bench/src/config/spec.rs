@@ -112,7 +112,7 @@ pub struct GlitchOptions {
     /// and the next press, over which `glitches` draws the moments of its `kept` flips.
     #[cfg_attr(
         feature = "clap",
-        arg(long, value_name = "MS", value_parser = args::pace_ms)
+        arg(long, value_name = "MS", allow_negative_numbers = true, value_parser = args::pace_ms)
     )]
     pub pace_ms: Option<u64>,
 }

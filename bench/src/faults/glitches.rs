@@ -163,9 +163,6 @@ pub enum GlitchError {
         /// SIL's.
         sil: String,
     },
-    /// The board profile is not one the bench knows.
-    #[error(transparent)]
-    Profile(#[from] boards::UnknownBoard),
     /// A report file could not be written whole, or something not a regular file (a
     /// link, a FIFO) stands at its name.
     #[error(transparent)]
@@ -264,15 +261,28 @@ pub fn limit(intact: &TrialEnd) -> u64 {
     intact.instructions.saturating_add(HANG_MARGIN)
 }
 
-/// SIL's game for the board `profile` drawn from `board_seed` and game [`GAME`]'s noise,
-/// against the same perfect Short: its record and winner, as the board's answer words them.
-pub fn sil_game(profile: &str, board_seed: Option<u64>) -> Result<String, GlitchError> {
-    let profile = boards::by_name(profile)?;
+/// The board a campaign runs on: `--board` as given (a name or a profile file, which the
+/// virtual board reads), the board the bench models and the built-in profile its firmware runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Board<'a> {
+    /// `--board` as given.
+    pub arg: &'a str,
+    /// The board modelled (a profile file's own).
+    pub profile: &'static boards::Profile,
+    /// The built-in profile the firmware runs.
+    pub base: &'static boards::Profile,
+    /// The parts' seed.
+    pub seed: Option<u64>,
+}
+
+/// SIL's game on `board` with game [`GAME`]'s noise, against the same perfect Short: its
+/// record and winner, as the board's answer words them.
+pub fn sil_game(board: Board<'_>) -> Result<String, GlitchError> {
     let size = heuristic::Size::M4;
-    let cage = emulator::emulated::EmulatedCage::new(profile, size, board_seed)
+    let cage = emulator::emulated::EmulatedCage::new(board.profile, size, board.seed)
         .map_err(|e| GlitchError::Intact(e.to_string()))?;
     cage.start_game(GAME);
-    let mut app = cage.app(profile, firmware::Config::default());
+    let mut app = cage.app(board.base, firmware::Config::default());
     let log = emulator::emulated::run_game(&cage, &mut app, |p| {
         emulator::players::perfect_move(p).unwrap_or_else(|| size.edges().next().expect("an edge"))
     });
@@ -285,66 +295,98 @@ pub fn sil_game(profile: &str, board_seed: Option<u64>) -> Result<String, Glitch
 }
 
 /// Refuses an intact game that is not SIL's ([`sil_game`]).
-fn check_against_sil(
-    intact: &TrialEnd,
-    profile: &str,
-    board_seed: Option<u64>,
-) -> Result<(), GlitchError> {
-    let sil = sil_game(profile, board_seed)?;
+fn check_against_sil(intact: &TrialEnd, board: Board<'_>) -> Result<(), GlitchError> {
+    let sil = sil_game(board)?;
     let winner = match intact.winner {
         Some(heuristic::Side::Cut) => "cut",
         Some(heuristic::Side::Short) => "short",
         None => "-",
     };
-    let board = format!("{} {winner}", intact.record);
-    if board != sil {
-        return Err(GlitchError::Sil { board, sil });
+    let on_board = format!("{} {winner}", intact.record);
+    if on_board != sil {
+        return Err(GlitchError::Sil {
+            board: on_board,
+            sil,
+        });
     }
     Ok(())
 }
 
-/// Runs the trials of `plan` on the virtual board (`elf`, `profile`, `board_seed`);
-/// `tick(done, of)` after each (Break stops early, the trials done kept).
+/// A campaign ready to play: the virtual board, its intact game (SIL's, checked) and the
+/// glitches drawn from the plan over it. Trial `k` (from 0) is glitch `k`; any subset of the
+/// trials may be played, in any process, with the same answers.
+#[derive(Debug)]
+pub struct Prepared {
+    board: TrialBoard,
+    /// The intact game.
+    pub intact: TrialEnd,
+    /// Every trial's glitch, in order.
+    pub glitches: Vec<boards::virtual_board::Glitch>,
+    limit: u64,
+    pace_ms: u64,
+}
+
+impl Prepared {
+    /// Starts the virtual board (`elf` on `on`), plays its intact game, refuses one that is
+    /// not SIL's, and draws `plan`'s glitches over it.
+    pub fn start(elf: &Path, on: Board<'_>, plan: &Plan) -> Result<Prepared, GlitchError> {
+        let mut board = TrialBoard::start(elf, on.arg, on.seed)?;
+        let intact = board.intact(plan.pace_ms)?;
+        check_against_sil(&intact, on)?;
+        let glitches = plan.draw(Clocks {
+            instructions: intact.instructions,
+            visit_us: intact.visit_us,
+        });
+        Ok(Prepared {
+            board,
+            limit: limit(&intact),
+            intact,
+            glitches,
+            pace_ms: plan.pace_ms,
+        })
+    }
+
+    /// Plays trial `k` (from 0) and judges it.
+    pub fn play(&mut self, k: usize) -> Result<Judged, GlitchError> {
+        let trial = GlitchTrial {
+            game: GAME,
+            limit: self.limit,
+            pace_ms: self.pace_ms,
+            glitch: self.glitches.get(k).copied(),
+        };
+        let begun = std::time::Instant::now();
+        let end = self.board.ask(k as u64 + 1, trial)?;
+        let ms = begun.elapsed().as_secs_f64() * 1000.0;
+        Ok(Judged {
+            judgement: GlitchClass::of(&end, &self.intact),
+            trial,
+            end,
+            ms,
+        })
+    }
+}
+
+/// Runs the trials of `plan` on the virtual board (`elf` on `board`), one after another in
+/// this process: the plain loop the sharded campaign ([`crate::shard::glitches`]) is checked
+/// against. `tick(done, of)` after each (Break stops early, the trials done kept).
 pub fn run(
     elf: &Path,
-    profile: &str,
-    board_seed: Option<u64>,
+    board: Board<'_>,
     plan: &Plan,
     tick: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<Campaign, GlitchError> {
-    let mut board = TrialBoard::start(elf, profile, board_seed)?;
-    let intact = board.intact(plan.pace_ms)?;
-    check_against_sil(&intact, profile, board_seed)?;
-    let limit = limit(&intact);
-    let glitches = plan.draw(Clocks {
-        instructions: intact.instructions,
-        visit_us: intact.visit_us,
-    });
+    let mut prepared = Prepared::start(elf, board, plan)?;
     let started = std::time::Instant::now();
-    let mut judged = Vec::with_capacity(glitches.len());
-    for (i, glitch) in glitches.iter().enumerate() {
-        let trial = GlitchTrial {
-            game: GAME,
-            limit,
-            pace_ms: plan.pace_ms,
-            glitch: Some(*glitch),
-        };
-        let begun = std::time::Instant::now();
-        let end = board.ask(i as u64 + 1, trial)?;
-        let ms = begun.elapsed().as_secs_f64() * 1000.0;
-        let judgement = GlitchClass::of(&end, &intact);
-        judged.push(Judged {
-            trial,
-            end,
-            judgement,
-            ms,
-        });
-        if tick(i + 1, glitches.len()).is_break() {
+    let count = prepared.glitches.len();
+    let mut judged = Vec::with_capacity(count);
+    for k in 0..count {
+        judged.push(prepared.play(k)?);
+        if tick(k + 1, count).is_break() {
             break;
         }
     }
     Ok(Campaign {
-        intact,
+        intact: prepared.intact,
         trials: judged,
         plan: plan.clone(),
         seconds: started.elapsed().as_secs_f64(),

@@ -132,6 +132,53 @@ pub fn board_faults(run: &BoardFaultRun, properties: &[(&str, String)]) -> Junit
     report
 }
 
+/// The glitch campaign: one case per class (its count of the trials, with its 95 %
+/// interval, and the first trial in it), failed where `fails` names the class and a trial
+/// fell in it, so a CI tool shows the campaign as the table does. Each case's `time` is its
+/// trials' total.
+#[cfg(feature = "probe")]
+pub fn glitches(
+    campaign: &crate::faults::glitches::Campaign,
+    fails: &dyn Fn(&str) -> bool,
+    properties: &[(&str, String)],
+) -> Junit {
+    use crate::faults::glitches::GlitchClass;
+    let mut suite = suite("HIL glitch campaign".to_string(), properties);
+    suite.add_property(Property::new("seed", campaign.plan.seed.to_string()));
+    suite.add_property(Property::new("trials", campaign.trials.len().to_string()));
+    let total = campaign.trials.len() as u64;
+    for class in GlitchClass::ALL {
+        let of: Vec<(usize, &crate::faults::glitches::Judged)> = campaign
+            .trials
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.judgement.class == class)
+            .collect();
+        let counted = format!(
+            "{} of {total} trials",
+            crate::faults::interval::with_interval(of.len() as u64, total)
+        );
+        let status = if fails(class.word()) && !of.is_empty() {
+            failure(class.word(), counted.clone())
+        } else {
+            TestCaseStatus::success()
+        };
+        let mut case = TestCase::new(class.name(), status);
+        case.set_classname("birdcage.hil.glitches");
+        case.set_time(std::time::Duration::from_secs_f64(
+            of.iter().map(|(_, t)| t.ms).sum::<f64>() / 1000.0,
+        ));
+        let example = of.first().map_or(String::new(), |(i, t)| {
+            format!("\nfirst: trial {} `{}` -> {}", i + 1, t.trial, t.end)
+        });
+        case.set_system_out(format!("{counted}{example}"));
+        suite.add_test_case(case);
+    }
+    let mut report = Junit::new("hil-tests run --scenario glitches");
+    report.add_test_suite(suite);
+    report
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

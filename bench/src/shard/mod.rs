@@ -1,11 +1,14 @@
 //! The bench's long runs in shards, on the `shards` crate's model: the games of a scenario
-//! on one board or on a sweep of drawn boards ([`games`]), and the fault campaigns
+//! on one board or on a sweep of drawn boards ([`games`]), the glitch campaign ([`glitches`],
+//! feature `probe`) and the fault campaigns
 //! ([`faults`]). A shard is a pure function of (the run's `RunSpec`, its index), so the shards
 //! of one run may be played on any machine, in any order, any number of times; the merge
 //! writes the report a one-process run writes, byte for byte.
 
 pub mod faults;
 pub mod games;
+#[cfg(feature = "probe")]
+pub mod glitches;
 pub mod seeds;
 pub mod sweep;
 

@@ -43,6 +43,11 @@ impl FailOn {
         FailOn(words.iter().map(|w| (*w).to_string()).collect())
     }
 
+    /// Whether `word`'s class fails the run.
+    pub fn names(&self, word: &str) -> bool {
+        self.0.iter().any(|w| w == word)
+    }
+
     /// Refuses a word that is not one of the scenario's classes, naming it and them.
     pub fn check(&self, classes: &[&str], scenario: &str) -> anyhow::Result<()> {
         if let Some(unknown) = self.0.iter().find(|w| !classes.contains(&w.as_str())) {

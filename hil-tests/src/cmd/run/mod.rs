@@ -45,12 +45,13 @@ pub struct Run {
     #[arg(long)]
     calibrate: bool,
     /// Also write the run as JUnit XML to FILE: one test case per game (per fault for
-    /// `--scenario faults`, written with the merged report), with the stage, probe, board,
-    /// seeds and the ELF's hash as properties (CI tools show it).
+    /// `--scenario faults`, per class for `glitches`, written with the merged report), with
+    /// the stage, probe, board, seeds and the ELF's hash as properties (CI tools show it).
     #[arg(long, value_name = "FILE")]
     junit: Option<PathBuf>,
     /// The classes of a campaign's trials that fail the run (exit 1), separated by commas,
-    /// or `none`: for `glitches` no-effect, detected, hang, silent (default silent); for
+    /// or `none`: for `glitches` no-effect, detected, late, silent, stopped, slow (default
+    /// late,silent: a wrong move the visitor saw); for
     /// `faults` detected, misread, silent, changed, tied, idle, and on the virtual board
     /// stopped, dark (default none: the campaign is a measurement).
     #[arg(long, value_name = "CLASS,...", value_parser = bench::config::args::parsed::<FailOn>)]
@@ -120,7 +121,7 @@ impl Run {
             return self.faults(profile, base);
         }
         if self.spec.scenario == ScenarioKind::Glitches {
-            return self.glitches();
+            return self.glitches(profile, base);
         }
         if self.fail_on.is_some() {
             bail!(
