@@ -1,6 +1,7 @@
 //! The bench's report formats pinned by committed snapshots (insta), on SIL (no tool
 //! needed): a run of games (summary.md, summary.json, JUnit) and the cage's fault campaign
-//! (faults.md, faults.csv and its JUnit). A change that moves a byte of a report fails here
+//! (faults.md, faults.csv and its JUnit), and on the virtual board the glitch campaign
+//! (glitches.md, glitches.csv and its JUnit; skipped without it). A change that moves a byte of a report fails here
 //! with the diff; review with `cargo insta review` (or `INSTA_UPDATE=always cargo test -p
 //! hil-tests --test formats` and `git diff`). Redacted: the report folder's path, and in the
 //! JUnit the clock (`timestamp`, `time`) and the build (`version`), which a run cannot repeat.
@@ -101,4 +102,48 @@ fn the_cage_fault_campaign() {
     insta::assert_snapshot!("faults-faults.md", read(&out, "faults.md"));
     insta::assert_snapshot!("faults-faults.csv", read(&out, "faults.csv"));
     insta::assert_snapshot!("faults-junit.xml", junit(&out));
+}
+
+/// The glitch campaign on the virtual board (glitches.md, glitches.csv and its JUnit): 12
+/// trials, two of each kind. Its numbers are the board binary's: a firmware change that moves
+/// an instruction shows here (update the snapshots on purpose). Skipped without the board ELF
+/// (`cargo fw`) or the virtual board.
+#[test]
+fn the_glitch_campaign() {
+    let elf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(bench::BOARD_ELF);
+    if !elf.is_file() {
+        needs::skip("board-elf", "no board ELF (cargo fw)");
+        return;
+    }
+    if let Err(e) = bench::virtual_board_binary() {
+        needs::skip("unicorn-build", format!("no virtual board ({e})"));
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("glitches");
+    let elf = elf.display().to_string();
+    run(
+        &[
+            "--target",
+            "hil",
+            "--probe",
+            "virtual",
+            "--scenario",
+            "glitches",
+            "--trials",
+            "12",
+            "--seed",
+            "4",
+            "--kinds",
+            "skip,register,sram,adc,fpu,kept",
+            "--elf",
+            &elf,
+        ],
+        &out,
+    );
+    insta::assert_snapshot!("glitches-glitches.md", read(&out, "glitches.md"));
+    insta::assert_snapshot!("glitches-glitches.csv", read(&out, "glitches.csv"));
+    insta::assert_snapshot!("glitches-junit.xml", junit(&out));
 }

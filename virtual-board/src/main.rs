@@ -83,7 +83,7 @@ struct BoardArgs {
     profile: String,
     /// Draw the parts and the ADC from this seed, as SIL does (`--board-seed`); without it,
     /// nominal parts and a perfect ADC.
-    #[arg(long, allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
+    #[arg(long, allow_negative_numbers = true, value_parser = shards::whole::<u64>(0, u64::MAX))]
     seed: Option<u64>,
     /// Write the ELF's functions that ran, one per line with a mark, to this file on exit
     /// (a regular file or nothing there: a link, a FIFO or a device is refused, named).
@@ -107,11 +107,11 @@ enum Command {
         board: BoardArgs,
         /// Virtual milliseconds to run (at most ten minutes' worth; Ctrl-C stops it early).
         #[arg(long, default_value_t = 100, allow_negative_numbers = true,
-              value_parser = whole(0, MAX_MS))]
+              value_parser = shards::whole::<u64>(0, MAX_MS))]
         ms: u64,
         /// Press the button at this virtual millisecond (for 50 ms); repeatable. Within
         /// the longest run (a press past it never comes).
-        #[arg(long = "press-at", allow_negative_numbers = true, value_parser = whole(0, MAX_MS))]
+        #[arg(long = "press-at", allow_negative_numbers = true, value_parser = shards::whole::<u64>(0, MAX_MS))]
         press_at: Vec<u64>,
     },
     /// Play Shannon's machine as a visitor did, on a cage without fixture: the LEDs show the
@@ -171,11 +171,6 @@ const PRESS_MS: u64 = 50;
 
 /// The longest `run --ms`: ten minutes of virtual time (a few minutes of host time).
 const MAX_MS: u64 = 600_000;
-
-/// A whole-number option's parser: out of `low..=high`, the range in words.
-fn whole(low: u64, high: u64) -> impl Fn(&str) -> Result<u64, heuristic::RangeError> + Clone {
-    move |text| heuristic::whole(text, low, high)
-}
 
 /// Set by SIGINT, SIGTERM or SIGHUP: the run or the server ends as it would at its end (its
 /// summary, its files removed).
