@@ -16,6 +16,32 @@
 //!
 //! GPL-2.0 (unicorn is): a binary of its own, reached only over a socket.
 //!
+//! Its modules in layers, top first: a module names (through `crate::` or `super::`) only
+//! modules below it (`tests/layers.rs` checks it).
+//!
+//! - [`serve`]: one debugger at a time on the socket, the stub's attention between them
+//! - [`gdb`]: the GDB remote protocol and the `monitor` commands
+//! - [`test_runner`]: `test`, embedded-test binaries from a reset each
+//! - [`person`]: `play`, the game at the terminal
+//! - [`glitch`]: a glitch trial (`monitor trial`): inject, play, answer
+//! - [`semihosting`]: the semihosting calls a test binary makes
+//! - [`operator`]: the simulated visitor: press, read the LEDs, move on the cage
+//! - [`log`]: the defmt log off RTT
+//! - [`cpu`]: the emulated core (unicorn), its hooks and the debugger's state
+//! - [`stack`]: the stack's bounds and its overflow
+//! - [`speed`]: instructions a second, for the summary
+//! - [`coverage`]: which functions ran, merged across runs
+//! - [`elf`]: the board binary's sections and symbols
+//! - [`board`]: the NUCLEO and the cage behind its pins
+//! - [`attention`]: who holds the stub's attention
+//! - [`stream`]: the debugger's byte stream
+//! - [`chip`]: the STM32F446's peripherals, one file each, and their table
+//! - [`stop`]: each reason a run stops, with its exit code
+//! - [`sram`]: the SRAM a debugger on this machine maps
+//! - [`conn`]: the socket a debugger connects to
+//! - [`clock`]: virtual time
+//! - [`budget`]: the instruction budget against its baseline
+//!
 //! Exit codes: 0 done, 2 bad input, 3 a configuration fault, 4 an unmodelled register access,
 //! 5 the CPU stopped, 6 a game (`play`, `visit`) ended without a verdict (what to check is on stderr),
 //! 101 the firmware panicked.
