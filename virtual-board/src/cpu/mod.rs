@@ -1,6 +1,10 @@
 //! The core: unicorn's Cortex-M4 with the chip's memory map, every peripheral access through
-//! the board's models (MMIO pages), unmapped addresses stopped and named, and time counted in instructions (a block's instructions, found once per
-//! block), so that a run is the same every time.
+//! the board's models (MMIO pages), unmapped addresses stopped and named, and time counted in
+//! instructions (a block's instructions, found once per block), so that a run is the same
+//! every time. Here the engine (set up, reset, run, step, memory); its unicorn hooks in
+//! [`hooks`], a campaign's stop at an instruction count in [`instant`], a debugger's
+//! breakpoints, watchpoints and waits in [`debugger`], registers by gdb's numbers in
+//! [`registers`].
 
 use std::collections::{HashMap, HashSet};
 
@@ -14,6 +18,15 @@ use crate::chip::{FLASH, SRAM};
 use crate::elf::Elf;
 use crate::sram::Sram;
 use crate::stop::{Access, Place, Refusal, Stop};
+
+mod debugger;
+mod hooks;
+mod instant;
+mod registers;
+
+use hooks::*;
+pub use instant::Instant;
+use registers::reg;
 
 /// The top byte of a `bkpt` instruction (ARMv7-M ARM, A7.7.17): a debugger's software
 /// breakpoint, a debug halt.
@@ -95,59 +108,6 @@ pub struct State {
     /// A stop at an instruction count and what runs there, which a campaign arms (the
     /// glitch trials, `monitor trial`): the core knows no campaign.
     pub instant: Instant,
-}
-
-/// What runs at an [`Instant`]: the campaign's hook, given the core stopped there.
-pub type Hook = fn(&mut Core<'_>, &Elf) -> Result<(), Stop>;
-
-/// A stop at an instruction count, the core's one hook for a campaign: the block hook stops
-/// before the block that would run past [`Instant::at`], and the run calls [`Instant::hook`]
-/// there (which may execute the rest exactly, and arm the next instant).
-pub struct Instant {
-    /// The instruction count (`u64::MAX`: never).
-    pub at: u64,
-    /// The block hook stopped before it: the hook is due.
-    due: bool,
-    /// What runs at the instant.
-    pub hook: Option<Hook>,
-    /// The first reset of the chip since the instant was armed, and why.
-    pub first_reset: Option<ResetCause>,
-    /// The campaign's own state, which its hook reads and writes.
-    pub data: Option<Box<dyn std::any::Any>>,
-}
-
-impl Default for Instant {
-    fn default() -> Self {
-        Instant {
-            at: u64::MAX,
-            due: false,
-            hook: None,
-            first_reset: None,
-            data: None,
-        }
-    }
-}
-
-impl Instant {
-    /// An instant at `at` running `hook`, with the campaign's `data`.
-    pub fn arm(at: u64, hook: Hook, data: Box<dyn std::any::Any>) -> Instant {
-        Instant {
-            at,
-            hook: Some(hook),
-            data: Some(data),
-            ..Instant::default()
-        }
-    }
-}
-
-impl std::fmt::Debug for Instant {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Instant")
-            .field("at", &self.at)
-            .field("due", &self.due)
-            .field("first_reset", &self.first_reset)
-            .finish_non_exhaustive()
-    }
 }
 
 /// The emulated core and its memory.
@@ -368,39 +328,6 @@ impl<'a> Core<'a> {
         self.reset().map_err(|e| e.to_string())
     }
 
-    /// From now on a `BKPT` (a semihosting call is `BKPT 0xAB`) stops the run as a debugger
-    /// sees it, [`Stop::Breakpoint`] at the instruction, instead of unicorn's error; the
-    /// caller answers it and goes on with [`Core::resume_after_breakpoint`]. Only the test
-    /// runner asks: the other commands keep a `BKPT` a CPU stop.
-    pub fn catch_breakpoints(&mut self) -> Result<(), EngineError> {
-        self.uc
-            .add_intr_hook(|uc: &mut Unicorn<'_, State>, number: u32| {
-                let pc = uc.pc_read().unwrap_or(0) as u32;
-                uc.get_data_mut().pending = Some(Pending::Exception(number, pc));
-                let _ = uc.emu_stop();
-            })?;
-        Ok(())
-    }
-
-    /// Steps over the 16-bit `BKPT` the core stopped at, as a debugger resumes after a
-    /// semihosting call.
-    pub fn resume_after_breakpoint(&mut self) -> Result<(), EngineError> {
-        let pc = self.pc();
-        self.uc.reg_write(RegisterARM::PC, u64::from(pc + 2))?;
-        Ok(())
-    }
-
-    /// Reads core register r`n` (0..=12).
-    pub fn r(&self, n: usize) -> u32 {
-        self.uc.reg_read(reg(n)).unwrap_or(0) as u32
-    }
-
-    /// Writes core register r`n` (0..=12).
-    pub fn set_r(&mut self, n: usize, value: u32) -> Result<(), EngineError> {
-        self.uc.reg_write(reg(n), u64::from(value))?;
-        Ok(())
-    }
-
     /// A system reset: the board's peripherals at reset, SP and PC from the vector table at
     /// the start of flash (BOOT0 low), thumb state.
     pub fn reset(&mut self) -> Result<(), EngineError> {
@@ -555,26 +482,6 @@ impl<'a> Core<'a> {
         }
     }
 
-    /// Ends the slices from now on at a block after an SRAM word of `words` (address, value)
-    /// holds another value, within [`UNTIL_EVERY`] instructions (`monitor wait`; empty:
-    /// never); whether one does already. Words
-    /// outside the SRAM are refused (`None`): a device register's read has effects.
-    pub fn until(&mut self, words: &[(u32, u32)]) -> Option<bool> {
-        if !words.iter().all(|&(addr, _)| SRAM.holds(addr, 4)) {
-            return None;
-        }
-        let state = self.uc.get_data_mut();
-        state.until = words.to_vec();
-        state.moved = false;
-        Some(!words.is_empty() && moved(&mut self.uc))
-    }
-
-    /// Whether a word of [`Core::until`]'s has moved (seen in a slice, or now).
-    pub fn moved(&mut self) -> bool {
-        let state = self.uc.get_data();
-        state.moved || (!state.until.is_empty() && moved(&mut self.uc))
-    }
-
     /// Executes exactly `count` instructions (a glitch's instant inside a block), with
     /// unicorn's instruction count, which only blocks translated after it see.
     pub fn execute(&mut self, count: u64) -> Result<(), EngineError> {
@@ -631,141 +538,7 @@ impl<'a> Core<'a> {
         }
     }
 
-    /// Notes a breakpoint instruction a debugger writes into flash (a write of just that
-    /// instruction, as gdb inserts one; a download writes whole segments, the firmware's own
-    /// `udf` among them), and forgets those it writes over: a `udf` there is the debugger's,
-    /// not the firmware's panic.
-    fn note_breakpoints(&mut self, address: u32, bytes: &[u8]) {
-        let end = address + bytes.len() as u32;
-        let half = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
-        let breakpoint = match bytes.len() {
-            // `bkpt #n`, or `udf #n` (gdb's Thumb breakpoint is `udf #1`).
-            2 => matches!(half(0) >> 8, BKPT | UDF),
-            // `udf.w #n` (gdb's Thumb-2 breakpoint, over a 32-bit instruction).
-            4 => half(0) & 0xFFF0 == 0xF7F0 && half(2) & 0xF000 == 0xA000,
-            _ => false,
-        };
-        if breakpoint && address.is_multiple_of(2) {
-            if !self.breaks.contains_key(&address) {
-                let mut code = vec![0; bytes.len()];
-                if self.uc.mem_read(u64::from(address), &mut code).is_ok() {
-                    self.breaks.insert(address, code);
-                }
-            }
-            return;
-        }
-        // Written over (the code put back, or a download): no longer the debugger's.
-        self.breaks
-            .retain(|&at, code| at + code.len() as u32 <= address || at >= end);
-    }
-
-    /// Puts back the code under the breakpoint instructions a debugger wrote into flash and
-    /// left there (it died while the core ran): the next session finds the ELF's code.
-    pub fn restore_written_breakpoints(&mut self) {
-        for (at, code) in std::mem::take(&mut self.breaks) {
-            let _ = self.uc.mem_write(u64::from(at), &code);
-            let _ = self
-                .uc
-                .ctl_remove_cache(u64::from(at), u64::from(at) + code.len() as u64);
-        }
-        self.uc.get_data_mut().lengths.fill(0);
-    }
-
-    /// Whether the core stopped at a debugger's breakpoint: a `bkpt`, or an instruction a
-    /// debugger wrote as one.
-    fn at_breakpoint(&self, pc: u32) -> bool {
-        self.halfword(pc) >> 8 == BKPT || self.breaks.contains_key(&pc)
-    }
-
-    /// The breakpoint to step off is forgotten once the core is elsewhere (a debugger moved
-    /// PC, or reset the core): reached again, it halts.
-    fn forget_step_off_unless_at(&mut self, pc: u32) {
-        let state = self.uc.get_data_mut();
-        if state.step_off != Some(pc) {
-            state.step_off = None;
-        }
-    }
-
-    /// Halts the core before it runs the instruction at `addr` (a debugger's breakpoint, as
-    /// an FPB comparator: memory is not written): whether it could.
-    pub fn add_breakpoint(&mut self, addr: u32) -> bool {
-        if self.breakpoints.iter().any(|(at, _)| *at == addr) {
-            return true;
-        }
-        let hook = self
-            .uc
-            .add_code_hook(u64::from(addr), u64::from(addr), breakpoint);
-        match hook {
-            Ok(id) => {
-                // Code translated before the hook would not call it.
-                let _ = self.uc.ctl_flush_tb();
-                self.breakpoints.push((addr, id));
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    /// Removes the breakpoint at `addr`: whether there was one.
-    pub fn remove_breakpoint(&mut self, addr: u32) -> bool {
-        let Some(i) = self.breakpoints.iter().position(|(at, _)| *at == addr) else {
-            return false;
-        };
-        let (_, id) = self.breakpoints.remove(i);
-        let _ = self.uc.remove_hook(id);
-        let _ = self.uc.ctl_flush_tb();
-        true
-    }
-
-    /// The addresses of the debugger's breakpoints.
-    pub fn breakpoints(&self) -> Vec<u32> {
-        self.breakpoints.iter().map(|(at, _)| *at).collect()
-    }
-
-    /// Watches `len` bytes at `addr` for reads and/or writes (a debugger's watchpoint):
-    /// whether it could.
-    pub fn watch(&mut self, addr: u32, len: u32, read: bool, write: bool) -> bool {
-        let kind = match (read, write) {
-            (true, true) => HookType::MEM_READ | HookType::MEM_WRITE,
-            (true, false) => HookType::MEM_READ,
-            _ => HookType::MEM_WRITE,
-        };
-        let end = u64::from(addr) + u64::from(len) - 1;
-        let hook = self.uc.add_mem_hook(
-            kind,
-            u64::from(addr),
-            end,
-            |uc: &mut Unicorn<'_, State>, _: MemType, address: u64, _: usize, _: i64| {
-                uc.get_data_mut().watched = Some(address as u32);
-                let _ = uc.emu_stop();
-                true
-            },
-        );
-        match hook {
-            Ok(id) => {
-                // Code translated before the hook would not call it.
-                let _ = self.uc.ctl_flush_tb();
-                let _ = self.uc.ctl_flush_tlb();
-                self.watches.push(((addr, len), id));
-                true
-            }
-            Err(_) => false,
-        }
-    }
-
-    /// Removes the watchpoint on `len` bytes at `addr`: whether there was one.
-    pub fn unwatch(&mut self, addr: u32, len: u32) -> bool {
-        let Some(i) = self.watches.iter().position(|(at, _)| *at == (addr, len)) else {
-            return false;
-        };
-        let (_, id) = self.watches.remove(i);
-        let _ = self.uc.remove_hook(id);
-        let _ = self.uc.ctl_flush_tb();
-        let _ = self.uc.ctl_flush_tlb();
-        true
-    }
-
-    fn halfword(&self, at: u32) -> u16 {
+    pub(super) fn halfword(&self, at: u32) -> u16 {
         let mut b = [0u8; 2];
         match self.uc.mem_read(u64::from(at), &mut b) {
             Ok(()) => u16::from_le_bytes(b),
@@ -824,278 +597,6 @@ impl<'a> Core<'a> {
             let _ = self.reset();
         }
         Ok(())
-    }
-
-    /// Reads a register by gdb's ARM number (r0-r15 0-15, xPSR 25, d0-d15 26-41, FPSCR 42).
-    pub fn register(&self, number: usize) -> Option<u64> {
-        let value = self.uc.reg_read(gdb_register(number)?).ok()?;
-        // An M-profile core is always in Thumb state; unicorn keeps T apart from xPSR.
-        Some(if number == 25 {
-            value | XPSR_THUMB
-        } else {
-            value
-        })
-    }
-
-    /// Writes a register by gdb's ARM number.
-    pub fn set_register(&mut self, number: usize, value: u64) -> Option<()> {
-        let r = gdb_register(number)?;
-        self.uc.reg_write(r, value).ok()
-    }
-}
-
-/// r0..r12 as unicorn's registers.
-fn reg(n: usize) -> RegisterARM {
-    const R: [RegisterARM; 13] = [
-        RegisterARM::R0,
-        RegisterARM::R1,
-        RegisterARM::R2,
-        RegisterARM::R3,
-        RegisterARM::R4,
-        RegisterARM::R5,
-        RegisterARM::R6,
-        RegisterARM::R7,
-        RegisterARM::R8,
-        RegisterARM::R9,
-        RegisterARM::R10,
-        RegisterARM::R11,
-        RegisterARM::R12,
-    ];
-    R[n]
-}
-
-/// gdb's ARM register numbers (its `arm-m-profile` and `arm-vfpv2` features).
-fn gdb_register(number: usize) -> Option<RegisterARM> {
-    const D: [RegisterARM; 16] = [
-        RegisterARM::D0,
-        RegisterARM::D1,
-        RegisterARM::D2,
-        RegisterARM::D3,
-        RegisterARM::D4,
-        RegisterARM::D5,
-        RegisterARM::D6,
-        RegisterARM::D7,
-        RegisterARM::D8,
-        RegisterARM::D9,
-        RegisterARM::D10,
-        RegisterARM::D11,
-        RegisterARM::D12,
-        RegisterARM::D13,
-        RegisterARM::D14,
-        RegisterARM::D15,
-    ];
-    Some(match number {
-        0..=12 => reg(number),
-        13 => RegisterARM::SP,
-        14 => RegisterARM::LR,
-        15 => RegisterARM::PC,
-        25 => RegisterARM::XPSR,
-        26..=41 => D[number - 26],
-        42 => RegisterARM::FPSCR,
-        _ => return None,
-    })
-}
-
-/// Stops the run at a fault found in a hook with the exact PC (an unmapped access).
-fn stop_with(uc: &mut Unicorn<'_, State>, fault: Refusal) {
-    let pc = uc.pc_read().unwrap_or(0) as u32;
-    uc.get_data_mut().pending = Some(Pending::Refusal(fault, pc, true));
-    let _ = uc.emu_stop();
-}
-
-/// Stops the run at a fault found in an MMIO callback: its place is the block's start.
-fn stop_in_block(uc: &mut Unicorn<'_, State>, fault: Refusal) {
-    let block = uc.get_data().block;
-    uc.get_data_mut().pending = Some(Pending::Refusal(fault, block, false));
-    let _ = uc.emu_stop();
-}
-
-/// A load from a modelled register (MMIO): the model's value; a fault stops the run at the
-/// block (its PC is the block's start: an MMIO callback has no exact PC).
-fn mmio_read(uc: &mut Unicorn<'_, State>, address: u64, size: usize) -> u64 {
-    match uc.get_data_mut().board.read(address as u32, size) {
-        Ok(v) => u64::from(v),
-        Err(fault) => {
-            stop_in_block(uc, fault);
-            0
-        }
-    }
-}
-
-/// A store to a modelled register (MMIO).
-fn mmio_write(uc: &mut Unicorn<'_, State>, address: u64, size: usize, value: u64) {
-    match uc
-        .get_data_mut()
-        .board
-        .write(address as u32, size, value as u32)
-    {
-        Ok(()) if uc.get_data().board.reset_requested => {
-            let _ = uc.emu_stop();
-        }
-        Ok(()) => {}
-        Err(fault) => stop_in_block(uc, fault),
-    }
-}
-
-/// An access to nothing mapped: named, and the run stops.
-fn invalid_access(
-    uc: &mut Unicorn<'_, State>,
-    kind: MemType,
-    address: u64,
-    size: usize,
-    value: i64,
-) -> bool {
-    let written =
-        matches!(kind, MemType::WRITE_UNMAPPED | MemType::WRITE_PROT).then_some(value as u32);
-    let access: Access = uc.get_data().board.access(address as u32, written, size);
-    stop_with(uc, Refusal::Unmodelled(access));
-    false
-}
-
-/// The rights of the page at `address` (identity-mapped): every right, so that the regions'
-/// own rights and the unmapped-access hooks decide as with the CPU's TLB, but SRAM's data
-/// accesses, which get read and write only. A fetch from SRAM gets every right here and is
-/// refused by its region (FETCH_PROT).
-fn tlb_fill(_: &mut Unicorn<'_, State>, address: u64, kind: MemType) -> Option<TlbEntry> {
-    let sram = SRAM.holds(address as u32, 1) && address <= u64::from(u32::MAX);
-    Some(TlbEntry {
-        paddr: address,
-        perms: if sram && kind != MemType::FETCH {
-            Prot::READ | Prot::WRITE
-        } else {
-            Prot::ALL
-        },
-    })
-}
-
-/// Counts a block's instructions into the board's time, or stops before it once the slice's
-/// time or instructions are spent.
-fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
-    let at = address as u32;
-    let slot = at.wrapping_sub(FLASH.start) as usize / 2;
-    let known = uc.get_data().lengths.get(slot).copied().unwrap_or(0);
-    let n = if known != 0 {
-        known
-    } else {
-        let mut code = vec![0u8; size as usize];
-        let n = match uc.mem_read(address, &mut code) {
-            Ok(()) => count_instructions(&code),
-            Err(_) => size / 2,
-        }
-        .max(1);
-        let state = uc.get_data_mut();
-        if let Some(entry) = state.lengths.get_mut(slot) {
-            *entry = n;
-        }
-        state.executed.insert(at);
-        n
-    };
-    if uc.get_data().deepest.is_some()
-        && let Ok(sp) = uc.reg_read(RegisterARM::SP)
-        && let Some(d) = &mut uc.get_data_mut().deepest
-    {
-        d.observe(sp as u32, at);
-    }
-    // A word a debugger waits on moved: stop here, as for its bytes.
-    let look = {
-        let state = uc.get_data();
-        !state.until.is_empty() && state.instructions >= state.look_at
-    };
-    if look && moved(uc) {
-        let _ = uc.emu_stop();
-        return;
-    }
-    let state = uc.get_data_mut();
-    // unicorn calls this hook before the block's first instruction and stops there, the block
-    // not run: it is counted when the next slice runs it (or the watchdog, due, resets).
-    // (Counting it here as well made a block longer than a slice stop every slice, never run,
-    // while time went on.)
-    if state.board.cycles >= state.slice_end
-        || state.instructions >= state.slice_instructions
-        || state.board.cycles >= state.board.due
-        || attended(state)
-    {
-        let _ = uc.emu_stop();
-        return;
-    }
-    if state.instructions + u64::from(n) > state.instant.at {
-        state.instant.due = true;
-        let _ = uc.emu_stop();
-        return;
-    }
-    // A branch to itself (a hung firmware: the `hang` fault, a `loop {}`) changes nothing but
-    // time, so its iterations up to the next thing that can happen (the slice's end, the
-    // watchdog, a glitch's instant) are counted at once: a hung board reaches its watchdog
-    // in microseconds, not in seconds of one-instruction blocks.
-    let spins = if n == 1 && branches_to_itself(uc, at, size) {
-        let state = uc.get_data();
-        let cycles = state.slice_end.min(state.board.due) - state.board.cycles;
-        let instructions = state.slice_instructions.min(state.instant.at) - state.instructions;
-        cycles.min(instructions).max(1)
-    } else {
-        u64::from(n)
-    };
-    let state = uc.get_data_mut();
-    state.block = at;
-    if let Some(profile) = &mut state.profile {
-        *profile.entry(at).or_default() += spins;
-    }
-    state.instructions += spins;
-    state.board.cycles += spins;
-}
-
-/// A debugger's breakpoint: the core halts before the instruction at `address`, unless it is
-/// the one the core halted at last and goes on from now.
-fn breakpoint(uc: &mut Unicorn<'_, State>, address: u64, _size: u32) {
-    let at = address as u32;
-    let state = uc.get_data_mut();
-    if state.step_off.take() == Some(at) {
-        return;
-    }
-    state.step_off = Some(at);
-    state.breakpoint_hit = true;
-    let _ = uc.emu_stop();
-}
-
-/// Instructions between two looks at the words a debugger waits on: a look is two of
-/// unicorn's memory reads, too dear for every block (most of the tree's blocks run while the
-/// bench waits), and a thousand instructions are a few microseconds of the host's.
-const UNTIL_EVERY: u64 = 1_000;
-
-/// Whether a word of [`State::until`] holds another value (then marked `moved`).
-fn moved(uc: &mut Unicorn<'_, State>) -> bool {
-    let state = uc.get_data_mut();
-    state.look_at = state.instructions + UNTIL_EVERY;
-    for i in 0..uc.get_data().until.len() {
-        let (addr, value) = uc.get_data().until[i];
-        let mut word = [0u8; 4];
-        if uc.mem_read(u64::from(addr), &mut word).is_ok() && u32::from_le_bytes(word) != value {
-            uc.get_data_mut().moved = true;
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether a debugger's bytes have come during its slice.
-fn attended(state: &State) -> bool {
-    state
-        .attention
-        .as_ref()
-        .is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed))
-}
-
-/// Whether the block at `at` of `size` bytes is one branch to itself (`b .` or `b.w .`).
-fn branches_to_itself(uc: &Unicorn<'_, State>, at: u32, size: u32) -> bool {
-    let mut code = [0u8; 4];
-    let code = &mut code[..size.min(4) as usize];
-    if uc.mem_read(u64::from(at), code).is_err() {
-        return false;
-    }
-    match size {
-        2 => code == [0xFE, 0xE7],
-        4 => branch_w(at, at).is_some_and(|b| code == b),
-        _ => false,
     }
 }
 
