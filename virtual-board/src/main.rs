@@ -40,7 +40,7 @@
 //! - [`sram`]: the SRAM a debugger on this machine maps
 //! - [`conn`]: the socket a debugger connects to
 //! - [`clock`]: virtual time
-//! - [`budget`]: the instruction budget against its baseline
+//! - [`budget`](mod@budget): the instruction budget against its baseline
 //!
 //! Exit codes: 0 done, 2 bad input, 3 a configuration fault, 4 an unmodelled register access,
 //! 5 the CPU stopped, 6 a game (`play`, `visit`) ended without a verdict (what to check is on stderr),
