@@ -367,7 +367,7 @@ impl Prepared {
 }
 
 /// Runs the trials of `plan` on the virtual board (`elf` on `board`), one after another in
-/// this process: the plain loop the sharded campaign ([`crate::shard::glitches`]) is checked
+/// this process: the plain loop the sharded campaign (the `shard::glitches` module) is checked
 /// against. `tick(done, of)` after each (Break stops early, the trials done kept).
 pub fn run(
     elf: &Path,
