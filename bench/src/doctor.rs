@@ -8,10 +8,10 @@ use heuristic::Size;
 
 use crate::check::protocol::{Check, Steps, protocol_checks};
 use crate::config::{Config, ConfigError};
-use crate::dut::hil::{BOARD_ELF, Probe};
-use crate::dut::pil::Link;
-use crate::dut::{Lost, Stage, Target, TargetError};
 use crate::machine::{QEMU, firmware_elf, qemu_available, socket_pattern, virtual_board_binary};
+use crate::target::hil::{BOARD_ELF, Probe};
+use crate::target::pil::Link;
+use crate::target::{Lost, Stage, Target, TargetError};
 
 const PROBE: &str = "probe found";
 const CHIP: &str = "chip matches the profile";

@@ -18,7 +18,7 @@
 //!   an SVG plot, JUnit.
 //! - [`check`]: one decision against the emulator's codes and the ideal tied set, classified
 //!   ([`Class`]); the protocol checks of bring-up ([`protocol_checks`]).
-//! - [`dut`]: the device under test, spoken to in the bench protocol ([`Target`]): frames, the
+//! - [`target`]: the device under test, spoken to in the bench protocol ([`Target`]): frames, the
 //!   retry wait, lockstep, defmt; [`Sil`] in-process, [`Pil`]/[`RttPil`] in QEMU, `Hil` over
 //!   probe-rs (feature `probe`).
 //! - [`machine`]: QEMU started one way, the firmware's ELF read once, the emulated ADC.
@@ -29,12 +29,12 @@ pub mod calibrate;
 pub mod check;
 pub mod config;
 pub mod doctor;
-pub mod dut;
 pub mod faults;
 pub mod machine;
 pub mod report;
 pub mod run;
 pub mod shard;
+pub mod target;
 
 pub use calibrate::{
     Calibration, CalibrationError, Fitted, MIN_STEPS, Observation, Residuals, calibrate,
@@ -47,17 +47,6 @@ pub use config::{
     RunSpecError,
 };
 pub use doctor::{DoctorError, doctor};
-pub use dut::ask::measure;
-pub use dut::defmt::{DefmtError, DefmtLog};
-pub use dut::frame::{Sequence, decode_reply, encode_command};
-pub use dut::hil::{BOARD_ELF, PROBE_ENV, Probe, ProbeError, probe_request};
-#[cfg(feature = "probe")]
-pub use dut::hil::{Emulation, Hil, Service, qemu, virtual_board};
-pub use dut::lockstep::{Compared, Lockstep};
-pub use dut::pil::{Link, LinkError, Pil, PilTarget, RttPil};
-pub use dut::retry::{Polling, RetryStats};
-pub use dut::sil::Sil;
-pub use dut::{ByHand, Cage, CageError, Fixture, Lost, Stage, StageError, Target, TargetError};
 #[cfg(feature = "probe")]
 pub use faults::board::{
     BoardFaultCase, BoardFaultPart, BoardFaultRun, BoardTrial, BoardVerdict, board_fault_campaign,
@@ -93,3 +82,14 @@ pub use shard::games::{Boards, Games, GamesError, Written};
 pub use shard::lock;
 pub use shard::seeds::{BoardSeeds, BoardSeedsError, MAX_BOARDS};
 pub use shard::sweep::{SWEEP_CSV, SWEEP_MD, board_folder};
+pub use target::ask::measure;
+pub use target::defmt::{DefmtError, DefmtLog};
+pub use target::frame::{Sequence, decode_reply, encode_command};
+pub use target::hil::{BOARD_ELF, PROBE_ENV, Probe, ProbeError, probe_request};
+#[cfg(feature = "probe")]
+pub use target::hil::{Emulation, Hil, Service, qemu, virtual_board};
+pub use target::lockstep::{Compared, Lockstep};
+pub use target::pil::{Link, LinkError, Pil, PilTarget, RttPil};
+pub use target::retry::{Polling, RetryStats};
+pub use target::sil::Sil;
+pub use target::{ByHand, Cage, CageError, Fixture, Lost, Stage, StageError, Target, TargetError};

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// A module by its path from the crate root (`["dut", "hil", "probe"]`).
+/// A module by its path from the crate root (`["target", "hil", "probe"]`).
 type ModPath = Vec<String>;
 
 /// One crate's source tree: its modules and their files.

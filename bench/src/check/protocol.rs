@@ -11,8 +11,8 @@ use firmware::protocol::{Command, Reply};
 use heuristic::{Position, Side, Size};
 
 use crate::check::{Fit, Predictor};
-use crate::dut::Target;
-use crate::dut::ask::measure;
+use crate::target::Target;
+use crate::target::ask::measure;
 
 /// How one step went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,7 +154,7 @@ pub fn protocol_checks(
             // A machine that stopped (a firmware panic) said why: that is the thing to fix.
             let stopped = matches!(
                 e,
-                crate::TargetError::Lost(crate::dut::Lost::Machine { .. })
+                crate::TargetError::Lost(crate::target::Lost::Machine { .. })
             );
             checks.push(Check::fail(
                 VERSION,
@@ -314,7 +314,7 @@ fn start_codes(fit: Result<Fit, crate::TargetError>, size: Size) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dut::sil::Sil;
+    use crate::target::sil::Sil;
     use emulator::emulated::Defect;
     use heuristic::Node;
 

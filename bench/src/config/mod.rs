@@ -8,15 +8,15 @@ use std::time::Duration;
 
 use heuristic::Size;
 
-use crate::dut::hil::BOARD_ELF;
-use crate::dut::hil::Probe;
-use crate::dut::lockstep::Lockstep;
-use crate::dut::pil::{Link, Pil, PilTarget, RttPil};
-use crate::dut::retry::Polling;
-use crate::dut::sil::Sil;
-use crate::dut::{Stage, Target, TargetError};
 use crate::machine::{ELF_ENV, ElfError, MAX_ELF_BYTES, PilOptions, firmware_elf};
 use crate::report::Depends;
+use crate::target::hil::BOARD_ELF;
+use crate::target::hil::Probe;
+use crate::target::lockstep::Lockstep;
+use crate::target::pil::{Link, Pil, PilTarget, RttPil};
+use crate::target::retry::Polling;
+use crate::target::sil::Sil;
+use crate::target::{Stage, Target, TargetError};
 
 #[cfg(feature = "clap")]
 pub mod args;
@@ -366,7 +366,7 @@ impl Config {
         }
         #[cfg(feature = "probe")]
         {
-            use crate::dut::hil::{Hil, qemu, virtual_board};
+            use crate::target::hil::{Hil, qemu, virtual_board};
             let request = match &self.probe {
                 Some(Probe::Virtual) => {
                     let faults: &[boards::virtual_board::BoardFault] = if by_hand {
@@ -394,7 +394,7 @@ impl Config {
                     (None, None) => {
                         return Err(ConfigError::NoChip {
                             board: profile.name,
-                            env: crate::dut::hil::PROBE_ENV,
+                            env: crate::target::hil::PROBE_ENV,
                         });
                     }
                 },
@@ -403,7 +403,7 @@ impl Config {
             let board = Hil::connect(&request, profile, elf)?;
             // The guided game's cage is under the operator's hands, not the fixture's.
             Ok(Box::new(if by_hand {
-                board.with_cage(Box::new(crate::dut::ByHand))
+                board.with_cage(Box::new(crate::target::ByHand))
             } else {
                 board
             }))

@@ -11,15 +11,15 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "clap")]
 use super::args;
 use super::{Config, ConfigError, Opened};
-use crate::dut::Stage;
-use crate::dut::hil::Probe;
-use crate::dut::lockstep::Lockstep;
-use crate::dut::sil::Sil;
 use crate::faults::glitch_plan::{Kinds, Plan, Window};
 use crate::faults::kinds::DefectTarget;
 use crate::report::Depends;
 use crate::run::kind::ScenarioKind;
 use crate::shard::seeds::BoardSeeds;
+use crate::target::Stage;
+use crate::target::hil::Probe;
+use crate::target::lockstep::Lockstep;
+use crate::target::sil::Sil;
 use shards::options::text;
 
 /// A bench run: what it drives ([`Config`]), the scenario and its games, the seeds, the board
@@ -372,8 +372,8 @@ impl RunSpec {
         &self,
         elf: &Path,
         faults: &[boards::virtual_board::BoardFault],
-    ) -> Result<crate::dut::hil::Hil, crate::dut::TargetError> {
-        crate::dut::hil::virtual_board::connect(
+    ) -> Result<crate::target::hil::Hil, crate::target::TargetError> {
+        crate::target::hil::virtual_board::connect(
             elf,
             &self.config.board,
             self.board_seed,

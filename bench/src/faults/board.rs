@@ -19,10 +19,10 @@ use firmware::protocol::{Command, Reply};
 use heuristic::Size;
 
 use crate::check::Predictor;
-use crate::dut::hil::Hil;
-use crate::dut::{Lost, Target, TargetError};
 use crate::faults::{FaultCampaignError, Reference, Verdict, classify, observe, reference};
 use crate::run::scenario::Script;
+use crate::target::hil::Hil;
+use crate::target::{Lost, Target, TargetError};
 
 /// One board fault of the campaign: the fault the virtual board takes, what it breaks and
 /// what a person checks.

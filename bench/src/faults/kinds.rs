@@ -4,12 +4,12 @@
 use emulator::emulated::{Defect, DefectError};
 use heuristic::Size;
 
-use crate::dut::Target;
-use crate::dut::lockstep::Lockstep;
-use crate::dut::pil::Pil;
-use crate::dut::pil::PilTarget;
-use crate::dut::pil::RttPil;
-use crate::dut::sil::Sil;
+use crate::target::Target;
+use crate::target::lockstep::Lockstep;
+use crate::target::pil::Pil;
+use crate::target::pil::PilTarget;
+use crate::target::pil::RttPil;
+use crate::target::sil::Sil;
 
 /// A target on an emulated board (SIL, PIL, both in lockstep): the bench can break its cage.
 pub trait DefectTarget: Target {

@@ -28,10 +28,10 @@ use firmware::protocol::{Command, Reply};
 use heuristic::{EdgeState, Position, Record, Side, Size};
 
 use crate::check::{Class, Predictor, Step};
-use crate::dut::{Lost, Target, TargetError};
 use crate::faults::kinds::{DefectTarget, Kind, place};
 use crate::run::game::play_game;
 use crate::run::scenario::Script;
+use crate::target::{Lost, Target, TargetError};
 
 /// What became of one fault.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -155,7 +155,7 @@ impl Trial {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultRun {
     /// The target's stage.
-    pub stage: crate::dut::Stage,
+    pub stage: crate::target::Stage,
     /// The game's M.
     pub size: u8,
     /// The reference game's record (the intact board's game).
@@ -224,7 +224,7 @@ impl Observer<'_> {
 }
 
 impl Target for Observer<'_> {
-    fn stage(&self) -> crate::dut::Stage {
+    fn stage(&self) -> crate::target::Stage {
         self.target.stage()
     }
 
@@ -252,7 +252,7 @@ impl Target for Observer<'_> {
         self.target.logs()
     }
 
-    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
+    fn cage(&mut self) -> &mut dyn crate::target::Cage {
         self.target.cage()
     }
 
@@ -350,7 +350,7 @@ pub fn planned_faults(profile: &boards::Profile, size: Size) -> Vec<(Kind, Defec
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultPart {
     /// The target's stage.
-    pub stage: crate::dut::Stage,
+    pub stage: crate::target::Stage,
     /// The game's M.
     pub size: u8,
     /// The reference game's record.

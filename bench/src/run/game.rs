@@ -5,9 +5,9 @@ use firmware::protocol::Command;
 use heuristic::{Move, Position, Record, Side, Size};
 
 use crate::check::{Predictor, Step};
-use crate::dut::ask::{measure, turn};
-use crate::dut::{Target, TargetError};
 use crate::run::scenario::{Script, game_rng, random_short};
+use crate::target::ask::{measure, turn};
+use crate::target::{Target, TargetError};
 
 /// Plays game `index` of `script` on `target`, passing every checked step to `step` as it is
 /// made. Stops at the end of the game, at the board's first fault, or where the board leaves

@@ -4,7 +4,7 @@
 //! caught at once and named by node rather than showing up later as a divergence.
 //!
 //! Once Enter is pressed the target's cage is told the position ([`Target::set_cage`]): a
-//! real board's cage is the operator's ([`crate::dut::ByHand`]: nothing to do), the virtual
+//! real board's cage is the operator's ([`crate::target::ByHand`]: nothing to do), the virtual
 //! board's is wired by its hands (`monitor wire`), SIL's emulated cage does what the operator
 //! was told; tests bring a cage of their own to make mistakes on purpose.
 
@@ -15,10 +15,10 @@ use firmware::protocol::Command;
 use heuristic::{Edge, Move, Position, Record, Side, Size};
 
 use crate::check::Predictor;
-use crate::dut::ask::{measure, turn};
-use crate::dut::{Target, TargetError};
 use crate::report::{Misfit, Report, ReportError};
 use crate::run::scenario::{Scenario, Script, game_rng, random_short};
+use crate::target::ask::{measure, turn};
+use crate::target::{Target, TargetError};
 
 /// One thing the operator is asked to do to the cage.
 #[derive(Clone, Debug, PartialEq, Eq)]

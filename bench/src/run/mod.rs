@@ -11,9 +11,9 @@ use std::ops::ControlFlow;
 use firmware::protocol::{Command, Reply};
 
 use crate::check::Predictor;
-use crate::dut::{Lost, Target, TargetError};
 use crate::report::played::GamePlayed;
 use crate::report::{Depends, GameSink, Header, ReportError};
+use crate::target::{Lost, Target, TargetError};
 use game::play_game;
 use scenario::{Scenario, Script};
 

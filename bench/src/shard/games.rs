@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use shards::ShardId;
 
-use crate::dut::retry::RetryStats;
-use crate::dut::{Target, TargetError};
 use crate::report::tally::Tally;
 use crate::report::{Collected, Existing, Header, Report, ReportError};
 use crate::run::scenario::Scenario;
 use crate::run::{CampaignError, campaign, header};
 use crate::shard::seeds::BoardSeeds;
 use crate::shard::sweep;
+use crate::target::retry::RetryStats;
+use crate::target::{Target, TargetError};
 
 /// Which boards a run plays on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

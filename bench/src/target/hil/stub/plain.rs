@@ -8,9 +8,9 @@ use gdb_probe::{Address, Quirks};
 use probe_rs::config::Registry;
 
 use super::Kind;
-use crate::dut::hil::probe::Hil;
-use crate::dut::retry::Polling;
-use crate::dut::{Lost, TargetError};
+use crate::target::hil::probe::Hil;
+use crate::target::retry::Polling;
+use crate::target::{Lost, TargetError};
 
 /// Recognised by elimination: the last row.
 pub const KIND: Kind = Kind {

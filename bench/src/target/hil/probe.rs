@@ -3,7 +3,7 @@
 //! channel 0, speak the bench protocol on up channel 1 and down channel 0.
 //!
 //! A reply the board's `NoBlockSkip` up channel dropped is asked for again with the same
-//! number ([`crate::dut::retry`]). A probe is a USB probe (`VID:PID[:SERIAL]`), a chip
+//! number ([`crate::target::retry`]). A probe is a USB probe (`VID:PID[:SERIAL]`), a chip
 //! name, or a GDB stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`, opened through
 //! [`gdb_probe::probe::GdbLister`] like any probe). Run against the firmware in QEMU
 //! (`--probe qemu`, [`super::qemu`]); never against a board yet.
@@ -22,11 +22,11 @@ use probe_rs::probe::list::Lister;
 use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_attach_to_rtt};
 use probe_rs::{Permissions, Session};
 
-use crate::dut::defmt::DefmtLog;
-use crate::dut::frame::{Sequence, encode_command};
-use crate::dut::retry::{self, Backend, Polled, Polling, RetryStats};
-use crate::dut::{Cage, Fixture, Lost, Target, TargetError, lost};
 use crate::machine::Elf;
+use crate::target::defmt::DefmtLog;
+use crate::target::frame::{Sequence, encode_command};
+use crate::target::retry::{self, Backend, Polled, Polling, RetryStats};
+use crate::target::{Cage, Fixture, Lost, Target, TargetError, lost};
 
 /// How long RTT attach keeps trying (the control block appears once the firmware has run
 /// its `rtt_init!`), and how many times the whole attach is retried.
@@ -475,8 +475,8 @@ fn serve(
 }
 
 impl Target for Hil {
-    fn stage(&self) -> crate::dut::Stage {
-        crate::dut::Stage::Hil
+    fn stage(&self) -> crate::target::Stage {
+        crate::target::Stage::Hil
     }
 
     /// As probe-rs found them.

@@ -20,9 +20,9 @@ use heuristic::Size;
 use probe_rs::probe::list::Lister;
 
 use super::{Emulation, Hil, Service};
-use crate::dut::retry::Polling;
-use crate::dut::{CageError, Lost, TargetError, lost};
 use crate::machine::{Adc, GdbMachine, qemu_machine, spawn_with_gdbstub};
+use crate::target::retry::Polling;
+use crate::target::{CageError, Lost, TargetError, lost};
 
 /// The HIL target on the firmware in QEMU: probe-rs attaches to QEMU's `mps2-an386` through
 /// the gdbstub, downloads `elf`, resets and attaches RTT, exactly as [`Hil::connect`] does on

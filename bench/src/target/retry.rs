@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use firmware::protocol::{Frame, NO_SEQ, ProtocolError, Reply};
 
-use crate::dut::TargetError;
+use crate::target::TargetError;
 
 /// How the bench polls a link.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,7 +5,7 @@
 use firmware::protocol::{Command, Reply};
 use heuristic::Position;
 
-use crate::dut::{Stage, Target, TargetError};
+use crate::target::{Stage, Target, TargetError};
 
 /// What a lockstep run compared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -99,7 +99,7 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
     }
 
     /// SIL's: the other's is set beside it ([`Target::set_cage`] sets both).
-    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
+    fn cage(&mut self) -> &mut dyn crate::target::Cage {
         self.a.cage()
     }
 
@@ -114,7 +114,7 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
     }
 
     /// The checked target's link.
-    fn retry_stats(&self) -> Option<crate::dut::retry::RetryStats> {
+    fn retry_stats(&self) -> Option<crate::target::retry::RetryStats> {
         self.b.retry_stats()
     }
 

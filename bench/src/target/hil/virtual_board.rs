@@ -20,9 +20,9 @@ use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
 use super::{Emulation, Hil};
-use crate::dut::retry::Polling;
-use crate::dut::{Cage, CageError, Lost, TargetError, lost};
 use crate::machine::VirtualBoard;
+use crate::target::retry::Polling;
+use crate::target::{Cage, CageError, Lost, TargetError, lost};
 
 /// The virtual NUCLEO-F446RE's stub (a gdbstub crate server): it models the device registers
 /// itself, its monitor resets the system, and it answers memory packets between instruction

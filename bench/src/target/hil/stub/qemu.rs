@@ -6,8 +6,8 @@ use std::path::Path;
 use gdb_probe::{Address, Gdb, Quirks};
 
 use super::Kind;
-use crate::dut::TargetError;
-use crate::dut::hil::probe::Hil;
+use crate::target::TargetError;
+use crate::target::hil::probe::Hil;
 
 /// QEMU's gdbstub: its monitor is QEMU's, whose `help` lists `system_reset` (the reset its
 /// quirks use).

@@ -12,8 +12,8 @@ pub use link::{Link, LinkError};
 pub use rtt::RttPil;
 pub use semihosting::Pil;
 
-use crate::dut::retry::RetryStats;
-use crate::dut::{Target, TargetError};
+use crate::target::retry::RetryStats;
+use crate::target::{Target, TargetError};
 
 /// The firmware in QEMU over one of the links.
 #[derive(Debug)]
@@ -42,8 +42,8 @@ impl PilTarget {
 }
 
 impl Target for PilTarget {
-    fn stage(&self) -> crate::dut::Stage {
-        crate::dut::Stage::Pil
+    fn stage(&self) -> crate::target::Stage {
+        crate::target::Stage::Pil
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
@@ -54,7 +54,7 @@ impl Target for PilTarget {
         self.inner().logs()
     }
 
-    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
+    fn cage(&mut self) -> &mut dyn crate::target::Cage {
         self.inner().cage()
     }
 

@@ -23,14 +23,14 @@ use gdb_probe::Gdb;
 use gdb_probe::rtt::{ControlBlock, RttError};
 use heuristic::Size;
 
-use crate::dut::defmt::DefmtLog;
-use crate::dut::frame::{Sequence, encode_command};
-use crate::dut::retry::{self, Backend, Polled, Polling, RetryStats};
-use crate::dut::{Cage, CageError, Lost, Target, TargetError};
 use crate::machine::{
     Adc, Elf, GdbMachine, PilOptions, QemuEvent, QemuFailure, exit_of, printable, qemu_command,
     spawn_with_gdbstub,
 };
+use crate::target::defmt::DefmtLog;
+use crate::target::frame::{Sequence, encode_command};
+use crate::target::retry::{self, Backend, Polled, Polling, RetryStats};
+use crate::target::{Cage, CageError, Lost, Target, TargetError};
 
 /// How many of the last log lines an error quotes.
 const RECENT: usize = 8;
@@ -272,8 +272,8 @@ fn attach(gdb: &mut Gdb, addr: u32) -> Result<ControlBlock, RttError> {
 }
 
 impl Target for RttPil {
-    fn stage(&self) -> crate::dut::Stage {
-        crate::dut::Stage::Pil
+    fn stage(&self) -> crate::target::Stage {
+        crate::target::Stage::Pil
     }
 
     /// As the bench's own reader found them, with each channel's mode.

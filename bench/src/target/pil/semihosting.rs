@@ -18,12 +18,12 @@ use firmware::pil::Up;
 use firmware::protocol::{Command, FrameReader, Reply};
 use heuristic::Size;
 
-use crate::dut::defmt::DefmtLog;
-use crate::dut::frame::{Sequence, encode_command};
-use crate::dut::{Cage, CageError, Lost, Target, TargetError};
 use crate::machine::{
     Adc, Elf, MachineError, PilOptions, QemuEvent, QemuFailure, exit_of, printable, qemu_command,
 };
+use crate::target::defmt::DefmtLog;
+use crate::target::frame::{Sequence, encode_command};
+use crate::target::{Cage, CageError, Lost, Target, TargetError};
 
 /// How many of the last log lines an error quotes.
 const RECENT: usize = 8;
@@ -228,8 +228,8 @@ impl Pil {
 }
 
 impl Target for Pil {
-    fn stage(&self) -> crate::dut::Stage {
-        crate::dut::Stage::Pil
+    fn stage(&self) -> crate::target::Stage {
+        crate::target::Stage::Pil
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -13,7 +13,7 @@ use std::time::Duration;
 use gdb_probe::{Address, Gdb, Quirks};
 
 use super::probe::Hil;
-use crate::dut::TargetError;
+use crate::target::TargetError;
 
 /// One kind of GDB stub.
 pub struct Kind {
