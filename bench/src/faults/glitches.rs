@@ -660,6 +660,7 @@ impl Campaign {
 mod tests {
     use super::*;
     use boards::virtual_board::{Glitch, Shown};
+    use heuristic::Side;
 
     /// An answer that ended `end` after the LEDs showed `shown` (words, by press).
     fn end(end: End, shown: &str) -> TrialEnd {
@@ -776,6 +777,34 @@ mod tests {
         assert_eq!(judge(end(End::Slow, "A1")), (Slow, None));
         // The fault pattern or an unreadable pattern is never a wrong move.
         assert_eq!(judge(end(End::Trouble, "other")), (Detected, None));
+    }
+
+    #[test]
+    fn an_intact_game_that_is_not_sils_is_refused() {
+        let profile = &boards::NUCLEO_F446RE;
+        let board = Board {
+            arg: profile.name,
+            profile,
+            base: profile,
+            seed: Some(7),
+        };
+        // SIL's own game passes; one move changed, or another winner, is refused by name.
+        let sil = sil_game(board).unwrap();
+        let (record, winner) = sil.split_once(' ').unwrap();
+        let mut intact = end(End::Verdict, "");
+        intact.record = record.to_string();
+        intact.winner = Some(if winner == "cut" {
+            Side::Cut
+        } else {
+            Side::Short
+        });
+        check_against_sil(&intact, board).unwrap();
+        intact.winner = intact.winner.map(Side::opponent);
+        let e = check_against_sil(&intact, board).unwrap_err().to_string();
+        assert!(e.contains("is not SIL's") && e.contains(record), "{e}");
+        intact.winner = intact.winner.map(Side::opponent);
+        intact.record.push_str(",A1");
+        assert!(check_against_sil(&intact, board).is_err());
     }
 
     #[test]
