@@ -94,15 +94,31 @@ impl GlitchCampaign {
         }
     }
 
-    /// Plays shard `id`'s trials; `progress(done, owned)` after each stops the run by
-    /// breaking. The one-process run (1/1) keeps what it finished; another shard that is
-    /// stopped writes nothing.
+    /// Starts the campaign's virtual board and its intact game ([`Prepared`]), for
+    /// [`GlitchCampaign::run_shard_on`].
+    pub fn prepare(&self) -> Result<Prepared, GlitchShardError> {
+        Ok(Prepared::start(&self.elf, self.board(), &self.plan)?)
+    }
+
+    /// Plays shard `id`'s trials on a board of its own; `progress(done, owned)` after each
+    /// stops the run by breaking. The one-process run (1/1) keeps what it finished; another
+    /// shard that is stopped writes nothing.
     pub fn run_shard(
         &self,
         id: ShardId,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
     ) -> Result<Vec<u8>, GlitchShardError> {
-        let mut prepared = Prepared::start(&self.elf, self.board(), &self.plan)?;
+        self.run_shard_on(&mut self.prepare()?, id, progress)
+    }
+
+    /// [`GlitchCampaign::run_shard`] on a board already started: a one-process campaign plays
+    /// its chunks on one board (a trial's answer depends on its words alone).
+    pub fn run_shard_on(
+        &self,
+        prepared: &mut Prepared,
+        id: ShardId,
+        progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+    ) -> Result<Vec<u8>, GlitchShardError> {
         let owned: Vec<usize> = (0..prepared.glitches.len())
             .filter(|&k| id.owns(k as u64))
             .collect();

@@ -158,13 +158,23 @@ impl Run {
         let trials = campaign.plan.trials as usize;
         let bar = progress("", "trials", trials);
         let mut before = 0;
+        // One board for every chunk (started at the first chunk that runs).
+        let mut board: Option<bench::faults::glitches::Prepared> = None;
         for id in ShardId::all(count) {
             let owned = (0..campaign.plan.trials).filter(|&k| id.owns(k)).count();
             let stored = shards::drive(
                 &self.out,
                 job,
                 &Mode::Shard(id),
-                |id| Ok(campaign.run_shard(id, &mut |done, _| tick(&bar, before + done, trials))?),
+                |id| {
+                    let prepared = match &mut board {
+                        Some(prepared) => prepared,
+                        None => board.insert(campaign.prepare()?),
+                    };
+                    Ok(campaign.run_shard_on(prepared, id, &mut |done, _| {
+                        tick(&bar, before + done, trials)
+                    })?)
+                },
                 |_| -> anyhow::Result<String> { unreachable!("a shard does not merge") },
             );
             if let Err(e) = stored {
