@@ -848,17 +848,18 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
             Class::Silent,
             "unchecked kept seed 2, 738",
         ),
-        // `--seed 1 --kinds kept`, trial 1158: C1 lit again at the third press (a cut
-        // already made), then the visitor cannot make it: late. On the shipped build the
-        // same byte and bit are found by the seal over the kept state before anything is lit.
+        // `--seed 1 --kinds kept`, trial 1987: a7 lit at the second press (the edge Short
+        // shorted), then the visitor cannot cut it: late.
         (
             &unchecked,
             Kept,
-            14_941_546,
-            2_933_688_777,
+            5_263_733,
+            164_008_299,
             Class::Late,
-            "unchecked kept seed 1, 1158",
+            "unchecked kept seed 1, 1987",
         ),
+        // Its trial 1158 on the shipped build: found by the seal or the self-check before
+        // anything is lit.
         (
             &elf,
             Kept,
@@ -867,14 +868,14 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
             Class::Detected,
             "shipped kept seed 1, 1158",
         ),
-        // The shipped build's one wrong move in that campaign, trial 59: A1 lit again at the
-        // second press. The seal does not see it (hil-tests/README.md says what is known).
+        // The shipped build's trial 59: the machine misses the second press (its LEDs stay
+        // on A1); the visitor presses again and the game goes on as the intact one.
         (
             &elf,
             Kept,
             5_862_573,
             1_189_561_538,
-            Class::Late,
+            Class::NoEffect,
             "shipped kept seed 1, 59",
         ),
         // Trial 2065 of the same: no effect.

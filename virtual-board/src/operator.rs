@@ -21,6 +21,8 @@ pub(crate) const PRESS_MS: u64 = 30;
 const WAIT_MS: u64 = 3_000;
 /// The most presses a game can take (an M=4 game has at most 25 moves).
 const MAX_PRESSES: usize = 40;
+/// Presses a visitor makes again when the LEDs do not change, before giving up.
+const UNANSWERED_PRESSES: usize = 2;
 
 /// How a game by hand ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -179,9 +181,26 @@ pub fn visit_into(
         return Ok(());
     }
     let size = core.state().board.cage().position().size();
+    let mut before = shown;
     for k in 1..=MAX_PRESSES {
         before_press(core, elf, k);
-        let shown = press(core, elf)?;
+        let mut shown = press(core, elf)?;
+        // LEDs that still show what they showed before the press: the machine did not take
+        // it (a move is never shown twice), and a visitor presses again.
+        for _ in 0..UNANSWERED_PRESSES {
+            if shown != before {
+                break;
+            }
+            shown = press(core, elf)?;
+        }
+        if shown == before {
+            game.trouble = Some(format!(
+                "the machine did not answer {} presses: its LEDs stayed as they were",
+                UNANSWERED_PRESSES + 1
+            ));
+            return Ok(());
+        }
+        before = shown;
         game.shown.push(shown);
         if shown == LedPattern::CUT_WON || shown == LedPattern::SHORT_WON {
             game.winner = Some(if shown == LedPattern::CUT_WON {
