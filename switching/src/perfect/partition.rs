@@ -303,12 +303,17 @@ impl Packing {
         let n = self.ends.len();
         let mut reaches = vec![false; n];
         let mut queue = Vec::with_capacity(n);
-        let held: Vec<usize> = (0..n).filter(|&e| self.owner[e] != NO_FOREST).collect();
-        for &z in &held {
+        // The held elements not known to reach yet, by forest: each is tested only against
+        // the reaching elements of the other forest, and dropped once it reaches (the set
+        // that reaches is the same in any order; `beat` spent a quarter of its time here).
+        let mut pending: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
+        for z in (0..n).filter(|&e| self.owner[e] != NO_FOREST) {
             let [a, b] = self.ends[z];
             if !self.forests[usize::from(1 - self.owner[z])].connected(a, b) {
                 reaches[z] = true;
                 queue.push(z);
+            } else {
+                pending[usize::from(self.owner[z])].push(z);
             }
         }
         // Backwards: `z` reaches when it could displace a reaching `w` of the other forest,
@@ -318,15 +323,18 @@ impl Packing {
             let forest = &self.forests[usize::from(j)];
             let [a, b] = self.ends[w];
             let child = if forest.up[ix(a)].1 == w as u32 { a } else { b };
-            for &z in &held {
-                if reaches[z] || self.owner[z] == j {
-                    continue;
-                }
+            let others = &mut pending[usize::from(1 - j)];
+            let mut k = 0;
+            while k < others.len() {
+                let z = others[k];
                 let [za, zb] = self.ends[z];
                 if forest.connected(za, child) && forest.below(child, za) != forest.below(child, zb)
                 {
                     reaches[z] = true;
                     queue.push(z);
+                    others.swap_remove(k);
+                } else {
+                    k += 1;
                 }
             }
         }
