@@ -2,12 +2,15 @@
 //! 0..=12 plies: exact (Bareiss, integer tier by Hadamard's bound), f64 (`solve`, capacity
 //! by unknowns) and f32 at the firmware's fixed 13x13 capacity.
 //!
+//! Then the exact truth of each (`Truth::from_exact`, the quantisation study's step).
+//!
 //! `cargo bench -p emulator --bench solve`; criterion prints time per batch and
 //! elements (positions) per second.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use emulator::exact;
 use emulator::games::random_position;
+use emulator::truth::Truth;
 use heuristic::{Model, Position, Side, Size, solve, solve_in};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -55,6 +58,23 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    group.finish();
+
+    // The quantisation study's step after the exact solve: the truth in floats (machine
+    // integers whenever the values fit, as they do at M=4).
+    let mut group = c.benchmark_group("truth M=4");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    let solved: Vec<_> = positions
+        .iter()
+        .map(|p| (p, exact::solve_model(p, Model::Ideal)))
+        .collect();
+    group.bench_function("from_exact", |b| {
+        b.iter(|| {
+            for (p, e) in &solved {
+                black_box(Truth::from_exact(black_box(p), e));
+            }
+        })
+    });
     group.finish();
 }
 

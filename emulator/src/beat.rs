@@ -76,10 +76,10 @@ enum Known {
 
 /// A board the search plays on: the cage ([`Position`]) or a graph ([`Play`]), so that
 /// `birdcage play` can ask the same search on either.
-pub trait Arena: perfect::Board + Clone {
+pub trait Arena: perfect::Board<Move: Send + Sync> + Clone + Send + Sync {
     /// Identifies a position among those of one game (the side to move follows from the
     /// counts of cuts and shorts).
-    type Key: Eq + Hash;
+    type Key: Eq + Hash + Send;
     /// This position's key.
     fn key(&self) -> Self::Key;
     /// The resistors left, in board order.
@@ -173,6 +173,14 @@ struct Search<'p, B: Arena> {
     choices: HashMap<B::Key, Vec<B::Move>>,
     /// Player to move: whether the player wins against perfect play.
     perfect: HashMap<B::Key, bool>,
+    /// Answers worked out ahead in parallel ([`Search::prefetch`]), moved into `choices`
+    /// and `perfect` when the search asks for them, so that the search, its order and its
+    /// counts are those of the serial search.
+    ahead_choices: HashMap<B::Key, Vec<B::Move>>,
+    ahead_perfect: HashMap<B::Key, bool>,
+    /// Whether [`Search::prefetch`] works ahead (`beat`; the bounded [`plan_within`] does
+    /// not, so that a small limit stays cheap).
+    ahead: bool,
     /// Whether some branch of the current iteration was cut for want of budget.
     ran_out: bool,
     /// Whether the player's moves of a known line ([`Arena::known_move`]) are tried first
@@ -208,6 +216,10 @@ fn store<K: Eq + Hash>(table: &mut HashMap<K, Known>, key: K, budget: u8, won: b
 /// New positions between two calls of the search's progress callback.
 const TICK: usize = 1024;
 
+/// The player's moves whose answers [`Search::prefetch`] works out at once: enough to keep
+/// two cores busy, few enough that little is wasted past the move that wins.
+const AHEAD: usize = 4;
+
 impl<'p, B: Arena> Search<'p, B> {
     fn new(
         player: Side,
@@ -225,6 +237,9 @@ impl<'p, B: Arena> Search<'p, B> {
             machine: HashMap::new(),
             choices: HashMap::new(),
             perfect: HashMap::new(),
+            ahead_choices: HashMap::new(),
+            ahead_perfect: HashMap::new(),
+            ahead: false,
             ran_out: false,
             known_first: false,
             visited: 0,
@@ -256,11 +271,74 @@ impl<'p, B: Arena> Search<'p, B> {
     /// The moves the machine may make here, each position solved once.
     fn machine_moves(&mut self, position: &B) -> Vec<B::Move> {
         let (model, ties) = (self.model, self.ties);
-        self.choices
-            .entry(position.key())
-            .or_insert_with(|| position.machine_moves(model, ties))
-            .clone()
+        let key = position.key();
+        if let Some(moves) = self.choices.get(&key) {
+            return moves.clone();
+        }
+        let moves = self
+            .ahead_choices
+            .remove(&key)
+            .unwrap_or_else(|| position.machine_moves(model, ties));
+        self.choices.insert(key, moves.clone());
+        moves
     }
+
+    /// Works out ahead, in parallel, what the search will ask of `batch` (machine to move,
+    /// each searched with `budget`): the machine's moves there, and whether the player wins
+    /// against perfect play after each. Both are pure, so doing them early changes no
+    /// answer; a batch's later positions are wasted when an earlier one wins, which is why
+    /// batches are small ([`AHEAD`]).
+    #[cfg(feature = "rayon")]
+    fn prefetch(&mut self, batch: &[B], budget: u8) {
+        use rayon::prelude::*;
+        if !self.ahead {
+            return;
+        }
+        let (model, ties, player) = (self.model, self.ties, self.player);
+        let todo: Vec<&B> = batch
+            .iter()
+            .filter(|c| {
+                c.winner().is_none() && {
+                    let key = c.key();
+                    !self.choices.contains_key(&key) && !self.ahead_choices.contains_key(&key)
+                }
+            })
+            .collect();
+        if todo.is_empty() {
+            return;
+        }
+        // The player's positions after the machine's moves are judged only when the search
+        // will judge them: with a budget left there.
+        let judge = budget >= 1;
+        let done: Vec<_> = todo
+            .par_iter()
+            .map(|c| {
+                let moves = c.machine_moves(model, ties);
+                let verdicts: Vec<(B::Key, bool)> = if judge {
+                    moves
+                        .iter()
+                        .map(|&e| c.after(e))
+                        .filter(|g| g.winner().is_none())
+                        .map(|g| (g.key(), perfect::winner(&g) == player))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                (c.key(), moves, verdicts)
+            })
+            .collect();
+        for (key, moves, verdicts) in done {
+            self.ahead_choices.insert(key, moves);
+            for (k, won) in verdicts {
+                if !self.perfect.contains_key(&k) {
+                    self.ahead_perfect.insert(k, won);
+                }
+            }
+        }
+    }
+
+    #[cfg(not(feature = "rayon"))]
+    fn prefetch(&mut self, _batch: &[B], _budget: u8) {}
 
     /// Player to move, with `budget` moves to make the machine blunder: is there a move
     /// after which the machine loses whatever it does?
@@ -293,7 +371,15 @@ impl<'p, B: Arena> Search<'p, B> {
                     .into_iter()
                     .map(|f| position.after(f))
                     .collect();
-                children.iter().any(|c| self.machine_loses(c, budget - 1))
+                let mut won = false;
+                for batch in children.chunks(AHEAD) {
+                    self.prefetch(batch, budget - 1);
+                    if batch.iter().any(|c| self.machine_loses(c, budget - 1)) {
+                        won = true;
+                        break;
+                    }
+                }
+                won
             }
         };
         // A win is proven whatever happened elsewhere; a "no" past the limit is not.
@@ -320,10 +406,16 @@ impl<'p, B: Arena> Search<'p, B> {
     /// Whether the player wins against perfect play here (player to move), solved once.
     fn machine_lost(&mut self, position: &B) -> bool {
         let player = self.player;
-        *self
-            .perfect
-            .entry(position.key())
-            .or_insert_with(|| perfect::winner(position) == player)
+        let key = position.key();
+        if let Some(&won) = self.perfect.get(&key) {
+            return won;
+        }
+        let won = self
+            .ahead_perfect
+            .remove(&key)
+            .unwrap_or_else(|| perfect::winner(position) == player);
+        self.perfect.insert(key, won);
+        won
     }
 
     /// Machine to move: does the player win whatever the machine picks?
@@ -527,6 +619,18 @@ pub fn beat_with_progress(
     ties: Ties,
     progress: &mut dyn FnMut(Progress),
 ) -> BeatReport {
+    search_start(size, model, ties, progress, true)
+}
+
+/// The search of [`beat_with_progress`], working `ahead` in parallel or not (the same
+/// report either way: the tests compare them).
+fn search_start(
+    size: Size,
+    model: Model,
+    ties: Ties,
+    progress: &mut dyn FnMut(Progress),
+    ahead: bool,
+) -> BeatReport {
     // Short makes at most every other move; a budget that large never runs out.
     let most = (size.edge_count() / 2 + 1) as u8;
     let budget_now = std::cell::Cell::new(0u8);
@@ -538,6 +642,7 @@ pub fn beat_with_progress(
         })
     };
     let mut search = Search::<Position>::new(Side::Short, model, ties, usize::MAX, &mut tick);
+    search.ahead = ahead;
     let start = Position::new(size, Side::Cut);
     let mut budget = 0;
     let beatable = loop {
@@ -589,5 +694,26 @@ pub fn beat_with_progress(
         unbeaten_openings,
         searched: search.searched(),
         budget: beatable.then_some(budget),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Working ahead in parallel changes no answer and no count: the report is the serial
+    /// search's, on every network and tie rule, beatable or not (M=3 with `any` is not).
+    #[test]
+    fn working_ahead_gives_the_serial_report() {
+        for m in [3, 4] {
+            let size = Size::new(m).unwrap();
+            for model in [Model::Ideal, Model::Reference] {
+                for ties in [Ties::ReadingOrder, Ties::Any] {
+                    let serial = search_start(size, model, ties, &mut |_| {}, false);
+                    let ahead = search_start(size, model, ties, &mut |_| {}, true);
+                    assert_eq!(ahead, serial, "M={m} {model:?} {ties:?}");
+                }
+            }
+        }
     }
 }

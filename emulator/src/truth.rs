@@ -51,6 +51,56 @@ impl Truth {
 
     /// The same from the `ideal` voltages already solved.
     pub fn from_exact(position: &Position, exact: &ExactVoltages) -> Option<Truth> {
+        match Truth::from_small(position, exact) {
+            Some(truth) => truth,
+            None => Truth::from_big(position, exact),
+        }
+    }
+
+    /// [`Truth::from_exact`] in machine integers when the common denominator and every
+    /// scaled value fit an `i64` (every M=4 position does): the same ranking, ties and
+    /// drops as over the big integers, since both rank the same integers by the same
+    /// absolute differences, and the same floats ([`fraction`] of the same numbers), without
+    /// allocating a big integer per drop (a sixth of the quantisation study's time).
+    /// `None` when a value does not fit.
+    fn from_small(position: &Position, exact: &ExactVoltages) -> Option<Option<Truth>> {
+        let size = position.size();
+        let det = exact.denominator().to_i64()?;
+        let values: Vec<i64> = exact
+            .scaled()
+            .iter()
+            .map(|v| v.0.to_i64())
+            .collect::<Option<_>>()?;
+        let fraction = |n: i128| small_fraction(n, det);
+        let Some(ranking) = heuristic::rank(position, &values).ok().flatten() else {
+            return Some(None);
+        };
+        let mut drops = [0.0; MAX_EDGES];
+        for e in position.resistors() {
+            if let Some(d) = heuristic::edge_drop(position, &values, e) {
+                drops[e.index(size)] = fraction(i128::from(d));
+            }
+        }
+        Some(Some(Truth {
+            size,
+            choice: ranking.choice,
+            tied: mask(size, &ranking.tied),
+            volts: size
+                .nodes()
+                .zip(&values)
+                .map(|(n, &v)| (!exact.is_floating(n)).then(|| fraction(i128::from(v))))
+                .collect(),
+            drops,
+            best: fraction(i128::from(ranking.best)),
+            runner_up: ranking.runner_up.map(|r| fraction(i128::from(r))),
+            margin: ranking
+                .runner_up
+                .map(|next| fraction(i128::from(ranking.best - next))),
+        }))
+    }
+
+    /// [`Truth::from_exact`] over big integers: any position.
+    fn from_big(position: &Position, exact: &ExactVoltages) -> Option<Truth> {
         let size = position.size();
         let ranking = exact.rank()?;
         let det = exact.denominator();
@@ -114,7 +164,44 @@ fn fraction(n: &BigInt, d: &BigInt) -> f64 {
     }
 }
 
+/// [`fraction`] of machine integers: the same correctly rounded division while both are
+/// exact in f64, the big integers' conversion otherwise.
+fn small_fraction(n: i128, d: i64) -> f64 {
+    const EXACT: i128 = 1 << 53;
+    if n.abs() < EXACT && i128::from(d).abs() < EXACT && d != 0 {
+        n as f64 / d as f64
+    } else {
+        fraction(&BigInt::from(n), &BigInt::from(d))
+    }
+}
+
 /// One bit per edge of `edges`.
 pub fn mask(size: Size, edges: &[Edge]) -> u128 {
     edges.iter().fold(0, |m, e| m | (1 << e.index(size)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// The machine-integer truth is the big-integer truth, field for field, on positions of
+    /// every size where it applies (ties, cut-off nodes and finished boards included).
+    #[test]
+    fn small_truth_is_the_big_truth() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(53);
+        let mut compared = 0;
+        for m in 2..=6 {
+            let size = Size::new(m).unwrap();
+            for _ in 0..300 {
+                let p = crate::games::any_position(&mut rng, size);
+                let exact = exact::solve_model(&p, Model::Ideal);
+                if let Some(small) = Truth::from_small(&p, &exact) {
+                    assert_eq!(small, Truth::from_big(&p, &exact), "{p:?}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+    }
 }

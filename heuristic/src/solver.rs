@@ -150,7 +150,7 @@ fn solve_reduced<T: RealField + Copy, const N: usize>(
     })
 }
 
-/// Solves in the smallest of 8, 13, 16, 32 or 64 unknowns that fits this position's system
+/// Solves in the smallest of 8, 13, 16, 24, 32, 48 or 64 unknowns that fits this position's system
 /// (the host's entry point; firmware picks one capacity with [`solve_in`]).
 ///
 /// ```
@@ -171,7 +171,12 @@ pub fn solve<T: RealField + Copy>(
         // 13 = M(M-1)+1 at M=4, the classic machine's largest system.
         9..=13 => solve_reduced::<T, 13>(position, circuit, &reduction),
         14..=16 => solve_reduced::<T, 16>(position, circuit, &reduction),
-        17..=32 => solve_reduced::<T, 32>(position, circuit, &reduction),
+        17..=24 => solve_reduced::<T, 24>(position, circuit, &reduction),
+        25..=32 => solve_reduced::<T, 32>(position, circuit, &reduction),
+        // M=7 has up to 43 unknowns: a 48-matrix is 0.42 of the 64-matrix's Cholesky and
+        // little more than half its bytes to move (`beat --size 7` spent a third of its
+        // time in the 64-matrix's factorisation and copies).
+        33..=48 => solve_reduced::<T, 48>(position, circuit, &reduction),
         _ => solve_reduced::<T, 64>(position, circuit, &reduction),
     }
 }

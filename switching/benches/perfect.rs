@@ -1,5 +1,6 @@
-//! Perfect-play speed: Lehman's criterion on M=4 positions and every winning move of M=6
-//! positions, each over fixed random positions (seeded).
+//! Perfect-play speed: Lehman's criterion on M=4 positions, every winning move of M=6
+//! positions and who wins M=7 positions with Short to move (`beat`'s question), each over
+//! fixed random positions (seeded).
 //!
 //! `cargo bench -p switching --bench perfect`; criterion prints the time per batch, and
 //! per position through the element throughput.
@@ -50,6 +51,17 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // What `beat --size 7` asks at every position the machine has just moved to: who
+    // wins, Short to move (the packing's reach is most of it).
+    let m7 = positions(7, Side::Short, 40);
+    group.throughput(Throughput::Elements(m7.len() as u64));
+    group.bench_function("winner M=7, Short to move", |b| {
+        b.iter(|| {
+            for p in &m7 {
+                black_box(perfect::winner(black_box(p)));
+            }
+        })
+    });
     group.finish();
 
     let mut group = c.benchmark_group("perfect, any graph");
