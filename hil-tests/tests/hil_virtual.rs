@@ -399,8 +399,26 @@ fn board_fault_shards_merge_to_the_plain_campaigns_report() {
     // that moves them shows here; update the snapshots on purpose).
     // (The panic's place in a dependency is under this machine's cargo home: masked.)
     let md = std::fs::read_to_string(reference.join("board-faults.md")).unwrap();
-    insta::assert_snapshot!("board-faults.md", registry_masked(&md));
-    insta::assert_snapshot!("board-faults.csv", registry_masked(&csv));
+    insta::assert_snapshot!("board-faults.md", pc_masked(&registry_masked(&md)));
+    insta::assert_snapshot!("board-faults.csv", pc_masked(&registry_masked(&csv)));
+}
+
+/// `text` with each flash address (`0x08......`) as `0x08[pc]`: where a function lands moves
+/// with the folder the firmware is built in.
+fn pc_masked(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("0x08") {
+        let hex = rest[at + 2..]
+            .chars()
+            .take_while(char::is_ascii_hexdigit)
+            .count();
+        out.push_str(&rest[..at]);
+        out.push_str("0x08[pc]");
+        rest = &rest[at + 2 + hex..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` with each path into cargo's registry (`/root/.cargo/registry/src/INDEX/`) as
@@ -940,7 +958,7 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
     drop(boards);
     // A short campaign's exact counts, by kind (the **all** row pinned).
     let dir = tempfile::tempdir().unwrap();
-    let args = ["--trials", "60", "--seed", "1", "--kinds", "register"];
+    let args = ["--trials", "60", "--seed", "1", "--kinds", "kept"];
     let out = glitch_campaign(
         &elf,
         dir.path(),
@@ -955,9 +973,12 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
     assert_eq!(all, PINNED_CAMPAIGN, "{md}");
 }
 
-/// `--trials 60 --seed 1 --kinds register` on the shipped board binary (measured at this
-/// commit: trial 59, SP's bit 6 in start-up, is the one stopped).
-const PINNED_CAMPAIGN: &str = "| **all** | 60 | 52 (75–94 %) | 7 (4.8–23 %) | 0 (≤ 6.0 %) | 0 (≤ 6.0 %) | 1 (0.042–8.9 %) | 0 (≤ 6.0 %) |";
+/// `--trials 60 --seed 1 --kinds kept` on the shipped board binary, measured at this commit
+/// and, alike, on a build of it from another folder. (A build's instruction instants move
+/// with the folder it is built in: rustc's crate hashes include the path and change the
+/// code's layout, so a campaign of instruction instants is not pinned; the state kept
+/// between presses, flipped on the visitor's clock, is the same in both.)
+const PINNED_CAMPAIGN: &str = "| **all** | 60 | 58 (88–100 %) | 2 (0.41–12 %) | 0 (≤ 6.0 %) | 0 (≤ 6.0 %) | 0 (≤ 6.0 %) | 0 (≤ 6.0 %) |";
 
 #[test]
 fn a_skipped_instruction_in_the_move_decision_is_detected_or_silent_never_a_board_error() {
