@@ -66,10 +66,22 @@ impl Job {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         flatten("", &ours, &mut a);
         flatten("", &theirs, &mut b);
-        let short = |v: Option<&String>| match v {
+        // Long values shown from a little before where the two first differ (two geng
+        // versions share their first 20 characters), at most 24 characters of each.
+        let short = |v: Option<&String>, other: Option<&String>| match v {
             None => "none".to_string(),
             Some(v) if v.chars().count() > 24 => {
-                format!("{}…", v.chars().take(23).collect::<String>())
+                let same = other.map_or(0, |o| {
+                    v.chars().zip(o.chars()).take_while(|(a, b)| a == b).count()
+                });
+                let from = same.saturating_sub(4);
+                let lead = if from > 0 { "…" } else { "" };
+                let rest: String = v.chars().skip(from).collect();
+                if rest.chars().count() > 24 {
+                    format!("{lead}{}…", rest.chars().take(23).collect::<String>())
+                } else {
+                    format!("{lead}{rest}")
+                }
             }
             Some(v) => v.clone(),
         };
@@ -86,8 +98,8 @@ impl Job {
                 (o != t).then(|| {
                     format!(
                         "{path}: theirs {}, this run's {}",
-                        short(t.as_ref()),
-                        short(o.as_ref())
+                        short(t.as_ref(), o.as_ref()),
+                        short(o.as_ref(), t.as_ref())
                     )
                 })
             })
@@ -219,6 +231,20 @@ mod tests {
         );
         assert!(ours.differing_inputs(&ours.inputs).is_empty());
         assert!(ours.differing_inputs("not json").is_empty());
+    }
+
+    /// Two long values that share their start are shown from where they part: two geng
+    /// versions were both shown as `Nauty&Traces version 2.…`.
+    #[test]
+    fn long_values_are_shown_where_they_differ() {
+        let plain = "Nauty&Traces version 2.8001 (32 bits)";
+        let pruned = "Nauty&Traces version 2.8001 (32 bits) with the links PRUNE hook";
+        let ours = Job::new("links-9", &serde_json::json!({"geng": pruned}), "1", vec![]);
+        let theirs = serde_json::json!({"geng": plain});
+        assert_eq!(
+            ours.differing_inputs(&theirs.to_string()),
+            ["geng: theirs …its), this run's …its) with the links PRU…".to_string()]
+        );
     }
 
     #[test]

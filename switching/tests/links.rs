@@ -413,6 +413,50 @@ fn parts_merge_into_the_same_report_and_read_back_from_text() {
     assert_eq!(whole.graphs, 261_080);
 }
 
+/// Issue 53: parts listed by a geng with the PRUNE hook hold fewer graphs by design. They say
+/// so in their file, their merge reports the graphs there are (A001349), not the ones
+/// listed, and they never mix with a plain geng's parts.
+#[test]
+fn pruned_parts_say_so_and_never_mix_with_plain_ones() {
+    if !nauty() {
+        return;
+    }
+    let parts: Vec<LinksShard> = (1..=3)
+        .map(|k| links::run_part(9, PartId { index: k, count: 3 }, &|_| {}).unwrap())
+        .collect();
+    let plain = links::merge(&parts).unwrap();
+    // What a pruning geng gives: the same links from fewer graphs listed.
+    let pruned: Vec<LinksShard> = parts
+        .iter()
+        .map(|p| LinksShard {
+            graphs: p.graphs / 10,
+            pruned: true,
+            ..p.clone()
+        })
+        .collect();
+    let text = pruned[0].to_string();
+    assert!(text.contains("\nlisting pruned\n"), "{text}");
+    assert_eq!(text.parse::<LinksShard>().unwrap(), pruned[0]);
+    assert!(!parts[0].to_string().contains("listing"));
+    let merged = links::merge(&pruned).unwrap();
+    assert_eq!(
+        merged, plain,
+        "the report counts the 261,080 graphs there are"
+    );
+    let mixed = links::merge(&[pruned[0].clone(), parts[1].clone(), pruned[2].clone()])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        mixed.contains("part 1/3 was listed by geng with the PRUNE hook and part 2/3 without it"),
+        "{mixed}"
+    );
+    // A pruned listing longer than the whole is no pruned listing.
+    let mut over = pruned.clone();
+    over[0].graphs = 261_081;
+    let refused = links::merge(&over).unwrap_err().to_string();
+    assert!(refused.contains("not the 261080"), "{refused}");
+}
+
 /// Issue 49: the merge is held against the reference (one geng run, every pair solved, no
 /// part, no merge), not against a merge of one part, which shares every bug of the split.
 #[test]

@@ -86,7 +86,15 @@ impl Cmd {
         // a geng are then refused naming the versions, and a part to run fails on geng itself.
         let geng = match switching::enumerate::geng_version() {
             Err(switching::enumerate::NautyError::NotFound(_)) => "no geng here".to_string(),
-            other => other.context("the parts' spec names geng's version")?,
+            other => {
+                let version = other.context("the parts' spec names geng's version")?;
+                // A geng with the PRUNE hook lists other graphs: its parts are another spec.
+                if switching::enumerate::geng_prunes().context("the parts' spec names geng")? {
+                    format!("{version} with the links PRUNE hook")
+                } else {
+                    version
+                }
+            }
         };
         let job = links::links_job(n, &geng, shard::VERSION, shard::command(&dir, &args)?);
         let mode = self.shard.mode();
@@ -186,7 +194,9 @@ fn run_parts(
     let reused = ids.len() - todo.len();
     // The whole search has a known total; one part of it (`--part`) has not.
     let whole = ids.first().is_some_and(|id| ids.len() == id.count as usize);
-    let total = whole.then(|| links::CONNECTED_GRAPHS[n]);
+    // A geng with the PRUNE hook lists fewer: then no total (the bar counts what it lists).
+    let pruned = switching::enumerate::geng_prunes().unwrap_or(false);
+    let total = (whole && !pruned).then(|| links::CONNECTED_GRAPHS[n]);
     let bar = Progress::counted(format!("links on {n} vertices"), "graphs", total);
     bar.inc(done.iter().flatten().map(|p| p.graphs).sum::<u64>());
     let parts_done = AtomicUsize::new(reused);

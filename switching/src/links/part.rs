@@ -28,6 +28,10 @@ pub struct LinksShard {
     pub id: PartId,
     /// Connected graphs geng listed in this part.
     pub graphs: u64,
+    /// Whether geng carried the PRUNE hook ([`crate::enumerate::geng_prunes`]): it then lists
+    /// only the graphs whose every prefix can grow into one the sieve keeps, so `graphs` is
+    /// not the part's whole share.
+    pub pruned: bool,
     /// Graphs with at least one terminal pair left by the sieve.
     pub sieved: u64,
     /// Terminal pairs solved.
@@ -49,6 +53,10 @@ impl fmt::Display for LinksShard {
         writeln!(f, "vertices {}", self.vertices)?;
         writeln!(f, "part {}", self.id)?;
         writeln!(f, "graphs {}", self.graphs)?;
+        // Only when pruned, so a plain part's file is what it always was.
+        if self.pruned {
+            writeln!(f, "listing pruned")?;
+        }
         writeln!(f, "sieved {}", self.sieved)?;
         writeln!(f, "pairs {}", self.pairs)?;
         writeln!(f, "weak {}", self.weak)?;
@@ -68,6 +76,7 @@ impl FromStr for LinksShard {
         let mut id = None;
         let mut links = Vec::new();
         let mut ended = false;
+        let mut pruned = false;
         let err = |line: usize, message: String| LinksError::PartFile { line, message };
         for (i, raw) in text.lines().enumerate() {
             let line = i + 1;
@@ -81,6 +90,7 @@ impl FromStr for LinksShard {
             let words: Vec<&str> = content.split_whitespace().collect();
             match words.as_slice() {
                 ["end"] => ended = true,
+                ["listing", "pruned"] => pruned = true,
                 ["part", k] => {
                     id = Some(
                         k.parse::<PartId>()
@@ -137,6 +147,7 @@ impl FromStr for LinksShard {
             vertices,
             id,
             graphs: get(1)?,
+            pruned,
             sieved: get(2)?,
             pairs: get(3)?,
             weak: get(4)?,

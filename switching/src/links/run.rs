@@ -64,6 +64,7 @@ pub fn run_part(
     }
     let n = vertices.to_string();
     let split = format!("{}/{}", id.index - 1, id.count);
+    let pruned = crate::enumerate::geng_prunes()?;
     let (geng, mut child) = spawn(GENG, &["-c", "-q", &n, &split])?;
     child.stdin = None; // closed: the child reads its end of input
     let out = child.stdout.take().expect("piped");
@@ -71,6 +72,7 @@ pub fn run_part(
         vertices,
         id,
         graphs: 0,
+        pruned,
         sieved: 0,
         pairs: 0,
         weak: 0,
