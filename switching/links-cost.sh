@@ -4,7 +4,9 @@
 # (seeded) in each, each part run alone and timed (CPU seconds, user + system, geng
 # included). The projection is the stratified estimator of the total, sum over strata of
 # (parts in the stratum) x (the stratum's mean), with its standard error from each stratum's
-# sample variance and a 95 % interval (normal approximation).
+# sample variance and a 95 % interval (normal approximation). PER = P / STRATA runs every
+# part: the whole search, its parts timed one by one (then merge them with `BIN links
+# --vertices N --merge --out OUT`).
 #
 # Usage: switching/links-cost.sh BIN N P [STRATA] [PER] [SEED] [OUT]
 #   BIN: a birdcage binary; N, P: the search (e.g. 12 4096); STRATA 32, PER 2 (64 parts);
@@ -55,7 +57,7 @@ done
 rm -f "$OUT/.time" "$OUT/.stderr"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The estimate, from the parts of this sample only.
-printf '%s\n' $SAMPLE | awk -v size="$SIZE" -v strata="$STRATA" -v tsv="$TSV" '
+printf '%s\n' "$SAMPLE" | awk -v size="$SIZE" -v strata="$STRATA" -v tsv="$TSV" '
     BEGIN { while ((getline line < tsv) > 0) { split(line, f, "\t"); cpu[f[1]] = f[2] } }
     { k = $1; h = int((k - 1) / size); n[h]++; sum[h] += cpu[k]; sq[h] += cpu[k] ^ 2; all += cpu[k]; count++
       if (cpu[k] > top) { top = cpu[k]; at = k } }
@@ -63,7 +65,8 @@ printf '%s\n' $SAMPLE | awk -v size="$SIZE" -v strata="$STRATA" -v tsv="$TSV" '
         for (h = 0; h < strata; h++) {
             mean = sum[h] / n[h]
             total += size * mean
-            if (n[h] > 1) var += size ^ 2 * (sq[h] - n[h] * mean ^ 2) / (n[h] - 1) / n[h]
+            # With the finite-population correction: a stratum run whole adds no error.
+            if (n[h] > 1) var += size ^ 2 * (1 - n[h] / size) * (sq[h] - n[h] * mean ^ 2) / (n[h] - 1) / n[h]
         }
         se = sqrt(var)
         printf "sample: %d parts, %.1f CPU-s in all, mean %.2f s a part, largest %.1f s (part %d)\n", count, all, all / count, top, at

@@ -10,8 +10,10 @@
 #   PARTS: N:K/P to run besides N = 3..10, default 11:1/256 11:64/256 11:128/256 11:200/256
 #   12:1/4096 12:2560/4096.
 # geng is whatever `nauty-geng` the PATH finds, the same for both builds: run it with
-# Debian's for the byte-for-byte check (a PRUNE geng lists fewer graphs, so the `graphs` line
-# differs; CHECK=pruned compares all but that line).
+# Debian's for the byte-for-byte check. GENG_NEW=DIR runs NEW with DIR first on its PATH (DIR
+# from switching/nauty/build-geng.sh: geng with the PRUNE hook): its parts list fewer graphs
+# and say `listing pruned`, so those two lines are left out of the comparison, and the times
+# are the old build with Debian's geng against the new one with the hook.
 # The machine may be shared: the load average is printed before and after.
 set -euo pipefail
 OLD=$(realpath "$1")
@@ -21,11 +23,16 @@ PARTS=("$@")
 [ ${#PARTS[@]} -gt 0 ] || PARTS=(11:1/256 11:64/256 11:128/256 11:200/256 12:1/4096 12:2560/4096)
 WORK=$(mktemp -d /tmp/parts-check.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-CHECK=${CHECK:-bytes}
+GENG_NEW=${GENG_NEW:-}
+CHECK=bytes
+[ -z "$GENG_NEW" ] || { GENG_NEW=$(realpath "$GENG_NEW"); CHECK=pruned; }
+# NEW's command, with the geng it is given.
+NEWCMD=("$NEW")
+[ -z "$GENG_NEW" ] || NEWCMD=(env "PATH=$GENG_NEW:$PATH" "$NEW")
 
 # The part's own text, from either build's file.
 body() {
-    sed -n '/^# birdcage links: one part/,$p' "$1" | if [ "$CHECK" = pruned ]; then grep -v '^graphs '; else cat; fi
+    sed -n '/^# birdcage links: one part/,$p' "$1" | if [ "$CHECK" = pruned ]; then grep -v -e '^graphs ' -e '^listing pruned$'; else cat; fi
 }
 # Each part file of DIR, as "N K P" lines.
 parts_of() {
@@ -47,7 +54,7 @@ cpu() {
 
 echo "old: $OLD"
 echo "new: $NEW"
-echo "geng: $(command -v nauty-geng) ($CHECK)"
+echo "geng: $(command -v nauty-geng)${GENG_NEW:+; new: $GENG_NEW/nauty-geng} ($CHECK)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
 compare() { # OLDDIR NEWDIR
     diff <(parts_of "$1") <(parts_of "$2") >/dev/null || { echo "the part files differ in number: $1 against $2" >&2; exit 1; }
@@ -58,14 +65,14 @@ compare() { # OLDDIR NEWDIR
 }
 for n in 3 4 5 6 7 8 9 10; do
     t_old=$(cpu "$OLD" links --vertices "$n" --out "$WORK/old-$n" --jobs 1)
-    t_new=$(cpu "$NEW" links --vertices "$n" --out "$WORK/new-$n" --jobs 1)
+    t_new=$(cpu "${NEWCMD[@]}" links --vertices "$n" --out "$WORK/new-$n" --jobs 1)
     compare "$WORK/old-$n" "$WORK/new-$n"
     echo "N = $n, every part ($(parts_of "$WORK/new-$n" | wc -l)): old $t_old s, new $t_new s; parts identical"
 done
 for spec in "${PARTS[@]}"; do
     n=${spec%%:*} part=${spec#*:}
     t_old=$(cpu "$OLD" links --vertices "$n" --part "$part" --out "$WORK/old-$spec")
-    t_new=$(cpu "$NEW" links --vertices "$n" --part "$part" --out "$WORK/new-$spec")
+    t_new=$(cpu "${NEWCMD[@]}" links --vertices "$n" --part "$part" --out "$WORK/new-$spec")
     compare "$WORK/old-$spec" "$WORK/new-$spec"
     printf 'N = %s, part %s: old %s s, new %s s, ratio %.3f; part identical\n' "$n" "$part" "$t_old" "$t_new" \
         "$(echo "$t_new / $t_old" | bc -l)"

@@ -16,12 +16,15 @@ src=$(cd "$1" && pwd)
 out=$2
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
+# nauty's objects geng links with (its makefile's `geng` rule); split into words on purpose.
 objects="gtoolsW.o nautyW1.o nautilW1.o naugraphW1.o schreier.o naurng.o"
 (
     cd "$src"
     [ -e makefile ] || ./configure --quiet
+    # shellcheck disable=SC2086
     make --quiet $objects
 )
+# shellcheck disable=SC2046,SC2086
 cc -O3 -DWORDSIZE=32 -DMAXN=WORDSIZE -DPRUNE=links_prune -I"$src" \
     -o "$out/nauty-geng" "$src/geng.c" "$here/prune.c" $(for o in $objects; do echo "$src/$o"; done)
 "$out/nauty-geng" -c -u 10 2>&1 | tail -1

@@ -271,7 +271,11 @@ pub fn candidate_pairs(shape: &Shape) -> Vec<[usize; 2]> {
         return Vec::new();
     }
     let (last, early) = Condition::PAIR.split_last().expect("conditions");
-    let survivors: Vec<[usize; 2]> = pairs
+    // Only pairs of triangle-free vertices can pass `TerminalsTriangleFree`: drawn from those
+    // alone (in the same order), the other pairs are never looked at.
+    let free = shape.triangle_free;
+    let survivors: Vec<[usize; 2]> = bits(free)
+        .flat_map(|s| bits(free & !(Set::MAX >> (31 - s))).map(move |t| [s, t]))
         .filter(|&pair| early.iter().all(|c| c.holds_for_pair(shape, pair)))
         .collect();
     if survivors.is_empty() || !Condition::OneCutVertex.holds_for_graph(shape) {
