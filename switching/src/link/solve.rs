@@ -7,14 +7,14 @@
 //! vertex on no path between the terminals avoiding Cut's vertices changes nothing for
 //! either side (claiming it is a pass, and passing never helps in this game).
 //!
-//! What makes it fast (N = 12's sparse parts solve millions of terminal pairs, 30x faster
-//! than the plain negamax over the same positions): moves tried most promising first (next to
-//! Short's side of a terminal, then by neighbours in play), so a refutation usually comes
-//! first; the live vertices and Cut's immediate wins depend on Cut's set alone, and the
-//! sides of the terminals on Short's alone, so each is worked out once per set, not once per
-//! position; and the solver's tables come from a per-thread pool instead of being zeroed for
-//! every link. None of it changes a value: only which positions are visited, and in what
-//! order.
+//! What makes it fast (N = 12's sparse parts solve millions of terminal pairs; on part
+//! 2560/4096 a pair's strength took 100 µs before these, 4 µs after): moves tried most
+//! promising first (next to Short's side of a terminal, then by neighbours in play), so a
+//! refutation usually comes first; the live vertices and Cut's immediate wins depend on
+//! Cut's set alone, and the sides of the terminals on Short's alone, so each is worked out
+//! once per set, not once per position; and the solver's tables come from a per-thread pool
+//! instead of being zeroed for every link. None of it changes a value: only which positions
+//! are visited, and in what order.
 
 use std::collections::HashMap;
 
