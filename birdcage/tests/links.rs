@@ -231,3 +231,45 @@ fn links_ends_with_a_command_that_runs() {
     );
     assert!(report.contains("Strength: weak"), "{report}");
 }
+
+/// Issue 53: `--pruned` asks for geng with the PRUNE hook; Debian's geng has none, and the run
+/// is refused in one line saying how to build one, before anything is written.
+#[test]
+fn pruned_without_a_pruning_geng_is_refused_naming_the_script() {
+    if !nauty() {
+        return;
+    }
+    if switching::enumerate::geng_prunes().unwrap() {
+        // A geng with the hook first on PATH: the flag is met, and the search runs.
+        let report = stdout(&["links", "--vertices", "7", "--pruned"]);
+        assert!(
+            report.contains("connected graphs           853"),
+            "{report}"
+        );
+        return;
+    }
+    assert_bad_input(
+        &["links", "--vertices", "7", "--pruned"],
+        "has no PRUNE hook; build one with switching/nauty/build-geng.sh",
+    );
+    let dir = std::env::temp_dir().join(format!("birdcage-pruned-{}", std::process::id()));
+    let out = dir.to_str().unwrap();
+    assert_bad_input(
+        &["links", "--vertices", "7", "--pruned", "--out", out],
+        "PRUNE hook",
+    );
+    assert!(!dir.exists(), "nothing written");
+    // The flag does not stand in the way of reading parts made elsewhere.
+    let status = support::birdcage(&[
+        "links",
+        "--vertices",
+        "7",
+        "--pruned",
+        "--out",
+        out,
+        "--status",
+    ]);
+    let said = String::from_utf8_lossy(&status.stderr);
+    assert!(!said.contains("PRUNE hook"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

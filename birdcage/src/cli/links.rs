@@ -45,6 +45,12 @@ pub struct Cmd {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Require geng with the links PRUNE hook (built by switching/nauty/build-geng.sh, its
+    /// folder first on PATH): it lists only the graphs that can carry a minimal weak link, a
+    /// few percent of them, and the report is the same. Refused when the geng found has no
+    /// hook. Without this flag a geng with the hook is still found out and named in the spec.
+    #[arg(long, conflicts_with = "reference")]
+    pruned: bool,
     /// Run the independent reference instead (one geng run, every terminal pair solved, no
     /// parts, no merge): slow; what a merged report is checked against at small N.
     #[arg(long, conflicts_with_all = ["jobs", "shard", "shards", "merge", "slurm", "status"])]
@@ -73,6 +79,17 @@ impl Cmd {
             }
             return self.written(&links::reference::search(n)?, dir);
         }
+        if self.pruned && !matches!(self.shard.mode(), Mode::Merge(_) | Mode::Status(_)) {
+            let prunes = switching::enumerate::geng_prunes()
+                .context("--pruned: looking for geng with the PRUNE hook")?;
+            if !prunes {
+                return Err(anyhow!(
+                    "--pruned: the geng on PATH lists all 853 connected graphs on 7 vertices, so \
+                     it has no PRUNE hook; build one with switching/nauty/build-geng.sh and put \
+                     its folder first on PATH"
+                ));
+            }
+        }
         let Some(dir) = &self.out else {
             let count = self.shard.shards.unwrap_or_else(|| default_parts(n));
             let ids: Vec<PartId> = PartId::all(count).collect();
@@ -81,7 +98,11 @@ impl Cmd {
         };
         studies::report::Output::new(dir)?;
         let dir = shard::absolute(dir)?;
-        let args = ["links".to_string(), "--vertices".into(), n.to_string()];
+        let mut args = vec!["links".to_string(), "--vertices".into(), n.to_string()];
+        // Each shard's task refuses a geng without the hook too.
+        if self.pruned {
+            args.push("--pruned".into());
+        }
         // Without geng here (a merge of parts made elsewhere), the spec says so: parts made by
         // a geng are then refused naming the versions, and a part to run fails on geng itself.
         let geng = match switching::enumerate::geng_version() {
