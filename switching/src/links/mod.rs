@@ -69,4 +69,10 @@ pub enum LinksError {
     /// Parts of different searches, or missing ones.
     #[error("{0}")]
     Parts(String),
+    /// The reference run with a geng that prunes.
+    #[error(
+        "the reference reads every connected graph, and the geng on PATH has the PRUNE hook \
+         (it lists fewer): run it with Debian's geng"
+    )]
+    PrunedReference,
 }
