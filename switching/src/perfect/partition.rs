@@ -24,8 +24,8 @@ struct Forest {
 
 impl Forest {
     /// Roots every tree of the forest whose adjacency lists are `adj`.
-    fn rebuild(&mut self, adj: &[Vec<(u32, u32)>], stack: &mut Vec<(u32, usize)>) {
-        let n = adj.len();
+    fn rebuild(&mut self, adj: &Adjacency, stack: &mut Vec<(u32, usize)>) {
+        let n = adj.start.len() - 1;
         self.up.clear();
         self.up.resize(n, (0, NONE));
         self.depth.clear();
@@ -44,7 +44,7 @@ impl Forest {
             stack.push((r, 0));
             while let Some((v, k)) = stack.last_mut() {
                 let v = ix(*v);
-                if let Some(&(w, el)) = adj[v].get(*k) {
+                if let Some(&(w, el)) = adj.of(v).get(*k) {
                     *k += 1;
                     if el == self.up[v].1 {
                         continue;
@@ -106,6 +106,54 @@ impl Forest {
     }
 }
 
+/// One forest's adjacency lists in one buffer, rebuilt in place (no allocation once grown,
+/// and a packing clones in a few copies).
+#[derive(Clone, Debug, Default)]
+struct Adjacency {
+    /// Vertex `v`'s neighbours are `slots[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    /// A neighbour and the element joining it.
+    slots: Vec<(u32, u32)>,
+}
+
+impl Adjacency {
+    fn of(&self, v: usize) -> &[(u32, u32)] {
+        &self.slots[ix(self.start[v])..ix(self.start[v + 1])]
+    }
+
+    /// The lists of the elements among `ends` that `keep` holds, over `vertices` vertices.
+    fn fill(&mut self, vertices: usize, ends: &[[u32; 2]], keep: impl Fn(usize) -> bool) {
+        self.start.clear();
+        self.start.resize(vertices + 1, 0);
+        let mut count = 0u32;
+        for (el, &[a, b]) in ends.iter().enumerate() {
+            if keep(el) {
+                self.start[ix(a) + 1] += 1;
+                self.start[ix(b) + 1] += 1;
+                count += 2;
+            }
+        }
+        for v in 0..vertices {
+            self.start[v + 1] += self.start[v];
+        }
+        self.slots.clear();
+        self.slots.resize(ix(count), (0, 0));
+        // Fill from each list's end down, so `start` ends where it began.
+        for (el, &[a, b]) in ends.iter().enumerate().rev() {
+            if keep(el) {
+                for (v, w) in [(b, a), (a, b)] {
+                    let at = &mut self.start[ix(v) + 1];
+                    *at -= 1;
+                    self.slots[ix(*at)] = (w, el as u32);
+                }
+            }
+        }
+        // Each `start[v + 1]` now points at vertex v's first slot: shift back.
+        self.start.copy_within(1.., 0);
+        self.start[vertices] = count;
+    }
+}
+
 /// Two edge-disjoint forests over the active elements of a multigraph.
 ///
 /// ```
@@ -118,14 +166,15 @@ impl Forest {
 /// p.remove(1);
 /// assert!(p.augmentable(2));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Packing {
     ends: Vec<[u32; 2]>,
     active: Vec<bool>,
     /// The forest (0 or 1) holding each element, or `NO_FOREST`.
     owner: Vec<u8>,
     forests: [Forest; 2],
-    adj: Vec<Vec<(u32, u32)>>,
+    vertices: usize,
+    adj: Adjacency,
     stack: Vec<(u32, usize)>,
 }
 
@@ -145,7 +194,8 @@ impl Packing {
             active: vec![false; n],
             owner: vec![NO_FOREST; n],
             forests: Default::default(),
-            adj: vec![Vec::new(); vertices],
+            vertices,
+            adj: Adjacency::default(),
             stack: Vec::new(),
         };
         p.rebuild();
@@ -173,15 +223,9 @@ impl Packing {
 
     fn rebuild(&mut self) {
         for i in 0..2u8 {
-            for list in &mut self.adj {
-                list.clear();
-            }
-            for (el, &[a, b]) in self.ends.iter().enumerate() {
-                if self.owner[el] == i {
-                    self.adj[ix(a)].push((b, el as u32));
-                    self.adj[ix(b)].push((a, el as u32));
-                }
-            }
+            let owner = &self.owner;
+            self.adj
+                .fill(self.vertices, &self.ends, |el| owner[el] == i);
             self.forests[usize::from(i)].rebuild(&self.adj, &mut self.stack);
         }
     }
@@ -198,7 +242,7 @@ impl Packing {
     /// augmenting paths. The same maximum packing size as inserting them one by one, at a
     /// fraction of the rebuilds.
     pub fn fill(&mut self, elements: &[usize]) {
-        let vertices = self.adj.len();
+        let vertices = self.vertices;
         let mut sets = [
             petgraph::unionfind::UnionFind::<usize>::new(vertices),
             petgraph::unionfind::UnionFind::<usize>::new(vertices),
