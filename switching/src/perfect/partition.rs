@@ -121,36 +121,43 @@ impl Adjacency {
         &self.slots[ix(self.start[v])..ix(self.start[v + 1])]
     }
 
-    /// The lists of the elements among `ends` that `keep` holds, over `vertices` vertices.
-    fn fill(&mut self, vertices: usize, ends: &[[u32; 2]], keep: impl Fn(usize) -> bool) {
-        self.start.clear();
-        self.start.resize(vertices + 1, 0);
-        let mut count = 0u32;
-        for (el, &[a, b]) in ends.iter().enumerate() {
-            if keep(el) {
-                self.start[ix(a) + 1] += 1;
-                self.start[ix(b) + 1] += 1;
-                count += 2;
+    /// Both forests' lists over `vertices` vertices: forest `i` holds the elements among
+    /// `ends` whose `owner` is `i`. One pass counts, one places.
+    fn fill_both(adj: &mut [Adjacency; 2], vertices: usize, ends: &[[u32; 2]], owner: &[u8]) {
+        for a in adj.iter_mut() {
+            a.start.clear();
+            a.start.resize(vertices + 1, 0);
+        }
+        let mut count = [0u32; 2];
+        for (&[a, b], &o) in ends.iter().zip(owner) {
+            if let Some(f) = adj.get_mut(usize::from(o)) {
+                f.start[ix(a) + 1] += 1;
+                f.start[ix(b) + 1] += 1;
+                count[usize::from(o)] += 2;
             }
         }
-        for v in 0..vertices {
-            self.start[v + 1] += self.start[v];
+        for (f, &count) in adj.iter_mut().zip(&count) {
+            for v in 0..vertices {
+                f.start[v + 1] += f.start[v];
+            }
+            f.slots.clear();
+            f.slots.resize(ix(count), (0, 0));
         }
-        self.slots.clear();
-        self.slots.resize(ix(count), (0, 0));
         // Fill from each list's end down, so `start` ends where it began.
-        for (el, &[a, b]) in ends.iter().enumerate().rev() {
-            if keep(el) {
+        for (el, (&[a, b], &o)) in ends.iter().zip(owner).enumerate().rev() {
+            if let Some(f) = adj.get_mut(usize::from(o)) {
                 for (v, w) in [(b, a), (a, b)] {
-                    let at = &mut self.start[ix(v) + 1];
+                    let at = &mut f.start[ix(v) + 1];
                     *at -= 1;
-                    self.slots[ix(*at)] = (w, el as u32);
+                    f.slots[ix(*at)] = (w, el as u32);
                 }
             }
         }
         // Each `start[v + 1]` now points at vertex v's first slot: shift back.
-        self.start.copy_within(1.., 0);
-        self.start[vertices] = count;
+        for (f, &count) in adj.iter_mut().zip(&count) {
+            f.start.copy_within(1.., 0);
+            f.start[vertices] = count;
+        }
     }
 }
 
@@ -174,7 +181,7 @@ pub struct Packing {
     owner: Vec<u8>,
     forests: [Forest; 2],
     vertices: usize,
-    adj: Adjacency,
+    adj: [Adjacency; 2],
     stack: Vec<(u32, usize)>,
 }
 
@@ -195,7 +202,7 @@ impl Packing {
             owner: vec![NO_FOREST; n],
             forests: Default::default(),
             vertices,
-            adj: Adjacency::default(),
+            adj: Default::default(),
             stack: Vec::new(),
         };
         p.rebuild();
@@ -222,11 +229,9 @@ impl Packing {
     }
 
     fn rebuild(&mut self) {
-        for i in 0..2u8 {
-            let owner = &self.owner;
-            self.adj
-                .fill(self.vertices, &self.ends, |el| owner[el] == i);
-            self.forests[usize::from(i)].rebuild(&self.adj, &mut self.stack);
+        Adjacency::fill_both(&mut self.adj, self.vertices, &self.ends, &self.owner);
+        for (forest, adj) in self.forests.iter_mut().zip(&self.adj) {
+            forest.rebuild(adj, &mut self.stack);
         }
     }
 
