@@ -2,7 +2,8 @@
 //! 0..=12 plies: exact (Bareiss, integer tier by Hadamard's bound), f64 (`solve`, capacity
 //! by unknowns) and f32 at the firmware's fixed 13x13 capacity.
 //!
-//! Then the exact truth of each (`Truth::from_exact`, the quantisation study's step).
+//! Then the exact truth of each (`Truth::from_exact`, the quantisation study's step), and
+//! the step with its solve: through big integers, and in machine integers from the start.
 //!
 //! `cargo bench -p emulator --bench solve`; criterion prints time per batch and
 //! elements (positions) per second.
@@ -72,6 +73,23 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             for (p, e) in &solved {
                 black_box(Truth::from_exact(black_box(p), e));
+            }
+        })
+    });
+    // The whole step, solve included: through the big-integer voltages, as the study did,
+    // and in machine integers from the start (`Truth::of_small`), as it does.
+    group.bench_function("solved big", |b| {
+        b.iter(|| {
+            for p in &positions {
+                let e = exact::solve_model(black_box(p), Model::Ideal);
+                black_box(Truth::from_exact(p, &e));
+            }
+        })
+    });
+    group.bench_function("solved small", |b| {
+        b.iter(|| {
+            for p in &positions {
+                black_box(Truth::of_small(black_box(p)));
             }
         })
     });

@@ -79,9 +79,21 @@ enum Known {
 pub trait Arena: perfect::Board<Move: Send + Sync> + Clone + Send + Sync {
     /// Identifies a position among those of one game (the side to move follows from the
     /// counts of cuts and shorts).
-    type Key: Eq + Hash + Send;
+    type Key: Eq + Hash + Send + Sync;
     /// This position's key.
     fn key(&self) -> Self::Key;
+    /// The key of this position's mirror image, when the board has one that keeps the
+    /// terminals (the cage's left-right mirror): the mirror image has the same perfect
+    /// verdict and, ties broken either way, the mirrored machine moves, so the search
+    /// works each pair out once ([`Search::mirror`]).
+    fn mirror_key(&self) -> Option<Self::Key> {
+        None
+    }
+    /// The mirror images of `moves` (moves of the mirror image of this position), in
+    /// board order: the moves here.
+    fn mirror_moves(&self, moves: &[Self::Move]) -> Vec<Self::Move> {
+        moves.to_vec()
+    }
     /// The resistors left, in board order.
     fn open(&self) -> Vec<Self::Move>;
     /// How many moves have been played.
@@ -101,6 +113,25 @@ impl Arena for Position {
     type Key = (u128, u128);
     fn key(&self) -> (u128, u128) {
         perfect::key(self)
+    }
+    fn mirror_key(&self) -> Option<(u128, u128)> {
+        let size = self.size();
+        let (mut cut, mut short) = (0u128, 0u128);
+        for (edge, state) in self.edges() {
+            let bit = 1u128 << mirror(size, edge).index(size);
+            match state {
+                EdgeState::Cut => cut |= bit,
+                EdgeState::Short => short |= bit,
+                EdgeState::Resistor => {}
+            }
+        }
+        Some((cut, short))
+    }
+    fn mirror_moves(&self, moves: &[Edge]) -> Vec<Edge> {
+        let size = self.size();
+        let mut mirrored: Vec<Edge> = moves.iter().map(|&e| mirror(size, e)).collect();
+        mirrored.sort_by_key(|e| e.index(size));
+        mirrored
     }
     fn open(&self) -> Vec<Edge> {
         self.resistors().collect()
@@ -124,6 +155,12 @@ impl Arena for Position {
     fn known_move(&self, model: Model) -> Option<Edge> {
         crate::beaten::next_move(self, model)
     }
+}
+
+/// The cage's left-right mirror image of `edge` (column x to 2M - x, the same row): it keeps
+/// the terminals, every node's neighbours and every resistor's drop.
+fn mirror(size: Size, edge: Edge) -> Edge {
+    Edge::new(size, 2 * size.get() - edge.x(), edge.y()).expect("the mirror of an edge is one")
 }
 
 impl Arena for Play<'_> {
@@ -181,6 +218,13 @@ struct Search<'p, B: Arena> {
     /// Whether [`Search::prefetch`] works ahead (`beat`; the bounded [`plan_within`] does
     /// not, so that a small limit stays cheap).
     ahead: bool,
+    /// Whether an answer worked out for a position's mirror image ([`Arena::mirror_key`])
+    /// is taken, mirrored, for the position: with [`Ties::Any`] the machine's moves are
+    /// the mirror's mirrored (the tied set is symmetric; the reading-order choice is
+    /// not), and the perfect verdict is the mirror's with either tie rule. The tables
+    /// still hold every position under its own key, so the search and its counts are
+    /// unchanged.
+    mirror: bool,
     /// Whether some branch of the current iteration was cut for want of budget.
     ran_out: bool,
     /// Whether the player's moves of a known line ([`Arena::known_move`]) are tried first
@@ -213,6 +257,22 @@ fn store<K: Eq + Hash>(table: &mut HashMap<K, Known>, key: K, budget: u8, won: b
     );
 }
 
+/// The search's perfect verdicts, shared with the threads that work ahead.
+struct Verdicts<'a, K> {
+    tables: [&'a HashMap<K, bool>; 2],
+    /// Whether a mirror image's verdict counts ([`Search::mirror`]).
+    mirror: bool,
+}
+
+impl<K: Eq + Hash> Verdicts<'_, K> {
+    /// The player's perfect verdict at the position with `key`, when known already, there
+    /// or at its mirror `image`.
+    fn known(&self, key: &K, image: Option<&K>) -> Option<bool> {
+        let at = |k: &K| self.tables.iter().find_map(|t| t.get(k)).copied();
+        at(key).or_else(|| image.filter(|_| self.mirror).and_then(at))
+    }
+}
+
 /// New positions between two calls of the search's progress callback.
 const TICK: usize = 1024;
 
@@ -240,6 +300,7 @@ impl<'p, B: Arena> Search<'p, B> {
             ahead_choices: HashMap::new(),
             ahead_perfect: HashMap::new(),
             ahead: false,
+            mirror: false,
             ran_out: false,
             known_first: false,
             visited: 0,
@@ -278,9 +339,32 @@ impl<'p, B: Arena> Search<'p, B> {
         let moves = self
             .ahead_choices
             .remove(&key)
+            .or_else(|| self.mirrored_choices(position))
             .unwrap_or_else(|| position.machine_moves(model, ties));
         self.choices.insert(key, moves.clone());
         moves
+    }
+
+    /// The machine's moves here from those known at the mirror image, when they may be
+    /// taken from there ([`Search::mirror`]).
+    fn mirrored_choices(&self, position: &B) -> Option<Vec<B::Move>> {
+        if !self.mirror || self.ties != Ties::Any {
+            return None;
+        }
+        let image = position.mirror_key()?;
+        let moves = self
+            .choices
+            .get(&image)
+            .or_else(|| self.ahead_choices.get(&image))?;
+        Some(position.mirror_moves(moves))
+    }
+
+    /// The perfect verdicts known so far, for [`known_perfect`].
+    fn verdicts(&self) -> Verdicts<'_, B::Key> {
+        Verdicts {
+            tables: [&self.perfect, &self.ahead_perfect],
+            mirror: self.mirror,
+        }
     }
 
     /// Works out ahead, in parallel, what the search will ask of `batch` (machine to move,
@@ -300,7 +384,9 @@ impl<'p, B: Arena> Search<'p, B> {
             .filter(|c| {
                 c.winner().is_none() && {
                     let key = c.key();
-                    !self.choices.contains_key(&key) && !self.ahead_choices.contains_key(&key)
+                    !self.choices.contains_key(&key)
+                        && !self.ahead_choices.contains_key(&key)
+                        && self.mirrored_choices(c).is_none()
                 }
             })
             .collect();
@@ -309,7 +395,9 @@ impl<'p, B: Arena> Search<'p, B> {
         }
         // The player's positions after the machine's moves are judged only when the search
         // will judge them: with a budget left there.
+        // A verdict known already, here or at the mirror image, is not worked out again.
         let judge = budget >= 1;
+        let known = self.verdicts();
         let done: Vec<_> = todo
             .par_iter()
             .map(|c| {
@@ -319,7 +407,14 @@ impl<'p, B: Arena> Search<'p, B> {
                         .iter()
                         .map(|&e| c.after(e))
                         .filter(|g| g.winner().is_none())
-                        .map(|g| (g.key(), perfect::winner(&g) == player))
+                        .filter_map(|g| {
+                            let key = g.key();
+                            let image = g.mirror_key();
+                            match known.known(&key, image.as_ref()) {
+                                Some(_) => None,
+                                None => Some((key, perfect::winner(&g) == player)),
+                            }
+                        })
                         .collect()
                 } else {
                     Vec::new()
@@ -410,10 +505,11 @@ impl<'p, B: Arena> Search<'p, B> {
         if let Some(&won) = self.perfect.get(&key) {
             return won;
         }
-        let won = self
-            .ahead_perfect
-            .remove(&key)
-            .unwrap_or_else(|| perfect::winner(position) == player);
+        let won = self.ahead_perfect.remove(&key).or_else(|| {
+            let image = position.mirror_key();
+            self.verdicts().known(&key, image.as_ref())
+        });
+        let won = won.unwrap_or_else(|| perfect::winner(position) == player);
         self.perfect.insert(key, won);
         won
     }
@@ -619,17 +715,18 @@ pub fn beat_with_progress(
     ties: Ties,
     progress: &mut dyn FnMut(Progress),
 ) -> BeatReport {
-    search_start(size, model, ties, progress, true)
+    search_start(size, model, ties, progress, true, true)
 }
 
-/// The search of [`beat_with_progress`], working `ahead` in parallel or not (the same
-/// report either way: the tests compare them).
+/// The search of [`beat_with_progress`], working `ahead` in parallel or not, taking answers
+/// from the `mirror` images or not (the same report every way: the tests compare them).
 fn search_start(
     size: Size,
     model: Model,
     ties: Ties,
     progress: &mut dyn FnMut(Progress),
     ahead: bool,
+    mirror: bool,
 ) -> BeatReport {
     // Short makes at most every other move; a budget that large never runs out.
     let most = (size.edge_count() / 2 + 1) as u8;
@@ -643,6 +740,7 @@ fn search_start(
     };
     let mut search = Search::<Position>::new(Side::Short, model, ties, usize::MAX, &mut tick);
     search.ahead = ahead;
+    search.mirror = mirror;
     let start = Position::new(size, Side::Cut);
     let mut budget = 0;
     let beatable = loop {
@@ -709,11 +807,90 @@ mod tests {
             let size = Size::new(m).unwrap();
             for model in [Model::Ideal, Model::Reference] {
                 for ties in [Ties::ReadingOrder, Ties::Any] {
-                    let serial = search_start(size, model, ties, &mut |_| {}, false);
-                    let ahead = search_start(size, model, ties, &mut |_| {}, true);
+                    let serial = search_start(size, model, ties, &mut |_| {}, false, false);
+                    let ahead = search_start(size, model, ties, &mut |_| {}, true, false);
                     assert_eq!(ahead, serial, "M={m} {model:?} {ties:?}");
                 }
             }
         }
+    }
+
+    /// Answers taken from mirror images change no answer and no count either, alone or
+    /// with the parallel look-ahead.
+    #[test]
+    fn mirror_images_give_the_plain_report() {
+        for m in [3, 4] {
+            let size = Size::new(m).unwrap();
+            for model in [Model::Ideal, Model::Reference] {
+                for ties in [Ties::ReadingOrder, Ties::Any] {
+                    let plain = search_start(size, model, ties, &mut |_| {}, false, false);
+                    let mirror = search_start(size, model, ties, &mut |_| {}, false, true);
+                    assert_eq!(mirror, plain, "M={m} {model:?} {ties:?}");
+                    let both = search_start(size, model, ties, &mut |_| {}, true, true);
+                    assert_eq!(both, plain, "M={m} {model:?} {ties:?} ahead");
+                }
+            }
+        }
+    }
+
+    /// With reading-order ties the machine's moves are not taken from the mirror image:
+    /// where ties are broken, the first in reading order here is not the mirror of the
+    /// first there. Checked at every M=4 position after one move each that has a tie.
+    #[test]
+    fn reading_order_choices_are_not_mirrored() {
+        let m4 = Size::new(4).unwrap();
+        let start = Position::new(m4, Side::Cut);
+        let mut tied = 0;
+        for c in start.open() {
+            for s in start.after(c).open() {
+                let p = start.after(c).after(s);
+                if p.machine_moves(Model::Ideal, Ties::Any).len() < 2 {
+                    continue;
+                }
+                tied += 1;
+                let mut quiet = |_| {};
+                let mut search = Search::<Position>::new(
+                    Side::Short,
+                    Model::Ideal,
+                    Ties::ReadingOrder,
+                    10,
+                    &mut quiet,
+                );
+                search.mirror = true;
+                let image = Position::from_record(
+                    m4,
+                    Side::Cut,
+                    &format!(
+                        "{},{}",
+                        mirror(m4, c),
+                        mirror(m4, s).to_string().to_lowercase()
+                    ),
+                )
+                .unwrap();
+                search.machine_moves(&image);
+                assert_eq!(
+                    search.machine_moves(&p),
+                    p.machine_moves(Model::Ideal, Ties::ReadingOrder),
+                    "{c},{s}"
+                );
+            }
+        }
+        assert!(tied > 0);
+    }
+
+    /// The mirror key is the key of the game played with every move mirrored (columns
+    /// A..G of M=4 read G..A), and the mirrored moves come back in reading order.
+    #[test]
+    fn mirror_key_is_the_mirrored_games_key() {
+        let m4 = Size::new(4).unwrap();
+        let game = Position::from_record(m4, Side::Cut, "A7,b6,C5,d2").unwrap();
+        let image = Position::from_record(m4, Side::Cut, "G7,f6,E5,d2").unwrap();
+        assert_eq!(game.mirror_key(), Some(image.key()));
+        assert_eq!(image.mirror_key(), Some(game.key()));
+        let edge = |s: &str| Edge::parse(m4, s).unwrap();
+        assert_eq!(
+            game.mirror_moves(&[edge("A7"), edge("B6"), edge("G1")]),
+            vec![edge("G7"), edge("F6"), edge("A1")]
+        );
     }
 }

@@ -157,8 +157,11 @@ pub fn solve_model(position: &Position, model: Model) -> ExactVoltages {
     }
 }
 
-/// Exact voltages for any circuit with integer conductances and supply.
-pub fn solve(position: &Position, circuit: &Circuit<i64>) -> Result<ExactVoltages, ExactError> {
+/// The reduced nodal system of `position` on `circuit`, stamped in integers.
+fn system(
+    position: &Position,
+    circuit: &Circuit<i64>,
+) -> Result<(Reduction, IntSystem), ExactError> {
     let size = position.size();
     if circuit.size != size {
         return Err(ExactError::SizeMismatch {
@@ -179,6 +182,45 @@ pub fn solve(position: &Position, circuit: &Circuit<i64>) -> Result<ExactVoltage
     if system.overflow {
         return Err(ExactError::Overflow);
     }
+    Ok((reduction, system))
+}
+
+/// Exact voltages in machine integers, when Hadamard's bound says Bareiss on the system
+/// stays within an `i64` (every M=4 position of the `ideal` network): the determinant and
+/// det·v per node in [`Size::nodes`] order (0 where a node floats), and which nodes float.
+/// The values [`solve_model`] gives as big integers, without allocating one per node;
+/// `None` when they may not fit.
+pub fn solve_small(position: &Position, model: Model) -> Option<(i64, Vec<i64>, Vec<bool>)> {
+    let circuit = model.integer_circuit(position.size());
+    let (reduction, system) = system(position, &circuit).ok()?;
+    let n = system.n;
+    if bareiss::bits_needed(n, &system.g, &system.rhs) >= 63.0 {
+        return None;
+    }
+    let (det, y) = bareiss::bareiss::<i64>(n, &system.g, &system.rhs)?;
+    if det <= 0 {
+        return None;
+    }
+    let supply = det.checked_mul(circuit.supply)?;
+    let mut values = Vec::with_capacity(position.size().node_count());
+    let mut floating = Vec::with_capacity(position.size().node_count());
+    for node in position.size().nodes() {
+        let slot = reduction.slot(node);
+        floating.push(slot == Slot::Floating);
+        values.push(match slot {
+            Slot::Unknown(u) => y[usize::from(u)],
+            Slot::Supply => supply,
+            Slot::Ground | Slot::Floating => 0,
+        });
+    }
+    Some((det, values, floating))
+}
+
+/// Exact voltages for any circuit with integer conductances and supply.
+pub fn solve(position: &Position, circuit: &Circuit<i64>) -> Result<ExactVoltages, ExactError> {
+    let size = position.size();
+    let (reduction, system) = system(position, circuit)?;
+    let n = system.n;
     let (det, y) = bareiss::solve(n, &system.g, &system.rhs).ok_or(ExactError::Singular)?;
     if !det.is_positive() {
         return Err(ExactError::Singular);

@@ -57,6 +57,13 @@ impl Truth {
         }
     }
 
+    /// [`Truth::of`] solved in machine integers ([`exact::solve_small`]) when they hold it:
+    /// `Some` of what [`Truth::of`] says, `None` when they may not.
+    pub fn of_small(position: &Position) -> Option<Option<Truth>> {
+        let (det, values, floating) = exact::solve_small(position, Model::Ideal)?;
+        Truth::from_values(position, det, &values, &floating)
+    }
+
     /// [`Truth::from_exact`] in machine integers when the common denominator and every
     /// scaled value fit an `i64` (every M=4 position does): the same ranking, ties and
     /// drops as over the big integers, since both rank the same integers by the same
@@ -71,13 +78,25 @@ impl Truth {
             .iter()
             .map(|v| v.0.to_i64())
             .collect::<Option<_>>()?;
+        let floating: Vec<bool> = size.nodes().map(|n| exact.is_floating(n)).collect();
+        Truth::from_values(position, det, &values, &floating)
+    }
+
+    /// [`Truth::from_small`] from the determinant, det·v per node and which nodes float.
+    fn from_values(
+        position: &Position,
+        det: i64,
+        values: &[i64],
+        floating: &[bool],
+    ) -> Option<Option<Truth>> {
+        let size = position.size();
         let fraction = |n: i128| small_fraction(n, det);
-        let Some(ranking) = heuristic::rank(position, &values).ok().flatten() else {
+        let Some(ranking) = heuristic::rank(position, values).ok().flatten() else {
             return Some(None);
         };
         let mut drops = [0.0; MAX_EDGES];
         for e in position.resistors() {
-            if let Some(d) = heuristic::edge_drop(position, &values, e) {
+            if let Some(d) = heuristic::edge_drop(position, values, e) {
                 drops[e.index(size)] = fraction(i128::from(d));
             }
         }
@@ -85,10 +104,10 @@ impl Truth {
             size,
             choice: ranking.choice,
             tied: mask(size, &ranking.tied),
-            volts: size
-                .nodes()
-                .zip(&values)
-                .map(|(n, &v)| (!exact.is_floating(n)).then(|| fraction(i128::from(v))))
+            volts: values
+                .iter()
+                .zip(floating)
+                .map(|(&v, &off)| (!off).then(|| fraction(i128::from(v))))
                 .collect(),
             drops,
             best: fraction(i128::from(ranking.best)),
@@ -203,5 +222,28 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
+    }
+
+    /// The truth solved in machine integers from the start is the big-integer truth, on
+    /// every M=2..4 position sampled (where it applies: all of them up to M=4).
+    #[test]
+    fn truth_solved_small_is_the_big_truth() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(54);
+        let mut compared = 0;
+        for m in 2..=5 {
+            let size = Size::new(m).unwrap();
+            for _ in 0..300 {
+                let p = crate::games::any_position(&mut rng, size);
+                let exact = exact::solve_model(&p, Model::Ideal);
+                match Truth::of_small(&p) {
+                    Some(small) => {
+                        assert_eq!(small, Truth::from_big(&p, &exact), "{p:?}");
+                        compared += 1;
+                    }
+                    None => assert!(m > 4, "M={m} fits an i64: {p:?}"),
+                }
+            }
+        }
+        assert!(compared >= 900, "{compared}");
     }
 }

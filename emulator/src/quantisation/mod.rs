@@ -107,8 +107,14 @@ impl Study {
     /// Solves `position` exactly and reads it with every column; `None` when no resistor
     /// is left.
     pub fn read(&self, position: &Position) -> Option<Decision> {
-        let exact = exact::solve_model(position, Model::Ideal);
-        let truth = Truth::from_exact(position, &exact)?;
+        // The big-integer voltages only when machine integers may not hold the truth, or a
+        // board reads them.
+        let exact = std::cell::OnceCell::new();
+        let exact = || exact.get_or_init(|| exact::solve_model(position, Model::Ideal));
+        let truth = match Truth::of_small(position) {
+            Some(truth) => truth?,
+            None => Truth::from_exact(position, exact())?,
+        };
         let moves = self.judge(position, &truth, &exact);
         Some(Decision { truth, moves })
     }
@@ -130,7 +136,12 @@ impl Study {
         tally
     }
 
-    fn judge(&self, position: &Position, truth: &Truth, exact: &ExactVoltages) -> Vec<ColumnMove> {
+    fn judge<'e>(
+        &self,
+        position: &Position,
+        truth: &Truth,
+        exact: &dyn Fn() -> &'e ExactVoltages,
+    ) -> Vec<ColumnMove> {
         let size = position.size();
         let mut out = Vec::with_capacity(self.columns());
         for p in &self.converters {
@@ -141,7 +152,7 @@ impl Study {
                 // A network f64 cannot solve (a board far outside `boards::bounds`; the CLI
                 // refuses those) reads as undefined, as a cut-off node does.
                 s.reader
-                    .volts(position, exact)
+                    .volts(position, exact())
                     .unwrap_or_else(|_| vec![None; size.node_count()])
             });
             let mut nominal_volts: Option<Vec<Option<f64>>> = None;

@@ -63,8 +63,9 @@ impl Game {
     }
 
     /// Short's winning moves with Short to move (element indices), stopping at the first
-    /// one when `first_only`.
-    fn short_winning(&mut self, first_only: bool) -> Vec<usize> {
+    /// one when `first_only`. Unless `keep`, the packing is spent on the answer (it takes
+    /// `x`), which spares a copy when the game is not asked anything else.
+    fn short_winning(&mut self, first_only: bool, keep: bool) -> Vec<usize> {
         if self.short_wins_second() {
             // Every resistor wins, the irrelevant ones (never in the packing) included.
             return (0..self.edges.len())
@@ -81,7 +82,11 @@ impl Game {
                 .map(|f| reach.admits(self.ends[f]))
                 .collect()
         };
-        let mut with_x = self.packing.clone();
+        let mut with_x = if keep {
+            self.packing.clone()
+        } else {
+            std::mem::take(&mut self.packing)
+        };
         with_x.insert(self.x());
         let reach = with_x.reach();
         let mut wins = Vec::new();
@@ -104,7 +109,7 @@ impl Game {
         if self.short_wins_second() {
             return Vec::new();
         }
-        let replies_now = self.short_winning(false);
+        let replies_now = self.short_winning(false, true);
         if replies_now.is_empty() {
             // Short loses even moving first, so Cut wins moving second, and an extra cut
             // never hurts Cut: every move wins.
@@ -127,7 +132,7 @@ impl Game {
                 // one first is cheaper than the search over all of them.
                 let quick = replies_now.iter().find(|&&f| f != e);
                 quick.is_some_and(|&f| after.clone().still_wins(f))
-                    || !after.short_winning(true).is_empty()
+                    || !after.short_winning(true, false).is_empty()
             } else {
                 replies_now.iter().any(|&f| f != e)
             };
@@ -153,17 +158,17 @@ impl Game {
     /// The winning moves of `side`, to move here, as edge indices in board order.
     pub(crate) fn winning_moves(&mut self, side: Side, first_only: bool) -> Vec<usize> {
         let wins = match side {
-            Side::Short => self.short_winning(first_only),
+            Side::Short => self.short_winning(first_only, true),
             Side::Cut => self.cut_winning(first_only),
         };
         wins.into_iter().map(|e| self.edges[e]).collect()
     }
 
-    /// Who wins with perfect play, `side` to move.
-    pub(crate) fn winner(&mut self, side: Side) -> Side {
+    /// Who wins with perfect play, `side` to move (the game is spent on it).
+    pub(crate) fn winner(mut self, side: Side) -> Side {
         let short_wins = match side {
             Side::Cut => self.short_wins_second(),
-            Side::Short => !self.short_winning(true).is_empty(),
+            Side::Short => !self.short_winning(true, false).is_empty(),
         };
         if short_wins { Side::Short } else { Side::Cut }
     }

@@ -11,33 +11,28 @@
 /// No element: a root's parent edge, an element in neither forest.
 const NONE: u32 = u32::MAX;
 
-/// One forest, rooted: parent links and Euler intervals for path and subtree queries.
+/// One forest, rooted: parent links for path queries.
 #[derive(Clone, Debug, Default)]
 struct Forest {
     /// Parent vertex and the element joining it; roots have `NONE`.
     up: Vec<(u32, u32)>,
     depth: Vec<u32>,
     root: Vec<u32>,
-    /// A vertex's subtree is the vertices `u` with `enter[v] <= enter[u] < leave[v]`.
-    enter: Vec<u32>,
-    leave: Vec<u32>,
+    /// The vertices in the order they were entered: every parent before its children.
+    order: Vec<u32>,
 }
 
 impl Forest {
     /// Roots every tree of the forest whose adjacency lists are `adj`.
-    fn rebuild(&mut self, adj: &[Vec<(u32, u32)>], stack: &mut Vec<(u32, usize)>) {
-        let n = adj.len();
+    fn rebuild(&mut self, adj: &Adjacency, stack: &mut Vec<(u32, usize)>) {
+        let n = adj.start.len() - 1;
         self.up.clear();
         self.up.resize(n, (0, NONE));
         self.depth.clear();
         self.depth.resize(n, u32::MAX);
         self.root.clear();
         self.root.resize(n, 0);
-        self.enter.clear();
-        self.enter.resize(n, 0);
-        self.leave.clear();
-        self.leave.resize(n, 0);
-        let mut clock = 0u32;
+        self.order.clear();
         for r in 0..n {
             if self.depth[r] != u32::MAX {
                 continue;
@@ -45,12 +40,11 @@ impl Forest {
             let r = r as u32;
             self.depth[ix(r)] = 0;
             self.root[ix(r)] = r;
-            self.enter[ix(r)] = clock;
-            clock += 1;
+            self.order.push(r);
             stack.push((r, 0));
             while let Some((v, k)) = stack.last_mut() {
                 let v = ix(*v);
-                if let Some(&(w, el)) = adj[v].get(*k) {
+                if let Some(&(w, el)) = adj.of(v).get(*k) {
                     *k += 1;
                     if el == self.up[v].1 {
                         continue;
@@ -59,11 +53,9 @@ impl Forest {
                     self.up[w_] = (v as u32, el);
                     self.depth[w_] = self.depth[v] + 1;
                     self.root[w_] = r;
-                    self.enter[w_] = clock;
-                    clock += 1;
+                    self.order.push(w);
                     stack.push((w, 0));
                 } else {
-                    self.leave[v] = clock;
                     stack.pop();
                 }
             }
@@ -97,10 +89,75 @@ impl Forest {
         Some(false)
     }
 
-    /// Whether `a` is in the subtree below vertex `c`.
-    fn below(&self, c: u32, a: u32) -> bool {
-        let (c, a) = (ix(c), ix(a));
-        self.enter[c] <= self.enter[a] && self.enter[a] < self.leave[c]
+    /// For every vertex, the elements on its path to the root as a set of `words` words
+    /// (vertex `v`'s at `v * words`): the path between two vertices of one tree is the
+    /// symmetric difference of theirs.
+    fn root_paths(&self, words: usize) -> Vec<u64> {
+        let mut paths = vec![0u64; self.up.len() * words];
+        for &v in &self.order {
+            let (parent, el) = self.up[ix(v)];
+            if el != NONE {
+                let (p, v) = (ix(parent) * words, ix(v) * words);
+                paths.copy_within(p..p + words, v);
+                paths[v + ix(el) / 64] |= 1 << (el % 64);
+            }
+        }
+        paths
+    }
+}
+
+/// One forest's adjacency lists in one buffer, rebuilt in place (no allocation once grown,
+/// and a packing clones in a few copies).
+#[derive(Clone, Debug, Default)]
+struct Adjacency {
+    /// Vertex `v`'s neighbours are `slots[start[v]..start[v + 1]]`.
+    start: Vec<u32>,
+    /// A neighbour and the element joining it.
+    slots: Vec<(u32, u32)>,
+}
+
+impl Adjacency {
+    fn of(&self, v: usize) -> &[(u32, u32)] {
+        &self.slots[ix(self.start[v])..ix(self.start[v + 1])]
+    }
+
+    /// Both forests' lists over `vertices` vertices: forest `i` holds the elements among
+    /// `ends` whose `owner` is `i`. One pass counts, one places.
+    fn fill_both(adj: &mut [Adjacency; 2], vertices: usize, ends: &[[u32; 2]], owner: &[u8]) {
+        for a in adj.iter_mut() {
+            a.start.clear();
+            a.start.resize(vertices + 1, 0);
+        }
+        let mut count = [0u32; 2];
+        for (&[a, b], &o) in ends.iter().zip(owner) {
+            if let Some(f) = adj.get_mut(usize::from(o)) {
+                f.start[ix(a) + 1] += 1;
+                f.start[ix(b) + 1] += 1;
+                count[usize::from(o)] += 2;
+            }
+        }
+        for (f, &count) in adj.iter_mut().zip(&count) {
+            for v in 0..vertices {
+                f.start[v + 1] += f.start[v];
+            }
+            f.slots.clear();
+            f.slots.resize(ix(count), (0, 0));
+        }
+        // Fill from each list's end down, so `start` ends where it began.
+        for (el, (&[a, b], &o)) in ends.iter().zip(owner).enumerate().rev() {
+            if let Some(f) = adj.get_mut(usize::from(o)) {
+                for (v, w) in [(b, a), (a, b)] {
+                    let at = &mut f.start[ix(v) + 1];
+                    *at -= 1;
+                    f.slots[ix(*at)] = (w, el as u32);
+                }
+            }
+        }
+        // Each `start[v + 1]` now points at vertex v's first slot: shift back.
+        for (f, &count) in adj.iter_mut().zip(&count) {
+            f.start.copy_within(1.., 0);
+            f.start[vertices] = count;
+        }
     }
 }
 
@@ -116,14 +173,15 @@ impl Forest {
 /// p.remove(1);
 /// assert!(p.augmentable(2));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Packing {
     ends: Vec<[u32; 2]>,
     active: Vec<bool>,
     /// The forest (0 or 1) holding each element, or `NO_FOREST`.
     owner: Vec<u8>,
     forests: [Forest; 2],
-    adj: Vec<Vec<(u32, u32)>>,
+    vertices: usize,
+    adj: [Adjacency; 2],
     stack: Vec<(u32, usize)>,
 }
 
@@ -143,7 +201,8 @@ impl Packing {
             active: vec![false; n],
             owner: vec![NO_FOREST; n],
             forests: Default::default(),
-            adj: vec![Vec::new(); vertices],
+            vertices,
+            adj: Default::default(),
             stack: Vec::new(),
         };
         p.rebuild();
@@ -170,17 +229,9 @@ impl Packing {
     }
 
     fn rebuild(&mut self) {
-        for i in 0..2u8 {
-            for list in &mut self.adj {
-                list.clear();
-            }
-            for (el, &[a, b]) in self.ends.iter().enumerate() {
-                if self.owner[el] == i {
-                    self.adj[ix(a)].push((b, el as u32));
-                    self.adj[ix(b)].push((a, el as u32));
-                }
-            }
-            self.forests[usize::from(i)].rebuild(&self.adj, &mut self.stack);
+        Adjacency::fill_both(&mut self.adj, self.vertices, &self.ends, &self.owner);
+        for (forest, adj) in self.forests.iter_mut().zip(&self.adj) {
+            forest.rebuild(adj, &mut self.stack);
         }
     }
 
@@ -196,7 +247,7 @@ impl Packing {
     /// augmenting paths. The same maximum packing size as inserting them one by one, at a
     /// fraction of the rebuilds.
     pub fn fill(&mut self, elements: &[usize]) {
-        let vertices = self.adj.len();
+        let vertices = self.vertices;
         let mut sets = [
             petgraph::unionfind::UnionFind::<usize>::new(vertices),
             petgraph::unionfind::UnionFind::<usize>::new(vertices),
@@ -300,38 +351,48 @@ impl Packing {
 
     /// Which forest elements can reach a free slot by exchanges, for [`Reach::admits`].
     pub fn reach(&self) -> Reach<'_> {
-        let n = self.ends.len();
-        let mut reaches = vec![false; n];
-        let mut queue = Vec::with_capacity(n);
-        let held: Vec<usize> = (0..n).filter(|&e| self.owner[e] != NO_FOREST).collect();
-        for &z in &held {
+        let words = self.ends.len().div_ceil(64);
+        let paths = [0, 1].map(|i| self.forests[i].root_paths(words));
+        let mut reaches = vec![0u64; words];
+        let set = |bits: &mut [u64], el: usize| bits[el / 64] |= 1 << (el % 64);
+        // Each held element not reaching yet, with the elements of the other forest's
+        // path between its ends.
+        let mut waiting: Vec<(usize, Vec<u64>)> = Vec::new();
+        for (z, &o) in self.owner.iter().enumerate() {
+            if o == NO_FOREST {
+                continue;
+            }
+            let j = usize::from(1 - o);
             let [a, b] = self.ends[z];
-            if !self.forests[usize::from(1 - self.owner[z])].connected(a, b) {
-                reaches[z] = true;
-                queue.push(z);
+            if self.forests[j].connected(a, b) {
+                let (a, b) = (ix(a) * words, ix(b) * words);
+                let path = (0..words)
+                    .map(|k| paths[j][a + k] ^ paths[j][b + k])
+                    .collect();
+                waiting.push((z, path));
+            } else {
+                set(&mut reaches, z);
             }
         }
-        // Backwards: `z` reaches when it could displace a reaching `w` of the other forest,
-        // that is when removing `w` from its forest separates the ends of `z`.
-        while let Some(w) = queue.pop() {
-            let j = self.owner[w];
-            let forest = &self.forests[usize::from(j)];
-            let [a, b] = self.ends[w];
-            let child = if forest.up[ix(a)].1 == w as u32 { a } else { b };
-            for &z in &held {
-                if reaches[z] || self.owner[z] == j {
-                    continue;
+        // `z` reaches when it could displace a reaching `w` of the other forest, that is
+        // when `w` lies on the other forest's path between the ends of `z`: to a fixed point.
+        loop {
+            let before = waiting.len();
+            waiting.retain(|(z, path)| {
+                let hit = path.iter().zip(&reaches).any(|(p, r)| p & r != 0);
+                if hit {
+                    set(&mut reaches, *z);
                 }
-                let [za, zb] = self.ends[z];
-                if forest.connected(za, child) && forest.below(child, za) != forest.below(child, zb)
-                {
-                    reaches[z] = true;
-                    queue.push(z);
-                }
+                !hit
+            });
+            if waiting.len() == before {
+                break;
             }
         }
         Reach {
             packing: self,
+            words,
+            paths,
             reaches,
         }
     }
@@ -341,18 +402,78 @@ impl Packing {
 #[derive(Debug)]
 pub struct Reach<'a> {
     packing: &'a Packing,
-    reaches: Vec<bool>,
+    /// Words per element set.
+    words: usize,
+    /// Each forest's [`Forest::root_paths`].
+    paths: [Vec<u64>; 2],
+    /// The reaching elements, as a set.
+    reaches: Vec<u64>,
 }
 
 impl Reach<'_> {
-    /// Whether a new element joining `a` and `b` (one not in the forests) could be added.
+    /// Whether a new element joining `a` and `b` (one not in the forests) could be added:
+    /// some forest leaves them apart, or its path between them holds a reaching element.
     pub fn admits(&self, [a, b]: [u32; 2]) -> bool {
         if a == b {
             return false;
         }
-        self.packing
-            .forests
-            .iter()
-            .any(|f| f.any_on_path(a, b, |z| self.reaches[ix(z)]).unwrap_or(true))
+        let w = self.words;
+        (0..2).any(|i| {
+            if !self.packing.forests[i].connected(a, b) {
+                return true;
+            }
+            let paths = &self.paths[i];
+            let (a, b) = (ix(a) * w, ix(b) * w);
+            (0..w).any(|k| (paths[a + k] ^ paths[b + k]) & self.reaches[k] != 0)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Reach::admits`] answers as the augmenting-path search does, element by element,
+    /// on multigraphs of more than 64 elements (element sets of several words), both
+    /// forests full and not.
+    #[test]
+    fn reach_admits_what_an_augmenting_path_adds() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as u32
+        };
+        let mut checked = 0;
+        for (vertices, held) in [(20, 40), (20, 44), (30, 60), (12, 30)] {
+            // 64 loops first (never in a forest), so that every reaching element lies past
+            // the first word; `held` edges in the ground set, then 40 probes: a spare each.
+            let mut ends: Vec<[u32; 2]> = (0..64)
+                .map(|_| [0, 0])
+                .chain((0..held + 1).map(|_| [next(vertices), next(vertices)]))
+                .collect();
+            let held = held + 64;
+            let spare = held;
+            let mut packing = Packing::new(vertices, ends.clone());
+            packing.fill(&(0..held).collect::<Vec<_>>());
+            let probes: Vec<[u32; 2]> = (0..40).map(|_| [next(vertices), next(vertices)]).collect();
+            let admitted: Vec<bool> = {
+                let reach = packing.reach();
+                probes.iter().map(|&p| reach.admits(p)).collect()
+            };
+            for (&probe, admits) in probes.iter().zip(admitted) {
+                ends[spare] = probe;
+                packing.set_ends(spare, probe);
+                assert_eq!(
+                    admits,
+                    packing.augmentable(spare),
+                    "{vertices} vertices, {probe:?}"
+                );
+                checked += usize::from(admits);
+            }
+        }
+        // Both answers occur.
+        assert!(checked > 0 && checked < 160, "{checked} admitted of 160");
     }
 }

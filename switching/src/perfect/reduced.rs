@@ -73,14 +73,30 @@ impl Reduced {
                 self.resistors[e].1
             }
         };
-        let mut adj: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+        // Adjacency lists in one buffer: vertex v's are `slots[start[v]..start[v + 1]]`.
+        let mut start = vec![0usize; n + 1];
         for e in 0..=m {
             let [a, b] = ends(e).map(|v| v as usize);
             if a != b {
-                adj[a].push((b, e));
-                adj[b].push((a, e));
+                start[a + 1] += 1;
+                start[b + 1] += 1;
             }
         }
+        for v in 0..n {
+            start[v + 1] += start[v];
+        }
+        let mut next = start.clone();
+        let mut slots = vec![(0usize, 0usize); start[n]];
+        for e in 0..=m {
+            let [a, b] = ends(e).map(|v| v as usize);
+            if a != b {
+                for (v, w) in [(a, b), (b, a)] {
+                    slots[next[v]] = (w, e);
+                    next[v] += 1;
+                }
+            }
+        }
+        let adj = |v: usize| &slots[start[v]..start[v + 1]];
         let mut relevant = vec![false; m];
         let [s, _] = self.terminals.map(|v| v as usize);
         if self.terminals[0] == self.terminals[1] {
@@ -96,7 +112,7 @@ impl Reduced {
         low[s] = clock;
         clock += 1;
         while let Some(&mut (v, via, ref mut k)) = stack.last_mut() {
-            if let Some(&(w, e)) = adj[v].get(*k) {
+            if let Some(&(w, e)) = adj(v).get(*k) {
                 *k += 1;
                 if e == via {
                     continue;
