@@ -121,7 +121,7 @@ pub struct CageOptions {
     /// Absent from the spec when not given, so the shards made without it are unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "clap", arg(long, value_name = "D", allow_negative_numbers = true,
-          value_parser = shards::whole::<u32>(0, u32::from(u8::MAX)),
+          value_parser = shards::whole::<u32>(0, 255),
           conflicts_with_all = ["records", "random_games"]))]
     pub split_ply: Option<u32>,
 }
