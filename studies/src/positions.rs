@@ -102,6 +102,40 @@ pub fn heuristic_move(position: &Position) -> Option<Move> {
     })
 }
 
+/// A position's identity within one size ([`PositionSet`]'s key), for the tree split into
+/// shards ([`crate::quantisation::split`]), which deduplicates one ply at a time and matches
+/// the shards' results to the tree's positions by it.
+pub fn position_key(position: &Position) -> [u64; 4] {
+    key(position)
+}
+
+/// The tree's moves from `position`, in [`PositionSet::tree`]'s order: `cut`'s move for Cut
+/// (asked only when Cut is to move), every resistor for Short. The split study gives Cut's
+/// move from a result already worked out rather than solving again.
+pub fn tree_children(
+    position: &Position,
+    cut: impl FnOnce(&Position) -> Option<Move>,
+) -> Vec<(Position, Move)> {
+    let moves: Vec<Move> = match position.to_move() {
+        None => Vec::new(),
+        Some(Side::Cut) => cut(position).into_iter().collect(),
+        Some(Side::Short) => position
+            .resistors()
+            .map(|edge| Move {
+                side: Side::Short,
+                edge,
+            })
+            .collect(),
+    };
+    moves
+        .into_iter()
+        .filter_map(|mv| {
+            let mut child = position.clone();
+            child.play(mv).ok().map(|()| (child, mv))
+        })
+        .collect()
+}
+
 impl PositionSet {
     fn empty(size: Size, description: String) -> PositionSet {
         PositionSet {
@@ -165,6 +199,41 @@ impl PositionSet {
                 .collect();
             let mut next = Vec::new();
             set.index.reserve(children.iter().map(Vec::len).sum());
+            for (&parent, kids) in level.iter().zip(children) {
+                for (k, position, mv) in kids {
+                    let (i, new) = set.insert_keyed(k, position, Some(parent), Some(mv));
+                    if new {
+                        next.push(i);
+                    }
+                }
+            }
+            level = next;
+        }
+        set
+    }
+
+    /// [`PositionSet::tree`] with Cut's move at each decision given by `cut` instead of
+    /// solved: the same set, entry for entry, when `cut` gives the heuristic's move. The split
+    /// study's merge builds the tree from the moves its shards found, with no solve.
+    pub fn tree_with(size: Size, cut: impl Fn(&Position) -> Option<Move> + Sync) -> PositionSet {
+        let mut set = PositionSet::empty(
+            size,
+            format!(
+                "M={} tree: Cut plays the heuristic, Short every move",
+                size.get()
+            ),
+        );
+        let (start, _) = set.insert(Position::new(size, Side::Cut), None, None);
+        let mut level = vec![start];
+        while !level.is_empty() {
+            let children: Vec<Vec<(Key, Position, Move)>> = level
+                .par_iter()
+                .map(|&i| {
+                    let kids = tree_children(&set.entries[i as usize].position, &cut);
+                    kids.into_iter().map(|(p, mv)| (key(&p), p, mv)).collect()
+                })
+                .collect();
+            let mut next = Vec::new();
             for (&parent, kids) in level.iter().zip(children) {
                 for (k, position, mv) in kids {
                     let (i, new) = set.insert_keyed(k, position, Some(parent), Some(mv));

@@ -116,6 +116,14 @@ pub struct CageOptions {
     /// Study the games of a file: one record per line (Cut first), `#` comments.
     #[cfg_attr(feature = "clap", arg(long, value_name = "FILE"))]
     pub records: Option<PathBuf>,
+    /// The quantisation study of the tree (any M) split at ply D: each shard rebuilds plies
+    /// 0..D and walks the subtrees of its share of ply D, so none holds the whole tree.
+    /// Absent from the spec when not given, so the shards made without it are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "D", allow_negative_numbers = true,
+          value_parser = shards::whole::<u32>(0, 255),
+          conflicts_with_all = ["records", "random_games"]))]
+    pub split_ply: Option<u32>,
 }
 
 /// M for clap, in the words of every whole-number option.
@@ -145,6 +153,13 @@ impl CageOptions {
     /// (random games, 1000 of them, above M=4, where the tree is too large).
     pub fn positions(&self) -> Result<PositionSet, StudyError> {
         let size = self.size;
+        // The split tree is never held whole: only the quantisation study walks it.
+        if self.split_ply.is_some() {
+            return Err(StudyError::DoesNotApply(
+                "--split-ply splits the quantisation study's tree; the tolerance and pull-up \
+                 studies hold their positions whole",
+            ));
+        }
         if let Some(path) = &self.records {
             return Ok(PositionSet::read_records(size, path)?);
         }
@@ -268,6 +283,10 @@ pub enum StudyError {
     /// A shard stopped (Ctrl-C) before it finished: not stored.
     #[error("interrupted: shard {0} not stored")]
     Interrupted(ShardId),
+    /// The tree split at a ply that does not fit the size or the shards, or shards that
+    /// do not merge into the tree.
+    #[error(transparent)]
+    Split(#[from] crate::quantisation::SplitError),
     /// The shard model's refusal (a foreign shard, a lock, a missing shard).
     #[error(transparent)]
     Model(#[from] shards::ModelError),

@@ -31,7 +31,9 @@ use emulator::quantisation::{Decision, Study, Tally};
 use shards::ShardId;
 
 mod part;
+pub mod split;
 pub use part::{QuantisationShard, QuantisationShardError};
+pub use split::{SplitError, SplitPart};
 
 /// The rule stated in reports.
 pub const RULE: &str = "a move outside the exact tied set diverges; a board's divergence is \
@@ -375,10 +377,13 @@ pub const POSITIONS_CSV: &str = "quantisation-positions.csv";
 pub const WORST: usize = 5;
 
 /// The quantisation study as the shard model runs it: its shards are the decision positions
-/// (the k-th decision of the set belongs to shard k mod P).
+/// (the k-th decision of the set belongs to shard k mod P), or with `--split-ply D` the tree's
+/// subtrees below ply D ([`split`]).
 #[derive(Debug)]
 pub struct QuantisationStudy {
-    set: PositionSet,
+    /// The positions; `None` when the tree is split (no process holds it before the merge).
+    set: Option<PositionSet>,
+    split_ply: Option<u32>,
     converters: Vec<Converter>,
     bits: Vec<u8>,
     size: heuristic::Size,
@@ -390,7 +395,7 @@ impl crate::study::Study for QuantisationStudy {
     const NAME: &'static str = "quantisation";
     const UNIT: &'static str = "decisions";
     type Options = crate::study::CageOptions;
-    type Shard = QuantisationShard;
+    type Shard = QuantisationPart;
 
     fn plan(options: &Self::Options, command: &str) -> Result<Self, crate::study::StudyError> {
         if options.boards.is_some() {
@@ -416,7 +421,13 @@ impl crate::study::Study for QuantisationStudy {
                     .collect(),
             },
         };
-        let set = options.positions()?;
+        let set = match options.split_ply {
+            Some(ply) => {
+                split::check_ply(options.size, ply)?;
+                None
+            }
+            None => Some(options.positions()?),
+        };
         let mut converters = vec![Converter::Ideal];
         converters.extend(boards.into_iter().map(|(spec, board)| Converter::Board {
             spec,
@@ -425,6 +436,7 @@ impl crate::study::Study for QuantisationStudy {
         }));
         Ok(QuantisationStudy {
             set,
+            split_ply: options.split_ply,
             converters,
             bits: crate::BITS.collect(),
             size: options.size,
@@ -442,53 +454,90 @@ impl crate::study::Study for QuantisationStudy {
         id: ShardId,
         control: &Control<'_>,
         rows: Option<&crate::report::Output>,
-    ) -> Result<QuantisationShard, crate::study::StudyError> {
+    ) -> Result<QuantisationPart, crate::study::StudyError> {
+        let Some(set) = &self.set else {
+            let ply = self.split_ply.unwrap_or_default();
+            let study = Study::new(&self.converters, &self.bits, self.size)?;
+            return Ok(QuantisationPart::Split(split::run_split(
+                self.size, &study, ply, id, control,
+            )?));
+        };
         let mut csv = rows.map(|out| out.csv(POSITIONS_CSV)).transpose()?;
-        Ok(run_part(
-            &self.set,
+        Ok(QuantisationPart::Plain(run_part(
+            set,
             &self.converters,
             &self.bits,
             WORST,
             control,
             id,
             csv.as_mut(),
-        )?)
+        )?))
     }
 
-    fn finished(&self, shard: &QuantisationShard, _: ShardId) -> bool {
-        shard.done == shard.owned
+    fn finished(&self, shard: &QuantisationPart, _: ShardId) -> bool {
+        match shard {
+            QuantisationPart::Plain(part) => part.done == part.owned,
+            QuantisationPart::Split(part) => part.complete,
+        }
     }
 
-    fn shard_bytes(&self, shard: &QuantisationShard) -> Result<Vec<u8>, crate::study::StudyError> {
-        Ok(shard.to_bytes())
-    }
-
-    fn read_shard(&self, bytes: &[u8]) -> Result<QuantisationShard, crate::study::StudyError> {
-        QuantisationShard::from_bytes(bytes, self.size, WORST).map_err(|e| {
-            crate::study::StudyError::Shard {
-                index: 0,
-                count: 0,
-                why: e.to_string(),
-            }
+    fn shard_bytes(&self, shard: &QuantisationPart) -> Result<Vec<u8>, crate::study::StudyError> {
+        Ok(match shard {
+            QuantisationPart::Plain(part) => part.to_bytes(),
+            QuantisationPart::Split(part) => part.to_bytes(),
         })
+    }
+
+    fn read_shard(&self, bytes: &[u8]) -> Result<QuantisationPart, crate::study::StudyError> {
+        let shard_error = |why: String| crate::study::StudyError::Shard {
+            index: 0,
+            count: 0,
+            why,
+        };
+        match self.set {
+            None => SplitPart::from_bytes(bytes)
+                .map(QuantisationPart::Split)
+                .map_err(|e| shard_error(e.to_string())),
+            Some(_) => QuantisationShard::from_bytes(bytes, self.size, WORST)
+                .map(QuantisationPart::Plain)
+                .map_err(|e| shard_error(e.to_string())),
+        }
     }
 
     fn write_report(
         &self,
-        shards: Vec<QuantisationShard>,
+        shards: Vec<QuantisationPart>,
         out: &crate::report::Output,
         streamed: bool,
     ) -> Result<String, crate::study::StudyError> {
+        let mut plain = Vec::new();
+        let mut split = Vec::new();
+        for shard in shards {
+            match shard {
+                QuantisationPart::Plain(part) => plain.push(part),
+                QuantisationPart::Split(part) => split.push(part),
+            }
+        }
+        let merged;
+        let (set, parts, streamed) = match &self.set {
+            Some(set) => (set, plain, streamed),
+            None => {
+                let columns = Study::new(&self.converters, &self.bits, self.size)?.columns();
+                let (set, part) = split::merge(self.size, &self.bits, columns, WORST, &split)?;
+                merged = set;
+                (&merged, vec![part], false)
+            }
+        };
         let mut csv = match streamed {
             true => None,
             false => Some(out.csv(POSITIONS_CSV)?),
         };
         let report = report(
-            &self.set,
+            set,
             (&self.converters, self.seed),
             &self.bits,
             WORST,
-            shards,
+            parts,
             csv.as_mut(),
         )?;
         self.files(&report, out)
@@ -498,8 +547,17 @@ impl crate::study::Study for QuantisationStudy {
         &self,
         out: &crate::report::Output,
     ) -> Result<String, crate::study::StudyError> {
+        // The split study's reference is the plain tree's: the same report, held whole.
+        let tree;
+        let set = match &self.set {
+            Some(set) => set,
+            None => {
+                tree = PositionSet::tree(self.size);
+                &tree
+            }
+        };
         let report = reference(
-            &self.set,
+            set,
             (&self.converters, self.seed),
             &self.bits,
             WORST,
@@ -507,6 +565,16 @@ impl crate::study::Study for QuantisationStudy {
         )?;
         self.files(&report, out)
     }
+}
+
+/// A shard's part: the plain study's (decisions k mod P of the whole set) or the split
+/// tree's ([`split`]); a study's shards are all of one kind (`--split-ply` is in the spec).
+#[derive(Clone, Debug, PartialEq)]
+pub enum QuantisationPart {
+    /// Decisions k mod P of the set held whole.
+    Plain(QuantisationShard),
+    /// The subtrees below the split ply.
+    Split(SplitPart),
 }
 
 impl QuantisationStudy {
