@@ -29,6 +29,7 @@ pub mod stats;
 pub mod strength;
 pub mod study;
 pub mod tolerance;
+pub mod tree_split;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -286,7 +286,7 @@ pub enum StudyError {
     /// The tree split at a ply that does not fit the size or the shards, or shards that
     /// do not merge into the tree.
     #[error(transparent)]
-    Split(#[from] crate::quantisation::SplitError),
+    Split(#[from] crate::tree_split::SplitError),
     /// The shard model's refusal (a foreign shard, a lock, a missing shard).
     #[error(transparent)]
     Model(#[from] shards::ModelError),
