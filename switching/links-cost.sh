@@ -12,7 +12,8 @@
 #   BIN: a birdcage binary; N, P: the search (e.g. 12 4096); STRATA 32, PER 2 (64 parts);
 #   SEED 1; OUT a folder for the part files (kept: they are parts of the real search) and
 #   cost.tsv (part, CPU seconds, graphs listed, pairs solved). Parts already in OUT/cost.tsv are
-#   not run again, so a stopped sample resumes.
+#   not run again, so a stopped sample resumes. JOBS=2 runs two parts at once (each still timed
+#   alone: its own CPU seconds).
 # geng is whatever `nauty-geng` the PATH finds (with the PRUNE hook: PATH=DIR:$PATH, DIR from
 # switching/nauty/build-geng.sh); the script says which.
 set -euo pipefail
@@ -44,17 +45,23 @@ SAMPLE=$(awk -v strata="$STRATA" -v size="$SIZE" -v per="$PER" -v seed="$SEED" '
         }
     }
 }')
-for k in $SAMPLE; do
-    grep -q "^$k	" "$TSV" && continue
-    /usr/bin/time -f '%U %S' -o "$OUT/.time" "$BIN" links --vertices "$N" --part "$k/$P" --out "$OUT" >/dev/null 2>"$OUT/.stderr" ||
-        { cat "$OUT/.stderr" >&2; exit 1; }
+# One part, run alone and timed; its line appended to cost.tsv in one write, so JOBS workers
+# can share the file. Each part keeps its own .time and .stderr until it is done.
+run_part() {
+    local k=$1 shard
+    /usr/bin/time -f '%U %S' -o "$OUT/.time.$k" "$BIN" links --vertices "$N" --part "$k/$P" --out "$OUT" >/dev/null 2>"$OUT/.stderr.$k" ||
+        { cat "$OUT/.stderr.$k" >&2; return 255; }
     shard=$OUT/links-$N.$k-of-$P.shard
-    graphs=$(awk '$1 == "graphs" {print $2}' "$shard")
-    pairs=$(awk '$1 == "pairs" {print $2}' "$shard")
-    printf '%s\t%s\t%s\t%s\n' "$k" "$(awk '{printf "%.2f", $1 + $2}' "$OUT/.time")" "$graphs" "$pairs" >>"$TSV"
-    echo "part $k/$P: $(tail -1 "$TSV" | cut -f2) s"
-done
-rm -f "$OUT/.time" "$OUT/.stderr"
+    printf '%s\t%s\t%s\t%s\n' "$k" "$(awk '{printf "%.2f", $1 + $2}' "$OUT/.time.$k")" \
+        "$(awk '$1 == "graphs" {print $2}' "$shard")" "$(awk '$1 == "pairs" {print $2}' "$shard")" >>"$TSV"
+    echo "part $k/$P: $(awk '{printf "%.2f", $1 + $2}' "$OUT/.time.$k") s"
+    rm -f "$OUT/.time.$k" "$OUT/.stderr.$k"
+}
+export -f run_part
+export BIN N P OUT TSV
+# JOBS parts at once (default 1: each part timed on an otherwise idle core).
+TODO=$(for k in $SAMPLE; do grep -q "^$k	" "$TSV" || echo "$k"; done)
+[ -z "$TODO" ] || printf '%s\n' "$TODO" | xargs -P "${JOBS:-1}" -I{} bash -c 'run_part {}'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The estimate, from the parts of this sample only.
 printf '%s\n' "$SAMPLE" | awk -v size="$SIZE" -v strata="$STRATA" -v tsv="$TSV" '

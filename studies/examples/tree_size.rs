@@ -17,45 +17,17 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 use emulator::physical::Board;
-use heuristic::{EdgeState, Move, Position, Side, Size};
+use heuristic::{Position, Side, Size};
 use rayon::prelude::*;
-use studies::positions::heuristic_move;
+use studies::positions::{heuristic_move, position_key, tree_children};
 use studies::quantisation::Converter;
 
-/// Two bits per edge and the side to move, as `PositionSet` keys positions.
-fn key(position: &Position) -> [u64; 4] {
-    let mut k = [0u64; 4];
-    k[3] = u64::from(position.to_move() == Some(Side::Short)) << 63;
-    for (i, &s) in position.states().iter().enumerate() {
-        let bits = match s {
-            EdgeState::Resistor => 0,
-            EdgeState::Cut => 1,
-            EdgeState::Short => 2,
-        };
-        k[i / 32] |= bits << (2 * (i % 32));
-    }
-    k
-}
-
-/// The tree's children of `position`: the heuristic's move for Cut, every resistor for Short.
+/// The tree's children of `position` (`positions::tree_children`: the heuristic's move for
+/// Cut, every resistor for Short), without their moves.
 fn children(position: &Position) -> Vec<Position> {
-    let moves: Vec<Move> = match position.to_move() {
-        None => Vec::new(),
-        Some(Side::Cut) => heuristic_move(position).into_iter().collect(),
-        Some(Side::Short) => position
-            .resistors()
-            .map(|edge| Move {
-                side: Side::Short,
-                edge,
-            })
-            .collect(),
-    };
-    moves
+    tree_children(position, heuristic_move)
         .into_iter()
-        .filter_map(|mv| {
-            let mut child = position.clone();
-            child.play(mv).ok().map(|()| child)
-        })
+        .map(|(child, _)| child)
         .collect()
 }
 
@@ -109,7 +81,7 @@ fn main() {
         for chunk in level.chunks(1 << 16) {
             let kids: Vec<Vec<Position>> = chunk.par_iter().map(children).collect();
             for kid in kids.into_iter().flatten() {
-                if seen.insert(key(&kid)) {
+                if seen.insert(position_key(&kid)) {
                     next.push(kid);
                 }
             }
@@ -142,7 +114,7 @@ fn main() {
                 for chunk in next.chunks(1 << 16) {
                     let kids: Vec<Vec<Position>> = chunk.par_iter().map(children).collect();
                     for kid in kids.into_iter().flatten() {
-                        if seen.insert(key(&kid)) && kid.to_move() == Some(Side::Cut) {
+                        if seen.insert(position_key(&kid)) && kid.to_move() == Some(Side::Cut) {
                             decisions += 1;
                         }
                     }

@@ -249,24 +249,7 @@ impl PositionSet {
 
     /// The tree's moves from `position`: the heuristic's for Cut, every resistor for Short.
     fn children(&self, position: &Position) -> Vec<(Position, Move)> {
-        let moves: Vec<Move> = match position.to_move() {
-            None => Vec::new(),
-            Some(Side::Cut) => heuristic_move(position).into_iter().collect(),
-            Some(Side::Short) => position
-                .resistors()
-                .map(|edge| Move {
-                    side: Side::Short,
-                    edge,
-                })
-                .collect(),
-        };
-        moves
-            .into_iter()
-            .filter_map(|mv| {
-                let mut child = position.clone();
-                child.play(mv).ok().map(|()| (child, mv))
-            })
-            .collect()
+        tree_children(position, heuristic_move)
     }
 
     /// `games` games from the start (Cut first): Cut plays the heuristic, Short a random legal

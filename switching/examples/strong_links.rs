@@ -5,9 +5,11 @@
 //! any minimal link (no edge across a terminal, nothing surrounded by a terminal, no lost pair,
 //! no dead simplicial vertex, terminals apart), solved for strong and minimal.
 //!
-//! `cargo run --release -p switching --example strong_links N [PARTS]` prints the count and
-//! the irreducible counts, to set beside `birdcage links --vertices N+1` (which derives them
-//! from the minimal weak links with a pendant terminal).
+//! `cargo run --release -p switching --example strong_links N [PARTS] [K,K,...]` prints the
+//! count and the irreducible counts, to set beside `birdcage links --vertices N+1` (which
+//! derives them from the minimal weak links with a pendant terminal). With a list of parts
+//! (1-based, of PARTS), only those: a sample, whose links must all be among the derived ones
+//! (N = 11: `switching/results/links-12/README.md`).
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -60,12 +62,17 @@ fn part(n: usize, k: usize, parts: usize) -> Vec<Found> {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().unwrap())
-        .collect();
-    let n = args[0];
-    let parts = args.get(1).copied().unwrap_or(8);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let n: usize = args[0].parse().unwrap();
+    let parts: usize = args.get(1).map_or(8, |a| a.parse().unwrap());
+    // geng's parts are 0-based; the list (as `links --part K/P`) 1-based.
+    let chosen: Vec<usize> = match args.get(2) {
+        Some(list) => list
+            .split(',')
+            .map(|k| k.parse::<usize>().unwrap() - 1)
+            .collect(),
+        None => (0..parts).collect(),
+    };
     let start = std::time::Instant::now();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let all = std::sync::Mutex::new(Vec::new());
@@ -73,10 +80,10 @@ fn main() {
         for _ in 0..std::thread::available_parallelism().map_or(1, usize::from) {
             scope.spawn(|| {
                 loop {
-                    let k = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    if k >= parts {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let Some(&k) = chosen.get(i) else {
                         return;
-                    }
+                    };
                     let found = part(n, k, parts);
                     all.lock().unwrap().extend(found);
                 }
@@ -92,8 +99,9 @@ fn main() {
         println!("{}", c.0);
     }
     eprintln!(
-        "minimal strong links on {n} vertices (weight {}): {} (S-irreducible {}, P {}, T {}, SPT {}), {:.1?}",
+        "minimal strong links on {n} vertices (weight {}), {} of {parts} parts: {} (S-irreducible {}, P {}, T {}, SPT {}), {:.1?}",
         n - 2,
+        chosen.len(),
         counts.links,
         counts.s,
         counts.p,

@@ -4,8 +4,9 @@
 
 use super::{Link, Set};
 
-/// The most play vertices [`short_wins`] takes (8! = 40,320 lines).
-pub const MAX_PLAY: usize = 8;
+/// The most play vertices [`short_wins`] takes: 10! = 3,628,800 lines at most, a few seconds,
+/// the play area of a link on 12 vertices (`examples/links_check.rs` checks N = 12's by it).
+pub const MAX_PLAY: usize = 10;
 
 /// Whether Short wins moving first (`true`) or second, by playing every game to its end:
 /// Short wins when, all vertices claimed, his vertices join the terminals.
