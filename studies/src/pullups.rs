@@ -744,8 +744,8 @@ impl crate::study::Study for PullupStudy {
         shard.finished()
     }
 
-    fn shard_bytes(&self, shard: &PullupShard) -> Result<Vec<u8>, crate::study::StudyError> {
-        Ok(serde_json::to_vec(shard)?)
+    fn shard_bytes(&self, shard: PullupShard) -> Result<Vec<u8>, crate::study::StudyError> {
+        Ok(serde_json::to_vec(&shard)?)
     }
 
     fn read_shard(&self, bytes: &[u8]) -> Result<PullupShard, crate::study::StudyError> {

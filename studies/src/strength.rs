@@ -1046,8 +1046,8 @@ impl crate::study::Study for StrengthStudy {
         shard.finished(&self.plan)
     }
 
-    fn shard_bytes(&self, shard: &StrengthShard) -> Result<Vec<u8>, crate::study::StudyError> {
-        Ok(serde_json::to_vec(shard)?)
+    fn shard_bytes(&self, shard: StrengthShard) -> Result<Vec<u8>, crate::study::StudyError> {
+        Ok(serde_json::to_vec(&shard)?)
     }
 
     fn read_shard(&self, bytes: &[u8]) -> Result<StrengthShard, crate::study::StudyError> {

@@ -41,8 +41,9 @@ pub trait Study: Sized + Sync {
     ) -> Result<Self::Shard, StudyError>;
     /// Whether the shard finished all it owns (Ctrl-C stops a study between chunks).
     fn finished(&self, shard: &Self::Shard, id: ShardId) -> bool;
-    /// The shard's file body.
-    fn shard_bytes(&self, shard: &Self::Shard) -> Result<Vec<u8>, StudyError>;
+    /// The shard's file body. By value: a big shard's findings (the split study's records,
+    /// gigabytes at M=5) become the body without a second copy in memory.
+    fn shard_bytes(&self, shard: Self::Shard) -> Result<Vec<u8>, StudyError>;
     /// A shard read back from its file body.
     fn read_shard(&self, bytes: &[u8]) -> Result<Self::Shard, StudyError>;
     /// Writes the report from every shard's findings, in shard order, into `out` (`streamed`:
@@ -317,7 +318,7 @@ pub fn drive<S: Study>(
             if !whole && !study.finished(&shard, id) {
                 return Err(StudyError::Interrupted(id));
             }
-            study.shard_bytes(&shard)
+            study.shard_bytes(shard)
         },
         |bodies| {
             let out = match whole {

@@ -849,8 +849,8 @@ impl crate::study::Study for ToleranceStudy {
             && shard.cells.iter().all(|c| c.boards == owned)
     }
 
-    fn shard_bytes(&self, shard: &ToleranceShard) -> Result<Vec<u8>, crate::study::StudyError> {
-        Ok(serde_json::to_vec(shard)?)
+    fn shard_bytes(&self, shard: ToleranceShard) -> Result<Vec<u8>, crate::study::StudyError> {
+        Ok(serde_json::to_vec(&shard)?)
     }
 
     fn read_shard(&self, bytes: &[u8]) -> Result<ToleranceShard, crate::study::StudyError> {

@@ -481,10 +481,10 @@ impl crate::study::Study for QuantisationStudy {
         }
     }
 
-    fn shard_bytes(&self, shard: &QuantisationPart) -> Result<Vec<u8>, crate::study::StudyError> {
+    fn shard_bytes(&self, shard: QuantisationPart) -> Result<Vec<u8>, crate::study::StudyError> {
         Ok(match shard {
             QuantisationPart::Plain(part) => part.to_bytes(),
-            QuantisationPart::Split(part) => part.to_bytes(),
+            QuantisationPart::Split(part) => part.into_bytes(),
         })
     }
 

@@ -162,27 +162,46 @@ pub struct SplitPart {
     pub decisions: u64,
     /// Whether the walk ended (Ctrl-C stops it between chunks).
     pub complete: bool,
-    /// [`Compact::write`]'s records, one per decision read.
-    records: Vec<u8>,
+    /// The body as the shard file holds it: [`HEADER`] bytes (magic, decisions, the
+    /// completion flag; filled in by [`SplitPart::into_bytes`]), then [`Compact::write`]'s
+    /// records, one per decision read. Built in place, so the body is never copied: at M=5
+    /// it is gigabytes.
+    body: Vec<u8>,
 }
 
+/// The body's header: the magic, the decisions read (u64) and the completion flag.
+const HEADER: usize = MAGIC.len() + 8 + 1;
+
 impl SplitPart {
-    /// The part as its shard file's body.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.records.len() + 17);
-        out.extend(MAGIC);
-        out.extend(self.decisions.to_le_bytes());
-        out.push(u8::from(self.complete));
-        out.extend(&self.records);
-        out
+    /// A part with nothing read yet.
+    fn new() -> SplitPart {
+        SplitPart {
+            decisions: 0,
+            complete: false,
+            body: vec![0; HEADER],
+        }
+    }
+
+    /// The records, after the header.
+    fn records(&self) -> &[u8] {
+        &self.body[HEADER..]
+    }
+
+    /// The part as its shard file's body: the header written into the bytes it kept for it.
+    pub fn into_bytes(mut self) -> Vec<u8> {
+        let mut header = Vec::with_capacity(HEADER);
+        header.extend(MAGIC);
+        header.extend(self.decisions.to_le_bytes());
+        header.push(u8::from(self.complete));
+        self.body[..HEADER].copy_from_slice(&header);
+        self.body
     }
 
     /// A part read back from its body (its records are decoded by the merge).
     pub fn from_bytes(bytes: &[u8]) -> Result<SplitPart, SplitError> {
-        let rest = bytes
+        let mut rest = bytes
             .strip_prefix(MAGIC)
             .ok_or(SplitError::Body("no split part header"))?;
-        let mut rest = rest;
         let decisions = u64::from_le_bytes(take(&mut rest)?);
         let complete = match take(&mut rest)? {
             [0] => false,
@@ -192,7 +211,7 @@ impl SplitPart {
         Ok(SplitPart {
             decisions,
             complete,
-            records: rest.to_vec(),
+            body: bytes.to_vec(),
         })
     }
 }
@@ -260,11 +279,7 @@ pub fn run_split(
             count: id.count,
         });
     }
-    let mut part = SplitPart {
-        decisions: 0,
-        complete: false,
-        records: Vec::new(),
-    };
+    let mut part = SplitPart::new();
     let owned = |list: Vec<Position>| -> Vec<Position> {
         list.into_iter()
             .enumerate()
@@ -312,7 +327,7 @@ fn read_level(
                 edge: d.truth.choice,
             }));
             if let Some(d) = d {
-                Compact::new(size, &d).write(&position_key(p), &mut part.records);
+                Compact::new(size, &d).write(&position_key(p), &mut part.body);
                 part.decisions += 1;
             }
         }
@@ -334,7 +349,7 @@ pub fn merge(
     let mut results: HashMap<[u64; 4], Compact, FxBuildHasher> =
         HashMap::with_capacity_and_hasher(held, FxBuildHasher);
     for part in parts {
-        let mut bytes = &part.records[..];
+        let mut bytes = part.records();
         for _ in 0..part.decisions {
             let (key, compact) = Compact::read(&mut bytes, columns)?;
             match results.get(&key) {
