@@ -178,38 +178,7 @@ impl PositionSet {
     /// the exact `ideal` network and Short plays every legal move. Built level by level; the
     /// heuristic's moves of a level are solved in parallel, the set grows in a fixed order.
     pub fn tree(size: Size) -> PositionSet {
-        let mut set = PositionSet::empty(
-            size,
-            format!(
-                "M={} tree: Cut plays the heuristic, Short every move",
-                size.get()
-            ),
-        );
-        let (start, _) = set.insert(Position::new(size, Side::Cut), None, None);
-        let mut level = vec![start];
-        while !level.is_empty() {
-            // The children and their keys in parallel; only the insertion, in a fixed
-            // order, is serial.
-            let children: Vec<Vec<(Key, Position, Move)>> = level
-                .par_iter()
-                .map(|&i| {
-                    let kids = set.children(&set.entries[i as usize].position);
-                    kids.into_iter().map(|(p, mv)| (key(&p), p, mv)).collect()
-                })
-                .collect();
-            let mut next = Vec::new();
-            set.index.reserve(children.iter().map(Vec::len).sum());
-            for (&parent, kids) in level.iter().zip(children) {
-                for (k, position, mv) in kids {
-                    let (i, new) = set.insert_keyed(k, position, Some(parent), Some(mv));
-                    if new {
-                        next.push(i);
-                    }
-                }
-            }
-            level = next;
-        }
-        set
+        PositionSet::tree_with(size, heuristic_move)
     }
 
     /// [`PositionSet::tree`] with Cut's move at each decision given by `cut` instead of
@@ -226,6 +195,8 @@ impl PositionSet {
         let (start, _) = set.insert(Position::new(size, Side::Cut), None, None);
         let mut level = vec![start];
         while !level.is_empty() {
+            // The children and their keys in parallel; only the insertion, in a fixed
+            // order, is serial.
             let children: Vec<Vec<(Key, Position, Move)>> = level
                 .par_iter()
                 .map(|&i| {
@@ -234,6 +205,7 @@ impl PositionSet {
                 })
                 .collect();
             let mut next = Vec::new();
+            set.index.reserve(children.iter().map(Vec::len).sum());
             for (&parent, kids) in level.iter().zip(children) {
                 for (k, position, mv) in kids {
                     let (i, new) = set.insert_keyed(k, position, Some(parent), Some(mv));
@@ -245,11 +217,6 @@ impl PositionSet {
             level = next;
         }
         set
-    }
-
-    /// The tree's moves from `position`: the heuristic's for Cut, every resistor for Short.
-    fn children(&self, position: &Position) -> Vec<(Position, Move)> {
-        tree_children(position, heuristic_move)
     }
 
     /// `games` games from the start (Cut first): Cut plays the heuristic, Short a random legal
