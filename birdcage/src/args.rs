@@ -7,6 +7,9 @@ use std::process::ExitCode;
 /// Exit code for bad input, as for clap's own usage errors.
 pub const BAD_INPUT: u8 = 2;
 
+/// Exit code 3: `--status` (links, study) answered, and a shard is not done.
+pub const NOT_ALL_DONE: u8 = 3;
+
 /// Parses the command line; on `--help`/`--version` prints and exits 0, on a usage error
 /// prints clap's first paragraph and its tips joined into one line and exits 2.
 pub fn parse<P: clap::Parser>() -> Result<P, ExitCode> {

@@ -39,13 +39,15 @@ enum Command {
 }
 
 /// The exit codes in words, the same words as hil-tests' and virtual-board's for 0 and 2
-/// (birdcage/README.md prints this table; `tests/readme.rs` checks it does).
+/// (`--help` prints it; birdcage/README.md lists the codes).
 const EXIT_STATUS: &str = "\
 Exit status:
   0    done: the answer is on stdout (play: the game ended or was quit)
   1    stdout closed before the answer was written (`| head`)
   2    no verdict: bad input (one line on stderr naming it), or a file that cannot be read
        or written
+  3    --status (links, study): a shard is not done yet (running, failed or missing);
+       the states are on stdout
   130  stopped by Ctrl-C (play)";
 
 fn main() -> ExitCode {
@@ -65,10 +67,10 @@ fn main() -> ExitCode {
             exit = Some(code);
             String::new()
         }),
-        Command::Study(cmd) => cmd.run(),
+        Command::Study(cmd) => cmd.run().map(|reply| reply.text_exiting(&mut exit)),
         Command::Graph(cmd) => cmd.run(),
         Command::Link(cmd) => cmd.run(),
-        Command::Links(cmd) => cmd.run(),
+        Command::Links(cmd) => cmd.run().map(|reply| reply.text_exiting(&mut exit)),
         Command::Web(cmd) => cmd.run(),
         Command::Completions(cmd) => cmd.run(Cli::command()),
         Command::Man(cmd) => cmd.run(Cli::command()),

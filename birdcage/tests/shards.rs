@@ -301,7 +301,9 @@ fn a_killed_shard_is_missing_and_its_temporary_file_ignored() {
             dir.join("quantisation.2-of-2.shard").display()
         ),
     );
-    let status = support::stdout(&[
+    // A shard missing: the states on stdout, and exit 3, so that a script waiting on the
+    // status does not take it for done.
+    let status_args = [
         "study",
         "quantisation",
         "--size",
@@ -309,8 +311,10 @@ fn a_killed_shard_is_missing_and_its_temporary_file_ignored() {
         "--out",
         out,
         "--status",
-    ]);
-    let status = words(&status);
+    ];
+    let status = birdcage(&status_args);
+    assert_eq!(status.status.code(), Some(3), "{status:?}");
+    let status = words(&String::from_utf8(status.stdout).unwrap());
     assert!(
         status.contains("shard 1/2 done shard 2/2 missing"),
         "{status}"
@@ -335,6 +339,12 @@ fn a_killed_shard_is_missing_and_its_temporary_file_ignored() {
         "--merge",
     ]);
     assert!(dir.join("summary.md").exists());
+    // Every shard done: exit 0.
+    let status = support::stdout(&status_args);
+    assert!(
+        words(&status).contains("2 done, 0 running, 0 failed, 0 missing"),
+        "{status}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -595,6 +605,7 @@ fn slurm_submits_an_array_and_a_merge_after_it() {
             "--status",
         ],
     );
+    assert_eq!(status.status.code(), Some(3), "failed shards: {status:?}");
     let status = words(&String::from_utf8(status.stdout).unwrap());
     // Why, from scontrol (sacct refuses: no accounting), with what to do.
     assert!(

@@ -58,6 +58,12 @@ pub enum Outcome<T> {
 }
 
 impl<T> Outcome<T> {
+    /// A status with a shard not done (running, failed or missing): the run answered, and
+    /// the answer is "not yet", which a CLI exits non-zero on.
+    pub fn not_all_done(&self) -> bool {
+        matches!(self, Outcome::Status(s) if !s.all_done())
+    }
+
     /// What a run that made no report tells its user: the shard's file stored (or kept),
     /// the submission, the shards' states; `None` for a report (its caller shows it).
     pub fn text(&self, job: &Job, dir: &Path) -> Option<String> {

@@ -329,6 +329,12 @@ pub struct Status {
 }
 
 impl Status {
+    /// Whether every shard's whole file is in the folder: what a script waiting on
+    /// `--status` gates on (the CLIs exit non-zero otherwise).
+    pub fn all_done(&self) -> bool {
+        self.shards.iter().all(|(_, s)| matches!(s, State::Done))
+    }
+
     /// The shards in a state, by its word (`done`, `running`, `failed`, `missing`).
     pub fn count(&self, word: &str) -> usize {
         self.shards

@@ -3,7 +3,8 @@
 //! keeps one parent link per position, so any position's game record can be printed and
 //! replayed (`birdcage analyze --moves ...`).
 
-use std::collections::HashMap;
+use std::borrow::Borrow;
+use std::collections::{HashMap, HashSet};
 
 use heuristic::{EdgeState, Model, Move, Position, Record, RecordError, Side, Size};
 use rand::SeedableRng;
@@ -30,8 +31,9 @@ pub struct PositionSet {
     size: Size,
     description: String,
     entries: Vec<Entry>,
-    /// FxHash: the keys are the set's own positions, never an adversary's, and SipHash
-    /// was a sixth of the M=4 tree's serial insertion.
+    /// The index of each position, for the sets built a position at a time (random games,
+    /// records); the tree deduplicates a ply at a time ([`PositionSet::add_ply`]) and leaves
+    /// it empty. FxHash: the keys are the set's own positions, never an adversary's.
     index: HashMap<Key, u32, FxBuildHasher>,
 }
 
@@ -110,13 +112,9 @@ pub fn position_key(position: &Position) -> [u64; 4] {
 }
 
 /// The tree's moves from `position`, in [`PositionSet::tree`]'s order: `cut`'s move for Cut
-/// (asked only when Cut is to move), every resistor for Short. The split study gives Cut's
-/// move from a result already worked out rather than solving again.
-pub fn tree_children(
-    position: &Position,
-    cut: impl FnOnce(&Position) -> Option<Move>,
-) -> Vec<(Position, Move)> {
-    let moves: Vec<Move> = match position.to_move() {
+/// (asked only when Cut is to move), every resistor for Short.
+fn tree_moves(position: &Position, cut: impl FnOnce(&Position) -> Option<Move>) -> Vec<Move> {
+    match position.to_move() {
         None => Vec::new(),
         Some(Side::Cut) => cut(position).into_iter().collect(),
         Some(Side::Short) => position
@@ -126,14 +124,93 @@ pub fn tree_children(
                 edge,
             })
             .collect(),
-    };
-    moves
+    }
+}
+
+/// The tree's children of `position` and their moves ([`tree_moves`]). The split study
+/// gives Cut's move from a result already worked out rather than solving again.
+pub fn tree_children(
+    position: &Position,
+    cut: impl FnOnce(&Position) -> Option<Move>,
+) -> Vec<(Position, Move)> {
+    tree_moves(position, cut)
         .into_iter()
-        .filter_map(|mv| {
-            let mut child = position.clone();
-            child.play(mv).ok().map(|()| (child, mv))
-        })
+        .map(|mv| (child(position, mv), mv))
         .collect()
+}
+
+/// The position after `mv`, a move of the tree ([`tree_moves`]) from `position`.
+pub fn child(position: &Position, mv: Move) -> Position {
+    let mut child = position.clone();
+    child
+        .play(mv)
+        .expect("the tree's moves are resistors of open games");
+    child
+}
+
+/// The edges' states of the position `mv` leads to from the one whose key is `parent`,
+/// without the side to move: a position's identity within its ply ([`next_ply`]).
+fn child_states(size: Size, parent: Key, mv: Move) -> Key {
+    let mut k = parent;
+    k[3] &= !(1 << 63);
+    let i = mv.edge.index(size);
+    let bits: u64 = match mv.side {
+        Side::Cut => 1,
+        Side::Short => 2,
+    };
+    k[i / 32] |= bits << (2 * (i % 32));
+    k
+}
+
+/// The tree's next ply below `ply` (a ply of the tree, or of one of its subtrees): each new
+/// position once, in the order first found (the parents in order, each one's moves in
+/// [`tree_moves`]' order), as the index in `ply` of the parent it was first found from and
+/// the move; [`child`] makes it. `cut(i)` is Cut's move at `ply[i]`, asked only when Cut is to
+/// move.
+///
+/// A position with k moves played is at ply k only, so deduplicating each ply on its own
+/// deduplicates the tree; within a ply the edges' states alone tell positions apart (the side
+/// to move follows from them), so a child is identified from its parent's key
+/// ([`child_states`]) before it is made, and a duplicate is never made: a ply's children are
+/// ten to twenty times the next ply, and holding them all as positions was most of a split
+/// shard's memory beside its records.
+pub fn next_ply<T: Borrow<Position> + Sync>(
+    ply: &[T],
+    cut: impl Fn(usize) -> Option<Move> + Sync,
+) -> Vec<(u32, Move)> {
+    let mut seen: HashSet<Key, FxBuildHasher> = HashSet::default();
+    let mut firsts = Vec::new();
+    for (c, chunk) in ply.chunks(crate::CHUNK).enumerate() {
+        let base = c * crate::CHUNK;
+        let found: Vec<Vec<(Key, Move)>> = chunk
+            .par_iter()
+            .enumerate()
+            .map(|(j, p)| {
+                let p: &Position = p.borrow();
+                let states = key(p);
+                tree_moves(p, |_| cut(base + j))
+                    .into_iter()
+                    .map(|mv| (child_states(p.size(), states, mv), mv))
+                    .collect()
+            })
+            .collect();
+        for (j, kids) in found.into_iter().enumerate() {
+            for (k, mv) in kids {
+                if seen.insert(k) {
+                    let parent = u32::try_from(base + j)
+                        .unwrap_or_else(|_| unreachable!("plies stay far below 2^32"));
+                    firsts.push((parent, mv));
+                }
+            }
+        }
+    }
+    firsts
+}
+
+impl Borrow<Position> for Entry {
+    fn borrow(&self) -> &Position {
+        &self.position
+    }
 }
 
 impl PositionSet {
@@ -148,18 +225,7 @@ impl PositionSet {
 
     /// Adds `position` unless it is already in the set; returns its index and whether it is new.
     fn insert(&mut self, position: Position, parent: Option<u32>, mv: Option<Move>) -> (u32, bool) {
-        self.insert_keyed(key(&position), position, parent, mv)
-    }
-
-    /// [`PositionSet::insert`] with the position's key already worked out (in parallel, by
-    /// [`PositionSet::tree`]).
-    fn insert_keyed(
-        &mut self,
-        k: Key,
-        position: Position,
-        parent: Option<u32>,
-        mv: Option<Move>,
-    ) -> (u32, bool) {
+        let k = key(&position);
         if let Some(&i) = self.index.get(&k) {
             return (i, false);
         }
@@ -175,8 +241,8 @@ impl PositionSet {
     }
 
     /// Every position reachable from the start (Cut first) when Cut plays the heuristic on
-    /// the exact `ideal` network and Short plays every legal move. Built level by level; the
-    /// heuristic's moves of a level are solved in parallel, the set grows in a fixed order.
+    /// the exact `ideal` network and Short plays every legal move. Built ply by ply; the
+    /// heuristic's moves of a ply are solved in parallel, the set grows in a fixed order.
     pub fn tree(size: Size) -> PositionSet {
         PositionSet::tree_with(size, heuristic_move)
     }
@@ -185,6 +251,24 @@ impl PositionSet {
     /// solved: the same set, entry for entry, when `cut` gives the heuristic's move. The split
     /// study's merge builds the tree from the moves its shards found, with no solve.
     pub fn tree_with(size: Size, cut: impl Fn(&Position) -> Option<Move> + Sync) -> PositionSet {
+        let built: Result<_, std::convert::Infallible> =
+            PositionSet::tree_reading(size, |p| cut(p).map(|mv| (mv, ())), |_, _| Ok(true));
+        match built {
+            Ok(set) => set.expect("a builder that never stops finishes"),
+        }
+    }
+
+    /// [`PositionSet::tree_with`], where `read` gives Cut's move at each decision together
+    /// with whatever else the caller keeps of it, and `take` is handed those, in the set's
+    /// order, a chunk of [`crate::CHUNK`] positions of a ply at a time, with the set built so
+    /// far (every entry's parents are in it). The quantisation study reads each decision
+    /// exactly once this way: the tree's move is the read's exact choice. `take` returns
+    /// `Ok(false)` to stop: the set is then `None`, as it is not the tree.
+    pub fn tree_reading<R: Send, E>(
+        size: Size,
+        read: impl Fn(&Position) -> Option<(Move, R)> + Sync,
+        mut take: impl FnMut(&PositionSet, Vec<(u32, R)>) -> Result<bool, E>,
+    ) -> Result<Option<PositionSet>, E> {
         let mut set = PositionSet::empty(
             size,
             format!(
@@ -192,31 +276,51 @@ impl PositionSet {
                 size.get()
             ),
         );
-        let (start, _) = set.insert(Position::new(size, Side::Cut), None, None);
-        let mut level = vec![start];
-        while !level.is_empty() {
-            // The children and their keys in parallel; only the insertion, in a fixed
-            // order, is serial.
-            let children: Vec<Vec<(Key, Position, Move)>> = level
-                .par_iter()
-                .map(|&i| {
-                    let kids = tree_children(&set.entries[i as usize].position, &cut);
-                    kids.into_iter().map(|(p, mv)| (key(&p), p, mv)).collect()
-                })
-                .collect();
-            let mut next = Vec::new();
-            set.index.reserve(children.iter().map(Vec::len).sum());
-            for (&parent, kids) in level.iter().zip(children) {
-                for (k, position, mv) in kids {
-                    let (i, new) = set.insert_keyed(k, position, Some(parent), Some(mv));
-                    if new {
-                        next.push(i);
-                    }
+        set.entries.push(Entry {
+            position: Position::new(size, Side::Cut),
+            parent: None,
+            mv: None,
+        });
+        // A ply's entries are contiguous ([`next_ply`]).
+        let mut ply = 0..1u32;
+        while !ply.is_empty() {
+            let start = ply.start as usize;
+            let positions = &set.entries[start..ply.end as usize];
+            let mut cuts: Vec<Option<Move>> = Vec::with_capacity(positions.len());
+            for (c, chunk) in positions.chunks(crate::CHUNK).enumerate() {
+                let read: Vec<Option<(Move, R)>> = chunk
+                    .par_iter()
+                    .map(|e| {
+                        (e.position.to_move() == Some(Side::Cut))
+                            .then(|| read(&e.position))
+                            .flatten()
+                    })
+                    .collect();
+                let mut taken = Vec::new();
+                for (j, r) in read.into_iter().enumerate() {
+                    cuts.push(r.as_ref().map(|(mv, _)| *mv));
+                    let i = ply.start + (c * crate::CHUNK + j) as u32;
+                    taken.extend(r.map(|(_, r)| (i, r)));
+                }
+                if !take(&set, taken)? {
+                    return Ok(None);
                 }
             }
-            level = next;
+            let firsts = next_ply(positions, |i| cuts[i]);
+            let next: Vec<Entry> = firsts
+                .par_iter()
+                .map(|&(s, mv)| Entry {
+                    position: child(&positions[s as usize].position, mv),
+                    parent: Some(ply.start + s),
+                    mv: Some(mv),
+                })
+                .collect();
+            set.entries.extend(next);
+            ply = ply.end
+                ..u32::try_from(set.entries.len())
+                    .unwrap_or_else(|_| unreachable!("sets stay far below 2^32"));
         }
-        set
+        Ok(Some(set))
     }
 
     /// `games` games from the start (Cut first): Cut plays the heuristic, Short a random legal

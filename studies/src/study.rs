@@ -153,7 +153,15 @@ impl CageOptions {
     /// The positions studied: the records file, `--random-games` random games, or the tree
     /// (random games, 1000 of them, above M=4, where the tree is too large).
     pub fn positions(&self) -> Result<PositionSet, StudyError> {
-        let size = self.size;
+        Ok(match self.positions_unless_tree()? {
+            Some(set) => set,
+            None => PositionSet::tree(self.size),
+        })
+    }
+
+    /// [`CageOptions::positions`], or `None` for the tree, which the quantisation study
+    /// builds as it reads it.
+    pub fn positions_unless_tree(&self) -> Result<Option<PositionSet>, StudyError> {
         // The split tree is never held whole: only the quantisation study walks it.
         if self.split_ply.is_some() {
             return Err(StudyError::DoesNotApply(
@@ -162,17 +170,14 @@ impl CageOptions {
             ));
         }
         if let Some(path) = &self.records {
-            return Ok(PositionSet::read_records(size, path)?);
+            return Ok(Some(PositionSet::read_records(self.size, path)?));
         }
         let games = match self.random_games {
             Some(n) => Some(n),
-            None if size.get() > 4 => Some(1000),
+            None if self.size.get() > 4 => Some(1000),
             None => None,
         };
-        Ok(match games {
-            Some(n) => PositionSet::random_games(size, n as usize, self.seed),
-            None => PositionSet::tree(size),
-        })
+        Ok(games.map(|n| PositionSet::random_games(self.size, n as usize, self.seed)))
     }
 
     /// The records file's and the profile's digests (`ideal` has none).

@@ -13,8 +13,9 @@ use switching::link::Link;
 use switching::link::reduce::{Irreducible, Reductions};
 use switching::links::{self, Canonical, LinksShard, PartId, Report, Spread, paper};
 
+use super::Format;
 use super::progress::Progress;
-use super::{Format, shard};
+use super::shard::{self, Reply};
 use crate::args::whole;
 
 /// List every minimal weak link on N vertices up to isomorphism, and the minimal strong links
@@ -70,14 +71,16 @@ fn default_parts(n: usize) -> u32 {
 }
 
 impl Cmd {
-    pub fn run(&self) -> Result<String> {
+    pub fn run(&self) -> Result<Reply> {
         let n = usize::from(self.vertices);
         if self.reference {
             let dir = self.out.as_deref();
             if let Some(dir) = dir {
                 studies::report::Output::new(dir)?;
             }
-            return self.written(&links::reference::search(n)?, dir);
+            return self
+                .written(&links::reference::search(n)?, dir)
+                .map(Reply::done);
         }
         if self.pruned && !matches!(self.shard.mode(), Mode::Merge(_) | Mode::Status(_)) {
             let prunes = switching::enumerate::geng_prunes()
@@ -94,7 +97,7 @@ impl Cmd {
             let count = self.shard.shards.unwrap_or_else(|| default_parts(n));
             let ids: Vec<PartId> = PartId::all(count).collect();
             let parts = run_parts(n, &ids, self.jobs(), None)?;
-            return self.report(&parts, None);
+            return self.report(&parts, None).map(Reply::done);
         };
         studies::report::Output::new(dir)?;
         let dir = shard::absolute(dir)?;
@@ -127,7 +130,7 @@ impl Cmd {
             };
             let ids: Vec<PartId> = PartId::all(count).collect();
             let parts = run_parts(n, &ids, self.jobs(), Some((&dir, &job)))?;
-            return self.report(&parts, Some(&dir));
+            return self.report(&parts, Some(&dir)).map(Reply::done);
         }
         let outcome = shards::drive(
             &dir,
@@ -148,10 +151,7 @@ impl Cmd {
                 self.report(&parts, Some(&dir))
             },
         )?;
-        Ok(match outcome {
-            shards::Outcome::Merged(report) => report,
-            other => other.text(&job, &dir).unwrap_or_default(),
-        })
+        Ok(Reply::of(outcome, &job, &dir, |report| report))
     }
 
     /// The report from every part: to stdout in the chosen format, and to `dir`.

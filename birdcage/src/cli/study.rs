@@ -12,7 +12,7 @@ use studies::study::{self, Study};
 use studies::{Control, pullups, quantisation, strength, tolerance};
 
 use super::progress::Progress;
-use super::shard;
+use super::shard::{self, Reply};
 use shards::ShardArgs;
 
 /// Run a study over a set of positions and write its report.
@@ -33,7 +33,7 @@ macro_rules! studies {
         }
 
         impl Which {
-            fn run(&self) -> Result<String> {
+            fn run(&self) -> Result<Reply> {
                 match self {
                     $(Which::$variant(run) => run.run::<$study>(),)*
                 }
@@ -79,7 +79,7 @@ struct Run<O: Args> {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 impl Cmd {
-    pub fn run(&self) -> Result<String> {
+    pub fn run(&self) -> Result<Reply> {
         self.study.run()
     }
 }
@@ -87,7 +87,7 @@ impl Cmd {
 impl<O: Args + serde::Serialize> Run<O> {
     /// Runs study `S` with these options in the mode asked: the plan first (a bad option or
     /// board costs nothing), then the shard model's driver.
-    fn run<S: Study<Options = O>>(&self) -> Result<String> {
+    fn run<S: Study<Options = O>>(&self) -> Result<Reply> {
         let mode = self.shard.checked_mode()?;
         // The options as the command writes them: what the report prints, and what a shard
         // or a Slurm task runs (the spec's fields, so none is left out).
@@ -97,7 +97,7 @@ impl<O: Args + serde::Serialize> Run<O> {
         let plan = S::plan(&self.options, &command)?;
         if self.reference {
             let out = studies::report::Output::fresh(&self.out, self.force)?;
-            return Ok(plan.write_reference(&out)?);
+            return Ok(Reply::done(plan.write_reference(&out)?));
         }
         studies::report::Output::new(&self.out)?;
         let dir = shard::absolute(&self.out)?;
@@ -123,7 +123,7 @@ impl<O: Args + serde::Serialize> Run<O> {
             shards::Outcome::Merged(summary) => summary,
             other => {
                 bar.finish("done");
-                return Ok(other.text(&job, &dir).unwrap_or_default());
+                return Ok(Reply::of(other, &job, &dir, |summary| summary));
             }
         };
         let written = dir.join("summary.md");
@@ -131,6 +131,6 @@ impl<O: Args + serde::Serialize> Run<O> {
         if STOP.load(Ordering::SeqCst) {
             bail!("interrupted; what was finished is in {}", written.display());
         }
-        Ok(summary)
+        Ok(Reply::done(summary))
     }
 }

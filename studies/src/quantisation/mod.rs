@@ -21,6 +21,8 @@ pub use emulator::verdict::Judgement as Verdict;
 pub use plots::{MARKED_BITS, plots};
 pub use report::{Report, Row, Worst, write_tables};
 
+use std::sync::OnceLock;
+
 use rayon::prelude::*;
 
 use super::positions::PositionSet;
@@ -127,15 +129,15 @@ pub fn run_part(
             .map(|&(_, i)| study.read(&set.entries()[i as usize].position))
             .collect();
         for (&(k, i), decision) in chunk.iter().zip(results) {
-            let Some(decision) = decision else {
-                continue;
-            };
-            part.tally.add(i, &decision);
-            if let Some(row) = divergent_row(set, bits, i, &decision) {
-                match stream.as_deref_mut() {
-                    Some(csv) => csv.row(&row)?,
-                    None => part.rows.push((k as u64, row)),
-                }
+            if let Some(decision) = decision {
+                take(
+                    &mut part,
+                    set,
+                    bits,
+                    (k, i),
+                    &decision,
+                    stream.as_deref_mut(),
+                )?;
             }
         }
         if let Some(csv) = stream.as_deref_mut() {
@@ -145,6 +147,89 @@ pub fn run_part(
         (control.progress)(part.done as u64, owned.len() as u64);
     }
     Ok(part)
+}
+
+/// Decision `i` of `set`, the `k`-th, read: into the part's tally, and its positions' row
+/// (when it diverges somewhere) to `stream` or into the part.
+fn take(
+    part: &mut QuantisationShard,
+    set: &PositionSet,
+    bits: &[u8],
+    (k, i): (usize, u32),
+    decision: &Decision,
+    stream: Option<&mut CsvWriter>,
+) -> Result<(), StudyError> {
+    part.tally.add(i, decision);
+    if let Some(row) = divergent_row(set, bits, i, decision) {
+        match stream {
+            Some(csv) => csv.row(&row)?,
+            None => part.rows.push((k as u64, row)),
+        }
+    }
+    Ok(())
+}
+
+/// [`run_part`] of the whole tree ([`PositionSet::tree`]) with the tree built as it goes
+/// ([`PositionSet::tree_reading`]): each decision read once, Cut's move there taken from
+/// the read's exact choice, which is the heuristic's move, so it is the same tree, read in
+/// the same order, with the same part; [`run_part`] on a tree built first solves every
+/// decision twice (in floats for the tree, exactly for the read). Stopped part-way
+/// (Ctrl-C), the rest of the tree is built from the heuristic's moves alone, so the part
+/// owns every decision of the tree and the report counts the whole tree.
+pub fn run_tree(
+    size: heuristic::Size,
+    converters: &[Converter],
+    bits: &[u8],
+    worst: usize,
+    control: &Control<'_>,
+    mut stream: Option<&mut CsvWriter>,
+) -> Result<(PositionSet, QuantisationShard), StudyError> {
+    let study = Study::new(converters, bits, size)?;
+    let mut part = QuantisationShard {
+        tally: Tally::new(study.columns(), worst),
+        rows: Vec::new(),
+        done: 0,
+        owned: 0,
+    };
+    if let Some(csv) = stream.as_deref_mut() {
+        csv.row(&positions_header(converters, bits))?;
+        csv.flush()?;
+    }
+    let read = |p: &heuristic::Position| {
+        let decision = study.read(p)?;
+        let mv = heuristic::Move {
+            side: heuristic::Side::Cut,
+            edge: decision.truth.choice,
+        };
+        // Boxed: a decision is about 1 KB (the truth's drops), moved several times on its way
+        // to the tally, which was a tenth of the study's CPU time.
+        Some((mv, Box::new(decision)))
+    };
+    let built = PositionSet::tree_reading(size, read, |set, read| {
+        if control.stopped() {
+            return Ok(false);
+        }
+        for (i, decision) in read {
+            let k = part.done;
+            take(
+                &mut part,
+                set,
+                bits,
+                (k, i),
+                &decision,
+                stream.as_deref_mut(),
+            )?;
+            part.done += 1;
+        }
+        if let Some(csv) = stream.as_deref_mut() {
+            csv.flush()?;
+        }
+        (control.progress)(part.done as u64, part.done as u64);
+        Ok::<_, StudyError>(true)
+    })?;
+    let set = built.unwrap_or_else(|| PositionSet::tree(size));
+    part.owned = set.decisions().len();
+    Ok((set, part))
 }
 
 /// The report from every shard's part, in shard order, as the one-process run makes it:
@@ -381,9 +466,7 @@ pub const WORST: usize = 5;
 /// subtrees below ply D ([`split`]).
 #[derive(Debug)]
 pub struct QuantisationStudy {
-    /// The positions; `None` when the tree is split (no process holds it before the merge).
-    set: Option<PositionSet>,
-    split_ply: Option<u32>,
+    positions: Positions,
     converters: Vec<Converter>,
     bits: Vec<u8>,
     size: heuristic::Size,
@@ -421,12 +504,15 @@ impl crate::study::Study for QuantisationStudy {
                     .collect(),
             },
         };
-        let set = match options.split_ply {
+        let positions = match options.split_ply {
             Some(ply) => {
                 split::check_ply(options.size, ply)?;
-                None
+                Positions::Split(ply)
             }
-            None => Some(options.positions()?),
+            None => match options.positions_unless_tree()? {
+                Some(set) => Positions::Held(set),
+                None => Positions::Tree(OnceLock::new()),
+            },
         };
         let mut converters = vec![Converter::Ideal];
         converters.extend(boards.into_iter().map(|(spec, board)| Converter::Board {
@@ -435,8 +521,7 @@ impl crate::study::Study for QuantisationStudy {
             seed: options.seed,
         }));
         Ok(QuantisationStudy {
-            set,
-            split_ply: options.split_ply,
+            positions,
             converters,
             bits: crate::BITS.collect(),
             size: options.size,
@@ -455,14 +540,29 @@ impl crate::study::Study for QuantisationStudy {
         control: &Control<'_>,
         rows: Option<&crate::report::Output>,
     ) -> Result<QuantisationPart, crate::study::StudyError> {
-        let Some(set) = &self.set else {
-            let ply = self.split_ply.unwrap_or_default();
-            let study = Study::new(&self.converters, &self.bits, self.size)?;
-            return Ok(QuantisationPart::Split(split::run_split(
-                self.size, &study, ply, id, control,
-            )?));
-        };
         let mut csv = rows.map(|out| out.csv(POSITIONS_CSV)).transpose()?;
+        let set = match &self.positions {
+            Positions::Split(ply) => {
+                let study = Study::new(&self.converters, &self.bits, self.size)?;
+                return Ok(QuantisationPart::Split(split::run_split(
+                    self.size, &study, *ply, id, control,
+                )?));
+            }
+            Positions::Tree(tree) if id == ShardId::WHOLE && tree.get().is_none() => {
+                let (set, part) = run_tree(
+                    self.size,
+                    &self.converters,
+                    &self.bits,
+                    WORST,
+                    control,
+                    csv.as_mut(),
+                )?;
+                // The report's positions: this run's tree (a tree already there is the same).
+                let _ = tree.set(set);
+                return Ok(QuantisationPart::Plain(part));
+            }
+            positions => positions.held(self.size).expect("not split"),
+        };
         Ok(QuantisationPart::Plain(run_part(
             set,
             &self.converters,
@@ -494,11 +594,11 @@ impl crate::study::Study for QuantisationStudy {
             count: 0,
             why,
         };
-        match self.set {
-            None => SplitPart::from_bytes(bytes)
+        match self.positions {
+            Positions::Split(_) => SplitPart::from_bytes(bytes)
                 .map(QuantisationPart::Split)
                 .map_err(|e| shard_error(e.to_string())),
-            Some(_) => QuantisationShard::from_bytes(bytes, self.size, WORST)
+            _ => QuantisationShard::from_bytes(bytes, self.size, WORST)
                 .map(QuantisationPart::Plain)
                 .map_err(|e| shard_error(e.to_string())),
         }
@@ -519,7 +619,7 @@ impl crate::study::Study for QuantisationStudy {
             }
         }
         let merged;
-        let (set, parts, streamed) = match &self.set {
+        let (set, parts, streamed) = match self.positions.held(self.size) {
             Some(set) => (set, plain, streamed),
             None => {
                 let columns = Study::new(&self.converters, &self.bits, self.size)?.columns();
@@ -549,7 +649,7 @@ impl crate::study::Study for QuantisationStudy {
     ) -> Result<String, crate::study::StudyError> {
         // The split study's reference is the plain tree's: the same report, held whole.
         let tree;
-        let set = match &self.set {
+        let set = match self.positions.held(self.size) {
             Some(set) => set,
             None => {
                 tree = PositionSet::tree(self.size);
@@ -564,6 +664,30 @@ impl crate::study::Study for QuantisationStudy {
             &mut out.csv(POSITIONS_CSV)?,
         )?;
         self.files(&report, out)
+    }
+}
+
+/// The positions a quantisation study reads, and when they are built.
+#[derive(Debug)]
+enum Positions {
+    /// Random games or a records file, built by the plan.
+    Held(PositionSet),
+    /// The exhaustive tree, built when first needed: by the one-shard run as it reads it
+    /// ([`run_tree`]), else from the heuristic's moves ([`PositionSet::tree`]) by a shard
+    /// of several, a merge or the reference.
+    Tree(OnceLock<PositionSet>),
+    /// The tree split at this ply ([`split`]): no process holds it before the merge.
+    Split(u32),
+}
+
+impl Positions {
+    /// The set, built now if it is the tree; `None` when split.
+    fn held(&self, size: heuristic::Size) -> Option<&PositionSet> {
+        match self {
+            Positions::Held(set) => Some(set),
+            Positions::Tree(tree) => Some(tree.get_or_init(|| PositionSet::tree(size))),
+            Positions::Split(_) => None,
+        }
     }
 }
 

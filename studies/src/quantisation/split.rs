@@ -22,7 +22,7 @@ use rustc_hash::FxBuildHasher;
 use shards::ShardId;
 
 use super::{QuantisationShard, Tally, divergent_row};
-use crate::positions::{PositionSet, heuristic_move, position_key, tree_children};
+use crate::positions::{self, PositionSet, heuristic_move, position_key};
 use crate::{CHUNK, Control};
 
 /// Why a split study cannot run or merge; it lives in the leaf module `tree_split`, so the
@@ -224,20 +224,9 @@ fn decides(position: &Position) -> bool {
 /// The next ply of the tree from `level`, deduplicated, in [`PositionSet::tree`]'s order:
 /// `cut[i]` is Cut's move at `level[i]` when known (else the heuristic's is solved).
 fn next_ply(level: &[Position], cut: &[Option<Move>]) -> Vec<Position> {
-    let children: Vec<Vec<(Position, Move)>> = level
+    positions::next_ply(level, |i| cut[i].or_else(|| heuristic_move(&level[i])))
         .par_iter()
-        .zip(cut)
-        .map(|(p, &mv)| tree_children(p, |p| mv.or_else(|| heuristic_move(p))))
-        .collect();
-    let mut seen = std::collections::HashSet::with_capacity_and_hasher(
-        children.iter().map(Vec::len).sum(),
-        FxBuildHasher,
-    );
-    children
-        .into_iter()
-        .flatten()
-        .filter(|(p, _)| seen.insert(position_key(p)))
-        .map(|(p, _)| p)
+        .map(|&(s, mv)| positions::child(&level[s as usize], mv))
         .collect()
 }
 
