@@ -157,7 +157,10 @@ impl Study {
             });
             let mut nominal_volts: Option<Vec<Option<f64>>> = None;
             for stage in &p.stages {
-                let quantised = || code_choice(position, &stage.quantiser, &truth.volts);
+                let quantised = || match stage.reads_exact(truth) {
+                    true => Some(truth.choice),
+                    false => code_choice(position, &stage.quantiser, &truth.volts),
+                };
                 let chosen = match (&stage.board, &drawn) {
                     (Some(s), Some(drawn)) => code_move(position, &s.reader.codes(drawn)),
                     _ => quantised(),
