@@ -156,7 +156,9 @@ mod tests {
         let (mut clear, mut read, mut wrong_without) = (0, 0, 0);
         for m in 3..=6 {
             let size = Size::new(m).unwrap();
-            let stages = Prepared::new(&Converter::Ideal, &bits, size).unwrap().stages;
+            let stages = Prepared::new(&Converter::Ideal, &bits, size)
+                .unwrap()
+                .stages;
             for _ in 0..400 {
                 let p = crate::games::any_position(&mut rng, size);
                 let Some(truth) = Truth::of(&p) else { continue };
