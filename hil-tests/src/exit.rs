@@ -11,6 +11,9 @@ pub enum Verdict {
     Passed,
     /// The run ended and something failed: the words say what, and where it is written.
     Failed(String),
+    /// `--status` answered, and a shard is not done (running, failed or missing): the
+    /// states are on stdout; a script waiting on the status must not take it for done.
+    NotAllDone,
 }
 
 /// Exit code 0: passed.
@@ -19,6 +22,8 @@ pub const PASSED: u8 = 0;
 pub const FAILED: u8 = 1;
 /// Exit code 2: no verdict (bad input, a refused folder, a target lost, a stopped run).
 pub const NO_VERDICT: u8 = crate::args::BAD_INPUT;
+/// Exit code 3: `--status` with a shard not done (as birdcage's `links` and `study`).
+pub const NOT_ALL_DONE: u8 = 3;
 
 /// The exit codes in words: `--help`'s and README's table (the same words as birdcage's and
 /// virtual-board's for 0 and 2).
@@ -30,7 +35,9 @@ Exit status:
      fault (wiring, fault), a reply that disagrees with SIL (--compare-sil), a trial of a
      class --fail-on names; doctor: a step failed
   2  no verdict: bad input (one line on stderr naming it), a report folder refused, a
-     target lost, or a run stopped before its end (Ctrl-C, SIGTERM, SIGHUP)";
+     target lost, or a run stopped before its end (Ctrl-C, SIGTERM, SIGHUP)
+  3  --status: a shard is not done yet (running, failed or missing); the states are on
+     stdout";
 
 impl Verdict {
     /// The process's exit code, the verdict's words on stderr when it failed.
@@ -41,6 +48,7 @@ impl Verdict {
                 eprintln!("failed: {why}");
                 ExitCode::from(FAILED)
             }
+            Verdict::NotAllDone => ExitCode::from(NOT_ALL_DONE),
         }
     }
 }

@@ -94,8 +94,21 @@ fn random_games_merged_from_shards_in_any_order_are_the_one_process_report() {
     let shard = split.join("bench-random4.2-of-4.shard");
     let before = std::fs::read(&shard).unwrap();
     std::fs::remove_file(&shard).unwrap();
+    // A shard missing: the states on stdout and exit 3, never a pass a script could gate on.
+    let status = bench(&RANDOM, &split, &["--status"]);
+    let said = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(status.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("3 done, 0 running, 0 failed, 1 missing"),
+        "{said}"
+    );
     ok(&bench(&RANDOM, &split, &["--shard", "2/4"]));
     assert_eq!(std::fs::read(&shard).unwrap(), before);
+    let all = ok(&bench(&RANDOM, &split, &["--status"]));
+    assert!(
+        all.contains("4 done, 0 running, 0 failed, 0 missing"),
+        "{all}"
+    );
 }
 
 #[test]

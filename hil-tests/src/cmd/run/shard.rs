@@ -8,8 +8,9 @@ use shards::{Job, Outcome};
 use crate::exit::Verdict;
 
 /// Prints what a sharded run did: the report's summary, the shard's file, the submission or
-/// the status. A merged report is judged by `verdict`; a shard written, a submission or a
-/// status has no verdict of its own yet and passes (the merge judges the whole).
+/// the status. A merged report is judged by `verdict`; a shard written or a submission has no
+/// verdict of its own yet and passes (the merge judges the whole); a status passes when every
+/// shard is done, and is [`Verdict::NotAllDone`] otherwise.
 pub(crate) fn print(
     outcome: Outcome<String>,
     job: &Job,
@@ -24,7 +25,10 @@ pub(crate) fn print(
         }
         other => {
             out!("{}", other.text(job, dir).unwrap_or_default());
-            Verdict::Passed
+            match other.not_all_done() {
+                true => Verdict::NotAllDone,
+                false => Verdict::Passed,
+            }
         }
     }
 }
