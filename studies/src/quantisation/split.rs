@@ -97,9 +97,17 @@ impl Compact {
             None => out.push(0),
         }
         for &(j, chosen, lost) in &self.moves {
-            out.extend([j, chosen]);
-            if Judgement::ALL[usize::from(j)].diverges() {
-                out.extend(lost.to_bits().to_le_bytes());
+            // A column that agrees chose the exact choice: its move is not written (most
+            // columns agree; this is a quarter of a record at M=5).
+            out.push(j);
+            match Judgement::ALL[usize::from(j)] {
+                Judgement::Agree => debug_assert_eq!(chosen, self.choice),
+                judgement => {
+                    out.push(chosen);
+                    if judgement.diverges() {
+                        out.extend(lost.to_bits().to_le_bytes());
+                    }
+                }
             }
         }
     }
@@ -118,10 +126,14 @@ impl Compact {
         };
         let mut moves = Vec::with_capacity(columns);
         for _ in 0..columns {
-            let [j, chosen] = take(bytes)?;
+            let [j] = take(bytes)?;
             let judgement = *Judgement::ALL
                 .get(usize::from(j))
                 .ok_or(SplitError::Body("a judgement out of range"))?;
+            let [chosen] = match judgement {
+                Judgement::Agree => [choice],
+                _ => take(bytes)?,
+            };
             let lost = match judgement.diverges() {
                 true => f64::from_bits(u64::from_le_bytes(take(bytes)?)),
                 false => 0.0,
@@ -153,7 +165,7 @@ fn edge_byte(size: Size, edge: Edge) -> u8 {
 }
 
 /// The first bytes of a split part's body: not JSON, so never taken for a plain part.
-const MAGIC: &[u8; 8] = b"QSPLIT1\n";
+const MAGIC: &[u8; 8] = b"QSPLIT2\n";
 
 /// One shard's part of the split study: its results, encoded as they are found.
 #[derive(Clone, Debug, PartialEq)]
