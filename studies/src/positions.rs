@@ -32,7 +32,7 @@ pub struct PositionSet {
     description: String,
     entries: Vec<Entry>,
     /// The index of each position, for the sets built a position at a time (random games,
-    /// records); the tree deduplicates a ply at a time ([`PositionSet::add_ply`]) and leaves
+    /// records); the tree deduplicates a ply at a time ([`next_ply`]) and leaves
     /// it empty. FxHash: the keys are the set's own positions, never an adversary's.
     index: HashMap<Key, u32, FxBuildHasher>,
 }
@@ -127,7 +127,7 @@ fn tree_moves(position: &Position, cut: impl FnOnce(&Position) -> Option<Move>) 
     }
 }
 
-/// The tree's children of `position` and their moves ([`tree_moves`]). The split study
+/// The tree's children of `position` and their moves (Cut's from `cut`, Short's every resistor). The split study
 /// gives Cut's move from a result already worked out rather than solving again.
 pub fn tree_children(
     position: &Position,
@@ -139,7 +139,7 @@ pub fn tree_children(
         .collect()
 }
 
-/// The position after `mv`, a move of the tree ([`tree_moves`]) from `position`.
+/// The position after `mv`, a move of the tree from `position`.
 pub fn child(position: &Position, mv: Move) -> Position {
     let mut child = position.clone();
     child
@@ -164,14 +164,14 @@ fn child_states(size: Size, parent: Key, mv: Move) -> Key {
 
 /// The tree's next ply below `ply` (a ply of the tree, or of one of its subtrees): each new
 /// position once, in the order first found (the parents in order, each one's moves in
-/// [`tree_moves`]' order), as the index in `ply` of the parent it was first found from and
+/// [`tree_children`]' order), as the index in `ply` of the parent it was first found from and
 /// the move; [`child`] makes it. `cut(i)` is Cut's move at `ply[i]`, asked only when Cut is to
 /// move.
 ///
 /// A position with k moves played is at ply k only, so deduplicating each ply on its own
 /// deduplicates the tree; within a ply the edges' states alone tell positions apart (the side
 /// to move follows from them), so a child is identified from its parent's key
-/// ([`child_states`]) before it is made, and a duplicate is never made: a ply's children are
+/// (`child_states`) before it is made, and a duplicate is never made: a ply's children are
 /// ten to twenty times the next ply, and holding them all as positions was most of a split
 /// shard's memory beside its records.
 pub fn next_ply<T: Borrow<Position> + Sync>(
