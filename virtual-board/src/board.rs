@@ -83,6 +83,16 @@ impl std::fmt::Debug for Board {
 }
 
 impl Board {
+    /// The chip's models (a debugger's comparators, the flash interface).
+    pub fn chip(&self) -> &Chip {
+        &self.chip
+    }
+
+    /// The chip's models, to change them.
+    pub fn chip_mut(&mut self) -> &mut Chip {
+        &mut self.chip
+    }
+
     /// The board of `profile`, its parts and ADC drawn from `seed` as SIL draws them.
     pub fn new(profile: &'static Profile, seed: Option<u64>) -> Result<Board, WiringError> {
         let wiring = Wiring::of(profile)?;

@@ -9,6 +9,7 @@
 use boards::{Pin, Port};
 
 pub mod adc;
+pub mod coresight;
 pub mod dbgmcu;
 pub mod debug;
 pub mod flash;

@@ -104,6 +104,17 @@ pub struct Elf {
 }
 
 impl Elf {
+    /// No binary: a blank chip's (nothing to load, no symbols).
+    pub fn blank() -> Elf {
+        Elf {
+            segments: Vec::new(),
+            functions: Default::default(),
+            aliases: Default::default(),
+            rtt: None,
+            bytes: Vec::new(),
+        }
+    }
+
     /// Reads and checks `path`.
     pub fn read(path: &Path) -> Result<Elf, ElfError> {
         let name = path.display().to_string();

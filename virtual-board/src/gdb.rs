@@ -194,6 +194,9 @@ impl std::fmt::Debug for Server<'_, '_> {
 impl<'a, 'e> Server<'a, 'e> {
     /// A server for `core` running `elf`, halted; `monitor coverage` writes to `coverage`.
     pub fn new(core: Core<'a>, elf: &'e Elf, coverage: Option<crate::coverage::Output>) -> Self {
+        let mut core = core;
+        core.halting().take();
+        core.halting().halt(crate::cpu::halt::DFSR_HALTED);
         Server {
             core,
             elf,
@@ -269,7 +272,7 @@ impl<'a, 'e> Server<'a, 'e> {
                     }
                 }
                 GdbStubStateMachine::CtrlCInterrupt(stub) => {
-                    self.mode = Mode::Halted;
+                    self.set_mode(Mode::Halted);
                     stub.interrupt_handled(
                         self,
                         Some(SingleThreadStopReason::Signal(Signal::SIGINT)),
@@ -293,7 +296,7 @@ impl<'a, 'e> Server<'a, 'e> {
                 Err(e) if e.is_connection_error() => return Ok(Ended::Dropped),
                 Err(_) => {
                     // gdbstub gives up on a packet it did not expect; the board does not.
-                    self.mode = Mode::Halted;
+                    self.set_mode(Mode::Halted);
                     if conn.borrow_mut().refuse().is_err() {
                         return Ok(Ended::Dropped);
                     }
@@ -350,7 +353,7 @@ impl<'a, 'e> Server<'a, 'e> {
 
     fn advance_once(&mut self) -> Result<Option<SingleThreadStopReason<u32>>, Stop> {
         if self.mode == Mode::Stepping {
-            self.mode = Mode::Halted;
+            self.set_mode(Mode::Halted);
             return Ok(Some(match self.core.step(self.elf)? {
                 Ran::Breakpoint => SingleThreadStopReason::Signal(Signal::SIGTRAP),
                 _ => SingleThreadStopReason::DoneStep,
@@ -362,7 +365,7 @@ impl<'a, 'e> Server<'a, 'e> {
         self.core.state_mut().attention = None;
         let stop = stop?;
         if stop.is_some() {
-            self.mode = Mode::Halted;
+            self.set_mode(Mode::Halted);
         }
         Ok(stop)
     }
@@ -418,7 +421,7 @@ impl<'a, 'e> Server<'a, 'e> {
                 Ok(None) if Instant::now() >= deadline => waited = Some(Waited::TimedOut),
                 Ok(None) => {}
                 Ok(Some(reason)) => {
-                    self.mode = Mode::Halted;
+                    self.set_mode(Mode::Halted);
                     self.stopped = Some(reason);
                     waited = Some(Waited::Halted);
                 }
@@ -432,6 +435,19 @@ impl<'a, 'e> Server<'a, 'e> {
         Ok(waited)
     }
 
+    /// What the debugger asked of the core, kept in the core's halting state too (DHCSR's
+    /// S_HALT, DFSR.HALTED: [`crate::cpu::halt`]), the one model a client reading the debug
+    /// registers through `m` and the debug port see.
+    fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
+        let halting = self.core.halting();
+        match mode {
+            Mode::Halted if !halting.halted => halting.halt(crate::cpu::halt::DFSR_HALTED),
+            Mode::Halted => {}
+            Mode::Running | Mode::Stepping => halting.halted = false,
+        }
+    }
+
     /// Whether the core runs (a debugger let it, or the last one detached).
     pub fn running(&self) -> bool {
         self.mode == Mode::Running
@@ -440,7 +456,7 @@ impl<'a, 'e> Server<'a, 'e> {
     /// Lets the core run with no debugger (after a detach, as a board runs when its probe
     /// lets go) or stops it.
     pub fn set_running(&mut self, on: bool) {
-        self.mode = if on { Mode::Running } else { Mode::Halted };
+        self.set_mode(if on { Mode::Running } else { Mode::Halted });
     }
 
     fn watched_kind(&self, addr: u32) -> Option<WatchKind> {
@@ -572,7 +588,7 @@ impl SingleRegisterAccess<()> for Server<'_, '_> {
 
 impl SingleThreadResume for Server<'_, '_> {
     fn resume(&mut self, _signal: Option<Signal>) -> Result<(), Stop> {
-        self.mode = Mode::Running;
+        self.set_mode(Mode::Running);
         Ok(())
     }
 
@@ -583,7 +599,7 @@ impl SingleThreadResume for Server<'_, '_> {
 
 impl SingleThreadSingleStep for Server<'_, '_> {
     fn step(&mut self, _signal: Option<Signal>) -> Result<(), Stop> {
-        self.mode = Mode::Stepping;
+        self.set_mode(Mode::Stepping);
         Ok(())
     }
 }

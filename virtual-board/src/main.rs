@@ -21,6 +21,7 @@
 //!
 //! - [`serve`]: one debugger at a time on the socket, the stub's attention between them
 //! - [`gdb`]: the GDB remote protocol and the `monitor` commands
+//! - [`dap`]: the debug port (`serve --dap`): pyOCD's remote-probe protocol, the SW-DP and AHB-AP
 //! - [`test_runner`]: `test`, embedded-test binaries from a reset each
 //! - [`person`]: `play`, the game at the terminal
 //! - [`glitch`]: a glitch trial (`monitor trial`): inject, play, answer
@@ -64,6 +65,7 @@ mod clock;
 mod conn;
 mod coverage;
 mod cpu;
+mod dap;
 mod elf;
 mod gdb;
 mod glitch;
@@ -101,9 +103,10 @@ struct Cli {
 /// What the board is built from: the ELF, the profile's wiring, the draw.
 #[derive(Debug, clap::Args)]
 struct BoardArgs {
-    /// The board ELF (`cargo fw` writes target/thumbv7em-none-eabihf/fw/firmware).
+    /// The board ELF (`cargo fw` writes target/thumbv7em-none-eabihf/fw/firmware). Only
+    /// `serve --dap` goes without: a blank chip, its flash erased, that a debugger downloads to.
     #[arg(long)]
-    elf: PathBuf,
+    elf: Option<PathBuf>,
     /// Board profile: a name or a profile file; its wiring is the virtual board's.
     #[arg(long, default_value = "nucleo-f446re")]
     profile: String,
@@ -162,9 +165,14 @@ enum Command {
     Serve {
         #[command(flatten)]
         board: BoardArgs,
-        /// Where: `unix:PATH` or `tcp:HOST:PORT`.
+        /// Serve a GDB remote stub here: `unix:PATH` or `tcp:HOST:PORT`.
+        #[arg(long, required_unless_present = "dap", conflicts_with = "dap")]
+        gdb: Option<String>,
+        /// Answer at the debug port here instead (`unix:PATH` or `tcp:HOST:PORT`): the SW-DP
+        /// and AHB-AP in pyOCD's remote-probe protocol (pyOCD's `-u remote:HOST:PORT`, and the
+        /// bench's `--probe dap:...` through probe-rs), the core running as on a board.
         #[arg(long)]
-        gdb: String,
+        dap: Option<String>,
     },
     /// Run an embedded-test binary's tests (the host side of its semihosting protocol), each
     /// from a reset, with libtest's output and exit status (0, 101 a test failed, 2 no tests).
@@ -281,7 +289,12 @@ fn build(args: &BoardArgs) -> anyhow::Result<(Elf, Board)> {
     if let Some(path) = &args.coverage {
         shards::safe::replaceable(path)?;
     }
-    let elf = Elf::read(&args.elf)?;
+    let elf = match &args.elf {
+        Some(path) => Elf::read(path)?,
+        None => anyhow::bail!(
+            "--elf: give the board ELF (cargo fw writes target/thumbv7em-none-eabihf/fw/firmware)"
+        ),
+    };
     // Its errors name the profile already.
     let profile = boards::file::load(&args.profile)?;
     let mut board = Board::new(profile, args.seed)?;
@@ -413,7 +426,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Test { board, libtest } => {
             let options = test_runner::Options::parse(&libtest).map_err(anyhow::Error::msg)?;
             let (elf, b) = build(&board)?;
-            let tests = test_runner::list(&board.elf.display().to_string(), &elf)?;
+            let name = board
+                .elf
+                .as_deref()
+                .unwrap_or(Path::new(""))
+                .display()
+                .to_string();
+            let tests = test_runner::list(&name, &elf)?;
             let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
             core.catch_breakpoints()
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -427,7 +446,48 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             write_coverage(&board, &elf, &core)?;
             Ok(ExitCode::from(status))
         }
-        Command::Serve { board, gdb } => {
+        Command::Serve {
+            board,
+            gdb: None,
+            dap: Some(dap),
+        } => {
+            let address = serve::Address::parse(&dap)?;
+            let (elf, b) = if board.elf.is_some() {
+                build(&board)?
+            } else {
+                // A blank chip: nothing but the board (its flash erased, as after a mass erase).
+                let profile = boards::file::load(&board.profile)?;
+                let mut b = Board::new(profile, board.seed)?;
+                for &fault in &board.faults {
+                    b.inject(fault)?;
+                }
+                (Elf::blank(), b)
+            };
+            let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
+            let mut target = dap::Target::default();
+            let quit = quit_flag();
+            let listener = serve::Listener::bind(&address)?;
+            let _socket = serve::SocketFile(match &address {
+                serve::Address::Unix(path) => Some(path.clone()),
+                serve::Address::Tcp(_) => None,
+            });
+            let (at, beyond) = listener.describe();
+            if beyond {
+                eprintln!(
+                    "virtual board: warning: {at} is reachable beyond this machine, and whoever \
+                     reaches it can read and write the board's memory and run it"
+                );
+            }
+            println!("virtual board: serving its debug port (SW-DP, AHB-AP) on {at}");
+            let _ = std::io::stdout().flush();
+            let started = std::time::Instant::now();
+            serve::serve_dap(&mut target, &mut core, &elf, &listener, &quit);
+            summary(&core, &elf, started);
+            write_coverage(&board, &elf, &core)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve { board, gdb, .. } => {
+            let gdb = gdb.context("serve: give --gdb or --dap")?;
             let address = serve::Address::parse(&gdb)?;
             let (elf, b) = build(&board)?;
             // The SRAM in a file beside the socket (or in the temporary folder for TCP), which

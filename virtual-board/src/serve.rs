@@ -299,7 +299,11 @@ const GRACE: Duration = Duration::from_secs(2);
 /// Accepts debuggers on a thread of its own: the first while none is attached goes to the
 /// server (`attached` set); another waits [`GRACE`] for the one attached to leave, and is
 /// refused ([`refuse`]) if it does not.
-fn accept_loop(listener: Listener, attached: Arc<AtomicBool>) -> Receiver<Stream> {
+fn accept_loop(
+    listener: Listener,
+    attached: Arc<AtomicBool>,
+    refuse: fn(Stream),
+) -> Receiver<Stream> {
     let (tx, rx) = std::sync::mpsc::channel();
     let waiting = Arc::new(AtomicUsize::new(0));
     std::thread::spawn(move || {
@@ -346,6 +350,53 @@ fn accept_loop(listener: Listener, attached: Arc<AtomicBool>) -> Receiver<Stream
     rx
 }
 
+/// Serves debuggers at the debug port (`--dap`, [`crate::dap`]) on `listener`, one at a time,
+/// until `quit` is set. Between debuggers the core runs as the last one left it.
+pub fn serve_dap(
+    target: &mut crate::dap::Target,
+    core: &mut crate::cpu::Core<'_>,
+    elf: &crate::elf::Elf,
+    listener: &Listener,
+    quit: &Arc<AtomicBool>,
+) -> Served {
+    let attached = Arc::new(AtomicBool::new(false));
+    let incoming = match listener.try_clone() {
+        Ok(clone) => accept_loop(clone, Arc::clone(&attached), crate::dap::refuse::<Stream>),
+        Err(e) => {
+            eprintln!("virtual board: cannot accept debuggers: {e}");
+            return Served::Quit;
+        }
+    };
+    let attention = Arc::new(AtomicBool::new(false));
+    loop {
+        if quit.load(Ordering::Relaxed) {
+            return Served::Quit;
+        }
+        let stream = match incoming.try_recv() {
+            Ok(stream) => stream,
+            Err(TryRecvError::Empty) => {
+                if !crate::dap::run_free(target, core, elf) {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                continue;
+            }
+            Err(TryRecvError::Disconnected) => return Served::Quit,
+        };
+        let ended = match crate::attention::Watched::new(
+            stream,
+            Arc::clone(&attention),
+            Arc::clone(quit),
+        ) {
+            Ok(watched) => crate::dap::session(target, core, elf, watched, &attention, quit),
+            Err(_) => crate::dap::Ended::Dropped,
+        };
+        attached.store(false, Ordering::SeqCst);
+        if ended == crate::dap::Ended::Quit {
+            return Served::Quit;
+        }
+    }
+}
+
 /// How serving ended.
 #[derive(Debug)]
 pub enum Served {
@@ -363,7 +414,7 @@ pub enum Served {
 pub fn serve(server: &mut Server<'_, '_>, listener: &Listener, quit: &Arc<AtomicBool>) -> Served {
     let attached = Arc::new(AtomicBool::new(false));
     let incoming = match listener.try_clone() {
-        Ok(clone) => accept_loop(clone, Arc::clone(&attached)),
+        Ok(clone) => accept_loop(clone, Arc::clone(&attached), refuse),
         Err(e) => {
             eprintln!("virtual board: cannot accept debuggers: {e}");
             return Served::Quit;

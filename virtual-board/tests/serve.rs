@@ -17,66 +17,8 @@ use std::time::{Duration, Instant};
 
 use gdb_probe::{Address, Gdb, Quirks};
 
-/// The loop's code at 0x08000008:
-/// `movs r0,#0; ldr r1,=0x20000000; 1: adds r0,#1; str r0,[r1]; b 1b; nop; .word 0x20000000`.
-const COUNTER: [u16; 8] = [
-    0x2000, 0x4902, 0x3001, 0x6008, 0xe7fc, 0xbf00, 0x0000, 0x2000,
-];
-/// The loop's first instruction (`adds`), where a breakpoint is hit on every pass.
-const LOOP: u32 = 0x0800_000c;
-/// Where the counter is stored.
-const COUNTER_AT: u32 = 0x2000_0000;
-
-/// GPIOC's clock on, then its IDR stored to SRAM in a loop (B1 is PC13, pulled up on the board,
-/// low when pressed), assembled by arm-none-eabi-as at 0x08000008: `ldr r1,=0x40023830; movs
-/// r0,#4; str r0,[r1]; ldr r1,=0x40020810; mov.w r2,#0x20000000; 1: ldr r0,[r1]; str r0,[r2];
-/// b 1b; .ltorg`.
-const BUTTON_READER: [u16; 14] = [
-    0x4904, 0x2004, 0x6008, 0x4904, 0xf04f, 0x5200, 0x6808, 0x6010, 0xe7fc, 0x0000, 0x3830, 0x4002,
-    0x0810, 0x4002,
-];
-
-/// A minimal ELF32 ARM executable: the vector table (SP, reset 0x08000009) and the loop.
-fn counter_elf(dir: &Path) -> PathBuf {
-    program_elf(dir, "counter.elf", &COUNTER)
-}
-
-/// A minimal ELF32 ARM executable: the vector table (SP, reset 0x08000009) and `code`.
-fn program_elf(dir: &Path, name: &str, code: &[u16]) -> PathBuf {
-    let mut image = Vec::new();
-    image.extend_from_slice(&0x2002_0000u32.to_le_bytes());
-    image.extend_from_slice(&0x0800_0009u32.to_le_bytes());
-    for &half in code {
-        image.extend_from_slice(&half.to_le_bytes());
-    }
-    let mut elf = vec![0u8; 52 + 32];
-    elf[..4].copy_from_slice(b"\x7fELF");
-    elf[4] = 1;
-    elf[5] = 1;
-    elf[6] = 1;
-    elf[16..18].copy_from_slice(&2u16.to_le_bytes());
-    elf[18..20].copy_from_slice(&40u16.to_le_bytes());
-    elf[20..24].copy_from_slice(&1u32.to_le_bytes());
-    elf[24..28].copy_from_slice(&0x0800_0009u32.to_le_bytes());
-    elf[28..32].copy_from_slice(&52u32.to_le_bytes());
-    elf[40..42].copy_from_slice(&52u16.to_le_bytes());
-    elf[42..44].copy_from_slice(&32u16.to_le_bytes());
-    elf[44..46].copy_from_slice(&1u16.to_le_bytes());
-    let word = |elf: &mut Vec<u8>, at: usize, v: u32| {
-        elf[at..at + 4].copy_from_slice(&v.to_le_bytes());
-    };
-    word(&mut elf, 52, 1);
-    word(&mut elf, 56, 84);
-    word(&mut elf, 60, 0x0800_0000);
-    word(&mut elf, 64, 0x0800_0000);
-    word(&mut elf, 68, image.len() as u32);
-    word(&mut elf, 72, image.len() as u32);
-    word(&mut elf, 76, 5);
-    elf.extend_from_slice(&image);
-    let path = dir.join(name);
-    std::fs::write(&path, elf).unwrap();
-    path
-}
+mod common;
+use common::*;
 
 /// A served board, killed if a test fails before it ends.
 struct Served {
@@ -1004,4 +946,36 @@ fn a_breakpoint_met_in_a_wait_ends_it_and_is_reported_after_its_answer() {
     assert!(start.elapsed() < Duration::from_secs(4));
     assert_eq!(ask(&mut s, "pf"), "0c000008", "PC at the loop");
     assert!(board.alive());
+}
+
+#[test]
+fn a_gdb_client_reads_the_halt_in_dhcsr_as_the_debug_port_does() {
+    // One model of halting debug (ARMv7-M ARM C1.6.3) behind both sockets: the stub halted
+    // at attach reads S_HALT and C_DEBUGEN; let run, the same register says it runs.
+    let dir = tempfile::tempdir().unwrap();
+    let elf = counter_elf(dir.path());
+    let board = Served::start(&elf, &dir.path().join("gdb.sock"));
+    let mut s = board.connect();
+    let dhcsr = |s: &mut UnixStream| {
+        let hex = ask(s, "mE000EDF0,4");
+        u32::from_le_bytes(
+            (0..4)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+                .collect::<Vec<_>>()
+                .try_into()
+                .unwrap(),
+        )
+    };
+    let halted = dhcsr(&mut s);
+    assert_eq!(
+        halted & 0x0002_0001,
+        0x0002_0001,
+        "S_HALT, C_DEBUGEN: {halted:#x}"
+    );
+    s.write_all(&packet("c")).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    s.write_all(b"\x03").unwrap();
+    let (_, stop) = reply(&mut s);
+    assert!(stop.starts_with('S') || stop.starts_with('T'), "{stop}");
+    assert_ne!(dhcsr(&mut s) & (1 << 17), 0, "halted again by Ctrl-C");
 }

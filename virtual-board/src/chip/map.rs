@@ -8,8 +8,9 @@ use std::any::Any;
 use boards::Port;
 
 use super::adc::Adc1;
+use super::coresight::Identified;
 use super::dbgmcu::Dbgmcu;
-use super::debug::{Dwt, Fpb};
+use super::debug::{Dwt, Fpb, Itm};
 use super::flash::FlashInterface;
 use super::gpio::Gpio;
 use super::iwdg::Iwdg;
@@ -138,6 +139,39 @@ pub const MAP: &[Block] = &[
         size: 0x400,
         name: "DBGMCU",
         model: || Box::new(Dbgmcu::default()),
+    },
+    // What a debugger reads to find the core (`coresight`): the SCS's identification past
+    // the SCB's registers, the trace units' (only their identification is modelled), and the
+    // ROM table.
+    Block {
+        base: 0xE000_EFA0,
+        size: 0x60,
+        name: "SCS",
+        model: || Box::new(Identified::new("SCS", 0xFA0)),
+    },
+    Block {
+        base: 0xE000_0000,
+        size: 0x1000,
+        name: "ITM",
+        model: || Box::new(Itm::default()),
+    },
+    Block {
+        base: 0xE004_0000,
+        size: 0x1000,
+        name: "TPIU",
+        model: || Box::new(Identified::new("TPIU", 0)),
+    },
+    Block {
+        base: 0xE004_1000,
+        size: 0x1000,
+        name: "ETM",
+        model: || Box::new(Identified::new("ETM", 0)),
+    },
+    Block {
+        base: super::coresight::ROM,
+        size: 0x1000,
+        name: "ROM",
+        model: || Box::new(Identified::new("ROM", 0)),
     },
 ];
 
@@ -454,7 +488,8 @@ mod tests {
 
     #[test]
     fn the_mmio_pages_are_the_models_pages_and_the_bit_band_alias() {
-        // The pages the core mapped by hand before the map drove them.
+        // The pages the core mapped by hand before the map drove them, and the debug
+        // components' (the ROM table's walk).
         assert_eq!(
             pages(),
             [
@@ -464,10 +499,15 @@ mod tests {
                 (0x4002_1000, 0x1000),
                 (0x4002_3000, 0x1000),
                 (0x4200_0000, 0x0200_0000),
+                // ITM, DWT, FPB, the SCS; TPIU, ETM, DBGMCU; the ROM table.
+                (0xE000_0000, 0x1000),
                 (0xE000_1000, 0x1000),
                 (0xE000_2000, 0x1000),
                 (0xE000_E000, 0x1000),
+                (0xE004_0000, 0x1000),
+                (0xE004_1000, 0x1000),
                 (0xE004_2000, 0x1000),
+                (0xE00F_F000, 0x1000),
             ]
         );
     }

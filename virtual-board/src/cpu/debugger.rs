@@ -180,4 +180,35 @@ impl Core<'_> {
         let _ = self.uc.ctl_flush_tlb();
         true
     }
+
+    /// Makes the FPB's and DWT's enabled comparators the core's halts, when a write changed
+    /// them since the last look (a generation count each): code comparators as breakpoints
+    /// (beside a GDB client's `Z0`s, which the FPB does not show), DWT comparators as
+    /// watchpoints. The debug port calls it after a debugger's writes.
+    pub fn sync_comparators(&mut self) {
+        use crate::chip::debug::{Dwt, Fpb};
+        let chip = self.uc.get_data().board.chip();
+        let generation = (chip.get::<Fpb>().generation, chip.get::<Dwt>().generation);
+        if generation == self.comparators.0 {
+            return;
+        }
+        self.comparators.0 = generation;
+        let (breaks, watches) = (chip.get::<Fpb>().breakpoints(), chip.get::<Dwt>().watches());
+        for at in std::mem::take(&mut self.comparators.1) {
+            self.remove_breakpoint(at);
+        }
+        for (addr, len, _, _) in std::mem::take(&mut self.comparators.2) {
+            self.unwatch(addr, len);
+        }
+        for at in breaks {
+            if !self.breakpoints().contains(&at) && self.add_breakpoint(at) {
+                self.comparators.1.push(at);
+            }
+        }
+        for watch @ (addr, len, read, write) in watches {
+            if self.watch(addr, len, read, write) {
+                self.comparators.2.push(watch);
+            }
+        }
+    }
 }

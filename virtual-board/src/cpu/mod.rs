@@ -20,6 +20,7 @@ use crate::sram::Sram;
 use crate::stop::{Access, Place, Refusal, Stop};
 
 mod debugger;
+pub mod halt;
 mod hooks;
 mod instant;
 mod registers;
@@ -132,7 +133,16 @@ pub struct Core<'a> {
     /// xPSR alone left CONTROL.FPCA from the run before, and with it set unicorn skipped
     /// instructions after a return (the on-target tests' heapless panic, README.md).
     power_on: Context,
+    /// Halting debug (DHCSR, DCRSR, DCRDR, DEMCR, DFSR): in the debug domain, kept across
+    /// system resets.
+    halting: halt::Halting,
+    /// The FPB's and DWT's comparators the core halts at now, and the units' generations
+    /// when they were read ([`Core::sync_comparators`]).
+    comparators: Comparators,
 }
+
+/// See [`Core::comparators`](Core).
+type Comparators = ((u64, u64), Vec<u32>, Vec<crate::chip::debug::Watch>);
 
 impl std::fmt::Debug for Core<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -284,7 +294,12 @@ impl<'a> Core<'a> {
             watches: Vec::new(),
             breaks: HashMap::new(),
             breakpoints: Vec::new(),
+            halting: halt::Halting::default(),
+            comparators: Default::default(),
         };
+        // Erased flash reads 0xFF (RM0390 3.6.3); the ELF's segments are written over it.
+        core.uc
+            .mem_write(u64::from(FLASH.start), &vec![0xFF; FLASH.size as usize])?;
         core.load(elf)?;
         core.reset()?;
         Ok(core)
@@ -351,6 +366,7 @@ impl<'a> Core<'a> {
         self.uc.reg_write(RegisterARM::MSP, u64::from(sp))?;
         self.uc.reg_write(RegisterARM::XPSR, XPSR_THUMB)?;
         self.uc.reg_write(RegisterARM::PC, u64::from(pc & !1))?;
+        self.halting.after_reset();
         Ok(())
     }
 
@@ -546,7 +562,8 @@ impl<'a> Core<'a> {
         }
     }
 
-    /// A debugger's read: memory directly, peripherals through their models.
+    /// A debugger's read: memory directly, the halting-debug registers ([`halt`]) and the
+    /// peripherals through their models.
     pub fn read_memory(&mut self, address: u32, buf: &mut [u8]) -> Result<(), Refusal> {
         if FLASH.holds(address, buf.len() as u32) || SRAM.holds(address, buf.len() as u32) {
             return self
@@ -554,10 +571,22 @@ impl<'a> Core<'a> {
                 .mem_read(u64::from(address), buf)
                 .map_err(|_| Refusal::Unmodelled(self.state().board.access(address, None, 1)));
         }
+        // A word read once for all its bytes (a read may have effects: S_RESET_ST clears).
+        let mut word = None;
         for (i, byte) in buf.iter_mut().enumerate() {
             let at = address + i as u32;
-            let word = self.uc.get_data_mut().board.read(at & !3, 4)?;
-            *byte = (word >> (8 * (at & 3))) as u8;
+            let value = match word {
+                Some((w, value)) if w == at & !3 => value,
+                _ => {
+                    let value = match self.debug_register(at & !3, None) {
+                        Some(value) => value,
+                        None => self.uc.get_data_mut().board.read(at & !3, 4)?,
+                    };
+                    word = Some((at & !3, value));
+                    value
+                }
+            };
+            *byte = (value >> (8 * (at & 3))) as u8;
         }
         Ok(())
     }
@@ -588,10 +617,10 @@ impl<'a> Core<'a> {
         }
         for (i, word) in bytes.chunks(4).enumerate() {
             let value = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-            self.uc
-                .get_data_mut()
-                .board
-                .write(address + 4 * i as u32, 4, value)?;
+            let at = address + 4 * i as u32;
+            if self.debug_register(at, Some(value)).is_none() {
+                self.uc.get_data_mut().board.write(at, 4, value)?;
+            }
         }
         if self.uc.get_data().board.reset_requested {
             let _ = self.reset();
@@ -606,7 +635,7 @@ mod tests {
 
     /// An ELF of `code` (Thumb halfwords) at the reset vector, 0x0800_0008, the stack at the
     /// top of SRAM; and a core at its reset.
-    fn program(code: &[u16]) -> (Elf, Core<'static>) {
+    pub(super) fn program(code: &[u16]) -> (Elf, Core<'static>) {
         let mut flash = Vec::new();
         flash.extend((SRAM.start + SRAM.size).to_le_bytes());
         flash.extend((FLASH.start + 8 + 1).to_le_bytes());

@@ -1,0 +1,413 @@
+//! `serve --dap`: the board answered at its debug port, as a probe drives an STM32F446 over SWD.
+//! A debugger's requests (pyOCD's remote-probe protocol, [`wire`]) reach the SW-DP and AHB-AP
+//! ([`port`]), whose bus is the core's: memory and the chip's models, the halting-debug
+//! registers ([`crate::cpu::halt`]), the FPB's and DWT's comparators, the ROM table
+//! ([`crate::chip::coresight`]). Between requests the core runs unless a debugger halted it, so
+//! an access reaches the bus while the firmware runs, as an AHB-AP's does (RTT is read so).
+//!
+//! A fault of the core (an access to nothing, an undefined instruction, a chip rule) locks it
+//! up as the chip does without a fault handler (DHCSR.S_LOCKUP, the reason on stderr): a
+//! debugger can still halt it, reset it and download a firmware. A blank chip (no `--elf`)
+//! locks up at once, on its erased vector table.
+
+pub mod port;
+pub mod wire;
+
+use std::io::{ErrorKind, Read, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use boards::virtual_board::{Lit, Monitor};
+use serde_json::{Value, json};
+
+use crate::board::ResetCause;
+use crate::chip::debug::Dwt;
+use crate::conn::Socket;
+use crate::cpu::halt::{DFSR_BKPT, DFSR_DWTTRAP, DFSR_HALTED};
+use crate::cpu::{Core, Ran};
+use crate::elf::Elf;
+use crate::stop::Stop;
+
+use port::{Ack, Bus, Port};
+use wire::{Request, Status};
+
+/// Instructions between two looks at the socket while the core runs (as the GDB stub's).
+const SLICE: u64 = 50_000;
+
+/// How long an idle session waits for a byte before it looks at the quit flag.
+const IDLE_POLL: Duration = Duration::from_millis(100);
+
+/// How a debugger's session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The connection closed: the board runs on as it was.
+    Dropped,
+    /// The server was told to quit (a signal).
+    Quit,
+}
+
+/// What a debug port session keeps besides the core.
+#[derive(Debug, Default)]
+pub struct Target {
+    port: Port,
+    /// nRST held (`assert_reset`): the core does not run.
+    reset_held: bool,
+    /// The core executed WFI: nothing wakes it (no interrupt is modelled) but a debugger.
+    asleep: bool,
+}
+
+/// The core's bus as the AP sees it: memory, the halting-debug registers and the models, as
+/// a debugger's access reaches them ([`Core::read_memory`]).
+struct CoreBus<'c, 'a> {
+    core: &'c mut Core<'a>,
+}
+
+/// The FPB's and DWT's blocks: a write there may change the core's halts.
+fn comparator_block(address: u32) -> bool {
+    matches!(address & !0xFFF, 0xE000_1000 | 0xE000_2000)
+}
+
+impl Bus for CoreBus<'_, '_> {
+    fn read(&mut self, address: u32, size: u32) -> Result<u32, ()> {
+        let mut bytes = [0u8; 4];
+        self.core
+            .read_memory(address, &mut bytes[..size as usize])
+            .map_err(|_| ())?;
+        Ok(u32::from_le_bytes(bytes))
+    }
+
+    fn write(&mut self, address: u32, size: u32, value: u32) -> Result<(), ()> {
+        let bytes = value.to_le_bytes();
+        self.core
+            .write_memory(address, &bytes[..size as usize])
+            .map_err(|_| ())?;
+        if comparator_block(address) {
+            self.core.sync_comparators();
+        }
+        Ok(())
+    }
+}
+
+/// An answer to one request: its JSON line.
+fn respond(
+    target: &mut Target,
+    core: &mut Core<'_>,
+    elf: &Elf,
+    id: i64,
+    request: Request,
+) -> String {
+    let ack = |Ack::Fault| {
+        wire::error(
+            id,
+            Status::Fault,
+            "FAULT acknowledge (a sticky error is set)",
+        )
+    };
+    let ok = |value: Option<Value>| wire::answer(id, value);
+    let mut bus = CoreBus { core };
+    match request {
+        Request::Hello(v) if v == wire::VERSION => ok(None),
+        Request::Hello(v) => wire::error(
+            id,
+            Status::General,
+            &format!(
+                "client requested unsupported protocol version {v} (expected {})",
+                wire::VERSION
+            ),
+        ),
+        Request::ReadProperty(name) => match name.as_str() {
+            "vendor_name" => ok(Some(json!("birdcage"))),
+            "product_name" => ok(Some(json!("virtual NUCLEO-F446RE"))),
+            "supported_wire_protocols" => ok(Some(json!(["DEFAULT", "SWD"]))),
+            "wire_protocol" => ok(Some(json!("SWD"))),
+            "capabilities" => ok(Some(json!(["SWJ_SEQUENCE"]))),
+            "unique_id" => ok(Some(json!("virtual-board"))),
+            "is_open" => ok(Some(json!(true))),
+            _ => wire::error(
+                id,
+                Status::General,
+                &format!("unknown property name '{name}' requested"),
+            ),
+        },
+        Request::Nothing
+        | Request::SetClock(_)
+        | Request::SwjSequence(..)
+        | Request::MemoryInterface => ok(None),
+        Request::Connect(protocol) if protocol == "SWD" || protocol == "DEFAULT" => ok(None),
+        Request::Connect(protocol) => wire::error(
+            id,
+            Status::General,
+            &format!("{protocol}: this DAP speaks SWD only (the STM32F446's SW-DP)"),
+        ),
+        Request::Reset => {
+            hard_reset(target, bus.core);
+            ok(None)
+        }
+        Request::AssertReset(on) => {
+            target.reset_held = on;
+            if on {
+                hard_reset(target, bus.core);
+            }
+            ok(None)
+        }
+        Request::IsResetAsserted => ok(Some(json!(target.reset_held))),
+        Request::ReadDp(addr) => match target.port.read_dp(addr) {
+            Ok(v) => ok(Some(json!(v))),
+            Err(a) => ack(a),
+        },
+        Request::WriteDp(addr, value) => match target.port.write_dp(addr, value) {
+            Ok(()) => ok(None),
+            Err(a) => ack(a),
+        },
+        Request::ReadAp(addr) => match target.port.read_ap(addr, &mut bus) {
+            Ok(v) => ok(Some(json!(v))),
+            Err(a) => ack(a),
+        },
+        Request::WriteAp(addr, value) => match target.port.write_ap(addr, value, &mut bus) {
+            Ok(()) => ok(None),
+            Err(a) => ack(a),
+        },
+        Request::ReadApMultiple(addr, count) => {
+            let mut values = Vec::with_capacity(count);
+            for _ in 0..count {
+                match target.port.read_ap(addr, &mut bus) {
+                    Ok(v) => values.push(v),
+                    Err(a) => return ack(a),
+                }
+            }
+            ok(Some(json!(values)))
+        }
+        Request::WriteApMultiple(addr, values) => {
+            for v in values {
+                if let Err(a) = target.port.write_ap(addr, v, &mut bus) {
+                    return ack(a);
+                }
+            }
+            ok(None)
+        }
+        Request::Monitor(text) => ok(Some(json!(monitor(bus.core, elf, &text)))),
+    }
+}
+
+/// nRST: a system reset (the debug domain stays, as on the chip: RM0390 33.3).
+fn hard_reset(target: &mut Target, core: &mut Core<'_>) {
+    target.asleep = false;
+    core.halting().lockup = false;
+    let _ = core.reset();
+}
+
+/// The bench's commands a board has no register for (`boards::virtual_board::Monitor`), those
+/// that make sense over the debug port.
+fn monitor(core: &mut Core<'_>, elf: &Elf, text: &str) -> String {
+    match text.parse::<Monitor>() {
+        Ok(Monitor::Game(n)) => {
+            core.state_mut().board.cage().start_game(n);
+            String::new()
+        }
+        Ok(Monitor::Leds) => {
+            let shown = core.state().board.leds();
+            Lit {
+                rows: shown.rows,
+                columns: shown.columns,
+            }
+            .to_string()
+        }
+        Ok(Monitor::Coverage) => {
+            let state = core.state();
+            crate::coverage::write_profile(elf, &state.profile);
+            crate::stack::write_report(elf, &state.deepest);
+            crate::speed::write_report(&state.speed, &state.board, state.instructions);
+            String::new()
+        }
+        Ok(other) => format!("{other:?}: not offered over the debug port (use --gdb)"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// A connection's bytes, split into lines.
+struct Lines<S: Socket> {
+    socket: S,
+    held: Vec<u8>,
+    /// The line being read is longer than [`wire::MAX_LINE`]: dropped up to its end.
+    overlong: bool,
+}
+
+impl<S: Socket> Lines<S> {
+    /// The next whole line within `wait` (`None`: none yet); `Err`: the connection ended.
+    fn next(&mut self, wait: Option<Duration>) -> std::io::Result<Option<Result<String, ()>>> {
+        loop {
+            if let Some(end) = self.held.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = self.held.drain(..=end).collect();
+                if std::mem::take(&mut self.overlong) {
+                    return Ok(Some(Err(())));
+                }
+                return Ok(Some(String::from_utf8(line).map_err(|_| ())));
+            }
+            if self.held.len() > wire::MAX_LINE {
+                self.held.clear();
+                self.overlong = true;
+            }
+            match wait {
+                None => self.socket.set_nonblocking(true)?,
+                Some(wait) => {
+                    self.socket.set_nonblocking(false)?;
+                    self.socket.set_read_timeout(Some(wait))?;
+                }
+            }
+            let mut buf = [0u8; 4096];
+            match self.socket.read(&mut buf) {
+                Ok(0) => return Err(ErrorKind::UnexpectedEof.into()),
+                Ok(n) => self.held.extend_from_slice(&buf[..n]),
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) -> std::io::Result<()> {
+        self.socket.set_nonblocking(false)?;
+        self.socket.write_all(line.as_bytes())?;
+        self.socket.write_all(b"\n")?;
+        self.socket.flush()
+    }
+}
+
+/// Serves one debugger on `socket` until it closes the connection or `quit` is set. The core
+/// runs between requests unless halted; a firmware's fault locks it up (said on stderr).
+pub fn session<S: Socket>(
+    target: &mut Target,
+    core: &mut Core<'_>,
+    elf: &Elf,
+    socket: S,
+    attention: &Arc<AtomicBool>,
+    quit: &AtomicBool,
+) -> Ended {
+    let mut lines = Lines {
+        socket,
+        held: Vec::new(),
+        overlong: false,
+    };
+    loop {
+        if quit.load(Ordering::Relaxed) {
+            return Ended::Quit;
+        }
+        let runs = runs(target, core);
+        attention.store(false, Ordering::SeqCst);
+        let wait = if runs { None } else { Some(IDLE_POLL) };
+        match lines.next(wait) {
+            Err(_) => return Ended::Dropped,
+            Ok(Some(line)) => {
+                let reply = match line.map_err(|()| wire::Refused {
+                    id: -1,
+                    why: "invalid request format".to_string(),
+                }) {
+                    Ok(text) => match Request::parse(text.trim()) {
+                        Ok((id, request)) => respond(target, core, elf, id, request),
+                        Err(refused) => wire::error(refused.id, Status::General, &refused.why),
+                    },
+                    Err(refused) => wire::error(refused.id, Status::General, &refused.why),
+                };
+                if lines.send(&reply).is_err() {
+                    return Ended::Dropped;
+                }
+            }
+            Ok(None) if runs => advance(target, core, elf, attention),
+            Ok(None) => {}
+        }
+    }
+}
+
+/// Runs the core a slice with no debugger attached, if it may run: whether it did.
+pub fn run_free(target: &mut Target, core: &mut Core<'_>, elf: &Elf) -> bool {
+    let runs = runs(target, core);
+    if runs {
+        advance(target, core, elf, &Arc::new(AtomicBool::new(false)));
+    }
+    runs
+}
+
+/// Whether the core runs now.
+fn runs(target: &Target, core: &mut Core<'_>) -> bool {
+    let halting = core.halting();
+    !target.reset_held && !target.asleep && !halting.halted && !halting.lockup
+}
+
+/// Runs the core a slice (or the step a debugger asked for); a stop it reaches halts it.
+fn advance(target: &mut Target, core: &mut Core<'_>, elf: &Elf, attention: &Arc<AtomicBool>) {
+    let stepping = std::mem::take(&mut core.halting().step);
+    let ran = if stepping {
+        core.step(elf)
+    } else {
+        core.state_mut().attention = Some(Arc::clone(attention));
+        let ran = core.run_slice(u64::MAX, SLICE, elf);
+        core.state_mut().attention = None;
+        ran
+    };
+    core.halting().retired();
+    let debugging = core.halting().enabled();
+    match ran {
+        Ok(Ran::Breakpoint) if debugging => core.halting().halt(DFSR_BKPT),
+        Ok(Ran::Watched(address)) if debugging => {
+            core.state_mut()
+                .board
+                .chip_mut()
+                .get_mut::<Dwt>()
+                .matched(address);
+            core.halting().halt(DFSR_DWTTRAP);
+        }
+        Ok(_) if stepping => core.halting().halt(DFSR_HALTED),
+        Ok(Ran::Sleeps) => target.asleep = true,
+        Ok(Ran::Slice | Ran::Reset(ResetCause::Software)) => {}
+        Ok(Ran::Reset(ResetCause::Watchdog)) => {
+            eprintln!("virtual board: {}", crate::board::WATCHDOG_RESET);
+        }
+        // A `bkpt` or a comparator with halting debug off: a HardFault on the chip, which
+        // has no handler here: the core locks up.
+        Ok(Ran::Breakpoint | Ran::Watched(_)) => lock_up(core, "a breakpoint with debug off"),
+        Err(stop) => lock_up(core, &stop_line(&stop)),
+    }
+}
+
+fn stop_line(stop: &Stop) -> String {
+    stop.to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The core locks up (ARMv7-M B1.5.15: a fault it cannot take), said once on stderr.
+fn lock_up(core: &mut Core<'_>, why: &str) {
+    eprintln!("virtual board: the core locked up: {why}");
+    core.halting().lockup = true;
+}
+
+/// Refuses a second debugger: its first line answered with pyOCD's error form, then closed.
+pub fn refuse<S: Read + Write>(mut stream: S) {
+    let mut buf = [0u8; 512];
+    let _ = stream.read(&mut buf);
+    let _ = writeln!(
+        stream,
+        "{}",
+        wire::error(
+            -1,
+            Status::General,
+            "another debugger is attached to this virtual board (one at a time)"
+        )
+    );
+    let _ = stream.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_comparator_blocks_are_the_dwts_and_the_fpbs() {
+        assert!(comparator_block(0xE000_1020) && comparator_block(0xE000_2008));
+        assert!(!comparator_block(0xE000_EDF0));
+    }
+}
