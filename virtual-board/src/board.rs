@@ -15,6 +15,7 @@ use emulator::emulated::{CageSampler, EmulatedCage};
 use firmware::LedPattern;
 use heuristic::{EdgeState, Node, Position, Side, Size};
 
+use crate::chip::flash::{FlashInterface, RdpLevelError};
 use crate::chip::gpio::{Gpio, Mode, Outside};
 use crate::chip::iwdg::Iwdg;
 use crate::chip::peripheral::Event;
@@ -72,6 +73,8 @@ pub struct Board {
     faults: Vec<BoardFault>,
     /// The next conversion's code has these bits flipped (a glitch trial's ADC fault).
     pub adc_flip: Option<u16>,
+    /// Flash an erase started (first address, bytes): the core erases its memory there.
+    erase: Option<(u32, u32)>,
 }
 
 impl std::fmt::Debug for Board {
@@ -114,6 +117,7 @@ impl Board {
             conversions: 0,
             faults: Vec::new(),
             adc_flip: None,
+            erase: None,
         };
         board.attach_button();
         board.wire_cage();
@@ -169,6 +173,7 @@ impl Board {
         self.due = self.chip.due();
         self.chain = Chain::new(usize::from(self.wiring.fixture.devices));
         self.reset_requested = false;
+        self.erase = None;
         self.cause = ResetCause::Software;
         self.wire_cage();
     }
@@ -292,6 +297,10 @@ impl Board {
                 self.reset_requested = true;
                 Ok(())
             }
+            Event::Erase(start, len) => {
+                self.erase = Some((start, len));
+                Ok(())
+            }
         };
         result.map_err(|f| self.chip.complete(f, written.address, Some(written.value)))
     }
@@ -317,6 +326,47 @@ impl Board {
     /// Whether the watchdog runs and was fed within its period (a still-running core's).
     pub fn watchdog_fed(&self) -> bool {
         self.chip.get::<Iwdg>().fed_by(self.cycles)
+    }
+
+    /// The flash interface (its read-out protection level, its state).
+    pub fn flash(&self) -> &FlashInterface {
+        self.chip.get::<FlashInterface>()
+    }
+
+    /// Starts the board's flash at read-out protection level `level` (0 or 1), as a chip
+    /// programmed so and powered on (`serve --rdp 1`).
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the debug port (src/dap/) calls it")
+    )]
+    pub fn set_rdp_level(&mut self, level: u8) -> Result<(), RdpLevelError> {
+        self.chip.get_mut::<FlashInterface>().set_rdp_level(level)
+    }
+
+    /// A store of `size` bytes of `data` to flash at `address`, whose bytes hold `old`: what
+    /// the flash interface programs there (`None`: an error flag instead), time moved on by
+    /// any operation it waited for ([`FlashInterface::program`]).
+    pub fn program_flash(
+        &mut self,
+        address: u32,
+        size: usize,
+        data: u32,
+        old: u32,
+    ) -> Result<Option<u32>, Refusal> {
+        let sysclk = self.chip.get::<Rcc>().clocks().sysclk;
+        let now = self.cycles;
+        let programmed = self
+            .chip
+            .get_mut::<FlashInterface>()
+            .program(address, size, data, old, now, sysclk)?;
+        self.cycles += programmed.stall;
+        Ok(programmed.value)
+    }
+
+    /// The erase a write to FLASH_CR started, once (first address, bytes), for the core to
+    /// make on its memory.
+    pub fn take_erase(&mut self) -> Option<(u32, u32)> {
+        self.erase.take()
     }
 
     /// The peripheral and register at `address`, for a fault.

@@ -150,18 +150,19 @@ fn an_unmodelled_register_read_stops_with_its_name_direction_and_exact_pc() {
 #[test]
 fn an_unmodelled_register_in_a_modelled_page_stops_at_its_instruction_block() {
     let dir = tempfile::tempdir().unwrap();
-    // The same, reading FLASH_KEYR: its page holds RCC and FLASH_ACR, which are modelled, so
+    // The same, reading RCC_AHB2RSTR: its page holds RCC and FLASH, which are modelled, so
     // the model refuses it and names the block the access was made in.
     let code = [
-        0x01, 0x48, 0x01, 0x68, 0xFE, 0xE7, 0x00, 0x00, 0x04, 0x3C, 0x02, 0x40,
+        0x01, 0x48, 0x01, 0x68, 0xFE, 0xE7, 0x00, 0x00, 0x14, 0x38, 0x02, 0x40,
     ];
-    let elf = write(&dir, "keyr.elf", &program(&code));
+    let elf = write(&dir, "ahb2rstr.elf", &program(&code));
     let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "virtual board: the firmware made a read of FLASH_KEYR (0x40023c04) at the \
-             instruction block at PC 0x08000008, which the virtual board does not model"
+            "virtual board: the firmware made a read of RCC register at offset 0x014 \
+             (0x40023814) at the instruction block at PC 0x08000008, which the virtual board \
+             does not model"
         ),
         "{}",
         stderr(&out)
@@ -190,11 +191,15 @@ fn code_run_from_sram_and_a_store_to_flash_stop_the_run_with_their_pc() {
     ];
     let elf = write(&dir, "flash.elf", &program(&code));
     let out = board().args(["run", "--elf"]).arg(&elf).output().unwrap();
-    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    // Flash is written only through the flash interface, with FLASH_CR.PG set: a
+    // configuration fault (RM0390 3.5.4).
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "the firmware made a write of 0x0000005a to 0x08000100 at PC 0x0800000c, which \
-             the virtual board does not model"
+            "configuration fault at PC 0x0800000c: a 4-byte store of 0x5a to flash at \
+             0x08000100 with FLASH_CR = 0x80000000 (locked): flash is programmed only with CR \
+             unlocked and PG set; the chip sets PGSERR and writes nothing (RM0390 3.5.4, \
+             standard programming; 3.8.4, PGSERR)"
         ),
         "{}",
         stderr(&out)

@@ -101,6 +101,9 @@ pub enum Event {
     Outputs(Port, u32),
     /// AIRCR.SYSRESETREQ: a system reset.
     SystemReset,
+    /// FLASH_CR.STRT: erase these bytes of flash (first address, length) to 0xFF, which the
+    /// core holds (RM0390 3.5.3).
+    Erase(u32, u32),
 }
 
 /// The placeholder a model leaves in the chip's list while it is being accessed.

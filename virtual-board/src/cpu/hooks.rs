@@ -40,8 +40,79 @@ pub(super) fn mmio_write(uc: &mut Unicorn<'_, State>, address: u64, size: usize,
         Ok(()) if uc.get_data().board.reset_requested => {
             let _ = uc.emu_stop();
         }
-        Ok(()) => {}
+        Ok(()) => {
+            if let Err(fault) = erase_started(uc) {
+                stop_in_block(uc, fault);
+            }
+        }
         Err(fault) => stop_in_block(uc, fault),
+    }
+}
+
+/// Erases in memory the flash an erase just started on (FLASH_CR.STRT), if one did.
+pub(super) fn erase_started(uc: &mut Unicorn<'_, State>) -> Result<(), Refusal> {
+    let Some((start, len)) = uc.get_data_mut().board.take_erase() else {
+        return Ok(());
+    };
+    uc.mem_write(u64::from(start), &vec![0xFF; len as usize])
+        .map_err(|_| Refusal::Unmodelled(uc.get_data().board.access(start, Some(0xFF), 1)))?;
+    code_changed(uc, start, len);
+    Ok(())
+}
+
+/// Flash at `start..start + len` holds new bytes: the code translated from it is dropped
+/// (qemu's translation blocks), and the block lengths counted so far, at the next block.
+pub(super) fn code_changed(uc: &mut Unicorn<'_, State>, start: u32, len: u32) {
+    let _ = uc.ctl_remove_cache(u64::from(start), u64::from(start) + u64::from(len));
+    uc.get_data_mut().lengths_stale = true;
+}
+
+/// A store of `size` bytes of `value` to flash at `address` through the flash interface (the
+/// core's, or a debugger's bus write): programmed as the interface says (old AND data), an
+/// error flag set in FLASH_SR, or refused (PG not set: a configuration fault).
+pub(super) fn program_flash(
+    uc: &mut Unicorn<'_, State>,
+    address: u32,
+    size: usize,
+    value: u32,
+) -> Result<(), Refusal> {
+    let unreadable = |uc: &Unicorn<'_, State>| {
+        Refusal::Unmodelled(uc.get_data().board.access(address, Some(value), size))
+    };
+    let mut old = [0u8; 4];
+    uc.mem_read(u64::from(address), &mut old[..size])
+        .map_err(|_| unreadable(uc))?;
+    let old = u32::from_le_bytes(old);
+    let programmed = uc
+        .get_data_mut()
+        .board
+        .program_flash(address, size, value, old)?;
+    // Unchanged bytes are not written again: each write to the read-only region rebuilds
+    // unicorn's memory map twice (uc.c, uc_mem_write's `readonly_mem`).
+    if let Some(new) = programmed.filter(|&new| new != old) {
+        uc.mem_write(u64::from(address), &new.to_le_bytes()[..size])
+            .map_err(|_| unreadable(uc))?;
+        code_changed(uc, address, size as u32);
+    }
+    Ok(())
+}
+
+/// A store by the core to flash, which unicorn maps read-only: the WRITE_PROT hook, called
+/// before the store with its exact PC. The flash interface programs it ([`program_flash`]);
+/// the store itself, let through (`true`), is then discarded by unicorn, which drops writes to
+/// a read-only RAM region (cputlb.c: `TLB_DISCARD_WRITE`). An unaligned store is let through
+/// untouched: unicorn makes it again as byte stores (store_helper's `do_unaligned_access`),
+/// which come here each, as the core's bus splits it (ARMv7-M ARM A3.2.1).
+fn flash_store(uc: &mut Unicorn<'_, State>, address: u32, size: usize, value: u32) -> bool {
+    if size > 1 && !address.is_multiple_of(size as u32) {
+        return true;
+    }
+    match program_flash(uc, address, size, value) {
+        Ok(()) => true,
+        Err(fault) => {
+            stop_with(uc, fault);
+            false
+        }
     }
 }
 
@@ -53,6 +124,9 @@ pub(super) fn invalid_access(
     size: usize,
     value: i64,
 ) -> bool {
+    if kind == MemType::WRITE_PROT && FLASH.holds(address as u32, size as u32) {
+        return flash_store(uc, address as u32, size, value as u32);
+    }
     let written =
         matches!(kind, MemType::WRITE_UNMAPPED | MemType::WRITE_PROT).then_some(value as u32);
     let access: Access = uc.get_data().board.access(address as u32, written, size);
@@ -84,6 +158,11 @@ pub(super) fn tlb_fill(
 /// time or instructions are spent.
 pub(super) fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     let at = address as u32;
+    if uc.get_data().lengths_stale {
+        let state = uc.get_data_mut();
+        state.lengths.fill(0);
+        state.lengths_stale = false;
+    }
     let slot = at.wrapping_sub(FLASH.start) as usize / 2;
     let known = uc.get_data().lengths.get(slot).copied().unwrap_or(0);
     let n = if known != 0 {

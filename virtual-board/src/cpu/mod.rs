@@ -74,6 +74,11 @@ pub struct State {
     pending: Option<Pending>,
     /// Instructions per block start in flash, counted once (0: not yet), by halfword.
     lengths: Vec<u32>,
+    /// Flash was programmed or erased: `lengths` is cleared at the next block (once, not at
+    /// every programmed word).
+    lengths_stale: bool,
+    /// SRAM is executable ([`Core::allow_sram_code`]).
+    sram_code: bool,
     /// The start of the block running (an MMIO fault's place).
     block: u32,
     /// Every block start that ran (the coverage of the ELF's functions).
@@ -203,6 +208,8 @@ impl<'a> Core<'a> {
             board,
             pending: None,
             lengths: vec![0; (FLASH.size / 2) as usize],
+            lengths_stale: false,
+            sram_code: false,
             block: 0,
             executed: HashSet::new(),
             instructions: 0,
@@ -346,6 +353,7 @@ impl<'a> Core<'a> {
     /// A system reset: the board's peripherals at reset, SP and PC from the vector table at
     /// the start of flash (BOOT0 low), thumb state.
     pub fn reset(&mut self) -> Result<(), EngineError> {
+        self.allow_sram_code(false)?;
         if let Some((at, code)) = self.plant {
             self.uc.mem_write(u64::from(at), &code)?;
             self.uc.get_data_mut().lengths.fill(0);
@@ -602,6 +610,11 @@ impl<'a> Core<'a> {
                 let _ = self
                     .uc
                     .ctl_remove_cache(u64::from(address), u64::from(address) + bytes.len() as u64);
+            } else if self.sram_code() {
+                // Code may run from SRAM: what was translated from these bytes goes.
+                let _ = self
+                    .uc
+                    .ctl_remove_cache(u64::from(address), u64::from(address) + bytes.len() as u64);
             }
             return self
                 .uc
@@ -622,10 +635,140 @@ impl<'a> Core<'a> {
                 self.uc.get_data_mut().board.write(at, 4, value)?;
             }
         }
+        erase_started(&mut self.uc)?;
         if self.uc.get_data().board.reset_requested {
             let _ = self.reset();
         }
         Ok(())
+    }
+
+    /// Makes SRAM executable (`true`) or not, for a debugger's code run from SRAM (a flash
+    /// algorithm: probe-rs copies it to 0x2000_0000 and runs it with LR at a `bkpt`); a system
+    /// reset switches it off. Off, SRAM is read/write only, so that the firmware's stores to it
+    /// stay on unicorn's fast path (`Core::new`); on, unicorn watches the stores to every
+    /// SRAM page code was translated from (self-modifying code), which is slower.
+    pub fn allow_sram_code(&mut self, on: bool) -> Result<(), EngineError> {
+        if self.uc.get_data().sram_code == on {
+            return Ok(());
+        }
+        let rights = if on {
+            Prot::READ | Prot::WRITE | Prot::EXEC
+        } else {
+            Prot::READ | Prot::WRITE
+        };
+        self.uc
+            .mem_protect(u64::from(SRAM.start), u64::from(SRAM.size), rights)?;
+        self.uc.get_data_mut().sram_code = on;
+        self.uc.ctl_flush_tlb()?;
+        if !on {
+            // The code translated from SRAM goes (it may be overwritten without notice).
+            self.uc.ctl_flush_tb()?;
+        }
+        Ok(())
+    }
+
+    /// Whether SRAM is executable ([`Core::allow_sram_code`]).
+    pub fn sram_code(&self) -> bool {
+        self.uc.get_data().sram_code
+    }
+
+    /// A debugger's read through the chip's bus, as an AHB-AP transaction makes it: memory,
+    /// peripherals through their models. A read of flash while the read-out protection is at
+    /// level 1 is refused (RM0390 3.6.3: with a debugger connected, no access to flash; a
+    /// bus error).
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the debug port (src/dap/) calls it")
+    )]
+    pub fn read_bus(&mut self, address: u32, buf: &mut [u8]) -> Result<(), Refusal> {
+        self.check_rdp(address, buf.len(), None)?;
+        let len = buf.len() as u32;
+        if FLASH.holds(address, len) || SRAM.holds(address, len) {
+            return self.read_memory(address, buf);
+        }
+        // Peripherals: each word once, as one transaction reads it (a read has effects: a
+        // second read of FLASH_SR is a poll).
+        let mut word = (address & !3, 0);
+        for (i, byte) in buf.iter_mut().enumerate() {
+            let at = address + i as u32;
+            if i == 0 || at & 3 == 0 {
+                word = (at & !3, self.uc.get_data_mut().board.read(at & !3, 4)?);
+            }
+            *byte = (word.1 >> (8 * (at - word.0))) as u8;
+        }
+        Ok(())
+    }
+
+    /// A debugger's write through the chip's bus, in accesses of `size` bytes (1, 2 or 4) at
+    /// addresses aligned to it, as an AHB-AP transaction makes it: flash only through the
+    /// flash interface, as the core's stores ([`State`]'s board programs old AND data with
+    /// FLASH_CR.PG set; without it the write is refused, never made as to memory), SRAM
+    /// directly, peripherals through their models. At read-out protection level 1 a write to
+    /// flash is refused (RM0390 3.6.3).
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "the debug port (src/dap/) calls it")
+    )]
+    pub fn write_bus(&mut self, address: u32, bytes: &[u8], size: u8) -> Result<(), Refusal> {
+        let width = usize::from(size);
+        let refuse = |core: &Self| {
+            Refusal::Unmodelled(core.state().board.access(address, None, bytes.len()))
+        };
+        if !matches!(size, 1 | 2 | 4)
+            || !address.is_multiple_of(u32::from(size))
+            || !bytes.len().is_multiple_of(width)
+        {
+            return Err(refuse(self));
+        }
+        let len = bytes.len() as u32;
+        if SRAM.holds(address, len) {
+            self.uc
+                .mem_write(u64::from(address), bytes)
+                .map_err(|_| refuse(self))?;
+            if self.sram_code() {
+                let _ = self
+                    .uc
+                    .ctl_remove_cache(u64::from(address), u64::from(address) + u64::from(len));
+            }
+            return Ok(());
+        }
+        let flash = FLASH.holds(address, len);
+        if flash {
+            self.check_rdp(address, bytes.len(), Some(bytes))?;
+        }
+        for (i, chunk) in bytes.chunks(width).enumerate() {
+            let at = address + (i * width) as u32;
+            let mut word = [0u8; 4];
+            word[..width].copy_from_slice(chunk);
+            let value = u32::from_le_bytes(word);
+            if flash {
+                program_flash(&mut self.uc, at, width, value)?;
+            } else {
+                self.uc.get_data_mut().board.write(at, width, value)?;
+                erase_started(&mut self.uc)?;
+            }
+        }
+        if self.uc.get_data().board.reset_requested {
+            let _ = self.reset();
+        }
+        Ok(())
+    }
+
+    /// A debugger's access to flash at read-out protection level 1: refused (RM0390 3.6.3).
+    fn check_rdp(&self, address: u32, len: usize, written: Option<&[u8]>) -> Result<(), Refusal> {
+        let end = u64::from(address) + len as u64;
+        let touches = u64::from(address) < u64::from(FLASH.start) + u64::from(FLASH.size)
+            && end > u64::from(FLASH.start);
+        if !touches || self.state().board.flash().rdp_level() == 0 {
+            return Ok(());
+        }
+        Err(Refusal::config(
+            format!(
+                "a debugger's {} of {len} bytes of flash at {address:#010x} at read-out                  protection level 1: no access to flash while a debugger is connected (a bus                  error)",
+                if written.is_some() { "write" } else { "read" }
+            ),
+            "RM0390 3.6.3, read protection level 1",
+        ))
     }
 }
 
@@ -802,6 +945,121 @@ mod tests {
             Some([0xFF, 0xF7, 0xFE, 0xBF])
         );
         assert_eq!(branch_w(0x0800_0000, 0x0A00_0000), None, "beyond 16 MiB");
+    }
+
+    /// A flash algorithm as probe-rs runs one (GNU as, Cortex-M4): FLASH_KEYR's keys, a sector
+    /// erase of sector 1 at x32 (FLASH_CR = 0x20A, then with STRT), SR polled until BSY
+    /// clears, PG at x32, 0x12345678 stored at 0x0800_4000, polled, 0xFFFF00FF stored over
+    /// it, polled, `bx lr`; its literal pool after.
+    const ALGORITHM: [u16; 42] = [
+        0x480E, 0x490F, 0x6041, 0x490F, 0x6041, 0xF240, 0x210A, 0x6101, 0x490D, 0x6101, 0x68C1,
+        0x03C9, 0xD4FC, 0xF240, 0x2101, 0x6101, 0x4A0A, 0x4B0B, 0x6013, 0x68C1, 0x03C9, 0xD4FC,
+        0xF46F, 0x437F, 0x6013, 0x68C1, 0x03C9, 0xD4FC, 0x4770, 0x0000, 0x3C00, 0x4002, 0x0123,
+        0x4567, 0x89AB, 0xCDEF, 0x020A, 0x0001, 0x4000, 0x0800, 0x5678, 0x1234,
+    ];
+
+    /// The algorithm in SRAM, LR at a `bkpt` after it, PC at its start.
+    fn load_algorithm(core: &mut Core<'_>) {
+        let bytes: Vec<u8> = ALGORITHM.iter().flat_map(|h| h.to_le_bytes()).collect();
+        core.write_memory(SRAM.start, &bytes).unwrap();
+        core.write_memory(SRAM.start + 0x100, &0xBE00_u16.to_le_bytes())
+            .unwrap();
+        core.uc
+            .reg_write(RegisterARM::LR, u64::from(SRAM.start + 0x101))
+            .unwrap();
+        core.uc
+            .reg_write(RegisterARM::PC, u64::from(SRAM.start))
+            .unwrap();
+    }
+
+    #[test]
+    fn a_flash_algorithm_in_sram_erases_a_sector_and_programs_it_through_the_interface() {
+        // RM0390 3.5.1 (unlock), 3.5.3 (sector erase), 3.5.4 (programming: old AND data).
+        let (elf, mut core) = program(&[0xE7FE]);
+        core.catch_breakpoints().unwrap();
+        // SRAM is not executable for the firmware.
+        load_algorithm(&mut core);
+        let stop = core.run(1_000, &elf).unwrap_err();
+        assert!(matches!(stop, Stop::Cpu { .. }), "{stop}");
+        // Made executable, the algorithm runs to its `bkpt`.
+        core.allow_sram_code(true).unwrap();
+        load_algorithm(&mut core);
+        let stop = core.run(100_000_000, &elf).unwrap_err();
+        assert!(matches!(stop, Stop::Breakpoint { imm: 0, .. }), "{stop}");
+        assert_eq!(core.pc(), SRAM.start + 0x100);
+        let mut sector = vec![0; 0x4000];
+        core.read_memory(0x0800_4000, &mut sector).unwrap();
+        assert_eq!(sector[..4], 0x1234_0078_u32.to_le_bytes());
+        assert!(sector[4..].iter().all(|&b| b == 0xFF), "erased");
+        let mut before = [0; 4];
+        core.read_memory(0x0800_3FFC, &mut before).unwrap();
+        assert_eq!(before, [0; 4], "sector 0 untouched");
+        // 250 ms at 16 MHz for the erase (DS10693), the polls fast-forwarded.
+        let cycles = core.state().board.cycles;
+        assert!((4_000_000..4_010_000).contains(&cycles), "{cycles}");
+        // A reset makes SRAM data only again.
+        core.reset().unwrap();
+        assert!(!core.sram_code());
+    }
+
+    #[test]
+    fn a_store_to_flash_without_pg_stops_at_its_pc_with_the_rule() {
+        // ldr r1, =0x08004000; movs r0, #0; str r0, [r1]; b . (GNU as); RM0390 3.5.4.
+        let (elf, mut core) = program(&[0x4901, 0x2000, 0x6008, 0xE7FE, 0x4000, 0x0800]);
+        let stop = core.run(1_000, &elf).unwrap_err();
+        assert_eq!(stop.exit_code(), 3);
+        let Stop::Config { fault, place } = stop else {
+            panic!("a configuration fault");
+        };
+        assert_eq!(
+            fault.rule,
+            "RM0390 3.5.4, standard programming; 3.8.4, PGSERR"
+        );
+        assert_eq!((place.pc, place.exact), (FLASH.start + 12, true));
+    }
+
+    #[test]
+    fn a_debuggers_bus_writes_program_flash_only_through_the_interface() {
+        let (_, mut core) = program(&[0xE7FE]);
+        let at = 0x0800_4000;
+        let w = |core: &mut Core<'_>, a: u32, v: u32| core.write_bus(a, &v.to_le_bytes(), 4);
+        let sr = |core: &mut Core<'_>| {
+            let mut b = [0; 4];
+            core.read_bus(0x4002_3C0C, &mut b).unwrap();
+            u32::from_le_bytes(b)
+        };
+        // Without PG: refused, never written as memory (RM0390 3.5.4).
+        assert!(matches!(w(&mut core, at, 0), Err(Refusal::Config(_))));
+        assert_eq!(sr(&mut core), 1 << 7, "PGSERR (RM0390 3.8.4)");
+        w(&mut core, 0x4002_3C0C, 1 << 7).unwrap();
+        // Unlock, erase sector 1 at x32, poll BSY (RM0390 3.5.1, 3.5.3).
+        w(&mut core, 0x4002_3C04, 0x4567_0123).unwrap();
+        w(&mut core, 0x4002_3C04, 0xCDEF_89AB).unwrap();
+        w(&mut core, 0x4002_3C10, 0x0001_020A).unwrap();
+        assert_eq!(sr(&mut core), 1 << 16, "BSY");
+        assert_eq!(sr(&mut core), 0, "the poll waits for the end");
+        // PG at x32: two words, the second clearing bits of 0xFF..FF.
+        w(&mut core, 0x4002_3C10, 0x201).unwrap();
+        let bytes = [0x78, 0x56, 0x34, 0x12, 0xFF, 0xFF, 0x0F, 0xFF];
+        core.write_bus(at, &bytes, 4).unwrap();
+        let mut back = [0; 12];
+        core.read_bus(at, &mut back).unwrap();
+        assert_eq!(back[..8], bytes);
+        // A half-word at x32: PGPERR, nothing written (RM0390 3.8.4).
+        core.write_bus(at + 8, &[0, 0], 2).unwrap();
+        assert_eq!(sr(&mut core) & (1 << 6), 1 << 6);
+        core.read_bus(at, &mut back).unwrap();
+        assert_eq!(back[8..], [0xFF; 4]);
+        // Read-out protection level 1: a debugger's reads and writes of flash are refused
+        // (RM0390 3.6.3); gdb's memory read (the stub's own) still reads.
+        core.state_mut().board.set_rdp_level(1).unwrap();
+        let Err(Refusal::Config(fault)) = core.read_bus(at, &mut back) else {
+            panic!("refused at level 1");
+        };
+        assert_eq!(fault.rule, "RM0390 3.6.3, read protection level 1");
+        assert!(w(&mut core, at + 12, 0).is_err());
+        core.read_memory(at, &mut back).unwrap();
+        assert_eq!(sr(&mut core) & 0xFF, 1 << 6, "a peripheral still reads");
     }
 
     #[test]
