@@ -335,10 +335,6 @@ impl Board {
 
     /// Starts the board's flash at read-out protection level `level` (0 or 1), as a chip
     /// programmed so and powered on (`serve --rdp 1`).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "the debug port (src/dap/) calls it")
-    )]
     pub fn set_rdp_level(&mut self, level: u8) -> Result<(), RdpLevelError> {
         self.chip.get_mut::<FlashInterface>().set_rdp_level(level)
     }

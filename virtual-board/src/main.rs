@@ -173,6 +173,10 @@ enum Command {
         /// bench's `--probe dap:...` through probe-rs), the core running as on a board.
         #[arg(long)]
         dap: Option<String>,
+        /// The option bytes' read-out protection level (0, or 1: a debugger's access to flash
+        /// is refused, RM0390 3.6.3).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
+        rdp: u8,
     },
     /// Run an embedded-test binary's tests (the host side of its semihosting protocol), each
     /// from a reset, with libtest's output and exit status (0, 101 a test failed, 2 no tests).
@@ -450,6 +454,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             board,
             gdb: None,
             dap: Some(dap),
+            rdp,
         } => {
             let address = serve::Address::parse(&dap)?;
             let (elf, b) = if board.elf.is_some() {
@@ -463,6 +468,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 }
                 (Elf::blank(), b)
             };
+            let mut b = b;
+            b.set_rdp_level(rdp)?;
             let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
             let mut target = dap::Target::default();
             let quit = quit_flag();
@@ -486,7 +493,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             write_coverage(&board, &elf, &core)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { board, gdb, .. } => {
+        Command::Serve {
+            board, gdb, rdp, ..
+        } => {
+            if rdp != 0 {
+                anyhow::bail!("--rdp: read-out protection is modelled at the debug port (--dap)");
+            }
             let gdb = gdb.context("serve: give --gdb or --dap")?;
             let address = serve::Address::parse(&gdb)?;
             let (elf, b) = build(&board)?;

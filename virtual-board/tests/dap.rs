@@ -387,3 +387,56 @@ fn pyocd_finds_the_core_halts_steps_breaks_and_resets_through_the_socket() {
         assert!(stdout.contains(step), "{step}:\n{stdout}\n{stderr}");
     }
 }
+
+#[test]
+fn read_protection_level_1_refuses_flash_to_the_debugger_and_not_sram() {
+    // RM0390 3.6.3: at level 1 no access to flash while a debugger is connected (a bus
+    // error: FAULT and STICKYERR here); SRAM and the peripherals stay reachable.
+    let d = dir();
+    let elf = counter_elf(d.path());
+    let mut served = Served::start(Some(&elf), &format!("unix:{}", socket(d.path()).display()));
+    let mut c = Client::connect(&socket(d.path()));
+    c.power_up();
+    c.write_dp(0x8, 0);
+    c.ok("write_ap", json!([0x4, 0x0800_0000]));
+    assert_eq!(
+        c.ok("read_ap", json!([0xC])),
+        0x2002_0000_u32,
+        "level 0: the vector table"
+    );
+    drop(c);
+    drop(served);
+    let d = dir();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_virtual-board"));
+    let sock = socket(d.path());
+    let mut child = command
+        .args(["serve", "--rdp", "1", "--elf"])
+        .arg(&elf)
+        .arg("--dap")
+        .arg(format!("unix:{}", sock.display()))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let served = Served {
+        child,
+        at: line.trim().to_string(),
+    };
+    let mut c = Client::connect(&sock);
+    c.power_up();
+    c.write_dp(0x8, 0);
+    c.ok("write_ap", json!([0x4, 0x0800_0000]));
+    assert_eq!(
+        c.ask("read_ap", json!([0xC]))["status"],
+        12,
+        "flash refused"
+    );
+    c.write_dp(0x0, 1 << 2);
+    assert!(c.read32(COUNTER_AT) < u32::MAX, "SRAM read");
+    assert_eq!(c.read32(0xE004_2000) & 0xFFF, 0x421, "DBGMCU read");
+    drop(served);
+}

@@ -676,10 +676,6 @@ impl<'a> Core<'a> {
     /// peripherals through their models. A read of flash while the read-out protection is at
     /// level 1 is refused (RM0390 3.6.3: with a debugger connected, no access to flash; a
     /// bus error).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "the debug port (src/dap/) calls it")
-    )]
     pub fn read_bus(&mut self, address: u32, buf: &mut [u8]) -> Result<(), Refusal> {
         self.check_rdp(address, buf.len(), None)?;
         let len = buf.len() as u32;
@@ -692,7 +688,11 @@ impl<'a> Core<'a> {
         for (i, byte) in buf.iter_mut().enumerate() {
             let at = address + i as u32;
             if i == 0 || at & 3 == 0 {
-                word = (at & !3, self.uc.get_data_mut().board.read(at & !3, 4)?);
+                let value = match self.debug_register(at & !3, None) {
+                    Some(value) => value,
+                    None => self.uc.get_data_mut().board.read(at & !3, 4)?,
+                };
+                word = (at & !3, value);
             }
             *byte = (word.1 >> (8 * (at - word.0))) as u8;
         }
@@ -705,10 +705,6 @@ impl<'a> Core<'a> {
     /// FLASH_CR.PG set; without it the write is refused, never made as to memory), SRAM
     /// directly, peripherals through their models. At read-out protection level 1 a write to
     /// flash is refused (RM0390 3.6.3).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "the debug port (src/dap/) calls it")
-    )]
     pub fn write_bus(&mut self, address: u32, bytes: &[u8], size: u8) -> Result<(), Refusal> {
         let width = usize::from(size);
         let refuse = |core: &Self| {
@@ -743,7 +739,8 @@ impl<'a> Core<'a> {
             let value = u32::from_le_bytes(word);
             if flash {
                 program_flash(&mut self.uc, at, width, value)?;
-            } else {
+            } else if width != 4 || self.debug_register(at, Some(value)).is_none() {
+                // Not a halting-debug register ([`halt`], answered by the core): a model's.
                 self.uc.get_data_mut().board.write(at, width, value)?;
                 erase_started(&mut self.uc)?;
             }
@@ -764,7 +761,9 @@ impl<'a> Core<'a> {
         }
         Err(Refusal::config(
             format!(
-                "a debugger's {} of {len} bytes of flash at {address:#010x} at read-out                  protection level 1: no access to flash while a debugger is connected (a bus                  error)",
+                "a debugger's {} of {len} bytes of flash at {address:#010x} at read-out \
+                 protection level 1: no access to flash while a debugger is connected (a bus \
+                 error)",
                 if written.is_some() { "write" } else { "read" }
             ),
             "RM0390 3.6.3, read protection level 1",

@@ -22,6 +22,7 @@ use boards::virtual_board::{Lit, Monitor};
 use serde_json::{Value, json};
 
 use crate::board::ResetCause;
+use crate::chip::SRAM;
 use crate::chip::debug::Dwt;
 use crate::conn::Socket;
 use crate::cpu::halt::{DFSR_BKPT, DFSR_DWTTRAP, DFSR_HALTED};
@@ -57,8 +58,8 @@ pub struct Target {
     asleep: bool,
 }
 
-/// The core's bus as the AP sees it: memory, the halting-debug registers and the models, as
-/// a debugger's access reaches them ([`Core::read_memory`]).
+/// The core's bus as the AP sees it: memory, flash only through its interface, the
+/// halting-debug registers and the models ([`Core::read_bus`], [`Core::write_bus`]).
 struct CoreBus<'c, 'a> {
     core: &'c mut Core<'a>,
 }
@@ -72,7 +73,7 @@ impl Bus for CoreBus<'_, '_> {
     fn read(&mut self, address: u32, size: u32) -> Result<u32, ()> {
         let mut bytes = [0u8; 4];
         self.core
-            .read_memory(address, &mut bytes[..size as usize])
+            .read_bus(address, &mut bytes[..size as usize])
             .map_err(|_| ())?;
         Ok(u32::from_le_bytes(bytes))
     }
@@ -80,7 +81,7 @@ impl Bus for CoreBus<'_, '_> {
     fn write(&mut self, address: u32, size: u32, value: u32) -> Result<(), ()> {
         let bytes = value.to_le_bytes();
         self.core
-            .write_memory(address, &bytes[..size as usize])
+            .write_bus(address, &bytes[..size as usize], size as u8)
             .map_err(|_| ())?;
         if comparator_block(address) {
             self.core.sync_comparators();
@@ -338,6 +339,14 @@ fn runs(target: &Target, core: &mut Core<'_>) -> bool {
 /// Runs the core a slice (or the step a debugger asked for); a stop it reaches halts it.
 fn advance(target: &mut Target, core: &mut Core<'_>, elf: &Elf, attention: &Arc<AtomicBool>) {
     let stepping = std::mem::take(&mut core.halting().step);
+    // A debugger runs code from SRAM (a flash algorithm): the chip executes SRAM, which the
+    // board maps executable only then, for speed (`Core::allow_sram_code`; a reset ends it).
+    if SRAM.holds(core.pc(), 2) && !core.sram_code() {
+        if let Err(e) = core.allow_sram_code(true) {
+            lock_up(core, &format!("cannot make SRAM executable: {e}"));
+            return;
+        }
+    }
     let ran = if stepping {
         core.step(elf)
     } else {
