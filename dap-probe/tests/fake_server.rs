@@ -1,6 +1,8 @@
 //! probe-rs over the probe against a fake server written here: pyOCD's protocol on a unix
 //! socket with a tiny SW-DP and AHB-AP behind it (the STM32F446's DPIDR and AP IDR, CTRL/STAT's
-//! power-up handshake, SELECT, sticky errors as on the chip, RAM behind CSW/TAR/DRW).
+//! power-up handshake, SELECT, sticky errors as on the chip, memory behind CSW/TAR/DRW: RAM,
+//! flash read as erased, the private peripheral bus kept as words, with DHCSR's halt and step
+//! answered at once), enough for a whole probe-rs session on the built-in STM32F446RETx.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
@@ -20,6 +22,20 @@ use serde_json::{Value, json};
 const DPIDR_F446: u32 = 0x2BA0_1477;
 const AHB_AP_IDR: u32 = 0x2477_0011;
 const RAM: std::ops::Range<u32> = 0x2000_0000..0x2002_0000;
+/// The Cortex-M's private peripheral bus and the STM32's DBGMCU: read as zero, writes kept.
+const PPB: std::ops::Range<u32> = 0xE000_0000..0xE010_0000;
+
+/// DHCSR: its control bits kept; S_HALT set by C_HALT or C_STEP at once, S_REGRDY always.
+const DHCSR: u32 = 0xE000_EDF0;
+/// The STM32F4's DBGMCU_CR (RM0390 33.16.3).
+const DBGMCU_CR: u32 = 0xE004_2004;
+
+/// Flash, and its alias at 0 (erased: reads as zero here).
+const FLASH: [std::ops::Range<u32>; 2] = [0x0000_0000..0x0008_0000, 0x0800_0000..0x0808_0000];
+
+fn mapped(address: u32) -> bool {
+    RAM.contains(&address) || PPB.contains(&address) || FLASH.iter().any(|f| f.contains(&address))
+}
 /// CTRL/STAT: STICKYERR, CDBGPWRUPREQ/ACK, CSYSPWRUPREQ/ACK.
 const STICKYERR: u32 = 1 << 5;
 const CDBGPWRUPREQ: u32 = 1 << 28;
@@ -90,12 +106,16 @@ impl Dap {
             0x04 => self.tar,
             0x0C => {
                 let address = self.tar;
-                let Some(word) = RAM
-                    .contains(&address)
-                    .then(|| self.ram.get(&address).copied().unwrap_or(0))
+                let Some(mut word) =
+                    mapped(address).then(|| self.ram.get(&address).copied().unwrap_or(0))
                 else {
                     return Err(self.fault(format!("read at {address:#010x}")));
                 };
+                if address == DHCSR {
+                    // A halt, or a step done at once (the core halts after it).
+                    let halted = word & 0b110 != 0;
+                    word = (word & 0b1111) | (1 << 16) | (u32::from(halted) << 17);
+                }
                 self.advance();
                 word
             }
@@ -116,10 +136,12 @@ impl Dap {
             0x04 => self.tar = value,
             0x0C => {
                 let address = self.tar;
-                if !RAM.contains(&address) {
+                if !mapped(address) {
                     return Err(self.fault(format!("write at {address:#010x}")));
                 }
-                self.ram.insert(address, value);
+                if address != DHCSR || value >> 16 == 0xA05F {
+                    self.ram.insert(address, value);
+                }
                 self.advance();
             }
             _ => {}
@@ -236,6 +258,24 @@ impl Fake {
 
     fn lines(&self) -> Vec<String> {
         self.lines.lock().unwrap().clone()
+    }
+
+    /// The memory words written through the AP (TAR, DRW), in order.
+    fn memory_writes(&self) -> Vec<(u32, u32)> {
+        let (mut select, mut tar, mut writes) = (0u64, 0u64, Vec::new());
+        for line in self.lines() {
+            let v: Value = serde_json::from_str(&line).unwrap();
+            let arg = |i: usize| v["arguments"][i].as_u64().unwrap_or(0);
+            match v["request"].as_str().unwrap() {
+                "write_dp" if arg(0) == 8 => select = arg(1),
+                "write_ap" if select & 0xF0 == 0 && arg(0) == 0x4 => tar = arg(1),
+                "write_ap" if select & 0xF0 == 0 && arg(0) == 0xC => {
+                    writes.push((tar as u32, arg(1) as u32));
+                }
+                _ => {}
+            }
+        }
+        writes
     }
 
     /// The requests since line `from`, as `name arguments`.
@@ -574,4 +614,42 @@ fn bad_answers_are_named() {
             ..
         })
     ));
+}
+
+#[test]
+fn a_probe_rs_session_attaches_to_the_stm32f446_and_reads_ram() {
+    use probe_rs::config::Registry;
+    use probe_rs::{MemoryInterface, Permissions};
+    let fake = Fake::start();
+    fake.dap
+        .lock()
+        .unwrap()
+        .ram
+        .insert(0x2000_0040, 0x0BAD_CAFE);
+    let lister = Lister::with_lister(Box::new(DapLister::new([fake.address.clone()])));
+    let probe = lister.open(selector(&fake.address)).unwrap();
+    let registry = Registry::from_builtin_families();
+    let mut session = probe
+        .attach_with_registry("STM32F446RETx", Permissions::default(), &registry)
+        .unwrap_or_else(|e| {
+            let requests = fake.requests_since(0);
+            panic!("{e:?}\n{:#?}", &requests)
+        });
+    let mut core = session.core(0).unwrap();
+    assert_eq!(core.read_word_32(0x2000_0040).unwrap(), 0x0BAD_CAFE);
+    drop(core);
+    drop(session);
+    // The STM32 sequence: DBGMCU_CR's DBG_SLEEP, DBG_STOP, DBG_STANDBY set at attach and the
+    // value read restored at the end; the core's debug enabled through DHCSR.
+    let writes = fake.memory_writes();
+    assert_eq!(
+        writes.iter().find(|w| w.0 == DBGMCU_CR),
+        Some(&(DBGMCU_CR, 0x7))
+    );
+    assert_eq!(writes.last(), Some(&(DBGMCU_CR, 0)));
+    assert!(writes.contains(&(DHCSR, 0xA05F_0001)), "{writes:x?}");
+    assert_eq!(
+        fake.requests_since(0).last().map(String::as_str),
+        Some("close")
+    );
 }
