@@ -58,9 +58,10 @@ impl Property {
 /// One request of the protocol, with its arguments typed.
 ///
 /// DP addresses are `0x0` (DPIDR read, ABORT write), `0x4` (CTRL/STAT), `0x8` (SELECT write,
-/// RESEND read), `0xC` (RDBUFF), with a DP bank in bits [7:4] as pyOCD writes them. AP
-/// addresses are the register's low byte: bits [3:2] pick the register in the bank DP SELECT
-/// chose (the client writes SELECT itself), bits [7:4] repeat that bank.
+/// RESEND read), `0xC` (RDBUFF): A\[3:2\] only, the bank of a banked register being SELECT's
+/// DPBANKSEL, written before. AP addresses are the register's low byte: bits \[3:2\] pick the
+/// register in the bank DP SELECT chose (the client writes SELECT itself), bits \[7:4\] repeat
+/// that bank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Request<'a> {
     /// `hello [version]`: the first request of a connection.
