@@ -67,7 +67,7 @@ pub fn doctor(
     let target = match probe {
         Probe::Qemu => bringup.qemu(),
         Probe::Virtual => bringup.virtual_board(),
-        Probe::Board(_) | Probe::Gdb(_) => bringup.board_probe(probe),
+        Probe::Board(_) | Probe::Gdb(_) | Probe::Dap(_) => bringup.board_probe(probe),
     };
     let mut checks = bringup.checks.into_checks();
     if let Some(mut target) = target {

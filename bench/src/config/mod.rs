@@ -280,7 +280,9 @@ impl Config {
         Ok(match (self.stage, &self.probe) {
             (Stage::Sil | Stage::SilPil | Stage::SilHil, _) => None,
             (Stage::Hil, Some(Probe::Virtual)) => Some(self.board_elf()?),
-            (Stage::Hil, Some(Probe::Board(_) | Probe::Gdb(_)) | None) => self.elf.clone(),
+            (Stage::Hil, Some(Probe::Board(_) | Probe::Gdb(_) | Probe::Dap(_)) | None) => {
+                self.elf.clone()
+            }
             (Stage::Pil | Stage::Hil, _) => Some(self.qemu_elf()?),
         })
     }
@@ -387,7 +389,9 @@ impl Config {
                     let elf = self.qemu_elf()?;
                     return Ok(Box::new(qemu::connect(&elf, profile, base, size, seed)?));
                 }
-                Some(probe @ (Probe::Board(_) | Probe::Gdb(_))) => probe.to_string(),
+                Some(probe @ (Probe::Board(_) | Probe::Gdb(_) | Probe::Dap(_))) => {
+                    probe.to_string()
+                }
                 None => match (Probe::from_env(), profile.probe_rs_chip) {
                     (Some(probe), _) => probe.to_string(),
                     (None, Some(chip)) => chip.to_string(),

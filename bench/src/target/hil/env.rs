@@ -17,8 +17,9 @@ pub fn probe_request() -> Option<String> {
 
 /// What `--probe` names: the firmware in QEMU behind its gdbstub, the virtual NUCLEO-F446RE
 /// (the board ELF on the `virtual-board` binary behind its GDB stub), or a board's probe or
-/// chip (`VID:PID[:SERIAL]`, `STM32F446RETx`), or a GDB stub (`gdb:unix:PATH`,
-/// `gdb:tcp:HOST:PORT`) of any kind the HIL path's stub table knows.
+/// chip (`VID:PID[:SERIAL]`, `STM32F446RETx`), a GDB stub (`gdb:unix:PATH`,
+/// `gdb:tcp:HOST:PORT`) of any kind the HIL path's stub table knows, or a DAP server of pyOCD's
+/// remote-probe protocol (`dap:unix:PATH`, `dap:tcp:HOST:PORT`), attached as the profile's chip.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Probe {
     /// `qemu`.
@@ -27,6 +28,9 @@ pub enum Probe {
     Virtual,
     /// A GDB stub: `gdb:` and its address.
     Gdb(gdb_probe::Address),
+    /// A server of pyOCD's remote-probe protocol (a DAP: the virtual board's `serve --dap`,
+    /// pyOCD's probe server): `dap:` and its address.
+    Dap(gdb_probe::Address),
     /// A probe or chip, as probe-rs reads it.
     Board(String),
 }
@@ -40,6 +44,9 @@ pub enum ProbeError {
     /// `gdb:` and no stub's address.
     #[error(transparent)]
     Gdb(#[from] gdb_probe::AddressError),
+    /// `dap:` and no server's address.
+    #[error("`{0}` is not a DAP server's address: write dap:unix:PATH or dap:tcp:HOST:PORT")]
+    Dap(String),
 }
 
 impl Probe {
@@ -62,6 +69,7 @@ impl std::fmt::Display for Probe {
             Probe::Qemu => f.write_str("qemu"),
             Probe::Virtual => f.write_str("virtual"),
             Probe::Gdb(address) => write!(f, "gdb:{address}"),
+            Probe::Dap(address) => write!(f, "dap:{address}"),
             Probe::Board(request) => f.write_str(request),
         }
     }
@@ -70,8 +78,8 @@ impl std::fmt::Display for Probe {
 impl std::str::FromStr for Probe {
     type Err = ProbeError;
 
-    /// `qemu` and `virtual` in any case, `gdb:` and a stub's address; anything else not blank
-    /// is a probe or chip.
+    /// `qemu` and `virtual` in any case, `gdb:` and a stub's address, `dap:` and a DAP
+    /// server's; anything else not blank is a probe or chip.
     fn from_str(text: &str) -> Result<Probe, ProbeError> {
         let text = text.trim();
         Ok(if text.is_empty() {
@@ -82,6 +90,12 @@ impl std::str::FromStr for Probe {
             Probe::Virtual
         } else if let Some(address) = text.strip_prefix("gdb:") {
             Probe::Gdb(address.parse()?)
+        } else if let Some(address) = text.strip_prefix("dap:") {
+            Probe::Dap(
+                address
+                    .parse()
+                    .map_err(|_| ProbeError::Dap(address.chars().take(80).collect()))?,
+            )
         } else {
             Probe::Board(text.to_string())
         })
@@ -117,6 +131,14 @@ mod tests {
                 "gdb:unix:/tmp/board.sock",
                 Probe::Gdb(gdb_probe::Address::Unix("/tmp/board.sock".into())),
             ),
+            (
+                "dap:unix:/tmp/board-dap.sock",
+                Probe::Dap(gdb_probe::Address::Unix("/tmp/board-dap.sock".into())),
+            ),
+            (
+                "dap:tcp:127.0.0.1:5555",
+                Probe::Dap(gdb_probe::Address::Tcp("127.0.0.1:5555".into())),
+            ),
         ] {
             assert_eq!(text.parse::<Probe>(), Ok(probe.clone()));
             assert_eq!(probe.to_string(), text);
@@ -130,6 +152,13 @@ mod tests {
                 .map_err(|e| e.to_string()),
             Err(
                 "`127.0.0.1:3333` is not a gdb stub address: write unix:PATH or tcp:HOST:PORT"
+                    .into()
+            )
+        );
+        assert_eq!(
+            "dap:5555".parse::<Probe>().map_err(|e| e.to_string()),
+            Err(
+                "`5555` is not a DAP server's address: write dap:unix:PATH or dap:tcp:HOST:PORT"
                     .into()
             )
         );

@@ -4,8 +4,9 @@
 //!
 //! A reply the board's `NoBlockSkip` up channel dropped is asked for again with the same
 //! number ([`crate::target::retry`]). A probe is a USB probe (`VID:PID[:SERIAL]`), a chip
-//! name, or a GDB stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`, opened through
-//! [`gdb_probe::probe::GdbLister`] like any probe). Run against the firmware in QEMU
+//! name, a GDB stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`, opened through
+//! [`gdb_probe::probe::GdbLister`] like any probe) or a DAP server (`dap:unix:PATH`,
+//! `dap:tcp:HOST:PORT`, through [`dap_probe::DapLister`]). Run against the firmware in QEMU
 //! (`--probe qemu`, [`super::qemu`]); never against a board yet.
 
 use std::path::Path;
@@ -125,6 +126,22 @@ impl Hil {
         Hil::attach(probe, chip, registry, elf, None, emulation, polling)
     }
 
+    /// A server of pyOCD's remote-probe protocol (a DAP) through probe-rs's lister, attached
+    /// as the profile's chip from probe-rs's built-in targets: the DAP is the chip's own, so
+    /// probe-rs's ARM stack, the vendor's sequences and flash algorithm run as on a board.
+    pub(super) fn connect_dap(
+        address: gdb_probe::Address,
+        profile: &'static boards::Profile,
+        elf: &Path,
+    ) -> Result<Hil, TargetError> {
+        let chip = profile.probe_rs_chip.ok_or(Lost::NoChip(profile.name))?;
+        let selector = dap_probe::selector(&address);
+        let lister = Lister::with_lister(Box::new(dap_probe::DapLister::new([address])));
+        let probe = lister.open(selector).map_err(lost_with_sources)?;
+        let registry = Registry::from_builtin_families();
+        Hil::attach(probe, chip, &registry, elf, None, None, Polling::BOARD)
+    }
+
     /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the
     /// path every probe takes, a board's ([`Hil::connect`]) or QEMU's
     /// ([`super::qemu::connect`]). `service` answers a second channel pair while the bench
@@ -213,6 +230,19 @@ impl Hil {
         }
         .into())
     }
+}
+
+/// A lost target in probe-rs's words and its sources' ("The debug probe could not be created."
+/// alone hides the DAP server's answer, which is a source of it).
+fn lost_with_sources(e: impl std::error::Error + Send + Sync + 'static) -> TargetError {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    Lost::Probe(text.into()).into()
 }
 
 impl Drop for Hil {

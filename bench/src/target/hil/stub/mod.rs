@@ -50,14 +50,18 @@ pub fn recognise(address: &Address) -> &'static Kind {
 }
 
 impl Hil {
-    /// Connects: `request` names the probe (`VID:PID[:SERIAL]`), the chip, or a GDB stub
-    /// (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`, of the kind [`recognise`] finds); the chip
-    /// defaults to the profile's. Flashes `elf` and attaches RTT.
+    /// Connects: `request` names the probe (`VID:PID[:SERIAL]`), the chip, a GDB stub
+    /// (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`, of the kind [`recognise`] finds) or a DAP server
+    /// (`dap:unix:PATH`, `dap:tcp:HOST:PORT`); the chip defaults to the profile's. Flashes
+    /// `elf` and attaches RTT.
     pub fn connect(
         request: &str,
         profile: &'static boards::Profile,
         elf: &Path,
     ) -> Result<Hil, TargetError> {
+        if let Ok(address) = dap_probe::parse_selector(request) {
+            return Hil::connect_dap(address, profile, elf);
+        }
         match gdb_probe::probe::parse_selector(request) {
             Ok(address) => (recognise(&address).connect)(&address, profile, elf),
             Err(_) => Hil::connect_board(request, profile, elf),
@@ -132,5 +136,42 @@ mod tests {
         let (machine, _) =
             crate::machine::spawn_with_gdbstub(crate::machine::qemu_machine(), false).unwrap();
         assert_eq!(recognise(&machine.address()).name, "QEMU's gdbstub");
+    }
+
+    /// `dap:` goes to the DAP server through dap-probe, neither a USB probe nor a GDB stub:
+    /// a server that greets but cannot give the probe (`open`) is named in the error.
+    #[test]
+    fn a_dap_selector_opens_the_dap_server() {
+        use std::io::BufRead;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dap.sock");
+        let listener = UnixListener::bind(&path).unwrap();
+        std::thread::spawn(move || {
+            let Ok((stream, _)) = listener.accept() else {
+                return;
+            };
+            let mut writer = stream.try_clone().unwrap();
+            for line in std::io::BufReader::new(stream).lines() {
+                let Ok(line) = line else { return };
+                let request: serde_json::Value = serde_json::from_str(&line).unwrap();
+                let id = &request["id"];
+                let answer = match request["request"].as_str() {
+                    Some("open") => {
+                        serde_json::json!({"id": id, "status": 3, "error": "no board behind it"})
+                    }
+                    _ => serde_json::json!({"id": id, "status": 0}),
+                };
+                let _ = writeln!(writer, "{answer}");
+            }
+        });
+        let elf = dir.path().join("firmware.elf");
+        let request = format!("dap:unix:{}", path.display());
+        let e = Hil::connect(&request, &boards::NUCLEO_F446RE, &elf).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "target lost: The debug probe could not be created.: An error specific with the \
+             selected probe occurred.: `open` failed on the DAP server (status 3, probe error): \
+             no board behind it"
+        );
     }
 }
