@@ -704,6 +704,8 @@ impl MonitorCmd for Server<'_, '_> {
             }
             Monitor::Reset => {
                 let _ = self.core.reset();
+                // The stub's halt stands over the reset (its client asked for no run).
+                self.set_mode(self.mode);
             }
             Monitor::Game(n) => self.core.state_mut().board.cage().start_game(n),
             // Everything measured is written here (the bench kills the board next): the

@@ -83,11 +83,15 @@ impl Halting {
         self.dfsr |= reason;
     }
 
-    /// After a system reset: S_RESET_ST, and a halt at the reset vector when the debugger
-    /// asked for it (C1.6.5, VC_CORERESET).
+    /// After a system reset: S_RESET_ST, out of debug state, and halted at the reset vector
+    /// when the debugger asked for it (C1.6.5, VC_CORERESET).
     pub fn after_reset(&mut self) {
         self.reset_since = true;
         self.lockup = false;
+        // A local reset leaves debug state (C_HALT is not kept: a debugger's reset-and-run
+        // from a halt runs, as probe-rs's `reset` expects of every Cortex-M).
+        self.halted = false;
+        self.step = false;
         if self.enabled() && self.demcr & VC_CORERESET != 0 {
             self.halt(DFSR_VCATCH);
         }

@@ -494,7 +494,9 @@ impl<'a> Core<'a> {
                 Ok(Ran::Slice)
             }
             Ok(()) => Ok(Ran::Sleeps),
-            Err(uc_error::INSN_INVALID) if self.at_breakpoint(pc) => Ok(Ran::Breakpoint),
+            Err(uc_error::INSN_INVALID | uc_error::EXCEPTION) if self.at_breakpoint(pc) => {
+                Ok(Ran::Breakpoint)
+            }
             Err(uc_error::INSN_INVALID) if self.halfword(pc) >> 8 == UDF => Err(Stop::Panic {
                 place: place(pc),
                 message: Vec::new(),
@@ -554,7 +556,9 @@ impl<'a> Core<'a> {
         }
         match result {
             Ok(()) => Ok(Ran::Slice),
-            Err(uc_error::INSN_INVALID) if self.at_breakpoint(pc) => Ok(Ran::Breakpoint),
+            Err(uc_error::INSN_INVALID | uc_error::EXCEPTION) if self.at_breakpoint(pc) => {
+                Ok(Ran::Breakpoint)
+            }
             Err(e) => Err(Stop::Cpu {
                 what: format!("{e:?}"),
                 place,
