@@ -300,7 +300,7 @@ fn bad_input_is_one_line_on_stderr_and_exit_2() {
                 "--out",
                 out,
             ],
-            "error: --compare-sil compares an emulated board with SIL: use it with --stage pil, --probe qemu or --probe virtual",
+            "error: --compare-sil compares an emulated board with SIL: use it with --stage pil, --probe qemu, --probe virtual or --probe dap: on a virtual board (virtual-board serve --dap)",
         ),
         (
             vec![

@@ -103,7 +103,8 @@ pub enum ConfigError {
     /// Lockstep beside a board that is not emulated.
     #[error(
         "--compare-sil compares an emulated board with SIL: use it with --stage pil, \
-         --probe qemu or --probe virtual"
+         --probe qemu, --probe virtual or --probe dap: on a virtual board (virtual-board serve \
+         --dap)"
     )]
     CompareNeedsEmulated,
     /// `--probe` without HIL.
@@ -187,8 +188,10 @@ impl Config {
     /// typo costs nothing).
     pub fn check(&self) -> Result<(), ConfigError> {
         self.check_link()?;
+        // A DAP may have the virtual board behind it: found out when it is opened.
+        let maybe_emulated = |p: &Probe| p.is_emulated() || matches!(p, Probe::Dap(_));
         if self.compare_sil
-            && !(self.stage == Stage::Pil || self.probe.as_ref().is_some_and(Probe::is_emulated))
+            && !(self.stage == Stage::Pil || self.probe.as_ref().is_some_and(maybe_emulated))
         {
             return Err(ConfigError::CompareNeedsEmulated);
         }
@@ -404,7 +407,15 @@ impl Config {
                 },
             };
             let elf = self.elf.as_ref().ok_or(ConfigError::HilNeedsElf)?;
-            let board = Hil::connect(&request, profile, elf)?;
+            let mut board = Hil::connect(&request, profile, elf)?;
+            // Lockstep needs SIL's noise per game: a DAP with a virtual board behind it (it
+            // shows its LEDs); a real board's DAP server is refused by name.
+            if self.compare_sil
+                && matches!(self.probe, Some(Probe::Dap(_)))
+                && board.lit().is_none()
+            {
+                return Err(ConfigError::CompareNeedsEmulated);
+            }
             // The guided game's cage is under the operator's hands, not the fixture's.
             Ok(Box::new(if by_hand {
                 board.with_cage(Box::new(crate::target::ByHand))

@@ -2,6 +2,8 @@
 //! variable; the same probe-rs path runs against the firmware in QEMU through the GDB-stub
 //! probe ([`gdb_probe`]).
 
+#[cfg(feature = "probe")]
+mod dap_board;
 mod env;
 #[cfg(feature = "probe")]
 mod probe;

@@ -136,10 +136,14 @@ impl Hil {
     ) -> Result<Hil, TargetError> {
         let chip = profile.probe_rs_chip.ok_or(Lost::NoChip(profile.name))?;
         let selector = dap_probe::selector(&address);
-        let lister = Lister::with_lister(Box::new(dap_probe::DapLister::new([address])));
+        let lister = Lister::with_lister(Box::new(dap_probe::DapLister::new([address.clone()])));
         let probe = lister.open(selector).map_err(lost_with_sources)?;
+        // A virtual board answers the bench's `monitor`: each game's noise, its LEDs.
+        let emulation = dap_probe::connection(&address)
+            .and_then(super::dap_board::DapBoard::behind)
+            .map(|board| Box::new(board) as Box<dyn Emulation>);
         let registry = Registry::from_builtin_families();
-        Hil::attach(probe, chip, &registry, elf, None, None, Polling::BOARD)
+        Hil::attach(probe, chip, &registry, elf, None, emulation, Polling::BOARD)
     }
 
     /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the

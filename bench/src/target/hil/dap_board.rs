@@ -1,0 +1,61 @@
+//! A virtual board behind a DAP (`--probe dap:unix:PATH` on `virtual-board serve --dap`): the
+//! bench's path to a board, probe-rs's own `STM32F446RETx` target and flash algorithm, with
+//! the few things a board has no register for asked over the protocol's one request of ours,
+//! `monitor` (each game's noise stream, what the LEDs show, the coverage file). A server that
+//! does not answer it (pyOCD's probe server in front of a real board) is a board: no
+//! emulation, and `--compare-sil` is refused by name.
+
+use boards::virtual_board::{Lit, Monitor};
+use dap_probe::Connection;
+use firmware::LedPattern;
+
+use super::Emulation;
+use crate::target::{Lost, TargetError, lost};
+
+/// The virtual board's side of the bench over its DAP.
+pub struct DapBoard {
+    connection: Connection,
+}
+
+impl DapBoard {
+    /// The virtual board behind `connection`, if it is one: it answers `monitor leds`.
+    pub fn behind(connection: Connection) -> Option<DapBoard> {
+        let answer = connection.monitor(&Monitor::Leds.to_string()).ok()?;
+        answer.trim().parse::<Lit>().ok()?;
+        Some(DapBoard { connection })
+    }
+}
+
+impl Emulation for DapBoard {
+    fn start_game(&mut self, game: usize) {
+        // A board gone here shows at the next exchange.
+        let _ = self
+            .connection
+            .monitor(&Monitor::Game(game as u64).to_string());
+    }
+
+    fn finish(&mut self) -> Result<(), TargetError> {
+        self.connection
+            .monitor(&Monitor::Coverage.to_string())
+            .map(|_| ())
+            .map_err(lost)
+    }
+
+    fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
+        Some(
+            self.connection
+                .monitor(&Monitor::Leds.to_string())
+                .map_err(lost)
+                .and_then(|answer| {
+                    let Lit { rows, columns } =
+                        answer
+                            .trim()
+                            .parse()
+                            .map_err(|e: boards::virtual_board::LitError| {
+                                Lost::Probe(e.to_string().into())
+                            })?;
+                    Ok(LedPattern { rows, columns })
+                }),
+        )
+    }
+}
