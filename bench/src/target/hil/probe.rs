@@ -17,7 +17,7 @@ use firmware::protocol::{Command, FrameReader, ProtocolError, Reply};
 use gdb_probe::probe::{GdbLister, GdbTarget};
 use probe_rs::MemoryInterface;
 use probe_rs::config::Registry;
-use probe_rs::flashing::{ElfLoader, ElfOptions, download_file};
+use probe_rs::flashing::{DownloadOptions, ElfLoader, ElfOptions, download_file_with_options};
 use probe_rs::probe::Probe;
 use probe_rs::probe::list::Lister;
 use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_attach_to_rtt};
@@ -203,7 +203,11 @@ impl Hil {
         let mut session = probe
             .attach_with_registry(chip, Permissions::default(), registry)
             .map_err(lost)?;
-        download_file(&mut session, elf, ElfLoader(ElfOptions::default())).map_err(lost)?;
+        // Verified: read back whole, as a flash algorithm's programming can fail silently.
+        let mut options = DownloadOptions::default();
+        options.verify = true;
+        download_file_with_options(&mut session, elf, ElfLoader(ElfOptions::default()), options)
+            .map_err(lost)?;
         let defmt = DefmtLog::new(bytes).map_err(Lost::Defmt)?;
         let region = match find_rtt_control_block_in_raw_file(bytes) {
             Ok(Some(addr)) => ScanRegion::Exact(addr),
