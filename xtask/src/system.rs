@@ -12,6 +12,8 @@ pub struct Need {
     pub name: &'static str,
     /// The Debian packages that provide it.
     pub packages: &'static [&'static str],
+    /// Python packages from PyPI that provide it (`pip install`), where Debian has none.
+    pub pypi: &'static [&'static str],
     /// Commands that must all be on PATH.
     pub commands: &'static [&'static str],
     /// Shared libraries, one of which must be found (by file name, in the usual folders).
@@ -34,6 +36,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "unicorn-build",
         packages: &["cmake", "libclang-dev"],
+        pypi: &[],
         commands: &["cmake"],
         libraries: &["libclang.so"],
         skips: "the virtual board (crate virtual-board: unicorn is built from source) and the bench's tests on it",
@@ -44,6 +47,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "qemu",
         packages: &["qemu-system-arm"],
+        pypi: &[],
         commands: &["qemu-system-arm"],
         libraries: &[],
         skips: "PIL and HIL-in-QEMU tests (the firmware on QEMU's mps2-an386)",
@@ -54,6 +58,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "chromium",
         packages: &["chromium", "chromium-driver"],
+        pypi: &[],
         commands: &["chromium", "chromedriver"],
         libraries: &[],
         skips: "the web app's browser test (birdcage/tests/web.rs)",
@@ -67,6 +72,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "ngspice",
         packages: &["ngspice"],
+        pypi: &[],
         commands: &["ngspice"],
         libraries: &[],
         skips: "the physical solver's cross-check against ngspice",
@@ -77,6 +83,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "nauty",
         packages: &["nauty"],
+        pypi: &[],
         commands: &["nauty-geng"],
         libraries: &[],
         skips: "graph generation tests (nauty's geng: links, graph6, the heuristic study)",
@@ -87,6 +94,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "gdb",
         packages: &["gdb-multiarch"],
+        pypi: &[],
         commands: &["gdb-multiarch"],
         libraries: &[],
         skips: "a real gdb against the virtual board's stub",
@@ -95,8 +103,20 @@ pub const NEEDS: &[Need] = &[
         paths_from: &[],
     },
     Need {
+        name: "pyocd",
+        packages: &["python3-pip"],
+        pypi: &["pyocd==0.46.0"],
+        commands: &["pyocd"],
+        libraries: &[],
+        skips: "the second debugger on the virtual board's debug port (virtual-board/tests/dap.rs)",
+        tests: true,
+        ubuntu: None,
+        paths_from: &[],
+    },
+    Need {
         name: "slurm",
         packages: &["slurm-wlm", "munge"],
+        pypi: &[],
         commands: &["sbatch", "munged"],
         libraries: &[],
         skips: "the shards on a one-node Slurm cluster (`.ci/slurm-cluster`, CI only: the tests use fake Slurm programs)",
@@ -107,6 +127,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "parallel",
         packages: &["parallel"],
+        pypi: &[],
         commands: &["parallel"],
         libraries: &[],
         skips: "the shards run by GNU parallel",
@@ -117,6 +138,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "script",
         packages: &["bsdutils"],
+        pypi: &[],
         commands: &["script"],
         libraries: &[],
         skips: "the progress bars under a terminal (birdcage/tests/progress.rs)",
@@ -127,6 +149,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "git",
         packages: &["git"],
+        pypi: &[],
         commands: &["git"],
         libraries: &[],
         skips: "the check that a shard's version names the checkout's commit",
@@ -137,6 +160,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "arm-binutils",
         packages: &["binutils-arm-none-eabi"],
+        pypi: &[],
         commands: &["arm-none-eabi-size"],
         libraries: &[],
         skips: "the board binary's size budget (CI only)",
@@ -147,6 +171,7 @@ pub const NEEDS: &[Need] = &[
     Need {
         name: "shellcheck",
         packages: &["shellcheck"],
+        pypi: &[],
         commands: &["shellcheck"],
         libraries: &[],
         skips: "the workflow's `run:` blocks linted (`.ci/lint-workflows`, CI only)",
@@ -346,6 +371,51 @@ pub fn install_line(packages: &[&str]) -> String {
     format!("sudo apt-get install -y {}", packages.join(" "))
 }
 
+/// The Python packages of `needs` (PyPI requirements), in table order, once each.
+pub fn pypi<'a>(needs: impl IntoIterator<Item = &'a Need>) -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for need in needs {
+        for p in need.pypi {
+            if !all.contains(p) {
+                all.push(p);
+            }
+        }
+    }
+    all
+}
+
+/// What installs `needs` by hand: the apt-get line, and pip's for what PyPI gives.
+pub fn install_lines<'a>(needs: impl IntoIterator<Item = &'a Need> + Clone) -> String {
+    let apt = install_line(&packages(needs.clone()));
+    match pypi(needs).as_slice() {
+        [] => apt,
+        reqs => format!("{apt} && {}", pip_line(reqs)),
+    }
+}
+
+/// The line that installs `requirements` from PyPI.
+pub fn pip_line(requirements: &[&str]) -> String {
+    format!("python3 -m pip install {}", requirements.join(" "))
+}
+
+/// Installs `requirements` from PyPI for this user (after apt-get gave pip); false when it
+/// could not. None: nothing to do.
+pub fn pip_install(requirements: &[&str]) -> bool {
+    requirements.is_empty()
+        || Command::new("python3")
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .args(requirements)
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+}
+
 /// The packages of `needs` on this machine's distribution, in table order, once each.
 pub fn packages<'a>(needs: impl IntoIterator<Item = &'a Need>) -> Vec<&'static str> {
     packages_on(Distro::here(), needs)
@@ -374,7 +444,11 @@ mod tests {
     #[test]
     fn every_need_names_a_package_and_a_way_to_tell_it_is_there() {
         for need in NEEDS {
-            assert!(!need.packages.is_empty(), "{}", need.name);
+            assert!(
+                !need.packages.is_empty() || !need.pypi.is_empty(),
+                "{}",
+                need.name
+            );
             assert!(!need.commands.is_empty(), "{}", need.name);
         }
         let names: Vec<_> = NEEDS.iter().map(|n| n.name).collect();

@@ -114,7 +114,8 @@ pub fn test(options: &Options) -> Result<()> {
         if installer != Installer::None {
             let packages = system::packages(absent.iter().copied());
             println!("xtask: installing {}", packages.join(" "));
-            if !installer.install(&packages) {
+            let pypi = system::pypi(absent.iter().copied());
+            if !installer.install(&packages) || !system::pip_install(&pypi) {
                 // On a CI runner a failed install is a broken job, not a smaller test run.
                 if std::env::var_os("CI").is_some() {
                     bail!(
@@ -132,7 +133,7 @@ pub fn test(options: &Options) -> Result<()> {
         bail!(
             "missing {}; install with: {} ({}=1: every test that needs them would fail)",
             absent.iter().map(|n| n.name).collect::<Vec<_>>().join(", "),
-            system::install_line(&system::packages(absent.iter().copied())),
+            system::install_lines(absent.iter().copied()),
             needs::REQUIRE_ENV
         );
     }
@@ -140,7 +141,7 @@ pub fn test(options: &Options) -> Result<()> {
         println!(
             "xtask: missing {}; install with: {}",
             absent.iter().map(|n| n.name).collect::<Vec<_>>().join(", "),
-            system::install_line(&system::packages(absent.iter().copied()))
+            system::install_lines(absent.iter().copied())
         );
         for need in &absent {
             println!("skipped: {} (no {})", need.skips, need.packages.join(", "));
@@ -247,7 +248,7 @@ pub fn test(options: &Options) -> Result<()> {
         println!(
             "xtask: the tests ran without {} (see the `skipped:` lines above); install with: {}",
             absent.iter().map(|n| n.name).collect::<Vec<_>>().join(", "),
-            system::install_line(&system::packages(absent.iter().copied()))
+            system::install_lines(absent.iter().copied())
         );
     }
     result
@@ -396,6 +397,10 @@ pub fn setup() -> Result<()> {
             println!("xtask: installing {}", packages.join(" "));
             if !installer.install(&packages) {
                 bail!("apt-get install {} failed", packages.join(" "));
+            }
+            let pypi = system::pypi(absent.iter().copied());
+            if !system::pip_install(&pypi) {
+                bail!("{} failed", system::pip_line(&pypi));
             }
         }
     }

@@ -19,7 +19,6 @@
 
 use super::FLASH;
 use super::peripheral::{Bus, Event, Peripheral};
-use super::rcc::Rcc;
 use super::reg;
 use crate::stop::Refusal;
 
@@ -487,9 +486,7 @@ impl Peripheral for FlashInterface {
     }
 
     fn write(&mut self, offset: u32, value: u32, bus: &mut Bus<'_>) -> Result<Event, Refusal> {
-        let sysclk = bus
-            .peer::<Rcc>()
-            .map_or(super::HSI_HZ, |r| r.clocks().sysclk);
+        let sysclk = bus.sysclk;
         match offset {
             ACR => self.acr = value & 0x1F0F,
             KEYR => match self.keys.take(value, KEY1, KEY2) {

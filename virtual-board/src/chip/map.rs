@@ -353,8 +353,10 @@ impl Chip {
         now: u64,
         f: impl FnOnce(&mut dyn Peripheral, &mut Bus<'_>) -> R,
     ) -> (R, u64) {
+        let sysclk = self.get::<Rcc>().clocks().sysclk;
         let mut model = std::mem::replace(&mut self.models[i], Box::new(Vacant));
         let mut bus = Bus::new(now, &self.models);
+        bus.sysclk = sysclk;
         let result = f(&mut *model, &mut bus);
         let skip = bus.skip;
         self.models[i] = model;

@@ -66,6 +66,9 @@ pub struct Bus<'a> {
     /// Cycles the access moves time on by: a poll fast-forwarded to what it waits for (the
     /// core would only spin until then).
     pub skip: u64,
+    /// SYSCLK in Hz at the access (RCC's clock tree; the flash interface times its
+    /// operations by it): given by the chip, so no model reads RCC's.
+    pub sysclk: u64,
     peers: &'a [Box<dyn Peripheral>],
 }
 
@@ -75,6 +78,7 @@ impl<'a> Bus<'a> {
         Bus {
             now,
             skip: 0,
+            sysclk: super::HSI_HZ,
             peers,
         }
     }

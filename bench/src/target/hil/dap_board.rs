@@ -5,12 +5,38 @@
 //! does not answer it (pyOCD's probe server in front of a real board) is a board: no
 //! emulation, and `--compare-sil` is refused by name.
 
+use std::path::Path;
+
 use boards::virtual_board::{Lit, Monitor};
 use dap_probe::Connection;
 use firmware::LedPattern;
+use probe_rs::config::Registry;
+use probe_rs::probe::list::Lister;
 
-use super::Emulation;
+use super::probe::lost_with_sources;
+use super::{Emulation, Hil};
+use crate::target::retry::Polling;
 use crate::target::{Lost, TargetError, lost};
+
+/// The HIL target through a server of pyOCD's remote-probe protocol (a DAP) through probe-rs's
+/// lister, attached as the profile's chip from probe-rs's built-in targets: the DAP is the
+/// chip's own, so probe-rs's ARM stack, the vendor's sequences and flash algorithm run as on a
+/// board. A virtual board behind it ([`DapBoard::behind`]) is the run's emulation.
+pub fn connect(
+    address: gdb_probe::Address,
+    profile: &'static boards::Profile,
+    elf: &Path,
+) -> Result<Hil, TargetError> {
+    let chip = profile.probe_rs_chip.ok_or(Lost::NoChip(profile.name))?;
+    let selector = dap_probe::selector(&address);
+    let lister = Lister::with_lister(Box::new(dap_probe::DapLister::new([address.clone()])));
+    let probe = lister.open(selector).map_err(lost_with_sources)?;
+    let emulation = dap_probe::connection(&address)
+        .and_then(DapBoard::behind)
+        .map(|board| Box::new(board) as Box<dyn Emulation>);
+    let registry = Registry::from_builtin_families();
+    Hil::attach(probe, chip, &registry, elf, None, emulation, Polling::BOARD)
+}
 
 /// The virtual board's side of the bench over its DAP.
 pub struct DapBoard {

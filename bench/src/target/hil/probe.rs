@@ -126,26 +126,6 @@ impl Hil {
         Hil::attach(probe, chip, registry, elf, None, emulation, polling)
     }
 
-    /// A server of pyOCD's remote-probe protocol (a DAP) through probe-rs's lister, attached
-    /// as the profile's chip from probe-rs's built-in targets: the DAP is the chip's own, so
-    /// probe-rs's ARM stack, the vendor's sequences and flash algorithm run as on a board.
-    pub(super) fn connect_dap(
-        address: gdb_probe::Address,
-        profile: &'static boards::Profile,
-        elf: &Path,
-    ) -> Result<Hil, TargetError> {
-        let chip = profile.probe_rs_chip.ok_or(Lost::NoChip(profile.name))?;
-        let selector = dap_probe::selector(&address);
-        let lister = Lister::with_lister(Box::new(dap_probe::DapLister::new([address.clone()])));
-        let probe = lister.open(selector).map_err(lost_with_sources)?;
-        // A virtual board answers the bench's `monitor`: each game's noise, its LEDs.
-        let emulation = dap_probe::connection(&address)
-            .and_then(super::dap_board::DapBoard::behind)
-            .map(|board| Box::new(board) as Box<dyn Emulation>);
-        let registry = Registry::from_builtin_families();
-        Hil::attach(probe, chip, &registry, elf, None, emulation, Polling::BOARD)
-    }
-
     /// Attaches `probe` to `chip` of `registry`, flashes `elf`, resets and attaches RTT: the
     /// path every probe takes, a board's ([`Hil::connect`]) or QEMU's
     /// ([`super::qemu::connect`]). `service` answers a second channel pair while the bench
@@ -242,7 +222,7 @@ impl Hil {
 
 /// A lost target in probe-rs's words and its sources' ("The debug probe could not be created."
 /// alone hides the DAP server's answer, which is a source of it).
-fn lost_with_sources(e: impl std::error::Error + Send + Sync + 'static) -> TargetError {
+pub(super) fn lost_with_sources(e: impl std::error::Error + Send + Sync + 'static) -> TargetError {
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {

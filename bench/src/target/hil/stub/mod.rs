@@ -60,7 +60,7 @@ impl Hil {
         elf: &Path,
     ) -> Result<Hil, TargetError> {
         if let Ok(address) = dap_probe::parse_selector(request) {
-            return Hil::connect_dap(address, profile, elf);
+            return super::dap_board::connect(address, profile, elf);
         }
         match gdb_probe::probe::parse_selector(request) {
             Ok(address) => (recognise(&address).connect)(&address, profile, elf),
