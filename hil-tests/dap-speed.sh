@@ -28,7 +28,7 @@ for i in $(seq "$n"); do
         --board-seed 7 --elf "$elf" --out "$tmp/gdb" --force | grep -q "agreed on all 9284 commands"
     seconds "$t0" >> "$tmp/gdb.s"
 
-    rm -f "$tmp/dap.sock"
+    rm -f "$tmp/dap.sock" "$tmp/board.out"
     "$board" serve --seed 7 --dap "unix:$tmp/dap.sock" > "$tmp/board.out" 2> "$tmp/board.err" &
     served=$!
     while ! grep -q "serving its debug port" "$tmp/board.out" 2>/dev/null; do sleep 0.05; done
