@@ -473,20 +473,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
             let mut target = dap::Target::default();
             let quit = quit_flag();
-            let listener = serve::Listener::bind(&address)?;
-            let _socket = serve::SocketFile(match &address {
-                serve::Address::Unix(path) => Some(path.clone()),
-                serve::Address::Tcp(_) => None,
-            });
-            let (at, beyond) = listener.describe();
-            if beyond {
-                eprintln!(
-                    "virtual board: warning: {at} is reachable beyond this machine, and whoever \
-                     reaches it can read and write the board's memory and run it"
-                );
-            }
-            println!("virtual board: serving its debug port (SW-DP, AHB-AP) on {at}");
-            let _ = std::io::stdout().flush();
+            let (listener, _socket) = listen(&address, "its debug port (SW-DP, AHB-AP)")?;
             let started = std::time::Instant::now();
             serve::serve_dap(&mut target, &mut core, &elf, &listener, &quit);
             summary(&core, &elf, started);
@@ -520,20 +507,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let core = core(b, &elf, sram)?;
             let mut server = gdb::Server::new(core, &elf, board.output());
             let quit = quit_flag();
-            let listener = serve::Listener::bind(&address)?;
-            let _socket = serve::SocketFile(match &address {
-                serve::Address::Unix(path) => Some(path.clone()),
-                serve::Address::Tcp(_) => None,
-            });
-            let (at, beyond) = listener.describe();
-            if beyond {
-                eprintln!(
-                    "virtual board: warning: {at} is reachable beyond this machine, and whoever \
-                     reaches it can read and write the board's memory and run it"
-                );
-            }
-            println!("virtual board: serving a GDB stub on {at}");
-            let _ = std::io::stdout().flush();
+            let (listener, _socket) = listen(&address, "a GDB stub")?;
             let started = std::time::Instant::now();
             let code = match serve::serve(&mut server, &listener, &quit) {
                 serve::Served::Killed => ExitCode::SUCCESS,
@@ -554,6 +528,30 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(code)
         }
     }
+}
+
+/// Listens at `address` for `what` (the GDB stub, the debug port): the socket's file removed
+/// when the server ends; a warning when it reaches beyond this machine; the ready line on
+/// stdout, which the bench and the tests wait for.
+fn listen(
+    address: &serve::Address,
+    what: &str,
+) -> anyhow::Result<(serve::Listener, serve::SocketFile)> {
+    let listener = serve::Listener::bind(address)?;
+    let socket = serve::SocketFile(match address {
+        serve::Address::Unix(path) => Some(path.clone()),
+        serve::Address::Tcp(_) => None,
+    });
+    let (at, beyond) = listener.describe();
+    if beyond {
+        eprintln!(
+            "virtual board: warning: {at} is reachable beyond this machine, and whoever \
+             reaches it can read and write the board's memory and run it"
+        );
+    }
+    println!("virtual board: serving {what} on {at}");
+    let _ = std::io::stdout().flush();
+    Ok((listener, socket))
 }
 
 /// `virtual-board budget`: a visitor's game profiled, against (or written to) `baseline`.

@@ -35,8 +35,13 @@ impl Drop for Served {
 impl Served {
     /// Serves `elf` (none: a blank chip) at `dap`, waiting for the ready line.
     fn start(elf: Option<&Path>, dap: &str) -> Served {
+        Served::start_with(elf, dap, &[])
+    }
+
+    /// [`Served::start`] with more of `serve`'s options.
+    fn start_with(elf: Option<&Path>, dap: &str, options: &[&str]) -> Served {
         let mut command = Command::new(env!("CARGO_BIN_EXE_virtual-board"));
-        command.arg("serve");
+        command.arg("serve").args(options);
         if let Some(elf) = elf {
             command.arg("--elf").arg(elf);
         }
@@ -394,7 +399,7 @@ fn read_protection_level_1_refuses_flash_to_the_debugger_and_not_sram() {
     // error: FAULT and STICKYERR here); SRAM and the peripherals stay reachable.
     let d = dir();
     let elf = counter_elf(d.path());
-    let mut served = Served::start(Some(&elf), &format!("unix:{}", socket(d.path()).display()));
+    let served = Served::start(Some(&elf), &format!("unix:{}", socket(d.path()).display()));
     let mut c = Client::connect(&socket(d.path()));
     c.power_up();
     c.write_dp(0x8, 0);
@@ -407,25 +412,12 @@ fn read_protection_level_1_refuses_flash_to_the_debugger_and_not_sram() {
     drop(c);
     drop(served);
     let d = dir();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_virtual-board"));
     let sock = socket(d.path());
-    let mut child = command
-        .args(["serve", "--rdp", "1", "--elf"])
-        .arg(&elf)
-        .arg("--dap")
-        .arg(format!("unix:{}", sock.display()))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let served = Served {
-        child,
-        at: line.trim().to_string(),
-    };
+    let served = Served::start_with(
+        Some(&elf),
+        &format!("unix:{}", sock.display()),
+        &["--rdp", "1"],
+    );
     let mut c = Client::connect(&sock);
     c.power_up();
     c.write_dp(0x8, 0);
