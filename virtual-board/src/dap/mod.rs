@@ -56,6 +56,28 @@ pub struct Target {
     reset_held: bool,
     /// The core executed WFI: nothing wakes it (no interrupt is modelled) but a debugger.
     asleep: bool,
+    /// The wire's clock a debugger asked for (`set_clock`), in Hz: how long a transaction
+    /// lasts, during which a running core runs on ([`TRANSACTION_BITS`]).
+    swclk: Option<u64>,
+}
+
+/// One SWD transaction on the wire: 8 request bits, turnaround, 3 acknowledge bits, 33 data
+/// and parity bits, turnaround, and the idle cycles a probe adds (ARM IHI 0031 B4.2): about 50
+/// clocks. While the probe clocks them the core runs on; so it does here, or a debugger that
+/// polls as fast as the socket answers (probe-rs waiting on a flash algorithm's halt) would
+/// starve the core it waits for.
+const TRANSACTION_BITS: u64 = 50;
+
+/// The wire's clock when no debugger set one: probe-rs's and pyOCD's default, 1 MHz.
+const DEFAULT_SWCLK: u64 = 1_000_000;
+
+impl Target {
+    /// Core cycles one transaction lasts at the wire's clock (the core's at 84 MHz, the
+    /// board binary's: `crate::clock`).
+    fn transaction_cycles(&self) -> u64 {
+        let hz = self.swclk.unwrap_or(DEFAULT_SWCLK).max(1);
+        crate::clock::PER_SECOND * TRANSACTION_BITS / hz
+    }
 }
 
 /// The core's bus as the AP sees it: memory, flash only through its interface, the
@@ -131,10 +153,11 @@ fn respond(
                 &format!("unknown property name '{name}' requested"),
             ),
         },
-        Request::Nothing
-        | Request::SetClock(_)
-        | Request::SwjSequence(..)
-        | Request::MemoryInterface => ok(None),
+        Request::SetClock(hz) => {
+            target.swclk = Some(hz);
+            ok(None)
+        }
+        Request::Nothing | Request::SwjSequence(..) | Request::MemoryInterface => ok(None),
         Request::Connect(protocol) if protocol == "SWD" || protocol == "DEFAULT" => ok(None),
         Request::Connect(protocol) => wire::error(
             id,
@@ -295,9 +318,9 @@ pub fn session<S: Socket>(
         if quit.load(Ordering::Relaxed) {
             return Ended::Quit;
         }
-        let runs = runs(target, core);
+        let running = runs(target, core);
         attention.store(false, Ordering::SeqCst);
-        let wait = if runs { None } else { Some(IDLE_POLL) };
+        let wait = if running { None } else { Some(IDLE_POLL) };
         match lines.next(wait) {
             Err(_) => return Ended::Dropped,
             Ok(Some(line)) => {
@@ -314,8 +337,13 @@ pub fn session<S: Socket>(
                 if lines.send(&reply).is_err() {
                     return Ended::Dropped;
                 }
+                // The transaction's time on the wire, which the core spends running.
+                if runs(target, core) {
+                    let cycles = target.transaction_cycles();
+                    advance(target, core, elf, None, cycles);
+                }
             }
-            Ok(None) if runs => advance(target, core, elf, attention),
+            Ok(None) if running => advance(target, core, elf, Some(attention), u64::MAX),
             Ok(None) => {}
         }
     }
@@ -325,7 +353,7 @@ pub fn session<S: Socket>(
 pub fn run_free(target: &mut Target, core: &mut Core<'_>, elf: &Elf) -> bool {
     let runs = runs(target, core);
     if runs {
-        advance(target, core, elf, &Arc::new(AtomicBool::new(false)));
+        advance(target, core, elf, None, u64::MAX);
     }
     runs
 }
@@ -336,8 +364,15 @@ fn runs(target: &Target, core: &mut Core<'_>) -> bool {
     !target.reset_held && !target.asleep && !halting.halted && !halting.lockup
 }
 
-/// Runs the core a slice (or the step a debugger asked for); a stop it reaches halts it.
-fn advance(target: &mut Target, core: &mut Core<'_>, elf: &Elf, attention: &Arc<AtomicBool>) {
+/// Runs the core a slice of at most `cycles` (or the step a debugger asked for), ended early
+/// by `attention` (a request came); a stop it reaches halts it.
+fn advance(
+    target: &mut Target,
+    core: &mut Core<'_>,
+    elf: &Elf,
+    attention: Option<&Arc<AtomicBool>>,
+    cycles: u64,
+) {
     let stepping = std::mem::take(&mut core.halting().step);
     // A debugger runs code from SRAM (a flash algorithm): the chip executes SRAM, which the
     // board maps executable only then, for speed (`Core::allow_sram_code`; a reset ends it).
@@ -350,8 +385,8 @@ fn advance(target: &mut Target, core: &mut Core<'_>, elf: &Elf, attention: &Arc<
     let ran = if stepping {
         core.step(elf)
     } else {
-        core.state_mut().attention = Some(Arc::clone(attention));
-        let ran = core.run_slice(u64::MAX, SLICE, elf);
+        core.state_mut().attention = attention.map(Arc::clone);
+        let ran = core.run_slice(cycles, SLICE, elf);
         core.state_mut().attention = None;
         ran
     };
