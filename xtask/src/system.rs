@@ -398,22 +398,22 @@ pub fn pip_line(requirements: &[&str]) -> String {
     format!("python3 -m pip install {}", requirements.join(" "))
 }
 
-/// Installs `requirements` from PyPI for this user (after apt-get gave pip); false when it
-/// could not. None: nothing to do.
+/// Installs `requirements` from PyPI (after apt-get gave pip); false when it could not.
+/// Nothing to do: true. Into the Python that runs as `python3` (a pyenv's, CI's), else for
+/// this user (`--user`: a distribution's own Python refuses a plain install, PEP 668; its
+/// scripts go to ~/.local/bin, which the hosted workflow puts on PATH).
 pub fn pip_install(requirements: &[&str]) -> bool {
-    requirements.is_empty()
-        || Command::new("python3")
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
+    let pip = |extra: &[&str]| {
+        Command::new("python3")
+            .args(["-m", "pip", "install", "--quiet"])
+            .arg("--disable-pip-version-check")
+            .args(extra)
             .args(requirements)
             .stdout(Stdio::null())
             .status()
             .is_ok_and(|s| s.success())
+    };
+    requirements.is_empty() || pip(&[]) || pip(&["--user", "--break-system-packages"])
 }
 
 /// The packages of `needs` on this machine's distribution, in table order, once each.
