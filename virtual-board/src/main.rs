@@ -477,6 +477,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let started = std::time::Instant::now();
             serve::serve_dap(&mut target, &mut core, &elf, &listener, &quit);
             summary(&core, &elf, started);
+            eprintln!("{} debug-port requests answered", target.requests);
             write_coverage(&board, &elf, &core)?;
             Ok(ExitCode::SUCCESS)
         }

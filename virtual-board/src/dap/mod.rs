@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use boards::virtual_board::{Lit, Monitor};
+use boards::virtual_board::{Lit, Monitor, Waited};
 use serde_json::{Value, json};
 
 use crate::board::ResetCause;
@@ -59,6 +59,8 @@ pub struct Target {
     /// The wire's clock a debugger asked for (`set_clock`), in Hz: how long a transaction
     /// lasts, during which a running core runs on ([`TRANSACTION_BITS`]).
     swclk: Option<u64>,
+    /// Requests answered since the board started (its summary says how many).
+    pub requests: u64,
 }
 
 /// One SWD transaction on the wire: 8 request bits, turnaround, 3 acknowledge bits, 33 data
@@ -210,7 +212,7 @@ fn respond(
             }
             ok(None)
         }
-        Request::Monitor(text) => ok(Some(json!(monitor(bus.core, elf, &text)))),
+        Request::Monitor(text) => ok(Some(json!(monitor(target, bus.core, elf, &text)))),
     }
 }
 
@@ -223,8 +225,14 @@ fn hard_reset(target: &mut Target, core: &mut Core<'_>) {
 
 /// The bench's commands a board has no register for (`boards::virtual_board::Monitor`), those
 /// that make sense over the debug port.
-fn monitor(core: &mut Core<'_>, elf: &Elf, text: &str) -> String {
+fn monitor(target: &mut Target, core: &mut Core<'_>, elf: &Elf, text: &str) -> String {
     match text.parse::<Monitor>() {
+        // The bench sleeps in its read of the answer while the core runs until an RTT offset
+        // moves, as over the GDB stub (issue 52), instead of polling the DAP.
+        Ok(Monitor::Wait { ms, words }) => match wait(target, core, elf, ms, &words) {
+            Some(waited) => waited.to_string(),
+            None => "wait: a word outside the SRAM".to_string(),
+        },
         Ok(Monitor::Game(n)) => {
             core.state_mut().board.cage().start_game(n);
             String::new()
@@ -247,6 +255,37 @@ fn monitor(core: &mut Core<'_>, elf: &Elf, text: &str) -> String {
         Ok(other) => format!("{other:?}: not offered over the debug port (use --gdb)"),
         Err(e) => e.to_string(),
     }
+}
+
+/// `monitor wait`: runs the core until a word of `words` moves or `ms` of the host's
+/// milliseconds pass; a core that does not run does not move (`Halted`). `None`: a word
+/// outside the SRAM.
+fn wait(
+    target: &mut Target,
+    core: &mut Core<'_>,
+    elf: &Elf,
+    ms: u32,
+    words: &[(u32, u32)],
+) -> Option<Waited> {
+    if !runs(target, core) {
+        return Some(Waited::Halted);
+    }
+    let already = core.until(words)?;
+    let deadline = std::time::Instant::now() + Duration::from_millis(u64::from(ms));
+    let waited = loop {
+        if already || core.moved() {
+            break Waited::Moved;
+        }
+        if std::time::Instant::now() >= deadline {
+            break Waited::TimedOut;
+        }
+        if !runs(target, core) {
+            break Waited::Halted;
+        }
+        advance(target, core, elf, None, u64::MAX);
+    };
+    core.until(&[]);
+    Some(waited)
 }
 
 /// A connection's bytes, split into lines.
@@ -334,6 +373,7 @@ pub fn session<S: Socket>(
                     },
                     Err(refused) => wire::error(refused.id, Status::General, &refused.why),
                 };
+                target.requests += 1;
                 if lines.send(&reply).is_err() {
                     return Ended::Dropped;
                 }

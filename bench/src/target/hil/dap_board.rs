@@ -6,8 +6,9 @@
 //! emulation, and `--compare-sil` is refused by name.
 
 use std::path::Path;
+use std::time::Duration;
 
-use boards::virtual_board::{Lit, Monitor};
+use boards::virtual_board::{Lit, Monitor, Waited};
 use dap_probe::Connection;
 use firmware::LedPattern;
 use probe_rs::config::Registry;
@@ -38,6 +39,9 @@ pub fn connect(
     Hil::attach(probe, chip, &registry, elf, None, emulation, Polling::BOARD)
 }
 
+/// How much longer than a wait's own limit its answer may take (a loaded machine).
+const ANSWER_MARGIN: Duration = Duration::from_secs(5);
+
 /// The virtual board's side of the bench over its DAP.
 pub struct DapBoard {
     connection: Connection,
@@ -58,6 +62,26 @@ impl Emulation for DapBoard {
         let _ = self
             .connection
             .monitor(&Monitor::Game(game as u64).to_string());
+    }
+
+    /// `monitor wait` over the DAP: the bench sleeps in its read of the answer while the
+    /// board runs until an RTT offset moves (as over the GDB stub).
+    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), TargetError>> {
+        let ms = u32::try_from(limit.as_millis().max(1)).unwrap_or(u32::MAX);
+        let command = Monitor::Wait {
+            ms,
+            words: words.to_vec(),
+        };
+        let answer = self
+            .connection
+            .monitor_timeout(&command.to_string(), limit + ANSWER_MARGIN);
+        Some(match answer {
+            Ok(said) => match said.trim().parse::<Waited>() {
+                Ok(_) => Ok(()),
+                Err(_) => Err(Lost::Probe(format!("monitor wait: {}", said.trim()).into()).into()),
+            },
+            Err(e) => Err(lost(e)),
+        })
     }
 
     fn finish(&mut self) -> Result<(), TargetError> {
