@@ -52,10 +52,32 @@ pub enum Ended {
 #[derive(Debug, Default)]
 pub struct Target {
     port: Port,
-    /// nRST held (`assert_reset`): the core does not run.
+    /// nRST held by the debugger (`assert_reset`): the core does not run.
     reset_held: bool,
+    /// nRST held low by the board itself (`serve --hold-reset`: the reset button pressed, the
+    /// line shorted to ground): no debugger lets it go.
+    nrst_low: bool,
     /// The core executed WFI: nothing wakes it (no interrupt is modelled) but a debugger.
     asleep: bool,
+}
+
+impl Target {
+    /// A board whose nRST is held low (`serve --hold-reset`), and its AP's bus stalled
+    /// (`serve --ap-bus`), from power-on.
+    pub fn new(nrst_low: bool, stall: Option<port::Stall>, core: &mut Core<'_>) -> Target {
+        let mut target = Target {
+            nrst_low,
+            ..Target::default()
+        };
+        target.port.stall = stall;
+        core.halting().in_reset = target.in_reset();
+        target
+    }
+
+    /// Whether nRST is low, held by the debugger or the board.
+    fn in_reset(&self) -> bool {
+        self.reset_held || self.nrst_low
+    }
 }
 
 /// The core's bus as the AP sees it: memory, flash only through its interface, the
@@ -98,12 +120,17 @@ fn respond(
     id: i64,
     request: Request,
 ) -> String {
-    let ack = |Ack::Fault| {
-        wire::error(
+    let ack = |a: Ack| match a {
+        Ack::Fault => wire::error(
             id,
             Status::Fault,
             "FAULT acknowledge (a sticky error is set)",
-        )
+        ),
+        Ack::Wait => wire::error(
+            id,
+            Status::Wait,
+            "WAIT acknowledge (the AP's bus has not completed the transfer)",
+        ),
     };
     let ok = |value: Option<Value>| wire::answer(id, value);
     let mut bus = CoreBus { core };
@@ -146,13 +173,18 @@ fn respond(
             ok(None)
         }
         Request::AssertReset(on) => {
+            let was = target.in_reset();
             target.reset_held = on;
-            if on {
+            let now = target.in_reset();
+            bus.core.halting().in_reset = now;
+            // The core is reset as nRST falls and starts (or is caught) as it rises.
+            if now != was || on {
                 hard_reset(target, bus.core);
             }
             ok(None)
         }
-        Request::IsResetAsserted => ok(Some(json!(target.reset_held))),
+        // The line as the probe reads it: low if anything holds it.
+        Request::IsResetAsserted => ok(Some(json!(target.in_reset()))),
         Request::ReadDp(addr) => match target.port.read_dp(addr) {
             Ok(v) => ok(Some(json!(v))),
             Err(a) => ack(a),
@@ -333,7 +365,7 @@ pub fn run_free(target: &mut Target, core: &mut Core<'_>, elf: &Elf) -> bool {
 /// Whether the core runs now.
 fn runs(target: &Target, core: &mut Core<'_>) -> bool {
     let halting = core.halting();
-    !target.reset_held && !target.asleep && !halting.halted && !halting.lockup
+    !target.in_reset() && !target.asleep && !halting.halted && !halting.lockup
 }
 
 /// Runs the core a slice (or the step a debugger asked for); a stop it reaches halts it.
