@@ -399,7 +399,7 @@ fn read_protection_level_1_refuses_flash_to_the_debugger_and_not_sram() {
     // error: FAULT and STICKYERR here); SRAM and the peripherals stay reachable.
     let d = dir();
     let elf = counter_elf(d.path());
-    let mut served = Served::start(Some(&elf), &format!("unix:{}", socket(d.path()).display()));
+    let served = Served::start(Some(&elf), &format!("unix:{}", socket(d.path()).display()));
     let mut c = Client::connect(&socket(d.path()));
     c.power_up();
     c.write_dp(0x8, 0);

@@ -373,11 +373,12 @@ fn advance(target: &mut Target, core: &mut Core<'_>, elf: &Elf, attention: &Arc<
     let stepping = std::mem::take(&mut core.halting().step);
     // A debugger runs code from SRAM (a flash algorithm): the chip executes SRAM, which the
     // board maps executable only then, for speed (`Core::allow_sram_code`; a reset ends it).
-    if SRAM.holds(core.pc(), 2) && !core.sram_code() {
-        if let Err(e) = core.allow_sram_code(true) {
-            lock_up(core, &format!("cannot make SRAM executable: {e}"));
-            return;
-        }
+    if SRAM.holds(core.pc(), 2)
+        && !core.sram_code()
+        && let Err(e) = core.allow_sram_code(true)
+    {
+        lock_up(core, &format!("cannot make SRAM executable: {e}"));
+        return;
     }
     let ran = if stepping {
         core.step(elf)

@@ -8,9 +8,9 @@
 //! core, which a core in reset never does, and reads flash, which protection refuses), through
 //! a bare memory AP; [`named`] finds a WAIT or FAULT inside any of probe-rs's errors.
 
+use probe_rs::MemoryInterface;
 use probe_rs::architecture::arm::sequences::DefaultArmSequence;
 use probe_rs::architecture::arm::{ArmError, DapError, FullyQualifiedApAddress};
-use probe_rs::MemoryInterface;
 use probe_rs::probe::Probe;
 
 /// DHCSR (ARMv7-M ARM C1.6.3) and its status bits.
