@@ -187,6 +187,66 @@ fn a_core_that_locks_up_at_boot_is_named_with_its_pc() {
     assert!(text.contains("ok    ELF flashed"), "{text}");
 }
 
+/// The board ELF that faults once RTT is up and cannot take the fault: the first instruction
+/// of `App::start` (the firmware's last step before its main loop) made `udf #0`, and its
+/// HardFault vector pointed at nothing, so the fault locks the core up (B1.5.15).
+fn locking_later_elf(elf: &Path, dir: &Path) -> (PathBuf, u32) {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let mut bytes = std::fs::read(elf).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let start = file
+        .symbols()
+        .find(|s| {
+            s.name().is_ok_and(|n| {
+                let n = format!("{:#}", rustc_demangle::demangle(n));
+                n.starts_with("firmware::app::App<") && n.ends_with(">::start")
+            })
+        })
+        .map(|s| s.address() as u32 & !1)
+        .expect("App::start");
+    let text = file.section_by_name(".text").unwrap();
+    let (offset, _) = text.file_range().unwrap();
+    let at = (offset + u64::from(start) - text.address()) as usize;
+    let (table, _) = file
+        .section_by_name(".vector_table")
+        .unwrap()
+        .file_range()
+        .unwrap();
+    drop(file);
+    bytes[at..at + 2].copy_from_slice(&0xDE00_u16.to_le_bytes());
+    let hard_fault = table as usize + 4 * 3;
+    bytes[hard_fault..hard_fault + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+    let path = dir.join("firmware-locks-up-later");
+    std::fs::write(&path, bytes).unwrap();
+    (path, start)
+}
+
+#[test]
+fn a_core_that_locks_up_mid_run_is_named_with_its_pc_and_function_not_as_a_hang() {
+    let Some((elf, binary)) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let (broken, start) = locking_later_elf(&elf, dir.path());
+    let board = Served::start(&binary, &[]);
+    let out = doctor(&board.socket, &broken);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    assert!(text.contains("ok    RTT control block found"), "{text}");
+    let failed = text
+        .lines()
+        .find(|l| l.starts_with("FAIL"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        failed.contains(&format!(
+            "the core locked up at PC {start:#010x} in firmware::app::App<"
+        )) && failed.ends_with(
+            "(a fault with no handler) — the firmware faulted and could not take the \
+                 fault: look at that PC and at its HardFault handler's vector"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("hangs"), "{text}");
+}
+
 /// A proxy between probe-rs and the board that closes both ends once the flash algorithm has
 /// been started `runs` times: a write of DHCSR that resumes the core (C_DEBUGEN alone,
 /// 0xA05F_0001) after the debugger set the PC into SRAM, where the algorithm lives. The

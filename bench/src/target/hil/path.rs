@@ -54,6 +54,8 @@ pub enum PathFault {
         pc: u32,
         /// The ELF's function there.
         symbol: Option<String>,
+        /// Before RTT came up (at boot), or later, mid-run.
+        at_boot: bool,
     },
 }
 
@@ -71,8 +73,11 @@ impl PathFault {
             PathFault::Fault { .. } => {
                 "check the chip is the profile's and powered; a level-1 RDP refuses its flash so"
             }
-            PathFault::LockedUp { .. } => {
+            PathFault::LockedUp { at_boot: true, .. } => {
                 "the firmware faults before its handlers run: check its vector table and reset handler (a blank chip locks up so too)"
+            }
+            PathFault::LockedUp { at_boot: false, .. } => {
+                "the firmware faulted and could not take the fault: look at that PC and at its HardFault handler's vector"
             }
         }
     }
@@ -203,10 +208,21 @@ mod tests {
                 PathFault::LockedUp {
                     pc: 0xFFFF_FFFE,
                     symbol: None,
+                    at_boot: true,
                 },
                 "the core locked up at PC 0xfffffffe (a fault with no handler) — the firmware \
                  faults before its handlers run: check its vector table and reset handler (a \
                  blank chip locks up so too)",
+            ),
+            (
+                PathFault::LockedUp {
+                    pc: 0x0800_1234,
+                    symbol: Some("firmware::app::App::start".into()),
+                    at_boot: false,
+                },
+                "the core locked up at PC 0x08001234 in firmware::app::App::start (a fault with \
+                 no handler) — the firmware faulted and could not take the fault: look at that \
+                 PC and at its HardFault handler's vector",
             ),
         ];
         for (fault, line) in lines {

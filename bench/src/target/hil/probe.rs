@@ -260,7 +260,11 @@ impl Hil {
             let symbol = gdb_probe::symbols::Functions::parse(bytes)
                 .at(pc)
                 .map(|f| f.name.clone());
-            return Err(TargetError::Path(PathFault::LockedUp { pc, symbol }));
+            return Err(TargetError::Path(PathFault::LockedUp {
+                pc,
+                symbol,
+                at_boot: true,
+            }));
         }
         Err(Lost::Rtt {
             attempts: RTT_ATTEMPTS,
@@ -467,6 +471,19 @@ impl Hil {
         let TargetError::NoReply { seq } = error else {
             return error;
         };
+        // A core that locked up (a fault it could not take) is not hanging: DHCSR says so.
+        let locked = self
+            .session
+            .core(0)
+            .ok()
+            .and_then(|mut core| path::locked_up(&mut core));
+        if let Some(pc) = locked {
+            return TargetError::Path(PathFault::LockedUp {
+                pc,
+                symbol: self.symbol(pc),
+                at_boot: false,
+            });
+        }
         let pc = self
             .session
             .core(0)
