@@ -173,6 +173,18 @@ fn failed_step(error: &ConfigError) -> &'static str {
     }
 }
 
+/// The bring-up step a fault of the path fails: attaching (a core held in reset, a WAIT or
+/// FAULT from the DP), flashing (read protection), or RTT (a core that locked up once run).
+#[cfg(feature = "probe")]
+fn path_step(fault: &crate::target::hil::PathFault) -> &'static str {
+    use crate::target::hil::PathFault;
+    match fault {
+        PathFault::HeldInReset | PathFault::Wait { .. } | PathFault::Fault { .. } => CHIP,
+        PathFault::ReadProtected => FLASHED,
+        PathFault::LockedUp { .. } => RTT,
+    }
+}
+
 impl Bringup<'_> {
     /// QEMU through its gdbstub: the bench's own debugger stands in for the probe.
     fn qemu(&mut self) -> Option<Box<dyn Target>> {
@@ -368,9 +380,30 @@ impl Bringup<'_> {
                     CHIP,
                     profile.probe_rs_chip.unwrap_or(profile.name).to_string(),
                 ));
-                checks.push(Check::pass(FLASHED, elf.display().to_string()));
+                // A download cut mid-way found and flashed over is said there.
+                let flashed = match target.flashed() {
+                    Some(found) => format!("{} ({found})", elf.display()),
+                    None => elf.display().to_string(),
+                };
+                checks.push(Check::pass(FLASHED, flashed));
                 checks.push(Check::pass(RTT, target.rtt_layout().unwrap_or_default()));
                 Some(target)
+            }
+            #[cfg(feature = "probe")]
+            Err(ConfigError::Target(TargetError::Path(fault))) => {
+                let step = path_step(&fault);
+                checks.push(Check::pass(PROBE, format!("the probe for {request}")));
+                if step != CHIP {
+                    checks.push(Check::pass(
+                        CHIP,
+                        profile.probe_rs_chip.unwrap_or(profile.name).to_string(),
+                    ));
+                }
+                if step == RTT {
+                    checks.push(Check::pass(FLASHED, elf.display().to_string()));
+                }
+                checks.push(Check::fail(step, fault.to_string(), fault.remedy()));
+                None
             }
             Err(e @ ConfigError::Target(TargetError::NoProbe { .. })) => {
                 checks.push(Check::fail(

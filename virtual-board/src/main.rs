@@ -177,6 +177,15 @@ enum Command {
         /// is refused, RM0390 3.6.3).
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=1))]
         rdp: u8,
+        /// nRST held low from power-on, as by a pressed reset button or a line shorted to
+        /// ground (`--dap`): the core stays in reset whatever the debugger does; DHCSR's
+        /// S_RESET_ST stays set.
+        #[arg(long, requires = "dap")]
+        hold_reset: bool,
+        /// The AHB-AP's bus completes no transfer (`--dap`): `wait`, every one answered WAIT
+        /// (the bus held busy); `fault`, answered FAULT with STICKYERR (the bus refuses).
+        #[arg(long, value_enum, requires = "dap")]
+        ap_bus: Option<dap::port::Stall>,
     },
     /// Run an embedded-test binary's tests (the host side of its semihosting protocol), each
     /// from a reset, with libtest's output and exit status (0, 101 a test failed, 2 no tests).
@@ -455,6 +464,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             gdb: None,
             dap: Some(dap),
             rdp,
+            hold_reset,
+            ap_bus,
         } => {
             let address = serve::Address::parse(&dap)?;
             let (elf, b) = if board.elf.is_some() {
@@ -471,7 +482,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let mut b = b;
             b.set_rdp_level(rdp)?;
             let mut core = core(b, &elf, Sram::private(SRAM.size)?)?;
-            let mut target = dap::Target::default();
+            let mut target = dap::Target::new(hold_reset, ap_bus, &mut core);
             let quit = quit_flag();
             let (listener, _socket) = listen(&address, "its debug port (SW-DP, AHB-AP)")?;
             let started = std::time::Instant::now();

@@ -432,3 +432,82 @@ fn read_protection_level_1_refuses_flash_to_the_debugger_and_not_sram() {
     assert_eq!(c.read32(0xE004_2000) & 0xFFF, 0x421, "DBGMCU read");
     drop(served);
 }
+
+#[test]
+fn a_core_held_in_reset_does_not_run_or_halt_and_s_reset_st_stays_set() {
+    // nRST held low by the board (`--hold-reset`, a pressed button): ARMv7-M C1.6.3,
+    // S_RESET_ST set while the core is in reset, read after read; the probe's own reset line
+    // cannot let it go (the line is wired-AND).
+    let d = dir();
+    let elf = counter_elf(d.path());
+    let sock = socket(d.path());
+    let _served = Served::start_with(
+        Some(&elf),
+        &format!("unix:{}", sock.display()),
+        &["--hold-reset"],
+    );
+    let mut c = Client::connect(&sock);
+    c.power_up();
+    assert_eq!(c.ok("is_reset_asserted", json!([])), json!(true));
+    c.ok("assert_reset", json!([false]));
+    assert_eq!(
+        c.ok("is_reset_asserted", json!([])),
+        json!(true),
+        "still held"
+    );
+    for _ in 0..3 {
+        assert_ne!(c.read32(DHCSR) & (1 << 25), 0, "S_RESET_ST stays set");
+    }
+    let counter = c.read32(COUNTER_AT);
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(c.read32(COUNTER_AT), counter, "the core does not run");
+    c.write32(DHCSR, KEY | 0b11);
+    assert_eq!(c.read32(DHCSR) & S_HALT, 0, "no halt while in reset");
+}
+
+#[test]
+fn the_probes_reset_line_holds_the_core_until_let_go() {
+    let d = dir();
+    let elf = counter_elf(d.path());
+    let sock = socket(d.path());
+    let _served = Served::start(Some(&elf), &format!("unix:{}", sock.display()));
+    let mut c = Client::connect(&sock);
+    c.power_up();
+    c.ok("assert_reset", json!([true]));
+    assert_ne!(c.read32(DHCSR) & (1 << 25), 0);
+    assert_ne!(c.read32(DHCSR) & (1 << 25), 0, "held: set again");
+    c.ok("assert_reset", json!([false]));
+    c.read32(DHCSR);
+    assert_eq!(c.read32(DHCSR) & (1 << 25), 0, "let go: cleared by a read");
+    // The counter counts again from 0 (SRAM keeps the count from before the reset).
+    std::thread::sleep(Duration::from_millis(20));
+    let first = c.read32(COUNTER_AT);
+    std::thread::sleep(Duration::from_millis(50));
+    assert!(c.read32(COUNTER_AT) > first, "running again");
+}
+
+#[test]
+fn a_stalled_bus_is_answered_wait_or_fault_and_the_dp_answers_on() {
+    // ADIv5 B4.2.2: WAIT (status 11), nothing sticky; FAULT (status 12), STICKYERR.
+    for (bus, status) in [("wait", 11), ("fault", 12)] {
+        let d = dir();
+        let elf = counter_elf(d.path());
+        let sock = socket(d.path());
+        let mut served = Served::start_with(
+            Some(&elf),
+            &format!("unix:{}", sock.display()),
+            &["--ap-bus", bus],
+        );
+        let mut c = Client::connect(&sock);
+        c.power_up();
+        c.write_dp(0x8, 0);
+        c.ok("write_ap", json!([0x4, 0x2000_0000]));
+        let answer = c.ask("read_ap", json!([0xC]));
+        assert_eq!(answer["status"], status, "{bus}: {answer}");
+        let sticky = c.read_dp(0x4) & (1 << 5) != 0;
+        assert_eq!(sticky, bus == "fault", "{bus}: STICKYERR");
+        c.write_dp(0x0, 0x1F);
+        assert_eq!(c.read_dp(0x0), 0x2BA0_1477, "{bus}: the DP answers");
+        assert!(matches!(served.child.try_wait(), Ok(None)), "{bus}");
+    }
+}

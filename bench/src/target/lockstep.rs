@@ -70,6 +70,10 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
         self.b.rtt_layout()
     }
 
+    fn flashed(&self) -> Option<String> {
+        self.b.flashed()
+    }
+
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
         let ra = self.a.exchange(command.clone())?;
         let rb = self.b.exchange(command.clone())?;

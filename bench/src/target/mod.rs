@@ -59,6 +59,11 @@ pub enum TargetError {
     /// The target stopped answering (a probe unplugged, QEMU exited), or answered out of turn.
     #[error("target lost: {0}")]
     Lost(Lost),
+    /// A fault of the path to the chip, named from its registers with what to do (a core
+    /// held in reset or locked up, flash read-protected, a WAIT or FAULT from the DP).
+    #[cfg(feature = "probe")]
+    #[error("{0}")]
+    Path(hil::PathFault),
     /// The board reset under the bench (its chip's reset flags say why): the firmware started
     /// again, and the game is lost.
     #[error("the board reset ({cause}): the firmware started again and the game is lost ({then})")]
@@ -278,6 +283,12 @@ pub trait Target {
         None
     }
 
+    /// What the bench found in flash before it flashed, when it says something went wrong (a
+    /// download cut mid-way), in one line: `None` otherwise, or for a target never flashed.
+    fn flashed(&self) -> Option<String> {
+        None
+    }
+
     /// The run is over: an emulated board writes what it measured (the virtual board's
     /// coverage). An error says what it could not write, so a run does not end well with its
     /// report short of a file. Called once; dropping the target does it otherwise.
@@ -294,6 +305,10 @@ impl<T: Target + ?Sized> Target for Box<T> {
 
     fn rtt_layout(&mut self) -> Option<String> {
         (**self).rtt_layout()
+    }
+
+    fn flashed(&self) -> Option<String> {
+        (**self).flashed()
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

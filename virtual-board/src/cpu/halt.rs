@@ -60,6 +60,9 @@ pub struct Halting {
     retired_since: bool,
     /// The core locked up (a fault with no handler): the board has stopped it.
     pub lockup: bool,
+    /// nRST is held low: the core is in reset (S_RESET_ST reads set until it is let go, and
+    /// a halt request waits for the release).
+    pub in_reset: bool,
 }
 
 impl Halting {
@@ -92,7 +95,7 @@ impl Halting {
         // from a halt runs, as probe-rs's `reset` expects of every Cortex-M).
         self.halted = false;
         self.step = false;
-        if self.enabled() && self.demcr & VC_CORERESET != 0 {
+        if self.enabled() && self.demcr & VC_CORERESET != 0 && !self.in_reset {
             self.halt(DFSR_VCATCH);
         }
     }
@@ -113,7 +116,9 @@ impl Halting {
         if self.lockup {
             value |= S_LOCKUP;
         }
-        if std::mem::take(&mut self.reset_since) {
+        // Read while nRST is held, S_RESET_ST is set again at once: it stays set (C1.6.3; a
+        // debugger tells a core held in reset by two reads).
+        if std::mem::take(&mut self.reset_since) || self.in_reset {
             value |= S_RESET_ST;
         }
         if std::mem::take(&mut self.retired_since) {
@@ -136,7 +141,8 @@ impl Halting {
             return;
         }
         if value & C_HALT != 0 {
-            if !self.halted {
+            // A core in reset enters debug state only once let go (then VC_CORERESET acts).
+            if !self.halted && !self.in_reset {
                 self.halt(DFSR_HALTED);
             }
         } else if self.halted {
@@ -342,6 +348,25 @@ mod tests {
             core.debug_register(DFSR, None).unwrap() & DFSR_VCATCH,
             DFSR_VCATCH
         );
+    }
+
+    #[test]
+    fn held_in_reset_s_reset_st_stays_set_and_a_halt_waits() {
+        // C1.6.3: S_RESET_ST is set while the core is in reset, whatever reads came before.
+        let (_, mut core) = program(&[0xE7FE]);
+        core.halting.in_reset = true;
+        for _ in 0..3 {
+            assert_ne!(core.debug_register(DHCSR, None).unwrap() & S_RESET_ST, 0);
+        }
+        core.debug_register(DHCSR, Some(KEY | C_DEBUGEN | C_HALT));
+        assert_eq!(
+            core.debug_register(DHCSR, None).unwrap() & S_HALT,
+            0,
+            "no halt"
+        );
+        core.halting.in_reset = false;
+        core.debug_register(DHCSR, None);
+        assert_eq!(core.debug_register(DHCSR, None).unwrap() & S_RESET_ST, 0);
     }
 
     #[test]

@@ -52,8 +52,11 @@ pub enum Ended {
 #[derive(Debug, Default)]
 pub struct Target {
     port: Port,
-    /// nRST held (`assert_reset`): the core does not run.
+    /// nRST held by the debugger (`assert_reset`): the core does not run.
     reset_held: bool,
+    /// nRST held low by the board itself (`serve --hold-reset`: the reset button pressed, the
+    /// line shorted to ground): no debugger lets it go.
+    nrst_low: bool,
     /// The core executed WFI: nothing wakes it (no interrupt is modelled) but a debugger.
     asleep: bool,
     /// The wire's clock a debugger asked for (`set_clock`), in Hz: how long a transaction
@@ -79,6 +82,25 @@ impl Target {
     fn transaction_cycles(&self) -> u64 {
         let hz = self.swclk.unwrap_or(DEFAULT_SWCLK).max(1);
         crate::clock::PER_SECOND * TRANSACTION_BITS / hz
+    }
+}
+
+impl Target {
+    /// A board whose nRST is held low (`serve --hold-reset`), and its AP's bus stalled
+    /// (`serve --ap-bus`), from power-on.
+    pub fn new(nrst_low: bool, stall: Option<port::Stall>, core: &mut Core<'_>) -> Target {
+        let mut target = Target {
+            nrst_low,
+            ..Target::default()
+        };
+        target.port.stall = stall;
+        core.halting().in_reset = target.in_reset();
+        target
+    }
+
+    /// Whether nRST is low, held by the debugger or the board.
+    fn in_reset(&self) -> bool {
+        self.reset_held || self.nrst_low
     }
 }
 
@@ -122,12 +144,17 @@ fn respond(
     id: i64,
     request: Request,
 ) -> String {
-    let ack = |Ack::Fault| {
-        wire::error(
+    let ack = |a: Ack| match a {
+        Ack::Fault => wire::error(
             id,
             Status::Fault,
             "FAULT acknowledge (a sticky error is set)",
-        )
+        ),
+        Ack::Wait => wire::error(
+            id,
+            Status::Wait,
+            "WAIT acknowledge (the AP's bus has not completed the transfer)",
+        ),
     };
     let ok = |value: Option<Value>| wire::answer(id, value);
     let mut bus = CoreBus { core };
@@ -171,13 +198,18 @@ fn respond(
             ok(None)
         }
         Request::AssertReset(on) => {
+            let was = target.in_reset();
             target.reset_held = on;
-            if on {
+            let now = target.in_reset();
+            bus.core.halting().in_reset = now;
+            // The core is reset as nRST falls and starts (or is caught) as it rises.
+            if now != was || on {
                 hard_reset(target, bus.core);
             }
             ok(None)
         }
-        Request::IsResetAsserted => ok(Some(json!(target.reset_held))),
+        // The line as the probe reads it: low if anything holds it.
+        Request::IsResetAsserted => ok(Some(json!(target.in_reset()))),
         Request::ReadDp(addr) => match target.port.read_dp(addr) {
             Ok(v) => ok(Some(json!(v))),
             Err(a) => ack(a),
@@ -401,7 +433,7 @@ pub fn run_free(target: &mut Target, core: &mut Core<'_>, elf: &Elf) -> bool {
 /// Whether the core runs now.
 fn runs(target: &Target, core: &mut Core<'_>) -> bool {
     let halting = core.halting();
-    !target.reset_held && !target.asleep && !halting.halted && !halting.lockup
+    !target.in_reset() && !target.asleep && !halting.halted && !halting.lockup
 }
 
 /// Runs the core a slice of at most `cycles` (or the step a debugger asked for), ended early
@@ -416,11 +448,12 @@ fn advance(
     let stepping = std::mem::take(&mut core.halting().step);
     // A debugger runs code from SRAM (a flash algorithm): the chip executes SRAM, which the
     // board maps executable only then, for speed (`Core::allow_sram_code`; a reset ends it).
-    if SRAM.holds(core.pc(), 2) && !core.sram_code() {
-        if let Err(e) = core.allow_sram_code(true) {
-            lock_up(core, &format!("cannot make SRAM executable: {e}"));
-            return;
-        }
+    if SRAM.holds(core.pc(), 2)
+        && !core.sram_code()
+        && let Err(e) = core.allow_sram_code(true)
+    {
+        lock_up(core, &format!("cannot make SRAM executable: {e}"));
+        return;
     }
     let ran = if stepping {
         core.step(elf)

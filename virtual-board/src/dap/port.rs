@@ -7,11 +7,25 @@
 //! as a CMSIS-DAP probe hands its host the posted result; RDBUFF and RESEND give the last.
 //! Only AP 0 exists: another reads 0 (its IDR says "no AP"), as a DAP answers an absent AP.
 
-/// An access the DP does not complete (ADIv5 B4.2.2, the SWD acknowledges). WAIT is never
-/// answered: a transfer here completes before the next request is read.
+/// An access the DP does not complete (ADIv5 B4.2.2, the SWD acknowledges). A transfer here
+/// completes before the next request is read, so WAIT is answered only by a stalled bus
+/// ([`Stall::Wait`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ack {
     /// FAULT: a sticky error flag is set (or this access set it); cleared through ABORT.
+    Fault,
+    /// WAIT: the AP's previous transfer has not completed; the access did nothing.
+    Wait,
+}
+
+/// A system bus that completes no transfer of the AP's (`serve --ap-bus`): what a debugger
+/// meets when the chip's bus is held (a low-power mode without its DBGMCU bits, a master
+/// holding HREADY low). The DP's own registers still answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stall {
+    /// Every DRW/BDn transfer is answered WAIT (ADIv5 B4.2.2): the bus stays busy.
+    Wait,
+    /// Every DRW/BDn transfer is answered FAULT with STICKYERR set: the bus answers ERROR.
     Fault,
 }
 
@@ -98,6 +112,8 @@ pub struct Port {
     last: u32,
     csw: u32,
     tar: u32,
+    /// The bus stalled (`serve --ap-bus`): no DRW/BDn transfer completes.
+    pub stall: Option<Stall>,
 }
 
 impl Default for Port {
@@ -108,6 +124,7 @@ impl Default for Port {
             last: 0,
             csw: CSW_RESET,
             tar: 0,
+            stall: None,
         }
     }
 }
@@ -253,13 +270,19 @@ impl Port {
         self.ctrl_stat & ctrl::STICKY != 0
     }
 
-    /// A bus transfer: an error sets STICKYERR and the access faults.
+    /// A bus transfer: an error sets STICKYERR and the access faults; a stalled bus answers
+    /// WAIT (nothing done, nothing sticky) or FAULT.
     fn transfer(
         &mut self,
         f: impl FnOnce(&mut dyn Bus) -> Result<u32, ()>,
         bus: &mut dyn Bus,
     ) -> Result<u32, Ack> {
-        match f(bus) {
+        let done = match self.stall {
+            Some(Stall::Wait) => return Err(Ack::Wait),
+            Some(Stall::Fault) => Err(()),
+            None => f(bus),
+        };
+        match done {
             Ok(value) => {
                 self.ctrl_stat |= ctrl::READOK;
                 Ok(value)
@@ -465,5 +488,31 @@ mod tests {
         assert_eq!(port.read_ap(0x4, &mut ram), Err(Ack::Fault), "sticky");
         port.write_dp(0, abort::STKERRCLR).unwrap();
         assert_eq!(port.read_ap(0x4, &mut ram).unwrap(), 0x1000_0000);
+    }
+
+    #[test]
+    fn a_stalled_bus_answers_wait_without_a_sticky_flag_or_fault_with_one() {
+        // ADIv5 B4.2.2: WAIT, the transfer not done (the host retries or aborts); FAULT, a
+        // sticky flag. The AP's own registers (TAR here) still answer: they are not the bus.
+        let (mut port, mut ram) = powered();
+        port.write_dp(8, 0).unwrap();
+        ram.0[0] = 0x5A;
+        port.write_ap(0x4, 0x2000_0000, &mut ram).unwrap();
+        port.stall = Some(Stall::Wait);
+        assert_eq!(port.read_ap(0xC, &mut ram), Err(Ack::Wait));
+        assert_eq!(port.write_ap(0xC, 1, &mut ram), Err(Ack::Wait));
+        assert_eq!(port.read_dp(4).unwrap() & ctrl::STICKY, 0, "nothing sticky");
+        assert_eq!(
+            port.read_ap(0x4, &mut ram).unwrap(),
+            0x2000_0000,
+            "TAR kept"
+        );
+        assert_eq!(ram.0[0], 0x5A, "nothing written");
+        port.stall = Some(Stall::Fault);
+        assert_eq!(port.read_ap(0xC, &mut ram), Err(Ack::Fault));
+        assert_ne!(port.read_dp(4).unwrap() & ctrl::STICKYERR, 0);
+        port.stall = None;
+        port.write_dp(0, abort::STKERRCLR).unwrap();
+        assert_eq!(port.read_ap(0xC, &mut ram).unwrap() & 0xFF, 0x5A);
     }
 }

@@ -29,7 +29,8 @@ pub const MAX_LINE: usize = 64 * 1024;
 pub enum Status {
     /// A request the server cannot take.
     General = 1,
-    /// A WAIT acknowledge (11) is never sent: a transfer completes before the next request.
+    /// A WAIT acknowledge: the AP's bus has not completed a transfer (a stalled bus only).
+    Wait = 11,
     /// A FAULT acknowledge: a sticky error is set in the DP.
     Fault = 12,
 }

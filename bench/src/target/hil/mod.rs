@@ -6,6 +6,10 @@
 mod dap_board;
 mod env;
 #[cfg(feature = "probe")]
+mod image;
+#[cfg(feature = "probe")]
+mod path;
+#[cfg(feature = "probe")]
 mod probe;
 #[cfg(feature = "probe")]
 pub mod qemu;
@@ -17,5 +21,7 @@ pub mod stub;
 pub mod virtual_board;
 
 pub use env::{BOARD_ELF, PROBE_ENV, Probe, ProbeError, probe_request};
+#[cfg(feature = "probe")]
+pub use path::PathFault;
 #[cfg(feature = "probe")]
 pub use probe::{Emulation, Hil, Service};

@@ -23,6 +23,8 @@ use probe_rs::probe::list::Lister;
 use probe_rs::rtt::{Rtt, ScanRegion, find_rtt_control_block_in_raw_file, try_attach_to_rtt};
 use probe_rs::{Permissions, Session};
 
+use super::image;
+use super::path::{self, PathFault};
 use crate::machine::Elf;
 use crate::target::defmt::DefmtLog;
 use crate::target::frame::{Sequence, encode_command};
@@ -59,6 +61,9 @@ pub struct Hil {
     emulation: Option<Box<dyn Emulation>>,
     /// Whether [`Emulation::finish`] ran: once, by [`Target::finish`] or else on drop.
     finished: bool,
+    /// What flash held before the bench flashed it, said when something went wrong (a
+    /// download cut mid-way).
+    found: Option<String>,
 }
 
 impl std::fmt::Debug for Hil {
@@ -144,7 +149,8 @@ impl Hil {
         // Read first: a missing ELF is named as such, not as probe-rs's IO error mid-download.
         let bytes = Elf::read(elf)?.bytes;
         match Self::bring_up(probe, chip, registry, elf, &bytes) {
-            Ok((session, rtt, defmt)) => Ok(Hil {
+            Ok((session, rtt, defmt, found)) => Ok(Hil {
+                found,
                 reset_flags: super::reset::flags_of(chip),
                 cage: Box::new(Fixture),
                 session,
@@ -179,15 +185,30 @@ impl Hil {
         registry: &Registry,
         elf: &Path,
         bytes: &[u8],
-    ) -> Result<(Session, Rtt, DefmtLog), TargetError> {
+    ) -> Result<(Session, Rtt, DefmtLog, Option<String>), TargetError> {
+        // The faults probe-rs's attach trips on without naming them: a core held in reset
+        // (its attach halts the core), flash read-protected, a DP that answers WAIT or FAULT.
+        let (probe, fault) = path::look(probe, chip);
+        if let Some(fault) = fault {
+            return Err(TargetError::Path(fault));
+        }
         let mut session = probe
             .attach_with_registry(chip, Permissions::default(), registry)
-            .map_err(lost)?;
+            .map_err(|e| named_or_lost(e, "attaching"))?;
+        // What flash holds first: a download cut mid-way is said, then flashed over.
+        let found = match image::look(&mut session, bytes) {
+            Some(Ok(found)) => found.line(),
+            Some(Err(e)) => return Err(named_or_lost(e, "reading flash")),
+            None => None,
+        };
+        if let Some(line) = &found {
+            eprintln!("bench: {line}");
+        }
         // Verified: read back whole, as a flash algorithm's programming can fail silently.
         let mut options = DownloadOptions::default();
         options.verify = true;
         download_file_with_options(&mut session, elf, ElfLoader(ElfOptions::default()), options)
-            .map_err(lost)?;
+            .map_err(|e| named_or_lost(e, "downloading"))?;
         let defmt = DefmtLog::new(bytes).map_err(Lost::Defmt)?;
         let region = match find_rtt_control_block_in_raw_file(bytes) {
             Ok(Some(addr)) => ScanRegion::Exact(addr),
@@ -207,16 +228,41 @@ impl Hil {
                             .map_err(lost)?;
                     }
                     drop(core);
-                    return Ok((session, rtt, defmt));
+                    return Ok((session, rtt, defmt, found));
                 }
                 Err(e) => last = Some(e),
             }
+        }
+        // A core that faulted before RTT came up and had no handler to take it.
+        if let Ok(mut core) = session.core(0)
+            && let Some(pc) = path::locked_up(&mut core)
+        {
+            let symbol = gdb_probe::symbols::Functions::parse(bytes)
+                .at(pc)
+                .map(|f| f.name.clone());
+            return Err(TargetError::Path(PathFault::LockedUp {
+                pc,
+                symbol,
+                at_boot: true,
+            }));
         }
         Err(Lost::Rtt {
             attempts: RTT_ATTEMPTS,
             last: last.map(|e| Box::new(e) as Box<dyn std::error::Error + Send + Sync>),
         }
         .into())
+    }
+}
+
+/// A fault of the path (a WAIT or FAULT the DP answered) met `during` a step, or else a lost
+/// target in probe-rs's words.
+fn named_or_lost(
+    e: impl std::error::Error + Send + Sync + 'static,
+    during: &'static str,
+) -> TargetError {
+    match path::named(&e, during) {
+        Some(fault) => TargetError::Path(fault),
+        None => lost(e),
     }
 }
 
@@ -405,6 +451,19 @@ impl Hil {
         let TargetError::NoReply { seq } = error else {
             return error;
         };
+        // A core that locked up (a fault it could not take) is not hanging: DHCSR says so.
+        let locked = self
+            .session
+            .core(0)
+            .ok()
+            .and_then(|mut core| path::locked_up(&mut core));
+        if let Some(pc) = locked {
+            return TargetError::Path(PathFault::LockedUp {
+                pc,
+                symbol: self.symbol(pc),
+                at_boot: false,
+            });
+        }
         let pc = self
             .session
             .core(0)
@@ -548,6 +607,10 @@ impl Target for Hil {
 
     fn retry_stats(&self) -> Option<RetryStats> {
         Some(self.stats)
+    }
+
+    fn flashed(&self) -> Option<String> {
+        self.found.clone()
     }
 
     fn start_game(&mut self, game: usize) {
