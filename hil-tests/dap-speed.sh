@@ -20,7 +20,7 @@ cleanup() { [ -n "$served" ] && kill "$served" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-seconds() { local t0=$1; echo "$(date +%s.%N) - $t0" | bc; }
+seconds() { awk -v a="$(date +%s.%N)" -v b="$1" 'BEGIN { print a - b }'; }
 
 for i in $(seq "$n"); do
     t0=$(date +%s.%N)
@@ -40,4 +40,4 @@ for i in $(seq "$n"); do
 done
 gdb=$(median < "$tmp/gdb.s")
 dap=$(median < "$tmp/dap.s")
-echo "tree3, SIL-equal on all 9,284 commands, medians of $n: GDB path ${gdb} s, DAP path ${dap} s, ratio $(echo "scale=2; $dap / $gdb" | bc)"
+awk -v g="$gdb" -v d="$dap" -v n="$n" 'BEGIN { printf "tree3, SIL-equal on all 9,284 commands, medians of %d: GDB path %.1f s, DAP path %.1f s, ratio %.2f\n", n, g, d, d / g }'
