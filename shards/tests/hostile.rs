@@ -38,6 +38,17 @@ fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static)
         .unwrap_or_else(|_| panic!("{what} hung (or panicked)"))
 }
 
+/// The tests here run one at a time: `mkfifo` forks, and until the child execs it holds every
+/// descriptor of the test process, a lock file's among them, so a lock another test has just
+/// let go reads as held ("another run"): seen once on a loaded machine (stop 60's CI).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
         .arg(path)
@@ -66,6 +77,7 @@ fn merge(bodies: Vec<Vec<u8>>) -> Result<usize, ModelError> {
 
 #[test]
 fn a_lock_planted_as_a_link_is_refused_and_its_target_untouched() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let victim = dir.path().join("victim");
     fs::write(&victim, "precious").unwrap();
@@ -92,6 +104,7 @@ fn a_lock_planted_as_a_link_is_refused_and_its_target_untouched() {
 
 #[test]
 fn a_shard_temporary_file_planted_as_a_link_is_not_followed() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let victim = dir.path().join("victim");
     fs::write(&victim, "precious").unwrap();
@@ -111,6 +124,7 @@ fn a_shard_temporary_file_planted_as_a_link_is_not_followed() {
 
 #[test]
 fn a_shard_is_not_written_onto_a_link_fifo_or_folder() {
+    let _serial = serial();
     let job = job();
     type Plant = fn(&Path, &Path);
     let cases: [(&str, Plant); 3] = [
@@ -144,6 +158,7 @@ fn a_shard_is_not_written_onto_a_link_fifo_or_folder() {
 
 #[test]
 fn a_fifo_named_like_a_shard_hangs_no_mode() {
+    let _serial = serial();
     let job = job();
     let dir = tempfile::tempdir().unwrap();
     write_shard(dir.path(), &job, id(1, 2), b"one").unwrap();
@@ -181,6 +196,7 @@ fn a_fifo_named_like_a_shard_hangs_no_mode() {
 
 #[test]
 fn a_fifo_named_like_a_lock_hangs_nothing() {
+    let _serial = serial();
     let job = job();
     let dir = tempfile::tempdir().unwrap();
     mkfifo(&dir.path().join(".demo.2-of-2.lock"));
@@ -210,6 +226,7 @@ fn a_fifo_named_like_a_lock_hangs_nothing() {
 
 #[test]
 fn a_header_claiming_four_billion_shards_is_refused_in_one_line() {
+    let _serial = serial();
     let job = job();
     let dir = tempfile::tempdir().unwrap();
     // A whole shard of this job, its shard line altered: the merge, status and a run read
@@ -242,6 +259,7 @@ fn a_header_claiming_four_billion_shards_is_refused_in_one_line() {
 
 #[test]
 fn a_run_leaves_no_lock_file() {
+    let _serial = serial();
     let job = job();
     let dir = tempfile::tempdir().unwrap();
     let Outcome::Merged(1) = drive(dir.path(), &job, &Mode::Whole, run, merge).unwrap() else {
@@ -265,6 +283,7 @@ fn a_run_leaves_no_lock_file() {
 
 #[test]
 fn a_lock_file_put_in_place_of_ours_is_not_removed() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let lock = dir.path().join(FOLDER_LOCK);
     let held = lock_folder(dir.path(), "merge").unwrap();
