@@ -64,6 +64,8 @@ pub struct Hil {
     /// What flash held before the bench flashed it, said when something went wrong (a
     /// download cut mid-way).
     found: Option<String>,
+    /// The RTT control block's number of up channels, once read ([`Link::moving_words`]).
+    rtt_max_up: Option<u64>,
 }
 
 impl std::fmt::Debug for Hil {
@@ -164,6 +166,7 @@ impl Hil {
                 stats: RetryStats::default(),
                 emulation,
                 finished: false,
+                rtt_max_up: None,
             }),
             // A machine that stopped meanwhile (a firmware that panics at boot) says why:
             // probe-rs alone sees only a probe that stopped answering.
@@ -388,29 +391,59 @@ mod rtt_layout {
     pub const READ: u64 = 16;
 }
 
-impl Hil {
+/// One exchange's hold on the board: one probe-rs `Core` for all its sends, polls and
+/// waits, and the parts of [`Hil`] they use. A `Core` opens the AP's memory interface anew
+/// (SELECT, the AP's IDR, CFG and CSW: five debug-port transactions) and starts with its
+/// CSW and TAR caches empty, so one per exchange rather than one per poll: over the board's
+/// own debug port that was half the transactions of the M=3 tree (hil-tests/README.md).
+struct Link<'s> {
+    core: probe_rs::Core<'s>,
+    rtt: &'s mut Rtt,
+    defmt: &'s mut DefmtLog,
+    reader: &'s mut FrameReader,
+    service: &'s mut Option<Box<dyn Service>>,
+    emulation: &'s mut Option<Box<dyn Emulation>>,
+    /// The control block's number of up channels, read once (the firmware's `rtt_init!` set
+    /// it; a reset attaches RTT anew).
+    max_up: &'s mut Option<u64>,
+}
+
+impl Link<'_> {
     /// The words whose change means the firmware moved (RTT offsets, read now): an up
     /// channel's write offset against the read offset the bench left (data to read), and with
     /// `room` the down channel's read offset (the firmware took bytes).
     fn moving_words(&mut self, room: bool) -> Result<Vec<(u32, u32)>, TargetError> {
         use rtt_layout::*;
         let block = self.rtt.ptr();
-        let mut core = self.session.core(0).map_err(lost)?;
-        let max_up = u64::from(core.read_word_32(block + MAX_UP).map_err(lost)?);
+        let max_up = match *self.max_up {
+            Some(max_up) => max_up,
+            None => {
+                let read = u64::from(self.core.read_word_32(block + MAX_UP).map_err(lost)?);
+                *self.max_up.insert(read)
+            }
+        };
         let up = |n: u64| block + CHANNELS + n * CHANNEL;
         let down = |n: u64| block + CHANNELS + (max_up + n) * CHANNEL;
+        // The offsets in one block read (one TAR and one DRW burst over a DAP), from up
+        // channel 0's read offset to the last word wanted.
+        let first = up(0) + READ;
+        let last = if room { down(0) + READ } else { up(1) + READ };
+        let mut values = vec![0u32; ((last - first) / 4 + 1) as usize];
+        self.core.read_32(first, &mut values).map_err(lost)?;
+        let at = |address: u64| values[((address - first) / 4) as usize];
         let mut words = Vec::with_capacity(3);
         for channel in [1, 0] {
-            let read = core.read_word_32(up(channel) + READ).map_err(lost)?;
-            words.push(((up(channel) + WRITE) as u32, read));
+            words.push(((up(channel) + WRITE) as u32, at(up(channel) + READ)));
         }
         if room {
-            let at = down(0) + READ;
-            words.push((at as u32, core.read_word_32(at).map_err(lost)?));
+            let at_down = down(0) + READ;
+            words.push((at_down as u32, at(at_down)));
         }
         Ok(words)
     }
+}
 
+impl Hil {
     /// The ELF's function holding `pc`.
     fn symbol(&self, pc: u32) -> Option<String> {
         self.functions.at(pc).map(|f| f.name.clone())
@@ -588,7 +621,21 @@ impl Target for Hil {
         let frame = encode_command(seq, command)?;
         let polling = self.polling;
         let mut stats = RetryStats::default();
-        let reply = retry::exchange(self, seq, &frame, polling, REPLY_TIMEOUT, &mut stats);
+        let reply = match self.session.core(0) {
+            Ok(core) => {
+                let mut link = Link {
+                    core,
+                    rtt: &mut self.rtt,
+                    defmt: &mut self.defmt,
+                    reader: &mut self.reader,
+                    service: &mut self.service,
+                    emulation: &mut self.emulation,
+                    max_up: &mut self.rtt_max_up,
+                };
+                retry::exchange(&mut link, seq, &frame, polling, REPLY_TIMEOUT, &mut stats)
+            }
+            Err(e) => Err(lost(e)),
+        };
         self.stats += stats;
         reply.map_err(|e| self.explain(e))
     }
@@ -635,32 +682,30 @@ impl Target for Hil {
     }
 }
 
-impl Backend for Hil {
+impl Backend for Link<'_> {
     /// Writes the frame to the bench down channel (0) with the guest running (not held: the
     /// firmware takes the bytes as they come, so a frame never stays torn).
     fn send(&mut self, frame: &[u8]) -> Result<bool, TargetError> {
-        let mut core = self.session.core(0).map_err(lost)?;
-        write_all(&mut self.rtt, &mut core, 0, frame)
+        write_all(self.rtt, &mut self.core, 0, frame)
     }
 
     fn poll(&mut self) -> Result<Polled, TargetError> {
-        hold(&mut self.emulation, true)?;
+        hold(self.emulation, true)?;
         let polled = (|| {
-            let mut core = self.session.core(0).map_err(lost)?;
             let mut buf = [0u8; 256];
             let up = self.rtt.up_channel(1).ok_or(Lost::NoChannel {
                 direction: "up",
                 number: 1,
             })?;
-            let n = up.read(&mut core, &mut buf).map_err(lost)?;
+            let n = up.read(&mut self.core, &mut buf).map_err(lost)?;
             let replies = buf[..n]
                 .iter()
                 .filter_map(|&b| self.reader.push::<Reply>(b))
                 .collect();
             // The log channel drops what does not fit: keep it drained while the board works.
-            pump_logs(&mut self.rtt, &mut self.defmt, &mut core)?;
-            let served = match &mut self.service {
-                Some(service) => serve(&mut self.rtt, service.as_mut(), &mut core)?,
+            pump_logs(self.rtt, self.defmt, &mut self.core)?;
+            let served = match self.service {
+                Some(service) => serve(self.rtt, service.as_mut(), &mut self.core)?,
                 None => false,
             };
             Ok::<_, TargetError>(Polled {
@@ -668,7 +713,7 @@ impl Backend for Hil {
                 busy: n > 0 || served,
             })
         })();
-        hold(&mut self.emulation, false)?;
+        hold(self.emulation, false)?;
         polled
     }
 
