@@ -408,6 +408,9 @@ pub struct Client {
     timeout: Duration,
     /// The probe is taken (`open` sent, `close` not yet): dropping the client closes it.
     is_open: bool,
+    /// The stream's mode as last set: changed only when it must, as most answers are read
+    /// without waiting ([`Client::look`]; two system calls an access saved).
+    nonblocking: bool,
 }
 
 impl fmt::Debug for Client {
@@ -440,6 +443,7 @@ impl Client {
             next_id: 0,
             timeout: DEFAULT_TIMEOUT,
             is_open: false,
+            nonblocking: false,
         };
         client.set_timeout(DEFAULT_TIMEOUT)?;
         Ok(client)
@@ -471,14 +475,10 @@ impl Client {
         self.next_id += 1;
         let mut line = request.line(id).into_bytes();
         line.push(b'\n');
-        // One write for the whole line: one segment on TCP, one syscall.
-        self.stream
-            .write_all(&line)
-            .and_then(|()| self.stream.flush())
-            .map_err(|source| ClientError::Io {
-                request: name,
-                source,
-            })?;
+        self.send(&line).map_err(|source| ClientError::Io {
+            request: name,
+            source,
+        })?;
         let answer = self.read_line(name)?;
         parse_response(name, id, &answer)
     }
@@ -502,6 +502,12 @@ impl Client {
             if self.pending.is_empty() && self.look(&mut chunk) {
                 continue;
             }
+            if self.nonblocking {
+                self.stream
+                    .set_nonblocking(false)
+                    .map_err(|source| ClientError::Io { request, source })?;
+                self.nonblocking = false;
+            }
             match self.stream.read(&mut chunk) {
                 Ok(0) => return Err(ClientError::Closed { request }),
                 Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
@@ -524,11 +530,34 @@ impl Client {
 }
 
 impl Client {
+    /// Writes `line` whole: one write for it (one segment on TCP, one system call) unless the
+    /// socket is full (a download's long lines), which a stream left without waiting
+    /// ([`Client::look`]) then waits for.
+    fn send(&mut self, line: &[u8]) -> io::Result<()> {
+        let mut sent = 0;
+        while sent < line.len() {
+            match self.stream.write(&line[sent..]) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.stream.set_nonblocking(false)?;
+                    self.nonblocking = false;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.stream.flush()
+    }
+
     /// Reads what has come within [`SPIN`] without blocking; whether anything came. Any
     /// error is left to the blocking read that follows.
     fn look(&mut self, chunk: &mut [u8]) -> bool {
-        if self.stream.set_nonblocking(true).is_err() {
-            return false;
+        if !self.nonblocking {
+            if self.stream.set_nonblocking(true).is_err() {
+                return false;
+            }
+            self.nonblocking = true;
         }
         let start = std::time::Instant::now();
         let came = loop {
@@ -546,9 +575,6 @@ impl Client {
             }
             std::hint::spin_loop();
         };
-        // Blocking again (the read timeout bounds the wait); a stream that cannot is broken,
-        // which the next read says.
-        let _ = self.stream.set_nonblocking(false);
         came
     }
 }

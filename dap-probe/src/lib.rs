@@ -18,6 +18,7 @@ mod client;
 mod connection;
 mod factory;
 mod probe;
+mod select;
 
 pub use client::{
     Client, ClientError, DEFAULT_TIMEOUT, PROTOCOL_VERSION, Property, Request, Status,

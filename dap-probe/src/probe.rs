@@ -23,6 +23,7 @@ use probe_rs::probe::{DebugProbe, DebugProbeError, ProbeError, WireProtocol};
 
 use crate::client::{ClientError, Status};
 use crate::connection::Connection;
+use crate::select::{SELECT, Select};
 
 impl ProbeError for ClientError {}
 
@@ -44,6 +45,7 @@ pub struct RemoteProbe {
     connection: Connection,
     name: String,
     speed_khz: u32,
+    select: Select,
 }
 
 impl fmt::Debug for RemoteProbe {
@@ -62,6 +64,7 @@ impl RemoteProbe {
             connection,
             name: name.into(),
             speed_khz: DEFAULT_SPEED_KHZ,
+            select: Select::default(),
         }
     }
 
@@ -70,8 +73,19 @@ impl RemoteProbe {
         &self.connection
     }
 
+    /// Writes SELECT if the next access needs a value the DP does not hold ([`Select`]).
+    fn select_due(&mut self) -> Result<(), ArmError> {
+        if let Some(value) = self.select.due() {
+            let result = self.connection.lock().write_dp(SELECT, value);
+            result.map_err(|e| self.transfer_error(e))?;
+            self.select.written(value);
+        }
+        Ok(())
+    }
+
     /// The error probe-rs sees for `e`, after the sticky-error recovery a FAULT or a WAIT needs.
     fn transfer_error(&mut self, e: ClientError) -> ArmError {
+        self.select.forget();
         let (dap, abort) = match e.status() {
             Some(Status::TransferFault) => (DapError::FaultResponse, ABORT_CLEAR_STICKY),
             Some(Status::TransferTimeout) => (DapError::WaitResponse, ABORT_DAPABORT),
@@ -115,6 +129,7 @@ impl DebugProbe for RemoteProbe {
     }
 
     fn attach(&mut self) -> Result<(), DebugProbeError> {
+        self.select.forget_all();
         let mut client = self.connection.lock();
         client.connect_swd()?;
         client.set_clock(self.speed_khz.saturating_mul(1_000))?;
@@ -129,10 +144,12 @@ impl DebugProbe for RemoteProbe {
     }
 
     fn target_reset(&mut self) -> Result<(), DebugProbeError> {
+        self.select.forget();
         Ok(self.connection.lock().reset()?)
     }
 
     fn target_reset_assert(&mut self) -> Result<(), DebugProbeError> {
+        self.select.forget();
         Ok(self.connection.lock().assert_reset(true)?)
     }
 
@@ -177,14 +194,31 @@ impl DapProbe for RemoteProbe {}
 
 impl RawDapAccess for RemoteProbe {
     fn raw_read_register(&mut self, address: RegisterAddress) -> Result<u32, ArmError> {
+        if let RegisterAddress::ApRegister(a) = address
+            && let Some(value) = self.select.fixed(a)
+        {
+            return Ok(value);
+        }
+        self.select_due()?;
         let result = match address {
             RegisterAddress::DpRegister(_) => self.connection.lock().read_dp(dp_address(address)),
             RegisterAddress::ApRegister(a) => self.connection.lock().read_ap(a),
         };
-        result.map_err(|e| self.transfer_error(e))
+        let value = result.map_err(|e| self.transfer_error(e))?;
+        if let RegisterAddress::ApRegister(a) = address {
+            self.select.read(a, value);
+        }
+        Ok(value)
     }
 
     fn raw_write_register(&mut self, address: RegisterAddress, value: u32) -> Result<(), ArmError> {
+        if let RegisterAddress::DpRegister(_) = address
+            && dp_address(address) == SELECT
+        {
+            self.select.want(value);
+            return Ok(());
+        }
+        self.select_due()?;
         let result = match address {
             RegisterAddress::DpRegister(_) => {
                 self.connection.lock().write_dp(dp_address(address), value)
@@ -202,6 +236,7 @@ impl RawDapAccess for RemoteProbe {
     ) -> Result<(), ArmError> {
         match address {
             RegisterAddress::ApRegister(a) if !values.is_empty() => {
+                self.select_due()?;
                 let result = self.connection.lock().read_ap_multiple(a, values);
                 result.map_err(|e| self.transfer_error(e))
             }
@@ -222,6 +257,7 @@ impl RawDapAccess for RemoteProbe {
     ) -> Result<(), ArmError> {
         match address {
             RegisterAddress::ApRegister(a) if !values.is_empty() => {
+                self.select_due()?;
                 let result = self.connection.lock().write_ap_multiple(a, values);
                 result.map_err(|e| self.transfer_error(e))
             }
@@ -237,6 +273,7 @@ impl RawDapAccess for RemoteProbe {
     /// `flush`: a server in front of a probe that posts writes (pyOCD's CMSIS-DAP layer does)
     /// reports their errors here.
     fn raw_flush(&mut self) -> Result<(), ArmError> {
+        self.select_due()?;
         let result = self.connection.lock().flush();
         result.map_err(|e| self.transfer_error(e))
     }
@@ -246,6 +283,7 @@ impl RawDapAccess for RemoteProbe {
     }
 
     fn swj_sequence(&mut self, bit_len: u8, bits: u64) -> Result<(), DebugProbeError> {
+        self.select.forget();
         Ok(self.connection.lock().swj_sequence(bit_len, bits)?)
     }
 

@@ -25,7 +25,7 @@ const QUEUED: usize = 16;
 
 /// How long a write waits for a client that does not read before it looks at the quit
 /// flag again: a signal ends the board within this, not when the client reads.
-const WRITE_WAIT: Duration = Duration::from_millis(100);
+pub(crate) const WRITE_WAIT: Duration = Duration::from_millis(100);
 
 /// A debugger's connection whose reads come from a reader thread that raises `attention`.
 #[derive(Debug)]

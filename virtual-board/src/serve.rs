@@ -367,7 +367,6 @@ pub fn serve_dap(
             return Served::Quit;
         }
     };
-    let attention = Arc::new(AtomicBool::new(false));
     loop {
         if quit.load(Ordering::Relaxed) {
             return Served::Quit;
@@ -382,12 +381,13 @@ pub fn serve_dap(
             }
             Err(TryRecvError::Disconnected) => return Served::Quit,
         };
-        let ended = match crate::attention::Watched::new(
-            stream,
-            Arc::clone(&attention),
-            Arc::clone(quit),
-        ) {
-            Ok(watched) => crate::dap::session(target, core, elf, watched, &attention, quit),
+        // Read by the session itself and looked at from the core's block hook (no reader
+        // thread); a write the debugger leaves waiting looks at `quit` every WRITE_WAIT.
+        let watched = stream
+            .set_write_timeout(Some(crate::attention::WRITE_WAIT))
+            .and_then(|()| stream.watch_fd());
+        let ended = match watched {
+            Ok(wire) => crate::dap::session(target, core, elf, stream, wire, quit),
             Err(_) => crate::dap::Ended::Dropped,
         };
         attached.store(false, Ordering::SeqCst);

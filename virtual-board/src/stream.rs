@@ -34,6 +34,14 @@ impl Stream {
         }
     }
 
+    /// A descriptor of the socket's own, which the core's block hook polls (`serve --dap`).
+    pub fn watch_fd(&self) -> std::io::Result<std::os::fd::OwnedFd> {
+        Ok(match self {
+            Stream::Unix(s) => s.try_clone()?.into(),
+            Stream::Tcp(s) => s.try_clone()?.into(),
+        })
+    }
+
     /// Shuts the connection down for both handles.
     pub fn shutdown(&self, how: std::net::Shutdown) -> std::io::Result<()> {
         match self {

@@ -41,6 +41,18 @@ impl Core<'_> {
         Some(!words.is_empty() && moved(&mut self.uc))
     }
 
+    /// Gives the block hook a debugger's socket to look at ([`State::wire`]; `None`: none) and
+    /// returns the one it had. What was heard on it is forgotten with it: a stale word would
+    /// end the next slice or step before its first instruction.
+    pub fn watch_wire(
+        &mut self,
+        wire: Option<std::os::fd::OwnedFd>,
+    ) -> Option<std::os::fd::OwnedFd> {
+        let state = self.uc.get_data_mut();
+        state.heard = false;
+        std::mem::replace(&mut state.wire, wire)
+    }
+
     /// Whether a word of [`Core::until`]'s has moved (seen in a slice, or now).
     pub fn moved(&mut self) -> bool {
         let state = self.uc.get_data();

@@ -197,6 +197,17 @@ pub(super) fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
         return;
     }
     let state = uc.get_data_mut();
+    if let Some(fd) = &state.wire
+        && state.instructions >= state.wire_look_at
+    {
+        let heard = readable(fd);
+        state.wire_look_at = state.instructions + WIRE_EVERY;
+        if heard {
+            state.heard = true;
+            let _ = uc.emu_stop();
+            return;
+        }
+    }
     // unicorn calls this hook before the block's first instruction and stops there, the block
     // not run: it is counted when the next slice runs it (or the watchdog, due, resets).
     // (Counting it here as well made a block longer than a slice stop every slice, never run,
@@ -270,10 +281,29 @@ pub(super) fn moved(uc: &mut Unicorn<'_, State>) -> bool {
 
 /// Whether a debugger's bytes have come during its slice.
 pub(super) fn attended(state: &State) -> bool {
-    state
-        .attention
-        .as_ref()
-        .is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+    state.heard
+        || state
+            .attention
+            .as_ref()
+            .is_some_and(|a| a.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// Instructions between two looks at a debugger's socket ([`State::wire`]): a look is one
+/// `poll`, well under a microsecond; two hundred instructions are a few microseconds of the
+/// host's. A reader thread blocked on the socket instead had to be woken for every request,
+/// taking a core from the bench or the core (hil-tests/README.md).
+pub(super) const WIRE_EVERY: u64 = 200;
+
+/// Whether `fd` has bytes to read (or has ended, or failed), without waiting.
+fn readable(fd: &std::os::fd::OwnedFd) -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec};
+    let mut fds = [PollFd::new(fd, PollFlags::IN)];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // A poll that fails says so at the session's next read.
+    rustix::event::poll(&mut fds, Some(&now)).is_ok_and(|n| n > 0)
 }
 
 /// Whether the block at `at` of `size` bytes is one branch to itself (`b .` or `b.w .`).

@@ -94,6 +94,14 @@ pub struct State {
     /// Raised by a debugger's bytes ([`crate::attention`]): the slice ends at the next block.
     /// Set only for a debugger's slice, so a game a monitor command plays runs to its end.
     pub attention: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// A debugger's socket the block hook looks at itself, every [`hooks::WIRE_EVERY`]
+    /// instructions (the debug port's): its bytes end the slice as `attention`'s do, with no
+    /// reader thread to wake. Set only for a debugger's slice.
+    wire: Option<std::os::fd::OwnedFd>,
+    /// Bytes came on `wire` in this slice.
+    heard: bool,
+    /// The instruction count at which the block hook next looks at `wire`.
+    wire_look_at: u64,
     /// SRAM words a debugger waits on (`monitor wait`): the slice ends at the block after
     /// one holds another value ([`Core::until`]).
     until: Vec<(u32, u32)>,
@@ -216,6 +224,9 @@ impl<'a> Core<'a> {
             profile: std::env::var_os("VIRTUAL_BOARD_PROFILE").map(|_| HashMap::new()),
             speed: crate::speed::asked(),
             attention: None,
+            wire: None,
+            heard: false,
+            wire_look_at: 0,
             until: Vec::new(),
             moved: false,
             look_at: 0,
@@ -413,6 +424,7 @@ impl<'a> Core<'a> {
     /// passes much time in few instructions).
     pub fn run_slice(&mut self, cycles: u64, instructions: u64, elf: &Elf) -> Result<Ran, Stop> {
         let state = self.uc.get_data_mut();
+        state.heard = false;
         state.slice_end = state.board.cycles.saturating_add(cycles);
         state.slice_instructions = state.instructions.saturating_add(instructions);
         let begin = u64::from(self.pc()) | 1;

@@ -14,7 +14,7 @@ pub mod port;
 pub mod wire;
 
 use std::io::{ErrorKind, Read, Write};
-use std::sync::Arc;
+use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -314,7 +314,7 @@ fn wait(
         if !runs(target, core) {
             break Waited::Halted;
         }
-        advance(target, core, elf, None, u64::MAX);
+        advance(target, core, elf, &mut None, u64::MAX);
     };
     core.until(&[]);
     Some(waited)
@@ -326,9 +326,21 @@ struct Lines<S: Socket> {
     held: Vec<u8>,
     /// The line being read is longer than [`wire::MAX_LINE`]: dropped up to its end.
     overlong: bool,
+    /// The socket's mode as last set (`None`: not yet): set only when it changes, as a
+    /// running core's reads and answers all go without waiting (two system calls a request
+    /// saved).
+    nonblocking: Option<bool>,
 }
 
 impl<S: Socket> Lines<S> {
+    fn set_nonblocking(&mut self, on: bool) -> std::io::Result<()> {
+        if self.nonblocking != Some(on) {
+            self.socket.set_nonblocking(on)?;
+            self.nonblocking = Some(on);
+        }
+        Ok(())
+    }
+
     /// The next whole line within `wait` (`None`: none yet); `Err`: the connection ended.
     fn next(&mut self, wait: Option<Duration>) -> std::io::Result<Option<Result<String, ()>>> {
         loop {
@@ -344,9 +356,9 @@ impl<S: Socket> Lines<S> {
                 self.overlong = true;
             }
             match wait {
-                None => self.socket.set_nonblocking(true)?,
+                None => self.set_nonblocking(true)?,
                 Some(wait) => {
-                    self.socket.set_nonblocking(false)?;
+                    self.set_nonblocking(false)?;
                     self.socket.set_read_timeout(Some(wait))?;
                 }
             }
@@ -362,35 +374,56 @@ impl<S: Socket> Lines<S> {
         }
     }
 
-    fn send(&mut self, line: &str) -> std::io::Result<()> {
-        self.socket.set_nonblocking(false)?;
-        self.socket.write_all(line.as_bytes())?;
-        self.socket.write_all(b"\n")?;
+    /// Writes `line` whole, in one write; a debugger that does not read holds it up until
+    /// `quit` is set (the socket's writes time out now and then to look: `serve::serve_dap`).
+    fn send(&mut self, line: &str, quit: &AtomicBool) -> std::io::Result<()> {
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let mut sent = 0;
+        while sent < bytes.len() {
+            match self.socket.write(&bytes[sent..]) {
+                Ok(0) => return Err(ErrorKind::WriteZero.into()),
+                Ok(n) => sent += n,
+                // A full socket: wait for room, in the write timeout's steps.
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                    if quit.load(Ordering::SeqCst) {
+                        return Err(e);
+                    }
+                    self.set_nonblocking(false)?;
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
         self.socket.flush()
     }
 }
 
 /// Serves one debugger on `socket` until it closes the connection or `quit` is set. The core
-/// runs between requests unless halted; a firmware's fault locks it up (said on stderr).
+/// runs between requests unless halted, looking at the socket (`watched`, a descriptor of
+/// it) every few microseconds ([`Core::watch_wire`]); a firmware's fault locks it up (said on
+/// stderr).
 pub fn session<S: Socket>(
     target: &mut Target,
     core: &mut Core<'_>,
     elf: &Elf,
     socket: S,
-    attention: &Arc<AtomicBool>,
+    watched: OwnedFd,
     quit: &AtomicBool,
 ) -> Ended {
+    let mut watched = Some(watched);
     let mut lines = Lines {
         socket,
         held: Vec::new(),
         overlong: false,
+        nonblocking: None,
     };
     loop {
         if quit.load(Ordering::Relaxed) {
             return Ended::Quit;
         }
         let running = runs(target, core);
-        attention.store(false, Ordering::SeqCst);
         let wait = if running { None } else { Some(IDLE_POLL) };
         match lines.next(wait) {
             Err(_) => return Ended::Dropped,
@@ -406,16 +439,16 @@ pub fn session<S: Socket>(
                     Err(refused) => wire::error(refused.id, Status::General, &refused.why),
                 };
                 target.requests += 1;
-                if lines.send(&reply).is_err() {
+                if lines.send(&reply, quit).is_err() {
                     return Ended::Dropped;
                 }
                 // The transaction's time on the wire, which the core spends running.
                 if runs(target, core) {
                     let cycles = target.transaction_cycles();
-                    advance(target, core, elf, None, cycles);
+                    advance(target, core, elf, &mut None, cycles);
                 }
             }
-            Ok(None) if running => advance(target, core, elf, Some(attention), u64::MAX),
+            Ok(None) if running => advance(target, core, elf, &mut watched, u64::MAX),
             Ok(None) => {}
         }
     }
@@ -425,7 +458,7 @@ pub fn session<S: Socket>(
 pub fn run_free(target: &mut Target, core: &mut Core<'_>, elf: &Elf) -> bool {
     let runs = runs(target, core);
     if runs {
-        advance(target, core, elf, None, u64::MAX);
+        advance(target, core, elf, &mut None, u64::MAX);
     }
     runs
 }
@@ -437,12 +470,12 @@ fn runs(target: &Target, core: &mut Core<'_>) -> bool {
 }
 
 /// Runs the core a slice of at most `cycles` (or the step a debugger asked for), ended early
-/// by `attention` (a request came); a stop it reaches halts it.
+/// by bytes on `watched` (a request came); a stop it reaches halts it.
 fn advance(
     target: &mut Target,
     core: &mut Core<'_>,
     elf: &Elf,
-    attention: Option<&Arc<AtomicBool>>,
+    watched: &mut Option<OwnedFd>,
     cycles: u64,
 ) {
     let stepping = std::mem::take(&mut core.halting().step);
@@ -458,9 +491,9 @@ fn advance(
     let ran = if stepping {
         core.step(elf)
     } else {
-        core.state_mut().attention = attention.map(Arc::clone);
+        core.watch_wire(watched.take());
         let ran = core.run_slice(cycles, SLICE, elf);
-        core.state_mut().attention = None;
+        *watched = core.watch_wire(None);
         ran
     };
     core.halting().retired();
