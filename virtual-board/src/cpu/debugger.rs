@@ -41,15 +41,17 @@ impl Core<'_> {
         Some(!words.is_empty() && moved(&mut self.uc))
     }
 
-    /// Gives the block hook a debugger's socket to look at ([`State::wire`]; `None`: none) and
-    /// returns the one it had. What was heard on it is forgotten with it: a stale word would
-    /// end the next slice or step before its first instruction.
+    /// Gives the block hook a debugger's socket to look at ([`State::wire`]; `None`: none),
+    /// from `quiet` cycles on, and returns the one it had. What was heard on it is forgotten
+    /// with it: a stale word would end the next slice or step before its first instruction.
     pub fn watch_wire(
         &mut self,
         wire: Option<std::os::fd::OwnedFd>,
+        quiet: u64,
     ) -> Option<std::os::fd::OwnedFd> {
         let state = self.uc.get_data_mut();
         state.heard = false;
+        state.wire_quiet_until = state.board.cycles.saturating_add(quiet);
         std::mem::replace(&mut state.wire, wire)
     }
 

@@ -199,6 +199,7 @@ pub(super) fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     let state = uc.get_data_mut();
     if let Some(fd) = &state.wire
         && state.instructions >= state.wire_look_at
+        && state.board.cycles >= state.wire_quiet_until
     {
         let heard = readable(fd);
         state.wire_look_at = state.instructions + WIRE_EVERY;

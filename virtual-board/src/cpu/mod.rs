@@ -102,6 +102,9 @@ pub struct State {
     heard: bool,
     /// The instruction count at which the block hook next looks at `wire`.
     wire_look_at: u64,
+    /// The board's cycle count before which the hook does not look at `wire` at all: the
+    /// time on the wire of the access just answered, which the core runs through.
+    wire_quiet_until: u64,
     /// SRAM words a debugger waits on (`monitor wait`): the slice ends at the block after
     /// one holds another value ([`Core::until`]).
     until: Vec<(u32, u32)>,
@@ -227,6 +230,7 @@ impl<'a> Core<'a> {
             wire: None,
             heard: false,
             wire_look_at: 0,
+            wire_quiet_until: 0,
             until: Vec::new(),
             moved: false,
             look_at: 0,

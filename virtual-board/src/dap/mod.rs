@@ -314,7 +314,7 @@ fn wait(
         if !runs(target, core) {
             break Waited::Halted;
         }
-        advance(target, core, elf, &mut None, u64::MAX);
+        advance(target, core, elf, &mut None, 0, u64::MAX);
     };
     core.until(&[]);
     Some(waited)
@@ -442,13 +442,14 @@ pub fn session<S: Socket>(
                 if lines.send(&reply, quit).is_err() {
                     return Ended::Dropped;
                 }
-                // The transaction's time on the wire, which the core spends running.
+                // The transaction's time on the wire, which the core spends running; then on,
+                // looking at the socket, until the next request (one slice, not two).
                 if runs(target, core) {
-                    let cycles = target.transaction_cycles();
-                    advance(target, core, elf, &mut None, cycles);
+                    let quiet = target.transaction_cycles();
+                    advance(target, core, elf, &mut watched, quiet, u64::MAX);
                 }
             }
-            Ok(None) if running => advance(target, core, elf, &mut watched, u64::MAX),
+            Ok(None) if running => advance(target, core, elf, &mut watched, 0, u64::MAX),
             Ok(None) => {}
         }
     }
@@ -458,7 +459,7 @@ pub fn session<S: Socket>(
 pub fn run_free(target: &mut Target, core: &mut Core<'_>, elf: &Elf) -> bool {
     let runs = runs(target, core);
     if runs {
-        advance(target, core, elf, &mut None, u64::MAX);
+        advance(target, core, elf, &mut None, 0, u64::MAX);
     }
     runs
 }
@@ -470,12 +471,14 @@ fn runs(target: &Target, core: &mut Core<'_>) -> bool {
 }
 
 /// Runs the core a slice of at most `cycles` (or the step a debugger asked for), ended early
-/// by bytes on `watched` (a request came); a stop it reaches halts it.
+/// by bytes on `watched` (a request came) once `quiet` cycles have run; a stop it reaches
+/// halts it.
 fn advance(
     target: &mut Target,
     core: &mut Core<'_>,
     elf: &Elf,
     watched: &mut Option<OwnedFd>,
+    quiet: u64,
     cycles: u64,
 ) {
     let stepping = std::mem::take(&mut core.halting().step);
@@ -491,9 +494,9 @@ fn advance(
     let ran = if stepping {
         core.step(elf)
     } else {
-        core.watch_wire(watched.take());
+        core.watch_wire(watched.take(), quiet);
         let ran = core.run_slice(cycles, SLICE, elf);
-        *watched = core.watch_wire(None);
+        *watched = core.watch_wire(None, 0);
         ran
     };
     core.halting().retired();
