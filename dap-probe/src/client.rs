@@ -560,22 +560,21 @@ impl Client {
             self.nonblocking = true;
         }
         let start = std::time::Instant::now();
-        let came = loop {
+        loop {
             match self.stream.read(chunk) {
                 Ok(n) if n > 0 => {
                     self.pending.extend_from_slice(&chunk[..n]);
-                    break true;
+                    return true;
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 // The end of the stream or an error: the blocking read says which.
-                _ => break false,
+                _ => return false,
             }
             if start.elapsed() >= SPIN {
-                break false;
+                return false;
             }
             std::hint::spin_loop();
-        };
-        came
+        }
     }
 }
 
