@@ -27,8 +27,8 @@
 //! - [`verdict`]: the judgement of a move (agree, benign tie, or diverges and why), the one
 //!   classification the studies and the bench share;
 //! - [`quantisation`]: the quantisation study's computation (positions x converters x
-//!   resolutions -> judgements, margins, losses); `cargo test -p emulator quantisation --
-//!   --nocapture` runs it and prints its table.
+//!   resolutions -> judgements, margins, losses); `cargo test -p emulator` runs it and prints
+//!   its M=3 table.
 //!
 //! The rules, notation and the heuristic itself come from [`heuristic`]; nothing here
 //! re-implements them. The `birdcage` command line is a crate of its own on top of this one,

@@ -3,12 +3,17 @@
 //! written here from first principles: its own exact solver (rational nodal analysis with
 //! wires merged), its own ideal N-bit quantiser (round to the nearest code, full scale at the
 //! top) and its own reading of the heuristic (first resistor in reading order with the
-//! largest drop). `cargo test -p emulator quantisation -- --nocapture` prints the table.
+//! largest drop).
+//!
+//! `cargo test -p emulator` prints the M=3 table, the study's conclusion in one sentence worked
+//! out from the tally, and how to run M=4; `-- --nocapture` adds the M=4 sample's table. This
+//! target runs without libtest's harness (`harness = false`, `main` below), which would hold
+//! back a passing test's output.
 
 use std::collections::HashSet;
 
 use emulator::physical::Board;
-use emulator::quantisation::{Converter, Study, Tally};
+use emulator::quantisation::{Column, Converter, Study, Tally};
 use emulator::truth::Truth;
 use emulator::verdict::{Cause, Judgement};
 use heuristic::{EdgeState, Move, Node, Position, Side, Size};
@@ -302,17 +307,31 @@ fn converters() -> Vec<Converter> {
     c
 }
 
+/// What the oracle counts over a set of positions: per resolution, the moves its own ideal
+/// quantiser takes out of the tied set; per column, the moves it judges outside the tied set
+/// and, of those, the ones its quantiser leaves the tied set on too (blamed on quantisation).
+struct Counted {
+    ideal_diverged: Vec<u64>,
+    diverged: Vec<u64>,
+    quantisation: Vec<u64>,
+}
+
 /// Runs the study on `positions` and checks every decision against the oracle: the truth,
 /// the ideal converter's judgement at every resolution, and each board's judgement of its
 /// own move (agree, tie or diverge by the oracle's tied set; blamed on quantisation exactly
-/// when the oracle's ideal converter leaves the tied set too). Returns the tally and, per
-/// resolution, the oracle's own count of ideal-converter divergences.
-fn check(name: &str, positions: &[Position]) -> (Tally, Vec<u64>) {
+/// when the oracle's ideal converter leaves the tied set too); then the tally the table and
+/// the conclusion read against the oracle's counts, column by column. Returns the tally and
+/// the oracle's counts.
+fn check(name: &str, positions: &[Position]) -> (Tally, Counted) {
     let size = positions[0].size();
     let bits: Vec<u8> = BITS.collect();
     let converters = converters();
     let study = Study::new(&converters, &bits, size).unwrap();
-    let mut oracle_diverged = vec![0u64; bits.len()];
+    let mut counted = Counted {
+        ideal_diverged: vec![0; bits.len()],
+        diverged: vec![0; study.columns()],
+        quantisation: vec![0; study.columns()],
+    };
     let mut tally = Tally::new(study.columns(), 1);
     for (i, p) in positions.iter().enumerate() {
         let o = oracle(p);
@@ -351,10 +370,14 @@ fn check(name: &str, positions: &[Position]) -> (Tally, Vec<u64>) {
                 Judgement::Diverges(_) => "diverges",
             };
             assert_eq!(got, expected, "{name}: column {column}: {p:?}");
+            if expected == "diverges" {
+                counted.diverged[column] += 1;
+                counted.quantisation[column] += u64::from(quantised_leaves);
+            }
             if column < bits.len() {
                 // The ideal converter: its move is the oracle's quantiser's.
                 assert_eq!(chosen, o.moves[at], "{name}: {} bits: {p:?}", bits[at]);
-                oracle_diverged[at] += u64::from(quantised_leaves);
+                counted.ideal_diverged[at] += u64::from(quantised_leaves);
             }
             if r.judgement.diverges() {
                 assert_eq!(
@@ -365,14 +388,45 @@ fn check(name: &str, positions: &[Position]) -> (Tally, Vec<u64>) {
             }
         }
     }
-    (tally, oracle_diverged)
+    for (column, c) in tally.columns.iter().enumerate() {
+        assert_eq!(
+            c.decisions(),
+            positions.len() as u64,
+            "{name}: column {column}"
+        );
+        assert_eq!(
+            c.diverged(),
+            counted.diverged[column],
+            "{name}: column {column}"
+        );
+        assert_eq!(
+            c.count(Judgement::Diverges(Cause::Quantisation)),
+            counted.quantisation[column],
+            "{name}: column {column}"
+        );
+    }
+    (tally, counted)
 }
 
-fn print_table(name: &str, tally: &Tally) {
-    let converters = converters();
+/// A converter's name in the table and the conclusion.
+fn converter_name(c: &Converter) -> &str {
+    match c {
+        Converter::Ideal => "ideal",
+        Converter::Board { spec, .. } => spec.as_str(),
+    }
+}
+
+/// The study's table: a row per converter and resolution.
+fn table(title: &str, converters: &[Converter], tally: &Tally) -> String {
+    use std::fmt::Write;
     let bits: Vec<u8> = BITS.collect();
-    println!("\n{name}: {} decisions", tally.columns[0].decisions());
-    println!(
+    let mut out = String::new();
+    let mut line = |s: String| writeln!(out, "{s}").unwrap();
+    line(format!(
+        "\n{title}: {} decisions",
+        tally.columns[0].decisions()
+    ));
+    line(format!(
         "| {:<14} | {:>4} | {:>9} | {:>9} | {:>12} | {:>7} | {:>9} | {:>3} | {:>4} |",
         "converter",
         "bits",
@@ -383,19 +437,16 @@ fn print_table(name: &str, tally: &Tally) {
         "tolerance",
         "adc",
         "ties"
-    );
-    println!(
+    ));
+    line(format!(
         "| {:-<14} | ---: | --------: | --------: | -----------: | ------: | --------: | --: | ---: |",
         ""
-    );
+    ));
     for (column, c) in tally.columns.iter().enumerate() {
         let n = |cause| c.count(Judgement::Diverges(cause));
-        println!(
+        line(format!(
             "| {:<14} | {:>4} | {:>9} | {:>9} | {:>12} | {:>7} | {:>9} | {:>3} | {:>4} |",
-            match &converters[column / bits.len()] {
-                Converter::Ideal => "ideal",
-                Converter::Board { spec, .. } => spec.as_str(),
-            },
+            converter_name(&converters[column / bits.len()]),
             bits[column % bits.len()],
             c.decisions(),
             c.diverged(),
@@ -404,46 +455,293 @@ fn print_table(name: &str, tally: &Tally) {
             n(Cause::Tolerance),
             n(Cause::Adc),
             c.count(Judgement::Tie),
-        );
+        ));
+    }
+    out
+}
+
+/// What a cause means, short (in a list) and long (when it is the only one).
+fn cause_in_words(cause: Cause) -> (&'static str, &'static str) {
+    match cause {
+        Cause::Quantisation => (
+            "quantisation",
+            "quantisation (an ideal converter of the board's resolution already makes that move)",
+        ),
+        Cause::Pullups => (
+            "the pull-ups",
+            "the pull-ups (the board's network with nominal parts, read by an ideal converter, \
+             already makes that move)",
+        ),
+        Cause::Tolerance => (
+            "the parts' tolerance",
+            "the parts' tolerance (the board's drawn parts, read by an ideal converter, already \
+             make that move)",
+        ),
+        Cause::Adc => (
+            "the converter's own errors",
+            "the converter's own errors (offset, gain, INL, DNL and noise)",
+        ),
     }
 }
 
+/// One converter's columns in words: at most how many decisions it changed at one
+/// resolution, and from which resolution up it changed none (or how many it still changes
+/// at the highest).
+fn converter_in_words(columns: &[Column], bits: &[u8]) -> (u64, String) {
+    let most = columns.iter().map(Column::diverged).max().unwrap_or(0);
+    let clean_from = (0..columns.len())
+        .find(|&i| columns[i..].iter().all(|c| c.diverged() == 0))
+        .map(|i| bits[i]);
+    let (low, high) = (bits[0], bits[bits.len() - 1]);
+    let words = match clean_from {
+        Some(b) if b == low => String::new(),
+        Some(b) => format!(", none from {b} bits up"),
+        None => format!(
+            ", still {} at {high} bits",
+            columns[columns.len() - 1].diverged()
+        ),
+    };
+    (most, words)
+}
+
+/// The study's conclusion in one sentence, every number in it from the tally: what an ideal
+/// converter did to the machine's move over the resolutions, what the boards did, and what
+/// their divergences were blamed on.
+fn conclusion(set: &str, converters: &[Converter], bits: &[u8], tally: &Tally) -> String {
+    let per = bits.len();
+    let decisions = tally.columns[0].decisions();
+    let (low, high) = (bits[0], bits[per - 1]);
+    let (ideal_most, ideal_words) = converter_in_words(&tally.columns[..per], bits);
+    let ideal = if ideal_most == 0 {
+        format!("an ideal converter never changed the machine's move at {low} to {high} bits")
+    } else {
+        format!(
+            "an ideal converter changed the machine's move in at most {ideal_most} of \
+             {decisions} decisions at one resolution{ideal_words}"
+        )
+    };
+    let mut boards_most = 0;
+    let mut each = Vec::new();
+    for (k, converter) in converters.iter().enumerate().skip(1) {
+        let (most, words) = converter_in_words(&tally.columns[k * per..(k + 1) * per], bits);
+        boards_most = boards_most.max(most);
+        each.push(match most {
+            0 => format!("{} in none", converter_name(converter)),
+            _ => format!("{} in at most {most}{words}", converter_name(converter)),
+        });
+    }
+    let boards = if boards_most == 0 {
+        "no board changed it either".to_string()
+    } else {
+        let board_columns = &tally.columns[per..];
+        let blamed = |cause| -> u64 {
+            board_columns
+                .iter()
+                .map(|c| c.count(Judgement::Diverges(cause)))
+                .sum()
+        };
+        let mut causes: Vec<(Cause, u64)> = [
+            Cause::Quantisation,
+            Cause::Pullups,
+            Cause::Tolerance,
+            Cause::Adc,
+        ]
+        .into_iter()
+        .map(|cause| (cause, blamed(cause)))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+        causes.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+        let total: u64 = causes.iter().map(|&(_, n)| n).sum();
+        let blame = match causes.as_slice() {
+            [(cause, n)] => format!(
+                "all {n} of their divergences over the {per} resolutions blamed on {}",
+                cause_in_words(*cause).1
+            ),
+            _ => {
+                let parts: Vec<String> = causes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(cause, n))| match i {
+                        0 => format!("{n} blamed on {}", cause_in_words(cause).0),
+                        _ => format!("{n} on {}", cause_in_words(cause).0),
+                    })
+                    .collect();
+                let (last, first) = parts.split_last().unwrap();
+                format!(
+                    "of their {total} divergences over the {per} resolutions {} and {last}",
+                    first.join(", ")
+                )
+            }
+        };
+        let quantisation = match blamed(Cause::Quantisation) {
+            0 => ", none on quantisation",
+            _ => "",
+        };
+        format!(
+            "the boards changed it in at most {boards_most} of {decisions} decisions at one \
+             resolution ({}), {blame}{quantisation}",
+            each.join("; ")
+        )
+    };
+    format!("Conclusion: on the {set} {ideal}; {boards}.")
+}
+
+/// `text` broken into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> String {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().unwrap();
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(word.to_string());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines.join("\n")
+}
+
+const M3: &str = "quantisation_study_on_the_m3_tree";
+const M4: &str = "quantisation_study_on_an_m4_sample";
+const WORDS: &str = "quantisation_conclusion_follows_the_tally";
+
 /// The whole M=3 tree: 502 decisions; an ideal converter never leaves the tied set there,
-/// down to 6 bits (the oracle finds the same, position by position).
-#[test]
+/// down to 6 bits (the oracle finds the same, position by position). Prints the table, the
+/// conclusion in words and how to run M=4, in one piece, with or without `--nocapture`.
 fn quantisation_study_on_the_m3_tree() {
     let positions = m3_tree();
     assert_eq!(positions.len(), 502);
-    let (tally, oracle_diverged) = check("M=3 tree", &positions);
-    print_table(
-        "M=3 tree (Cut plays the heuristic, Short every move), boards drawn from seed 1",
-        &tally,
-    );
+    let (tally, counted) = check("M=3 tree", &positions);
     let bits = BITS.count();
     for (at, c) in tally.columns.iter().enumerate() {
         assert_eq!(c.decisions(), 502);
         if at < bits {
-            assert_eq!(c.diverged(), oracle_diverged[at]);
+            assert_eq!(c.diverged(), counted.ideal_diverged[at]);
             assert_eq!(c.diverged(), 0, "an ideal converter on the M=3 tree");
         }
     }
     assert!(tally.exact_ties > 0, "the tree has exact ties");
+    let converters = converters();
+    let bits: Vec<u8> = BITS.collect();
+    let mut out = table(
+        "M=3 tree (Cut plays the heuristic, Short every move), boards drawn from seed 1",
+        &converters,
+        &tally,
+    );
+    out += "\n";
+    out += &wrap(&conclusion("M=3 tree", &converters, &bits, &tally), 100);
+    out += &format!(
+        "\n\nM=4, {GAMES} seeded games: cargo test -p emulator --test quantisation {M4} -- --nocapture\n\
+         M=4, the whole tree:  cargo run --release -p birdcage -- study quantisation --size 4 \
+         (report in study/)\n\n"
+    );
+    print!("{out}");
 }
 
 /// A seeded sample of M=4 games: the ideal converter diverges at low resolution exactly as
-/// often as the oracle's quantiser does, and not at all at 16 bits.
-#[test]
-fn quantisation_study_on_an_m4_sample() {
+/// often as the oracle's quantiser does, and not at all at 16 bits. Prints its table with
+/// `--nocapture`.
+fn quantisation_study_on_an_m4_sample(nocapture: bool) {
     let positions = m4_sample(GAMES);
-    let (tally, oracle_diverged) = check("M=4 sample", &positions);
-    print_table(
-        &format!("M=4, {GAMES} random games (seed {SEED}), boards drawn from seed 1"),
-        &tally,
-    );
+    let (tally, counted) = check("M=4 sample", &positions);
     let bits = BITS.count();
-    for (column, oracle) in tally.columns.iter().zip(&oracle_diverged) {
+    for (column, oracle) in tally.columns.iter().zip(&counted.ideal_diverged) {
         assert_eq!(column.diverged(), *oracle);
     }
-    assert!(oracle_diverged[0] > 0, "6 bits loses moves on M=4");
-    assert_eq!(oracle_diverged[bits - 1], 0, "16 bits loses none");
+    assert!(counted.ideal_diverged[0] > 0, "6 bits loses moves on M=4");
+    assert_eq!(counted.ideal_diverged[bits - 1], 0, "16 bits loses none");
+    if nocapture {
+        print!(
+            "{}",
+            table(
+                &format!("M=4, {GAMES} random games (seed {SEED}), boards drawn from seed 1"),
+                &converters(),
+                &tally,
+            )
+        );
+    }
+}
+
+/// The conclusion follows the tally it is given: made-up tallies, one with no divergence and
+/// one with every cause, give the sentences their numbers call for.
+fn quantisation_conclusion_follows_the_tally() {
+    let converters = converters();
+    let bits: Vec<u8> = BITS.collect();
+    let per = bits.len();
+    let mut tally = Tally::new(converters.len() * per, 1);
+    for c in &mut tally.columns {
+        c.counts[Judgement::Agree.index()] = 10;
+    }
+    assert_eq!(
+        conclusion("test set", &converters, &bits, &tally),
+        "Conclusion: on the test set an ideal converter never changed the machine's move at 6 to \
+         16 bits; no board changed it either."
+    );
+    let set = |tally: &mut Tally, column: usize, judgement: Judgement, n: u64| {
+        let c = &mut tally.columns[column];
+        c.counts[Judgement::Agree.index()] -= n;
+        c.counts[judgement.index()] += n;
+    };
+    set(&mut tally, 0, Judgement::Diverges(Cause::Quantisation), 3);
+    set(&mut tally, per, Judgement::Diverges(Cause::Pullups), 1);
+    set(&mut tally, per, Judgement::Diverges(Cause::Adc), 1);
+    set(&mut tally, per, Judgement::Tie, 4);
+    set(
+        &mut tally,
+        3 * per - 1,
+        Judgement::Diverges(Cause::Tolerance),
+        2,
+    );
+    assert_eq!(
+        conclusion("test set", &converters, &bits, &tally),
+        "Conclusion: on the test set an ideal converter changed the machine's move in at most 3 \
+         of 10 decisions at one resolution, none from 7 bits up; the boards changed it in at \
+         most 2 of 10 decisions at one resolution (arduino-mega in at most 2, none from 7 bits \
+         up; nucleo-f446re in at most 2, still 2 at 16 bits), of their 4 divergences over the \
+         11 resolutions 2 blamed on the parts' tolerance, 1 on the pull-ups and 1 on the \
+         converter's own errors, none on quantisation."
+    );
+    set(
+        &mut tally,
+        2 * per - 1,
+        Judgement::Diverges(Cause::Quantisation),
+        5,
+    );
+    let sentence = conclusion("test set", &converters, &bits, &tally);
+    assert!(
+        sentence.contains("in at most 5 of 10 decisions")
+            && sentence.contains("arduino-mega in at most 5, still 5 at 16 bits")
+            && sentence.contains(
+                "of their 9 divergences over the 11 resolutions 5 blamed on quantisation, 2 on"
+            )
+            && !sentence.contains("none on quantisation"),
+        "{sentence}"
+    );
+}
+
+/// libtest's command line (filters, `--exact`, `--list --format terse`, `--nocapture`,
+/// `--test-threads`) by `libtest-mimic`, so that `cargo test` and nextest run these as any
+/// test; this target has no libtest harness so that the M=3 table is printed without
+/// `--nocapture`.
+fn main() -> std::process::ExitCode {
+    use libtest_mimic::{Arguments, Trial};
+    let args = Arguments::from_args();
+    let nocapture = args.nocapture;
+    let trials = vec![
+        Trial::test(M3, || {
+            quantisation_study_on_the_m3_tree();
+            Ok(())
+        }),
+        Trial::test(M4, move || {
+            quantisation_study_on_an_m4_sample(nocapture);
+            Ok(())
+        }),
+        Trial::test(WORDS, || {
+            quantisation_conclusion_follows_the_tally();
+            Ok(())
+        }),
+    ];
+    libtest_mimic::run(&args, trials).exit_code()
 }

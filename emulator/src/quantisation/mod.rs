@@ -14,8 +14,8 @@
 //! 3. the board's network with its drawn parts through an ideal converter: tolerance;
 //! 4. otherwise the drawn device's offset, gain, INL, DNL and noise: the converter.
 //!
-//! `cargo test -p emulator quantisation -- --nocapture` runs the study on the M=3 tree and a
-//! seeded M=4 sample for both board profiles and prints its table.
+//! `cargo test -p emulator` runs the study on the M=3 tree and a seeded M=4 sample for both
+//! board profiles (`tests/quantisation.rs`) and prints the M=3 table with its conclusion.
 
 mod converter;
 mod tally;
