@@ -199,6 +199,21 @@ Cut's move (largest drop): C1
     assert_eq!(text, want);
 }
 
+/// A bare `birdcage` lists what it can do (issue 63: it printed one line), on stderr, exit 2.
+#[test]
+fn a_bare_command_lists_its_subcommands() {
+    let out = birdcage(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    for command in ["analyze", "play", "study", "links", "web"] {
+        assert!(
+            err.lines().any(|l| l.trim_start().starts_with(command)),
+            "{command} not listed: {err}"
+        );
+    }
+}
+
 #[test]
 fn bad_input_gets_one_line_and_exit_code_2() {
     assert_bad_input(

@@ -8,13 +8,20 @@ use std::process::ExitCode;
 pub const BAD_INPUT: u8 = 2;
 
 /// Parses the command line; on `--help`/`--version` prints and exits 0, on a usage error
-/// prints clap's first paragraph and its tips joined into one line and exits 2.
+/// prints clap's first paragraph and its tips joined into one line and exits 2; with no
+/// subcommand prints the help (the subcommands listed) on stderr and exits 2.
 pub fn parse<P: clap::Parser>() -> Result<P, ExitCode> {
     match P::try_parse() {
         Ok(parsed) => Ok(parsed),
         Err(e) if !e.use_stderr() => {
             let _ = e.print();
             Err(ExitCode::SUCCESS)
+        }
+        // A bare command (no subcommand): the help, whose list of subcommands is the answer a
+        // person needs, on stderr; still no verdict, so exit 2.
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprint!("{}", e.render());
+            Err(ExitCode::from(BAD_INPUT))
         }
         Err(e) => {
             eprintln!("{}", one_line(&clip_values(&e, e.render().to_string())));

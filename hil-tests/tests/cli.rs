@@ -129,6 +129,21 @@ fn a_guided_game_at_the_console() {
     );
 }
 
+/// A bare `hil-tests` lists what it can do (issue 63: it printed one line), on stderr, exit 2.
+#[test]
+fn a_bare_command_lists_its_subcommands() {
+    let out = bench(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    for command in ["run", "doctor"] {
+        assert!(
+            err.lines().any(|l| l.trim_start().starts_with(command)),
+            "{command} not listed: {err}"
+        );
+    }
+}
+
 #[test]
 fn bad_input_is_one_line_on_stderr_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();
