@@ -5,10 +5,14 @@
 //!
 //! Requests are written byte for byte as pyOCD's client writes them (Python's `json.dumps`:
 //! `", "` and `": "` between items, non-ASCII escaped), so a server checked against pyOCD sees
-//! nothing new from this client. One request is in flight at a time; each line goes out in one
-//! write (no Nagle delay on TCP: `Address::open` sets `TCP_NODELAY`), as the protocol is one
-//! small line and its answer.
+//! nothing new from this client. Each line goes out in one write (no Nagle delay on TCP:
+//! `Address::open` sets `TCP_NODELAY`). A request waits for its answer, except a write that is
+//! posted ([`Client::post`]): its answer is read before the next request's, and its error
+//! reported there, as probe-rs's CMSIS-DAP driver queues writes and reports a batch's error at
+//! the read or flush that ends it. The server answers in order either way (pyOCD's reads one
+//! line, answers it, then reads the next).
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::time::Duration;
@@ -34,6 +38,11 @@ const MAX_LINE: usize = 16 << 20;
 /// hil-tests/README.md). A remote or real probe's answer takes longer; the look then costs
 /// this much CPU per access and no time.
 const SPIN: Duration = Duration::from_micros(60);
+
+/// The most writes posted before their answers are read. Their answers wait in the socket
+/// (a few dozen bytes each, against a buffer of about 200 KB), and a server blocked writing
+/// answers nobody reads would stop reading requests; this bound stays far within it.
+const MAX_POSTED: usize = 64;
 
 /// A property `readprop` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -411,6 +420,8 @@ pub struct Client {
     /// The stream's mode as last set: changed only when it must, as most answers are read
     /// without waiting ([`Client::look`]; two system calls an access saved).
     nonblocking: bool,
+    /// Writes posted whose answers are not read yet, oldest first: their ids and names.
+    posted: VecDeque<(u64, &'static str)>,
 }
 
 impl fmt::Debug for Client {
@@ -444,6 +455,7 @@ impl Client {
             timeout: DEFAULT_TIMEOUT,
             is_open: false,
             nonblocking: false,
+            posted: VecDeque::new(),
         };
         client.set_timeout(DEFAULT_TIMEOUT)?;
         Ok(client)
@@ -469,7 +481,50 @@ impl Client {
 
     /// Sends `request` and returns its result (`None` where the server sent no `result`, as
     /// pyOCD's does for a request that returns nothing).
+    ///
+    /// The answers of writes posted before are read first: if one of them failed, its error is
+    /// returned and `request` is not sent.
     pub fn call(&mut self, request: &Request<'_>) -> Result<Option<Value>, ClientError> {
+        self.settle()?;
+        let (id, name) = self.write_request(request)?;
+        let answer = self.read_line(name)?;
+        parse_response(name, id, &answer)
+    }
+
+    /// Sends `request` without waiting for its answer, which is read before the next call's
+    /// ([`Client::settle`]): for writes, whose answer says only whether they went through. A
+    /// round trip saved per write; an error (a FAULT) is reported one request late.
+    pub fn post(&mut self, request: &Request<'_>) -> Result<(), ClientError> {
+        if self.posted.len() >= MAX_POSTED {
+            self.settle()?;
+        }
+        let (id, name) = self.write_request(request)?;
+        self.posted.push_back((id, name));
+        Ok(())
+    }
+
+    /// Reads the answers of every posted request. All are read, so that the stream stays in
+    /// step; the first failure is returned.
+    pub fn settle(&mut self) -> Result<(), ClientError> {
+        let mut first = None;
+        while let Some((id, name)) = self.posted.pop_front() {
+            let answer = match self.read_line(name) {
+                Ok(answer) => answer,
+                // The stream is broken or out of step: nothing more will come in order.
+                Err(e) => {
+                    self.posted.clear();
+                    return Err(first.unwrap_or(e));
+                }
+            };
+            if let Err(e) = parse_response(name, id, &answer) {
+                first.get_or_insert(e);
+            }
+        }
+        first.map_or(Ok(()), Err)
+    }
+
+    /// Writes `request`'s line under the next id: the id and the request's name.
+    fn write_request(&mut self, request: &Request<'_>) -> Result<(u64, &'static str), ClientError> {
         let name = request.name();
         let id = self.next_id;
         self.next_id += 1;
@@ -479,8 +534,7 @@ impl Client {
             request: name,
             source,
         })?;
-        let answer = self.read_line(name)?;
-        parse_response(name, id, &answer)
+        Ok((id, name))
     }
 
     fn read_line(&mut self, request: &'static str) -> Result<String, ClientError> {

@@ -21,7 +21,7 @@ use probe_rs::architecture::arm::{
 };
 use probe_rs::probe::{DebugProbe, DebugProbeError, ProbeError, WireProtocol};
 
-use crate::client::{ClientError, Status};
+use crate::client::{ClientError, Request, Status};
 use crate::connection::Connection;
 use crate::select::{SELECT, Select};
 
@@ -76,7 +76,10 @@ impl RemoteProbe {
     /// Writes SELECT if the next access needs a value the DP does not hold ([`Select`]).
     fn select_due(&mut self) -> Result<(), ArmError> {
         if let Some(value) = self.select.due() {
-            let result = self.connection.lock().write_dp(SELECT, value);
+            let result = self
+                .connection
+                .lock()
+                .post(&Request::WriteDp(SELECT, value));
             result.map_err(|e| self.transfer_error(e))?;
             self.select.written(value);
         }
@@ -177,7 +180,8 @@ impl DebugProbe for RemoteProbe {
         self: Box<Self>,
         sequence: Arc<dyn ArmDebugSequence>,
     ) -> Result<Box<dyn ArmDebugInterface + 'probe>, (Box<dyn DebugProbe>, ArmError)> {
-        // No overrun detection: every access is answered before the next is sent.
+        // No overrun detection: the server answers every access in order, and each answer is
+        // read (a posted write's before the next request's).
         Ok(ArmCommunicationInterface::create(self, sequence, false))
     }
 
@@ -219,12 +223,13 @@ impl RawDapAccess for RemoteProbe {
             return Ok(());
         }
         self.select_due()?;
-        let result = match address {
-            RegisterAddress::DpRegister(_) => {
-                self.connection.lock().write_dp(dp_address(address), value)
-            }
-            RegisterAddress::ApRegister(a) => self.connection.lock().write_ap(a, value),
+        // Posted, as probe-rs's CMSIS-DAP driver queues a write: its error comes with the
+        // next request's answer.
+        let request = match address {
+            RegisterAddress::DpRegister(_) => Request::WriteDp(dp_address(address), value),
+            RegisterAddress::ApRegister(a) => Request::WriteAp(a, value),
         };
+        let result = self.connection.lock().post(&request);
         result.map_err(|e| self.transfer_error(e))
     }
 
@@ -258,7 +263,10 @@ impl RawDapAccess for RemoteProbe {
         match address {
             RegisterAddress::ApRegister(a) if !values.is_empty() => {
                 self.select_due()?;
-                let result = self.connection.lock().write_ap_multiple(a, values);
+                let result = self
+                    .connection
+                    .lock()
+                    .post(&Request::WriteApMultiple(a, values));
                 result.map_err(|e| self.transfer_error(e))
             }
             _ => {
@@ -270,8 +278,8 @@ impl RawDapAccess for RemoteProbe {
         }
     }
 
-    /// `flush`: a server in front of a probe that posts writes (pyOCD's CMSIS-DAP layer does)
-    /// reports their errors here.
+    /// `flush`: the answers of the writes posted here read, and a server in front of a probe
+    /// that posts writes itself (pyOCD's CMSIS-DAP layer does) reports their errors.
     fn raw_flush(&mut self) -> Result<(), ArmError> {
         self.select_due()?;
         let result = self.connection.lock().flush();

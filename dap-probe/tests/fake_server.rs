@@ -443,23 +443,25 @@ fn probe_rs_reads_the_dpidr_and_ram_through_the_mem_ap() {
     assert!(requests.len() <= 4, "{requests:?}");
     let block: Vec<u32> = (0..32).collect();
     memory.write_32(0x2000_0200, &block).unwrap();
+    let mut back = [0u32; 32];
+    memory.read_32(0x2000_0200, &mut back).unwrap();
+    assert_eq!(back[..], block[..]);
+    // The block went as one request (posted: the server has it once the read is answered).
     assert!(
         fake.requests_since(before)
             .iter()
             .any(|r| r.starts_with("write_ap_multiple [12,[0,1,2,"))
     );
-    let mut back = [0u32; 32];
-    memory.read_32(0x2000_0200, &mut back).unwrap();
-    assert_eq!(back[..], block[..]);
 }
 
 #[test]
 fn a_fault_is_probe_rs_fault_and_the_sticky_error_is_cleared() {
     let fake = Fake::start();
     let mut arm = interface(&fake);
+    arm.read_raw_ap_register(&AP0, 0x00).unwrap(); // the DP powered up, SELECT 0 held
     // TAR at no memory, then DRW: FAULT, as an AHB error on the chip.
-    arm.write_raw_ap_register(&AP0, 0x04, 0x1000_0000).unwrap();
     let before = fake.lines().len();
+    arm.write_raw_ap_register(&AP0, 0x04, 0x1000_0000).unwrap();
     match arm.read_raw_ap_register(&AP0, 0x0C) {
         Err(ArmError::Dap(DapError::FaultResponse)) => {}
         other => panic!("{other:?}"),
@@ -467,13 +469,42 @@ fn a_fault_is_probe_rs_fault_and_the_sticky_error_is_cleared() {
     // ABORT with ORUNERRCLR | WDERRCLR | STKERRCLR | STKCMPCLR, pyOCD's clear_sticky_err.
     assert_eq!(
         fake.requests_since(before),
-        ["read_ap [12]", "write_dp [0,30]"]
+        ["write_ap [4,268435456]", "read_ap [12]", "write_dp [0,30]"]
     );
     assert!(!fake.dap.lock().unwrap().sticky);
     // The next access works: the recovery ran.
     let mut memory = arm.memory_interface(&AP0).unwrap();
     assert!(memory.read_word_32(0x1000_0000).is_err());
     assert_eq!(memory.read_word_32(0x2000_0000).unwrap(), 0);
+}
+
+#[test]
+fn a_posted_writes_fault_comes_with_the_next_request() {
+    let fake = Fake::start();
+    let mut arm = interface(&fake);
+    arm.read_raw_ap_register(&AP0, 0x00).unwrap(); // the DP powered up, SELECT 0 held
+    // A DRW write at no memory: posted, so the call returns before the server answers, as
+    // probe-rs's CMSIS-DAP driver returns from a queued write.
+    arm.write_raw_ap_register(&AP0, 0x04, 0x1000_0000).unwrap();
+    arm.write_raw_ap_register(&AP0, 0x0C, 0xDEAD_BEEF).unwrap();
+    let before = fake.lines().len();
+    match arm.read_raw_dp_register(DpAddress::Default, DPIDR::ADDRESS) {
+        Err(ArmError::Dap(DapError::FaultResponse)) => {}
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        !fake.dap.lock().unwrap().sticky,
+        "the sticky error is cleared"
+    );
+    // The read was not sent: the write's FAULT came first, then the ABORT.
+    let requests = fake.requests_since(before);
+    assert_eq!(requests.last().map(String::as_str), Some("write_dp [0,30]"));
+    assert!(!requests.iter().any(|r| r == "read_dp [0]"), "{requests:?}");
+    assert_eq!(
+        arm.read_raw_dp_register(DpAddress::Default, DPIDR::ADDRESS)
+            .unwrap(),
+        DPIDR_F446
+    );
 }
 
 #[test]

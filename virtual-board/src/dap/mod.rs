@@ -341,6 +341,11 @@ impl<S: Socket> Lines<S> {
         Ok(())
     }
 
+    /// Whether a whole line is read and waiting.
+    fn holds_a_line(&self) -> bool {
+        self.held.contains(&b'\n')
+    }
+
     /// The next whole line within `wait` (`None`: none yet); `Err`: the connection ended.
     fn next(&mut self, wait: Option<Duration>) -> std::io::Result<Option<Result<String, ()>>> {
         loop {
@@ -443,10 +448,16 @@ pub fn session<S: Socket>(
                     return Ended::Dropped;
                 }
                 // The transaction's time on the wire, which the core spends running; then on,
-                // looking at the socket, until the next request (one slice, not two).
+                // looking at the socket, until the next request (one slice, not two). A
+                // request already read (a debugger that posts its writes sends several before
+                // reading their answers) is next: the wire's time only.
                 if runs(target, core) {
                     let quiet = target.transaction_cycles();
-                    advance(target, core, elf, &mut watched, quiet, u64::MAX);
+                    if lines.holds_a_line() {
+                        advance(target, core, elf, &mut None, 0, quiet);
+                    } else {
+                        advance(target, core, elf, &mut watched, quiet, u64::MAX);
+                    }
                 }
             }
             Ok(None) if running => advance(target, core, elf, &mut watched, 0, u64::MAX),
