@@ -11,6 +11,11 @@
 //!
 //! A tool that is installed but fails to start is no reason to skip: callers tell the two
 //! apart (see `switching::enumerate::nauty_available`).
+//!
+//! A test that needs a condition of the machine rather than a tool (to run as root, to be the
+//! only test starting boards) calls [`skip_condition`] instead: a hosted runner that is not
+//! root lacks nothing CI could install, so the skip goes to the ledger, with the condition's
+//! name, and never fails, whatever [`REQUIRE_ENV`] says.
 
 use std::fmt::Display;
 use std::io::Write as _;
@@ -38,10 +43,22 @@ pub fn skip(tool: &str, why: impl Display) {
     if required() {
         panic!("{REQUIRE_ENV}=1 and this test needs {tool}: {why}");
     }
+    record(tool, &why);
+}
+
+/// The test in hand cannot run on this machine as it is (`condition`, a row of xtask's
+/// `CONDITIONS`: `root`, ...), for the reason `why`: says `skipped: WHY` and records it in the
+/// ledger, under [`REQUIRE_ENV`] too. The caller returns after it.
+pub fn skip_condition(condition: &str, why: impl Display) {
+    record(condition, &why.to_string());
+}
+
+/// Says `skipped: WHY` and appends the ledger's line.
+fn record(tool: &str, why: &str) {
     println!("skipped: {why}");
     eprintln!("skipped: {why}");
     if let Some(path) = std::env::var_os(LEDGER_ENV) {
-        let line = ledger_line(&binary(), &test_name(), tool, &why);
+        let line = ledger_line(&binary(), &test_name(), tool, why);
         // O_APPEND: test processes side by side each add one whole line.
         let written = std::fs::OpenOptions::new()
             .create(true)
@@ -97,6 +114,50 @@ fn test_name() -> String {
 #[cfg(test)]
 mod tests {
     use super::ledger_line;
+    use std::process::Command;
+
+    /// Runs this test binary's test `name` (an ignored one) with [`super::REQUIRE_ENV`] set
+    /// and a ledger: whether it passed, and the ledger's text.
+    fn run_required(name: &str) -> (bool, String) {
+        let dir = std::env::temp_dir().join(format!("needs-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ledger = dir.join("skipped.tsv");
+        let status = Command::new(std::env::current_exe().unwrap())
+            .args([name, "--exact", "--ignored", "--test-threads=1"])
+            .env(super::REQUIRE_ENV, "1")
+            .env(super::LEDGER_ENV, &ledger)
+            .output()
+            .unwrap()
+            .status;
+        let text = std::fs::read_to_string(&ledger).unwrap_or_default();
+        std::fs::remove_dir_all(&dir).unwrap();
+        (status.success(), text)
+    }
+
+    #[test]
+    #[ignore = "run by a_condition_skips_into_the_ledger_and_a_tool_fails_under_require"]
+    fn skips_for_a_tool() {
+        super::skip("nauty", "no geng");
+    }
+
+    #[test]
+    #[ignore = "run by a_condition_skips_into_the_ledger_and_a_tool_fails_under_require"]
+    fn skips_for_a_condition() {
+        super::skip_condition("root", "not root");
+    }
+
+    #[test]
+    fn a_condition_skips_into_the_ledger_and_a_tool_fails_under_require() {
+        let (passed, ledger) = run_required("tests::skips_for_a_condition");
+        assert!(passed, "a condition never fails under the variable");
+        assert!(
+            ledger.ends_with("tests::skips_for_a_condition\troot\tnot root\n"),
+            "{ledger:?}"
+        );
+        let (passed, ledger) = run_required("tests::skips_for_a_tool");
+        assert!(!passed, "a tool's skip fails under the variable");
+        assert_eq!(ledger, "", "and is no skip");
+    }
 
     #[test]
     fn a_ledger_line_keeps_its_four_fields_whatever_the_words() {

@@ -106,7 +106,7 @@ pub const NEEDS: &[Need] = &[
         name: "pyocd",
         packages: &["python3-pip"],
         pypi: &["pyocd==0.46.0"],
-        commands: &["pyocd"],
+        commands: &["pyocd", "python3"],
         libraries: &[],
         skips: "the second debugger on the virtual board's debug port (virtual-board/tests/dap.rs)",
         tests: true,
@@ -181,12 +181,18 @@ pub const NEEDS: &[Need] = &[
     },
 ];
 
-/// What a test may skip for that is no package (`needs::skip`'s first argument): a condition
-/// of the machine, or what `cargo xtask test` builds itself when it can. Each with why.
+/// What a test may skip for that is no package (`needs::skip`'s first argument): what `cargo
+/// xtask test` builds itself when it can, or (`needs::skip_condition`, never a failure under
+/// BIRDCAGE_REQUIRE_TOOLS) a condition of the machine. Each with why.
 pub const CONDITIONS: &[(&str, &str)] = &[
     (
         "root",
         "a test that makes a second user (bench's private folder) runs only as root",
+    ),
+    (
+        "one-board",
+        "a test that kills the board it started finds it among its process's children, \
+         where `cargo test`'s threads may have started others (nextest: one test a process)",
     ),
     (
         "board-elf",

@@ -507,12 +507,12 @@ mod tests {
             // A README block's marker in Markdown, a call in Rust (each also names the other
             // in its docs, which are not uses).
             let markdown = file.extension().is_some_and(|e| e == "md");
-            let marker = if markdown {
-                "<!-- runnable, needs "
+            let markers: &[&str] = if markdown {
+                &["<!-- runnable, needs "]
             } else {
-                "needs::skip("
+                &["needs::skip(", "needs::skip_condition("]
             };
-            {
+            for marker in markers {
                 for (i, _) in text.match_indices(marker) {
                     let rest = text[i + marker.len()..].trim_start();
                     let tool = match rest.strip_prefix('"') {

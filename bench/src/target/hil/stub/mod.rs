@@ -130,7 +130,7 @@ mod tests {
             .output()
             .is_err()
         {
-            eprintln!("skipped: no {}", crate::machine::QEMU);
+            needs::skip("qemu", format!("no {}", crate::machine::QEMU));
             return;
         }
         let (machine, _) =
