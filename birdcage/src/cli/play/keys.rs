@@ -15,13 +15,18 @@ pub(crate) struct Binding {
 }
 
 /// Every command but a move, in the order the key line names them. Column letters never
-/// reach `q`, `u` or `v` (M ≤ 8 has columns A..O); on a graph a key that would continue an
-/// edge's name is typed instead (see [`input`]).
-pub(crate) const BINDINGS: [Binding; 4] = [
+/// reach `q`, `u`, `v` or `w` (M ≤ 8 has columns A..O); on a graph a key that would continue
+/// an edge's name is typed instead (see [`input`]).
+pub(crate) const BINDINGS: [Binding; 5] = [
     Binding {
         key: '?',
         word: "hint",
         command: Command::Hint,
+    },
+    Binding {
+        key: 'w',
+        word: "why",
+        command: Command::Why,
     },
     Binding {
         key: 'v',
