@@ -199,7 +199,12 @@ fn handle<T: Table>(
             if let Some(at) = hint.mv {
                 ui.selected = at;
             }
-            ui.message = hint.line;
+            // The reasons are one key away, said beside the line (not in the key line).
+            ui.message = if hint.mv.is_some() {
+                format!("{}  ({})", hint.line, keys::named(&Command::Why))
+            } else {
+                hint.line
+            };
             ui.why = Some(hint.why);
         }
         Command::Why => {
@@ -586,18 +591,36 @@ mod tests {
             Model::Ideal,
         );
         let mut on_cage = cage(3, Side::Short);
-        let events = || vec![key('u'), key('v'), key('?'), key('v'), key('q')];
+        let events = || {
+            vec![
+                key('w'),
+                key('u'),
+                key('v'),
+                key('?'),
+                key('w'),
+                key('v'),
+                key('q'),
+            ]
+        };
         let (ending, graph_frames) = played(&mut on_graph, events());
         assert_eq!(ending, Ending::Quit);
         let (_, cage_frames) = played(&mut on_cage, events());
         for frames in [&graph_frames, &cage_frames] {
             let shown: Vec<String> = frames.iter().map(screen).collect();
-            assert!(shown[1].contains("Nothing to undo."), "{}", shown[1]);
+            // `w` before any hint says to ask for one.
+            assert!(shown[1].contains("No hint to explain"), "{}", shown[1]);
+            assert!(shown[2].contains("Nothing to undo."), "{}", shown[2]);
             // The drops, in percent, show between the two `v`s.
-            assert!(!shown[1].contains('%'), "{}", shown[1]);
-            assert!(shown[2].contains('%'), "{}", shown[2]);
-            assert!(shown[3].contains("Hint: "), "{}", shown[3]);
-            assert!(!shown[4].contains('%'), "{}", shown[4]);
+            assert!(!shown[2].contains('%'), "{}", shown[2]);
+            assert!(shown[3].contains('%'), "{}", shown[3]);
+            // `?` draws a screen that says it searches before the search, then the hint,
+            // which says its reasons are a key away; `w` shows them.
+            assert!(shown[4].contains(SEARCHING), "{}", shown[4]);
+            assert!(!shown[4].contains("Hint: "), "{}", shown[4]);
+            assert!(shown[5].contains("Hint: "), "{}", shown[5]);
+            assert!(shown[5].contains("(w why)"), "{}", shown[5]);
+            assert!(shown[6].contains("Why: "), "{}", shown[6]);
+            assert!(!shown[7].contains('%'), "{}", shown[7]);
         }
         // On a graph whose edges are named by their ends, `u` starts `u-v`: it is typed,
         // and the key line says Esc for quit where `q` starts a name.
