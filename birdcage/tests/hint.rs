@@ -182,7 +182,10 @@ fn at_m6_to_8_the_hints_beat_the_machine_as_beat_does() {
         let game = play_the_hints(&args);
         assert_eq!(game.outcome, "Short has won: you win.", "{args:?}");
         for hint in &game.hints[..2] {
-            assert!(hint.ends_with(": it wins against this machine."), "{args:?}: {hint}");
+            assert!(
+                hint.ends_with(": it wins against this machine."),
+                "{args:?}: {hint}"
+            );
         }
         assert!(
             game.whys[0].ends_with(
@@ -274,7 +277,10 @@ fn after_moves_of_ones_own_at_m6_and_m7_the_hints_still_beat_the_machine() {
             "M={size} {moves:?}: {}",
             game.hints[0]
         );
-        assert_eq!(game.outcome, "Short has won: you win.", "M={size} {moves:?}");
+        assert_eq!(
+            game.outcome, "Short has won: you win.",
+            "M={size} {moves:?}"
+        );
         let own = own_moves(&game.record, 1);
         assert_eq!(own[..moves.len()], *moves, "M={size}: {}", game.record);
         assert_eq!(own[moves.len()..], game.moves, "M={size}: {}", game.record);

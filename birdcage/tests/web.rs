@@ -570,7 +570,11 @@ fn the_hint_knows_the_machine(b: &Browser) {
         json!("c7")
     );
     b.click("#play");
-    assert!(b.record().starts_with("A7,c7,"), "Play after Hint: {}", b.record());
+    assert!(
+        b.record().starts_with("A7,c7,"),
+        "Play after Hint: {}",
+        b.record()
+    );
     assert_eq!(b.text("#message"), "", "Play after Hint");
     // At M=8 too the hint knows a way to beat this machine (README "Results").
     b.open("size=8");

@@ -13,10 +13,10 @@ use crate::beat::{Arena, Plan, Ties};
 /// rows). Strategies of any length are searched, deepening one move of the person's at a
 /// time until the budget is spent: a win against this machine is mostly a few moves deep,
 /// but not always within the three moves of those `birdcage beat` found from the start
-/// (after three ordinary moves at M=6 every hint once fell back on perfect play). At M=7,
-/// 18,067 positions: a search that finds nothing ends in about 1.3 s on this 2-core machine
-/// (`cargo bench -p emulator --bench hint`).
-const HINT_WORK: u64 = 11_050_000_000;
+/// (issue 63: after moves of one's own at M=6 every hint fell back on perfect play). That is
+/// 72,693 positions at M=6 and 26,867 at M=7, where a search that finds nothing ends in
+/// about 1.5 s on this 2-core machine (`cargo bench -p emulator --bench hint`).
+const HINT_WORK: u64 = 16_500_000_000;
 
 /// How many positions the hint's search may solve on a board of `edges` edges.
 pub fn hint_limit(edges: usize) -> usize {

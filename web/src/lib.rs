@@ -515,7 +515,10 @@ mod tests {
         let mut app = App::new("size=8");
         let hint = app.hint();
         let named = app.hint_move();
-        assert_eq!(hint, format!("Hint: {named}: it wins against this machine."));
+        assert_eq!(
+            hint,
+            format!("Hint: {named}: it wins against this machine.")
+        );
         let why = app.hint_why();
         assert!(
             why.starts_with(&format!(
@@ -532,7 +535,11 @@ mod tests {
         // Issue 63: Hint did not fill the Move field, and Play then said "`` is not an
         // edge name" and cleared the hint's mark. The page fills the field with
         // `hint_move`; an empty field is named and keeps the mark.
-        for hash in ["size=4&moves=A7", "size=6&moves=A11,g9,G11,i9", "size=3&you=cut"] {
+        for hash in [
+            "size=4&moves=A7",
+            "size=6&moves=A11,g9,G11,i9",
+            "size=3&you=cut",
+        ] {
             let mut app = App::new(hash);
             let before = app.record();
             app.hint();
