@@ -235,6 +235,8 @@ struct Search<'p, B: Arena> {
     /// often (the history heuristic of game-tree search): a move that works in one branch
     /// tends to work in its siblings (the shorts beside the machine's cuts), so trying it
     /// first finds a deep strategy before its budget is spent on moves that never work.
+    /// `hint_reach -- 6 2 16` and `-- 6 3 16` (emulator's examples): the same wins found,
+    /// the median search 0.017 and 0.18 s with it, 0.22 and 0.40 s without (load 7 to 8).
     history: Vec<(B::Move, u32)>,
     /// Positions solved so far (the heuristic's move or the perfect verdict: the search's
     /// cost), and the most allowed: at the limit every answer about a new position is "no"
