@@ -10,11 +10,14 @@ use heuristic::{Model, Move, Position, Side, Size};
 use std::hint::black_box;
 
 /// (M, the record so far, Short to move against the heuristic on the ideal network.)
-const POSITIONS: [(u32, &str); 4] = [
+const POSITIONS: [(u32, &str); 5] = [
     // Issue 52's two moves, g9 and i9: a win against this machine, four moves deep.
     (6, "A11,g9,G11,i9,I11"),
     // The issue's "three moves of one's own".
     (6, "A11,g9,G11,i9,I11,k9,K11"),
+    // The slowest win found among 32 positions after two or three random moves of one's own
+    // (`cargo run --release -p emulator --example hint_reach -- 6 2 16`).
+    (6, "A11,d8,C11,b10,E11"),
     // `birdcage play --size 7` after c1 and e1.
     (7, "A13,c1,C13,e1,E13"),
     // No win found within the budget (nor within 400,000 positions): the longest wait.
