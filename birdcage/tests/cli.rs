@@ -358,7 +358,7 @@ fn beat_json_reports_a_beatable_machine_and_its_line() {
 
 #[test]
 fn play_reads_moves_from_a_pipe_and_prints_the_record() {
-    let out = birdcage_with_input(&["play", "--size", "2"], "hint\nc3\n");
+    let out = birdcage_with_input(&["play", "--size", "2"], "hint\nwhy\nc3\n");
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.starts_with(
@@ -370,9 +370,10 @@ fn play_reads_moves_from_a_pipe_and_prints_the_record() {
     // comes first in reading order.
     assert!(
         text.contains(
-            "Hint: c3: no move of yours wins, neither against perfect play nor against this \
-             machine; c3 keeps the most chances: it leaves the machine the most replies that \
-             lose against perfect play.\n"
+            "Hint: c3: best try; the position is lost against this machine.\n\n\
+             Why: no move of yours wins, neither against perfect play nor against this \
+             machine (the hint's search went through every strategy); c3 keeps the most \
+             chances: it leaves the machine the most replies that lose against perfect play.\n"
         ),
         "{text}"
     );

@@ -192,7 +192,7 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     // The perfect player as Cut cuts `direct`, then the rest of whatever path is left.
     let out = birdcage_with_input(
         &["play", "--graph", path, "--opponent", "perfect"],
-        "hint\ndrops\ns-a\n",
+        "hint\nwhy\ndrops\ns-a\n",
     );
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
@@ -207,7 +207,8 @@ fn a_scripted_game_on_a_graph_to_the_end() {
         text.contains(
             // After `direct`, either short is answered by the cut of the other: no move
             // leaves a losing reply, and the first resistor in the file is named.
-            "Hint: s-a: with perfect play the machine wins whatever you do; no move of yours \
+            "Hint: s-a: best try; the position is lost against perfect play.\n\n\
+             Why: with perfect play the machine wins whatever you do; no move of yours \
              leaves the machine a reply that loses against perfect play, so s-a, the first \
              resistor left, is as good as any.\n"
         ),
@@ -251,7 +252,7 @@ fn a_scripted_game_on_a_graph_to_the_end() {
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("Hint: direct: with perfect play you win, and this move keeps the win.\n"),
+        text.contains("Hint: direct: it wins, even against perfect play.\n"),
         "{text}"
     );
     assert!(text.contains("You: direct\n"), "{text}");

@@ -13,6 +13,8 @@ use support::{scratch_file, stdout};
 struct Game {
     /// Every hint line, in order.
     hints: Vec<String>,
+    /// The reasons (`why`) of each hint, in order.
+    whys: Vec<String>,
     /// The moves the hints named (and the person played).
     moves: Vec<String>,
     /// The result line (`Short has won: you win.`).
@@ -21,9 +23,13 @@ struct Game {
     record: String,
 }
 
-/// Runs `birdcage play ARGS` with piped stdin and stdout, and plays the move each hint
-/// names until the game is over.
+/// Runs `birdcage play ARGS` with piped stdin and stdout, plays the person's `opening`
+/// moves, then the move each hint names (asking `why` each time) until the game is over.
 fn play_the_hints(args: &[&str]) -> Game {
+    play_the_hints_after(args, &[])
+}
+
+fn play_the_hints_after(args: &[&str], opening: &[&str]) -> Game {
     let mut child = Command::new(env!("CARGO_BIN_EXE_birdcage"))
         .arg("play")
         .args(args)
@@ -36,14 +42,18 @@ fn play_the_hints(args: &[&str]) -> Game {
     let mut output = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut game = Game {
         hints: Vec::new(),
+        whys: Vec::new(),
         moves: Vec::new(),
         outcome: String::new(),
         record: String::new(),
     };
+    for mv in opening {
+        writeln!(input, "{mv}").unwrap();
+    }
     loop {
         assert!(game.moves.len() < 100, "{args:?}: the game does not end");
         // Once the game is over the next line ends it: the outcome and the record.
-        writeln!(input, "hint").unwrap();
+        writeln!(input, "hint\nwhy").unwrap();
         input.flush().unwrap();
         let line = loop {
             let line = output
@@ -65,7 +75,14 @@ fn play_the_hints(args: &[&str]) -> Game {
             .unwrap()
             .to_string();
         assert_ne!(named, "none", "{args:?} after {:?}: {line}", game.moves);
+        let why = loop {
+            let line = output.next().unwrap().unwrap();
+            if line.starts_with("Why: ") {
+                break line;
+            }
+        };
         game.hints.push(line);
+        game.whys.push(why);
         writeln!(input, "{named}").unwrap();
         input.flush().unwrap();
         game.moves.push(named);
@@ -102,13 +119,18 @@ fn short_beats_the_heuristic_by_playing_the_hints() {
             let game = play_the_hints(&args);
             assert_eq!(game.outcome, "Short has won: you win.", "{args:?}");
             assert_eq!(own_moves(&game.record, 1), game.moves, "{args:?}");
+            assert_eq!(
+                game.hints[0],
+                format!("Hint: {}: it wins against this machine.", game.moves[0]),
+                "{args:?}"
+            );
             assert!(
-                game.hints[0].ends_with(
-                    "it starts a strategy that beats this machine whatever it does, \
+                game.whys[0].ends_with(
+                    "starts a strategy that beats this machine whatever it does, \
                      though with perfect play the machine would win."
                 ),
                 "{args:?}: {}",
-                game.hints[0]
+                game.whys[0]
             );
         }
     }
@@ -159,25 +181,31 @@ fn at_m6_to_8_the_hints_beat_the_machine_as_beat_does() {
         let args = ["--size", size, "--network", network];
         let game = play_the_hints(&args);
         assert_eq!(game.outcome, "Short has won: you win.", "{args:?}");
+        for hint in &game.hints[..2] {
+            assert!(
+                hint.ends_with(": it wins against this machine."),
+                "{args:?}: {hint}"
+            );
+        }
         assert!(
-            game.hints[0].ends_with(
-                "it starts a strategy that beats this machine whatever it does, \
+            game.whys[0].ends_with(
+                "starts a strategy that beats this machine whatever it does, \
                  though with perfect play the machine would win."
             ),
             "{args:?}: {}",
-            game.hints[0]
+            game.whys[0]
         );
         assert!(
-            game.hints[1].ends_with(
-                "it is the next move of a strategy that beats this machine whatever it does \
+            game.whys[1].ends_with(
+                "is the next move of a strategy that beats this machine whatever it does \
                  from here, though with perfect play the machine would win."
             ),
             "{args:?}: {}",
-            game.hints[1]
+            game.whys[1]
         );
         // Then the machine has blundered: perfect play's hints win from there.
         assert!(
-            game.hints[2].ends_with("with perfect play you win, and this move keeps the win."),
+            game.hints[2].ends_with(": it wins, even against perfect play."),
             "{args:?}: {}",
             game.hints[2]
         );
@@ -227,39 +255,90 @@ fn hint_after(args: &[&str], moves: &[&str]) -> (String, String, String) {
 fn has_figures(line: &str, named: &str) -> bool {
     line.replace(named, "")
         .contains(|c: char| c.is_ascii_digit())
-        || line.contains("position")
+        || line.contains("positions")
 }
 
 #[test]
-fn after_moves_of_ones_own_at_m6_to_8_the_hint_still_names_a_move() {
+fn after_moves_of_ones_own_at_m6_and_m7_the_hints_still_beat_the_machine() {
     // Issue 52: two ordinary moves of the person's, off the line `beat` found, and the
-    // hint said `none` with a count of positions or of moves. The search finds no sure win
-    // within its bounds; the hint says so in words and still names a resistor to play.
+    // hint said `none`. Issue 63: from M=6 up, after moves of one's own, every hint fell
+    // back on perfect play (its search stopped at three moves of the person's) and following
+    // them lost. The search now deepens as far as its budget goes: from these positions it
+    // finds a strategy that beats this machine, and playing the hints wins.
     for (size, moves) in [
-        ("6", ["g9", "i9"]),
-        ("7", ["c1", "e1"]),
-        ("8", ["b14", "d14"]),
+        ("6", &["g9", "i9"][..]),
+        ("6", &["g9", "i9", "k9"][..]),
+        ("7", &["c1", "e1"][..]),
     ] {
-        let (line, named, record) = hint_after(&["--size", size], &moves);
+        let args = ["--size", size];
+        let game = play_the_hints_after(&args, moves);
         assert!(
-            line.contains(
-                ": no sure win against this machine was found within the hint's search, and \
-                 with perfect play it would win; "
-            ),
-            "M={size}: {line}"
+            game.hints[0].ends_with(": it wins against this machine."),
+            "M={size} {moves:?}: {}",
+            game.hints[0]
         );
-        assert!(!has_figures(&line, &named), "M={size}: {line}");
-        // The person's two moves, the machine's three, then the hinted one.
-        let played: Vec<&str> = record.split(',').collect();
-        assert_eq!(played.len(), 7, "M={size}: {record}");
         assert_eq!(
-            (played[1], played[3]),
-            (moves[0], moves[1]),
-            "M={size}: {record}"
+            game.outcome, "Short has won: you win.",
+            "M={size} {moves:?}"
         );
-        assert_eq!(played[5], named, "M={size}: {record}");
-        println!("M={size} {record}: {line}");
+        let own = own_moves(&game.record, 1);
+        assert_eq!(own[..moves.len()], *moves, "M={size}: {}", game.record);
+        assert_eq!(own[moves.len()..], game.moves, "M={size}: {}", game.record);
+        for (hint, why) in game.hints.iter().zip(&game.whys) {
+            let named = hint["Hint: ".len()..].split(':').next().unwrap();
+            assert!(!has_figures(hint, named), "M={size}: {hint}");
+            assert!(!has_figures(why, named), "M={size}: {why}");
+        }
+        println!("M={size} {}: {}", game.record, game.hints[0]);
     }
+}
+
+/// `birdcage play ARGS` with `input`, and the lines of its output that the hint wrote.
+fn hint_lines(args: &[&str], input: &str) -> Vec<String> {
+    let mut all = vec!["play"];
+    all.extend(args);
+    let out = support::birdcage_with_input(&all, input);
+    assert_eq!(out.status.code(), Some(0), "{args:?} {input:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("Hint: ") || l.starts_with("Why: ") || l.starts_with("No hint"))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn the_hints_words_at_a_glance_and_behind_why() {
+    // Every kind of hint: its line (the move, what it achieves) and its reasons. Positions:
+    // the machine's opening at M=4, which `beat` beats (README "Results"); c7 and a3 of
+    // that line, after which the machine has blundered; c5, c3, off it, proven lost
+    // against this machine (the M=4 search is exhaustive); the perfect player and the
+    // firmware, lost from the start against perfect play; Cut, who wins with perfect play;
+    // M=7 after l12 and e11, where the search's budget ends before any win is found.
+    let cases: [(&[&str], &str); 8] = [
+        (&["--size", "4"], "why\nhint\nwhy\n"),
+        (&["--size", "4"], "c7\nhint\nwhy\n"),
+        (&["--size", "4"], "c7\na3\nhint\nwhy\n"),
+        (&["--size", "4"], "c5\nc3\nhint\nwhy\n"),
+        (&["--size", "4", "--opponent", "perfect"], "hint\nwhy\n"),
+        (&["--size", "4", "--opponent", "firmware"], "hint\nwhy\n"),
+        (&["--size", "4", "--you", "cut"], "hint\nwhy\n"),
+        (&["--size", "7"], "l12\ne11\nhint\nwhy\n"),
+    ];
+    let mut said = String::new();
+    for (args, input) in cases {
+        said.push_str(&format!(
+            "$ birdcage play {} <<< '{}'\n",
+            args.join(" "),
+            input.trim_end().replace('\n', "; ")
+        ));
+        for line in hint_lines(args, input) {
+            said.push_str(&line);
+            said.push('\n');
+        }
+        said.push('\n');
+    }
+    insta::assert_snapshot!("hint-words", said);
 }
 
 #[test]
@@ -282,9 +361,15 @@ fn against_the_firmware_and_the_perfect_player_the_hint_says_what_it_knows() {
         let (line, named, _) = hint_after(args, &[]);
         assert_eq!(
             line,
+            format!("Hint: {named}: best try; the position is lost against perfect play."),
+            "{args:?}"
+        );
+        let why = hint_lines(args, "hint\nwhy\n")[1].clone();
+        assert_eq!(
+            why,
             format!(
-                "Hint: {named}: {said}{named} keeps the most chances: it leaves the machine \
-                 the most replies that lose against perfect play."
+                "Why: {said}{named} keeps the most chances: it leaves the machine the most \
+                 replies that lose against perfect play."
             ),
             "{args:?}"
         );

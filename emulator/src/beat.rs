@@ -227,9 +227,17 @@ struct Search<'p, B: Arena> {
     mirror: bool,
     /// Whether some branch of the current iteration was cut for want of budget.
     ran_out: bool,
-    /// Whether the player's moves of a known line ([`Arena::known_move`]) are tried first
-    /// ([`plan_within`]); `beat`, where the lines come from, searches in board order.
+    /// Whether the player's moves of a known line ([`Arena::known_move`]) are tried first,
+    /// then those that won most often elsewhere in this search ([`Search::history`]), as
+    /// [`plan_within`] does; `beat`, where the lines come from, searches in board order.
     known_first: bool,
+    /// The player's moves that made the machine lose somewhere in this search, and how
+    /// often (the history heuristic of game-tree search): a move that works in one branch
+    /// tends to work in its siblings (the shorts beside the machine's cuts), so trying it
+    /// first finds a deep strategy before its budget is spent on moves that never work.
+    /// `hint_reach -- 6 2 16` and `-- 6 3 16` (emulator's examples): the same wins found,
+    /// the median search 0.017 and 0.18 s with it, 0.22 and 0.40 s without (load 7 to 8).
+    history: Vec<(B::Move, u32)>,
     /// Positions solved so far (the heuristic's move or the perfect verdict: the search's
     /// cost), and the most allowed: at the limit every answer about a new position is "no"
     /// and `gave_up` is set.
@@ -299,6 +307,7 @@ impl<'p, B: Arena> Search<'p, B> {
             mirror: false,
             ran_out: false,
             known_first: false,
+            history: Vec::new(),
             visited: 0,
             limit,
             gave_up: false,
@@ -460,13 +469,16 @@ impl<'p, B: Arena> Search<'p, B> {
             } else {
                 // No move of the player's loses the machine at once here, so each child
                 // must be searched.
-                let children: Vec<B> = self
-                    .player_moves(position)
-                    .into_iter()
-                    .map(|f| position.after(f))
-                    .collect();
+                let moves = self.player_moves(position);
+                let children: Vec<B> = moves.iter().map(|&f| position.after(f)).collect();
                 self.prefetch(&children, budget - 1);
-                children.iter().any(|c| self.machine_loses(c, budget - 1))
+                let winner = children
+                    .iter()
+                    .position(|c| self.machine_loses(c, budget - 1));
+                if let Some(at) = winner {
+                    self.remember(moves[at]);
+                }
+                winner.is_some()
             }
         };
         // A win is proven whatever happened elsewhere; a "no" past the limit is not.
@@ -476,18 +488,39 @@ impl<'p, B: Arena> Search<'p, B> {
         won
     }
 
-    /// The player's moves in the order they are tried: board order, a known line's move
-    /// first when [`Search::known_first`].
+    /// The player's moves in the order they are tried: board order; with
+    /// [`Search::known_first`], a known line's move first, then the others by how often
+    /// they won elsewhere ([`Search::history`]), ties in board order.
     fn player_moves(&self, position: &B) -> Vec<B::Move> {
         let mut moves = position.open();
-        if self.known_first
-            && let Some(known) = position.known_move(self.model)
+        if !self.known_first {
+            return moves;
+        }
+        let wins = |m: &B::Move| {
+            self.history
+                .iter()
+                .find(|(h, _)| h == m)
+                .map_or(0, |&(_, n)| n)
+        };
+        moves.sort_by_key(|m| std::cmp::Reverse(wins(m)));
+        if let Some(known) = position.known_move(self.model)
             && let Some(at) = moves.iter().position(|&m| m == known)
         {
             let known = moves.remove(at);
             moves.insert(0, known);
         }
         moves
+    }
+
+    /// Counts a win of the player's `mv` in [`Search::history`] (only where it orders moves).
+    fn remember(&mut self, mv: B::Move) {
+        if !self.known_first {
+            return;
+        }
+        match self.history.iter_mut().find(|(h, _)| *h == mv) {
+            Some((_, n)) => *n += 1,
+            None => self.history.push((mv, 1)),
+        }
     }
 
     /// Whether the player wins against perfect play here (player to move), solved once.

@@ -8,33 +8,20 @@ use heuristic::{Model, Side};
 
 use crate::beat::{Arena, Plan, Ties};
 
-/// The largest board (in edges) on which the hint searches strategies of any length: the
-/// M=5 cage. Larger boards take seconds per deep search on the reference network (each
-/// position an exact solve in big integers), so there the hint looks only for strategies
-/// of [`HINT_SHORT`] moves, the length of those that beat the cage's machine at every
-/// size from 3 to 8 (whose moves it tries first, [`crate::beaten`]).
-pub const HINT_EDGES: usize = 41;
+/// The hint search's budget, in positions times the cube of the board's edges (about what
+/// solving one costs: the exact solve is Bareiss elimination on a matrix of about that many
+/// rows). Strategies of any length are searched, deepening one move of the person's at a
+/// time until the budget is spent: a win against this machine is mostly a few moves deep,
+/// but not always within the three moves of those `birdcage beat` found from the start
+/// (issue 63: after moves of one's own at M=6 every hint fell back on perfect play). That is
+/// 72,693 positions at M=6 and 26,867 at M=7, where a search that finds nothing ends in
+/// about 1.5 s on this 2-core machine (`cargo bench -p emulator --bench hint`).
+const HINT_WORK: u64 = 16_500_000_000;
 
-/// How many moves of the person's a strategy may take on a board larger than
-/// [`HINT_EDGES`], the position after the machine's blunder counted: what `birdcage beat`
-/// found at every size from 3 to 8 (README, "Results": two Short moves make the machine's
-/// third cut a blunder, from where the perfect player wins).
-pub const HINT_SHORT: u8 = 3;
-
-/// The hint search's budget, in positions times the square of the board's edges (about
-/// what solving them costs): 224,000 positions at M=4, never reached there (a test checks
-/// random positions), 83,283 at M=5, under a second here.
-const HINT_WORK: usize = 140_000_000;
-
-/// How many positions the hint's search may solve on a board of `edges` edges, and how
-/// many moves of the person's its strategies may take (`u8::MAX`: any number).
-pub fn hint_limit(edges: usize) -> (usize, u8) {
-    let positions = HINT_WORK / (edges * edges).max(1);
-    if edges <= HINT_EDGES {
-        (positions, u8::MAX)
-    } else {
-        (positions, HINT_SHORT)
-    }
+/// How many positions the hint's search may solve on a board of `edges` edges.
+pub fn hint_limit(edges: usize) -> usize {
+    let cube = (edges as u64).pow(3).max(1);
+    usize::try_from(HINT_WORK / cube).unwrap_or(usize::MAX)
 }
 
 /// What the hint knows of the machine in front of the person.
@@ -50,54 +37,88 @@ pub enum Rival {
     Firmware,
 }
 
-/// The hint on the cage and on any graph: the move it suggests, and one line: `Hint: `
-/// and the move (named by `name`, as the record writes it), then why. Only a finished game,
-/// or the machine's turn, gets `none`.
+/// A hint: the move, one sentence a person reads at a glance, and the reasoning behind it
+/// for whoever asks why (the terminal's `w`, the page's disclosure).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint<M> {
+    /// The move suggested; `None` only once the game is over or on the machine's turn.
+    pub mv: Option<M>,
+    /// `Hint: `, the move as the record writes it (or `none`), then what it achieves:
+    /// `Hint: c7: it wins against this machine.`
+    pub line: String,
+    /// `Why: ` and the long reasoning: which search said what, and why this move.
+    pub why: String,
+}
+
+impl<M> Hint<M> {
+    fn none(reason: &str) -> Self {
+        Hint {
+            mv: None,
+            line: format!("Hint: none, {reason}."),
+            why: format!("Why: {reason}, so there is no move to suggest."),
+        }
+    }
+}
+
+/// What a suggested move achieves, in the few words of the hint's line.
+const WINS_HERE: &str = "it wins against this machine";
+const WINS_ALWAYS: &str = "it wins, even against perfect play";
+const LOST_HERE: &str = "best try; the position is lost against this machine";
+const NOT_FOUND: &str = "best try; no win against this machine was found";
+const LOST_PERFECT: &str = "best try; the position is lost against perfect play";
+
+/// The hint on the cage and on any graph: the move it suggests, its line and its reasons,
+/// the move named by `name` as the record writes it. Only a finished game, or the
+/// machine's turn, gets no move.
 ///
 /// Against the heuristic, a move of a strategy that beats this very machine from here
-/// ([`crate::beat::plan_within`], with its own tie rule), when there is one: perfect play may
-/// say the machine wins, yet it blunders. Otherwise, and against the perfect player or the
-/// firmware, perfect play's first winning move; when the person has none, the move that
-/// keeps the most chances ([`best_defence`]), said to be no more than that. Against a
-/// machine that is not perfect the line says first why it falls back on perfect play (no
-/// win was found against this machine), so the verdict is not read as one on it. The
-/// words hold no figure of the search's: a player cannot use one.
+/// ([`crate::beat::plan_within`], with its own tie rule, deepening until [`hint_limit`]),
+/// when there is one: perfect play may say the machine wins, yet it blunders. Otherwise,
+/// and against the perfect player or the firmware, perfect play's first winning move; when
+/// the person has none, the move that keeps the most chances ([`best_defence`]), said to be
+/// a best try, and whether the position is proven lost against this machine or no win was
+/// found. The words hold no figure of the search's: a player cannot use one.
 pub fn hint<B: Arena>(
     board: &B,
     edges: usize,
     you: Side,
     rival: Rival,
     name: impl Fn(Side, B::Move) -> String,
-) -> (Option<B::Move>, String) {
+) -> Hint<B::Move> {
     let Some(side) = board.to_move() else {
-        return (None, "Hint: none, the game is over.".to_string());
+        return Hint::none("the game is over");
     };
     if side != you {
-        return (None, "Hint: none, it is the machine's turn.".to_string());
+        return Hint::none("it is the machine's turn");
     }
+    let said = |mv: B::Move, what: &str, why: String| Hint {
+        mv: Some(mv),
+        line: format!("Hint: {}: {what}.", name(side, mv)),
+        why: format!("Why: {why}."),
+    };
     // "Starts" a strategy on the person's first move only: with the person to move, fewer
     // than two moves played means none of them was the person's.
     let first_move = board.plies() < 2;
     // Why the hint falls back on perfect play, if it does: said first.
     let fallback = match rival {
         Rival::Heuristic(model) => {
-            let (limit, moves) = hint_limit(edges);
-            match crate::beat::plan_within(board, model, Ties::ReadingOrder, limit, moves) {
+            let limit = hint_limit(edges);
+            match crate::beat::plan_within(board, model, Ties::ReadingOrder, limit, u8::MAX) {
                 Plan::Wins {
                     first,
                     perfect: false,
                 } => {
                     let what = if first_move {
-                        "it starts a strategy that beats this machine whatever it does"
+                        "starts a strategy that beats this machine whatever it does"
                     } else {
-                        "it is the next move of a strategy that beats this machine whatever \
-                         it does from here"
+                        "is the next move of a strategy that beats this machine whatever it \
+                         does from here"
                     };
-                    let line = format!(
-                        "Hint: {}: {what}, though with perfect play the machine would win.",
+                    let why = format!(
+                        "{} {what}, though with perfect play the machine would win",
                         name(side, first)
                     );
-                    return (Some(first), line);
+                    return said(first, WINS_HERE, why);
                 }
                 // The machine has blundered: the perfect verdict says so.
                 Plan::Wins { perfect: true, .. } => Fallback::None,
@@ -110,38 +131,56 @@ pub fn hint<B: Arena>(
     };
     if let Some(mv) = switching::perfect::winning_move(board) {
         let named = name(side, mv);
-        let line = match fallback {
+        let why = match fallback {
             Fallback::Firmware => format!(
-                "Hint: {named}: {FIRMWARE}. With perfect play you win, and this move keeps \
-                 the win."
+                "{FIRMWARE}; with perfect play you win, and {named} keeps the win, whatever \
+                 the machine does"
             ),
             // A win against perfect play beats any machine: nothing to say first.
-            _ => format!("Hint: {named}: with perfect play you win, and this move keeps the win."),
+            _ => format!(
+                "with perfect play you win, and {named} keeps the win, whatever the machine \
+                 does"
+            ),
         };
-        return (Some(mv), line);
+        return said(mv, WINS_ALWAYS, why);
     }
-    let why = match fallback {
-        Fallback::None => "with perfect play the machine wins whatever you do".to_string(),
-        Fallback::Proven => {
-            "no move of yours wins, neither against perfect play nor against this machine"
-                .to_string()
-        }
-        Fallback::NotFound => "no sure win against this machine was found within the hint's \
-                               search, and with perfect play it would win"
-            .to_string(),
-        Fallback::Firmware => format!("{FIRMWARE}, and with perfect play it would win"),
+    let (what, why) = match fallback {
+        Fallback::None => (
+            LOST_PERFECT,
+            "with perfect play the machine wins whatever you do".to_string(),
+        ),
+        Fallback::Proven => (
+            LOST_HERE,
+            "no move of yours wins, neither against perfect play nor against this machine \
+             (the hint's search went through every strategy)"
+                .to_string(),
+        ),
+        Fallback::NotFound => (
+            NOT_FOUND,
+            "no sure win against this machine was found within the hint's search, and with \
+             perfect play it would win"
+                .to_string(),
+        ),
+        Fallback::Firmware => (
+            LOST_PERFECT,
+            format!("{FIRMWARE}, and with perfect play it would win"),
+        ),
     };
     let Some((best, chances)) = best_defence(board) else {
         // Unreachable with the game open (it has a resistor), but never a panic.
-        return (None, format!("Hint: none: {why}."));
+        return Hint {
+            mv: None,
+            line: "Hint: none.".to_string(),
+            why: format!("Why: {why}."),
+        };
     };
     if chances > 0 {
         let named = name(side, best);
-        let line = format!(
-            "Hint: {named}: {why}; {named} keeps the most chances: it leaves the machine the \
-             most replies that lose against perfect play."
+        let why = format!(
+            "{why}; {named} keeps the most chances: it leaves the machine the most replies \
+             that lose against perfect play"
         );
-        return (Some(best), line);
+        return said(best, what, why);
     }
     // Every reply wins for the machine whatever you play: perfect play ranks no move above
     // another. Against the heuristic, its own choice for your side (the largest drop, which
@@ -154,24 +193,22 @@ pub fn hint<B: Arena>(
             .copied(),
         Rival::Perfect | Rival::Firmware => None,
     };
-    let line = match heuristic {
+    match heuristic {
         Some(mv) => {
             let named = name(side, mv);
-            let line = format!(
-                "Hint: {named}: {why}; {nothing}, so {named} is only Shannon's heuristic's \
-                 choice for your side, the largest drop."
+            let why = format!(
+                "{why}; {nothing}, so {named} is only Shannon's heuristic's choice for your \
+                 side, the largest drop"
             );
-            return (Some(mv), line);
+            said(mv, what, why)
         }
         None => {
             let named = name(side, best);
-            format!(
-                "Hint: {named}: {why}; {nothing}, so {named}, the first resistor left, is as \
-                 good as any."
-            )
+            let why =
+                format!("{why}; {nothing}, so {named}, the first resistor left, is as good as any");
+            said(best, what, why)
         }
-    };
-    (Some(best), line)
+    }
 }
 
 /// What the hint says first when it falls back on perfect play.
@@ -274,9 +311,10 @@ mod tests {
     fn cage_hint(size: u32, record: &str, rival: Rival) -> (Option<heuristic::Edge>, String) {
         let size = Size::new(size).unwrap();
         let p = Position::from_record(size, Side::Cut, record).unwrap();
-        hint(&p, size.edge_count(), Side::Short, rival, |side, edge| {
+        let hint = hint(&p, size.edge_count(), Side::Short, rival, |side, edge| {
             Move { side, edge }.to_string()
-        })
+        });
+        (hint.mv, format!("{} {}", hint.line, hint.why))
     }
 
     #[test]

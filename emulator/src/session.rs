@@ -14,7 +14,7 @@ use switching::{Graph, GraphMoveError, Play};
 
 use crate::emulated::SilError;
 use crate::graphs::GraphSizeError;
-use crate::hint::{Rival, hint};
+use crate::hint::{Hint, Rival, hint};
 use crate::players::Opponent;
 
 /// Who answers the person: a player that needs only the position, or the firmware on an
@@ -124,7 +124,7 @@ pub trait Game: Clone {
     /// The machine's move for the side to move, `Ok(None)` once the game is over.
     fn reply(&self, machine: &Machine) -> Result<Option<Self::Move>, ReplyError>;
     /// The hint for `you` against `rival`: see [`hint`].
-    fn hint(&self, you: Side, rival: Rival) -> (Option<Self::Move>, String);
+    fn hint(&self, you: Side, rival: Rival) -> Hint<Self::Move>;
     /// A move as the record writes it (on the cage Short's in lower case).
     fn name(&self, side: Side, mv: Self::Move) -> String;
     /// The record, names joined by commas; empty before the first move.
@@ -259,7 +259,7 @@ impl<G: Game> Session<G> {
     }
 
     /// A move for the person, if there is one to suggest, and the hint's line ([`hint`]).
-    pub fn hint(&self) -> (Option<G::Move>, String) {
+    pub fn hint(&self) -> Hint<G::Move> {
         self.game.hint(self.you, self.machine.rival())
     }
 
@@ -355,7 +355,7 @@ impl Game for CageGame {
             )?,
         })
     }
-    fn hint(&self, you: Side, rival: Rival) -> (Option<Edge>, String) {
+    fn hint(&self, you: Side, rival: Rival) -> Hint<Edge> {
         let edges = self.position.size().edge_count();
         hint(&self.position, edges, you, rival, |side, edge| {
             Move { side, edge }.to_string()
@@ -451,7 +451,7 @@ impl Game for GraphGame {
             None => Err(ReplyError::NoMove { side }),
         }
     }
-    fn hint(&self, you: Side, rival: Rival) -> (Option<usize>, String) {
+    fn hint(&self, you: Side, rival: Rival) -> Hint<usize> {
         let edges = self.graph.edges().len();
         hint(&self.as_play(), edges, you, rival, |_, e| {
             self.edge_name(e).to_string()

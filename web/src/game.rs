@@ -3,6 +3,7 @@
 //! edges named by index, and every resistor's exact drop. Every rule comes from `heuristic`
 //! and `switching`, every reply from `emulator::players`, the hint from `emulator::hint`.
 
+use emulator::hint::Hint;
 use emulator::players::Opponent as Player;
 use emulator::session::{CageGame, Game as _, GraphGame, Machine, Session};
 use heuristic::{Edge, EdgeState, Model, Position, Record, Side, Size};
@@ -331,14 +332,18 @@ impl Game {
         }
     }
 
-    /// The hint, as `birdcage play` gives it: the move it suggests (an edge index) and its
-    /// line.
-    pub fn hint(&self) -> (Option<usize>, String) {
+    /// The hint, as `birdcage play` gives it: the move it suggests (an edge index), its
+    /// line and its reasons.
+    pub fn hint(&self) -> Hint<usize> {
         match &self.board {
             Board::Cage(s) => {
                 let size = s.game().position().size();
-                let (edge, line) = s.hint();
-                (edge.map(|e| e.index(size)), line)
+                let hint = s.hint();
+                Hint {
+                    mv: hint.mv.map(|e| e.index(size)),
+                    line: hint.line,
+                    why: hint.why,
+                }
             }
             Board::Graph(s) => s.hint(),
         }

@@ -25,12 +25,17 @@ pub mod words;
 
 use std::fmt::Write as _;
 
+use emulator::hint::Hint;
 use heuristic::{MAX_SIZE, MIN_SIZE, Model, Side};
 use wasm_bindgen::prelude::wasm_bindgen;
 
 use game::Game;
 use html::escape;
 use settings::{Opponent, Settings, View};
+
+/// What Play says with an empty Move field (a hint fills it).
+const EMPTY_MOVE: &str = "The Move field is empty: type a move (c5), press Hint to fill it, or \
+                          click a resistor.";
 
 /// The page's state: the settings from the URL, the game, the messages to show.
 #[wasm_bindgen]
@@ -39,7 +44,7 @@ pub struct App {
     settings: Settings,
     game: Game,
     messages: Vec<String>,
-    hint: Option<(Option<usize>, String)>,
+    hint: Option<Hint<usize>>,
     /// The drops of the position, its hover lines and why the machine moved: solved once
     /// a move, when the page first draws it, then drawn as often as it likes.
     drops: game::Drops,
@@ -96,7 +101,7 @@ impl App {
             game: &self.game,
             drops: &self.drops,
             info: &self.info,
-            hint: self.hint.as_ref().and_then(|h| h.0),
+            hint: self.hint.as_ref().and_then(|h| h.mv),
             show_drops: self.settings.drops,
             gale: self.settings.view == View::Gale && self.game.graph().is_none(),
             states: self.game.states(),
@@ -140,11 +145,16 @@ impl App {
 
     /// Plays the person's move on the edge named `name`, then the machine's reply. On a
     /// bad move, false and the message says why.
+    /// The hint stays until a move is played: a refused one leaves its mark on the board.
     pub fn play(&mut self, name: &str) -> bool {
         self.messages.clear();
-        self.hint = None;
+        if name.trim().is_empty() {
+            self.messages.push(EMPTY_MOVE.to_string());
+            return false;
+        }
         match self.game.play(name) {
             Ok(()) => {
+                self.hint = None;
                 self.game.reply();
                 self.fresh = false;
                 true
@@ -169,12 +179,28 @@ impl App {
         done
     }
 
-    /// The hint (`birdcage play`'s): it knows the machine. The move is marked on the board.
+    /// The hint (`birdcage play`'s): it knows the machine. Its line, one sentence; the
+    /// move is marked on the board, [`App::hint_move`] names it for the Move field, and the
+    /// panel holds its reasons behind a disclosure.
     pub fn hint(&mut self) -> String {
         let hint = self.game.hint();
-        let line = hint.1.clone();
+        let line = hint.line.clone();
         self.hint = Some(hint);
         line
+    }
+
+    /// The last hint's move as the Move field takes it (the name the record gives it, as
+    /// the edge's `data-edge` holds it); empty without a hint or a move.
+    pub fn hint_move(&self) -> String {
+        self.hint
+            .as_ref()
+            .and_then(|h| h.mv)
+            .map_or(String::new(), |e| self.game.move_name(self.game.you(), e))
+    }
+
+    /// The last hint's reasons (`Why: ...`); empty without a hint.
+    pub fn hint_why(&self) -> String {
+        self.hint.as_ref().map_or(String::new(), |h| h.why.clone())
     }
 
     /// The URL hash with one setting changed (`size`, `you`, `opponent`, `network`, `view`,
@@ -362,8 +388,14 @@ impl App {
             escape(&self.game.machine()),
             escape(&self.status())
         );
-        if let Some((_, line)) = &self.hint {
-            let _ = write!(out, "<p class=\"hint\">{}</p>", escape(line));
+        if let Some(hint) = &self.hint {
+            let _ = write!(
+                out,
+                "<p class=\"hint\">{}</p><details class=\"hint-why\"><summary>Why this \
+                 move</summary><p>{}</p></details>",
+                escape(&hint.line),
+                escape(&hint.why)
+            );
         }
         out.push_str(&self.why);
         if self.game.winner().is_none() {
@@ -482,10 +514,49 @@ mod tests {
         // README "Results": beaten at every size from 3 to 8 by two Short moves.
         let mut app = App::new("size=8");
         let hint = app.hint();
-        assert!(
-            hint.contains(": it starts a strategy that beats this machine whatever it does"),
-            "{hint}"
+        let named = app.hint_move();
+        assert_eq!(
+            hint,
+            format!("Hint: {named}: it wins against this machine.")
         );
+        let why = app.hint_why();
+        assert!(
+            why.starts_with(&format!(
+                "Why: {named} starts a strategy that beats this machine whatever it does"
+            )),
+            "{why}"
+        );
+        // The reasons stand in the panel, behind a disclosure.
+        assert!(app.panel().contains("<details class=\"hint-why\">"));
+    }
+
+    #[test]
+    fn play_after_hint_plays_the_hinted_move() {
+        // Issue 63: Hint did not fill the Move field, and Play then said "`` is not an
+        // edge name" and cleared the hint's mark. The page fills the field with
+        // `hint_move`; an empty field is named and keeps the mark.
+        for hash in [
+            "size=4&moves=A7",
+            "size=6&moves=A11,g9,G11,i9",
+            "size=3&you=cut",
+        ] {
+            let mut app = App::new(hash);
+            let before = app.record();
+            app.hint();
+            let named = app.hint_move();
+            assert!(!named.is_empty(), "{hash}");
+            assert!(!app.play(""), "{hash}");
+            assert_eq!(app.message(), EMPTY_MOVE, "{hash}");
+            assert!(app.svg().contains(" hinted"), "{hash}");
+            assert!(app.play(&named), "{hash}: {}", app.message());
+            let record = app.record();
+            let played: Vec<&str> = record.split(',').collect();
+            let had = before.split(',').filter(|m| !m.is_empty()).count();
+            assert_eq!(played[had], named, "{hash}: {record}");
+            // Played: the mark and the reasons are gone.
+            assert!(!app.svg().contains(" hinted"), "{hash}");
+            assert_eq!(app.hint_why(), "", "{hash}");
+        }
     }
 
     #[test]

@@ -145,12 +145,27 @@ function wire() {
     $('move').focus();
   });
   $('undo').addEventListener('click', () => { app.undo(); draw(); });
-  // The hint's line under the board too (after the focus moves to the hinted edge, whose
-  // own line it would replace): on a phone the panel is below the fold.
-  $('hint').addEventListener('click', () => {
-    const line = app.hint();
-    draw({});
-    $('info').textContent = line;
+  // The hint searches for up to a second or two: the button says so (busy, disabled) and
+  // the browser paints that before the search starts. Its move fills the Move field, so
+  // that Play plays it; its line stands under the board too (after the focus moves to the
+  // hinted edge, whose own line it would replace): on a phone the panel is below the fold.
+  $('hint').addEventListener('click', async () => {
+    const button = $('hint');
+    const label = button.textContent;
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    button.textContent = 'Searching…';
+    await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted, 0)));
+    try {
+      const line = app.hint();
+      $('move').value = app.hint_move();
+      draw({});
+      $('info').textContent = line;
+    } finally {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+      button.textContent = label;
+    }
   });
   $('new').addEventListener('click', () => {
     $('info').textContent = INFO;

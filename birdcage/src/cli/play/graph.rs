@@ -65,8 +65,9 @@ impl GraphSession {
         self.played.last_machine_move().map(|(_, edge)| edge)
     }
 
-    /// The edge the hint suggests, if any, and the hint's line (see [`emulator::hint`]).
-    pub(crate) fn suggest(&self) -> (Option<usize>, String) {
+    /// The edge the hint suggests, if any, the hint's line and its reasons (see
+    /// [`emulator::hint`]).
+    pub(crate) fn suggest(&self) -> emulator::hint::Hint<usize> {
         self.played.hint()
     }
 
@@ -117,8 +118,9 @@ impl Front for GraphSession {
         self.played.game().parse(word).is_ok()
     }
 
-    fn hint(&self) -> String {
-        self.suggest().1
+    fn hint(&self) -> (String, String) {
+        let hint = self.suggest();
+        (hint.line, hint.why)
     }
 
     fn drops(&self) -> String {

@@ -15,13 +15,18 @@ pub(crate) struct Binding {
 }
 
 /// Every command but a move, in the order the key line names them. Column letters never
-/// reach `q`, `u` or `v` (M ≤ 8 has columns A..O); on a graph a key that would continue an
-/// edge's name is typed instead (see [`input`]).
-pub(crate) const BINDINGS: [Binding; 4] = [
+/// reach `q`, `u`, `v` or `w` (M ≤ 8 has columns A..O); on a graph a key that would continue
+/// an edge's name is typed instead (see [`input`]).
+pub(crate) const BINDINGS: [Binding; 5] = [
     Binding {
         key: '?',
         word: "hint",
         command: Command::Hint,
+    },
+    Binding {
+        key: 'w',
+        word: "why",
+        command: Command::Why,
     },
     Binding {
         key: 'v',
@@ -114,9 +119,19 @@ fn binding(c: char) -> Option<&'static Binding> {
     BINDINGS.iter().find(|b| b.key.eq_ignore_ascii_case(&c))
 }
 
+/// A command's key and word as the screen names them (`w why`).
+pub(crate) fn named(command: &Command) -> String {
+    BINDINGS
+        .iter()
+        .find(|b| b.command == *command)
+        .map_or(String::new(), |b| format!("{} {}", b.key, b.word))
+}
+
 /// The key line's forms, longest first, for a screen that gives way to the shorter ones:
 /// how to play (`how`) and every key, every key, the hint and quit, quit alone. `live(c)`
 /// says whether key `c` works at an empty prompt; quit is said as Esc where `q` does not.
+/// `why` is said beside each hint instead ([`named`]), where it applies, so that the whole
+/// line still fits 80 columns.
 pub(crate) fn key_line(how: &str, live: impl Fn(char) -> bool) -> Vec<String> {
     let say = |b: &Binding| {
         if live(b.key) {
@@ -130,6 +145,7 @@ pub(crate) fn key_line(how: &str, live: impl Fn(char) -> bool) -> Vec<String> {
     let keys = |only: &[Command]| {
         BINDINGS
             .iter()
+            .filter(|b| b.command != Command::Why)
             .filter(|b| only.is_empty() || only.contains(&b.command))
             .filter_map(say)
             .collect::<Vec<_>>()
@@ -167,6 +183,8 @@ mod tests {
         let never = |_| false;
         for (c, command) in [
             ('?', Command::Hint),
+            ('w', Command::Why),
+            ('W', Command::Why),
             ('v', Command::Drops),
             ('u', Command::Undo),
             ('q', Command::Quit),

@@ -1,7 +1,8 @@
 //! The full-screen game on a terminal (crossterm), on the cage or on a graph, with the same
 //! keys ([`super::keys`]): the arrows (on a graph Up, Down and the page keys) pick an edge,
 //! Enter plays it, or type a move (`c5`, an edge's name) or a command word and Enter; `?`
-//! hint, `v` drops, `u` undo, `q` or Esc quit; Ctrl-C ends the game with exit code 130.
+//! hint (the screen says it is searching meanwhile), `w` why (the hint's reasoning), `v`
+//! drops, `u` undo, `q` or Esc quit; Ctrl-C ends the game with exit code 130.
 //! What the screen shows is built in `frame`; the game itself ([`session`]) runs on any
 //! source of events and any sink of screens, so that tests play it without a terminal.
 
@@ -22,7 +23,8 @@ use heuristic::{Edge, EdgeState, Size};
 use super::frame::{self, Frame, GraphScene, Scene};
 use super::graph::GraphSession;
 use super::keys::{self, Input};
-use super::{Command, Front, Session};
+use super::{Command, Front, NO_HINT_YET, Session};
+use emulator::hint::Hint;
 
 /// The exit code of a program ended by Ctrl-C (128 + SIGINT), as shells report it.
 const INTERRUPTED: u8 = 130;
@@ -82,6 +84,8 @@ pub(crate) struct Ui<S> {
     pub(crate) typed: String,
     pub(crate) message: String,
     pub(crate) show_drops: bool,
+    /// The last hint's reasoning, for `w`, until the next move or undo.
+    pub(crate) why: Option<String>,
 }
 
 /// How a game on the terminal ended.
@@ -105,8 +109,8 @@ pub(crate) trait Table: Front {
     fn settle(&self, at: Self::Selection) -> Self::Selection;
     /// Plays the selected edge for the person; the move as the record writes it.
     fn play_selected(&mut self, at: Self::Selection) -> Result<String>;
-    /// The hint's move, as a selection, and its line.
-    fn suggest(&self) -> (Option<Self::Selection>, String);
+    /// The hint: its move as a selection, its line and its reasons.
+    fn suggest(&self) -> Hint<Self::Selection>;
     /// The screen at a terminal size.
     fn frame(&self, ui: &Ui<Self::Selection>, width: u16, height: u16, colours: bool) -> Frame;
 }
@@ -125,6 +129,7 @@ pub(crate) fn session<T: Table>(
         typed: String::new(),
         message: String::new(),
         show_drops: false,
+        why: None,
     };
     match game.answer() {
         Ok(Some(mv)) => ui.message = format!("Machine: {mv}"),
@@ -132,20 +137,32 @@ pub(crate) fn session<T: Table>(
         Err(e) => ui.message = format!("{e:#}"),
     }
     ui.selected = game.settle(ui.selected);
-    while !game.is_over() {
+    let mut show = |game: &T, ui: &Ui<T::Selection>| {
         let (width, height) = size();
-        draw(&game.frame(&ui, width, height, colours))?;
+        draw(&game.frame(ui, width, height, colours))
+    };
+    while !game.is_over() {
+        show(game, &ui)?;
         let event = events()?;
         let input = keys::input(&event, |c| game.names_begin(&format!("{}{c}", ui.typed)));
-        if let Some(ending) = handle(game, &mut ui, input) {
+        if let Some(ending) = handle(game, &mut ui, input, &mut show) {
             return Ok(ending);
         }
     }
     Ok(Ending::Over)
 }
 
-/// What one input does to the game and the screen; an ending if it ends the game.
-fn handle<T: Table>(game: &mut T, ui: &mut Ui<T::Selection>, input: Input) -> Option<Ending> {
+/// What the screen says while the hint searches (a second or two on the large cages).
+pub(crate) const SEARCHING: &str = "Searching for a hint…";
+
+/// What one input does to the game and the screen; an ending if it ends the game. `show`
+/// draws the screen at once, before a search that takes a while.
+fn handle<T: Table>(
+    game: &mut T,
+    ui: &mut Ui<T::Selection>,
+    input: Input,
+    show: &mut impl FnMut(&T, &Ui<T::Selection>) -> std::io::Result<()>,
+) -> Option<Ending> {
     let command = match input {
         Input::Interrupt => return Some(Ending::Interrupted),
         Input::Command(command) => command,
@@ -174,15 +191,28 @@ fn handle<T: Table>(game: &mut T, ui: &mut Ui<T::Selection>, input: Input) -> Op
     match command {
         Command::Quit => return Some(Ending::Quit),
         Command::Hint => {
+            ui.message = SEARCHING.to_string();
+            // A screen that cannot be drawn now fails at the next draw, which reports it.
+            let _ = show(game, ui);
             // The suggested move is selected: Enter plays it.
-            let (suggested, line) = game.suggest();
-            if let Some(at) = suggested {
+            let hint = game.suggest();
+            if let Some(at) = hint.mv {
                 ui.selected = at;
             }
-            ui.message = line;
+            // The reasons are one key away, said beside the line (not in the key line).
+            ui.message = if hint.mv.is_some() {
+                format!("{}  ({})", hint.line, keys::named(&Command::Why))
+            } else {
+                hint.line
+            };
+            ui.why = Some(hint.why);
+        }
+        Command::Why => {
+            ui.message = ui.why.clone().unwrap_or_else(|| NO_HINT_YET.to_string());
         }
         Command::Drops => ui.show_drops = !ui.show_drops,
         Command::Undo => {
+            ui.why = None;
             ui.message = if game.undo() {
                 ui.selected = game.settle(ui.selected);
                 "Undone.".to_string()
@@ -196,6 +226,9 @@ fn handle<T: Table>(game: &mut T, ui: &mut Ui<T::Selection>, input: Input) -> Op
             } else {
                 game.play_text(&text)
             };
+            if played.is_ok() {
+                ui.why = None;
+            }
             ui.message = match played {
                 Ok(mv) => match game.answer() {
                     // Sentences: the message is wrapped at spaces, which runs spaces together.
@@ -333,9 +366,13 @@ impl Table for Session {
         Ok(self.play_edge(edge)?.to_string())
     }
 
-    fn suggest(&self) -> (Option<(u8, u8)>, String) {
-        let (edge, line) = self.hint();
-        (edge.map(|e| (e.x(), e.y())), line)
+    fn suggest(&self) -> Hint<(u8, u8)> {
+        let hint = self.hint();
+        Hint {
+            mv: hint.mv.map(|e| (e.x(), e.y())),
+            line: hint.line,
+            why: hint.why,
+        }
     }
 
     fn frame(&self, ui: &Ui<(u8, u8)>, width: u16, height: u16, colours: bool) -> Frame {
@@ -385,7 +422,7 @@ impl Table for GraphSession {
         Ok(self.play().graph().edges()[edge].name.clone())
     }
 
-    fn suggest(&self) -> (Option<usize>, String) {
+    fn suggest(&self) -> Hint<usize> {
         GraphSession::suggest(self)
     }
 
@@ -554,18 +591,36 @@ mod tests {
             Model::Ideal,
         );
         let mut on_cage = cage(3, Side::Short);
-        let events = || vec![key('u'), key('v'), key('?'), key('v'), key('q')];
+        let events = || {
+            vec![
+                key('w'),
+                key('u'),
+                key('v'),
+                key('?'),
+                key('w'),
+                key('v'),
+                key('q'),
+            ]
+        };
         let (ending, graph_frames) = played(&mut on_graph, events());
         assert_eq!(ending, Ending::Quit);
         let (_, cage_frames) = played(&mut on_cage, events());
         for frames in [&graph_frames, &cage_frames] {
             let shown: Vec<String> = frames.iter().map(screen).collect();
-            assert!(shown[1].contains("Nothing to undo."), "{}", shown[1]);
+            // `w` before any hint says to ask for one.
+            assert!(shown[1].contains("No hint to explain"), "{}", shown[1]);
+            assert!(shown[2].contains("Nothing to undo."), "{}", shown[2]);
             // The drops, in percent, show between the two `v`s.
-            assert!(!shown[1].contains('%'), "{}", shown[1]);
-            assert!(shown[2].contains('%'), "{}", shown[2]);
-            assert!(shown[3].contains("Hint: "), "{}", shown[3]);
-            assert!(!shown[4].contains('%'), "{}", shown[4]);
+            assert!(!shown[2].contains('%'), "{}", shown[2]);
+            assert!(shown[3].contains('%'), "{}", shown[3]);
+            // `?` draws a screen that says it searches before the search, then the hint,
+            // which says its reasons are a key away; `w` shows them.
+            assert!(shown[4].contains(SEARCHING), "{}", shown[4]);
+            assert!(!shown[4].contains("Hint: "), "{}", shown[4]);
+            assert!(shown[5].contains("Hint: "), "{}", shown[5]);
+            assert!(shown[5].contains("(w why)"), "{}", shown[5]);
+            assert!(shown[6].contains("Why: "), "{}", shown[6]);
+            assert!(!shown[7].contains('%'), "{}", shown[7]);
         }
         // On a graph whose edges are named by their ends, `u` starts `u-v`: it is typed,
         // and the key line says Esc for quit where `q` starts a name.
