@@ -640,8 +640,10 @@ impl Campaign {
     }
 
     /// Writes `glitches.md` and `glitches.csv` into `dir`; returns the markdown.
-    pub fn write(&self, dir: &Path, command: &str) -> Result<String, GlitchError> {
-        let md = self.markdown(command);
+    /// `verdict` is the campaign's judgement under the command's `--fail-on`, one line,
+    /// written last so that the report says whether it passed, and by which rule.
+    pub fn write(&self, dir: &Path, command: &str, verdict: &str) -> Result<String, GlitchError> {
+        let md = format!("{}\n## Verdict\n\n{verdict}\n", self.markdown(command));
         // Whole or not at all, and never through a link planted in a shared --out.
         let put = |name: &str, text: &str| -> Result<(), GlitchError> {
             std::fs::create_dir_all(dir).map_err(|source| GlitchError::Write {
