@@ -72,7 +72,19 @@ fn doctor_brings_up_the_virtual_board_step_by_step() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(text.contains("the virtual STM32F446RE"), "{text}");
-    assert!(text.contains("All "), "{text}");
+    // The probe line names the socket the board opened, never a pattern (issue 63).
+    let probe = text.lines().next().unwrap_or_default();
+    assert!(
+        probe.contains("the virtual board the bench started, its GDB stub at gdb:unix:/")
+            && !probe.contains("RANDOM"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("passed: ") && l.contains(" bring-up steps, none failed")),
+        "{text}"
+    );
     // Every step with its time, the suite with its timestamp (issue 52), for dashboards.
     let xml = std::fs::read_to_string(&junit).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
@@ -973,6 +985,11 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
         .find(|l| l.starts_with("| **all** |"))
         .unwrap_or_else(|| panic!("{md}"));
     assert_eq!(all, PINNED_CAMPAIGN, "{md}");
+    // The report and the console end with the verdict, naming the rule it was judged by.
+    let verdict = "passed: 60 trials measured, no class fails the campaign (--fail-on none)";
+    assert!(md.ends_with(&format!("## Verdict\n\n{verdict}\n")), "{md}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().last(), Some(verdict), "{stdout}");
 }
 
 /// `--trials 60 --seed 1 --kinds kept` on the shipped board binary, measured at this commit
