@@ -158,7 +158,7 @@ fn foreign_machine(elf: &Path) -> Option<gdb_probe::arch::Foreign> {
 fn virtual_stub(binary: &Path, started: Option<String>) -> String {
     match started {
         Some(what) => format!(
-            "the virtual board ({}): {what}, opened by probe-rs (the socket's folder is the \
+            "the virtual board ({}), {what}, opened by probe-rs (the socket's folder is the \
              bench's own, removed when the board ends)",
             binary.display()
         ),
@@ -495,7 +495,7 @@ mod tests {
         let socket = "gdb:unix:/tmp/birdcage-virtual-1-0123456789abcdef/board.sock";
         let line = virtual_stub(
             Path::new("/opt/virtual-board"),
-            Some(format!("the virtual board the bench started, its GDB stub at {socket}")),
+            Some(format!("started by the bench, its GDB stub at {socket}")),
         );
         assert!(line.contains(&format!("{socket}, opened by probe-rs")), "{line}");
         let line = virtual_stub(Path::new("/opt/virtual-board"), None);

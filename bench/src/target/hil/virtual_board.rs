@@ -184,7 +184,7 @@ impl Emulation for BoardProcess {
     fn describe(&self) -> Option<String> {
         let address = &self.address;
         Some(match self.board {
-            Some(_) => format!("the virtual board the bench started, its GDB stub at gdb:{address}"),
+            Some(_) => format!("started by the bench, its GDB stub at gdb:{address}"),
             None => format!("a virtual board (`virtual-board serve`), its GDB stub at gdb:{address}"),
         })
     }
