@@ -497,7 +497,10 @@ mod tests {
             Path::new("/opt/virtual-board"),
             Some(format!("started by the bench, its GDB stub at {socket}")),
         );
-        assert!(line.contains(&format!("{socket}, opened by probe-rs")), "{line}");
+        assert!(
+            line.contains(&format!("{socket}, opened by probe-rs")),
+            "{line}"
+        );
         let line = virtual_stub(Path::new("/opt/virtual-board"), None);
         assert!(!line.contains("RANDOM"), "{line}");
     }

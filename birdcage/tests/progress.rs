@@ -149,9 +149,7 @@ fn a_study_shows_its_bar_and_where_its_report_went() {
             return false;
         };
         let count = line[..at].rsplit(' ').next().unwrap_or_default();
-        count
-            .split_once('/')
-            .is_some_and(|(done, all)| done == all)
+        count.split_once('/').is_some_and(|(done, all)| done == all)
     });
     assert_eq!(full, None, "{screen}");
     assert!(

@@ -80,9 +80,9 @@ fn doctor_brings_up_the_virtual_board_step_by_step() {
         "{text}"
     );
     assert!(
-        text.lines()
-            .last()
-            .is_some_and(|l| l.starts_with("passed: ") && l.contains(" bring-up steps, none failed")),
+        text.lines().last().is_some_and(
+            |l| l.starts_with("passed: ") && l.contains(" bring-up steps, none failed")
+        ),
         "{text}"
     );
     // Every step with its time, the suite with its timestamp (issue 52), for dashboards.
@@ -667,7 +667,10 @@ fn the_glitch_campaign_writes_its_tables_and_examples() {
         verdict,
         "passed: none of 8 trials late or silent (--fail-on late,silent)"
     );
-    assert!(md.ends_with(&format!("\n## Verdict\n\n{verdict}\n")), "{md}");
+    assert!(
+        md.ends_with(&format!("\n## Verdict\n\n{verdict}\n")),
+        "{md}"
+    );
     let (report, timing) = text.rsplit_once("\nTrials: ").unwrap();
     assert_eq!(report, md.trim_end());
     assert!(

@@ -537,7 +537,8 @@ fn gdb_breaks_continues_twice_and_watches_without_killing_the_board() {
 /// when set), or `None` with the skip line.
 fn board_elf() -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let elf = root.join(target).join("thumbv7em-none-eabihf/fw/firmware");
     if elf.is_file() {
         Some(elf)

@@ -326,7 +326,14 @@ fn ignored_tests(
     }
     let out = Command::new(cargo())
         .current_dir(root)
-        .args(["nextest", "list", "--run-ignored", "only", "--message-format", "oneline"])
+        .args([
+            "nextest",
+            "list",
+            "--run-ignored",
+            "only",
+            "--message-format",
+            "oneline",
+        ])
         .args(selection)
         .args(cargo_args)
         .envs(env.iter().map(|(k, v)| (k, v)))
@@ -355,9 +362,13 @@ pub fn ignored_text(ignored: Option<&[String]>) -> String {
     };
     let mut text = format!(
         "xtask: {} {} #[ignore]d, which nextest counts as skipped (a board, a long study: run \
-         one with `cargo nextest run --run-ignored only BINARY TEST`)\n",
+         one with `cargo nextest run --run-ignored only TEST`)\n",
         ignored.len(),
-        if ignored.len() == 1 { "test is" } else { "tests are" },
+        if ignored.len() == 1 {
+            "test is"
+        } else {
+            "tests are"
+        },
     );
     for test in ignored {
         text.push_str(&format!("  {test}\n"));

@@ -711,7 +711,9 @@ mod tests {
         };
         for name in ["glitches.csv", "glitches.md"] {
             std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
-            let e = campaign.write(dir.path(), "hil-tests run", "passed: none").unwrap_err();
+            let e = campaign
+                .write(dir.path(), "hil-tests run", "passed: none")
+                .unwrap_err();
             assert_eq!(
                 e.to_string(),
                 format!(
@@ -722,7 +724,9 @@ mod tests {
             assert_eq!(std::fs::read(&victim).unwrap(), b"keep me", "{name}");
             std::fs::remove_file(dir.path().join(name)).unwrap();
         }
-        campaign.write(dir.path(), "hil-tests run", "passed: none").unwrap();
+        campaign
+            .write(dir.path(), "hil-tests run", "passed: none")
+            .unwrap();
         assert!(std::fs::read_to_string(dir.path().join("glitches.md")).is_ok());
     }
 

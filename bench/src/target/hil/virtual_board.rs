@@ -185,7 +185,9 @@ impl Emulation for BoardProcess {
         let address = &self.address;
         Some(match self.board {
             Some(_) => format!("started by the bench, its GDB stub at gdb:{address}"),
-            None => format!("a virtual board (`virtual-board serve`), its GDB stub at gdb:{address}"),
+            None => {
+                format!("a virtual board (`virtual-board serve`), its GDB stub at gdb:{address}")
+            }
         })
     }
 

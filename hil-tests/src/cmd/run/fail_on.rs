@@ -145,7 +145,9 @@ mod tests {
         let none: FailOn = "none".parse().unwrap();
         assert_eq!(
             none.verdict(["silent"], out),
-            Verdict::Passed("1 trial measured, no class fails the campaign (--fail-on none)".into())
+            Verdict::Passed(
+                "1 trial measured, no class fails the campaign (--fail-on none)".into()
+            )
         );
         let late: FailOn = "late,silent,stopped".parse().unwrap();
         assert_eq!(
