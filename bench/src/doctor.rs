@@ -8,7 +8,7 @@ use heuristic::Size;
 
 use crate::check::protocol::{Check, Steps, protocol_checks};
 use crate::config::{Config, ConfigError};
-use crate::machine::{QEMU, firmware_elf, qemu_available, socket_pattern, virtual_board_binary};
+use crate::machine::{QEMU, firmware_elf, qemu_available, virtual_board_binary};
 use crate::target::hil::{BOARD_ELF, Probe};
 use crate::target::pil::Link;
 use crate::target::{Lost, Stage, Target, TargetError};
@@ -152,15 +152,22 @@ fn foreign_machine(elf: &Path) -> Option<gdb_probe::arch::Foreign> {
     gdb_probe::arch::foreign(&header)
 }
 
-/// The virtual board's probe step: the binary, and the socket probe-rs opens (its folder's
-/// random part is the bench's, made when the board starts).
-fn virtual_stub(binary: &Path) -> String {
-    format!(
-        "the virtual board ({}), its GDB stub opened by probe-rs as gdb:unix:{} (a folder of \
-         the bench's own, removed when the board ends)",
-        binary.display(),
-        socket_pattern().display()
-    )
+/// The virtual board's probe step: the binary, and once it started, what the target says it
+/// reached (its stub's socket, in a folder of the bench's own made when the board starts; a
+/// board that did not start has none to name).
+fn virtual_stub(binary: &Path, started: Option<String>) -> String {
+    match started {
+        Some(what) => format!(
+            "the virtual board ({}), {what}, opened by probe-rs (the socket's folder is the \
+             bench's own, removed when the board ends)",
+            binary.display()
+        ),
+        None => format!(
+            "the virtual board ({}), its GDB stub to be opened by probe-rs in a folder of the \
+             bench's own",
+            binary.display()
+        ),
+    }
 }
 
 /// The bring-up step an error of the connection belongs to: the ELF's own (it cannot be
@@ -283,9 +290,9 @@ impl Bringup<'_> {
                 return None;
             }
         };
-        checks.push(Check::pass(PROBE, virtual_stub(&binary)));
         let elf = elf.map_or_else(|| PathBuf::from(BOARD_ELF), Path::to_path_buf);
         if let Some(problem) = elf_problem(&elf) {
+            checks.push(Check::pass(PROBE, virtual_stub(&binary, None)));
             checks.push(Check::fail(FLASHED, problem, BUILD_BOARD_FIRMWARE));
             return None;
         }
@@ -295,7 +302,10 @@ impl Bringup<'_> {
         );
         let opened =
             config(Probe::Virtual, board, elf).open(profile, base, size, None, None, false);
-        match opened.map(|o| o.into_target()) {
+        let target = opened.map(|o| o.into_target());
+        let started = target.as_ref().ok().and_then(|t| t.behind());
+        checks.push(Check::pass(PROBE, virtual_stub(&binary, started)));
+        match target {
             Ok(mut target) => {
                 checks.push(Check::pass(
                     CHIP,
@@ -375,7 +385,12 @@ impl Bringup<'_> {
         );
         match opened.map(|o| o.into_target()) {
             Ok(mut target) => {
-                checks.push(Check::pass(PROBE, format!("the probe for {request}")));
+                // A board served by `virtual-board serve` says so: what was found is named.
+                let found = match target.behind() {
+                    Some(what) => format!("the probe for {request}: {what}"),
+                    None => format!("the probe for {request}"),
+                };
+                checks.push(Check::pass(PROBE, found));
                 checks.push(Check::pass(
                     CHIP,
                     profile.probe_rs_chip.unwrap_or(profile.name).to_string(),
@@ -473,17 +488,21 @@ mod tests {
         }
     }
 
-    /// Before issue 52 the line ended `gdb:unix:`, naming no socket.
+    /// Before issue 52 the line ended `gdb:unix:`, naming no socket; before issue 63 it named
+    /// a pattern with the word RANDOM in it: the line names the socket the board opened.
     #[test]
     fn the_virtual_boards_line_names_its_socket() {
-        let line = virtual_stub(Path::new("/opt/virtual-board"));
-        let socket = std::env::temp_dir()
-            .join(format!("birdcage-virtual-{}-RANDOM", std::process::id()))
-            .join("board.sock");
+        let socket = "gdb:unix:/tmp/birdcage-virtual-1-0123456789abcdef/board.sock";
+        let line = virtual_stub(
+            Path::new("/opt/virtual-board"),
+            Some(format!("started by the bench, its GDB stub at {socket}")),
+        );
         assert!(
-            line.contains(&format!("gdb:unix:{} ", socket.display())),
+            line.contains(&format!("{socket}, opened by probe-rs")),
             "{line}"
         );
+        let line = virtual_stub(Path::new("/opt/virtual-board"), None);
+        assert!(!line.contains("RANDOM"), "{line}");
     }
 
     /// A board probe names no step beyond the first that failed, and in a build without

@@ -120,12 +120,13 @@ fn finished_games_report_the_winner_and_no_choice() {
 #[test]
 fn text_output_draws_the_board_and_the_drops_as_shares_of_the_supply() {
     // A3 cut and C3 shorted: C1 carries the whole supply, B2 and A1 half each in series.
+    // The cut is drawn `×`, as `play` draws it (issue 63: a blank here, an `×` there).
     let text = stdout(&["analyze", "--size", "2", "--moves", "A3,c3"]);
     let want = "\
 M=2 ideal network, moves: A3,c3
 
   ● = ●
-3     ‖
+3 ×   ‖
 2 ● - ●
 1 |   |
   ● = ●
@@ -134,7 +135,7 @@ M=2 ideal network, moves: A3,c3
 Drops in % of the supply:
 
    ●    =    ●
-3            ‖
+3  ×         ‖
 2  ●   50.0  ●
 1 50.0      100
    ●    =    ●
@@ -179,7 +180,7 @@ fn exact_text_output_draws_the_scaled_drops() {
 M=2 ideal network, moves: A3,c3
 
   ● = ●
-3     ‖
+3 ×   ‖
 2 ● - ●
 1 |   |
   ● = ●
@@ -188,7 +189,7 @@ M=2 ideal network, moves: A3,c3
 Drops in units of 1/2 of the supply:
 
   ● = ●
-3     ‖
+3 ×   ‖
 2 ● 1 ●
 1 1   2
   ● = ●
@@ -310,7 +311,7 @@ fn solve_text_names_the_winner_and_the_moves() {
 M=2, moves: A3
 
   ● = ●
-3     |
+3 ×   |
 2 ● - ●
 1 |   |
   ● = ●

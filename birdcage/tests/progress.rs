@@ -141,6 +141,17 @@ fn a_study_shows_its_bar_and_where_its_report_went() {
         return;
     };
     assert!(!screen.contains("/0 "), "{screen}");
+    // The tree is read as it is built: a count, never a bar whose total is its count
+    // (issue 63: `354,762/354,762 decisions ... 0s left` 21 s into the run).
+    assert!(screen.contains(" decisions ("), "{screen}");
+    let full = screen.lines().find(|line| {
+        let Some(at) = line.find(" decisions") else {
+            return false;
+        };
+        let count = line[..at].rsplit(' ').next().unwrap_or_default();
+        count.split_once('/').is_some_and(|(done, all)| done == all)
+    });
+    assert_eq!(full, None, "{screen}");
     assert!(
         screen.contains(&format!("study quantisation: report in {out}/summary.md")),
         "{screen}"

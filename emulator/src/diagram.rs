@@ -1,5 +1,7 @@
 //! The board drawn as the original program drew it: `●` nodes, `|` and `-` resistors,
-//! `‖` and `=` wires, blanks where Cut has cut; terminal rows joined by `=`.
+//! `‖` and `=` wires, terminal rows joined by `=`; where Cut has cut, `×` (the original left
+//! a blank, which reads as a missing edge and no colour can show). The one drawing `play`,
+//! `solve` and `analyze` print.
 
 use heuristic::{Edge, EdgeState, Orientation, Position, Size};
 
@@ -26,7 +28,7 @@ fn cell(size: Size, x: u8, y: u8, position: &Position) -> Cell {
 
 fn symbol(edge: Edge, state: EdgeState) -> &'static str {
     match (edge.orientation(), state) {
-        (_, EdgeState::Cut) => " ",
+        (_, EdgeState::Cut) => "×",
         (Orientation::Vertical, EdgeState::Resistor) => "|",
         (Orientation::Vertical, EdgeState::Short) => "‖",
         (Orientation::Horizontal, EdgeState::Resistor) => "-",
@@ -134,14 +136,14 @@ pub fn labelled_pieces(position: &Position, label: impl Fn(Edge) -> Option<Strin
     })
 }
 
-/// The position drawn with the original program's symbols.
+/// The position drawn with the original program's symbols, cuts as `×`.
 ///
 /// ```
 /// use heuristic::{Position, Side, Size};
 /// let p = Position::from_record(Size::new(2).unwrap(), Side::Cut, "A3,b2").unwrap();
 /// assert_eq!(
 ///     emulator::diagram::board(&p),
-///     "  ● = ●\n3     |\n2 ● = ●\n1 |   |\n  ● = ●\n  A B C\n"
+///     "  ● = ●\n3 ×   |\n2 ● = ●\n1 |   |\n  ● = ●\n  A B C\n"
 /// );
 /// ```
 pub fn board(position: &Position) -> String {

@@ -635,7 +635,7 @@ fn quantisation_study_on_the_m3_tree() {
     out += &format!(
         "\n\nM=4, {GAMES} seeded games: cargo test -p emulator --test quantisation {M4} -- --nocapture\n\
          M=4, the whole tree:  cargo run --release -p birdcage -- study quantisation --size 4 \
-         (report in study/)\n\n"
+         (report in target/quantisation-study/)\n\n"
     );
     print!("{out}");
 }

@@ -7,8 +7,13 @@ use std::process::ExitCode;
 /// What a command that ran comes to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Every game, step and trial passed (a campaign: it ran and its `--fail-on` held).
-    Passed,
+    /// Every game, step and trial passed (a campaign: it ran and its `--fail-on` held): the
+    /// words name the criterion that held, so a pass is said as plainly as a failure (issue
+    /// 63: `Faults (wiring or firmware): 0.` was the only sign of one).
+    Passed(String),
+    /// The command ran and judged nothing (a shard written, a job submitted, a calibration):
+    /// exit 0, and no verdict line, since the merge or the run that reads it judges.
+    Done,
     /// The run ended and something failed: the words say what, and where it is written.
     Failed(String),
     /// `--status` answered, and a shard is not done (running, failed or missing): the
@@ -40,10 +45,15 @@ Exit status:
      stdout";
 
 impl Verdict {
-    /// The process's exit code, the verdict's words on stderr when it failed.
+    /// The process's exit code, and the verdict's one line last: `passed: CRITERION` on
+    /// stdout after the report, `failed: WHY` on stderr.
     pub fn exit(self) -> ExitCode {
         match self {
-            Verdict::Passed => ExitCode::from(PASSED),
+            Verdict::Passed(criterion) => {
+                outln!("passed: {criterion}");
+                ExitCode::from(PASSED)
+            }
+            Verdict::Done => ExitCode::from(PASSED),
             Verdict::Failed(why) => {
                 eprintln!("failed: {why}");
                 ExitCode::from(FAILED)

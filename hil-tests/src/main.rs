@@ -92,7 +92,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.cmd {
         Cmd::Run(run) => run.run(),
-        Cmd::Calibrate(c) => c.run().map(|()| exit::Verdict::Passed),
+        Cmd::Calibrate(c) => c.run().map(|()| exit::Verdict::Done),
         Cmd::Doctor(d) => d.run(),
     };
     match result {

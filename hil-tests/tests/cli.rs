@@ -57,6 +57,12 @@ fn a_run_writes_its_report() {
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["header"]["firmware"], firmware::VERSION);
     assert_eq!(summary["tally"]["steps"], 2);
+    // A pass is said in words, last, naming its criterion and what it counted (issue 63).
+    assert_eq!(
+        stdout.lines().last(),
+        Some("passed: none of 2 steps a board or firmware fault"),
+        "{stdout}"
+    );
 
     // `--target`, the option's name before `--stage`, still runs the same report: scripts use it.
     let again = dir.path().join("again");

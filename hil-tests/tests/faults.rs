@@ -234,9 +234,14 @@ fn the_cli_writes_the_table_and_one_csv_line_per_fault() {
     assert!(stdout.contains("| resistor open | 13 |"), "{stdout}");
     let csv = std::fs::read_to_string(out.join("faults.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + run(Size::M3).planned);
+    // The report, where it is, then the verdict in words: the default criterion is none.
+    let planned = run(Size::M3).planned;
     assert_eq!(
         std::fs::read_to_string(out.join("faults.md")).unwrap()
-            + &format!("Report: {}\n", out.display()),
+            + &format!("Report: {}\n", out.display())
+            + &format!(
+                "passed: {planned} trials measured, no class fails the campaign (--fail-on none)\n"
+            ),
         stdout
     );
 

@@ -72,7 +72,19 @@ fn doctor_brings_up_the_virtual_board_step_by_step() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(text.contains("the virtual STM32F446RE"), "{text}");
-    assert!(text.contains("All "), "{text}");
+    // The probe line names the socket the board opened, never a pattern (issue 63).
+    let probe = text.lines().next().unwrap_or_default();
+    assert!(
+        probe.contains("), started by the bench, its GDB stub at gdb:unix:/")
+            && !probe.contains("RANDOM"),
+        "{text}"
+    );
+    assert!(
+        text.lines().last().is_some_and(
+            |l| l.starts_with("passed: ") && l.contains(" bring-up steps, none failed")
+        ),
+        "{text}"
+    );
     // Every step with its time, the suite with its timestamp (issue 52), for dashboards.
     let xml = std::fs::read_to_string(&junit).unwrap();
     let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}: {xml}"));
@@ -652,8 +664,18 @@ fn the_glitch_campaign_writes_its_tables_and_examples() {
     );
     let md = std::fs::read_to_string(dir.path().join("glitches.md")).unwrap();
     // The report as written, then the trials' wall-clock time (never in a file: the same
-    // command writes the same bytes), then where it is.
-    let (report, timing) = text.trim_end().rsplit_once("\nTrials: ").unwrap();
+    // command writes the same bytes), then where it is, then the verdict in words: the
+    // report's own last line, under the default --fail-on.
+    let (text, verdict) = text.trim_end().rsplit_once('\n').unwrap();
+    assert_eq!(
+        verdict,
+        "passed: none of 8 trials late or silent (--fail-on late,silent)"
+    );
+    assert!(
+        md.ends_with(&format!("\n## Verdict\n\n{verdict}\n")),
+        "{md}"
+    );
+    let (report, timing) = text.rsplit_once("\nTrials: ").unwrap();
     assert_eq!(report, md.trim_end());
     assert!(
         timing.ends_with(&format!("\nReport: {}", dir.path().display())),
@@ -977,6 +999,11 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
         .find(|l| l.starts_with("| **all** |"))
         .unwrap_or_else(|| panic!("{md}"));
     assert_eq!(all, PINNED_CAMPAIGN, "{md}");
+    // The report and the console end with the verdict, naming the rule it was judged by.
+    let verdict = "passed: 60 trials measured, no class fails the campaign (--fail-on none)";
+    assert!(md.ends_with(&format!("## Verdict\n\n{verdict}\n")), "{md}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().last(), Some(verdict), "{stdout}");
 }
 
 /// `--trials 60 --seed 1 --kinds kept` on the shipped board binary, measured at this commit
@@ -1063,6 +1090,24 @@ fn a_virtual_board_someone_started_is_known_by_its_answer_and_left_running() {
         }
         std::thread::sleep(std::time::Duration::from_millis(25));
     }
+    // Doctor through it names what it found: a virtual board, not a probe alone (issue 63).
+    let doctor = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(["doctor", "--probe"])
+        .arg(format!("gdb:unix:{}", socket.display()))
+        .arg("--elf")
+        .arg(&elf)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    assert!(doctor.status.success(), "{said}");
+    let probe = said.lines().next().unwrap_or_default();
+    assert!(
+        probe.ends_with(&format!(
+            ": a virtual board (`virtual-board serve`), its GDB stub at gdb:unix:{}",
+            socket.display()
+        )),
+        "{said}"
+    );
     // Named by its socket, as a stub someone else started: the bench asks what it is (it
     // answers `monitor window`) and takes its quirks and memory map. Taken for QEMU's stub,
     // as before, this run ended "target lost: An ARM specific error occurred".
@@ -1227,12 +1272,22 @@ fn glitch_shards_merge_to_the_one_process_report_and_the_plain_loops() {
             "{out:?}"
         );
     }
-    let merged = glitch_campaign(&elf, split.path(), &[&args[..], &["--merge"]].concat());
-    assert!(
-        merged.status.success(),
-        "late and silent, the default, fail it: {merged:?}"
+    // The report ends with its verdict under the command's --fail-on: the merge is judged
+    // by the same rule to write the same bytes.
+    let merged = glitch_campaign(
+        &elf,
+        split.path(),
+        &[&args[..], &["--merge", "--fail-on", "no-effect"]].concat(),
     );
+    assert_eq!(merged.status.code(), Some(1), "{merged:?}");
     assert_eq!(glitch_report(split.path()), glitch_report(whole.path()));
+    assert!(
+        glitch_report(whole.path())
+            .0
+            .contains("\n## Verdict\n\nfailed: --fail-on no-effect: "),
+        "{}",
+        glitch_report(whole.path()).0
+    );
     // The plain loop, in this process.
     let profile = &boards::NUCLEO_F446RE;
     let plan = bench::faults::glitches::Plan {

@@ -236,6 +236,11 @@ fn the_cli_runs_pil_in_lockstep_with_sil_stops_cleanly_on_ctrl_c_and_resumes() {
     assert!(stdout.starts_with("# SIL=PIL bench: random4"), "{stdout}");
     assert!(stdout.contains("60 of 60 planned games played"), "{stdout}");
     assert!(stdout.contains("SIL and PIL agreed on all "), "{stdout}");
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("passed: ") && last.contains(" commands of PIL equal to SIL, none of "),
+        "{stdout}"
+    );
 }
 
 /// A frame of `command` numbered `seq`, delimiter included.

@@ -39,7 +39,8 @@ pub use study::{Study, StudyError};
 pub struct Control<'a> {
     /// Set (by a Ctrl-C handler) to stop after the chunk in hand.
     pub stop: &'a AtomicBool,
-    /// Called with (work done, work in all) after each chunk.
+    /// Called with (work done, work in all) after each chunk; work in all is 0 while it is
+    /// not known (a tree built as it is read), never the work done so far.
     pub progress: &'a (dyn Fn(u64, u64) + Sync),
 }
 

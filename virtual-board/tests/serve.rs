@@ -533,15 +533,25 @@ fn gdb_breaks_continues_twice_and_watches_without_killing_the_board() {
     assert_eq!(u16::from_le_bytes(code), COUNTER[2]);
 }
 
+/// The board binary `cargo fw` builds, in the target folder cargo uses (`CARGO_TARGET_DIR`
+/// when set), or `None` with the skip line.
+fn board_elf() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let elf = root.join(target).join("thumbv7em-none-eabihf/fw/firmware");
+    if elf.is_file() {
+        Some(elf)
+    } else {
+        needs::skip("board-elf", "no board ELF (cargo fw)");
+        None
+    }
+}
+
 #[test]
 fn gdb_break_main_and_continue_on_the_board_binary() {
     let Some(_) = gdb_multiarch() else { return };
-    let elf =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/thumbv7em-none-eabihf/fw/firmware");
-    if !elf.is_file() {
-        needs::skip("board-elf", "no board ELF (cargo fw)");
-        return;
-    }
+    let Some(elf) = board_elf() else { return };
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("gdb.sock");
     let mut board = Served::start(&elf, &socket);
@@ -555,6 +565,60 @@ fn gdb_break_main_and_continue_on_the_board_binary() {
     assert!(
         said.lines()
             .any(|l| l.starts_with("pc ") && l.contains("main")),
+        "{said}"
+    );
+}
+
+/// The README's gdb step (`gdb on serve`, the button) as it is written: its breakpoint on
+/// `App::on_button`, the line found by the README's own shell command, stops there once a
+/// press is read. Issue 63: the step was `rbreak ::on_button`, which gdb cannot set.
+#[test]
+fn the_readmes_breakpoint_on_on_button_stops_there_after_a_press() {
+    let Some(_) = gdb_multiarch() else { return };
+    let Some(elf) = board_elf() else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("virtual-board/README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("-ex \"break app.rs:$("))
+        .and_then(|rest| rest.strip_suffix(")\""))
+        .unwrap_or_else(|| panic!("no `-ex \"break app.rs:$(...)\"` line in the README"));
+    // The README's shell command, run where its reader runs it: the checkout's root.
+    let found = |command: &str| -> String {
+        let out = Command::new("sh")
+            .args(["-c", command])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert!(line.parse::<u32>().is_ok(), "`{command}` said {line:?}");
+        line
+    };
+    let on_button = found(line);
+    // The main loop's one `watchdog.feed()`, reached only after start-up.
+    let feed = found("grep -n 'watchdog.feed()' firmware/src/bin/nucleo/main.rs | cut -d: -f1");
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("gdb.sock");
+    let mut board = Served::start(&elf, &socket);
+    let said = gdb_batch(
+        &elf,
+        &socket,
+        &[
+            // Ctrl-C after start-up, in batch: a stop in the main loop.
+            &format!("break main.rs:{feed}"),
+            "continue",
+            "delete",
+            &format!("break app.rs:{on_button}"),
+            "monitor press",
+            "continue",
+            "backtrace 1",
+        ],
+    );
+    assert!(board.alive(), "{said}");
+    assert!(said.contains("Breakpoint 2, "), "{said}");
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("#0") && l.contains("::on_button")),
         "{said}"
     );
 }

@@ -219,6 +219,10 @@ pub fn test(options: &Options) -> Result<()> {
     let result = run_tests(&root, &selection, &env, &options.cargo_args);
     let skips = read_ledger(&ledger)?;
     print!("{}", ledger_text(&skips, &ledger));
+    print!(
+        "{}",
+        ignored_text(ignored_tests(&root, &selection, &env, &options.cargo_args).as_deref())
+    );
     if let Some(bad) = skips.iter().find(|s| !system::known_tool(&s.tool)) {
         bail!(
             "{}::{} skipped for `{}`, which is no row of xtask/src/system.rs (NEEDS or \
@@ -289,10 +293,12 @@ pub fn read_ledger(path: &std::path::Path) -> Result<Vec<Skip>> {
         .collect()
 }
 
-/// What the test command prints of its ledger at its end: the count, then each skip.
+/// What the test command prints of its ledger at its end: the count, then each skip. "For a
+/// missing tool" tells these apart from the `#[ignore]`d tests nextest also counts as
+/// skipped ([`ignored_text`]).
 pub fn ledger_text(skips: &[Skip], path: &std::path::Path) -> String {
     let mut text = format!(
-        "xtask: {} {} skipped (ledger: {})\n",
+        "xtask: {} {} skipped for a missing tool (ledger: {})\n",
         skips.len(),
         if skips.len() == 1 { "test" } else { "tests" },
         path.display()
@@ -302,6 +308,70 @@ pub fn ledger_text(skips: &[Skip], path: &std::path::Path) -> String {
             "  {}::{}  needs {}: {}\n",
             s.binary, s.test, s.tool, s.why
         ));
+    }
+    text
+}
+
+/// The `#[ignore]`d tests of the run's selection, as nextest names them (`BINARY TEST`): what
+/// its `N skipped` counts besides the ledger's skips. `None` without nextest, or when it
+/// cannot list them (the run's own failure is said already).
+fn ignored_tests(
+    root: &std::path::Path,
+    selection: &[&str],
+    env: &[(&str, PathBuf)],
+    cargo_args: &[String],
+) -> Option<Vec<String>> {
+    if !nextest_installed() {
+        return None;
+    }
+    let out = Command::new(cargo())
+        .current_dir(root)
+        .args([
+            "nextest",
+            "list",
+            "--run-ignored",
+            "only",
+            "--message-format",
+            "oneline",
+        ])
+        .args(selection)
+        .args(cargo_args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|out| out.status.success())?;
+    Some(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(str::to_string)
+            .collect(),
+    )
+}
+
+/// The line after the ledger's that names the `#[ignore]`d tests, so that nextest's
+/// `N skipped` and the ledger's count read as one story: the ledger's are skipped for a
+/// missing tool, these by hand's choice (a board, a long study), run with `--ignored`.
+pub fn ignored_text(ignored: Option<&[String]>) -> String {
+    let Some(ignored) = ignored else {
+        return "xtask: tests marked #[ignore] (a board, a long study) are not run: cargo \
+                test's `ignored` counts them; run one with -- --ignored\n"
+            .into();
+    };
+    let mut text = format!(
+        "xtask: {} {} #[ignore]d, which nextest counts as skipped (a board, a long study: run \
+         one with `cargo nextest run --run-ignored only TEST`)\n",
+        ignored.len(),
+        if ignored.len() == 1 {
+            "test is"
+        } else {
+            "tests are"
+        },
+    );
+    for test in ignored {
+        text.push_str(&format!("  {test}\n"));
     }
     text
 }
@@ -466,7 +536,7 @@ mod tests {
         assert_eq!(skips[1].why, "no chromium");
         let text = ledger_text(&skips, &path);
         assert!(
-            text.starts_with("xtask: 2 tests skipped (ledger: "),
+            text.starts_with("xtask: 2 tests skipped for a missing tool (ledger: "),
             "{text}"
         );
         assert!(
@@ -478,6 +548,24 @@ mod tests {
         assert!(bad.contains("line 1: not 4 tab-separated fields"), "{bad}");
         assert!(read_ledger(&dir.join("none.tsv")).unwrap().is_empty());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The ignored tests are counted and named in words that say what nextest's `skipped`
+    /// holds; without nextest, the line says where cargo test counts them.
+    #[test]
+    fn the_ignored_tests_are_named_as_what_nextest_skips() {
+        let ignored = vec![
+            "studies::split the_split_study".to_string(),
+            "hil-tests::hil a_board".to_string(),
+        ];
+        let text = ignored_text(Some(&ignored));
+        assert!(
+            text.starts_with("xtask: 2 tests are #[ignore]d, which nextest counts as skipped"),
+            "{text}"
+        );
+        assert!(text.contains("\n  hil-tests::hil a_board\n"), "{text}");
+        assert!(ignored_text(Some(&[])).starts_with("xtask: 0 tests are #[ignore]d"));
+        assert!(ignored_text(None).contains("cargo test's `ignored` counts them"));
     }
 
     /// Every tool a test skips for (`needs::skip("TOOL"`, or a README block's `needs TOOL`)

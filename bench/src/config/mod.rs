@@ -39,7 +39,9 @@ pub struct Config {
     /// firmware in QEMU (`--elf`: the QEMU firmware) behind QEMU's gdbstub as a probe-rs
     /// probe, on the emulated board; or `virtual`, the board ELF (`--elf`, default `cargo
     /// fw`'s) on the virtual NUCLEO-F446RE (the `virtual-board` binary), its coverage written
-    /// to the report.
+    /// to the report; or a board someone serves: a GDB stub (`gdb:unix:PATH`,
+    /// `gdb:tcp:HOST:PORT`, `virtual-board serve --gdb`) or a DAP server (`dap:unix:PATH`,
+    /// `dap:tcp:HOST:PORT`, `virtual-board serve --dap`).
     #[serde(with = "shards::options::text::option")]
     #[cfg_attr(feature = "clap", arg(long, value_parser = args::parsed::<Probe>))]
     pub probe: Option<Probe>,

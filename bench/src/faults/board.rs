@@ -434,11 +434,11 @@ pub fn board_fault_markdown(run: &BoardFaultRun, board: &str, seed: Option<u64>)
     let found = run.trials.iter().filter(|t| t.verdict.found()).count();
     let mut md = format!(
         "# Board faults on the virtual {board} (M={}, board seed {})\n\n\
-         Reference game (the intact virtual board's): `{}`. {found} of {} faults found{}.\n\n\
+         Reference game (the intact virtual board's): {}. {found} of {} faults found{}.\n\n\
          | fault | found by | what was seen | check on a real board |\n| --- | --- | --- | --- |\n",
         run.size,
         seed.map_or_else(|| "none: nominal parts".to_string(), |s| s.to_string()),
-        run.reference,
+        super::table::record_words(&run.reference),
         run.trials.len(),
         if run.trials.len() < run.planned {
             format!(

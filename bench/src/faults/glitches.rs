@@ -640,8 +640,10 @@ impl Campaign {
     }
 
     /// Writes `glitches.md` and `glitches.csv` into `dir`; returns the markdown.
-    pub fn write(&self, dir: &Path, command: &str) -> Result<String, GlitchError> {
-        let md = self.markdown(command);
+    /// `verdict` is the campaign's judgement under the command's `--fail-on`, one line,
+    /// written last so that the report says whether it passed, and by which rule.
+    pub fn write(&self, dir: &Path, command: &str, verdict: &str) -> Result<String, GlitchError> {
+        let md = format!("{}\n## Verdict\n\n{verdict}\n", self.markdown(command));
         // Whole or not at all, and never through a link planted in a shared --out.
         let put = |name: &str, text: &str| -> Result<(), GlitchError> {
             std::fs::create_dir_all(dir).map_err(|source| GlitchError::Write {
@@ -709,7 +711,9 @@ mod tests {
         };
         for name in ["glitches.csv", "glitches.md"] {
             std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
-            let e = campaign.write(dir.path(), "hil-tests run").unwrap_err();
+            let e = campaign
+                .write(dir.path(), "hil-tests run", "passed: none")
+                .unwrap_err();
             assert_eq!(
                 e.to_string(),
                 format!(
@@ -720,7 +724,9 @@ mod tests {
             assert_eq!(std::fs::read(&victim).unwrap(), b"keep me", "{name}");
             std::fs::remove_file(dir.path().join(name)).unwrap();
         }
-        campaign.write(dir.path(), "hil-tests run").unwrap();
+        campaign
+            .write(dir.path(), "hil-tests run", "passed: none")
+            .unwrap();
         assert!(std::fs::read_to_string(dir.path().join("glitches.md")).is_ok());
     }
 

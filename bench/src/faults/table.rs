@@ -146,6 +146,15 @@ pub fn fault_csv(runs: &[FaultRun]) -> String {
     out
 }
 
+/// A game's record as the reports quote it: in backticks, or in words when no move was
+/// played (two backticks read as a slip of the pen, not as an empty game).
+pub fn record_words(record: &str) -> String {
+    match record.trim() {
+        "" => "no move (the empty record)".to_string(),
+        moves => format!("`{moves}`"),
+    }
+}
+
 /// `faults.md`: per run, how it was made, the table, and every misread fault and every
 /// silent one that changed the machine's move.
 pub fn fault_markdown(runs: &[FaultRun], board: &str, board_seed: Option<u64>) -> String {
@@ -167,10 +176,10 @@ pub fn fault_markdown(runs: &[FaultRun], board: &str, board_seed: Option<u64>) -
         let _ = write!(
             md,
             "\n## M={} ({})\n\nReference game (the intact board against its mirror, Short \
-             shorting the edge the heuristic would cut): `{}`.{stopped}\n\n{}",
+             shorting the edge the heuristic would cut): {}.{stopped}\n\n{}",
             run.size,
             run.stage,
-            run.reference,
+            record_words(&run.reference),
             fault_table(&run.trials)
         );
         let notable: Vec<&Trial> = run
@@ -216,4 +225,26 @@ pub fn write_fault_report(
     let md = fault_markdown(runs, board, board_seed);
     std::fs::write(dir.join("faults.md"), &md)?;
     Ok(md)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Before issue 63 an empty reference game was quoted as two backticks.
+    #[test]
+    fn an_empty_record_is_said_in_words() {
+        assert_eq!(record_words("A1,c1"), "`A1,c1`");
+        assert_eq!(record_words(""), "no move (the empty record)");
+        let run = FaultRun {
+            stage: crate::target::Stage::Sil,
+            size: 3,
+            reference: String::new(),
+            trials: Vec::new(),
+            planned: 0,
+        };
+        let md = fault_markdown(&[run], "nucleo-f446re", None);
+        assert!(!md.contains("``"), "{md}");
+        assert!(md.contains("cut): no move (the empty record)."), "{md}");
+    }
 }

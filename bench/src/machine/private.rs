@@ -71,12 +71,6 @@ impl PrivateDir {
         ))
     }
 
-    /// Where [`PrivateDir::new`] makes one, its random part shown as `RANDOM`: for a person
-    /// told where to look before it exists.
-    pub fn pattern(kind: &str) -> PathBuf {
-        std::env::temp_dir().join(folder_name(kind, "RANDOM"))
-    }
-
     /// The folder.
     pub fn path(&self) -> &Path {
         &self.path

@@ -22,12 +22,6 @@ const SOCKET: &str = "board.sock";
 /// The board's folder's kind ([`PrivateDir::new`]).
 const FOLDER: &str = "virtual";
 
-/// Where a board started now serves its stub (`/tmp/birdcage-virtual-PID-RANDOM/board.sock`),
-/// for a person told before it exists; the folder goes with the board.
-pub fn socket_pattern() -> PathBuf {
-    PrivateDir::pattern(FOLDER).join(SOCKET)
-}
-
 /// How long the board may take to open its socket (it reads and checks the ELF first).
 const SOCKET_TIMEOUT: Duration = Duration::from_secs(10);
 

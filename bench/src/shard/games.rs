@@ -124,6 +124,8 @@ pub struct Written {
     pub markdown: String,
     /// Steps that failed their game, over every board ([`Tally::failures`]).
     pub failures: usize,
+    /// Steps checked, over every board: what a pass counts.
+    pub steps: usize,
 }
 
 impl Games<'_> {
@@ -288,11 +290,17 @@ impl Games<'_> {
         tallies: &[(Option<u64>, Header, Tally)],
     ) -> Result<Written, GamesError> {
         let failures = tallies.iter().map(|(_, _, t)| t.failures()).sum();
+        let steps = tallies.iter().map(|(_, _, t)| t.steps).sum();
         match self.boards {
-            Boards::One(_) => Ok(Written { markdown, failures }),
+            Boards::One(_) => Ok(Written {
+                markdown,
+                failures,
+                steps,
+            }),
             Boards::Sweep(seeds) => Ok(Written {
                 markdown: sweep::write(dir, seeds, tallies)?,
                 failures,
+                steps,
             }),
         }
     }

@@ -233,15 +233,17 @@ impl GlitchCampaign {
     }
 
     /// Writes `glitches.csv` and `glitches.md` in `dir` from the shards' bodies (the report's
-    /// `command` in it); returns the campaign and the Markdown.
+    /// `command` in it, and last the verdict `judge` gives it); returns the campaign and the
+    /// Markdown.
     pub fn merge(
         &self,
         dir: &Path,
         bodies: Vec<Vec<u8>>,
         command: &str,
+        judge: &dyn Fn(&Campaign) -> String,
     ) -> Result<(Campaign, String), GlitchShardError> {
         let campaign = self.campaign(bodies)?;
-        let md = campaign.write(dir, command)?;
+        let md = campaign.write(dir, command, &judge(&campaign))?;
         Ok((campaign, md))
     }
 }

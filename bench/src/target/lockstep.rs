@@ -74,6 +74,10 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
         self.b.flashed()
     }
 
+    fn behind(&self) -> Option<String> {
+        self.b.behind()
+    }
+
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
         let ra = self.a.exchange(command.clone())?;
         let rb = self.b.exchange(command.clone())?;

@@ -289,6 +289,12 @@ pub trait Target {
         None
     }
 
+    /// What the probe reached when it is an emulated board that says so (a virtual board,
+    /// and where its stub is), in bring-up's words: `None` for a board, or a target of no probe.
+    fn behind(&self) -> Option<String> {
+        None
+    }
+
     /// The run is over: an emulated board writes what it measured (the virtual board's
     /// coverage). An error says what it could not write, so a run does not end well with its
     /// report short of a file. Called once; dropping the target does it otherwise.
@@ -309,6 +315,10 @@ impl<T: Target + ?Sized> Target for Box<T> {
 
     fn flashed(&self) -> Option<String> {
         (**self).flashed()
+    }
+
+    fn behind(&self) -> Option<String> {
+        (**self).behind()
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

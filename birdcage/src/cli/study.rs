@@ -60,9 +60,11 @@ struct Run<O: Args> {
     #[command(flatten)]
     options: O,
     /// Folder for the report (created if missing). A folder that holds a report already
-    /// is refused.
-    #[arg(long, value_name = "DIR", default_value = "study")]
-    out: PathBuf,
+    /// is refused. Default: NAME-study (quantisation-study, ...) in the current folder, or
+    /// under target/ when the current folder is a cargo project's (a checkout's root), so
+    /// that a report never lands among the sources.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// Replace the report the folder holds (its summary.md, JSON, CSV and SVG files are
     /// removed first).
     #[arg(long)]
@@ -73,6 +75,17 @@ struct Run<O: Args> {
     reference: bool,
     #[command(flatten)]
     shard: ShardArgs,
+}
+
+/// Where study `name`'s report goes without `--out`, run from `cwd`: a folder named for the
+/// study, under `target/` in a cargo project's folder (where `cargo run` is typed, and where
+/// git ignores `target/`), else in `cwd` itself.
+fn default_out(name: &str, cwd: &std::path::Path) -> PathBuf {
+    let folder = format!("{name}-study");
+    match cwd.join("Cargo.toml").is_file() {
+        true => PathBuf::from("target").join(folder),
+        false => PathBuf::from(folder),
+    }
 }
 
 /// Set by Ctrl-C: studies finish the chunk in hand and report what they finished.
@@ -88,6 +101,10 @@ impl<O: Args + serde::Serialize> Run<O> {
     /// Runs study `S` with these options in the mode asked: the plan first (a bad option or
     /// board costs nothing), then the shard model's driver.
     fn run<S: Study<Options = O>>(&self) -> Result<Reply> {
+        let out = self
+            .out
+            .clone()
+            .unwrap_or_else(|| default_out(S::NAME, std::path::Path::new(".")));
         let mode = self.shard.checked_mode()?;
         // The options as the command writes them: what the report prints, and what a shard
         // or a Slurm task runs (the spec's fields, so none is left out).
@@ -96,11 +113,11 @@ impl<O: Args + serde::Serialize> Run<O> {
         let command = format!("birdcage {}", argv.join(" "));
         let plan = S::plan(&self.options, &command)?;
         if self.reference {
-            let out = studies::report::Output::fresh(&self.out, self.force)?;
+            let out = studies::report::Output::fresh(&out, self.force)?;
             return Ok(Reply::done(plan.write_reference(&out)?));
         }
-        studies::report::Output::new(&self.out)?;
-        let dir = shard::absolute(&self.out)?;
+        studies::report::Output::new(&out)?;
+        let dir = shard::absolute(&out)?;
         let job = shards::Job::new(
             S::NAME,
             &study::spec::<S>(&self.options)?,
@@ -132,5 +149,27 @@ impl<O: Args + serde::Serialize> Run<O> {
             bail!("interrupted; what was finished is in {}", written.display());
         }
         Ok(Reply::done(summary))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_out;
+    use std::path::{Path, PathBuf};
+
+    /// Before issue 63 every study wrote `study/` into the folder it ran in, the checkout's
+    /// root under `cargo run`.
+    #[test]
+    fn a_studys_report_goes_to_a_folder_named_for_it_never_among_a_checkouts_sources() {
+        let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        assert_eq!(
+            default_out("quantisation", &checkout),
+            PathBuf::from("target/quantisation-study")
+        );
+        let elsewhere = tempfile::tempdir().unwrap();
+        assert_eq!(
+            default_out("tolerance", elsewhere.path()),
+            PathBuf::from("tolerance-study")
+        );
     }
 }

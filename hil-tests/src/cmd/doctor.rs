@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 #[command(after_help = crate::exit::TABLE)]
 pub struct Doctor {
     /// `qemu` (the firmware in QEMU, reached through its gdbstub), `virtual` (the board ELF on
-    /// the virtual NUCLEO-F446RE), a probe (`VID:PID[:SERIAL]`) or chip for a board, or a GDB
-    /// stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`).
+    /// the virtual NUCLEO-F446RE), a probe (`VID:PID[:SERIAL]`) or chip for a board, a GDB
+    /// stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`) or a DAP server (`dap:unix:PATH`,
+    /// `dap:tcp:HOST:PORT`): a board served by `virtual-board serve` is named as one.
     #[arg(long, default_value = "qemu")]
     probe: String,
     /// Board profile: a name or a profile file.
@@ -58,14 +59,21 @@ fn run(
         bench::report::junit::write(&bench::report::junit::bring_up(&checks, &properties), path)?;
     }
     let failed = checks.iter().filter(|c| c.failed()).count();
-    if failed == 0 {
-        outln!("\nAll {} steps passed.", checks.len());
-    } else {
+    if failed > 0 {
         outln!("\n{failed} of {} steps failed.", checks.len());
+        return Ok(crate::exit::Verdict::Failed(format!(
+            "{failed} of {} bring-up steps",
+            checks.len()
+        )));
     }
-    Ok(if failed == 0 {
-        crate::exit::Verdict::Passed
-    } else {
-        crate::exit::Verdict::Failed(format!("{failed} of {} bring-up steps", checks.len()))
-    })
+    let skipped = checks
+        .iter()
+        .filter(|c| matches!(c.verdict, bench::StepVerdict::Skip(_)))
+        .count();
+    out!("\n");
+    let steps = format!("{} bring-up steps, none failed", checks.len());
+    Ok(crate::exit::Verdict::Passed(match skipped {
+        0 => steps,
+        n => format!("{steps} ({n} skipped)"),
+    }))
 }

@@ -224,7 +224,9 @@ pub fn run_tree(
         if let Some(csv) = stream.as_deref_mut() {
             csv.flush()?;
         }
-        (control.progress)(part.done as u64, part.done as u64);
+        // The tree's decisions are known only once it is built: a count and its rate, no
+        // total (issue 63: `done/done` drew a bar full from the start, `0s left`).
+        (control.progress)(part.done as u64, 0);
         Ok::<_, StudyError>(true)
     })?;
     let set = built.unwrap_or_else(|| PositionSet::tree(size));

@@ -332,7 +332,8 @@ fn read_level(
                 part.decisions += 1;
             }
         }
-        (control.progress)(part.decisions, part.decisions);
+        // The subtrees' decisions are known only once walked: a count, no total.
+        (control.progress)(part.decisions, 0);
     }
     (true, cut)
 }

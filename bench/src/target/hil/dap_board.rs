@@ -57,6 +57,10 @@ impl DapBoard {
 }
 
 impl Emulation for DapBoard {
+    fn describe(&self) -> Option<String> {
+        Some("a virtual board (`virtual-board serve --dap`): it answers the bench's monitor".into())
+    }
+
     fn start_game(&mut self, game: usize) {
         // A board gone here shows at the next exchange.
         let _ = self

@@ -318,6 +318,11 @@ pub trait Service {
 /// says when it stops, what it shows lit, its coverage and each game's noise. QEMU's and the
 /// virtual board's; a real board has none.
 pub trait Emulation {
+    /// What the probe reached, in a person's words, when the machine can say (the virtual
+    /// board, and where its stub is): bring-up's probe line says it found an emulated board.
+    fn describe(&self) -> Option<String> {
+        None
+    }
     /// A new game starts (the virtual board draws its noise per game).
     fn start_game(&mut self, game: usize) {
         let _ = game;
@@ -658,6 +663,10 @@ impl Target for Hil {
 
     fn flashed(&self) -> Option<String> {
         self.found.clone()
+    }
+
+    fn behind(&self) -> Option<String> {
+        self.emulation.as_ref()?.describe()
     }
 
     fn start_game(&mut self, game: usize) {

@@ -104,7 +104,11 @@ fn attach(
     let gdb = gdb_probe::probe::connection(address)
         .ok_or_else(|| Lost::Probe("the gdb probe holds no connection".into()))?;
     let hands = hands.then(|| Hands { gdb: gdb.clone() });
-    let process = BoardProcess { gdb, board };
+    let process = BoardProcess {
+        gdb,
+        board,
+        address: address.clone(),
+    };
     let hil = Hil::attach(
         probe,
         VIRTUAL_NUCLEO_F446RE,
@@ -141,6 +145,8 @@ const COVERAGE_NOT_WRITTEN: &str = "coverage: cannot write: ";
 struct BoardProcess {
     gdb: SharedGdb,
     board: Option<VirtualBoard>,
+    /// Where its stub is, as `--probe gdb:` names it.
+    address: gdb_probe::Address,
 }
 
 /// The virtual board's hands: a cage without fixture, wired through the stub (`monitor
@@ -175,6 +181,16 @@ impl Cage for Hands {
 }
 
 impl Emulation for BoardProcess {
+    fn describe(&self) -> Option<String> {
+        let address = &self.address;
+        Some(match self.board {
+            Some(_) => format!("started by the bench, its GDB stub at gdb:{address}"),
+            None => {
+                format!("a virtual board (`virtual-board serve`), its GDB stub at gdb:{address}")
+            }
+        })
+    }
+
     fn start_game(&mut self, game: usize) {
         // A board gone here shows at the next exchange, with what it said.
         // Sent with the core running: one round trip, not three.

@@ -189,7 +189,7 @@ mod tests {
         let text = heat.to_text(&position);
         assert!(
             text.starts_with(
-                "Drops in % of the supply (ideal network):\n\n   ●    =    ●\n3            ‖\n\
+                "Drops in % of the supply (ideal network):\n\n   ●    =    ●\n3  ×         ‖\n\
                  2  ●    50   ●\n1  50       100\n"
             ),
             "{text}"

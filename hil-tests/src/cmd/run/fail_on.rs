@@ -6,6 +6,7 @@ use std::path::Path;
 use std::str::FromStr;
 
 use anyhow::bail;
+use indicatif::HumanCount;
 
 use crate::exit::Verdict;
 
@@ -60,10 +61,38 @@ impl FailOn {
         Ok(())
     }
 
-    /// The campaign's verdict from its trials' class words: failed when any is named.
+    /// The criterion as the command line gives it: `--fail-on late,silent`, `--fail-on none`.
+    fn option(&self) -> String {
+        match self.0.is_empty() {
+            true => "--fail-on none".into(),
+            false => format!("--fail-on {}", self.0.join(",")),
+        }
+    }
+
+    /// The campaign's verdict from its trials' class words: failed when any is named, the
+    /// report in `out`.
     pub fn verdict<'a>(&self, trials: impl IntoIterator<Item = &'a str>, out: &Path) -> Verdict {
+        match self.judge(trials) {
+            Ok(held) => Verdict::Passed(held),
+            Err(hit) => Verdict::Failed(format!("{hit}; the report is in {}", out.display())),
+        }
+    }
+
+    /// The verdict as the report's last line says it: `passed: ...` or `failed: ...`.
+    pub fn line<'a>(&self, trials: impl IntoIterator<Item = &'a str>) -> String {
+        match self.judge(trials) {
+            Ok(held) => format!("passed: {held}"),
+            Err(hit) => format!("failed: {hit}"),
+        }
+    }
+
+    /// What the criterion found in words: a pass says which classes none of the trials fell
+    /// in and the option that named them; a failure, how many fell in each.
+    fn judge<'a>(&self, trials: impl IntoIterator<Item = &'a str>) -> Result<String, String> {
         let mut counts: Vec<(&str, usize)> = self.0.iter().map(|w| (w.as_str(), 0)).collect();
+        let mut all = 0usize;
         for word in trials {
+            all += 1;
             if let Some((_, n)) = counts.iter_mut().find(|(w, _)| *w == word) {
                 *n += 1;
             }
@@ -73,16 +102,25 @@ impl FailOn {
             .filter(|(_, n)| *n > 0)
             .map(|(w, n)| format!("{n} {w}"))
             .collect();
-        if hit.is_empty() {
-            Verdict::Passed
-        } else {
-            Verdict::Failed(format!(
-                "--fail-on {}: {}; the report is in {}",
-                self.0.join(","),
-                hit.join(", "),
-                out.display()
-            ))
+        let trials = match all {
+            1 => "1 trial".to_string(),
+            n => format!("{} trials", HumanCount(n as u64)),
+        };
+        if !hit.is_empty() {
+            return Err(format!("{}: {}", self.option(), hit.join(", ")));
         }
+        Ok(match self.0.split_last() {
+            None => format!(
+                "{trials} measured, no class fails the campaign ({})",
+                self.option()
+            ),
+            Some((last, [])) => format!("none of {trials} {last} ({})", self.option()),
+            Some((last, rest)) => format!(
+                "none of {trials} {} or {last} ({})",
+                rest.join(", "),
+                self.option()
+            ),
+        })
     }
 }
 
@@ -98,14 +136,27 @@ mod tests {
         let out = Path::new("r");
         assert_eq!(
             fail.verdict(["no-effect", "detected"], out),
-            Verdict::Passed
+            Verdict::Passed("none of 2 trials silent or hang (--fail-on silent,hang)".into())
         );
         assert_eq!(
             fail.verdict(["detected", "silent", "silent", "hang"], out),
             Verdict::Failed("--fail-on silent,hang: 2 silent, 1 hang; the report is in r".into())
         );
         let none: FailOn = "none".parse().unwrap();
-        assert_eq!(none.verdict(["silent"], out), Verdict::Passed);
+        assert_eq!(
+            none.verdict(["silent"], out),
+            Verdict::Passed(
+                "1 trial measured, no class fails the campaign (--fail-on none)".into()
+            )
+        );
+        let late: FailOn = "late,silent,stopped".parse().unwrap();
+        assert_eq!(
+            late.verdict(std::iter::repeat_n("detected", 1234), out),
+            Verdict::Passed(
+                "none of 1,234 trials late, silent or stopped (--fail-on late,silent,stopped)"
+                    .into()
+            )
+        );
     }
 
     #[test]

@@ -89,7 +89,7 @@ impl Run {
             Ok(spec.fault_target(profile, base, size)?)
         };
         let mut bars = Bars::default();
-        let mut verdict = Verdict::Passed;
+        let mut verdict = Verdict::Done;
         let outcome = shards::drive(
             &self.out,
             &job,
@@ -116,7 +116,7 @@ impl Run {
         bars.finish();
         match outcome? {
             Outcome::Merged(md) => self.reported(Ok(md), verdict),
-            other => Ok(shard::print(other, &job, &self.out, || Verdict::Passed)),
+            other => Ok(shard::print(other, &job, &self.out, || Verdict::Done)),
         }
     }
 
@@ -185,7 +185,7 @@ impl Run {
         let mut connect =
             |faults: &[boards::virtual_board::BoardFault]| self.spec.faulty_board(&elf, faults);
         let bar = progress(&format!("M={m} "), "board faults", 0);
-        let mut verdict = Verdict::Passed;
+        let mut verdict = Verdict::Done;
         let outcome = shards::drive(
             &self.out,
             &job,
@@ -206,7 +206,7 @@ impl Run {
         bar.finish_and_clear();
         match outcome? {
             Outcome::Merged(md) => self.reported(Ok(md), verdict),
-            other => Ok(shard::print(other, &job, &self.out, || Verdict::Passed)),
+            other => Ok(shard::print(other, &job, &self.out, || Verdict::Done)),
         }
     }
 }

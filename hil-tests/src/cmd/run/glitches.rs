@@ -78,7 +78,10 @@ impl Run {
         let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
         let mut merged = None;
         let mut merge = |bodies: Vec<Vec<u8>>| -> anyhow::Result<String> {
-            let (campaign, md) = campaign.merge(&self.out, bodies, &command)?;
+            let judge = |c: &bench::faults::glitches::Campaign| {
+                fail_on.line(c.trials.iter().map(|t| t.judgement.class.word()))
+            };
+            let (campaign, md) = campaign.merge(&self.out, bodies, &command, &judge)?;
             merged = Some(campaign);
             Ok(md)
         };
@@ -98,7 +101,7 @@ impl Run {
         };
         let md = match outcome {
             Outcome::Merged(md) => md,
-            other => return Ok(shard::print(other, &job, &self.out, || Verdict::Passed)),
+            other => return Ok(shard::print(other, &job, &self.out, || Verdict::Done)),
         };
         let campaign = merged.expect("a merged campaign");
         if let Some(path) = &self.junit {

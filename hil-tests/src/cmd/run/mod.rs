@@ -6,10 +6,11 @@ use std::sync::atomic::Ordering;
 use anyhow::{Context, bail};
 
 use bench::{
-    CampaignError, Existing, Opened, Report, RunSpec, Scenario, ScenarioKind, Target, campaign,
-    header,
+    CampaignError, Existing, Opened, Report, RunSpec, Scenario, ScenarioKind, Stage, Target,
+    campaign, header,
 };
 use heuristic::Size;
+use indicatif::HumanCount;
 
 use super::calibrate::calibrate;
 use crate::exit::Verdict;
@@ -87,15 +88,20 @@ impl Run {
         out!("{}", report.finish()?);
         self.finish(target)?;
         outln!("Report: {}", self.out.display());
-        Ok(self.games_verdict(report.tally().failures()))
+        let tally = report.tally();
+        Ok(self.games_verdict(tally.failures(), tally.steps, None))
     }
 
-    /// A run of games passes when no step was a board or firmware fault.
-    fn games_verdict(&self, failures: usize) -> Verdict {
-        if failures == 0 {
-            Verdict::Passed
-        } else {
-            Verdict::Failed(format!(
+    /// A run of games passes when no step of `steps` was a board or firmware fault; in
+    /// lockstep (`agreed`: the stage and its commands) every command also answered as SIL's.
+    fn games_verdict(
+        &self,
+        failures: usize,
+        steps: usize,
+        agreed: Option<(Stage, usize)>,
+    ) -> Verdict {
+        if failures > 0 {
+            return Verdict::Failed(format!(
                 "{failures} {} a board or firmware fault (wiring or fault); the report is in {}",
                 if failures == 1 {
                     "step was"
@@ -103,8 +109,20 @@ impl Run {
                     "steps were"
                 },
                 self.out.display()
-            ))
+            ));
         }
+        let steps = match steps {
+            1 => "the 1 step".to_string(),
+            n => format!("{} steps", HumanCount(n as u64)),
+        };
+        let no_fault = format!("none of {steps} a board or firmware fault");
+        Verdict::Passed(match agreed {
+            Some((stage, commands)) => format!(
+                "{} commands of {stage} equal to SIL, {no_fault}",
+                HumanCount(commands as u64)
+            ),
+            None => no_fault,
+        })
     }
 
     pub fn run(self) -> anyhow::Result<Verdict> {
@@ -183,6 +201,7 @@ impl Run {
         }
         out!("{}", report.finish()?);
         self.finish(bench.target())?;
+        let mut agreed = None;
         if let Opened::Both(both) = &bench {
             let c = both.compared();
             outln!(
@@ -192,12 +211,14 @@ impl Run {
                 c.measurements,
                 c.decisions
             );
+            agreed = Some((both.b.stage(), c.commands));
         }
         if self.calibrate {
             calibrate(&self.out, Some(&config.board))?;
         }
         outln!("Report: {}", self.out.display());
-        Ok(self.games_verdict(report.tally().failures()))
+        let tally = report.tally();
+        Ok(self.games_verdict(tally.failures(), tally.steps, agreed))
     }
 }
 
@@ -334,7 +355,7 @@ impl Run {
                 Ok(written) => {
                     out!("{}", written.markdown);
                     outln!("Report: {}", self.out.display());
-                    Ok(self.games_verdict(written.failures))
+                    Ok(self.games_verdict(written.failures, written.steps, None))
                 }
                 Err(e) => bail!(
                     "{e:#}; the games finished are in {}, and `--resume` plays the rest",
@@ -342,7 +363,7 @@ impl Run {
                 ),
             };
         }
-        let mut failures = 0;
+        let (mut failures, mut steps) = (0, 0);
         let outcome = shards::drive(
             &self.out,
             &job,
@@ -351,12 +372,13 @@ impl Run {
             |bodies| {
                 let written = games.merge(&self.out, bodies)?;
                 failures = written.failures;
+                steps = written.steps;
                 Ok(written.markdown)
             },
         );
         bar.finish_and_clear();
         Ok(shard::print(outcome?, &job, &self.out, || {
-            self.games_verdict(failures)
+            self.games_verdict(failures, steps, None)
         }))
     }
 }

@@ -27,7 +27,7 @@ pub(crate) fn print(
             out!("{}", other.text(job, dir).unwrap_or_default());
             match other.not_all_done() {
                 true => Verdict::NotAllDone,
-                false => Verdict::Passed,
+                false => Verdict::Done,
             }
         }
     }

@@ -93,19 +93,10 @@ pub(crate) fn frame(scene: &Scene, width: u16, height: u16) -> Frame {
     lay_out(sheet, width, height)
 }
 
-/// The board as plain text, cuts drawn `×` as on the screen: what is printed once the
-/// game gives the terminal back.
+/// The board as plain text, as on the screen: what is printed once the game gives the
+/// terminal back, and what `solve` and `analyze` print (one drawing: `emulator::diagram`).
 pub(crate) fn plain_board(position: &Position) -> String {
-    let mut out = String::new();
-    for line in diagram::board_pieces(position) {
-        let line: String = line
-            .into_iter()
-            .map(|(text, part)| circuit_span(text, part, None, false).text)
-            .collect();
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    diagram::board(position)
 }
 
 /// A legend: its items, each kept whole on a line.
@@ -231,21 +222,16 @@ pub(super) fn drops_note(needed: usize) -> String {
     format!("The drops need a terminal {needed} columns wide; v hides them.")
 }
 
-/// One piece of the circuit drawing as a span: wires and cuts inked by side, a cut drawn
-/// `×` (a blank in the original's drawing, which no colour can show); with `heat`, each
-/// resistor on its heat step.
+/// One piece of the circuit drawing as a span: wires and cuts inked by side (a cut is
+/// `emulator::diagram`'s `×`, centred in a wider cell); with `heat`, each resistor on its
+/// heat step.
 fn circuit_span(text: String, part: Piece, heat: Option<&Heat>, colours: bool) -> Span {
     let Piece::Edge(edge, state) = part else {
         return Span::plain(text);
     };
     let mut style = Style::default();
-    let mut text = text;
     match state {
-        EdgeState::Cut => {
-            let width = text.chars().count();
-            text = format!("{:^width$}", "×");
-            style.fg = colours.then_some(CUT_INK);
-        }
+        EdgeState::Cut => style.fg = colours.then_some(CUT_INK),
         EdgeState::Short => style.fg = colours.then_some(SHORT_INK),
         EdgeState::Resistor => {
             if let Some(level) = heat.and_then(|h| h.level(edge)) {
