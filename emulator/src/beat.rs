@@ -380,7 +380,7 @@ impl<'p, B: Arena> Search<'p, B> {
     /// no move wins within the budget, and every child is searched anyway. Batches of 4, 8,
     /// 32 and all of them: `beat --size 7 --ties any` in 12.9, 12.6, 11.3 and 10.1 s (the
     /// wake-ups of small batches cost 4 s of system time; 2026-11-29).
-    #[cfg(feature = "rayon")]
+    #[cfg(not(target_arch = "wasm32"))]
     fn prefetch(&mut self, batch: &[B], budget: u8) {
         use rayon::prelude::*;
         if !self.ahead {
@@ -440,7 +440,7 @@ impl<'p, B: Arena> Search<'p, B> {
         }
     }
 
-    #[cfg(not(feature = "rayon"))]
+    #[cfg(target_arch = "wasm32")]
     fn prefetch(&mut self, _batch: &[B], _budget: u8) {}
 
     /// Player to move, with `budget` moves to make the machine blunder: is there a move

@@ -4,9 +4,9 @@
 //!   names what it cannot with the one `apt-get install` line, runs the workspace's tests.
 //! - `setup`: installs every Debian package the workspace uses (`system.rs`, one table), for CI.
 //! - `web [--out DIR]`: builds the web app (`web/`) for `wasm32-unknown-unknown` with the
-//!   `web` profile (size over speed, fat LTO), runs wasm-bindgen in-process (the
-//!   `wasm-bindgen-cli-support` crate, the very version of web/'s `wasm-bindgen`, so nothing
-//!   needs a separate install), and copies the static files beside it: `target/site` by
+//!   `web` profile (size over speed, fat LTO), runs wasm-bindgen (`web-bindgen`, a binary of
+//!   the workspace with the very version of web/'s `wasm-bindgen`, so nothing needs a separate
+//!   install, and xtask itself builds in seconds), and copies the static files beside it: `target/site` by
 //!   default, a folder any web server or GitHub Pages can host. It fails when the
 //!   WebAssembly is over its budget.
 

@@ -54,14 +54,19 @@ pub fn web(out: Option<PathBuf>) -> Result<()> {
         "wasm-bindgen: the JavaScript glue into {}",
         pkg.display()
     ));
-    wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&wasm)
-        .web(true)?
-        .typescript(false)
-        .remove_name_section(true)
-        .remove_producers_section(true)
-        .generate(&pkg)
-        .with_context(|| format!("wasm-bindgen on {}", wasm.display()))?;
+    // Its own binary (web-bindgen/), built here as the workspace's tests build it (with CI's
+    // lint wrapper, so not again): xtask stays quick to build.
+    let mut bindgen = Command::new(&cargo);
+    bindgen
+        .current_dir(&root)
+        .args(["run", "--package", "web-bindgen", "--"])
+        .arg(&wasm)
+        .arg(&pkg);
+    let status = crate::ticking("xtask web", || bindgen.status())
+        .with_context(|| format!("cannot run {cargo}"))?;
+    if !status.success() {
+        bail!("wasm-bindgen (web-bindgen) on {} failed", wasm.display());
+    }
     let statics = root.join("web/static");
     say(&format!(
         "copying {} into {}",
