@@ -596,7 +596,7 @@ fn the_readmes_breakpoint_on_on_button_stops_there_after_a_press() {
     };
     let on_button = found(line);
     // The main loop's one `watchdog.feed()`, reached only after start-up.
-    let feed = found("grep -n 'watchdog.feed()' firmware/src/bin/nucleo/main.rs | cut -d: -f1");
+    let feed = found("grep -n 'watchdog.feed()' firmware/src/bin/nucleo/program.rs | cut -d: -f1");
     let dir = tempfile::tempdir().unwrap();
     let socket = dir.path().join("gdb.sock");
     let mut board = Served::start(&elf, &socket);
@@ -605,7 +605,7 @@ fn the_readmes_breakpoint_on_on_button_stops_there_after_a_press() {
         &socket,
         &[
             // Ctrl-C after start-up, in batch: a stop in the main loop.
-            &format!("break main.rs:{feed}"),
+            &format!("break program.rs:{feed}"),
             "continue",
             "delete",
             &format!("break app.rs:{on_button}"),
