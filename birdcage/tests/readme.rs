@@ -311,3 +311,60 @@ fn every_page_the_man_pages_name_is_written() {
         format!("error: --dir {}: a file, not a folder\n", file.display())
     );
 }
+
+/// Every block of commands in every README is run by a test, or by CI through a file that
+/// names the README, or says why nothing runs it (issue 63: the docs' commands true).
+#[test]
+fn every_command_block_in_every_readme_is_run_or_says_why_not() {
+    let wrong: Vec<String> = runnable::readmes()
+        .iter()
+        .flat_map(|readme| runnable::unmarked(readme, &std::fs::read_to_string(readme).unwrap()))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The check above, on a made-up README: an unmarked block, a reason left empty and a
+/// runner that does not exist fail; the marked blocks and a `rust` block pass.
+#[test]
+fn an_unmarked_command_block_fails_the_check() {
+    let readme = "\
+<!-- runnable -->\n\
+```sh\n\
+birdcage next --size 4 --moves A7   # => c7\n\
+```\n\
+```sh\n\
+cargo test -p emulator\n\
+```\n\
+<!-- not run: -->\n\
+```sh\n\
+cargo fw-run\n\
+```\n\
+<!-- not run: needs a NUCLEO -->\n\
+```sh\n\
+cargo fw-run\n\
+```\n\
+<!-- run by: no/such/file.rs -->\n\
+```\n\
+$ hil-tests doctor\n\
+```\n\
+```rust\n\
+let x = 1;\n\
+```\n";
+    let wrong = runnable::unmarked(Path::new("README.md"), readme);
+    assert_eq!(wrong.len(), 3, "{wrong:#?}");
+    assert!(
+        wrong[0].starts_with("README.md:5: commands that nothing runs"),
+        "{}",
+        wrong[0]
+    );
+    assert!(
+        wrong[1].starts_with("README.md:9: `not run:` says no reason"),
+        "{}",
+        wrong[1]
+    );
+    assert!(
+        wrong[2].starts_with("README.md:17: `run by: no/such/file.rs`: cannot read"),
+        "{}",
+        wrong[2]
+    );
+}

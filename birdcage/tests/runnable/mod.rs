@@ -15,6 +15,11 @@
 //! - `<!-- runnable, needs TOOL -->` marks a block whose commands run TOOL (nauty's
 //!   `nauty-geng`): on a machine without TOOL on PATH each is skipped with a `skipped:` line
 //!   (README's test command passes on a bare machine, issue 40).
+//! - `<!-- run by: FILE -->` marks a block that another test or CI script runs (FILE, from the
+//!   workspace's root, must exist and name the README it runs), and `<!-- not run: WHY -->`
+//!   one that nothing runs, saying why (it needs a board, takes hours, installs something).
+//!   Every other block of commands (`sh`, or a transcript of `$ ` lines) fails
+//!   [`unmarked`]'s check: each command in a README is run or says why not (issue 63).
 //! - `<!-- file: NAME -->` before a code block writes the block into the README's working
 //!   folder as NAME, for the commands after it (a graph file the examples read).
 //!
@@ -68,6 +73,70 @@ pub fn readmes() -> Vec<PathBuf> {
     std::iter::once(root.join("README.md"))
         .chain(crates)
         .collect()
+}
+
+/// The README's blocks of commands (fenced `sh`, or any fence holding a `$ ` line) that are
+/// neither runnable nor marked `run by:` an existing file naming the README nor `not run:`
+/// with a reason, each as `README.md:LINE: why`.
+pub fn unmarked(path: &Path, text: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let name = path
+        .strip_prefix(&root)
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut wrong = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let open = lines[i].trim_start();
+        if !open.starts_with("```") {
+            i += 1;
+            continue;
+        }
+        let info = open.trim_start_matches('`').trim();
+        let end = (i + 1..lines.len())
+            .find(|&k| lines[k].trim() == "```")
+            .unwrap_or(lines.len());
+        let commands = info == "sh"
+            || lines[i + 1..end]
+                .iter()
+                .any(|l| l.trim_start().starts_with("$ "));
+        let marker = i
+            .checked_sub(1)
+            .map(|k| lines[k].trim())
+            .unwrap_or_default();
+        let said = |why: &str| format!("{name}:{}: {why}", i + 1);
+        if commands {
+            if marker == "<!-- runnable -->" || marker.starts_with("<!-- runnable, needs ") {
+            } else if let Some(file) = marker
+                .strip_prefix("<!-- run by:")
+                .and_then(|m| m.strip_suffix("-->"))
+                .map(str::trim)
+            {
+                match std::fs::read_to_string(root.join(file)) {
+                    Err(e) => wrong.push(said(&format!("`run by: {file}`: cannot read it ({e})"))),
+                    Ok(runner) if !runner.contains(name.as_str()) => {
+                        wrong.push(said(&format!("`run by: {file}`: it does not name {name}")))
+                    }
+                    Ok(_) => {}
+                }
+            } else if let Some(why) = marker
+                .strip_prefix("<!-- not run:")
+                .and_then(|m| m.strip_suffix("-->"))
+            {
+                if why.trim().is_empty() {
+                    wrong.push(said("`not run:` says no reason"));
+                }
+            } else {
+                wrong.push(said(
+                    "commands that nothing runs: mark the block `<!-- runnable -->`, `<!-- run by: FILE -->` or `<!-- not run: WHY -->`",
+                ));
+            }
+        }
+        i = end + 1;
+    }
+    wrong
 }
 
 /// The programs a runnable line may run, and the cargo packages that build them.
