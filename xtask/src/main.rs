@@ -17,6 +17,7 @@ use anyhow::{Result, bail};
 /// The workspace's module graph, checked for circles (a test).
 #[cfg(test)]
 mod circles;
+mod figures;
 mod system;
 mod test;
 mod web;
@@ -33,8 +34,10 @@ fn main() -> Result<()> {
         ["web", "--out", dir] => web::web(Some(PathBuf::from(dir))),
         ["test", ..] => test::test(&test::Options::parse(&args[1..])?),
         ["setup"] => test::setup(),
+        ["figures"] => figures::figures(false),
+        ["figures", "--check"] => figures::figures(true),
         _ => bail!(
-            "usage: cargo xtask test [--no-install] [-- CARGO-TEST-ARGS] | setup | web [--out DIR]"
+            "usage: cargo xtask test [--no-install] [-- CARGO-TEST-ARGS] | setup | web [--out DIR] | figures [--check]"
         ),
     }
 }
