@@ -210,6 +210,13 @@ pub(crate) fn read_header(path: &Path) -> Result<Option<HeaderLines>, String> {
     let mut head = Vec::with_capacity(1024);
     match open_regular(path) {
         Ok(file) => {
+            if let Some(why) = file
+                .metadata()
+                .ok()
+                .and_then(|m| crate::safe::untrusted(&m))
+            {
+                return Err(why);
+            }
             if file.take(HEADER_BYTES).read_to_end(&mut head).is_err() {
                 return Ok(None);
             }
@@ -351,6 +358,14 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
             }
         };
         let meta = file.metadata().map_err(io_error(&path))?;
+        if let Some(why) = crate::safe::untrusted(&meta) {
+            survey.refused.push(ShardError::Corrupt {
+                command: remake_of(None),
+                why,
+                path,
+            });
+            continue;
+        }
         if meta.len() > MAX_SHARD_BYTES {
             survey.refused.push(ShardError::Corrupt {
                 command: remake_of(None),

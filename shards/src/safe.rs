@@ -51,6 +51,44 @@ pub enum FileError {
     },
 }
 
+/// The user this process runs as: `/proc/self` is theirs (std has no getuid, and the
+/// workspace has no `unsafe`); `u32::MAX`, no one's, where there is no `/proc`.
+#[cfg(unix)]
+pub fn me() -> u32 {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata("/proc/self").map_or(u32::MAX, |m| m.uid())
+}
+
+/// Why a file read back from an out folder (a shard, a Slurm record) is not to be trusted,
+/// or `None` if it is: it must be owned by the user running the command and writable by no
+/// one else. Another user who can write a shared folder could otherwise plant a shard that
+/// changes a run's plan (`links-9.1-of-1000000.shard`), or a record naming a job of theirs
+/// for this user to cancel. [`write_file_with`] makes files `0644` whatever the umask's
+/// group bits, so this user's own files pass.
+#[cfg(unix)]
+pub fn untrusted(meta: &Metadata) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let me = me();
+    if meta.uid() != me {
+        return Some(format!(
+            "owned by uid {}, not by this user (uid {me}), so not trusted",
+            meta.uid()
+        ));
+    }
+    (meta.mode() & 0o022 != 0).then(|| {
+        format!(
+            "writable by other users (mode {:o}), so not trusted; `chmod go-w` it if it is yours",
+            meta.mode() & 0o7777
+        )
+    })
+}
+
+/// Elsewhere every file is this user's.
+#[cfg(not(unix))]
+pub fn untrusted(_meta: &Metadata) -> Option<String> {
+    None
+}
+
 /// What a file of this type is, in words; `None` for a regular file.
 pub fn irregular_kind(meta: &Metadata) -> Option<&'static str> {
     let kind = meta.file_type();
@@ -212,6 +250,9 @@ pub fn write_file_with(
         };
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
+        // Not group-writable even under a umask of 002: read back, it must pass `untrusted`.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
         match open_checked(&tmp, &mut options, write_error) {
             Ok(file) => {
                 made = Some((tmp, file));

@@ -186,9 +186,12 @@ fn record_path(dir: &Path, job: &Job) -> PathBuf {
 pub fn record(dir: &Path, job: &Job) -> Record {
     let read = || {
         let mut bytes = Vec::new();
-        crate::safe::open_regular(&record_path(dir, job))
-            .ok()?
-            .take(crate::MAX_SHARD_BYTES)
+        let file = crate::safe::open_regular(&record_path(dir, job)).ok()?;
+        // Another user's record would have this user cancel jobs it names: never read.
+        if crate::safe::untrusted(&file.metadata().ok()?).is_some() {
+            return None;
+        }
+        file.take(crate::MAX_SHARD_BYTES)
             .read_to_end(&mut bytes)
             .ok()?;
         serde_json::from_slice::<Record>(&bytes).ok()

@@ -294,3 +294,70 @@ fn a_lock_file_put_in_place_of_ours_is_not_removed() {
     assert_eq!(fs::read_to_string(&lock).unwrap(), "someone else's");
     assert!(dir.path().join("moved").exists());
 }
+
+/// Issue 62: a shard another user could have written is not trusted. A copy of a whole shard
+/// of this job, claiming a split into a million (as `links-9.1-of-1000000.shard` turned a
+/// half-second run into a million parts), left writable by the group, is refused by the
+/// merge, the status and a shard's run, each naming it; so is one owned by another user
+/// (root only: chown).
+#[test]
+fn a_shard_another_user_could_have_written_changes_no_plan() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let _serial = serial();
+    let job = job();
+    let dir = tempfile::tempdir().unwrap();
+    write_shard(dir.path(), &job, id(1, 4), b"one").unwrap();
+    let ours = shard_path(dir.path(), &job, id(1, 4));
+    assert_eq!(
+        fs::metadata(&ours).unwrap().mode() & 0o022,
+        0,
+        "ours are not group-writable"
+    );
+    let planted = shard_path(dir.path(), &job, id(1, 1_000_000));
+    let text = fs::read_to_string(&ours)
+        .unwrap()
+        .replace("shard 1/4\n", "shard 1/1000000\n");
+    fs::write(&planted, text).unwrap();
+    fs::set_permissions(&planted, fs::Permissions::from_mode(0o664)).unwrap();
+    for mode in [Mode::Merge(None), Mode::Status(None), Mode::Shard(id(2, 4))] {
+        let e = drive(dir.path(), &job, &mode, run, merge)
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "{}: not a whole shard (writable by other users (mode 664), so not trusted",
+                planted.display()
+            )),
+            "{mode:?}: {e}"
+        );
+    }
+    // Made private again, the same bytes are a split into a million: the plan would follow
+    // it, which is why the check comes first.
+    fs::set_permissions(&planted, fs::Permissions::from_mode(0o644)).unwrap();
+    let e = drive(dir.path(), &job, &Mode::Merge(None), run, merge)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("different splits") || e.contains("1000000"),
+        "{e}"
+    );
+    if shards::safe::me() != 0 {
+        needs::skip_condition("root", "a shard owned by another user (chown needs root)");
+        return;
+    }
+    let status = std::process::Command::new("chown")
+        .arg("65534")
+        .arg(&planted)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let e = read_shards(dir.path(), &job, 1_000_000)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("owned by uid 65534, not by this user (uid 0), so not trusted"),
+        "{e}"
+    );
+}

@@ -82,13 +82,7 @@ impl std::fmt::Display for Address {
     }
 }
 
-/// The user this process runs as.
-fn me() -> u32 {
-    // /proc/self belongs to the process's user; std has no getuid.
-    std::fs::metadata("/proc/self")
-        .map(|m| m.uid())
-        .unwrap_or(u32::MAX)
-}
+use shards::safe::me;
 
 /// Clears `path` for a socket: nothing there (`false`), or a stale socket of this user's (a
 /// board that was killed), which is removed (`true`). Anything else is refused, named.

@@ -23,12 +23,7 @@ fn folder_name(kind: &str, random: &str) -> String {
     format!("birdcage-{kind}-{}-{random}", std::process::id())
 }
 
-/// The user this process runs as (`/proc/self` is theirs; std has no getuid).
-pub fn me() -> u32 {
-    std::fs::metadata("/proc/self")
-        .map(|m| m.uid())
-        .unwrap_or(u32::MAX)
-}
+pub use shards::safe::me;
 
 impl PrivateDir {
     /// Makes `birdcage-KIND-PID-RANDOM` in the temporary folder, mode 0700. `mkdir` never
