@@ -112,12 +112,26 @@ impl Compact {
         }
     }
 
-    fn read(bytes: &mut &[u8], columns: usize) -> Result<([u64; 4], Compact), SplitError> {
+    /// The fewest bytes a record takes: key, choice, tied set, margin flag, one byte a column.
+    fn least_bytes(columns: usize) -> usize {
+        32 + 1 + 16 + 1 + columns
+    }
+
+    /// One record; its edges must be among the cage's `edges` (a body whose hash was
+    /// recomputed may hold anything: it is refused, never indexed with).
+    fn read(
+        bytes: &mut &[u8],
+        columns: usize,
+        edges: usize,
+    ) -> Result<([u64; 4], Compact), SplitError> {
         let mut key = [0u64; 4];
         for w in &mut key {
             *w = u64::from_le_bytes(take(bytes)?);
         }
         let [choice] = take(bytes)?;
+        if usize::from(choice) >= edges {
+            return Err(SplitError::Body("a choice that is not an edge of the cage"));
+        }
         let tied = u128::from_le_bytes(take(bytes)?);
         let margin = match take(bytes)? {
             [0] => None,
@@ -134,6 +148,9 @@ impl Compact {
                 Judgement::Agree => [choice],
                 _ => take(bytes)?,
             };
+            if usize::from(chosen) >= edges {
+                return Err(SplitError::Body("a column's move that is not an edge of the cage"));
+            }
             let lost = match judgement.diverges() {
                 true => f64::from_bits(u64::from_le_bytes(take(bytes)?)),
                 false => 0.0,
@@ -347,13 +364,21 @@ pub fn merge(
     worst: usize,
     parts: &[SplitPart],
 ) -> Result<(PositionSet, QuantisationShard), SplitError> {
+    let edges: Vec<Edge> = size.edges().collect();
+    // A count no body can hold (2^62, its hash recomputed) is refused before any capacity
+    // is asked for it.
+    if parts.iter().any(|p| {
+        p.decisions > (p.records().len() / Compact::least_bytes(columns)) as u64
+    }) {
+        return Err(SplitError::Body("more decisions than its bytes can hold"));
+    }
     let held: usize = parts.iter().map(|p| p.decisions as usize).sum();
     let mut results: HashMap<[u64; 4], Compact, FxBuildHasher> =
         HashMap::with_capacity_and_hasher(held, FxBuildHasher);
     for part in parts {
         let mut bytes = part.records();
         for _ in 0..part.decisions {
-            let (key, compact) = Compact::read(&mut bytes, columns)?;
+            let (key, compact) = Compact::read(&mut bytes, columns, edges.len())?;
             match results.get(&key) {
                 Some(c) if *c != compact => {
                     return Err(SplitError::Disagree(format!("{key:x?}")));
@@ -368,7 +393,6 @@ pub fn merge(
             return Err(SplitError::Body("bytes after the last record"));
         }
     }
-    let edges: Vec<Edge> = size.edges().collect();
     let set = PositionSet::tree_with(size, |p| {
         results.get(&position_key(p)).map(|c| Move {
             side: Side::Cut,
@@ -415,4 +439,48 @@ pub fn merge(
         owned: decisions.len(),
     };
     Ok((set, part))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 62: a body whose shard hash was recomputed may say anything. A count of 2^62
+    /// decisions panicked the merge ("capacity overflow"), a choice of 255 at an index: both
+    /// are refused now, and the same record with a real edge merges past that check.
+    #[test]
+    fn a_body_its_hash_accepts_is_refused_never_a_panic() {
+        let size = Size::new(3).unwrap();
+        let merged = |part: SplitPart| {
+            let part = SplitPart::from_bytes(&part.into_bytes()).unwrap();
+            merge(size, &[10], 1, 1, &[part]).map(|_| ()).unwrap_err().to_string()
+        };
+        let mut huge = SplitPart::new();
+        huge.decisions = 1 << 62;
+        huge.complete = true;
+        assert_eq!(
+            merged(huge),
+            SplitError::Body("more decisions than its bytes can hold").to_string()
+        );
+        let record = |choice: u8| {
+            let mut part = SplitPart::new();
+            let compact = Compact {
+                choice,
+                tied: 1,
+                margin: None,
+                moves: vec![(Judgement::Agree.index() as u8, choice, 0.0)],
+            };
+            compact.write(&[1, 2, 3, 4], &mut part.body);
+            part.decisions = 1;
+            part.complete = true;
+            part
+        };
+        assert_eq!(
+            merged(record(255)),
+            SplitError::Body("a choice that is not an edge of the cage").to_string()
+        );
+        // A real edge gets past the record's checks; this key is no position of the tree.
+        let e = merged(record(0));
+        assert!(!e.contains("not an edge"), "{e}");
+    }
 }
