@@ -119,6 +119,18 @@ fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// Every file a study wrote is in `studies::report::STUDY_FILES`, the list `--force` removes
+/// (so a file a study adds and the list lacks fails here, not in a user's folder).
+fn only_study_files(dir: &std::path::Path) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            name.starts_with('.') || studies::report::is_report_file(&name),
+            "{name} is not in studies::report::STUDY_FILES"
+        );
+    }
+}
+
 /// The same seed writes byte-identical data files; the summary names what was run.
 #[test]
 fn cli_runs_are_deterministic() {
@@ -153,6 +165,7 @@ fn cli_runs_are_deterministic() {
         }
         let (a, b) = (files(&dirs[0]), files(&dirs[1]));
         assert!(a.len() >= 2, "{study}: {a:?}");
+        only_study_files(&dirs[0]);
         assert_eq!(a, b, "{study}");
         let summary = std::fs::read_to_string(dirs[0].join("summary.md")).unwrap();
         assert!(summary.contains(&format!("birdcage study {study} --size 3 --seed 4")));
@@ -357,6 +370,7 @@ fn cli_heuristic_study() {
     }
     let (a, b) = (files(&dirs[0]), files(&dirs[1]));
     assert_eq!(a.len(), 2, "{a:?}");
+    only_study_files(&dirs[0]);
     assert_eq!(a, b);
     let summary = std::fs::read_to_string(dirs[0].join("summary.md")).unwrap();
     assert!(summary.contains("birdcage study heuristic --seed 4 --max-vertices 4 --samples 2"));
@@ -413,7 +427,7 @@ fn cli_a_study_file_that_cannot_be_written_is_named() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         format!(
-            "error: cannot create {}: Is a directory (os error 21)\n",
+            "error: cannot create {}: it is a folder, not a regular file: refused (remove it)\n",
             blocked.display()
         )
     );
@@ -573,4 +587,62 @@ fn a_study_refuses_the_options_of_another_by_name() {
         "--boards counts the boards the tolerance and pull-up studies draw",
     );
     assert!(!dir.join("summary.md").exists());
+}
+
+/// Issue 62: a study writes through the one writer. A link planted at `summary.md` (dangling,
+/// or to a file of the victim's) is replaced, never followed: the file it names is not made
+/// or changed; and `--force` removes only the study's own files, never another tool's
+/// (`glitches.csv`, a links report) beside them.
+#[test]
+fn cli_a_study_follows_no_link_and_force_removes_only_its_own_files() {
+    let dir = scratch_dir("links-planted");
+    std::fs::create_dir_all(&dir).unwrap();
+    let victim = scratch_file("victim-notes", "the victim's notes\n");
+    let dangling = dir.join("made-through-the-link.txt");
+    std::os::unix::fs::symlink(&victim, dir.join("summary.md")).unwrap();
+    std::os::unix::fs::symlink(&dangling, dir.join("quantisation.json")).unwrap();
+    std::fs::write(dir.join("glitches.csv"), "the bench's\n").unwrap();
+    std::fs::write(dir.join("links-9.json"), "{}\n").unwrap();
+    let study = |force: bool| {
+        let mut args = vec!["study", "quantisation", "--board", "ideal", "--out"];
+        args.push(dir.to_str().unwrap());
+        if force {
+            args.push("--force");
+        }
+        birdcage(&args)
+    };
+    // The links count as a report already there: refused without --force, named.
+    let out = study(false);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = study(true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "the victim's notes\n"
+    );
+    assert!(
+        !dangling.exists(),
+        "a file was made through the dangling link"
+    );
+    for name in ["summary.md", "quantisation.json"] {
+        let meta = std::fs::symlink_metadata(dir.join(name)).unwrap();
+        assert!(meta.file_type().is_file(), "{name} is still a link");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("glitches.csv")).unwrap(),
+        "the bench's\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("links-9.json")).unwrap(),
+        "{}\n"
+    );
 }

@@ -229,6 +229,53 @@ pub fn write_file_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), FileError> {
+    let (dir, tmp, file) = temporary_beside(path)?;
+    let written = (|| {
+        let mut out = BufWriter::new(file);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        file.sync_all()
+    })()
+    .map_err(|e| write_error(path.to_path_buf(), e))
+    // Checked again: the type may have changed while the file was written.
+    .and_then(|()| regular_or_absent(path, write_error))
+    .and_then(|_| fs::rename(&tmp, path).map_err(|e| write_error(path.to_path_buf(), e)));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    sync_folder(dir);
+    Ok(())
+}
+
+/// A file written as it goes (a CSV whose rows arrive during a long run, kept if the run is
+/// stopped): made new under a temporary name beside `path` as [`write_file_with`] makes it,
+/// then at once renamed onto `path` (a regular file or nothing), and returned for writing.
+/// No link at `path` is followed and no file of someone else's is truncated in place; what
+/// is written after is the caller's to sync.
+pub fn create_file(path: &Path) -> Result<File, FileError> {
+    let (dir, tmp, file) = temporary_beside(path)?;
+    let renamed = regular_or_absent(path, write_error)
+        .and_then(|_| fs::rename(&tmp, path).map_err(|e| write_error(path.to_path_buf(), e)));
+    if let Err(e) = renamed {
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
+    }
+    sync_folder(dir);
+    Ok(file)
+}
+
+/// The rename is durable once the folder is synced; a folder that cannot be opened for that
+/// (some file systems) still holds the file.
+fn sync_folder(dir: &Path) {
+    if let Ok(folder) = File::open(dir) {
+        let _ = folder.sync_all();
+    }
+}
+
+/// A new file `.NAME.tmp-PID[-N]` in `path`'s folder (`O_CREAT|O_EXCL|O_NOFOLLOW`, mode
+/// 0644), after checking `path` is a regular file or absent: the folder, its path, the file.
+fn temporary_beside(path: &Path) -> Result<(&Path, PathBuf, File), FileError> {
     let Some(name) = path.file_name() else {
         return Err(write_error(
             path.to_path_buf(),
@@ -274,26 +321,7 @@ pub fn write_file_with(
             ),
         ));
     };
-    let written = (|| {
-        let mut out = BufWriter::new(file);
-        write(&mut out)?;
-        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()
-    })()
-    .map_err(|e| write_error(path.to_path_buf(), e))
-    // Checked again: the type may have changed while the file was written.
-    .and_then(|()| regular_or_absent(path, write_error))
-    .and_then(|_| fs::rename(&tmp, path).map_err(|e| write_error(path.to_path_buf(), e)));
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
-    }
-    // The rename is durable once the folder is synced; a folder that cannot be opened for
-    // that (some file systems) still holds the file.
-    if let Ok(folder) = File::open(dir) {
-        let _ = folder.sync_all();
-    }
-    Ok(())
+    Ok((dir, tmp, file))
 }
 
 #[cfg(all(test, unix))]

@@ -124,8 +124,16 @@ pub struct Panel<'a> {
     pub series: &'a [Series],
 }
 
-/// Why a plot could not be drawn: the SVG file could not be written, or plotters' own error.
-pub type PlotError = DrawingAreaErrorKind<std::io::Error>;
+/// Why a plot could not be drawn: plotters' own error, or the SVG file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    /// Drawing into memory failed.
+    #[error(transparent)]
+    Draw(#[from] DrawingAreaErrorKind<std::io::Error>),
+    /// Writing the drawn SVG failed (a link or FIFO at its name, a full disk).
+    #[error(transparent)]
+    Write(#[from] shards::FileError),
+}
 
 /// The result of drawing one plot.
 pub type PlotResult = Result<(), PlotError>;
@@ -455,7 +463,7 @@ fn titled<'a>(
     root.fill(&WHITE)?;
     let area = root.titled(title.title, ("sans-serif", 20))?;
     let grey = RGBColor(0x44, 0x44, 0x44);
-    area.titled(title.caption, ("sans-serif", 14).into_font().color(&grey))
+    Ok(area.titled(title.caption, ("sans-serif", 14).into_font().color(&grey))?)
 }
 
 /// Width of the legend beside the charts, pixels.
@@ -465,7 +473,12 @@ const LEGEND: u32 = 210;
 /// to their right.
 pub fn lines(path: &Path, title: Title<'_>, panels: &[Panel<'_>]) -> PlotResult {
     let width = LEGEND + 620 * panels.len().max(1) as u32;
-    let root = SVGBackend::new(path, (width, 500)).into_drawing_area();
+    svg_file(path, (width, 500), |root| {
+        lines_on(root, width, title, panels)
+    })
+}
+
+fn lines_on(root: &Svg<'_>, width: u32, title: Title<'_>, panels: &[Panel<'_>]) -> PlotResult {
     let area = titled(&root, title)?;
     let (charts, legend_area) = area.split_horizontally(width - LEGEND);
     let cells = charts.split_evenly((1, panels.len().max(1)));
@@ -529,7 +542,6 @@ pub fn lines(path: &Path, title: Title<'_>, panels: &[Panel<'_>]) -> PlotResult 
         }
     }
     draw_legend(&legend_area, &legend)?;
-    root.present()?;
     Ok(())
 }
 
@@ -586,8 +598,20 @@ pub fn histogram(
     counts: &[u64],
     marks: &[(usize, String)],
 ) -> PlotResult {
-    let root = SVGBackend::new(path, (900, 520)).into_drawing_area();
-    let area = titled(&root, title)?;
+    svg_file(path, (900, 520), |root| {
+        histogram_on(root, title, axes, edges, counts, marks)
+    })
+}
+
+fn histogram_on(
+    root: &Svg<'_>,
+    title: Title<'_>,
+    axes: Axes<'_>,
+    edges: &[String],
+    counts: &[u64],
+    marks: &[(usize, String)],
+) -> PlotResult {
+    let area = titled(root, title)?;
     let n = counts.len().max(1);
     let top = counts.iter().copied().max().unwrap_or(0) as f64;
     let x_axis = Axis {
@@ -661,8 +685,27 @@ pub fn histogram(
             EmptyElement::at((x, y_top)) + Text::new(text.clone(), (0, -4), label.clone()),
         ))?;
     }
-    root.present()?;
     Ok(())
+}
+
+/// An SVG drawing area drawn into memory.
+pub type Svg<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// Draws an SVG of `size` pixels into memory with `draw`, then writes it to `path` through
+/// the one writer (`shards::safe`: no link followed, whole or not at all), where plotters'
+/// own file backend would create the file through a link planted at its name.
+pub fn svg_file(
+    path: &Path,
+    size: (u32, u32),
+    draw: impl FnOnce(&Svg<'_>) -> PlotResult,
+) -> PlotResult {
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, size).into_drawing_area();
+        draw(&root)?;
+        root.present()?;
+    }
+    Ok(shards::safe::write_file(path, text.as_bytes())?)
 }
 
 #[cfg(test)]

@@ -123,12 +123,35 @@ pub enum OutputError {
 /// run`), the file its `--resume` reads.
 const OTHER_REPORTS: [&str; 1] = ["steps.jsonl"];
 
-/// Whether a file name is one a study report is made of: `summary.md`, JSON, CSV, SVG.
-fn is_report_file(name: &str) -> bool {
-    name == "summary.md"
-        || [".json", ".csv", ".svg"]
-            .iter()
-            .any(|ext| name.ends_with(ext))
+/// Every file a study writes, by name: what `--force` may remove. Any `.json` or `.csv` was
+/// once taken for a study's, so `study --force` deleted the bench's `glitches.csv` and a
+/// links report beside it (issue 62). `birdcage/tests/study.rs` checks each study's files
+/// are here.
+pub const STUDY_FILES: [&str; 19] = [
+    "summary.md",
+    "quantisation.json",
+    "quantisation.csv",
+    "quantisation-margins.csv",
+    "quantisation-positions.csv",
+    "divergence-vs-bits.svg",
+    "lost-vs-bits.svg",
+    "margins.svg",
+    "tolerance.json",
+    "tolerance.csv",
+    "tolerance-positions.csv",
+    "divergence-vs-tolerance.svg",
+    "pullups.json",
+    "pullups.csv",
+    "pullups-divergence.svg",
+    "pullups-margins.svg",
+    "heuristic.json",
+    "heuristic.csv",
+    "heuristic.svg",
+];
+
+/// Whether a file name is one a study writes ([`STUDY_FILES`]).
+pub fn is_report_file(name: &str) -> bool {
+    STUDY_FILES.contains(&name)
 }
 
 impl Output {
@@ -154,7 +177,10 @@ impl Output {
             for entry in entries {
                 let entry = entry.map_err(FileError::at("list folder", dir))?;
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if is_report_file(&name) && entry.path().is_file() {
+                // By the entry's own type, a link not followed: `--force` removes a link
+                // planted at a study's name (the link, never what it names).
+                let folder = entry.file_type().is_ok_and(|t| t.is_dir());
+                if is_report_file(&name) && !folder {
                     found.push((name != "summary.md", name, entry.path()));
                 }
             }
@@ -192,17 +218,18 @@ impl Output {
         self.dir.join(name)
     }
 
-    /// A CSV file, created empty.
+    /// A CSV file, created empty (new, never through a link or onto a FIFO: the one writer,
+    /// `shards::safe`); its rows are written as they come.
     pub fn csv(&self, name: &str) -> Result<CsvWriter, FileError> {
         let path = self.path(name);
-        let file = File::create(&path).map_err(FileError::at("create", &path))?;
+        let file = shards::safe::create_file(&path).map_err(|e| safe_error("create", &path, e))?;
         Ok(CsvWriter { file, path })
     }
 
-    /// Writes `text` to `name`.
+    /// Writes `text` to `name`, whole or not at all (the one writer, `shards::safe`).
     pub fn text(&self, name: &str, text: &str) -> Result<(), FileError> {
         let path = self.path(name);
-        std::fs::write(&path, text).map_err(FileError::at("write", &path))
+        shards::safe::write_file(&path, text.as_bytes()).map_err(|e| safe_error("write", &path, e))
     }
 
     /// Writes `value` as pretty JSON (with a final newline) to `name`.
@@ -282,6 +309,18 @@ impl CsvWriter {
             .flush()
             .map_err(FileError::at("write", &self.path))
     }
+}
+
+/// The one writer's error as this module's: its cause kept, the path named once.
+fn safe_error(action: &'static str, path: &Path, e: shards::FileError) -> FileError {
+    let source = match e {
+        shards::FileError::Read { source, .. } | shards::FileError::Write { source, .. } => source,
+        shards::FileError::NotRegular { kind, .. } => io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {kind}, not a regular file: refused (remove it)"),
+        ),
+    };
+    FileError::at(action, path)(source)
 }
 
 fn quote(field: &str) -> String {

@@ -102,7 +102,10 @@ pub fn draw(path: &Path, title: &str, cells: &[Cell<'_>]) -> PlotResult {
     let rows = cells.len().div_ceil(COLUMNS).max(1);
     let width = CELL.0 * COLUMNS as u32;
     let height = HEADER + CELL.1 * rows as u32;
-    let root = SVGBackend::new(path, (width, height)).into_drawing_area();
+    crate::plot::svg_file(path, (width, height), |root| draw_on(root, title, cells))
+}
+
+fn draw_on(root: &crate::plot::Svg<'_>, title: &str, cells: &[Cell<'_>]) -> PlotResult {
     root.fill(&WHITE)?;
     root.draw(&Text::new(
         title.to_string(),
@@ -145,5 +148,5 @@ pub fn draw(path: &Path, title: &str, cells: &[Cell<'_>]) -> PlotResult {
             ("sans-serif", 13).into_font(),
         ))?;
     }
-    root.present()
+    Ok(())
 }

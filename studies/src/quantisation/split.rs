@@ -149,7 +149,9 @@ impl Compact {
                 _ => take(bytes)?,
             };
             if usize::from(chosen) >= edges {
-                return Err(SplitError::Body("a column's move that is not an edge of the cage"));
+                return Err(SplitError::Body(
+                    "a column's move that is not an edge of the cage",
+                ));
             }
             let lost = match judgement.diverges() {
                 true => f64::from_bits(u64::from_le_bytes(take(bytes)?)),
@@ -367,9 +369,10 @@ pub fn merge(
     let edges: Vec<Edge> = size.edges().collect();
     // A count no body can hold (2^62, its hash recomputed) is refused before any capacity
     // is asked for it.
-    if parts.iter().any(|p| {
-        p.decisions > (p.records().len() / Compact::least_bytes(columns)) as u64
-    }) {
+    if parts
+        .iter()
+        .any(|p| p.decisions > (p.records().len() / Compact::least_bytes(columns)) as u64)
+    {
         return Err(SplitError::Body("more decisions than its bytes can hold"));
     }
     let held: usize = parts.iter().map(|p| p.decisions as usize).sum();
@@ -453,7 +456,10 @@ mod tests {
         let size = Size::new(3).unwrap();
         let merged = |part: SplitPart| {
             let part = SplitPart::from_bytes(&part.into_bytes()).unwrap();
-            merge(size, &[10], 1, 1, &[part]).map(|_| ()).unwrap_err().to_string()
+            merge(size, &[10], 1, 1, &[part])
+                .map(|_| ())
+                .unwrap_err()
+                .to_string()
         };
         let mut huge = SplitPart::new();
         huge.decisions = 1 << 62;
