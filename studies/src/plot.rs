@@ -479,7 +479,7 @@ pub fn lines(path: &Path, title: Title<'_>, panels: &[Panel<'_>]) -> PlotResult 
 }
 
 fn lines_on(root: &Svg<'_>, width: u32, title: Title<'_>, panels: &[Panel<'_>]) -> PlotResult {
-    let area = titled(&root, title)?;
+    let area = titled(root, title)?;
     let (charts, legend_area) = area.split_horizontally(width - LEGEND);
     let cells = charts.split_evenly((1, panels.len().max(1)));
     let mut legend: Vec<&Series> = Vec::new();
