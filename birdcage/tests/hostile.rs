@@ -256,3 +256,42 @@ fn a_study_does_not_overwrite_a_report_without_force() {
     );
     assert!(other.join("notes.txt").exists());
 }
+
+/// Issue 62: `birdcage links` writes its list and JSON through the one writer. A link planted
+/// at `links-6.txt` to a file of the victim's leaves that file as it was; a FIFO at
+/// `links-6.json` is refused in one line, naming it, instead of hanging the run.
+#[test]
+fn links_write_through_no_link_and_refuse_a_fifo() {
+    if !support::nauty() {
+        return;
+    }
+    let dir = scratch_dir("links-writer");
+    let out = dir.to_str().unwrap();
+    let victim = scratch_file("links-victim", "the victim's notes\n");
+    std::os::unix::fs::symlink(&victim, dir.join("links-6.txt")).unwrap();
+    let ran = birdcage_within(
+        &["links", "--vertices", "6", "--out", out],
+        Duration::from_secs(30),
+    );
+    let err = String::from_utf8_lossy(&ran.stderr);
+    assert_eq!(ran.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("links-6.txt is a symbolic link, not a regular file"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap(),
+        "the victim's notes\n"
+    );
+    // Refused before the search ran: nothing of the report was written.
+    assert!(!dir.join("links-6.json").exists());
+    std::fs::remove_file(dir.join("links-6.txt")).unwrap();
+    let fifo = dir.join("links-6.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    assert_refused_in_time(
+        &["links", "--vertices", "6", "--out", out],
+        "links-6.json is a FIFO, not a regular file",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

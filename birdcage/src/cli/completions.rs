@@ -66,7 +66,7 @@ impl ManCmd {
         }
         for (name, roff) in &pages {
             let path = dir.join(name);
-            std::fs::write(&path, roff).with_context(|| format!("{}", path.display()))?;
+            shards::safe::write_file(&path, roff).with_context(|| format!("{}", path.display()))?;
         }
         Ok(format!(
             "{} man pages written to {} (birdcage.1 and one a subcommand)\n",

@@ -100,6 +100,11 @@ impl Cmd {
             return self.report(&parts, None).map(Reply::done);
         };
         studies::report::Output::new(dir)?;
+        // Every file the report writes is checked before the search runs: a link, FIFO or
+        // folder at one of them is named now, not after minutes of work and half a report.
+        for name in output_names(n) {
+            shards::safe::replaceable(&dir.join(&name))?;
+        }
         let dir = shard::absolute(dir)?;
         let mut args = vec!["links".to_string(), "--vertices".into(), n.to_string()];
         // Each shard's task refuses a geng without the hook too.
@@ -557,14 +562,27 @@ fn reductions_text(r: Reductions) -> String {
     }
 }
 
+/// The files [`write_outputs`] writes for `n` vertices: JSON, list, weak and strong sheets.
+fn output_names(n: usize) -> [String; 4] {
+    [
+        format!("links-{n}.json"),
+        format!("links-{n}.txt"),
+        format!("links-{n}-weak.svg"),
+        format!("links-{n}-strong.svg"),
+    ]
+}
+
 /// report.json, links.txt (`graph6 0 1` per line, weak then strong) and the SVG sheets.
 fn write_outputs(dir: &Path, report: &Report, json: &str) -> Result<()> {
     let n = report.vertices;
+    let [json_name, list_name, weak_name, strong_name] = output_names(n);
     let write = |name: &str, text: &str| {
         let path = dir.join(name);
-        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+        // The one writer: no link followed, a FIFO refused, whole or not at all.
+        shards::safe::write_file(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))
     };
-    write(&format!("links-{n}.json"), json)?;
+    write(&json_name, json)?;
     let mut lines = String::from(
         "# minimal weak links, then minimal strong links on one vertex fewer: graph6 s t\n",
     );
@@ -574,7 +592,7 @@ fn write_outputs(dir: &Path, report: &Report, json: &str) -> Result<()> {
     for s in &report.strong {
         lines += &format!("strong {} 0 1\n", s.0);
     }
-    write(&format!("links-{n}.txt"), &lines)?;
+    write(&list_name, &lines)?;
     const MAX_DRAWN: usize = 9;
     if n <= MAX_DRAWN && !report.weak.is_empty() {
         let drawn: Vec<Link> = report.weak.iter().map(|w| w.link.link()).collect();
@@ -592,7 +610,7 @@ fn write_outputs(dir: &Path, report: &Report, json: &str) -> Result<()> {
                 ),
             })
             .collect();
-        let path = dir.join(format!("links-{n}-weak.svg"));
+        let path = dir.join(&weak_name);
         studies::sheet::draw(
             &path,
             &format!(
@@ -616,7 +634,7 @@ fn write_outputs(dir: &Path, report: &Report, json: &str) -> Result<()> {
                 caption: c.0.to_string(),
             })
             .collect();
-        let path = dir.join(format!("links-{n}-strong.svg"));
+        let path = dir.join(&strong_name);
         studies::sheet::draw(
             &path,
             &format!(
