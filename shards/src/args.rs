@@ -37,13 +37,16 @@ pub struct ShardArgs {
     #[arg(long, requires = "out")]
     pub status: bool,
     /// Under --slurm, the partition (default: the cluster's).
-    #[arg(long, value_name = "NAME", requires = "slurm")]
+    #[arg(long, value_name = "NAME", requires = "slurm",
+          value_parser = slurm_value(crate::slurm::valid_partition, crate::slurm::PARTITION_FORMS))]
     pub partition: Option<String>,
     /// Under --slurm, time limit per task ([D-]HH:MM:SS).
-    #[arg(long, value_name = "TIME", requires = "slurm", default_value = DEFAULT_TIME)]
+    #[arg(long, value_name = "TIME", requires = "slurm", default_value = DEFAULT_TIME,
+          value_parser = slurm_value(crate::slurm::valid_time, crate::slurm::TIME_FORMS))]
     pub time: String,
     /// Under --slurm, memory per task (e.g. 512M, 2G).
-    #[arg(long, value_name = "MEM", requires = "slurm", default_value = DEFAULT_MEM)]
+    #[arg(long, value_name = "MEM", requires = "slurm", default_value = DEFAULT_MEM,
+          value_parser = slurm_value(crate::slurm::valid_mem, crate::slurm::MEM_FORMS))]
     pub mem: String,
     /// Under --slurm, CPUs per task (a study shard uses as many threads).
     #[arg(long, value_name = "N", requires = "slurm", default_value_t = 1,
@@ -53,6 +56,21 @@ pub struct ShardArgs {
     #[arg(long, value_name = "K", requires = "slurm", allow_negative_numbers = true,
           value_parser = whole::<u32>(1, MAX_SHARDS.into()))]
     pub at_once: Option<u32>,
+}
+
+/// A parser that takes a Slurm option's value only in the forms `valid` accepts (the same
+/// check [`Options::check`] makes before a script is written), naming them otherwise.
+fn slurm_value(
+    valid: fn(&str) -> bool,
+    forms: &'static str,
+) -> impl Fn(&str) -> Result<String, String> + Clone {
+    move |text: &str| {
+        if valid(text) {
+            Ok(text.to_string())
+        } else {
+            Err(format!("not a Slurm value (expected {forms})"))
+        }
+    }
 }
 
 /// Flags that make no mode together.

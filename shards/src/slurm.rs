@@ -51,6 +51,70 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// Each option as Slurm reads it, checked before any script is written: the values go
+    /// into `#SBATCH` lines, so a newline or a `;` would add lines or commands of the
+    /// caller's choosing to the job script.
+    pub fn check(&self) -> Result<(), SlurmError> {
+        let bad = |option: &'static str, value: &str, expected: &'static str| {
+            Err(SlurmError::BadOption {
+                option,
+                value: value.escape_debug().to_string(),
+                expected,
+            })
+        };
+        if !valid_time(&self.time) {
+            return bad("--time", &self.time, TIME_FORMS);
+        }
+        if !valid_mem(&self.mem) {
+            return bad("--mem", &self.mem, MEM_FORMS);
+        }
+        if let Some(p) = &self.partition
+            && !valid_partition(p)
+        {
+            return bad("--partition", p, PARTITION_FORMS);
+        }
+        Ok(())
+    }
+}
+
+/// What `--time` accepts, in words (Slurm's forms, sbatch(1)).
+pub const TIME_FORMS: &str = "MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES or DAYS-HOURS:MINUTES:SECONDS, in digits";
+/// What `--mem` accepts, in words.
+pub const MEM_FORMS: &str = "a whole number, optionally followed by K, M, G or T (512M, 2G)";
+/// What `--partition` accepts, in words.
+pub const PARTITION_FORMS: &str =
+    "partition names of letters, digits, `_`, `-` and `.`, separated by commas";
+
+/// Whether `text` is one of Slurm's time forms ([`TIME_FORMS`]).
+pub fn valid_time(text: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit());
+    let (days, rest) = match text.split_once('-') {
+        Some((d, rest)) => (Some(d), rest),
+        None => (None, text),
+    };
+    let parts: Vec<&str> = rest.split(':').collect();
+    // MM, MM:SS, HH:MM:SS; after `D-`: HH, HH:MM, HH:MM:SS.
+    days.is_none_or(digits) && parts.len() <= 3 && parts.iter().all(|p| digits(p))
+}
+
+/// Whether `text` is a memory size Slurm reads ([`MEM_FORMS`]).
+pub fn valid_mem(text: &str) -> bool {
+    let number = text.strip_suffix(['K', 'M', 'G', 'T']).unwrap_or(text);
+    !number.is_empty() && number.len() <= 12 && number.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `text` is a list of partition names ([`PARTITION_FORMS`]).
+pub fn valid_partition(text: &str) -> bool {
+    text.split(',').all(|name| {
+        !name.is_empty()
+            && name.len() <= 64
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b))
+    })
+}
+
 /// The default `--time` per task: a links shard on 12 vertices (4096 shards) takes about
 /// 70 core-seconds… minutes on today's code, a study shard at M=4 seconds; an hour is room.
 pub const DEFAULT_TIME: &str = "01:00:00";
@@ -85,6 +149,16 @@ pub enum SlurmError {
     /// The folder holds shards that no resubmission can fix (another job's, or copies).
     #[error(transparent)]
     Shards(#[from] ShardError),
+    /// An option Slurm would not read, or that would add lines to the job script.
+    #[error("{option} \"{value}\": not a Slurm value (expected {expected})")]
+    BadOption {
+        /// `--time`, `--mem` or `--partition`.
+        option: &'static str,
+        /// The value given, escaped.
+        value: String,
+        /// The forms it may take.
+        expected: &'static str,
+    },
     /// A path Slurm's `#SBATCH` lines cannot carry.
     #[error("{}: a folder for --slurm must have no spaces, quotes or newlines in its path", .0.display())]
     Path(PathBuf),
@@ -621,6 +695,7 @@ pub fn submit(
     options: &Options,
     dry_run: bool,
 ) -> Result<Submission, SlurmError> {
+    options.check()?;
     let text = dir.to_string_lossy();
     if text
         .chars()
@@ -771,6 +846,60 @@ fn job_id(out: &str) -> Result<String, SlurmError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 62: `--mem`, `--partition` and `--time` went raw into `#SBATCH` lines, so a
+    /// newline or `;` added lines to the job script. Slurm's own forms pass; anything else is
+    /// refused, naming the option, before a script is written (no folder is even read).
+    #[test]
+    fn slurm_options_are_checked_before_any_script_is_written() {
+        for time in ["60", "30:00", "01:00:00", "2-0", "2-12:30", "1-00:00:00"] {
+            assert!(valid_time(time), "{time}");
+        }
+        for time in [
+            "",
+            "1:2:3:4",
+            "1-2-3",
+            "01:00:00\n#SBATCH --uid=0",
+            "1;rm",
+            "1h",
+            "-5",
+        ] {
+            assert!(!valid_time(time), "{time:?}");
+        }
+        for mem in ["1G", "512M", "2048", "4T"] {
+            assert!(valid_mem(mem), "{mem}");
+        }
+        for mem in ["", "G", "1GB", "1G\n", "1G;", "-1G", "1.5G"] {
+            assert!(!valid_mem(mem), "{mem:?}");
+        }
+        for p in ["debug", "gpu,cpu", "long-2.x"] {
+            assert!(valid_partition(p), "{p}");
+        }
+        for p in [
+            "",
+            "a,,b",
+            "debug\n#SBATCH --wrap=id",
+            "a;b",
+            "a b",
+            "$(id)",
+        ] {
+            assert!(!valid_partition(p), "{p:?}");
+        }
+        let job = Job::new("demo", &1, "1", vec!["prog".into()]);
+        let options = Options {
+            mem: "1G\n#SBATCH --wrap=touch /tmp/owned".into(),
+            ..Options::default()
+        };
+        let e = submit(Path::new("/nonexistent/folder"), &job, 2, &options, true)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "--mem \"1G\\n#SBATCH --wrap=touch /tmp/owned\": not a Slurm value (expected {MEM_FORMS})"
+            )
+        );
+    }
 
     #[test]
     fn ranges_compress_runs() {
