@@ -332,10 +332,11 @@ fn queue(arrays: &[&str]) -> Result<BTreeMap<(String, u32), Queued>, SlurmError>
     Ok(tasks)
 }
 
-/// Whether job `id` (not an array) is in the queue.
-fn in_queue(id: &str) -> Result<bool, SlurmError> {
-    let out = run("squeue", &["--me", "-h", "-o", "%i"].map(String::from))?;
-    Ok(out.lines().any(|l| l.trim() == id))
+/// Whether job `id` (not an array) is in the queue as this user's job named `name`: only such
+/// a job is cancelled, whatever the record (read from a shared folder) says its id is.
+fn in_queue(id: &str, name: &str) -> Result<bool, SlurmError> {
+    let out = run("squeue", &["--me", "-h", "-o", "%i|%j"].map(String::from))?;
+    Ok(out.lines().any(|l| l.trim() == format!("{id}|{name}")))
 }
 
 /// A shard's state.
@@ -533,7 +534,7 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
         };
     }
     let merge = match record.submissions.last() {
-        Some(s) if note.is_none() => in_queue(&s.merge)?.then(|| s.merge.clone()),
+        Some(s) if note.is_none() => in_queue(&s.merge, &format!("{}-merge", job.name))?.then(|| s.merge.clone()),
         _ => None,
     };
     Ok(Status {
@@ -765,7 +766,7 @@ pub fn submit(
     }
     // A merge job of an earlier submission still waiting: the new one replaces it.
     if let Some(last) = record.submissions.last()
-        && in_queue(&last.merge)?
+        && in_queue(&last.merge, &format!("{}-merge", job.name))?
     {
         run("scancel", std::slice::from_ref(&last.merge))?;
     }
