@@ -404,13 +404,16 @@ pub struct Status {
     pub note: Option<String>,
     /// The merge job in the queue, if any.
     pub merge: Option<String>,
+    /// Files that refuse the merge whatever is run (a second copy of a shard, another job's
+    /// shard): the merge's own message for each. While there are any the folder is not done.
+    pub blocking: Vec<String>,
 }
 
 impl Status {
     /// Whether every shard's whole file is in the folder: what a script waiting on
     /// `--status` gates on (the CLIs exit non-zero otherwise).
     pub fn all_done(&self) -> bool {
-        self.shards.iter().all(|(_, s)| matches!(s, State::Done))
+        self.blocking.is_empty() && self.shards.iter().all(|(_, s)| matches!(s, State::Done))
     }
 
     /// The shards in a state, by its word (`done`, `running`, `failed`, `missing`).
@@ -438,6 +441,9 @@ impl Status {
             out += &format!("; merge job {m} queued");
         }
         out += "\n";
+        for why in &self.blocking {
+            out += &format!("the merge refuses: {why}\n");
+        }
         if let Some(note) = &self.note {
             out += note;
             out += "\n";
@@ -467,14 +473,19 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
         ),
     };
     let mut refused: BTreeMap<u32, String> = BTreeMap::new();
+    let mut blocking = Vec::new();
     for e in &survey.refused {
-        if let ShardError::Corrupt { path, why, .. } = e {
-            // The corrupt file's shard, from its name.
-            if let Some(id) = crate::file::id_from_name(path, job)
-                && id.count == count
-            {
-                refused.insert(id.index, why.clone());
+        match e {
+            // The corrupt file's shard, from its name: running it again mends it.
+            ShardError::Corrupt { path, why, .. } => {
+                if let Some(id) = crate::file::id_from_name(path, job)
+                    && id.count == count
+                {
+                    refused.insert(id.index, why.clone());
+                }
             }
+            // A copy or another job's shard: no run mends it, so it is said as the merge says it.
+            other => blocking.push(other.to_string()),
         }
     }
     let mut shards = Vec::new();
@@ -534,13 +545,16 @@ pub fn status(dir: &Path, job: &Job, count: u32) -> Result<Status, SlurmError> {
         };
     }
     let merge = match record.submissions.last() {
-        Some(s) if note.is_none() => in_queue(&s.merge, &format!("{}-merge", job.name))?.then(|| s.merge.clone()),
+        Some(s) if note.is_none() => {
+            in_queue(&s.merge, &format!("{}-merge", job.name))?.then(|| s.merge.clone())
+        }
         _ => None,
     };
     Ok(Status {
         shards,
         note,
         merge,
+        blocking,
     })
 }
 

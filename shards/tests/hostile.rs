@@ -361,3 +361,76 @@ fn a_shard_another_user_could_have_written_changes_no_plan() {
         "{e}"
     );
 }
+
+/// Issue 62: `--status` said "4 done" (exit 0) over a second copy of a shard that `--merge`
+/// refuses. Over every refusal case, the status is all done exactly when the merge passes,
+/// and a status that is not done says why the merge refuses.
+#[test]
+fn status_and_merge_agree_on_every_folder() {
+    use std::os::unix::fs::PermissionsExt;
+    let _serial = serial();
+    let job = job();
+    let other = Job::new(
+        "demo",
+        &serde_json::json!({ "seed": 2 }),
+        "1",
+        vec!["prog".into()],
+    );
+    let whole = |dir: &Path| {
+        for k in 1..=2 {
+            write_shard(dir, &job, id(k, 2), format!("body {k}").as_bytes()).unwrap();
+        }
+    };
+    type Case = (&'static str, fn(&Path, &Job, &Job));
+    let cases: [Case; 6] = [
+        ("whole", |_, _, _| {}),
+        ("one missing", |dir, job, _| {
+            fs::remove_file(shard_path(dir, job, id(2, 2))).unwrap();
+        }),
+        ("a second copy of a shard", |dir, job, _| {
+            fs::copy(shard_path(dir, job, id(1, 2)), dir.join("demo.copy.shard")).unwrap();
+        }),
+        ("one cut short", |dir, job, _| {
+            let path = shard_path(dir, job, id(2, 2));
+            let text = fs::read(&path).unwrap();
+            fs::write(&path, &text[..text.len() - 1]).unwrap();
+        }),
+        ("another spec's shard beside them", |dir, _, other| {
+            let tmp = tempfile::tempdir().unwrap();
+            write_shard(tmp.path(), other, id(1, 2), b"x").unwrap();
+            fs::copy(
+                shard_path(tmp.path(), other, id(1, 2)),
+                dir.join("demo.other.shard"),
+            )
+            .unwrap();
+        }),
+        ("one writable by others", |dir, job, _| {
+            let path = shard_path(dir, job, id(1, 2));
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o666)).unwrap();
+        }),
+    ];
+    for (name, spoil) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        whole(dir.path());
+        spoil(dir.path(), &job, &other);
+        let merged = drive(dir.path(), &job, &Mode::Merge(Some(2)), run, merge);
+        let Ok(Outcome::Status(status)) =
+            drive(dir.path(), &job, &Mode::Status(Some(2)), run, merge)
+        else {
+            panic!("{name}: no status");
+        };
+        assert_eq!(
+            status.all_done(),
+            merged.is_ok(),
+            "{name}: {}",
+            status.text(&job, dir.path())
+        );
+        if let Err(e) = merged {
+            let text = status.text(&job, dir.path());
+            let said = text.contains("the merge refuses")
+                || text.contains("missing")
+                || text.contains("its file is refused");
+            assert!(said, "{name}: the merge says `{e}`, the status:\n{text}");
+        }
+    }
+}
