@@ -1,10 +1,25 @@
-//! Exact (Clopper-Pearson) 95 % intervals of a campaign's class counts: a count of 0 in N
-//! trials is not a rate of 0, and its upper bound (about 3/N) is what a campaign measured.
+//! Exact (Clopper-Pearson) 95 % intervals of a campaign's class counts, and for a count of 0
+//! in N trials, which is not a rate of 0, its one-sided 95 % upper bound, 1 - 0.05^(1/N),
+//! about 3/N (the "rule of three"): what a campaign that saw none can claim. The two-sided
+//! interval's upper end, 1 - 0.025^(1/N) (about 3.7/N), is a one-sided 97.5 % bound, which
+//! the tables once called "the 95 % upper bound" (issue 62).
 
 use statrs::distribution::{Beta, ContinuousCDF};
 
 /// Half the 5 % a 95 % interval leaves out, on each side.
 const TAIL: f64 = 0.025;
+
+/// What a one-sided 95 % bound leaves out.
+const ONE_SIDED: f64 = 0.05;
+
+/// The one-sided 95 % upper bound of a rate of which `total` trials saw none:
+/// 1 - 0.05^(1/N), the Clopper-Pearson bound's closed form at 0. 1 for no trials.
+pub fn upper_bound_of_none(total: u64) -> f64 {
+    if total == 0 {
+        return 1.0;
+    }
+    1.0 - ONE_SIDED.powf(1.0 / total as f64)
+}
 
 /// The 95 % Clopper-Pearson interval of `count` events in `total` trials, as fractions:
 /// the beta distribution's quantiles (Clopper and Pearson, Biometrika 26, 1934). `(0, 1)`
@@ -39,11 +54,12 @@ fn percent(fraction: f64) -> String {
     format!("{p:.decimals$}")
 }
 
-/// `count` with its interval in percent: `0 (≤ 0.15 %)`, `12 (0.62–2.1 %)`.
+/// `count` with its two-sided 95 % interval in percent, `12 (0.62–2.1 %)`, or for none its
+/// one-sided 95 % upper bound, `0 (≤ 0.015 %)`.
 pub fn with_interval(count: u64, total: u64) -> String {
     let (low, high) = clopper_pearson(count, total);
     if count == 0 {
-        format!("{count} (≤ {} %)", percent(high))
+        format!("{count} (≤ {} %)", percent(upper_bound_of_none(total)))
     } else {
         format!("{count} ({}–{} %)", percent(low), percent(high))
     }
@@ -78,7 +94,14 @@ mod tests {
 
     #[test]
     fn a_count_is_written_with_its_interval() {
-        assert_eq!(with_interval(0, 20_000), "0 (≤ 0.018 %)");
+        // The one-sided Clopper-Pearson bound at 0 is the Beta(1, N) quantile at 95 %: the
+        // closed form checked against statrs' quantile, not against itself.
+        assert_eq!(with_interval(0, 20_000), "0 (≤ 0.015 %)");
+        for n in [1, 10, 20_000] {
+            let beta = Beta::new(1.0, n as f64).unwrap().inverse_cdf(0.95);
+            assert!((upper_bound_of_none(n) - beta).abs() < 1e-9, "{n}");
+        }
+        assert_eq!(with_interval(0, 10_000), "0 (≤ 0.030 %)");
         assert_eq!(with_interval(5, 10), "5 (19–81 %)");
         assert_eq!(with_interval(1, 100), "1 (0.025–5.4 %)");
     }
