@@ -3,7 +3,6 @@
 //! (`--stage hil --probe virtual`), the board faults made at register level, written as
 //! `board-faults.csv` and `board-faults.md`.
 
-use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
 use bench::DefectTarget;
@@ -13,7 +12,8 @@ use shards::{Mode, Outcome};
 
 use super::{FailOn, Run, shard};
 use crate::exit::Verdict;
-use crate::{STOP, progress, tick};
+use crate::progress::{progress, tick};
+use crate::stop;
 
 /// One progress bar per board size, as a fault campaign moves from one to the next.
 #[derive(Default)]
@@ -69,8 +69,7 @@ impl Run {
             );
         }
         let sizes = spec.fault_sizes()?;
-        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        stop::on_signals();
         let fail_on = self.fail_on.clone().unwrap_or_else(|| FailOn::of(&[]));
         if virtual_board {
             fail_on.check(&bench::BoardVerdict::WORDS, "faults (on the virtual board)")?;
@@ -124,7 +123,7 @@ impl Run {
     fn fault_job(&self, profile: &'static boards::Profile) -> anyhow::Result<shards::Job> {
         bench::shard::folder(&self.out)?;
         let depends = self.spec.depends(profile, None)?;
-        Ok(self.spec.job(&depends, self.command()?, crate::VERSION))
+        Ok(self.spec.job(&depends, self.command()?, crate::version::VERSION))
     }
 
     /// What every suite of the campaign's JUnit carries: the board, its seed and the probe.
@@ -146,10 +145,10 @@ impl Run {
             md.with_context(|| format!("cannot write the report in {}", self.out.display()))?;
         out!("{md}");
         outln!("Report: {}", self.out.display());
-        if STOP.load(Ordering::SeqCst) {
+        if stop::stopped() {
             bail!(
                 "stopped ({}); the faults finished are in {}",
-                crate::STOP_SIGNALS,
+                crate::stop::STOP_SIGNALS,
                 self.out.display()
             );
         }

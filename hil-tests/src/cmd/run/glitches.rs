@@ -4,7 +4,6 @@
 //! `--slurm`, `--status` (bench's `shard::glitches`); the one-process run stores its trials
 //! in chunks as it goes, so that `--resume` goes on after a kill.
 
-use std::sync::atomic::Ordering;
 
 use anyhow::bail;
 use bench::faults::glitches::GlitchClass;
@@ -13,7 +12,8 @@ use shards::{Mode, Outcome, ShardId};
 
 use super::{FailOn, Run, shard};
 use crate::exit::Verdict;
-use crate::{STOP, progress, tick};
+use crate::progress::{progress, tick};
+use crate::stop;
 
 impl Run {
     pub(super) fn glitches(
@@ -72,10 +72,9 @@ impl Run {
         let job = spec.job(
             &spec.depends(profile, None)?,
             self.command()?,
-            crate::VERSION,
+            crate::version::VERSION,
         );
-        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        stop::on_signals();
         let mut merged = None;
         let mut merge = |bodies: Vec<Vec<u8>>| -> anyhow::Result<String> {
             let judge = |c: &bench::faults::glitches::Campaign| {
@@ -182,11 +181,11 @@ impl Run {
             );
             if let Err(e) = stored {
                 bar.finish_and_clear();
-                if STOP.load(Ordering::SeqCst) {
+                if stop::stopped() {
                     bail!(
                         "stopped ({}) after {before} of {trials} trials; `--resume` goes on \
                          from them ({})",
-                        crate::STOP_SIGNALS,
+                        crate::stop::STOP_SIGNALS,
                         self.out.display()
                     );
                 }

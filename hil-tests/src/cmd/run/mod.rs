@@ -1,7 +1,6 @@
 //! `hil-tests run`: a scenario on a target, written to a report as it goes.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
 
@@ -14,7 +13,8 @@ use indicatif::HumanCount;
 
 use super::calibrate::calibrate;
 use crate::exit::Verdict;
-use crate::{STOP, STOP_SIGNALS, progress, tick};
+use crate::progress::{progress, tick};
+use crate::stop::{self, STOP_SIGNALS};
 
 mod fail_on;
 mod faults;
@@ -163,8 +163,7 @@ impl Run {
         if scenario.is_guided() {
             return self.guided(target, profile, &scenario, &mut report);
         }
-        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        stop::on_signals();
         let bar = progress("", "games", scenario.games.len());
         let played = campaign(
             target,
@@ -338,9 +337,8 @@ impl Run {
             elf_sha256: depends.elf_sha256.clone(),
         };
         bench::shard::folder(&self.out)?;
-        let job = self.spec.job(&depends, self.command()?, crate::VERSION);
-        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        let job = self.spec.job(&depends, self.command()?, crate::version::VERSION);
+        stop::on_signals();
         let size = scenario.size;
         let mut connect = |seed: Option<u64>| -> anyhow::Result<Box<dyn Target>> {
             Ok(self.open(profile, base, size, seed, false)?.into_target())
