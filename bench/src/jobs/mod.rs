@@ -20,6 +20,8 @@ pub mod faults;
 pub mod games;
 #[cfg(feature = "probe")]
 pub mod glitches;
+#[cfg(test)]
+mod tests;
 
 /// A long run in shards, as the command line drives it: shard K is a pure function of (the
 /// run's spec, K), and the merge writes the report a one-process run writes.
