@@ -168,7 +168,7 @@ impl Campaign for BoardFaultsJob {
     ) -> Result<Self, JobError> {
         // One size: `RunSpec::fault_sizes` gives the virtual board M=4 or the one asked.
         let Some(&size) = spec.fault_sizes()?.first() else {
-            unreachable!("the board-fault campaign has a board size to play");
+            return Err(JobError::NoSize);
         };
         let elf = spec.config.board_elf()?;
         Ok(BoardFaultsJob {

@@ -220,6 +220,9 @@ pub enum JobError {
         /// The report folder.
         dir: PathBuf,
     },
+    /// A campaign with no board size to play.
+    #[error("the board-fault campaign has no board size to play")]
+    NoSize,
     /// A file of an earlier report that `--force` could not remove.
     #[error("cannot remove {}: {error}", .path.display())]
     Remove {
