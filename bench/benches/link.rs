@@ -7,7 +7,10 @@
 
 use std::time::Duration;
 
-use bench::{Pil, PilOptions, PilTarget, Polling, RttPil, Target};
+use bench::{
+    PilOptions, Target, target::pil::Pil, target::pil::PilTarget, target::pil::RttPil,
+    target::retry::Polling,
+};
 use criterion::{Criterion, criterion_group, criterion_main};
 use firmware::protocol::Command;
 use heuristic::Size;

@@ -4,8 +4,8 @@
 use std::process::Command;
 
 use bench::{
-    Calibration, CalibrationError, Report, ReportError, Scenario, Sil, calibrate, calibrate_report,
-    observations,
+    Report, ReportError, Scenario, Sil, calibrate::Calibration, calibrate::CalibrationError,
+    calibrate::calibrate, calibrate::calibrate_report, calibrate::observations,
 };
 use heuristic::{Edge, Size};
 

@@ -5,7 +5,10 @@
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
-use bench::{FaultRun, Kind, Sil, Trial, Verdict, fault_campaign, fault_rows};
+use bench::{
+    Sil, faults::FaultRun, faults::Trial, faults::Verdict, faults::fault_campaign,
+    faults::kinds::Kind, faults::table::fault_rows,
+};
 use heuristic::{Edge, Model, Node, Position, Side, Size};
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;

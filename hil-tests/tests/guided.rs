@@ -2,8 +2,8 @@
 //! emulated cage (clumsy ones, in one test: a cage of the test's own).
 
 use bench::{
-    Cage, Class, Console, GuidedError, Report, Scenario, Sil, Stage, Target, TargetError, guided,
-    header,
+    Cage, Class, Report, Scenario, Sil, Stage, Target, TargetError, header, run::guided::Console,
+    run::guided::GuidedError, run::guided::guided,
 };
 use emulator::emulated::EmulatedCage;
 use firmware::protocol::{Command, Reply};

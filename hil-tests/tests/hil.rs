@@ -7,10 +7,10 @@
 #[test]
 #[ignore = "a board: set BIRDCAGE_HIL_PROBE and BIRDCAGE_HIL_ELF, then run with --ignored"]
 fn hil_campaign_on_a_connected_board() {
-    let probe = bench::probe_request().unwrap_or_else(|| {
+    let probe = bench::target::hil::probe_request().unwrap_or_else(|| {
         panic!(
             "no probe attached: set {} to the probe or chip",
-            bench::PROBE_ENV
+            bench::target::hil::PROBE_ENV
         )
     });
     campaign(&probe);

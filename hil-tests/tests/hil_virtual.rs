@@ -111,12 +111,12 @@ fn a_hung_board_reset_by_its_watchdog_is_named_as_such_not_as_a_lost_target() {
     // `hang`: the self-check's entry branches to itself at the game's first press, the main
     // loop stops feeding the IWDG, which resets the chip 1 s later; the firmware starts again
     // and writes its RTT control block anew, and RCC_CSR.IWDGRSTF says why.
-    let faults = [bench::BoardFaultCase {
+    let faults = [bench::faults::board::BoardFaultCase {
         spec: boards::virtual_board::BoardFault::Hang,
         what: "the firmware hangs at its first self-check".into(),
         check: "the watchdog".into(),
     }];
-    let run = bench::board_fault_campaign(
+    let run = bench::faults::board::board_fault_campaign(
         &mut |faults| bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults),
         NUCLEO,
         Size::M4,
@@ -223,7 +223,7 @@ fn an_elf_the_virtual_board_refuses_is_named_in_one_line() {
     );
     // The QEMU firmware (when CI names it) is not the board binary: it loads where the F446
     // has no flash.
-    if let Some(qemu) = std::env::var_os(bench::ELF_ENV).filter(|v| !v.is_empty()) {
+    if let Some(qemu) = std::env::var_os(bench::machine::ELF_ENV).filter(|v| !v.is_empty()) {
         let e = bench::virtual_board::connect(Path::new(&qemu), NUCLEO.name, None, None, &[])
             .unwrap_err();
         assert!(
@@ -275,13 +275,14 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
         "pll-stuck",
         "panic",
     ];
-    let faults: Vec<bench::BoardFaultCase> = bench::board_faults(NUCLEO)
-        .into_iter()
-        .filter(|f| kinds.contains(&f.spec.to_string().as_str()))
-        .collect();
+    let faults: Vec<bench::faults::board::BoardFaultCase> =
+        bench::faults::board::board_faults(NUCLEO)
+            .into_iter()
+            .filter(|f| kinds.contains(&f.spec.to_string().as_str()))
+            .collect();
     assert_eq!(faults.len(), kinds.len());
     let seed = Some(7);
-    let run = bench::board_fault_campaign(
+    let run = bench::faults::board::board_fault_campaign(
         &mut |faults| bench::virtual_board::connect(&elf, NUCLEO.name, seed, None, faults),
         NUCLEO,
         Size::M4,
@@ -336,10 +337,11 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
 fn board_fault_shards_merge_to_the_plain_campaigns_report() {
     let Some(elf) = ready() else { return };
     let kinds = ["adc-open:PA0", "adc-stuck:PA0:0", "led-dead:PC10", "panic"];
-    let faults: Vec<bench::BoardFaultCase> = bench::board_faults(NUCLEO)
-        .into_iter()
-        .filter(|f| kinds.contains(&f.spec.to_string().as_str()))
-        .collect();
+    let faults: Vec<bench::faults::board::BoardFaultCase> =
+        bench::faults::board::board_faults(NUCLEO)
+            .into_iter()
+            .filter(|f| kinds.contains(&f.spec.to_string().as_str()))
+            .collect();
     assert_eq!(faults.len(), kinds.len());
     let mut connect = |faults: &[boards::virtual_board::BoardFault]| {
         bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults)
@@ -349,13 +351,17 @@ fn board_fault_shards_merge_to_the_plain_campaigns_report() {
     for dir in [&one, &sharded] {
         std::fs::create_dir(dir).unwrap();
     }
-    let plain =
-        bench::board_fault_campaign(&mut connect, NUCLEO, Size::M4, &faults, &mut |_, _| {
-            std::ops::ControlFlow::Continue(())
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    bench::write_board_fault_report(&reference, &plain, NUCLEO.name, Some(7)).unwrap();
-    let campaign = bench::BoardFaults {
+    let plain = bench::faults::board::board_fault_campaign(
+        &mut connect,
+        NUCLEO,
+        Size::M4,
+        &faults,
+        &mut |_, _| std::ops::ControlFlow::Continue(()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    bench::faults::board::write_board_fault_report(&reference, &plain, NUCLEO.name, Some(7))
+        .unwrap();
+    let campaign = bench::shard::faults::BoardFaults {
         profile: NUCLEO,
         size: Size::M4,
         faults,
@@ -376,9 +382,20 @@ fn board_fault_shards_merge_to_the_plain_campaigns_report() {
             &job,
             &mode,
             |id| -> Result<Vec<u8>, Box<dyn std::error::Error>> {
-                campaign.run_shard(id, connect, &mut |_, _| std::ops::ControlFlow::Continue(()))
+                let part = campaign.run_shard::<Box<dyn std::error::Error>>(
+                    id,
+                    connect,
+                    &mut |_, _| std::ops::ControlFlow::Continue(()),
+                )?;
+                Ok(serde_json::to_vec(&part)?)
             },
-            |bodies| Ok(campaign.merge(dir, bodies)?),
+            |bodies| {
+                let parts = bodies
+                    .iter()
+                    .map(|body| serde_json::from_slice(body))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(campaign.write(dir, &campaign.run(parts)?)?)
+            },
         )
         .unwrap_or_else(|e| panic!("{e}"))
     };

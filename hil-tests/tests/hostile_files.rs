@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use bench::{PLOT, Report, SUMMARY_JSON, SUMMARY_MD, Scenario, Sil, header};
+use bench::{
+    Report, Scenario, Sil, header, report::PLOT, report::SUMMARY_JSON, report::SUMMARY_MD,
+};
 use heuristic::Size;
 
 mod common;
@@ -63,7 +65,7 @@ fn the_calibration_is_never_written_through_a_planted_link() {
     std::fs::write(&victim, b"keep me").unwrap();
     // The temporary name it once wrote through (`calibration.tmp`), then its own name.
     plant(dir.path(), "calibration.tmp", &victim);
-    bench::calibrate_report(dir.path(), None).unwrap();
+    bench::calibrate::calibrate_report(dir.path(), None).unwrap();
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
     assert!(
         std::fs::symlink_metadata(dir.path().join("calibration.json"))
@@ -71,7 +73,7 @@ fn the_calibration_is_never_written_through_a_planted_link() {
             .is_file()
     );
     let link = plant(dir.path(), "calibration.json", &victim);
-    let e = bench::calibrate_report(dir.path(), None)
+    let e = bench::calibrate::calibrate_report(dir.path(), None)
         .unwrap_err()
         .to_string();
     assert_eq!(

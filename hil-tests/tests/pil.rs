@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bench::{
-    Class, Lockstep, Lost, Pil, PilOptions, Predictor, Scenario, Script, Sil, Target, TargetError,
-    play_game,
+    Class, Lockstep, PilOptions, Predictor, Scenario, Sil, Target, TargetError,
+    run::game::play_game, run::scenario::Script, target::Lost, target::pil::Pil,
 };
 use emulator::emulated::Defect;
 use firmware::protocol::{Command, Reply};
@@ -32,7 +32,7 @@ fn agree(
     profile: &'static boards::Profile,
     scenario: &Scenario,
     seed: Option<u64>,
-) -> Option<(bench::Compared, bench::Tally)> {
+) -> Option<(bench::target::lockstep::Compared, bench::Tally)> {
     let sil = Sil::new(profile, scenario.size, seed).unwrap();
     let pil = pil(profile, scenario.size, seed)?;
     let mut both = Lockstep::new(sil, pil);
@@ -179,15 +179,15 @@ fn pil_finds_the_same_faults_as_sil() {
         };
         let mut sil = Sil::new(NUCLEO, size, None).unwrap();
         let go = &mut |_, _| std::ops::ControlFlow::Continue(());
-        let on_pil = bench::fault_campaign(&mut pil, NUCLEO, size, go).unwrap();
-        let on_sil = bench::fault_campaign(&mut sil, NUCLEO, size, go).unwrap();
+        let on_pil = bench::faults::fault_campaign(&mut pil, NUCLEO, size, go).unwrap();
+        let on_sil = bench::faults::fault_campaign(&mut sil, NUCLEO, size, go).unwrap();
         assert_eq!(on_pil.stage, bench::Stage::Pil);
         assert_eq!(on_pil.trials.len(), on_pil.planned);
         assert_eq!(on_pil.reference, on_sil.reference, "M={size}");
         assert_eq!(on_pil.trials, on_sil.trials, "M={size}");
         assert_eq!(
-            bench::fault_table(&on_pil.trials),
-            bench::fault_table(&on_sil.trials)
+            bench::faults::table::fault_table(&on_pil.trials),
+            bench::faults::table::fault_table(&on_sil.trials)
         );
     }
 }

@@ -1,6 +1,6 @@
 //! The report's plot: one point per step, coloured by class, the band as a line.
 
-use bench::{Class, PLOT, Report, Scenario, Sil, header};
+use bench::{Class, Report, Scenario, Sil, header, report::PLOT};
 use emulator::emulated::Defect;
 use heuristic::Size;
 

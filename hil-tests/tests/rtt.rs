@@ -6,7 +6,10 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use bench::{Class, Lockstep, PilOptions, Polling, RetryStats, RttPil, Scenario, Sil, Target};
+use bench::{
+    Class, Lockstep, PilOptions, Scenario, Sil, Target, target::pil::RttPil,
+    target::retry::Polling, target::retry::RetryStats,
+};
 use firmware::protocol::Command;
 use heuristic::Size;
 
@@ -34,7 +37,12 @@ fn agree(
     pil: RttPil,
     scenario: &Scenario,
     seed: Option<u64>,
-) -> (bench::Compared, bench::Tally, RetryStats, Vec<String>) {
+) -> (
+    bench::target::lockstep::Compared,
+    bench::Tally,
+    RetryStats,
+    Vec<String>,
+) {
     let sil = Sil::new(NUCLEO, scenario.size, seed).unwrap();
     let mut both = Lockstep::new(sil, pil);
     let dir = tempfile::tempdir().unwrap();

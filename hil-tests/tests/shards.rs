@@ -185,11 +185,11 @@ fn the_cage_fault_campaign_merged_from_shards_is_the_one_process_campaign() {
     let reference = tmp.path().join("reference");
     let profile = &boards::NUCLEO_F446RE;
     let mut sil = bench::Sil::new(profile, heuristic::Size::M3, Some(7)).unwrap();
-    let run = bench::fault_campaign(&mut sil, profile, heuristic::Size::M3, &mut |_, _| {
+    let run = bench::faults::fault_campaign(&mut sil, profile, heuristic::Size::M3, &mut |_, _| {
         std::ops::ControlFlow::Continue(())
     })
     .unwrap();
-    bench::write_fault_report(&reference, &[run], "nucleo-f446re", Some(7)).unwrap();
+    bench::faults::table::write_fault_report(&reference, &[run], "nucleo-f446re", Some(7)).unwrap();
     same_folders(&reference, &split);
 }
 

@@ -3,8 +3,9 @@
 use std::ops::ControlFlow;
 
 use bench::{
-    Class, Lost, Predictor, Report, Scenario, Script, Sil, Step, Target, TargetError, campaign,
-    decode_reply, encode_command, header, play_game,
+    Class, Predictor, Report, Scenario, Sil, Target, TargetError, campaign, check::Step,
+    decode_reply, encode_command, header, run::game::play_game, run::scenario::Script,
+    target::Lost,
 };
 use emulator::emulated::Defect;
 use firmware::protocol::{Command, Reply};

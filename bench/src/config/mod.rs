@@ -374,7 +374,7 @@ impl Config {
         #[cfg(feature = "probe")]
         {
             use crate::target::hil::{Hil, qemu, virtual_board};
-            let request = match &self.probe {
+            let probe = match &self.probe {
                 Some(Probe::Virtual) => {
                     let faults: &[boards::virtual_board::BoardFault] = if by_hand {
                         &[virtual_board::NO_FIXTURE]
@@ -394,12 +394,10 @@ impl Config {
                     let elf = self.qemu_elf()?;
                     return Ok(Box::new(qemu::connect(&elf, profile, base, size, seed)?));
                 }
-                Some(probe @ (Probe::Board(_) | Probe::Gdb(_) | Probe::Dap(_))) => {
-                    probe.to_string()
-                }
+                Some(probe @ (Probe::Board(_) | Probe::Gdb(_) | Probe::Dap(_))) => probe.clone(),
                 None => match (Probe::from_env(), profile.probe_rs_chip) {
-                    (Some(probe), _) => probe.to_string(),
-                    (None, Some(chip)) => chip.to_string(),
+                    (Some(probe), _) => probe,
+                    (None, Some(chip)) => Probe::Board(chip.to_string()),
                     (None, None) => {
                         return Err(ConfigError::NoChip {
                             board: profile.name,
@@ -409,7 +407,7 @@ impl Config {
                 },
             };
             let elf = self.elf.as_ref().ok_or(ConfigError::HilNeedsElf)?;
-            let mut board = Hil::connect(&request, profile, elf)?;
+            let mut board = Hil::connect_probe(&probe, profile, elf)?;
             // Lockstep needs SIL's noise per game: a DAP with a virtual board behind it (it
             // shows its LEDs); a real board's DAP server is refused by name.
             if self.compare_sil

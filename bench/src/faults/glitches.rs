@@ -85,7 +85,7 @@ impl GlitchClass {
         ["no-effect", "detected", "late", "silent", "stopped", "slow"];
 
     /// Its one word on a command line (`--fail-on late,silent`).
-    pub fn word(self) -> &'static str {
+    pub const fn word(self) -> &'static str {
         Self::WORDS[self as usize]
     }
 

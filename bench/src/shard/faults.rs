@@ -54,7 +54,7 @@ pub enum FaultShardError {
 
 /// What a shard of a fault campaign writes: its part of each size's campaign.
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct Body {
+pub struct Body {
     parts: Vec<FaultPart>,
 }
 
@@ -91,7 +91,7 @@ impl CageFaults {
         id: ShardId,
         connect: &mut dyn FnMut(Size) -> Result<Box<dyn DefectTarget>, E>,
         progress: &mut dyn FnMut(Size, usize, usize) -> ControlFlow<()>,
-    ) -> Result<Vec<u8>, E>
+    ) -> Result<Body, E>
     where
         E: From<FaultShardError>,
     {
@@ -124,19 +124,15 @@ impl CageFaults {
                 .into());
             }
         }
-        Ok(serde_json::to_vec(&body).expect("a shard's body serialises"))
+        Ok(body)
     }
 
     /// The campaigns from the shards' bodies (in shard order), each size's trials in fault
     /// order. A one-process run (one body) may stop early: its report is marked interrupted.
-    pub fn runs(&self, bodies: Vec<Vec<u8>>) -> Result<Vec<FaultRun>, FaultShardError> {
+    pub fn runs(&self, bodies: Vec<Body>) -> Result<Vec<FaultRun>, FaultShardError> {
         let count = bodies.len();
         let mut parts: Vec<(usize, FaultPart)> = Vec::new();
-        for (k, bytes) in bodies.iter().enumerate() {
-            let body: Body = serde_json::from_slice(bytes).map_err(|e| FaultShardError::Body {
-                shard: format!("{}/{count}", k + 1),
-                why: format!("not the bench's fault campaign ({e})"),
-            })?;
+        for (k, body) in bodies.into_iter().enumerate() {
             parts.extend(body.parts.into_iter().map(|p| (k, p)));
         }
         let mut runs = Vec::new();
@@ -186,11 +182,10 @@ impl CageFaults {
         Ok(runs)
     }
 
-    /// Writes `faults.csv` and `faults.md` in `dir` from the shards' bodies; returns the
-    /// Markdown.
-    pub fn merge(&self, dir: &Path, bodies: Vec<Vec<u8>>) -> Result<String, FaultShardError> {
-        let runs = self.runs(bodies)?;
-        write_fault_report(dir, &runs, &self.board_arg, self.board_seed).map_err(|error| {
+    /// Writes `faults.csv` and `faults.md` in `dir` from the campaigns merged
+    /// ([`CageFaults::runs`]); returns the Markdown.
+    pub fn write(&self, dir: &Path, runs: &[FaultRun]) -> Result<String, FaultShardError> {
+        write_fault_report(dir, runs, &self.board_arg, self.board_seed).map_err(|error| {
             FaultShardError::Write {
                 dir: dir.to_path_buf(),
                 error,
@@ -245,7 +240,7 @@ pub struct BoardFaults {
     /// The game's M.
     pub size: Size,
     /// The faults, in campaign order.
-    pub faults: Vec<crate::BoardFaultCase>,
+    pub faults: Vec<crate::faults::board::BoardFaultCase>,
     /// `--board` as given, for the report's title.
     pub board_arg: String,
     /// The board's parts seed.
@@ -264,13 +259,13 @@ impl BoardFaults {
             &[boards::virtual_board::BoardFault],
         ) -> Result<crate::Hil, crate::TargetError>,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-    ) -> Result<Vec<u8>, E>
+    ) -> Result<crate::faults::board::BoardFaultPart, E>
     where
         E: From<FaultShardError>,
     {
         let owns = |k: usize| id.owns(k as u64);
         let owned = (0..self.faults.len()).filter(|&k| owns(k)).count();
-        let part = crate::board_fault_campaign_part(
+        let part = crate::faults::board::board_fault_campaign_part(
             connect,
             self.profile,
             self.size,
@@ -287,26 +282,24 @@ impl BoardFaults {
             }
             .into());
         }
-        Ok(serde_json::to_vec(&part).expect("a shard's body serialises"))
+        Ok(part)
     }
 
     /// The campaign from the shards' bodies (in shard order), its trials in fault order. A
     /// one-process run (one body) may stop early: its report is marked interrupted.
-    pub fn run(&self, bodies: Vec<Vec<u8>>) -> Result<crate::BoardFaultRun, FaultShardError> {
+    pub fn run(
+        &self,
+        bodies: Vec<crate::faults::board::BoardFaultPart>,
+    ) -> Result<crate::faults::board::BoardFaultRun, FaultShardError> {
         let count = bodies.len();
         let mut parts = Vec::new();
-        for (k, bytes) in bodies.iter().enumerate() {
-            let part: crate::BoardFaultPart =
-                serde_json::from_slice(bytes).map_err(|e| FaultShardError::Body {
-                    shard: format!("{}/{count}", k + 1),
-                    why: format!("not the bench's board-fault campaign ({e})"),
-                })?;
+        for (k, part) in bodies.into_iter().enumerate() {
             if (part.size, part.planned) != (self.size.get(), self.faults.len())
-                || parts
-                    .first()
-                    .is_some_and(|(_, f): &(usize, crate::BoardFaultPart)| {
+                || parts.first().is_some_and(
+                    |(_, f): &(usize, crate::faults::board::BoardFaultPart)| {
                         f.reference != part.reference
-                    })
+                    },
+                )
             {
                 return Err(FaultShardError::Body {
                     shard: format!("{}/{count}", k + 1),
@@ -324,7 +317,7 @@ impl BoardFaults {
                 why: "no shard".into(),
             });
         };
-        Ok(crate::BoardFaultRun {
+        Ok(crate::faults::board::BoardFaultRun {
             size: first.size,
             reference: first.reference.clone(),
             trials: in_fault_order(
@@ -337,15 +330,17 @@ impl BoardFaults {
         })
     }
 
-    /// Writes `board-faults.csv` and `board-faults.md` in `dir` from the shards' bodies;
-    /// returns the Markdown.
-    pub fn merge(&self, dir: &Path, bodies: Vec<Vec<u8>>) -> Result<String, FaultShardError> {
-        let run = self.run(bodies)?;
-        crate::write_board_fault_report(dir, &run, &self.board_arg, self.board_seed).map_err(
-            |error| FaultShardError::Write {
+    /// Writes `board-faults.csv` and `board-faults.md` in `dir` from the campaign merged
+    /// ([`BoardFaults::run`]); returns the Markdown.
+    pub fn write(
+        &self,
+        dir: &Path,
+        run: &crate::faults::board::BoardFaultRun,
+    ) -> Result<String, FaultShardError> {
+        crate::faults::board::write_board_fault_report(dir, run, &self.board_arg, self.board_seed)
+            .map_err(|error| FaultShardError::Write {
                 dir: dir.to_path_buf(),
                 error,
-            },
-        )
+            })
     }
 }

@@ -94,9 +94,9 @@ struct BoardPart {
 /// game's lines once a shard gave them.
 type Merging = (Header, Option<RetryStats>, Vec<Option<Vec<String>>>);
 
-/// What a shard writes.
+/// What a shard writes: each board's part of it.
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct Body {
+pub struct Body {
     boards: Vec<BoardPart>,
 }
 
@@ -171,7 +171,7 @@ impl Games<'_> {
         id: ShardId,
         connect: &mut dyn FnMut(Option<u64>) -> Result<Box<dyn Target>, E>,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-    ) -> Result<Vec<u8>, E>
+    ) -> Result<Body, E>
     where
         E: From<GamesError>,
     {
@@ -207,24 +207,22 @@ impl Games<'_> {
                 games: collected.into_games(),
             });
         }
-        Ok(serde_json::to_vec(&body).expect("a shard's body serialises"))
+        Ok(body)
     }
 
     /// Writes the report of every board from the shards' bodies (in shard order), as the
     /// one-process run writes it, and the sweep's table.
-    pub fn merge(&self, dir: &Path, bodies: Vec<Vec<u8>>) -> Result<Written, GamesError> {
+    pub fn merge(&self, dir: &Path, bodies: Vec<Body>) -> Result<Written, GamesError> {
         let games = self.scenario.games.len();
         let seeds = self.boards.seeds();
         let count = bodies.len();
         let mut boards: BTreeMap<usize, Merging> = BTreeMap::new();
-        for (k, bytes) in bodies.iter().enumerate() {
+        for (k, body) in bodies.into_iter().enumerate() {
             let shard = format!("{}/{count}", k + 1);
             let bad = |why: String| GamesError::Body {
                 shard: shard.clone(),
                 why,
             };
-            let body: Body = serde_json::from_slice(bytes)
-                .map_err(|e| bad(format!("not the bench's games ({e})")))?;
             for part in body.boards {
                 if part.board >= seeds.len() {
                     return Err(bad(format!("board {} of {}", part.board + 1, seeds.len())));

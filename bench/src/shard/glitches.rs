@@ -5,7 +5,7 @@
 //! and `glitches.md` as the one-process run ([`crate::faults::glitches::run`]) does.
 
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use boards::virtual_board::{Monitor, TrialEnd};
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ pub fn chunks(trials: u64) -> u32 {
 
 /// What a shard stores: the intact game and its trials, each in the board's own words.
 #[derive(Debug, Serialize, Deserialize)]
-struct Body {
+pub struct Body {
     intact: String,
     planned: u64,
     trials: Vec<Played>,
@@ -34,7 +34,7 @@ struct Body {
 
 /// One trial as played: its index, the command sent, the answer and how long it took.
 #[derive(Debug, Serialize, Deserialize)]
-struct Played {
+pub struct Played {
     index: u64,
     trial: String,
     end: String,
@@ -107,7 +107,7 @@ impl GlitchCampaign {
         &self,
         id: ShardId,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-    ) -> Result<Vec<u8>, GlitchShardError> {
+    ) -> Result<Body, GlitchShardError> {
         self.run_shard_on(&mut self.prepare()?, id, progress)
     }
 
@@ -118,7 +118,7 @@ impl GlitchCampaign {
         prepared: &mut Prepared,
         id: ShardId,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-    ) -> Result<Vec<u8>, GlitchShardError> {
+    ) -> Result<Body, GlitchShardError> {
         let owned: Vec<usize> = (0..prepared.glitches.len())
             .filter(|&k| id.owns(k as u64))
             .collect();
@@ -141,28 +141,25 @@ impl GlitchCampaign {
                 owned: owned.len(),
             });
         }
-        let body = Body {
+        Ok(Body {
             intact: prepared.intact.to_string(),
             planned: self.plan.trials,
             trials,
-        };
-        Ok(serde_json::to_vec(&body).expect("a shard's body serialises"))
+        })
     }
 
     /// The campaign from the shards' bodies (in shard order), its trials in order. A
     /// one-process run (one body) may have stopped early.
-    pub fn campaign(&self, bodies: Vec<Vec<u8>>) -> Result<Campaign, GlitchShardError> {
+    pub fn campaign(&self, bodies: Vec<Body>) -> Result<Campaign, GlitchShardError> {
         let count = bodies.len();
         let mut intact: Option<TrialEnd> = None;
         let mut played = Vec::new();
-        for (k, bytes) in bodies.iter().enumerate() {
+        for (k, body) in bodies.into_iter().enumerate() {
             let shard = format!("{}/{count}", k + 1);
             let bad = |why: String| GlitchShardError::Body {
                 shard: shard.clone(),
                 why,
             };
-            let body: Body = serde_json::from_slice(bytes)
-                .map_err(|e| bad(format!("not the bench's glitch campaign ({e})")))?;
             let its: TrialEnd = body
                 .intact
                 .parse()
@@ -230,20 +227,5 @@ impl GlitchCampaign {
             trials,
             plan: self.plan.clone(),
         })
-    }
-
-    /// Writes `glitches.csv` and `glitches.md` in `dir` from the shards' bodies (the report's
-    /// `command` in it, and last the verdict `judge` gives it); returns the campaign and the
-    /// Markdown.
-    pub fn merge(
-        &self,
-        dir: &Path,
-        bodies: Vec<Vec<u8>>,
-        command: &str,
-        judge: &dyn Fn(&Campaign) -> String,
-    ) -> Result<(Campaign, String), GlitchShardError> {
-        let campaign = self.campaign(bodies)?;
-        let md = campaign.write(dir, command, &judge(&campaign))?;
-        Ok((campaign, md))
     }
 }

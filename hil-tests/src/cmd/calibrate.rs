@@ -22,7 +22,8 @@ impl Calibrate {
 /// Calibrates the report in `out` and prints the summary's section.
 pub(crate) fn calibrate(out: &std::path::Path, board: Option<&str>) -> anyhow::Result<()> {
     // The error's own line says it all (its source is part of it).
-    let calibration = bench::calibrate_report(out, board).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let calibration =
+        bench::calibrate::calibrate_report(out, board).map_err(|e| anyhow::anyhow!("{e}"))?;
     out!("\n{}", calibration.markdown());
     Ok(())
 }

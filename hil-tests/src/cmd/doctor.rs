@@ -1,4 +1,4 @@
-//! `hil-tests doctor`: prints bring-up's steps ([`bench::doctor`]), one line each, and writes
+//! `hil-tests doctor`: prints bring-up's steps ([`bench::doctor::doctor`]), one line each, and writes
 //! them as JUnit.
 
 use std::path::{Path, PathBuf};
@@ -47,14 +47,14 @@ fn run(
     size: heuristic::Size,
     junit: Option<&Path>,
 ) -> anyhow::Result<crate::exit::Verdict> {
-    let checks = bench::doctor(&probe.parse()?, board, elf, size)?;
+    let checks = bench::doctor::doctor(&probe.parse()?, board, elf, size)?;
     for check in &checks {
         outln!("{check}");
     }
     if let Some(path) = junit {
         let mut properties = vec![("probe", probe.to_string()), ("board", board.to_string())];
         if let Some(elf) = elf.and_then(|e| std::fs::read(e).ok()) {
-            properties.push(("elf_sha256", bench::Depends::file(&elf)));
+            properties.push(("elf_sha256", bench::report::Depends::file(&elf)));
         }
         bench::report::junit::write(&bench::report::junit::bring_up(&checks, &properties), path)?;
     }
@@ -68,7 +68,7 @@ fn run(
     }
     let skipped = checks
         .iter()
-        .filter(|c| matches!(c.verdict, bench::StepVerdict::Skip(_)))
+        .filter(|c| matches!(c.verdict, bench::check::protocol::StepVerdict::Skip(_)))
         .count();
     out!("\n");
     let steps = format!("{} bring-up steps, none failed", checks.len());

@@ -418,6 +418,15 @@ impl<'a> Core<'a> {
         self.uc.reg_read(RegisterARM::SP).unwrap_or(0) as u32
     }
 
+    /// The stop an access the chip refused at `place` comes to, whether the core ran or
+    /// stepped: nothing modelled there (named by what the stack says of it), or a rule broken.
+    fn refused(&self, refusal: Refusal, place: Place) -> Stop {
+        match refusal {
+            Refusal::Unmodelled(access) => crate::stack::stop_for(access, place, self.sp()),
+            Refusal::Config(fault) => Stop::Config { fault, place },
+        }
+    }
+
     /// Runs until `cycles` more core cycles have passed (or something stops it).
     pub fn run(&mut self, cycles: u64, elf: &Elf) -> Result<Ran, Stop> {
         self.run_slice(cycles, u64::MAX, elf)
@@ -451,10 +460,7 @@ impl<'a> Core<'a> {
         match self.uc.get_data_mut().pending.take() {
             Some(Pending::Refusal(fault, pc, exact)) => {
                 let place = Place { exact, ..place(pc) };
-                return Err(match fault {
-                    Refusal::Unmodelled(access) => crate::stack::stop_for(access, place, self.sp()),
-                    Refusal::Config(fault) => Stop::Config { fault, place },
-                });
+                return Err(self.refused(fault, place));
             }
             Some(Pending::Exception(number, pc)) => {
                 return Err(match self.halfword(pc) {
@@ -561,10 +567,7 @@ impl<'a> Core<'a> {
             exact: true,
         };
         if let Some(Pending::Refusal(fault, _, _)) = self.uc.get_data_mut().pending.take() {
-            return Err(match fault {
-                Refusal::Unmodelled(access) => crate::stack::stop_for(access, place, self.sp()),
-                Refusal::Config(fault) => Stop::Config { fault, place },
-            });
+            return Err(self.refused(fault, place));
         }
         self.uc.get_data_mut().watched = None;
         if std::mem::take(&mut self.uc.get_data_mut().breakpoint_hit) {

@@ -1,29 +1,24 @@
 //! `hil-tests run`: a scenario on a target, written to a report as it goes.
 
 use std::path::PathBuf;
-use std::sync::atomic::Ordering;
 
 use anyhow::{Context, bail};
 
 use bench::{
-    CampaignError, Existing, Opened, Report, RunSpec, Scenario, ScenarioKind, Stage, Target,
-    campaign, header,
+    CampaignError, Existing, Report, RunSpec, Scenario, Stage, Target, campaign, config::Opened,
+    header,
 };
 use heuristic::Size;
 use indicatif::HumanCount;
 
 use super::calibrate::calibrate;
 use crate::exit::Verdict;
-use crate::{STOP, STOP_SIGNALS, progress, tick};
+use crate::progress::{progress, tick};
+use crate::stop::{self, STOP_SIGNALS};
 
-mod fail_on;
-mod faults;
-mod glitches;
-mod shard;
-#[cfg(test)]
-mod spec_tests;
+mod jobs;
 
-use fail_on::FailOn;
+use bench::jobs::fail_on::FailOn;
 
 use shards::{Mode, ShardArgs};
 
@@ -83,8 +78,8 @@ impl Run {
     ) -> anyhow::Result<Verdict> {
         let mut stdin = std::io::stdin().lock();
         let mut stdout = std::io::stdout();
-        let mut console = bench::Console::new(&mut stdin, &mut stdout);
-        bench::guided(target, profile, scenario, report, &mut console)?;
+        let mut console = bench::run::guided::Console::new(&mut stdin, &mut stdout);
+        bench::run::guided::guided(target, profile, scenario, report, &mut console)?;
         out!("{}", report.finish()?);
         self.finish(target)?;
         outln!("Report: {}", self.out.display());
@@ -135,11 +130,9 @@ impl Run {
         if config.builds_qemu_firmware() {
             eprintln!("building the QEMU firmware (cargo, target/pil)...");
         }
-        if self.spec.scenario == ScenarioKind::Faults {
-            return self.faults(profile, base);
-        }
-        if self.spec.scenario == ScenarioKind::Glitches {
-            return self.glitches(profile, base);
+        let sharded = self.shards.mode() != Mode::Whole;
+        if let Some(job) = jobs::JOBS.iter().find(|job| (job.is)(&self.spec, sharded)) {
+            return (job.run)(&self, profile, base);
         }
         if self.fail_on.is_some() {
             bail!(
@@ -148,12 +141,9 @@ impl Run {
             );
         }
         let scenario = self.scenario()?;
-        let mode = self.shards.checked_mode()?;
-        if mode != Mode::Whole || self.spec.board_seeds.is_some() {
-            return self.sharded(profile, base, &scenario, mode);
-        }
+        self.shards.checked_mode()?;
         // One run writes a folder at a time: a second is refused, naming this one.
-        let _lock = bench::lock(&self.out, &self.command_text()?)?;
+        let _lock = bench::shard::lock(&self.out, &self.command_text()?)?;
         let mut bench = self.open(profile, base, scenario.size, self.spec.board_seed, true)?;
         let target = bench.target();
         let mut header = header(target, profile, &scenario, self.spec.board_seed)?;
@@ -163,8 +153,7 @@ impl Run {
         if scenario.is_guided() {
             return self.guided(target, profile, &scenario, &mut report);
         }
-        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
+        stop::on_signals();
         let bar = progress("", "games", scenario.games.len());
         let played = campaign(
             target,
@@ -299,86 +288,5 @@ impl Run {
             (false, true) => Existing::Overwrite,
             (false, false) => Existing::Refuse,
         }
-    }
-
-    /// The games in shards (`--shard`, `--merge`, `--slurm`, `--status`), or on a sweep of
-    /// drawn boards: `bench::shard` decides, this prints.
-    fn sharded(
-        &self,
-        profile: &'static boards::Profile,
-        base: &'static boards::Profile,
-        scenario: &bench::Scenario,
-        mode: Mode,
-    ) -> anyhow::Result<Verdict> {
-        if self.resume && mode != Mode::Whole {
-            bail!(
-                "--resume goes with a one-process run: a shard already written is kept, and \
-                 --merge writes the report afresh"
-            );
-        }
-        if self.calibrate || self.junit.is_some() {
-            bail!(
-                "--calibrate and --junit read one board's one-process report: run them without \
-                 --shard, --merge, --slurm, --status or --board-seeds"
-            );
-        }
-        if scenario.is_guided() {
-            bail!("--scenario guided is one operator's game: it runs on one board, in one process");
-        }
-        let boards = match self.spec.board_seeds {
-            Some(seeds) => bench::Boards::Sweep(seeds),
-            None => bench::Boards::One(self.spec.board_seed),
-        };
-        let depends = self.spec.depends(profile, scenario.source_sha256.clone())?;
-        let games = bench::Games {
-            profile,
-            scenario,
-            boards,
-            board_arg: self.spec.config.board.clone(),
-            elf_sha256: depends.elf_sha256.clone(),
-        };
-        bench::shard::folder(&self.out)?;
-        let job = self.spec.job(&depends, self.command()?, crate::VERSION);
-        // A second handler (tests run the CLI once per process) is not an error worth stopping for.
-        let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
-        let size = scenario.size;
-        let mut connect = |seed: Option<u64>| -> anyhow::Result<Box<dyn Target>> {
-            Ok(self.open(profile, base, size, seed, false)?.into_target())
-        };
-        let bar = progress("", "games", 0);
-        let mut ticked = |done, all| tick(&bar, done, all);
-        if mode == Mode::Whole {
-            let _lock = bench::lock(&self.out, &job.command_with(&[]))?;
-            let written = games.sweep(&self.out, self.existing(), &mut connect, &mut ticked);
-            bar.finish_and_clear();
-            return match written {
-                Ok(written) => {
-                    out!("{}", written.markdown);
-                    outln!("Report: {}", self.out.display());
-                    Ok(self.games_verdict(written.failures, written.steps, None))
-                }
-                Err(e) => bail!(
-                    "{e:#}; the games finished are in {}, and `--resume` plays the rest",
-                    self.out.display()
-                ),
-            };
-        }
-        let (mut failures, mut steps) = (0, 0);
-        let outcome = shards::drive(
-            &self.out,
-            &job,
-            &mode,
-            |id| games.run_shard(id, &mut connect, &mut ticked),
-            |bodies| {
-                let written = games.merge(&self.out, bodies)?;
-                failures = written.failures;
-                steps = written.steps;
-                Ok(written.markdown)
-            },
-        );
-        bar.finish_and_clear();
-        Ok(shard::print(outcome?, &job, &self.out, || {
-            self.games_verdict(failures, steps, None)
-        }))
     }
 }

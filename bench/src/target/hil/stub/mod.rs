@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use gdb_probe::{Address, Gdb, Quirks};
 
+use super::env::Probe;
 use super::probe::Hil;
 use crate::target::TargetError;
 
@@ -59,12 +60,29 @@ impl Hil {
         profile: &'static boards::Profile,
         elf: &Path,
     ) -> Result<Hil, TargetError> {
-        if let Ok(address) = dap_probe::parse_selector(request) {
-            return super::dap_board::connect(address, profile, elf);
-        }
-        match gdb_probe::probe::parse_selector(request) {
-            Ok(address) => (recognise(&address).connect)(&address, profile, elf),
-            Err(_) => Hil::connect_board(request, profile, elf),
+        let probe = if let Ok(address) = dap_probe::parse_selector(request) {
+            Probe::Dap(address)
+        } else if let Ok(address) = gdb_probe::probe::parse_selector(request) {
+            Probe::Gdb(address)
+        } else {
+            Probe::Board(request.to_string())
+        };
+        Hil::connect_probe(&probe, profile, elf)
+    }
+
+    /// [`Hil::connect`] to a probe already read: a GDB stub's or a DAP server's address is
+    /// used as it is, never written out and parsed again.
+    pub fn connect_probe(
+        probe: &Probe,
+        profile: &'static boards::Profile,
+        elf: &Path,
+    ) -> Result<Hil, TargetError> {
+        match probe {
+            Probe::Dap(address) => super::dap_board::connect(address.clone(), profile, elf),
+            Probe::Gdb(address) => (recognise(address).connect)(address, profile, elf),
+            Probe::Board(request) => Hil::connect_board(request, profile, elf),
+            // Not a board's probe: probe-rs says so in its words, as for any other name.
+            Probe::Qemu | Probe::Virtual => Hil::connect_board(&probe.to_string(), profile, elf),
         }
     }
 }

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use bench::faults::glitches::{Kinds, Window};
 use bench::{
-    BoardSeeds, Config, Depends, GlitchOptions, Link, Probe, RunSpec, ScenarioKind, Stage,
+    Config, Probe, RunSpec, ScenarioKind, Stage, config::GlitchOptions, report::Depends,
+    shard::seeds::BoardSeeds, target::pil::Link,
 };
 use clap::Parser;
 use proptest::prelude::*;

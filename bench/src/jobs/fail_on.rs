@@ -2,13 +2,7 @@
 //! measures failures (faults the firmware misses, glitches it shows), so its exit status
 //! says whether the measurement met the criterion a team sets, not whether faults happened.
 
-use std::path::Path;
 use std::str::FromStr;
-
-use anyhow::bail;
-use indicatif::HumanCount;
-
-use crate::exit::Verdict;
 
 /// The class words given to `--fail-on` (`none`: no class fails the campaign).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,15 +44,15 @@ impl FailOn {
     }
 
     /// Refuses a word that is not one of the scenario's classes, naming it and them.
-    pub fn check(&self, classes: &[&str], scenario: &str) -> anyhow::Result<()> {
-        if let Some(unknown) = self.0.iter().find(|w| !classes.contains(&w.as_str())) {
-            bail!(
-                "--fail-on: {} is not a class of --scenario {scenario} (its classes: {}, or none)",
-                heuristic::Echo(unknown),
-                classes.join(", ")
-            );
+    pub fn check(&self, classes: &[&str], scenario: &str) -> Result<(), NotAClass> {
+        match self.0.iter().find(|w| !classes.contains(&w.as_str())) {
+            Some(unknown) => Err(NotAClass {
+                word: heuristic::Echo(unknown).to_string(),
+                scenario: scenario.to_string(),
+                classes: classes.join(", "),
+            }),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// The criterion as the command line gives it: `--fail-on late,silent`, `--fail-on none`.
@@ -66,15 +60,6 @@ impl FailOn {
         match self.0.is_empty() {
             true => "--fail-on none".into(),
             false => format!("--fail-on {}", self.0.join(",")),
-        }
-    }
-
-    /// The campaign's verdict from its trials' class words: failed when any is named, the
-    /// report in `out`.
-    pub fn verdict<'a>(&self, trials: impl IntoIterator<Item = &'a str>, out: &Path) -> Verdict {
-        match self.judge(trials) {
-            Ok(held) => Verdict::Passed(held),
-            Err(hit) => Verdict::Failed(format!("{hit}; the report is in {}", out.display())),
         }
     }
 
@@ -86,9 +71,9 @@ impl FailOn {
         }
     }
 
-    /// What the criterion found in words: a pass says which classes none of the trials fell
-    /// in and the option that named them; a failure, how many fell in each.
-    fn judge<'a>(&self, trials: impl IntoIterator<Item = &'a str>) -> Result<String, String> {
+    /// What the criterion found in words: a pass (`Ok`) says which classes none of the
+    /// trials fell in and the option that named them; a failure, how many fell in each.
+    pub fn judge<'a>(&self, trials: impl IntoIterator<Item = &'a str>) -> Result<String, String> {
         let mut counts: Vec<(&str, usize)> = self.0.iter().map(|w| (w.as_str(), 0)).collect();
         let mut all = 0usize;
         for word in trials {
@@ -104,7 +89,7 @@ impl FailOn {
             .collect();
         let trials = match all {
             1 => "1 trial".to_string(),
-            n => format!("{} trials", HumanCount(n as u64)),
+            n => format!("{} trials", grouped(n)),
         };
         if !hit.is_empty() {
             return Err(format!("{}: {}", self.option(), hit.join(", ")));
@@ -124,39 +109,63 @@ impl FailOn {
     }
 }
 
+/// A count with its thousands grouped by commas (`1,234`), as every count the bench prints.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A `--fail-on` word that is none of the campaign's classes.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "--fail-on: {word} is not a class of --scenario {scenario} (its classes: {classes}, or none)"
+)]
+pub struct NotAClass {
+    /// The word, as given.
+    word: String,
+    /// The campaign.
+    scenario: String,
+    /// Its classes, in words.
+    classes: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::FailOn;
-    use crate::exit::Verdict;
-    use std::path::Path;
 
     #[test]
     fn a_named_class_fails_and_others_pass() {
         let fail: FailOn = "silent,hang".parse().unwrap();
-        let out = Path::new("r");
         assert_eq!(
-            fail.verdict(["no-effect", "detected"], out),
-            Verdict::Passed("none of 2 trials silent or hang (--fail-on silent,hang)".into())
+            fail.judge(["no-effect", "detected"]),
+            Ok("none of 2 trials silent or hang (--fail-on silent,hang)".into())
         );
         assert_eq!(
-            fail.verdict(["detected", "silent", "silent", "hang"], out),
-            Verdict::Failed("--fail-on silent,hang: 2 silent, 1 hang; the report is in r".into())
+            fail.judge(["detected", "silent", "silent", "hang"]),
+            Err("--fail-on silent,hang: 2 silent, 1 hang".into())
         );
         let none: FailOn = "none".parse().unwrap();
         assert_eq!(
-            none.verdict(["silent"], out),
-            Verdict::Passed(
-                "1 trial measured, no class fails the campaign (--fail-on none)".into()
-            )
+            none.judge(["silent"]),
+            Ok("1 trial measured, no class fails the campaign (--fail-on none)".into())
         );
         let late: FailOn = "late,silent,stopped".parse().unwrap();
         assert_eq!(
-            late.verdict(std::iter::repeat_n("detected", 1234), out),
-            Verdict::Passed(
+            late.judge(std::iter::repeat_n("detected", 1234)),
+            Ok(
                 "none of 1,234 trials late, silent or stopped (--fail-on late,silent,stopped)"
                     .into()
             )
         );
+        assert_eq!(super::grouped(1_234_567), "1,234,567");
+        assert_eq!(super::grouped(999), "999");
     }
 
     #[test]
