@@ -516,7 +516,8 @@ impl Campaign {
              wrong move or verdict shown, then noticed), **silent** (a wrong move or verdict \
              shown, never noticed), **stopped** (no progress, the watchdog not fed, no reset), \
              **slow** (still running and feeding it, past the limit). Each count with its 95 % \
-             Clopper-Pearson interval.\n"
+             Clopper-Pearson interval; a count of none with its one-sided 95 % upper bound, \
+             1 − 0.05^(1/N).\n"
         );
         let mut kinds = BTreeMap::new();
         let mut presses = BTreeMap::new();
