@@ -220,6 +220,12 @@ pub enum JobError {
         /// The report folder.
         dir: PathBuf,
     },
+    /// A shard stopped by a signal before its last item: nothing stored.
+    #[error("shard {shard} was stopped before its end: nothing stored; run it again")]
+    ShardStopped {
+        /// The shard.
+        shard: ShardId,
+    },
     /// A campaign with no board size to play.
     #[error("the board-fault campaign has no board size to play")]
     NoSize,
@@ -278,11 +284,25 @@ pub fn drive<C: Campaign>(
             return Ok(Outcome::Merged(Merged { merged, markdown }));
         }
     }
+    // A shard whose run was stopped is never stored as whole, whatever the campaign's
+    // run_shard returned (a one-process run may keep what it finished; a shard file may not).
+    let broke = std::cell::Cell::new(false);
+    let mut watched = |tick: &Tick| {
+        let flow = progress(tick);
+        broke.set(broke.get() | flow.is_break());
+        flow
+    };
     shards::drive(
         dir,
         job,
         mode,
-        |id| body(&campaign.run_shard(id, progress)?),
+        |id| {
+            let found = campaign.run_shard(id, &mut watched)?;
+            if broke.get() && matches!(mode, Mode::Shard(_)) {
+                return Err(JobError::ShardStopped { shard: id });
+            }
+            body(&found)
+        },
         merge,
     )
 }
@@ -328,25 +348,32 @@ fn chunked<C: Campaign>(
     let mut before = 0;
     for id in ShardId::all(count) {
         let owned = (0..items).filter(|&k| id.owns(k)).count();
-        let mut stopped = false;
+        let stopped = std::cell::Cell::new(false);
         let mut ticked = |tick: &Tick| {
             let flow = progress(&Tick {
                 prefix: tick.prefix.clone(),
                 done: before + tick.done,
                 all,
             });
-            stopped |= flow.is_break();
+            stopped.set(stopped.get() | flow.is_break());
             flow
         };
         let done = shards::drive(
             dir,
             job,
             &Mode::Shard(id),
-            |id| body(&campaign.run_shard(id, &mut ticked)?),
+            |id| {
+                let found = campaign.run_shard(id, &mut ticked)?;
+                // A chunk cut short is not stored: `--resume` plays it again.
+                match stopped.get() {
+                    true => Err(JobError::ShardStopped { shard: id }),
+                    false => body(&found),
+                }
+            },
             |_| -> Result<Merged<C::Merged>, JobError> { unreachable!("a shard does not merge") },
         );
         if let Err(e) = done {
-            if stopped {
+            if stopped.get() {
                 return Err(JobError::Stopped {
                     done: before,
                     all,

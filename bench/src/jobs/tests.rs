@@ -16,6 +16,9 @@ struct Parity {
     items: u64,
     chunks: Option<u32>,
     depends: Depends,
+    /// A stopped run returns what it finished (as the glitch campaign's 1/1 once did)
+    /// instead of an error.
+    keeps_partial: bool,
 }
 
 impl Campaign for Parity {
@@ -43,6 +46,7 @@ impl Campaign for Parity {
             items: 7,
             chunks: None,
             depends: Depends::default(),
+            keeps_partial: false,
         })
     }
 
@@ -69,6 +73,9 @@ impl Campaign for Parity {
                 all: owned.len(),
             };
             if progress(&tick).is_break() && done.len() < owned.len() {
+                if self.keeps_partial {
+                    return Ok(done);
+                }
                 return Err(JobError::Body {
                     shard: id.to_string(),
                     why: "stopped".into(),
@@ -163,6 +170,7 @@ fn whole_sharded_and_chunked_runs_write_the_same_report() {
         items: 7,
         chunks: None,
         depends: Depends::default(),
+        keeps_partial: false,
     };
     let expected = "[0, 1, 2, 3, 4, 5, 6]\n3 odd\n";
     assert_eq!(
@@ -204,4 +212,67 @@ fn whole_sharded_and_chunked_runs_write_the_same_report() {
     );
     let resumed = run(&parity, &chunked, Mode::Whole, Existing::Resume, None).unwrap();
     assert_eq!(markdown(resumed), expected);
+}
+
+/// Issue 62: a stopped shard is never stored as whole, even from a campaign whose run keeps
+/// what it finished: `--shard 1/1` (what `--slurm --shards 1` submits) and a one-process run
+/// in one chunk (a glitch campaign of 50 trials or fewer) store nothing and say so, where
+/// the partial shard was merged and judged as the whole campaign.
+#[test]
+fn a_stopped_shard_or_chunk_is_never_stored_as_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let parity = Parity {
+        items: 7,
+        chunks: None,
+        depends: Depends::default(),
+        keeps_partial: true,
+    };
+    let stopped = run(
+        &parity,
+        dir.path(),
+        Mode::Shard(ShardId::WHOLE),
+        Existing::Refuse,
+        Some(3),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(stopped, JobError::ShardStopped { .. }),
+        "{stopped}"
+    );
+    assert_eq!(
+        stopped.to_string(),
+        "shard 1/1 was stopped before its end: nothing stored; run it again"
+    );
+    let one_chunk = Parity {
+        chunks: Some(1),
+        ..parity
+    };
+    let stopped = run(
+        &one_chunk,
+        dir.path(),
+        Mode::Whole,
+        Existing::Refuse,
+        Some(3),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            stopped,
+            JobError::Stopped {
+                done: 0,
+                all: 7,
+                ..
+            }
+        ),
+        "{stopped}"
+    );
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".shard"))
+        .collect();
+    assert!(files.is_empty(), "{files:?}");
+    // Not stopped, the same run stores and merges all seven.
+    let whole = run(&one_chunk, dir.path(), Mode::Whole, Existing::Refuse, None).unwrap();
+    assert_eq!(markdown(whole), "[0, 1, 2, 3, 4, 5, 6]\n3 odd\n");
 }

@@ -101,8 +101,7 @@ impl GlitchCampaign {
     }
 
     /// Plays shard `id`'s trials on a board of its own; `progress(done, owned)` after each
-    /// stops the run by breaking. The one-process run (1/1) keeps what it finished; another
-    /// shard that is stopped writes nothing.
+    /// stops the run by breaking, and a stopped shard is an error: it writes nothing.
     pub fn run_shard(
         &self,
         id: ShardId,
@@ -135,7 +134,10 @@ impl GlitchCampaign {
                 break;
             }
         }
-        if trials.len() < owned.len() && id != ShardId::WHOLE {
+        // Stopped: nothing is stored, whatever the split. A partial 1/1 stored as whole was
+        // merged and judged as the whole campaign, exit 0 (issue 62: `--shard 1/1`, which
+        // `--slurm --shards 1` submits, and a one-chunk campaign of 50 trials or fewer).
+        if trials.len() < owned.len() {
             return Err(GlitchShardError::Stopped {
                 done: trials.len(),
                 owned: owned.len(),
