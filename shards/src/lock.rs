@@ -106,6 +106,25 @@ const ATTEMPTS: u32 = 16;
 
 /// Locks the file at `path`, alone or shared: `Ok(None)` if another holds it so.
 pub(crate) fn acquire(path: &Path, alone: bool) -> Result<Option<Held>, LockError> {
+    // A lock taken is shared with any child forked meanwhile (by any thread: a test binary
+    // starting a program) until that child execs and its copy closes: a few milliseconds in
+    // which this process's own lock reads as another run's. Busy is said only after that.
+    for wait in 0..=BUSY_WAITS {
+        match acquire_once(path, alone)? {
+            Some(held) => return Ok(Some(held)),
+            None if wait < BUSY_WAITS => std::thread::sleep(BUSY_WAIT),
+            None => {}
+        }
+    }
+    Ok(None)
+}
+
+/// How often a busy lock is tried again, and how long apart: 200 ms in all.
+const BUSY_WAITS: u32 = 20;
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// One try: the lock, or `None` if someone holds it.
+fn acquire_once(path: &Path, alone: bool) -> Result<Option<Held>, LockError> {
     for _ in 0..ATTEMPTS {
         let file = open_or_create(path)?;
         let locked = if alone {
