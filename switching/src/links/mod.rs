@@ -11,6 +11,7 @@
 //! split and the merge against.
 
 mod canonical;
+mod direct;
 pub mod paper;
 mod part;
 pub mod reference;
@@ -19,6 +20,7 @@ mod run;
 mod store;
 
 pub use canonical::{Canonical, canonical_forms};
+pub use direct::strong_links_part;
 pub use part::{Found, LinksShard, PartId, PartIdError};
 pub use report::{Report, Spread, WeakLink, merge};
 pub use run::{run_part, small_adjacency};
