@@ -79,6 +79,10 @@ pub struct Config {
 /// An option that does not go with the others, or a target that could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// The temporary folder (`TMPDIR`) cannot hold the machines' sockets: said once, before
+    /// any machine starts, naming TMPDIR rather than the program that would fail.
+    #[error(transparent)]
+    TempDir(#[from] crate::machine::private::TempDirError),
     /// A file the run writes (the virtual board's coverage) has something other than a
     /// regular file at its name: a link or a FIFO planted in the report folder.
     #[error(transparent)]
@@ -343,6 +347,9 @@ impl Config {
         by_hand: bool,
     ) -> Result<Opened, ConfigError> {
         let sil = || Sil::new(profile, size, seed);
+        if !matches!(self.stage, Stage::Sil | Stage::SilPil | Stage::SilHil) {
+            crate::machine::private::temp_folder()?;
+        }
         let other: Box<dyn Target> = match self.stage {
             Stage::Sil | Stage::SilPil | Stage::SilHil => return Ok(Opened::One(Box::new(sil()?))),
             Stage::Pil => Box::new(self.pil(profile, base, size, seed)?),
