@@ -60,6 +60,7 @@ pub fn search(vertices: usize) -> Result<Report, LinksError> {
     Ok(Report {
         vertices,
         graphs: graphs.len() as u64,
+        listed: None,
         sieved,
         pairs,
         weak: weak
