@@ -2,12 +2,13 @@
 //! the links search (`links`) and its reports against something that shares none of its code.
 //!
 //! This module imports nothing from the rest of the crate (`tests/brute_force.rs` checks its
-//! source for it): its own graph6 reading, its own game (every vertex but the terminals is
-//! claimed in turn until none is left, then Short has won if his vertices join the
-//! terminals), plain minimax over every order of moves (a position is won by the mover when
-//! some move wins, so the search stops at the first winning move found, as `any` does, and
-//! skips none on a guess: no sieve, no memo, no move ordering, no must-play rule, no play
-//! area), and its own canonical form (every relabelling, the smallest edge mask). What it
+//! source for it): its own game from the rules (the players claim any vertex but the
+//! terminals in turn; Short has won once his vertices join the terminals, Cut once no path
+//! through unclaimed and Short's vertices is left), plain minimax over every order of moves (a
+//! position is won by the mover when some move wins, so the search stops at the first winning
+//! move found, as `any` does, and skips none on a guess: no sieve, no memo, no move ordering,
+//! no must-play rule, no play area), its own graph6 reading and its own canonical form
+//! (every relabelling, the smallest edge mask). What it
 //! shares with the search is nauty's `geng` for the listing of connected graphs, whose
 //! count it checks against the known totals (OEIS A001349), so a pruned geng is refused.
 //!
