@@ -646,3 +646,39 @@ fn cli_a_study_follows_no_link_and_force_removes_only_its_own_files() {
         "{}\n"
     );
 }
+
+/// Issue 62: with a geng that has the links' PRUNE hook first on PATH (here a stand-in that
+/// counts 218 connected graphs on 7 vertices), `study heuristic` refuses to enumerate, naming
+/// geng, rather than study the pruned listing; nothing is written.
+#[test]
+fn cli_heuristic_study_refuses_a_pruned_geng() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch_dir("pruned-geng");
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("nauty-geng");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\ncase \"$*\" in\n  *-u*) echo '>Z 218 graphs generated in 0.00 sec' >&2 ;;\n  \
+         --version) echo 'Nauty&Traces version 2.8080 (32 bits) with the links PRUNE hook' ;;\n  \
+         *) echo '@' ;;\nesac\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out_dir = dir.join("out");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args(["study", "heuristic", "--max-vertices", "4", "--out"])
+        .arg(&out_dir)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!out.status.success(), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("the geng on PATH has the links' PRUNE hook") && err.contains("nauty-geng"),
+        "{err}"
+    );
+    assert!(!out_dir.join("summary.md").exists());
+}

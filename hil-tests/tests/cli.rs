@@ -953,3 +953,47 @@ fn fail_on_is_checked_against_the_scenario_s_classes() {
         "{stderr}"
     );
 }
+
+/// Issue 62: a TMPDIR the machines' sockets cannot go in is one line naming TMPDIR and what
+/// is wrong, before the firmware is built or QEMU started (it was `cannot start
+/// qemu-system-arm: …`, and a long TMPDIR failed inside the virtual bench).
+#[test]
+fn a_wrong_tmpdir_is_one_line_before_anything_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let long = format!("/tmp/{}", "d".repeat(70));
+    for (tmpdir, said) in [
+        (
+            "/nonexistent".to_string(),
+            "error: TMPDIR (/nonexistent) does not exist: set TMPDIR to a folder, or unset it \
+             for /tmp\n"
+                .to_string(),
+        ),
+        (
+            long.clone(),
+            format!(
+                "error: TMPDIR ({long}) is 75 bytes long: a socket in it would be 128 bytes, past \
+                 the 107 a unix socket's path holds; set TMPDIR to a shorter folder\n"
+            ),
+        ),
+    ] {
+        let run = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+            .args([
+                "run",
+                "--stage",
+                "hil",
+                "--probe",
+                "qemu",
+                "--scenario",
+                "tree3",
+            ])
+            .arg("--out")
+            .arg(&out)
+            .env("TMPDIR", &tmpdir)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2), "{tmpdir}");
+        assert_eq!(String::from_utf8(run.stderr).unwrap(), said);
+    }
+}

@@ -66,6 +66,11 @@ pub struct Inputs {
     pub records_sha256: Option<String>,
     /// The board profile's validated values (a file's or a built-in's), by SHA-256.
     pub board_profile_sha256: Option<String>,
+    /// The geng a study that enumerates graphs lists them with, as it names itself, checked
+    /// to list every graph (no PRUNE hook): another geng is another spec. Absent for the
+    /// studies that list none, so their specs are what they were.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geng: Option<String>,
 }
 
 /// The spec a study's shards are hashed from: its name, options and inputs (the inputs'
@@ -202,6 +207,7 @@ impl CageOptions {
         Ok(Inputs {
             records_sha256,
             board_profile_sha256,
+            geng: None,
         })
     }
 

@@ -1,65 +1,13 @@
-//! Minimal strong links on N vertices found directly, not from the weak links: every
-//! biconnected graph from nauty (`geng -C -d2`: a cut vertex either separates the terminals, so
-//! Cut wins by taking it, or cuts off a block with no terminal, which is dead; a pendant is dead
-//! or a terminal Cut isolates), every terminal pair that passes the conditions that hold for
-//! any minimal link (no edge across a terminal, nothing surrounded by a terminal, no lost pair,
-//! no dead simplicial vertex, terminals apart), solved for strong and minimal.
+//! Minimal strong links on N vertices found directly, not from the weak links
+//! ([`switching::links::strong_links_part`] on every part, in threads).
 //!
 //! `cargo run --release -p switching --example strong_links N [PARTS] [K,K,...]` prints the
 //! count and the irreducible counts, to set beside `birdcage links --vertices N+1` (which
 //! derives them from the minimal weak links with a pendant terminal). With a list of parts
 //! (1-based, of PARTS), only those: a sample, whose links must all be among the derived ones
 //! (N = 11: `switching/results/links-12/README.md`).
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-
-use switching::graph6::SimpleGraph;
 use switching::link::reduce::{Irreducible, Reductions};
-use switching::link::sieve::{Condition, Shape};
-use switching::link::{Link, Strength};
-use switching::links::{Found, canonical_forms};
-
-fn part(n: usize, k: usize, parts: usize) -> Vec<Found> {
-    let mut child = Command::new("nauty-geng")
-        .args(["-C", "-d2", "-q", &n.to_string(), &format!("{k}/{parts}")])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("nauty-geng");
-    let mut found = Vec::new();
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let graph: SimpleGraph = line.unwrap().parse().unwrap();
-        let shape = Shape::of(&Link::new(&graph, [0, 1]).unwrap());
-        if !Condition::NoSimplicial.holds_for_graph(&shape) {
-            continue;
-        }
-        for s in 0..n {
-            for t in s + 1..n {
-                let pair = [s, t];
-                let adj = shape.adjacency();
-                if adj[s] >> t & 1 == 1
-                    || ![
-                        Condition::TerminalsTriangleFree,
-                        Condition::NothingSurrounded,
-                        Condition::NoLostPair,
-                    ]
-                    .iter()
-                    .all(|c| c.holds_for_pair(&shape, pair))
-                {
-                    continue;
-                }
-                let link = Link::new(&graph, pair).unwrap();
-                if link.strength() == Strength::Strong && link.is_minimal_at(Strength::Strong) {
-                    found.push(Found {
-                        graph: graph.clone(),
-                        terminals: pair,
-                    });
-                }
-            }
-        }
-    }
-    child.wait().unwrap();
-    found
-}
+use switching::links::{canonical_forms, strong_links_part};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -84,7 +32,7 @@ fn main() {
                     let Some(&k) = chosen.get(i) else {
                         return;
                     };
-                    let found = part(n, k, parts);
+                    let found = strong_links_part(n, k, parts).expect("nauty's geng");
                     all.lock().unwrap().extend(found);
                 }
             });

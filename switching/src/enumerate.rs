@@ -65,8 +65,12 @@ pub enum NautyError {
         /// What is wrong with it.
         error: Graph6Error,
     },
-    /// geng's `-u` run printed no count of the graphs it listed.
-    #[error("{program} -c -u 7 printed no count of 853 graphs or fewer: {stderr:?}")]
+    /// geng's `-u` run printed no count of the graphs it listed, or a count that is neither
+    /// every graph nor the PRUNE hook's.
+    #[error(
+        "{program} -c -u 7 printed no count of 853 graphs (every one) or 218 (the links' PRUNE \
+         hook): {stderr:?}"
+    )]
     NoCount {
         /// The program.
         program: &'static str,
@@ -79,7 +83,51 @@ pub enum NautyError {
     /// A vertex count out of range.
     #[error("{0} vertices: games need 2 to {max} vertices", max = MAX_VERTICES)]
     Vertices(usize),
+    /// geng listed fewer (or more) connected graphs than there are.
+    #[error(
+        "{program} listed {listed} connected graphs on {vertices} vertices, not the {known} \
+         there are (OEIS A001349): a geng with the links' PRUNE hook is first on PATH, or a \
+         broken one; put Debian's nauty-geng first"
+    )]
+    Incomplete {
+        /// The program.
+        program: &'static str,
+        /// How many it listed.
+        listed: u64,
+        /// The vertex count.
+        vertices: usize,
+        /// How many there are.
+        known: u64,
+    },
+    /// Every graph is needed, and the geng on PATH prunes.
+    #[error(
+        "the geng on PATH has the links' PRUNE hook (it lists 218 of the 853 connected graphs \
+         on 7 vertices) and this needs every graph: put Debian's nauty-geng first on PATH"
+    )]
+    Pruned,
 }
+
+/// The number of connected graphs on n vertices, n = 0..=12 (OEIS A001349): every listing of
+/// them is checked against it, so a pruned or broken geng is never taken for a whole one.
+pub const CONNECTED: [u64; 13] = [
+    1,
+    1,
+    1,
+    2,
+    6,
+    21,
+    112,
+    853,
+    11_117,
+    261_080,
+    11_716_571,
+    1_006_700_565,
+    164_059_830_476,
+];
+
+/// What the links' PRUNE hook (`nauty/prune.c`) lists of the 853 connected graphs on 7
+/// vertices.
+pub const PRUNED_ON_7: u64 = 218;
 
 /// The Debian names of nauty's programs, then upstream's.
 pub(crate) const GENG: [&str; 2] = ["nauty-geng", "geng"];
@@ -149,7 +197,8 @@ pub fn geng_prunes() -> Result<bool, NautyError> {
 }
 
 /// Whether geng's count line for `-c -u 7` (`>Z 853 graphs generated in 0.00 sec`) shows the
-/// PRUNE hook at work; `None` for no count, or more graphs than there are.
+/// PRUNE hook at work (exactly its 218); `None` for no count, or any other count (a geng that
+/// lists some other subset is neither, and is never taken for the hook).
 pub fn prunes_by_count(stderr: &str) -> Option<bool> {
     let count: u64 = stderr
         .lines()
@@ -158,7 +207,35 @@ pub fn prunes_by_count(stderr: &str) -> Option<bool> {
         .next()?
         .parse()
         .ok()?;
-    (count <= CONNECTED_ON_7).then_some(count < CONNECTED_ON_7)
+    match count {
+        CONNECTED_ON_7 => Some(false),
+        PRUNED_ON_7 => Some(true),
+        _ => None,
+    }
+}
+
+/// geng's version, after checking it lists every graph (no PRUNE hook): what a study that
+/// enumerates graphs names in its spec.
+pub fn plain_geng() -> Result<String, NautyError> {
+    if geng_prunes()? {
+        return Err(NautyError::Pruned);
+    }
+    geng_version()
+}
+
+/// `listed` graphs on `vertices` vertices, checked to be every connected graph.
+fn complete(program: &'static str, listed: u64, vertices: usize) -> Result<(), NautyError> {
+    let known = CONNECTED[vertices];
+    if listed == known {
+        Ok(())
+    } else {
+        Err(NautyError::Incomplete {
+            program,
+            listed,
+            vertices,
+            known,
+        })
+    }
 }
 
 /// geng's version as it says it (`Nauty&Traces version 2.8001 (32 bits)`): part of what a
@@ -246,6 +323,7 @@ pub fn connected_graphs(vertices: usize) -> Result<Vec<SimpleGraph>, NautyError>
         })?);
     }
     finish(geng, child)?;
+    complete(geng, graphs.len() as u64, vertices)?;
     Ok(graphs)
 }
 
@@ -269,9 +347,11 @@ pub fn games(vertices: usize) -> Result<Vec<SimpleGraph>, NautyError> {
     let label_out = label_child.stdout.take().expect("piped");
     // geng's graphs go through a thread into labelg while this thread reads labelg's
     // answers, so that neither pipe fills up.
-    let feeder = std::thread::spawn(move || -> Result<(), NautyError> {
+    let feeder = std::thread::spawn(move || -> Result<u64, NautyError> {
         let mut sink = io::BufWriter::new(label_in);
+        let mut listed = 0;
         for line in BufReader::new(gen_out).lines() {
+            listed += 1;
             let line = line.map_err(|source| NautyError::Io {
                 program: geng,
                 source,
@@ -295,7 +375,8 @@ pub fn games(vertices: usize) -> Result<Vec<SimpleGraph>, NautyError> {
         sink.flush().map_err(|source| NautyError::Io {
             program: labelg,
             source,
-        })
+        })?;
+        Ok(listed)
     });
     let mut seen = BTreeSet::new();
     for line in BufReader::new(label_out).lines() {
@@ -305,9 +386,10 @@ pub fn games(vertices: usize) -> Result<Vec<SimpleGraph>, NautyError> {
         })?;
         seen.insert(line);
     }
-    feeder.join().expect("the feeding thread does not panic")?;
+    let listed = feeder.join().expect("the feeding thread does not panic")?;
     finish(geng, gen_child)?;
     finish(labelg, label_child)?;
+    complete(geng, listed, vertices)?;
     seen.into_iter()
         .map(|line| {
             line.parse().map_err(|error| NautyError::Output {
@@ -446,10 +528,11 @@ pub fn brute_force(vertices: usize) -> Vec<SimpleGraph> {
 
 #[cfg(test)]
 mod available {
-    use super::{NautyError, prunes_by_count, runs};
+    use super::{NautyError, complete, prunes_by_count, runs};
 
     /// geng's own count line decides: 853 connected graphs on 7 vertices is a plain geng,
-    /// fewer a pruning one (`nauty/build-geng.sh`'s lists 218), more or none is no answer.
+    /// the PRUNE hook's 218 a pruning one (`nauty/build-geng.sh`'s), any other count or none
+    /// is no answer (issue 62: any count below 853 was taken for the hook).
     #[test]
     fn a_pruning_geng_is_known_by_its_count_on_seven_vertices() {
         assert_eq!(
@@ -464,8 +547,27 @@ mod available {
             prunes_by_count(">Z 854 graphs generated in 0.00 sec\n"),
             None
         );
+        assert_eq!(
+            prunes_by_count(">Z 500 graphs generated in 0.00 sec\n"),
+            None
+        );
         assert_eq!(prunes_by_count("geng: bad option\n"), None);
         assert_eq!(prunes_by_count(">Z many graphs\n"), None);
+    }
+
+    /// Issue 62: a listing of connected graphs is checked whole, so a pruned geng's is
+    /// refused by `connected_graphs` and `games` (the heuristic study's), naming geng.
+    #[test]
+    fn a_short_listing_is_refused_naming_geng() {
+        assert!(complete("nauty-geng", 853, 7).is_ok());
+        let short = complete("geng", 218, 7).unwrap_err().to_string();
+        assert_eq!(
+            short,
+            "geng listed 218 connected graphs on 7 vertices, not the 853 there are (OEIS \
+             A001349): a geng with the links' PRUNE hook is first on PATH, or a broken one; put \
+             Debian's nauty-geng first"
+        );
+        assert!(complete("geng", 854, 7).is_err());
     }
 
     /// A geng that is there but fails is an error (a failure), not "not installed" (a skip).

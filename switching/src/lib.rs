@@ -12,12 +12,15 @@
 //!   brute force;
 //! - [`link`]: the vertex Shannon game and Steane's links, strong and weak, minimal and
 //!   reducible;
-//! - [`links`]: the search for every minimal weak link on N vertices, in parts.
+//! - [`links`]: the search for every minimal weak link on N vertices, in parts;
+//! - [`brute`]: minimal links by the rules alone (plain minimax, its own graph6 and
+//!   canonical form), sharing no code with the search, to check it and its reports.
 //!
 //! Rules on the cage and the heuristic come from [`heuristic`]; the resistor networks of
 //! these graphs are solved in `emulator`, which is where circuits live.
 #![forbid(unsafe_code)]
 
+pub mod brute;
 pub mod enumerate;
 pub mod file;
 pub mod graph;

@@ -79,6 +79,10 @@ pub struct Config {
 /// An option that does not go with the others, or a target that could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
+    /// The temporary folder (`TMPDIR`) cannot hold the machines' sockets: said once, before
+    /// any machine starts, naming TMPDIR rather than the program that would fail.
+    #[error(transparent)]
+    TempDir(#[from] crate::machine::private::TempDirError),
     /// A file the run writes (the virtual board's coverage) has something other than a
     /// regular file at its name: a link or a FIFO planted in the report folder.
     #[error(transparent)]
@@ -329,6 +333,16 @@ impl Config {
         })
     }
 
+    /// The temporary folder the machines' sockets go in, checked when this stage starts one
+    /// (PIL, HIL): a run calls it before it builds or starts anything, so a wrong `TMPDIR` is
+    /// one line naming it, not a failure of QEMU or the virtual board later.
+    pub fn check_temp_folder(&self) -> Result<(), ConfigError> {
+        if !matches!(self.stage, Stage::Sil | Stage::SilPil | Stage::SilHil) {
+            crate::machine::private::temp_folder()?;
+        }
+        Ok(())
+    }
+
     /// The target on the board drawn from `seed`: `profile` is the board the bench models,
     /// `base` the built-in profile firmware runs; `coverage` is where the virtual board
     /// writes its coverage (a one-process run's); `by_hand`: a cage without fixture, wired
@@ -343,6 +357,7 @@ impl Config {
         by_hand: bool,
     ) -> Result<Opened, ConfigError> {
         let sil = || Sil::new(profile, size, seed);
+        self.check_temp_folder()?;
         let other: Box<dyn Target> = match self.stage {
             Stage::Sil | Stage::SilPil | Stage::SilHil => return Ok(Opened::One(Box::new(sil()?))),
             Stage::Pil => Box::new(self.pil(profile, base, size, seed)?),

@@ -159,7 +159,7 @@ pub fn spawn_with_gdbstub(
     mut qemu: Process,
     connect: bool,
 ) -> Result<(GdbMachine, Option<Gdb>), MachineError> {
-    let dir = private::PrivateDir::new("qemu").map_err(MachineError::Start)?;
+    let dir = private::PrivateDir::new("qemu")?;
     let socket = dir.join("gdb.sock");
     let child = qemu
         .arg("-S")
@@ -201,6 +201,9 @@ pub enum MachineError {
     /// QEMU cannot be started.
     #[error("cannot start {QEMU}: {0}")]
     Start(std::io::Error),
+    /// The temporary folder the machine's private folder goes in is unusable (`TMPDIR`).
+    #[error(transparent)]
+    TempDir(#[from] private::TempDirError),
     /// QEMU's standard streams are not ours.
     #[error("QEMU's standard streams are not piped")]
     Pipes,

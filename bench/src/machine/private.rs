@@ -4,10 +4,121 @@
 //! is done. A name another local user can guess in the shared temporary folder would let them
 //! plant a socket the bench connects to, or a symbolic link it writes through.
 
+use std::ffi::OsStr;
 use std::fs::{DirBuilder, File, OpenOptions};
 use std::io::ErrorKind;
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
+
+/// The most bytes a unix socket's path holds (`sun_path`, 108 with its NUL, on Linux).
+pub const MAX_SOCKET_PATH: usize = 107;
+
+/// The longest path the bench puts in a private folder, from the folder's parent on: the
+/// longest kind, a pid of 7 digits (Linux's largest `pid_max`), the random part, the longest
+/// socket name.
+const LONGEST_INSIDE: &str = "/birdcage-virtual-4194304-0123456789abcdef/board.sock";
+
+/// What is wrong with the temporary folder (`TMPDIR`, else `/tmp`) the bench's private
+/// folders go in: said in one line naming it, where a socket QEMU or the virtual board cannot
+/// bind would otherwise fail later under the other program's name.
+#[derive(Debug, thiserror::Error)]
+pub enum TempDirError {
+    /// Set, but to nothing.
+    #[error("TMPDIR is set but empty: set it to a folder, or unset it for /tmp")]
+    Empty,
+    /// Not UTF-8: the sockets are named to QEMU and the virtual board as text.
+    #[error(
+        "TMPDIR ({0}) is not UTF-8: the bench names its sockets to QEMU and the virtual board \
+         as text; set TMPDIR to a folder with a UTF-8 name"
+    )]
+    NotUtf8(String),
+    /// It does not exist.
+    #[error("{0} does not exist: {FIX}")]
+    Missing(Folder),
+    /// It is something else than a folder.
+    #[error("{0} is not a directory: {FIX}")]
+    NotADirectory(Folder),
+    /// A socket in it would not fit a unix socket's path.
+    #[error(
+        "{path} is {len} bytes long: a socket in it would be {socket} bytes, past the \
+         {MAX_SOCKET_PATH} a unix socket's path holds; set TMPDIR to a shorter folder"
+    )]
+    TooLong {
+        /// The folder.
+        path: Folder,
+        /// Its length in bytes.
+        len: usize,
+        /// The longest socket path in it.
+        socket: usize,
+    },
+    /// The private folder could not be made in it.
+    #[error("cannot make a private folder in {path}: {source}")]
+    Make {
+        /// The folder.
+        path: Folder,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// What to do about a missing or wrong TMPDIR.
+const FIX: &str = "set TMPDIR to a folder, or unset it for /tmp";
+
+/// The temporary folder as an error names it: `TMPDIR (PATH)`, or `/tmp (TMPDIR unset)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Folder {
+    /// The folder.
+    pub path: PathBuf,
+    /// Whether `TMPDIR` named it.
+    pub from_tmpdir: bool,
+}
+
+impl std::fmt::Display for Folder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.from_tmpdir {
+            write!(f, "TMPDIR ({})", self.path.display())
+        } else {
+            write!(f, "{} (TMPDIR unset)", self.path.display())
+        }
+    }
+}
+
+/// The temporary folder, checked: `TMPDIR` as the environment sets it, else `/tmp`.
+pub fn temp_folder() -> Result<Folder, TempDirError> {
+    check_temp_folder(std::env::var_os("TMPDIR").as_deref())
+}
+
+/// [`temp_folder`] for a given `TMPDIR` (`None`: unset): a UTF-8 path of an existing
+/// directory, short enough for the sockets the bench makes in it.
+pub fn check_temp_folder(tmpdir: Option<&OsStr>) -> Result<Folder, TempDirError> {
+    let path = match tmpdir {
+        None => PathBuf::from("/tmp"),
+        Some(v) if v.is_empty() => return Err(TempDirError::Empty),
+        Some(v) => PathBuf::from(v),
+    };
+    let Some(text) = path.to_str() else {
+        return Err(TempDirError::NotUtf8(path.display().to_string()));
+    };
+    let text = text.to_string();
+    let path = Folder {
+        path,
+        from_tmpdir: tmpdir.is_some(),
+    };
+    let socket = text.len() + LONGEST_INSIDE.len();
+    if socket > MAX_SOCKET_PATH {
+        return Err(TempDirError::TooLong {
+            len: text.len(),
+            socket,
+            path,
+        });
+    }
+    match std::fs::metadata(&path.path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => Err(TempDirError::Missing(path)),
+        Err(source) => Err(TempDirError::Make { path, source }),
+        Ok(meta) if !meta.is_dir() => Err(TempDirError::NotADirectory(path)),
+        Ok(_) => Ok(path),
+    }
+}
 
 /// Names tried before giving up (each random: a clash means someone is guessing).
 const ATTEMPTS: u32 = 16;
@@ -28,9 +139,11 @@ pub use shards::safe::me;
 impl PrivateDir {
     /// Makes `birdcage-KIND-PID-RANDOM` in the temporary folder, mode 0700. `mkdir` never
     /// follows a symbolic link at the name, and the folder is checked to be a directory of
-    /// this user's that nobody else can enter before anything is put in it.
-    pub fn new(kind: &str) -> std::io::Result<PrivateDir> {
-        Self::new_in(&std::env::temp_dir(), kind)
+    /// this user's that nobody else can enter before anything is put in it. The temporary
+    /// folder is checked first ([`temp_folder`]).
+    pub fn new(kind: &str) -> Result<PrivateDir, TempDirError> {
+        let path = temp_folder()?;
+        Self::new_in(&path.path, kind).map_err(|source| TempDirError::Make { path, source })
     }
 
     /// As [`PrivateDir::new`], in `parent`; first sweeps the folders a killed bench left
@@ -147,6 +260,57 @@ pub fn own_socket(path: &Path) -> bool {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;
+
+    /// Issue 62: a TMPDIR the bench cannot use is one line naming TMPDIR and what is wrong
+    /// with it, before any program starts.
+    #[test]
+    fn a_wrong_tmpdir_is_named_in_one_line() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("file");
+        std::fs::write(&file, "").unwrap();
+        let said = |tmpdir: &OsStr| check_temp_folder(Some(tmpdir)).unwrap_err().to_string();
+        let missing = dir.path().join("gone");
+        assert_eq!(
+            said(missing.as_os_str()),
+            format!(
+                "TMPDIR ({}) does not exist: set TMPDIR to a folder, or unset it for /tmp",
+                missing.display()
+            )
+        );
+        assert_eq!(
+            said(file.as_os_str()),
+            format!(
+                "TMPDIR ({}) is not a directory: set TMPDIR to a folder, or unset it for /tmp",
+                file.display()
+            )
+        );
+        assert_eq!(
+            said(OsStr::new("")),
+            "TMPDIR is set but empty: set it to a folder, or unset it for /tmp"
+        );
+        let bytes = said(OsStr::from_bytes(b"/tmp/\xff"));
+        assert!(
+            bytes.starts_with("TMPDIR (/tmp/\u{FFFD}) is not UTF-8: "),
+            "{bytes}"
+        );
+        let long = format!("/tmp/{}", "d".repeat(60));
+        assert_eq!(
+            said(OsStr::new(&long)),
+            "TMPDIR (/tmp/dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd) is 65 \
+             bytes long: a socket in it would be 118 bytes, past the 107 a unix socket's path \
+             holds; set TMPDIR to a shorter folder"
+        );
+        for message in [said(missing.as_os_str()), said(OsStr::new(&long))] {
+            assert!(
+                !message.contains('\n') && !message.contains("qemu"),
+                "{message}"
+            );
+        }
+        let fine = check_temp_folder(Some(dir.path().as_os_str())).unwrap();
+        assert_eq!(fine.path, dir.path());
+        assert_eq!(check_temp_folder(None).unwrap().path, Path::new("/tmp"));
+    }
 
     #[test]
     fn a_private_folder_is_this_users_alone_and_removed_with_its_files() {

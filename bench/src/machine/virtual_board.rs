@@ -116,7 +116,7 @@ impl VirtualBoard {
         faults: &[BoardFault],
     ) -> Result<VirtualBoard, MachineError> {
         let binary = virtual_board_binary()?;
-        let dir = PrivateDir::new(FOLDER).map_err(MachineError::Start)?;
+        let dir = PrivateDir::new(FOLDER)?;
         let socket = dir.join(SOCKET);
         let stderr = dir.join("board.stderr");
         let log = dir.create("board.stderr").map_err(MachineError::Start)?;

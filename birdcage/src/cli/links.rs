@@ -364,7 +364,11 @@ struct PaperCounts {
 struct Json {
     vertices: usize,
     weight: usize,
+    /// Counted, unless `graphs_listed` is there: then the known count (OEIS A001349).
     connected_graphs: u64,
+    /// With geng's PRUNE hook: the graphs it listed, counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    graphs_listed: Option<u64>,
     sieved_graphs: u64,
     terminal_pairs_solved: u64,
     minimal_weak: u64,
@@ -392,6 +396,7 @@ impl Json {
             vertices: n,
             weight: n - 2,
             connected_graphs: r.graphs,
+            graphs_listed: r.listed,
             sieved_graphs: r.sieved,
             terminal_pairs_solved: r.pairs,
             minimal_weak: weak.links,
@@ -478,6 +483,11 @@ fn text(r: &Report) -> String {
     let n = r.vertices;
     let mut out = format!("Minimal links from the connected graphs on {n} vertices\n");
     out += &format!("  connected graphs   {:>11}\n", r.graphs);
+    if let Some(listed) = r.listed {
+        out += &format!(
+            "  (the known count, OEIS A001349: geng with the PRUNE hook listed {listed}, which the sieve read)\n"
+        );
+    }
     let theirs = match paper::sieved(n) {
         Some(t) => format!(" (the paper's sieve kept {t})"),
         None => String::new(),

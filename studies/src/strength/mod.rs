@@ -486,8 +486,13 @@ impl crate::study::Study for StrengthStudy {
         })
     }
 
+    /// Names geng, refusing one with the links' PRUNE hook (issue 62: with it first on PATH,
+    /// the study enumerated the pruned listing without a word).
     fn inputs(_: &Options) -> Result<crate::study::Inputs, crate::study::StudyError> {
-        Ok(crate::study::Inputs::default())
+        Ok(crate::study::Inputs {
+            geng: Some(switching::enumerate::plain_geng()?),
+            ..crate::study::Inputs::default()
+        })
     }
 
     fn run_shard(

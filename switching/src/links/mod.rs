@@ -11,6 +11,7 @@
 //! split and the merge against.
 
 mod canonical;
+mod direct;
 pub mod paper;
 mod part;
 pub mod reference;
@@ -19,6 +20,7 @@ mod run;
 mod store;
 
 pub use canonical::{Canonical, canonical_forms};
+pub use direct::strong_links_part;
 pub use part::{Found, LinksShard, PartId, PartIdError};
 pub use report::{Report, Spread, WeakLink, merge};
 pub use run::{run_part, small_adjacency};
@@ -33,21 +35,7 @@ pub const MAX_VERTICES: usize = 12;
 
 /// The number of connected graphs on n vertices, n = 0..=[`MAX_VERTICES`] (OEIS A001349),
 /// for progress bars and to check that every part came back.
-pub const CONNECTED_GRAPHS: [u64; MAX_VERTICES + 1] = [
-    1,
-    1,
-    1,
-    2,
-    6,
-    21,
-    112,
-    853,
-    11_117,
-    261_080,
-    11_716_571,
-    1_006_700_565,
-    164_059_830_476,
-];
+pub const CONNECTED_GRAPHS: [u64; MAX_VERTICES + 1] = crate::enumerate::CONNECTED;
 
 /// Why a search or a merge failed.
 #[derive(Debug, thiserror::Error)]

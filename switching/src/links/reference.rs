@@ -1,10 +1,14 @@
 //! The independent reference for the search in parts: one `geng` run over every connected
 //! graph (no `res/mod` split), each graph read by the graph6 parser, every terminal pair
 //! solved (the sieve only counts, it does not choose), the links kept one per isomorphism
-//! class and the strong links derived here. It shares nothing with [`run_part`](super::run_part),
-//! [`LinksShard`](super::LinksShard) or [`merge`](super::merge), so a bug that every split of the search
-//! shares shows as a difference from it. Deliberately plain and slow: for tests and CI at
-//! small N, not for the search itself.
+//! class and the strong links derived here. It is independent of the split and the merge: it
+//! uses no [`run_part`](super::run_part), [`LinksShard`](super::LinksShard) or
+//! [`merge`](super::merge), so a bug that every split of the search shares shows as a
+//! difference from it. It is not independent of the work on each graph: it lists with the
+//! same geng, reads with the crate's graph6 parser, solves each pair with the search's solver
+//! ([`Link::strength`], [`Link::is_minimal_at`]), and labels with the same `labelg`; the
+//! brute force ([`crate::brute`]) is the check that shares none of that. Deliberately plain
+//! and slow: for tests and CI at small N, not for the search itself.
 
 use std::collections::BTreeSet;
 
@@ -56,6 +60,7 @@ pub fn search(vertices: usize) -> Result<Report, LinksError> {
     Ok(Report {
         vertices,
         graphs: graphs.len() as u64,
+        listed: None,
         sieved,
         pairs,
         weak: weak

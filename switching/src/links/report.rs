@@ -26,8 +26,12 @@ pub struct WeakLink {
 pub struct Report {
     /// N.
     pub vertices: usize,
-    /// Connected graphs read.
+    /// Connected graphs on N vertices: the ones read, or, when the listing was pruned, the
+    /// known count (OEIS A001349), which nothing counted.
     pub graphs: u64,
+    /// When geng pruned the listing: the graphs it listed (counted), which [`Report::graphs`]
+    /// is not; `None` when every graph was listed and `graphs` is that count.
+    pub listed: Option<u64>,
     /// Graphs the sieve kept.
     pub sieved: u64,
     /// Terminal pairs solved.
@@ -203,6 +207,7 @@ pub fn merge(parts: &[LinksShard]) -> Result<Report, LinksError> {
     Ok(Report {
         vertices,
         graphs,
+        listed: pruned.then_some(listed),
         sieved: parts.iter().map(|p| p.sieved).sum(),
         pairs: parts.iter().map(|p| p.pairs).sum(),
         weak,

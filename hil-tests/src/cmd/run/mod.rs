@@ -127,6 +127,7 @@ impl Run {
         // Every scenario's option rules, before anything is built or started.
         self.spec.check()?;
         let config = &self.spec.config;
+        config.check_temp_folder()?;
         if config.builds_qemu_firmware() {
             eprintln!("building the QEMU firmware (cargo, target/pil)...");
         }
