@@ -323,6 +323,15 @@ fn chunked<C: Campaign>(
     progress: &mut dyn FnMut(&Tick) -> ControlFlow<()>,
     merge: impl FnOnce(Vec<Vec<u8>>) -> Result<Merged<C::Merged>, JobError>,
 ) -> Result<Outcome<Merged<C::Merged>>, JobError> {
+    // `--force` removes nothing while another run holds the folder: a running campaign's
+    // chunks hold it shared, so its finished chunk is not deleted under it (issue 62).
+    let _folder = match existing {
+        Existing::Overwrite => Some(
+            shards::lock_folder(dir, &job.command_with(&["--force"]))
+                .map_err(|e| JobError::Model(e.into()))?,
+        ),
+        _ => None,
+    };
     let stored: Vec<ShardId> = ShardId::all(count)
         .filter(|&id| shards::shard_path(dir, job, id).is_file())
         .collect();
@@ -344,6 +353,8 @@ fn chunked<C: Campaign>(
         }
         Existing::Refuse | Existing::Resume => {}
     }
+    // The chunks take their own locks (the folder's shared): this one must go first.
+    drop(_folder);
     let all = items as usize;
     let mut before = 0;
     for id in ShardId::all(count) {
