@@ -20,6 +20,7 @@
 
 pub mod outcome;
 pub mod plot;
+pub mod ply_key;
 pub mod positions;
 pub mod pullups;
 pub mod quantisation;
