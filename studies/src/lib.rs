@@ -31,6 +31,7 @@ pub mod strength;
 pub mod study;
 pub mod tolerance;
 pub mod tree_split;
+pub mod walk_error;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

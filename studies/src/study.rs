@@ -293,6 +293,9 @@ pub enum StudyError {
     /// do not merge into the tree.
     #[error(transparent)]
     Split(#[from] crate::tree_split::SplitError),
+    /// The tree walked a ply at a time cannot run, resume or merge.
+    #[error(transparent)]
+    Walk(#[from] crate::walk_error::WalkError),
     /// The shard model's refusal (a foreign shard, a lock, a missing shard).
     #[error(transparent)]
     Model(#[from] shards::ModelError),
