@@ -41,6 +41,16 @@ pub enum WalkError {
         /// The size asked.
         m: u8,
     },
+    /// A ply past the longest game.
+    #[error("--ply {ply}: past the end of every M={m} game (plies 0 to {last})")]
+    PastTheGame {
+        /// The ply asked.
+        ply: u32,
+        /// The last ply.
+        last: u32,
+        /// The board size.
+        m: u8,
+    },
     /// Ctrl-C stopped a shard before it stored its findings.
     #[error("interrupted: ply {ply} shard {id} not stored")]
     Interrupted {

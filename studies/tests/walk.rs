@@ -21,6 +21,8 @@ fn options(m: u32) -> CageOptions {
         random_games: None,
         records: None,
         split_ply: None,
+        ply_walk: None,
+        ply: None,
     }
 }
 

@@ -35,6 +35,7 @@ use shards::ShardId;
 mod part;
 pub mod split;
 pub mod walk;
+mod walk_mode;
 mod walk_report;
 pub use part::{QuantisationShard, QuantisationShardError};
 pub use split::{SplitError, SplitPart};
@@ -558,6 +559,8 @@ impl crate::study::Study for QuantisationStudy {
                 split::check_ply(options.size, ply)?;
                 Positions::Split(ply)
             }
+            // The walk reads the tree from its files; the tree is never built whole.
+            None if options.ply_walk.is_some() => Positions::Tree(OnceLock::new()),
             None => match options.positions_unless_tree()? {
                 Some(set) => Positions::Held(set),
                 None => Positions::Tree(OnceLock::new()),
@@ -690,6 +693,26 @@ impl crate::study::Study for QuantisationStudy {
             csv.as_mut(),
         )?;
         self.files(&report, out)
+    }
+
+    fn run_own(
+        &self,
+        options: &Self::Options,
+        dir: &std::path::Path,
+        mode: &shards::Mode,
+        job: &shards::Job,
+        control: &Control<'_>,
+        force: bool,
+    ) -> Option<Result<crate::study::OwnReply, crate::study::StudyError>> {
+        let parts = options.ply_walk?;
+        Some(walk_mode::run(
+            self,
+            options,
+            parts,
+            (dir, mode, job),
+            control,
+            force,
+        ))
     }
 
     fn write_reference(

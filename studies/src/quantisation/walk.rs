@@ -187,11 +187,20 @@ impl<'a> Walk<'a> {
         id: ShardId,
         control: &Control<'_>,
     ) -> Result<(u64, u64), WalkError> {
+        if ply > self.last_ply() {
+            return Err(WalkError::PastTheGame {
+                ply,
+                last: self.last_ply(),
+                m: self.size.get(),
+            });
+        }
         let entries = self.positions(ply, id)?;
         let edges: Vec<Edge> = self.size.edges().collect();
         let mut findings = Vec::new();
         findings.extend(FINDINGS_MAGIC);
         findings.extend([0u8; 16]);
+        // The findings' entries, in record order: the record, then 0, or 1, the result's
+        // length (u32) and the result ([`Compact::write_result`]).
         let mut children: Vec<Vec<(PlyKey, Vec<u8>)>> = vec![Vec::new(); self.parts as usize];
         let mut decisions = 0u64;
         let in_file = || {
@@ -224,8 +233,13 @@ impl<'a> Walk<'a> {
                 let moves: Vec<Move> = match (&decision, position.to_move()) {
                     (Some(d), _) => {
                         decisions += 1;
+                        // Its length first, so the merge reads a result as a stream.
                         findings.push(1);
+                        let at = findings.len();
+                        findings.extend([0u8; 4]);
                         Compact::new(self.size, d).write_result(&mut findings);
+                        let length = (findings.len() - at - 4) as u32;
+                        findings[at..at + 4].copy_from_slice(&length.to_le_bytes());
                         vec![Move {
                             side: Side::Cut,
                             edge: d.truth.choice,
@@ -259,6 +273,11 @@ impl<'a> Walk<'a> {
         findings[8..16].copy_from_slice(&positions.to_le_bytes());
         findings[16..24].copy_from_slice(&decisions.to_le_bytes());
         let next = ply + 1;
+        // The last ply has no children: every edge is taken.
+        let children = match ply < self.last_ply() {
+            true => children,
+            false => Vec::new(),
+        };
         for (part, mut kids) in children.into_iter().enumerate() {
             kids.sort_unstable();
             kids.dedup_by(|later, first| later.0 == first.0);
@@ -277,53 +296,35 @@ impl<'a> Walk<'a> {
         Ok((positions, decisions))
     }
 
+    /// The last ply of the walk: the edges' count (no game is longer); the plies past the
+    /// tree's end are empty, and cost a few empty files each.
+    pub fn last_ply(&self) -> u32 {
+        self.size.edge_count() as u32
+    }
+
     /// What the folder holds: the plies finished, and the shards of the next not stored.
+    /// By the findings files' names alone (a stat each): each file is checked whole when it
+    /// is read, by the next ply or the merge.
     pub fn status(&self) -> Result<WalkStatus, WalkError> {
-        let mut ply = 0;
-        loop {
+        for ply in 0..=self.last_ply() {
             let dir = self.ply_dir(ply);
             let job = self.findings_job(ply);
-            let survey = match dir.is_dir() {
-                true => shards::survey(&dir, &job, self.parts)?,
-                false => shards::Survey {
-                    missing: ShardId::all(self.parts)
-                        .map(|id| shards::Remake {
-                            id,
-                            path: shards::shard_path(&dir, &job, id),
-                            command: job.shard_command(id),
-                        })
-                        .collect(),
-                    ..Default::default()
-                },
-            };
-            if let Some(e) = survey.refused.into_iter().next() {
-                return Err(e.into());
-            }
-            if !survey.missing.is_empty() {
+            let not_done: Vec<ShardId> = ShardId::all(self.parts)
+                .filter(|&id| !shards::shard_path(&dir, &job, id).is_file())
+                .collect();
+            if !not_done.is_empty() {
                 return Ok(WalkStatus {
                     finished_plies: ply,
                     complete: false,
-                    not_done: survey.missing.iter().map(|r| r.id).collect(),
+                    not_done,
                 });
             }
-            let mut positions = 0u64;
-            for (id, (path, body)) in &survey.done {
-                let (p, _) = read_counts(body).ok_or_else(|| WalkError::Damaged {
-                    path: path.clone(),
-                    why: "no findings header".to_string(),
-                    command: job.shard_command(ShardId::new(*id, self.parts).expect("stored")),
-                })?;
-                positions += p;
-            }
-            if positions == 0 {
-                return Ok(WalkStatus {
-                    finished_plies: ply + 1,
-                    complete: true,
-                    not_done: Vec::new(),
-                });
-            }
-            ply += 1;
         }
+        Ok(WalkStatus {
+            finished_plies: self.last_ply() + 1,
+            complete: true,
+            not_done: Vec::new(),
+        })
     }
 
     /// Runs the walk to its end from where the folder stands: the shards of the ply in hand
@@ -342,17 +343,15 @@ impl<'a> Walk<'a> {
 }
 
 /// The positions and decisions a findings body holds, from its header.
-pub(super) fn read_counts(body: &[u8]) -> Option<(u64, u64)> {
-    let rest = body.strip_prefix(FINDINGS_MAGIC)?;
+pub(super) fn read_counts(header: &[u8]) -> Option<(u64, u64)> {
+    let rest = header.strip_prefix(FINDINGS_MAGIC)?;
     let positions = u64::from_le_bytes(rest.get(..8)?.try_into().ok()?);
     let decisions = u64::from_le_bytes(rest.get(8..16)?.try_into().ok()?);
     Some((positions, decisions))
 }
 
-/// The findings' entries after their header.
-pub(super) fn findings_entries(body: &[u8]) -> Option<&[u8]> {
-    body.get(FINDINGS_MAGIC.len() + 16..)
-}
+/// The bytes of a findings body's header.
+pub(super) const FINDINGS_HEADER: usize = FINDINGS_MAGIC.len() + 16;
 
 fn edge_byte(edges: &[Edge], edge: Edge) -> u8 {
     edges

@@ -1,29 +1,63 @@
 //! The ply walk's report, merged from its findings without holding the tree: a ply after
 //! another, the P findings files of a ply merged in record order (the one process's order,
 //! [`super::walk`]), each position numbered as it comes, each decision tallied and its row
-//! written as it comes. Memory: the tally, one ply's findings and the records of the
-//! positions in the worst lists.
+//! written as it comes. Memory: the tally, a buffer per findings file and the records of
+//! the positions in the worst lists.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::io::Read;
 
 use emulator::quantisation::{Study, Tally};
 use heuristic::{Edge, Move, Position, Record, Side};
 use shards::ShardId;
 
 use super::split::Compact;
-use super::walk::{Walk, WalkError, findings_entries, read_counts};
+use super::walk::{FINDINGS_HEADER, Walk, WalkError, read_counts};
 use super::{Converter, Facts, Report, from_tally, row_of};
 use crate::report::CsvWriter;
 
-/// One findings body being read: its entries left and its shard.
-struct Cursor<'b> {
-    rest: &'b [u8],
+/// One findings file being read, a position at a time.
+struct Cursor {
+    reader: std::io::Take<std::io::BufReader<std::fs::File>>,
     id: ShardId,
+    /// Positions not yet read.
+    left: u64,
+}
+
+impl Cursor {
+    /// The next position's record, or `None` past the last.
+    fn record(&mut self, ply: u32) -> std::io::Result<Option<Vec<u8>>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let mut record = vec![0; ply as usize];
+        self.reader.read_exact(&mut record)?;
+        Ok(Some(record))
+    }
+
+    /// The result after a record: `None` for a position that is no decision.
+    fn result(&mut self) -> std::io::Result<Result<Option<Vec<u8>>, &'static str>> {
+        let mut flag = [0u8];
+        self.reader.read_exact(&mut flag)?;
+        match flag {
+            [0] => Ok(Ok(None)),
+            [1] => {
+                let mut length = [0u8; 4];
+                self.reader.read_exact(&mut length)?;
+                let mut result = vec![0; u32::from_le_bytes(length) as usize];
+                self.reader.read_exact(&mut result)?;
+                Ok(Ok(Some(result)))
+            }
+            _ => Ok(Err("a flag not 0 or 1")),
+        }
+    }
 }
 
 /// The report of the walk in `walk`'s folder, its divergent positions' rows into
-/// `positions_csv`; the walk must be complete.
+/// `positions_csv`; the walk must be complete. Each ply's P findings files are read as
+/// streams ([`shards::open_body`]: checked whole first), merged in record order.
 pub(super) fn report(
     walk: &Walk<'_>,
     study: &Study,
@@ -39,10 +73,9 @@ pub(super) fn report(
     let mut records: HashMap<u32, Vec<u8>> = HashMap::new();
     positions_csv.row(&super::positions_header(converters, bits))?;
     let (mut index, mut decisions) = (0u64, 0u64);
-    for ply in 0.. {
+    for ply in 0..=walk.last_ply() {
         let dir = walk.ply_dir(ply);
         let job = walk.findings_job(ply);
-        let bodies = shards::read_shards(&dir, &job, walk.parts())?;
         let damaged = |id: ShardId, why: &str| WalkError::Damaged {
             path: shards::shard_path(&dir, &job, id),
             why: why.to_string(),
@@ -50,50 +83,50 @@ pub(super) fn report(
         };
         let mut cursors = Vec::new();
         let mut heap = BinaryHeap::new();
-        let mut in_ply = 0;
-        for (body, id) in bodies.iter().zip(ShardId::all(walk.parts())) {
-            let (positions, _) = read_counts(body).ok_or_else(|| damaged(id, "no header"))?;
-            in_ply += positions;
-            let rest = findings_entries(body).ok_or_else(|| damaged(id, "no header"))?;
-            if let Some(record) = rest.get(..ply as usize).filter(|_| positions > 0) {
+        for id in ShardId::all(walk.parts()) {
+            let mut reader = shards::open_body(&dir, &job, id)?;
+            let mut header = [0u8; FINDINGS_HEADER];
+            reader
+                .read_exact(&mut header)
+                .map_err(|_| damaged(id, "no header"))?;
+            let (left, _) = read_counts(&header).ok_or_else(|| damaged(id, "no header"))?;
+            let mut cursor = Cursor { reader, id, left };
+            if let Some(record) = cursor.record(ply).map_err(|_| damaged(id, "cut short"))? {
                 heap.push(Reverse((record, cursors.len())));
             }
-            cursors.push(Cursor { rest, id });
-        }
-        if in_ply == 0 {
-            break;
+            cursors.push(cursor);
         }
         while let Some(Reverse((record, c))) = heap.pop() {
             let cursor = &mut cursors[c];
             let id = cursor.id;
-            let mut rest = &cursor.rest[ply as usize..];
-            let [flag] = super::split::take(&mut rest).map_err(|_| damaged(id, "cut short"))?;
+            let cut_short = |_| damaged(id, "cut short");
             let i = u32::try_from(index).map_err(|_| damaged(id, "over 2^32 positions"))?;
             index += 1;
-            if flag == 1 {
-                let compact = Compact::read_result(&mut rest, columns)
+            let result = cursor.result().map_err(cut_short)?;
+            if let Some(bytes) = result.map_err(|why| damaged(id, why))? {
+                let compact = Compact::read_result(&mut bytes.as_slice(), columns)
                     .map_err(|e| damaged(id, &e.to_string()))?;
                 let decision = compact.decision(size, &edges);
                 decisions += 1;
                 tally.add(i, &decision);
-                if let Some(row) = row_of(size, bits, i, || record_text(&edges, record), &decision)
-                {
+                let text = || record_text(&edges, &record);
+                if let Some(row) = row_of(size, bits, i, text, &decision) {
                     positions_csv.row(&row)?;
                     if tally
                         .columns
                         .iter()
                         .any(|c| c.worst.iter().any(|w| w.index == i))
                     {
-                        records.insert(i, record.to_vec());
+                        records.insert(i, record);
                     }
                 }
-            } else if flag != 0 {
-                return Err(damaged(id, "a flag not 0 or 1"));
             }
-            cursor.rest = rest;
-            if let Some(next) = rest.get(..ply as usize).filter(|_| !rest.is_empty()) {
+            if let Some(next) = cursor.record(ply).map_err(cut_short)? {
                 heap.push(Reverse((next, c)));
             }
+        }
+        if let Some(c) = cursors.iter().find(|c| c.reader.limit() > 0) {
+            return Err(damaged(c.id, "bytes after the last position"));
         }
     }
     positions_csv.flush()?;
@@ -115,13 +148,12 @@ pub(super) fn report(
         decisions: decisions as usize,
         lookup: &lookup,
     };
-    let study_ref = study;
     Ok(from_tally(
         &facts,
         (converters, seed),
         bits,
         worst,
-        study_ref,
+        study,
         tally,
         decisions as usize,
     ))
