@@ -80,7 +80,7 @@ impl PlyKey {
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^= z >> 31;
-        ((z >> 32) * u64::from(count) >> 32) as u32
+        (((z >> 32) * u64::from(count)) >> 32) as u32
     }
 
     /// The key as it is stored.
