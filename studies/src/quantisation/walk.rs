@@ -201,14 +201,17 @@ impl<'a> Walk<'a> {
         findings.extend([0u8; 16]);
         // The findings' entries, in record order: the record, then 0, or 1, the result's
         // length (u32) and the result ([`Compact::write_result`]).
-        let mut children: Vec<Vec<(PlyKey, Vec<u8>)>> = vec![Vec::new(); self.parts as usize];
+        // Each child as its key, its parent's index in `entries` and the move's edge (32
+        // bytes; its record is the parent's and the edge): the parents are in record order,
+        // so the smallest (parent, edge) of a key is its smallest record.
+        let mut children: Vec<Vec<(PlyKey, u32, u8)>> = vec![Vec::new(); self.parts as usize];
         let mut decisions = 0u64;
         let in_file = || {
             let dir = self.ply_dir(ply);
             let job = self.findings_job(ply);
             (shards::shard_path(&dir, &job, id), job.shard_command(id))
         };
-        for chunk in entries.chunks(CHUNK) {
+        for (c, chunk) in entries.chunks(CHUNK).enumerate() {
             if control.stopped() {
                 return Err(WalkError::Interrupted { ply, id });
             }
@@ -220,7 +223,9 @@ impl<'a> Walk<'a> {
                     Ok((p, d))
                 })
                 .collect();
-            for ((key, record), r) in chunk.iter().zip(read) {
+            for (j, ((key, record), r)) in chunk.iter().zip(read).enumerate() {
+                let parent = u32::try_from(c * CHUNK + j)
+                    .unwrap_or_else(|_| unreachable!("a partition stays far below 2^32"));
                 let Ok((position, decision)) = r else {
                     let (path, command) = in_file();
                     return Err(WalkError::Damaged {
@@ -262,9 +267,8 @@ impl<'a> Walk<'a> {
                 };
                 for mv in moves {
                     let child = key.after(self.size, mv);
-                    let mut r = record.clone();
-                    r.push(edge_byte(&edges, mv.edge));
-                    children[child.partition(self.parts) as usize].push((child, r));
+                    let edge = edge_byte(&edges, mv.edge);
+                    children[child.partition(self.parts) as usize].push((child, parent, edge));
                 }
             }
             (control.progress)(decisions, 0);
@@ -282,9 +286,10 @@ impl<'a> Walk<'a> {
             kids.sort_unstable();
             kids.dedup_by(|later, first| later.0 == first.0);
             let mut body = Vec::with_capacity(kids.len() * (KEY_BYTES + next as usize));
-            for (key, record) in kids {
+            for (key, parent, edge) in kids {
                 body.extend(key.to_bytes());
-                body.extend(record);
+                body.extend(&entries[parent as usize].1);
+                body.push(edge);
             }
             let dir = self.ply_dir(next);
             make_dir(&dir)?;
