@@ -70,3 +70,21 @@ fn write_cause(error: &shards::FileError) -> String {
         .map(|s| s.to_string())
         .unwrap_or_else(|| "refused".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A full disk is one line naming the file and the cause.
+    #[test]
+    fn a_full_disk_is_one_line_naming_the_file() {
+        let e = WalkError::from(shards::FileError::Write {
+            path: PathBuf::from("q5/ply-14/findings.3-of-64.shard"),
+            source: std::io::Error::from_raw_os_error(28),
+        });
+        assert_eq!(
+            e.to_string(),
+            "writing q5/ply-14/findings.3-of-64.shard: No space left on device (os error 28)"
+        );
+    }
+}
