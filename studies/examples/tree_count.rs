@@ -61,6 +61,10 @@ fn main() -> std::io::Result<()> {
         let cpu = process_cpu();
         let mut totals = [0u64; 3];
         let mut bytes = 0u64;
+        // Runs of a ply killed part-way would be counted twice: start the next ply afresh.
+        for part in 0..parts {
+            let _ = fs::remove_file(run_path(&dir, ply + 1, part));
+        }
         let mut out: Vec<Vec<PlyKey>> = vec![Vec::new(); parts as usize];
         let mut buffered = 0usize;
         for part in 0..parts {
