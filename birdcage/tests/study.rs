@@ -682,3 +682,91 @@ fn cli_heuristic_study_refuses_a_pruned_geng() {
     );
     assert!(!out_dir.join("summary.md").exists());
 }
+
+/// `--ply-walk P` from the command line (issue 64): `--status` names the ply in hand and its
+/// shards not done (exit 3), each shard runs alone (`--ply K --shard I/P`), the whole walk
+/// resumes from where the folder stands, and its report's data files equal the one-process
+/// run's. A shard of a ply past the game, or of another P, is one line, exit 2.
+#[test]
+fn cli_ply_walk_runs_shard_by_shard_and_reports_as_one_process() {
+    let whole = scratch_dir("walk-whole");
+    let walk = scratch_dir("walk");
+    let (w, d) = (whole.to_str().unwrap(), walk.to_str().unwrap());
+    let out = birdcage(&["study", "quantisation", "--size", "3", "--out", w]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let base = [
+        "study",
+        "quantisation",
+        "--size",
+        "3",
+        "--ply-walk",
+        "2",
+        "--out",
+        d,
+    ];
+    let with =
+        |extra: &[&'static str]| -> Vec<&str> { base.iter().chain(extra).copied().collect() };
+    let status = birdcage(&with(&["--status"]));
+    assert_eq!(status.status.code(), Some(3));
+    let text = String::from_utf8(status.stdout).unwrap();
+    assert!(
+        text.starts_with("no ply finished; ply 0: 2 of 2 shards not done: 1/2 2/2"),
+        "{text}"
+    );
+    assert!(text.contains("--ply-walk 2 --ply 0 --shard K/P"), "{text}");
+    for shard in ["1/2", "2/2"] {
+        let out = birdcage(&with(&["--ply", "0", "--shard", shard]));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let out = birdcage(&with(&["--ply", "1", "--shard", "2/2"]));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(birdcage(&with(&["--status"])).stdout).unwrap();
+    assert!(
+        text.starts_with("ply 0 finished; ply 1: 1 of 2 shards not done: 1/2"),
+        "{text}"
+    );
+    let out = birdcage(&with(&[]));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status = birdcage(&with(&["--status"]));
+    assert_eq!(status.status.code(), Some(0));
+    assert!(
+        String::from_utf8(status.stdout)
+            .unwrap()
+            .starts_with("the walk is complete")
+    );
+    assert_eq!(files(&walk), files(&whole));
+    for (extra, message) in [
+        (
+            &["--ply", "14", "--shard", "1/2"][..],
+            "--ply 14: past the end of every M=3 game",
+        ),
+        (
+            &["--ply", "0", "--shard", "1/3"][..],
+            "the shard's P is the walk's",
+        ),
+    ] {
+        let out = birdcage(&with(extra));
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(message), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&whole);
+    let _ = std::fs::remove_dir_all(&walk);
+}

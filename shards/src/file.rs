@@ -459,3 +459,110 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
 pub fn read_shards(dir: &Path, job: &Job, count: u32) -> Result<Vec<Vec<u8>>, ShardError> {
     survey(dir, job, count)?.into_bodies()
 }
+
+/// Shard `id`'s body as a stream, for a merge of bodies larger than memory: the file is
+/// checked as [`survey`] checks it (header, job and spec, length, content hash; the hash
+/// over a first pass a buffer at a time), then handed back positioned at its body, limited
+/// to its length. Refused as [`read_shards`] refuses, naming the file and its command.
+pub fn open_body(
+    dir: &Path,
+    job: &Job,
+    id: ShardId,
+) -> Result<io::Take<io::BufReader<fs::File>>, ShardError> {
+    use io::{BufRead, Seek};
+    use sha2::{Digest, Sha256};
+    let path = shard_path(dir, job, id);
+    let command = job.shard_command(id);
+    let corrupt = |why: String| ShardError::Corrupt {
+        path: path.clone(),
+        why,
+        command: command.clone(),
+    };
+    let io_error = |source| ShardError::Io {
+        path: path.clone(),
+        source,
+    };
+    let file = match open_regular(&path) {
+        Ok(file) => file,
+        Err(FileError::NotRegular { kind, .. }) => {
+            return Err(corrupt(format!("{kind}, not a regular file")));
+        }
+        Err(FileError::Read { source, .. } | FileError::Write { source, .. }) => {
+            return Err(match source.kind() {
+                io::ErrorKind::NotFound => ShardError::Missing(vec![Remake {
+                    id,
+                    path: path.clone(),
+                    command: command.clone(),
+                }]),
+                _ => io_error(source),
+            });
+        }
+    };
+    let length = file.metadata().map_err(io_error)?.len();
+    let mut reader = io::BufReader::new(file);
+    // The header: its lines up to the blank one.
+    let mut head = Vec::new();
+    loop {
+        let before = head.len();
+        (&mut reader)
+            .take(HEADER_BYTES)
+            .read_until(b'\n', &mut head)
+            .map_err(io_error)?;
+        if head.len() == before || head.len() as u64 > HEADER_BYTES {
+            return Err(corrupt("no header".into()));
+        }
+        if head.ends_with(b"\n\n") {
+            break;
+        }
+    }
+    let (header, _) = parse(&head).map_err(corrupt)?;
+    let body_length = length - head.len() as u64;
+    if body_length != header.bytes {
+        return Err(corrupt(format!(
+            "{body_length} bytes of body, its header says {}",
+            header.bytes
+        )));
+    }
+    if header.job != job.name || header.spec != job.spec {
+        return Err(ShardError::Foreign {
+            what: whose(
+                job,
+                &header.job,
+                &header.spec,
+                &header.program,
+                header.inputs.as_deref(),
+            ),
+            path: path.clone(),
+            command: command.clone(),
+        });
+    }
+    if header.id != id {
+        return Err(ShardError::Foreign {
+            what: format!("shard {}, not {id}", header.id),
+            path: path.clone(),
+            command: command.clone(),
+        });
+    }
+    let mut hasher = Sha256::new();
+    loop {
+        let buffer = reader.fill_buf().map_err(io_error)?;
+        if buffer.is_empty() {
+            break;
+        }
+        hasher.update(buffer);
+        let n = buffer.len();
+        reader.consume(n);
+    }
+    let digest: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if digest != header.content {
+        return Err(corrupt("its content hash does not match its body".into()));
+    }
+    reader
+        .seek(io::SeekFrom::Start(head.len() as u64))
+        .map_err(io_error)?;
+    Ok(reader.take(header.bytes))
+}

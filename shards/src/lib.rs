@@ -40,7 +40,8 @@ mod spec;
 pub use args::{ArgsError, ShardArgs, whole};
 pub use drive::{Mode, ModelError, Outcome, drive, stored_count, stored_counts};
 pub use file::{
-    MAX_SHARD_BYTES, Remake, ShardError, Survey, read_shards, shard_path, survey, write_shard,
+    MAX_SHARD_BYTES, Remake, ShardError, Survey, open_body, read_shards, shard_path, survey,
+    write_shard,
 };
 pub use id::{MAX_SHARDS, ShardId, ShardIdError};
 pub use lock::{FOLDER_LOCK, Lock, LockError, lock_folder, lock_shard, shard_running};

@@ -20,6 +20,7 @@
 
 pub mod outcome;
 pub mod plot;
+pub mod ply_key;
 pub mod positions;
 pub mod pullups;
 pub mod quantisation;
@@ -30,6 +31,7 @@ pub mod strength;
 pub mod study;
 pub mod tolerance;
 pub mod tree_split;
+pub mod walk_error;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -111,6 +111,15 @@ pub fn position_key(position: &Position) -> [u64; 4] {
     key(position)
 }
 
+/// How reports name the tree of `size` ([`PositionSet::tree`]'s description), shared with
+/// the ply walk, which never holds the set.
+pub fn tree_description(size: Size) -> String {
+    format!(
+        "M={} tree: Cut plays the heuristic, Short every move",
+        size.get()
+    )
+}
+
 /// The tree's moves from `position`, in [`PositionSet::tree`]'s order: `cut`'s move for Cut
 /// (asked only when Cut is to move), every resistor for Short.
 fn tree_moves(position: &Position, cut: impl FnOnce(&Position) -> Option<Move>) -> Vec<Move> {
@@ -269,13 +278,7 @@ impl PositionSet {
         read: impl Fn(&Position) -> Option<(Move, R)> + Sync,
         mut take: impl FnMut(&PositionSet, Vec<(u32, R)>) -> Result<bool, E>,
     ) -> Result<Option<PositionSet>, E> {
-        let mut set = PositionSet::empty(
-            size,
-            format!(
-                "M={} tree: Cut plays the heuristic, Short every move",
-                size.get()
-            ),
-        );
+        let mut set = PositionSet::empty(size, tree_description(size));
         set.entries.push(Entry {
             position: Position::new(size, Side::Cut),
             parent: None,

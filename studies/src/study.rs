@@ -54,9 +54,33 @@ pub trait Study: Sized + Sync {
         out: &Output,
         streamed: bool,
     ) -> Result<String, StudyError>;
+    /// A way of running of the study's own that stands in for the shard driver with these
+    /// options (the quantisation study's ply walk, `--ply-walk P`), in `mode` into `dir`;
+    /// `job`: the driver's job for the options (its command and version). `None`: the
+    /// driver runs the study.
+    fn run_own(
+        &self,
+        _options: &Self::Options,
+        _dir: &Path,
+        _mode: &Mode,
+        _job: &Job,
+        _control: &Control<'_>,
+        _force: bool,
+    ) -> Option<Result<OwnReply, StudyError>> {
+        None
+    }
     /// The same report by the study's independent reference: one plain loop, no shard, no
     /// merge (`birdcage study NAME --reference`), what a merged report is checked against.
     fn write_reference(&self, out: &Output) -> Result<String, StudyError>;
+}
+
+/// What a study's own way of running ([`Study::run_own`]) tells its user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnReply {
+    /// The words (a report's summary, a shard stored, a status).
+    pub text: String,
+    /// A status with something not done: a CLI exits non-zero on it.
+    pub not_all_done: bool,
 }
 
 /// The contents a study's report depends on besides its options.
@@ -130,6 +154,21 @@ pub struct CageOptions {
           value_parser = shards::whole::<u32>(0, 255),
           conflicts_with_all = ["records", "random_games"]))]
     pub split_ply: Option<u32>,
+    /// The quantisation study of the tree walked a ply at a time in P partitions on disk
+    /// (every decision read once, no process holding more than a partition of a ply): with
+    /// --out alone the whole walk and its report, resuming from the last finished ply; with
+    /// --ply K --shard I/P one shard; --status, --merge. Not in the spec: the walk's files
+    /// carry P themselves.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "P", allow_negative_numbers = true,
+          value_parser = shards::whole::<u32>(1, u64::from(shards::MAX_SHARDS)),
+          conflicts_with_all = ["records", "random_games", "split_ply"]))]
+    pub ply_walk: Option<u32>,
+    /// With --ply-walk and --shard I/P: the ply whose shard I runs.
+    #[serde(skip)]
+    #[cfg_attr(feature = "clap", arg(long, value_name = "K", allow_negative_numbers = true,
+          value_parser = shards::whole::<u32>(0, 255), requires = "ply_walk"))]
+    pub ply: Option<u32>,
 }
 
 /// M for clap, in the words of every whole-number option.
@@ -168,6 +207,12 @@ impl CageOptions {
     /// builds as it reads it.
     pub fn positions_unless_tree(&self) -> Result<Option<PositionSet>, StudyError> {
         // The split tree is never held whole: only the quantisation study walks it.
+        if self.ply_walk.is_some() {
+            return Err(StudyError::DoesNotApply(
+                "--ply-walk walks the quantisation study's tree; the tolerance and pull-up \
+                 studies hold their positions whole",
+            ));
+        }
         if self.split_ply.is_some() {
             return Err(StudyError::DoesNotApply(
                 "--split-ply splits the quantisation study's tree; the tolerance and pull-up \
@@ -299,6 +344,9 @@ pub enum StudyError {
     /// do not merge into the tree.
     #[error(transparent)]
     Split(#[from] crate::tree_split::SplitError),
+    /// The tree walked a ply at a time cannot run, resume or merge.
+    #[error(transparent)]
+    Walk(#[from] crate::walk_error::WalkError),
     /// The shard model's refusal (a foreign shard, a lock, a missing shard).
     #[error(transparent)]
     Model(#[from] shards::ModelError),

@@ -19,6 +19,8 @@ fn options(m: u32, board: Option<&str>, split_ply: Option<u32>) -> CageOptions {
         random_games: None,
         records: None,
         split_ply,
+        ply_walk: None,
+        ply: None,
     }
 }
 

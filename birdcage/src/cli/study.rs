@@ -135,6 +135,14 @@ impl<O: Args + serde::Serialize> Run<O> {
             stop: &STOP,
             progress: &progress,
         };
+        if let Some(own) = plan.run_own(&self.options, &dir, &mode, &job, &control, self.force) {
+            let own = own?;
+            bar.finish("done");
+            return Ok(Reply {
+                text: own.text,
+                not_all_done: own.not_all_done,
+            });
+        }
         let outcome = study::drive(&plan, &dir, &job, &mode, &control, self.force)?;
         let summary = match outcome {
             shards::Outcome::Merged(summary) => summary,

@@ -34,8 +34,12 @@ use shards::ShardId;
 
 mod part;
 pub mod split;
+pub mod walk;
+mod walk_mode;
+mod walk_report;
 pub use part::{QuantisationShard, QuantisationShardError};
 pub use split::{SplitError, SplitPart};
+pub use walk::{Walk, WalkError, WalkStatus};
 
 /// The rule stated in reports.
 pub const RULE: &str = "a move outside the exact tied set diverges; a board's divergence is \
@@ -260,8 +264,9 @@ pub fn report(
         let rows: Vec<Vec<String>> = csv_rows.into_iter().map(|(_, row)| row).collect();
         write_positions(csv, converters, bits, &rows)?;
     }
+    let lookup = set_lookup(set);
     Ok(from_tally(
-        set,
+        &Facts::of(set, &lookup),
         (converters, seed),
         bits,
         worst,
@@ -298,8 +303,9 @@ pub fn reference(
     }
     write_positions(positions_csv, converters, bits, &rows)?;
     let done = decisions.len();
+    let lookup = set_lookup(set);
     Ok(from_tally(
-        set,
+        &Facts::of(set, &lookup),
         (converters, seed),
         bits,
         worst,
@@ -331,15 +337,27 @@ fn divergent_row(
     i: u32,
     decision: &Decision,
 ) -> Option<Vec<String>> {
+    row_of(set.size(), bits, i, || set.record(i), decision)
+}
+
+/// [`divergent_row`] with the record given by `record`, asked only for a row: the ply walk
+/// ([`walk`]) holds no set, only each position's record.
+fn row_of(
+    size: heuristic::Size,
+    bits: &[u8],
+    i: u32,
+    record: impl FnOnce() -> String,
+    decision: &Decision,
+) -> Option<Vec<String>> {
     if !decision.moves.iter().any(|r| r.judgement.diverges()) {
         return None;
     }
     let truth = &decision.truth;
     let mut row = vec![
         i.to_string(),
-        set.record(i),
+        record(),
         truth.choice.to_string(),
-        tied_names(set.size(), truth.tied).join(" "),
+        tied_names(size, truth.tied).join(" "),
     ];
     for c in decision.moves.chunks(bits.len()) {
         row.push(c.iter().map(|r| r.judgement.letter()).collect());
@@ -347,9 +365,44 @@ fn divergent_row(
     Some(row)
 }
 
+/// What the report reads of the positions besides the tally: the set's words and counts,
+/// and the record and exact choice of a position by index (for the worst lists). A held set
+/// gives them from its entries ([`Facts::of`]); the ply walk from its files.
+struct Facts<'a> {
+    size: heuristic::Size,
+    description: String,
+    positions: usize,
+    decisions: usize,
+    /// The record of position `index` and Cut's exact choice there.
+    lookup: &'a dyn Fn(u32) -> (String, String),
+}
+
+impl Facts<'_> {
+    fn of<'a>(set: &'a PositionSet, lookup: &'a dyn Fn(u32) -> (String, String)) -> Facts<'a> {
+        Facts {
+            size: set.size(),
+            description: set.description().to_string(),
+            positions: set.len(),
+            decisions: set.decisions().len(),
+            lookup,
+        }
+    }
+}
+
+/// A held set's [`Facts::lookup`]: the record and the heuristic's move at `index`.
+fn set_lookup(set: &PositionSet) -> impl Fn(u32) -> (String, String) + '_ {
+    |index| {
+        let exact_choice =
+            super::positions::heuristic_move(&set.entries()[index as usize].position)
+                .map(|m| m.edge.to_string())
+                .unwrap_or_default();
+        (set.record(index), exact_choice)
+    }
+}
+
 /// The report of `done` decisions read into `tally`.
 fn from_tally(
-    set: &PositionSet,
+    facts: &Facts<'_>,
     (converters, seed): (&[Converter], u64),
     bits: &[u8],
     worst: usize,
@@ -357,8 +410,7 @@ fn from_tally(
     tally: Tally,
     done: usize,
 ) -> Report {
-    let size = set.size();
-    let decisions = set.decisions();
+    let size = facts.size;
     let mut rows = Vec::new();
     for (column, a) in tally.columns.iter().enumerate() {
         let converter = &converters[column / bits.len()];
@@ -370,11 +422,7 @@ fn from_tally(
             .iter()
             .take(worst)
             .map(|w| {
-                let record = set.record(w.index);
-                let exact_choice =
-                    super::positions::heuristic_move(&set.entries()[w.index as usize].position)
-                        .map(|m| m.edge.to_string())
-                        .unwrap_or_default();
+                let (record, exact_choice) = (facts.lookup)(w.index);
                 Worst {
                     index: w.index,
                     replay: format!(
@@ -415,11 +463,11 @@ fn from_tally(
         study: "quantisation",
         size: size.get(),
         seed,
-        positions: set.description().to_string(),
-        position_count: set.len(),
-        decisions: decisions.len(),
+        positions: facts.description.clone(),
+        position_count: facts.positions,
+        decisions: facts.decisions,
         decisions_done: done,
-        interrupted: done < decisions.len(),
+        interrupted: done < facts.decisions,
         rule: RULE,
         converters: converters.iter().map(Converter::name).collect(),
         rows,
@@ -511,6 +559,8 @@ impl crate::study::Study for QuantisationStudy {
                 split::check_ply(options.size, ply)?;
                 Positions::Split(ply)
             }
+            // The walk reads the tree from its files; the tree is never built whole.
+            None if options.ply_walk.is_some() => Positions::Tree(OnceLock::new()),
             None => match options.positions_unless_tree()? {
                 Some(set) => Positions::Held(set),
                 None => Positions::Tree(OnceLock::new()),
@@ -645,6 +695,26 @@ impl crate::study::Study for QuantisationStudy {
         self.files(&report, out)
     }
 
+    fn run_own(
+        &self,
+        options: &Self::Options,
+        dir: &std::path::Path,
+        mode: &shards::Mode,
+        job: &shards::Job,
+        control: &Control<'_>,
+        force: bool,
+    ) -> Option<Result<crate::study::OwnReply, crate::study::StudyError>> {
+        let parts = options.ply_walk?;
+        Some(walk_mode::run(
+            self,
+            options,
+            parts,
+            (dir, mode, job),
+            control,
+            force,
+        ))
+    }
+
     fn write_reference(
         &self,
         out: &crate::report::Output,
@@ -704,6 +774,32 @@ pub enum QuantisationPart {
 }
 
 impl QuantisationStudy {
+    /// How this study reads a decision (its converters at every resolution), for the ply
+    /// walk ([`walk`]), which reads the tree outside the shard driver.
+    pub fn reader(&self) -> Result<Study, crate::study::StudyError> {
+        Ok(Study::new(&self.converters, &self.bits, self.size)?)
+    }
+
+    /// The report of a finished ply walk into `out`: the same files the one process writes
+    /// ([`walk_report`], a streaming merge of the walk's findings).
+    pub fn write_walk_report(
+        &self,
+        walk: &Walk<'_>,
+        out: &crate::report::Output,
+    ) -> Result<String, crate::study::StudyError> {
+        let study = self.reader()?;
+        let mut csv = out.csv(POSITIONS_CSV)?;
+        let report = walk_report::report(
+            walk,
+            &study,
+            (&self.converters, self.seed),
+            &self.bits,
+            WORST,
+            &mut csv,
+        )?;
+        self.files(&report, out)
+    }
+
     /// The tables, the JSON, the summary and the plots of a report (the merged one's and the
     /// reference's alike).
     fn files(

@@ -41,7 +41,7 @@ pub struct Compact {
 }
 
 impl Compact {
-    fn new(size: Size, decision: &Decision) -> Compact {
+    pub(super) fn new(size: Size, decision: &Decision) -> Compact {
         Compact {
             choice: edge_byte(size, decision.truth.choice),
             tied: decision.truth.tied,
@@ -59,7 +59,7 @@ impl Compact {
 
     /// The decision as the tally and the rows read it; the truth's volts and drops, which
     /// they do not read, are left empty.
-    fn decision(&self, size: Size, edges: &[Edge]) -> Decision {
+    pub(super) fn decision(&self, size: Size, edges: &[Edge]) -> Decision {
         Decision {
             truth: Truth {
                 size,
@@ -87,6 +87,12 @@ impl Compact {
         for w in key {
             out.extend(w.to_le_bytes());
         }
+        self.write_result(out);
+    }
+
+    /// The result alone, without a key: the ply walk's findings ([`super::walk`]) hold it
+    /// after the position's record.
+    pub(super) fn write_result(&self, out: &mut Vec<u8>) {
         out.push(self.choice);
         out.extend(self.tied.to_le_bytes());
         match self.margin {
@@ -128,6 +134,16 @@ impl Compact {
         for w in &mut key {
             *w = u64::from_le_bytes(take(bytes)?);
         }
+        Ok((key, Compact::read_result(bytes, columns, edges)?))
+    }
+
+    /// A result [`Compact::write_result`] wrote, of `columns` columns, its edges among the
+    /// cage's `edges`.
+    pub(super) fn read_result(
+        bytes: &mut &[u8],
+        columns: usize,
+        edges: usize,
+    ) -> Result<Compact, SplitError> {
         let [choice] = take(bytes)?;
         if usize::from(choice) >= edges {
             return Err(SplitError::Body("a choice that is not an edge of the cage"));
@@ -159,19 +175,16 @@ impl Compact {
             };
             moves.push((j, chosen, lost));
         }
-        Ok((
-            key,
-            Compact {
-                choice,
-                tied,
-                margin,
-                moves,
-            },
-        ))
+        Ok(Compact {
+            choice,
+            tied,
+            margin,
+            moves,
+        })
     }
 }
 
-fn take<const N: usize>(bytes: &mut &[u8]) -> Result<[u8; N], SplitError> {
+pub(super) fn take<const N: usize>(bytes: &mut &[u8]) -> Result<[u8; N], SplitError> {
     let (head, rest) = bytes
         .split_first_chunk::<N>()
         .ok_or(SplitError::Body("cut short"))?;
@@ -248,7 +261,7 @@ impl SplitPart {
 }
 
 /// Whether Cut decides at `position` (the tree's [`PositionSet::decisions`]).
-fn decides(position: &Position) -> bool {
+pub(super) fn decides(position: &Position) -> bool {
     position.to_move() == Some(Side::Cut) && position.resistors().next().is_some()
 }
 
