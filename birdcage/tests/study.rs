@@ -544,6 +544,11 @@ fn a_study_into_a_folder_in_use_is_refused_naming_the_run_that_holds_it() {
             out,
         ],
     ] {
+        // The heuristic study's spec names geng (issue 62): without nauty it stops there, in
+        // one line of its own, before it reaches the folder.
+        if args[1] == "heuristic" && !nauty() {
+            continue;
+        }
         let run = birdcage(&args);
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
