@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use heuristic::Size;
 
 use crate::check::protocol::{Check, Steps, protocol_checks};
-use crate::config::{Config, ConfigError};
+use crate::config::{Config, ConfigError, Wiring};
 use crate::machine::{QEMU, firmware_elf, qemu_available, virtual_board_binary};
 use crate::target::hil::{BOARD_ELF, Probe};
 use crate::target::pil::Link;
@@ -247,8 +247,14 @@ impl Bringup<'_> {
             checks.push(Check::fail(FLASHED, problem, pass_the_elf));
             return None;
         }
-        let opened =
-            config(Probe::Qemu, board, elf.clone()).open(profile, base, size, None, None, false);
+        let opened = config(Probe::Qemu, board, elf.clone()).open(
+            profile,
+            base,
+            size,
+            None,
+            None,
+            Wiring::Fixture,
+        );
         match opened.map(|o| o.into_target()) {
             Ok(mut target) => {
                 checks.push(Check::pass(
@@ -300,8 +306,14 @@ impl Bringup<'_> {
             "{} (downloaded by probe-rs as memory writes)",
             elf.display()
         );
-        let opened =
-            config(Probe::Virtual, board, elf).open(profile, base, size, None, None, false);
+        let opened = config(Probe::Virtual, board, elf).open(
+            profile,
+            base,
+            size,
+            None,
+            None,
+            Wiring::Fixture,
+        );
         let target = opened.map(|o| o.into_target());
         let started = target.as_ref().ok().and_then(|t| t.behind());
         checks.push(Check::pass(PROBE, virtual_stub(&binary, started)));
@@ -381,7 +393,7 @@ impl Bringup<'_> {
             Size::MIN,
             None,
             None,
-            false,
+            Wiring::Fixture,
         );
         match opened.map(|o| o.into_target()) {
             Ok(mut target) => {

@@ -863,6 +863,32 @@ fn bad_numbers_and_long_input_get_one_short_line() {
     }
 }
 
+/// Issue 65 item 5: doctor's `--probe` is parsed by clap as `run`'s is (one parser): a probe
+/// that names nothing is a usage error, one line, exit 2, before any step runs.
+#[test]
+fn doctor_parses_its_probe_as_run_does() {
+    for (probe, says) in [
+        ("", "--probe is empty"),
+        ("gdb:", "gdb:"),
+        ("dap:tcp:host", "dap:tcp:host"),
+    ] {
+        let doctor = bench(&["doctor", "--probe", probe]);
+        let run = bench(&["run", "--stage", "hil", "--probe", probe]);
+        for out in [&doctor, &run] {
+            assert_eq!(out.status.code(), Some(2), "--probe {probe:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(
+                err.starts_with(&format!("error: invalid value '{probe}' for '--probe <PROBE>'"))
+                    && err.contains(says),
+                "{err}"
+            );
+        }
+        assert_eq!(doctor.stderr, run.stderr, "--probe {probe:?}");
+        assert!(doctor.stdout.is_empty(), "no step ran");
+    }
+}
+
 /// `hil-tests run ... | head`: a reader that goes away is no panic, and the report is whole.
 #[test]
 fn a_closed_stdout_is_not_a_panic_and_the_report_is_kept() {

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use bench::machine::Launch;
 use bench::{Class, Lockstep, Scenario, Sil, Target};
 use heuristic::Size;
 
@@ -37,7 +38,7 @@ fn the_board_binary_on_the_virtual_board_agrees_with_sil_over_random_games() {
     let seed = Some(7);
     let scenario = Scenario::random(Size::M4, 4, 3);
     let sil = Sil::new(NUCLEO, Size::M4, seed).unwrap();
-    let hil = bench::virtual_board::connect(&elf, NUCLEO.name, seed, None, &[])
+    let hil = bench::virtual_board::connect(&Launch::new(&elf, NUCLEO.name).seed(seed))
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(hil.stage(), bench::Stage::Hil);
     let mut both = Lockstep::new(sil, hil);
@@ -117,7 +118,11 @@ fn a_hung_board_reset_by_its_watchdog_is_named_as_such_not_as_a_lost_target() {
         check: "the watchdog".into(),
     }];
     let run = bench::faults::board::board_fault_campaign(
-        &mut |faults| bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults),
+        &mut |faults| {
+            bench::virtual_board::connect(
+                &Launch::new(&elf, NUCLEO.name).seed(Some(7)).faults(faults),
+            )
+        },
         NUCLEO,
         Size::M4,
         &faults,
@@ -213,7 +218,7 @@ fn an_elf_the_virtual_board_refuses_is_named_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let garbage = dir.path().join("firmware");
     std::fs::write(&garbage, b"not an ELF").unwrap();
-    let e = bench::virtual_board::connect(&garbage, NUCLEO.name, None, None, &[]).unwrap_err();
+    let e = bench::virtual_board::connect(&Launch::new(&garbage, NUCLEO.name)).unwrap_err();
     let text = e.to_string();
     assert!(
         text.contains("the virtual board refused to start: error: ")
@@ -224,8 +229,8 @@ fn an_elf_the_virtual_board_refuses_is_named_in_one_line() {
     // The QEMU firmware (when CI names it) is not the board binary: it loads where the F446
     // has no flash.
     if let Some(qemu) = std::env::var_os(bench::machine::ELF_ENV).filter(|v| !v.is_empty()) {
-        let e = bench::virtual_board::connect(Path::new(&qemu), NUCLEO.name, None, None, &[])
-            .unwrap_err();
+        let e =
+            bench::virtual_board::connect(&Launch::new(Path::new(&qemu), NUCLEO.name)).unwrap_err();
         assert!(
             e.to_string().contains("outside the STM32F446RE's flash"),
             "{e}"
@@ -239,11 +244,7 @@ fn a_core_stuck_in_a_loop_is_reported_with_its_pc_and_function() {
     // The PLL never locks: the board binary spins in the HAL's clock set-up (inlined into its
     // main), after RTT is up, so the bench attaches and then hears nothing.
     let mut hil = bench::virtual_board::connect(
-        &elf,
-        NUCLEO.name,
-        None,
-        None,
-        &[boards::virtual_board::BoardFault::PllStuck],
+        &Launch::new(&elf, NUCLEO.name).faults(&[boards::virtual_board::BoardFault::PllStuck]),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let e = hil
@@ -283,7 +284,9 @@ fn each_kind_of_board_fault_is_found_with_what_to_check_on_a_real_board() {
     assert_eq!(faults.len(), kinds.len());
     let seed = Some(7);
     let run = bench::faults::board::board_fault_campaign(
-        &mut |faults| bench::virtual_board::connect(&elf, NUCLEO.name, seed, None, faults),
+        &mut |faults| {
+            bench::virtual_board::connect(&Launch::new(&elf, NUCLEO.name).seed(seed).faults(faults))
+        },
         NUCLEO,
         Size::M4,
         &faults,
@@ -344,7 +347,7 @@ fn board_fault_shards_merge_to_the_plain_campaigns_report() {
             .collect();
     assert_eq!(faults.len(), kinds.len());
     let mut connect = |faults: &[boards::virtual_board::BoardFault]| {
-        bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, faults)
+        bench::virtual_board::connect(&Launch::new(&elf, NUCLEO.name).seed(Some(7)).faults(faults))
     };
     let dirs = tempfile::tempdir().unwrap();
     let [reference, one, sharded] = ["reference", "one", "sharded"].map(|d| dirs.path().join(d));
@@ -534,7 +537,7 @@ fn virtual_boards() -> Vec<u32> {
 fn a_board_killed_under_the_bench_is_named_as_killed_not_as_a_probe_error() {
     let Some(elf) = ready() else { return };
     let before = virtual_boards();
-    let mut hil = bench::virtual_board::connect(&elf, NUCLEO.name, None, None, &[])
+    let mut hil = bench::virtual_board::connect(&Launch::new(&elf, NUCLEO.name))
         .unwrap_or_else(|e| panic!("{e}"));
     hil.exchange(firmware::protocol::Command::Identify)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -569,7 +572,7 @@ fn a_board_killed_under_the_bench_is_named_as_killed_not_as_a_probe_error() {
 #[test]
 fn a_killed_board_leaves_no_memory_window_file_behind() {
     let Some(elf) = ready() else { return };
-    let board = bench::machine::VirtualBoard::start(&elf, NUCLEO.name, None, None, &[])
+    let board = bench::machine::VirtualBoard::start(&Launch::new(&elf, NUCLEO.name))
         .unwrap_or_else(|e| panic!("{e}"));
     let gdb_probe::Address::Unix(socket) = board.address() else {
         panic!("a unix socket")
@@ -1215,7 +1218,7 @@ fn the_bench_waits_on_the_board_instead_of_polling_it() {
     // two busy loops the M=3 tree took 14 times as long. Blocked in the board's `monitor
     // wait`, it polls when an RTT offset moved (the reply, a log line) or the wait ran out.
     let Some(elf) = ready() else { return };
-    let mut hil = bench::virtual_board::connect(&elf, NUCLEO.name, Some(7), None, &[])
+    let mut hil = bench::virtual_board::connect(&Launch::new(&elf, NUCLEO.name).seed(Some(7)))
         .unwrap_or_else(|e| panic!("{e}"));
     let commands = 200;
     let before = hil.retry_stats().expect("HIL counts its polls").polls;

@@ -27,6 +27,16 @@ pub use spec::{DEFAULT_PACE_MS, GlitchOptions, RunSpec, RunSpecError};
 /// A day bounds a wait: longer is a typo, and 1e19 s overflows a Duration.
 pub const MAX_TIMEOUT_S: f64 = 86_400.0;
 
+/// Who makes the cage's moves: the bench's fixture, or the operator's hands (the guided
+/// game: a cage without fixture, wired through the board).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wiring {
+    /// The fixture wires each move.
+    Fixture,
+    /// The operator wires each move by hand.
+    ByHand,
+}
+
 /// What a run drives and how: everything but the scenario's games and the report. The
 /// command line's options of it are these fields (feature `clap`), and its JSON their words.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -345,8 +355,7 @@ impl Config {
 
     /// The target on the board drawn from `seed`: `profile` is the board the bench models,
     /// `base` the built-in profile firmware runs; `coverage` is where the virtual board
-    /// writes its coverage (a one-process run's); `by_hand`: a cage without fixture, wired
-    /// by the operator's hands (the guided game).
+    /// writes its coverage (a one-process run's); `wiring`: who makes the cage's moves.
     pub fn open(
         &self,
         profile: &'static boards::Profile,
@@ -354,14 +363,14 @@ impl Config {
         size: Size,
         seed: Option<u64>,
         coverage: Option<&Path>,
-        by_hand: bool,
+        wiring: Wiring,
     ) -> Result<Opened, ConfigError> {
         let sil = || Sil::new(profile, size, seed);
         self.check_temp_folder()?;
         let other: Box<dyn Target> = match self.stage {
             Stage::Sil | Stage::SilPil | Stage::SilHil => return Ok(Opened::One(Box::new(sil()?))),
             Stage::Pil => Box::new(self.pil(profile, base, size, seed)?),
-            Stage::Hil => self.hil(profile, base, size, seed, coverage, by_hand)?,
+            Stage::Hil => self.hil(profile, base, size, seed, coverage, wiring)?,
         };
         Ok(if self.compare_sil {
             Opened::Both(Box::new(Lockstep::new(sil()?, other)))
@@ -379,11 +388,11 @@ impl Config {
         size: Size,
         seed: Option<u64>,
         coverage: Option<&Path>,
-        by_hand: bool,
+        wiring: Wiring,
     ) -> Result<Box<dyn Target>, ConfigError> {
         #[cfg(not(feature = "probe"))]
         {
-            let _ = (profile, base, size, seed, coverage, by_hand);
+            let _ = (profile, base, size, seed, coverage, wiring);
             Err(ConfigError::NoProbeFeature)
         }
         #[cfg(feature = "probe")]
@@ -391,10 +400,9 @@ impl Config {
             use crate::target::hil::{Hil, qemu, virtual_board};
             let probe = match &self.probe {
                 Some(Probe::Virtual) => {
-                    let faults: &[boards::virtual_board::BoardFault] = if by_hand {
-                        &[virtual_board::NO_FIXTURE]
-                    } else {
-                        &[]
+                    let faults: &[boards::virtual_board::BoardFault] = match wiring {
+                        Wiring::ByHand => &[virtual_board::NO_FIXTURE],
+                        Wiring::Fixture => &[],
                     };
                     // Refused here by name, not as a lost target: a FIFO planted there
                     // would block the board's write at the end of the run.
@@ -402,7 +410,12 @@ impl Config {
                         shards::safe::replaceable(path)?;
                     }
                     let elf = self.board_elf()?;
-                    let board = virtual_board::connect(&elf, &self.board, seed, coverage, faults)?;
+                    let board = virtual_board::connect(
+                        &crate::machine::Launch::new(&elf, &self.board)
+                            .seed(seed)
+                            .coverage(coverage)
+                            .faults(faults),
+                    )?;
                     return Ok(Box::new(board));
                 }
                 Some(Probe::Qemu) => {
@@ -432,10 +445,9 @@ impl Config {
                 return Err(ConfigError::CompareNeedsEmulated);
             }
             // The guided game's cage is under the operator's hands, not the fixture's.
-            Ok(Box::new(if by_hand {
-                board.with_cage(Box::new(crate::target::ByHand))
-            } else {
-                board
+            Ok(Box::new(match wiring {
+                Wiring::ByHand => board.with_cage(Box::new(crate::target::ByHand)),
+                Wiring::Fixture => board,
             }))
         }
     }
@@ -503,7 +515,7 @@ mod tests {
         let c = config(Stage::Sil);
         assert_eq!(c.elf_digest().unwrap(), None);
         let mut opened = c
-            .open(profile, profile, size, Some(1), None, false)
+            .open(profile, profile, size, Some(1), None, Wiring::Fixture)
             .unwrap();
         assert_eq!(opened.target().stage(), Stage::Sil);
         let mut pil = config(Stage::Pil);

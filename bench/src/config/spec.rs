@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "clap")]
 use super::args;
-use super::{Config, ConfigError, Opened};
+use super::{Config, ConfigError, Opened, Wiring};
 use crate::faults::glitch_plan::{Kinds, Plan, Window};
 use crate::faults::kinds::DefectTarget;
 use crate::report::Depends;
@@ -340,9 +340,12 @@ impl RunSpec {
         seed: Option<u64>,
         coverage: Option<&Path>,
     ) -> Result<Opened, ConfigError> {
-        let by_hand = self.scenario == ScenarioKind::Guided;
+        let wiring = match self.scenario {
+            ScenarioKind::Guided => Wiring::ByHand,
+            _ => Wiring::Fixture,
+        };
         self.config
-            .open(profile, base, size, seed, coverage, by_hand)
+            .open(profile, base, size, seed, coverage, wiring)
     }
 
     /// The emulated cage the fault campaign breaks, at `size`: SIL, PIL, or both in lockstep
@@ -374,11 +377,9 @@ impl RunSpec {
         faults: &[boards::virtual_board::BoardFault],
     ) -> Result<crate::target::hil::Hil, crate::target::TargetError> {
         crate::target::hil::virtual_board::connect(
-            elf,
-            &self.config.board,
-            self.board_seed,
-            None,
-            faults,
+            &crate::machine::Launch::new(elf, &self.config.board)
+                .seed(self.board_seed)
+                .faults(faults),
         )
     }
 }

@@ -219,7 +219,11 @@ impl TrialBoard {
         profile: &str,
         board_seed: Option<u64>,
     ) -> Result<TrialBoard, GlitchError> {
-        let board = VirtualBoard::start(elf, profile, board_seed, None, &[BoardFault::NoFixture])?;
+        let board = VirtualBoard::start(
+            &crate::machine::Launch::new(elf, profile)
+                .seed(board_seed)
+                .faults(&[BoardFault::NoFixture]),
+        )?;
         let mut gdb = Gdb::connect(&board.address(), crate::virtual_board::QUIRKS)?;
         gdb.set_answer_timeout(TRIAL_TIMEOUT)?;
         Ok(TrialBoard { gdb, _board: board })

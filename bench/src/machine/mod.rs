@@ -18,7 +18,7 @@ use gdb_probe::{Address, Gdb, GdbError, Quirks};
 
 pub use adc::{Adc, AdcError};
 pub use elf::{ELF_ENV, Elf, ElfError, MAX_ELF_BYTES, firmware_elf};
-pub use virtual_board::{VIRTUAL_BOARD_ENV, VirtualBoard, virtual_board_binary};
+pub use virtual_board::{Launch, VIRTUAL_BOARD_ENV, VirtualBoard, virtual_board_binary};
 
 /// The QEMU executable.
 pub const QEMU: &str = "qemu-system-arm";

@@ -100,21 +100,64 @@ impl Drop for VirtualBoard {
     }
 }
 
+/// What a virtual board is started with: `virtual-board serve`'s options, named once so a
+/// call says which it sets (`Launch::new(elf, profile).seed(Some(7))`).
+#[derive(Clone, Copy, Debug)]
+pub struct Launch<'a> {
+    /// The board binary (`cargo fw`'s ELF).
+    pub elf: &'a Path,
+    /// The board it models: a name or a profile file (its wiring and parts).
+    pub profile: &'a str,
+    /// The draw of its parts; the profile's nominal parts when `None`.
+    pub seed: Option<u64>,
+    /// Where it writes which of the ELF's functions ran, when it ends. The coverage is added
+    /// to what the file holds (`--coverage-merge`): a resumed report's is the union of its
+    /// runs'; a report that starts over removes the file first (the report layer,
+    /// `Report::open`). The board refuses anything there but a regular file (a link, a FIFO),
+    /// by name, before it serves.
+    pub coverage: Option<&'a Path>,
+    /// Board faults made at register level (`virtual-board --fault`).
+    pub faults: &'a [BoardFault],
+}
+
+impl<'a> Launch<'a> {
+    /// `elf` on the board `profile`: nominal parts, no coverage, no fault.
+    pub fn new(elf: &'a Path, profile: &'a str) -> Launch<'a> {
+        Launch {
+            elf,
+            profile,
+            seed: None,
+            coverage: None,
+            faults: &[],
+        }
+    }
+
+    /// Parts drawn from `seed`.
+    pub fn seed(self, seed: Option<u64>) -> Launch<'a> {
+        Launch { seed, ..self }
+    }
+
+    /// Coverage written to `coverage`.
+    pub fn coverage(self, coverage: Option<&'a Path>) -> Launch<'a> {
+        Launch { coverage, ..self }
+    }
+
+    /// With the board faults `faults`.
+    pub fn faults(self, faults: &'a [BoardFault]) -> Launch<'a> {
+        Launch { faults, ..self }
+    }
+}
+
 impl VirtualBoard {
-    /// Starts the board binary `elf` on the virtual board wired as `profile` (a name or a
-    /// profile file) with parts drawn from `seed`, and waits for its socket. `coverage`: where
-    /// it writes which of the ELF's functions ran, when it ends. `faults`: board faults made
-    /// at register level (`virtual-board --fault`). The coverage is added to what the file
-    /// holds (`--coverage-merge`): a resumed report's is the union of its runs'; a report
-    /// that starts over removes the file first (the report layer, `Report::open`). The board refuses
-    /// anything there but a regular file (a link, a FIFO), by name, before it serves.
-    pub fn start(
-        elf: &Path,
-        profile: &str,
-        seed: Option<u64>,
-        coverage: Option<&Path>,
-        faults: &[BoardFault],
-    ) -> Result<VirtualBoard, MachineError> {
+    /// Starts the board binary as `launch` says, and waits for its socket.
+    pub fn start(launch: &Launch<'_>) -> Result<VirtualBoard, MachineError> {
+        let Launch {
+            elf,
+            profile,
+            seed,
+            coverage,
+            faults,
+        } = *launch;
         let binary = virtual_board_binary()?;
         let dir = PrivateDir::new(FOLDER)?;
         let socket = dir.join(SOCKET);
@@ -280,7 +323,7 @@ mod tests {
         }
         let dir = tempfile::tempdir().unwrap();
         let elf = spin_elf(dir.path());
-        let mut board = VirtualBoard::start(&elf, "nucleo-f446re", None, None, &[]).unwrap();
+        let mut board = VirtualBoard::start(&Launch::new(&elf, "nucleo-f446re")).unwrap();
         let folder = board.socket.parent().unwrap().to_path_buf();
         {
             use std::os::unix::fs::MetadataExt;

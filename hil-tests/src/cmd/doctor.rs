@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use bench::Probe;
+
 #[derive(Debug, clap::Args)]
 #[command(after_help = crate::exit::TABLE)]
 pub struct Doctor {
@@ -10,8 +12,8 @@ pub struct Doctor {
     /// the virtual NUCLEO-F446RE), a probe (`VID:PID[:SERIAL]`) or chip for a board, a GDB
     /// stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`) or a DAP server (`dap:unix:PATH`,
     /// `dap:tcp:HOST:PORT`): a board served by `virtual-board serve` is named as one.
-    #[arg(long, default_value = "qemu")]
-    probe: String,
+    #[arg(long, default_value = "qemu", value_parser = bench::config::args::parsed::<Probe>)]
+    probe: Probe,
     /// Board profile: a name or a profile file.
     #[arg(long, default_value = "nucleo-f446re")]
     board: String,
@@ -41,13 +43,13 @@ impl Doctor {
 
 /// Runs every step, prints one line each; whether all passed.
 fn run(
-    probe: &str,
+    probe: &Probe,
     board: &str,
     elf: Option<&Path>,
     size: heuristic::Size,
     junit: Option<&Path>,
 ) -> anyhow::Result<crate::exit::Verdict> {
-    let checks = bench::doctor::doctor(&probe.parse()?, board, elf, size)?;
+    let checks = bench::doctor::doctor(probe, board, elf, size)?;
     for check in &checks {
         outln!("{check}");
     }

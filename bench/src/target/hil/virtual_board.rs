@@ -20,7 +20,7 @@ use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
 use super::{Emulation, Hil};
-use crate::machine::VirtualBoard;
+use crate::machine::{Launch, VirtualBoard};
 use crate::target::retry::Polling;
 use crate::target::{Cage, CageError, Lost, TargetError, lost};
 
@@ -45,20 +45,17 @@ pub const VIRTUAL_NUCLEO_F446RE: &str = "VIRTUAL_NUCLEO_F446RE";
 /// `virtual-board --fault no-fixture`: a cage without fixture, wired by hand (`monitor wire`).
 pub const NO_FIXTURE: BoardFault = BoardFault::NoFixture;
 
-/// The HIL target on the virtual board: `elf` is the board ELF (`cargo fw`), `profile` the
-/// board it models (a name or a profile file: its wiring and parts), `seed` the draw.
-/// `coverage`: where the board writes which of the ELF's functions ran, when it ends;
-/// `faults`: board faults made at register level (`virtual-board --fault`).
-pub fn connect(
-    elf: &Path,
-    profile: &str,
-    seed: Option<u64>,
-    coverage: Option<&Path>,
-    faults: &[BoardFault],
-) -> Result<Hil, TargetError> {
-    let board = VirtualBoard::start(elf, profile, seed, coverage, faults)?;
+/// The HIL target on a virtual board started as `launch` says (its faults made at register
+/// level; its cage wired through the stub under [`NO_FIXTURE`]).
+pub fn connect(launch: &Launch<'_>) -> Result<Hil, TargetError> {
+    let board = VirtualBoard::start(launch)?;
     let address = board.address();
-    attach(&address, Some(board), faults.contains(&NO_FIXTURE), elf)
+    attach(
+        &address,
+        Some(board),
+        launch.faults.contains(&NO_FIXTURE),
+        launch.elf,
+    )
 }
 
 /// Whether the stub behind `gdb` is a virtual board: it answers `monitor window` (with its
