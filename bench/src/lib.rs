@@ -54,4 +54,4 @@ pub use target::hil::{BOARD_ELF, Probe};
 pub use target::hil::{Hil, qemu, virtual_board};
 pub use target::lockstep::Lockstep;
 pub use target::sil::Sil;
-pub use target::{Cage, Stage, Target, TargetError};
+pub use target::{Cage, Setup, Stage, Target, TargetError};

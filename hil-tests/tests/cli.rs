@@ -879,8 +879,9 @@ fn doctor_parses_its_probe_as_run_does() {
             let err = String::from_utf8_lossy(&out.stderr);
             assert_eq!(err.lines().count(), 1, "{err}");
             assert!(
-                err.starts_with(&format!("error: invalid value '{probe}' for '--probe <PROBE>'"))
-                    && err.contains(says),
+                err.starts_with(&format!(
+                    "error: invalid value '{probe}' for '--probe <PROBE>'"
+                )) && err.contains(says),
                 "{err}"
             );
         }

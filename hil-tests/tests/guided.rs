@@ -2,7 +2,7 @@
 //! emulated cage (clumsy ones, in one test: a cage of the test's own).
 
 use bench::{
-    Cage, Class, Report, Scenario, Sil, Stage, Target, TargetError, header, run::guided::Console,
+    Cage, Class, Report, Scenario, Sil, Target, TargetError, header, run::guided::Console,
     run::guided::GuidedError, run::guided::guided,
 };
 use emulator::emulated::EmulatedCage;
@@ -149,7 +149,7 @@ struct Clumsy {
 }
 
 impl Target for Clumsy {
-    fn stage(&self) -> Stage {
+    fn stage(&self) -> bench::Setup {
         self.sil.stage()
     }
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -22,7 +22,7 @@ fn probe_rs_over_qemus_gdbstub_agrees_with_sil_over_random_games() {
     let sil = Sil::new(NUCLEO, Size::M4, seed).unwrap();
     let hil = bench::qemu::connect(&elf, NUCLEO, NUCLEO, Size::M4, seed)
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(hil.stage(), bench::Stage::Hil);
+    assert_eq!(hil.stage(), bench::Setup::Alone(bench::Stage::Hil));
     let mut both = Lockstep::new(sil, hil);
     let dir = tempfile::tempdir().unwrap();
     let report = common::played(NUCLEO, &mut both, &scenario, seed, dir.path(), false)

@@ -40,7 +40,7 @@ fn the_board_binary_on_the_virtual_board_agrees_with_sil_over_random_games() {
     let sil = Sil::new(NUCLEO, Size::M4, seed).unwrap();
     let hil = bench::virtual_board::connect(&Launch::new(&elf, NUCLEO.name).seed(seed))
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(hil.stage(), bench::Stage::Hil);
+    assert_eq!(hil.stage(), bench::Setup::Alone(bench::Stage::Hil));
     let mut both = Lockstep::new(sil, hil);
     let dir = tempfile::tempdir().unwrap();
     let report = common::played(NUCLEO, &mut both, &scenario, seed, dir.path(), false)

@@ -181,7 +181,7 @@ fn pil_finds_the_same_faults_as_sil() {
         let go = &mut |_, _| std::ops::ControlFlow::Continue(());
         let on_pil = bench::faults::fault_campaign(&mut pil, NUCLEO, size, go).unwrap();
         let on_sil = bench::faults::fault_campaign(&mut sil, NUCLEO, size, go).unwrap();
-        assert_eq!(on_pil.stage, bench::Stage::Pil);
+        assert_eq!(on_pil.stage, bench::Setup::Alone(bench::Stage::Pil));
         assert_eq!(on_pil.trials.len(), on_pil.planned);
         assert_eq!(on_pil.reference, on_sil.reference, "M={size}");
         assert_eq!(on_pil.trials, on_sil.trials, "M={size}");

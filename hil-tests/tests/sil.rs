@@ -237,7 +237,7 @@ struct Unplugged {
 }
 
 impl Target for Unplugged {
-    fn stage(&self) -> bench::Stage {
+    fn stage(&self) -> bench::Setup {
         self.sil.stage()
     }
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

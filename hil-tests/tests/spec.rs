@@ -43,7 +43,7 @@ fn number() -> impl Strategy<Value = f64> {
 }
 
 fn config() -> impl Strategy<Value = Config> {
-    let stage = prop::sample::select(Stage::CHOSEN.to_vec());
+    let stage = prop::sample::select(Stage::ALL.to_vec());
     let probe = prop::option::of(prop_oneof![
         Just(Probe::Qemu),
         Just(Probe::Virtual),

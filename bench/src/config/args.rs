@@ -5,13 +5,8 @@ use crate::target::Stage;
 
 /// A `--stage`: one of the three a run is asked for by name (`--compare-sil` puts SIL beside).
 pub fn stage(text: &str) -> Result<Stage, String> {
-    match text.parse::<Stage>() {
-        Ok(stage) if Stage::CHOSEN.contains(&stage) => Ok(stage),
-        _ => Err(format!(
-            "{} (expected sil, pil or hil)",
-            heuristic::Echo(text)
-        )),
-    }
+    text.parse::<Stage>()
+        .map_err(|_| format!("{} (expected {})", heuristic::Echo(text), Stage::expected()))
 }
 
 /// Any option read through its type's `FromStr`, whose error says what is wrong.

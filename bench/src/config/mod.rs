@@ -297,7 +297,7 @@ impl Config {
     /// The firmware the run drives (PIL and HIL; `None` on SIL or a real board with no ELF).
     pub fn firmware(&self) -> Result<Option<PathBuf>, ConfigError> {
         Ok(match (self.stage, &self.probe) {
-            (Stage::Sil | Stage::SilPil | Stage::SilHil, _) => None,
+            (Stage::Sil, _) => None,
             (Stage::Hil, Some(Probe::Virtual)) => Some(self.board_elf()?),
             (Stage::Hil, Some(Probe::Board(_) | Probe::Gdb(_) | Probe::Dap(_)) | None) => {
                 self.elf.clone()
@@ -347,7 +347,7 @@ impl Config {
     /// (PIL, HIL): a run calls it before it builds or starts anything, so a wrong `TMPDIR` is
     /// one line naming it, not a failure of QEMU or the virtual board later.
     pub fn check_temp_folder(&self) -> Result<(), ConfigError> {
-        if !matches!(self.stage, Stage::Sil | Stage::SilPil | Stage::SilHil) {
+        if self.stage != Stage::Sil {
             crate::machine::private::temp_folder()?;
         }
         Ok(())
@@ -368,7 +368,7 @@ impl Config {
         let sil = || Sil::new(profile, size, seed);
         self.check_temp_folder()?;
         let other: Box<dyn Target> = match self.stage {
-            Stage::Sil | Stage::SilPil | Stage::SilHil => return Ok(Opened::One(Box::new(sil()?))),
+            Stage::Sil => return Ok(Opened::One(Box::new(sil()?))),
             Stage::Pil => Box::new(self.pil(profile, base, size, seed)?),
             Stage::Hil => self.hil(profile, base, size, seed, coverage, wiring)?,
         };
@@ -517,7 +517,7 @@ mod tests {
         let mut opened = c
             .open(profile, profile, size, Some(1), None, Wiring::Fixture)
             .unwrap();
-        assert_eq!(opened.target().stage(), Stage::Sil);
+        assert_eq!(opened.target().stage(), Stage::Sil.into());
         let mut pil = config(Stage::Pil);
         pil.timeout_s = 0.0;
         assert!(matches!(

@@ -199,7 +199,7 @@ mod tests {
 
     fn run(trials: Vec<Trial>) -> FaultRun {
         FaultRun {
-            stage: crate::target::Stage::Sil,
+            stage: crate::target::Stage::Sil.into(),
             size: 3,
             reference: "A5,c5".into(),
             planned: trials.len(),

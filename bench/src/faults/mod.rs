@@ -155,7 +155,7 @@ impl Trial {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultRun {
     /// The target's stage.
-    pub stage: crate::target::Stage,
+    pub stage: crate::target::Setup,
     /// The game's M.
     pub size: u8,
     /// The reference game's record (the intact board's game).
@@ -224,7 +224,7 @@ impl Observer<'_> {
 }
 
 impl Target for Observer<'_> {
-    fn stage(&self) -> crate::target::Stage {
+    fn stage(&self) -> crate::target::Setup {
         self.target.stage()
     }
 
@@ -350,7 +350,7 @@ pub fn planned_faults(profile: &boards::Profile, size: Size) -> Vec<(Kind, Defec
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultPart {
     /// The target's stage.
-    pub stage: crate::target::Stage,
+    pub stage: crate::target::Setup,
     /// The game's M.
     pub size: u8,
     /// The reference game's record.

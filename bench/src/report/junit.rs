@@ -368,7 +368,7 @@ mod tests {
 
     fn header() -> Header {
         Header {
-            stage: crate::target::Stage::Hil,
+            stage: crate::target::Stage::Hil.into(),
             firmware: "birdcage-fw 0.1.0".into(),
             board: "nucleo-f446re".into(),
             profile: None,

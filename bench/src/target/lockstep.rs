@@ -5,7 +5,7 @@
 use firmware::protocol::{Command, Reply};
 use heuristic::Position;
 
-use crate::target::{Stage, Target, TargetError};
+use crate::target::{Setup, Stage, Target, TargetError};
 
 /// What a lockstep run compared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,12 +58,12 @@ impl<A: Target, B: Target> Lockstep<A, B> {
 }
 
 impl<A: Target, B: Target> Target for Lockstep<A, B> {
-    fn stage(&self) -> Stage {
+    fn stage(&self) -> Setup {
         // SIL against the firmware in QEMU, by stdin/stderr (PIL) or by a probe (HIL).
-        match self.b.stage() {
-            Stage::Hil | Stage::SilHil => Stage::SilHil,
-            _ => Stage::SilPil,
-        }
+        Setup::BesideSil(match self.b.stage().stage() {
+            Stage::Hil => Stage::Hil,
+            Stage::Sil | Stage::Pil => Stage::Pil,
+        })
     }
 
     fn rtt_layout(&mut self) -> Option<String> {

@@ -13,7 +13,7 @@ pub mod retry;
 pub mod sil;
 pub mod stage;
 
-pub use stage::{Stage, StageError};
+pub use stage::{Setup, Stage, StageError};
 
 pub use cage::{ByHand, Cage, Fixture};
 use firmware::protocol::{Command, ProtocolError, Reply};
@@ -97,7 +97,7 @@ pub enum TargetError {
         /// The command.
         command: Command,
         /// The two targets' stages.
-        stages: [Stage; 2],
+        stages: [Setup; 2],
         /// Their replies, in the same order.
         replies: Box<[Reply; 2]>,
     },
@@ -247,7 +247,7 @@ impl From<crate::machine::ElfError> for TargetError {
 /// A board the bench drives: one command at a time, plus the cage under the board.
 pub trait Target {
     /// The test stage.
-    fn stage(&self) -> Stage;
+    fn stage(&self) -> Setup;
 
     /// Sends one command and waits for its reply.
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError>;
@@ -305,7 +305,7 @@ pub trait Target {
 
 /// A boxed target is a target: what lets [`lockstep::Lockstep`] hold one chosen at run time.
 impl<T: Target + ?Sized> Target for Box<T> {
-    fn stage(&self) -> Stage {
+    fn stage(&self) -> Setup {
         (**self).stage()
     }
 

@@ -42,8 +42,8 @@ impl Sil {
 }
 
 impl Target for Sil {
-    fn stage(&self) -> crate::target::Stage {
-        crate::target::Stage::Sil
+    fn stage(&self) -> crate::target::Setup {
+        crate::target::Stage::Sil.into()
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -590,8 +590,8 @@ fn serve(
 }
 
 impl Target for Hil {
-    fn stage(&self) -> crate::target::Stage {
-        crate::target::Stage::Hil
+    fn stage(&self) -> crate::target::Setup {
+        crate::target::Stage::Hil.into()
     }
 
     /// As probe-rs found them.

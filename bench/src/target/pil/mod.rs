@@ -42,8 +42,8 @@ impl PilTarget {
 }
 
 impl Target for PilTarget {
-    fn stage(&self) -> crate::target::Stage {
-        crate::target::Stage::Pil
+    fn stage(&self) -> crate::target::Setup {
+        crate::target::Stage::Pil.into()
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -272,8 +272,8 @@ fn attach(gdb: &mut Gdb, addr: u32) -> Result<ControlBlock, RttError> {
 }
 
 impl Target for RttPil {
-    fn stage(&self) -> crate::target::Stage {
-        crate::target::Stage::Pil
+    fn stage(&self) -> crate::target::Setup {
+        crate::target::Stage::Pil.into()
     }
 
     /// As the bench's own reader found them, with each channel's mode.

@@ -228,8 +228,8 @@ impl Pil {
 }
 
 impl Target for Pil {
-    fn stage(&self) -> crate::target::Stage {
-        crate::target::Stage::Pil
+    fn stage(&self) -> crate::target::Setup {
+        crate::target::Stage::Pil.into()
     }
 
     fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {

@@ -196,12 +196,12 @@ impl Run {
             let c = both.compared();
             outln!(
                 "\nSIL and {} agreed on all {} commands: {} measurements, {} decisions.",
-                both.b.stage(),
+                both.b.stage().stage(),
                 c.commands,
                 c.measurements,
                 c.decisions
             );
-            agreed = Some((both.b.stage(), c.commands));
+            agreed = Some((both.b.stage().stage(), c.commands));
         }
         if self.calibrate {
             calibrate(&self.out, Some(&config.board))?;
