@@ -47,7 +47,7 @@ SAMPLE=$(awk -v strata="$STRATA" -v size="$SIZE" -v per="$PER" -v seed="$SEED" '
 }')
 # One part, run alone and timed; its line appended to cost.tsv in one write, so JOBS workers
 # can share the file. Each part keeps its own .time and .stderr until it is done.
-run_part() {
+run_shard() {
     local k=$1 shard
     /usr/bin/time -f '%U %S' -o "$OUT/.time.$k" "$BIN" links --vertices "$N" --part "$k/$P" --out "$OUT" >/dev/null 2>"$OUT/.stderr.$k" ||
         { cat "$OUT/.stderr.$k" >&2; return 255; }
@@ -57,11 +57,11 @@ run_part() {
     echo "part $k/$P: $(awk '{printf "%.2f", $1 + $2}' "$OUT/.time.$k") s"
     rm -f "$OUT/.time.$k" "$OUT/.stderr.$k"
 }
-export -f run_part
+export -f run_shard
 export BIN N P OUT TSV
 # JOBS parts at once (default 1: each part timed on an otherwise idle core).
 TODO=$(for k in $SAMPLE; do grep -q "^$k	" "$TSV" || echo "$k"; done)
-[ -z "$TODO" ] || printf '%s\n' "$TODO" | xargs -P "${JOBS:-1}" -I{} bash -c 'run_part {}'
+[ -z "$TODO" ] || printf '%s\n' "$TODO" | xargs -P "${JOBS:-1}" -I{} bash -c 'run_shard {}'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 # The estimate, from the parts of this sample only.
 printf '%s\n' "$SAMPLE" | awk -v size="$SIZE" -v strata="$STRATA" -v tsv="$TSV" '

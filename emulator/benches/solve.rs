@@ -5,7 +5,7 @@
 //! Then the exact truth of each (`Truth::from_exact`, the quantisation study's step), and
 //! the step with its solve: through big integers, and in machine integers from the start.
 //! Then the study's whole read of a decision by the ideal converter at 6..=16 bits
-//! (`quantisation::Study::read`: the truth, then each resolution's move judged).
+//! (`quantisation::Quantiser::read`: the truth, then each resolution's move judged).
 //!
 //! `cargo bench -p emulator --bench solve`; criterion prints time per batch and
 //! elements (positions) per second.
@@ -13,7 +13,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use emulator::exact;
 use emulator::games::random_position;
-use emulator::quantisation::{Converter, Study};
+use emulator::quantisation::{Converter, Quantiser};
 use emulator::truth::Truth;
 use heuristic::{Model, Position, Side, Size, solve, solve_in};
 use rand::{Rng, SeedableRng};
@@ -101,8 +101,8 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("read M=4");
     group.throughput(Throughput::Elements(positions.len() as u64));
     let bits: Vec<u8> = (6..=16).collect();
-    let study = Study::new(&[Converter::Ideal], &bits, size).expect("ideal bits");
-    group.bench_function("Study::read", |b| {
+    let study = Quantiser::new(&[Converter::Ideal], &bits, size).expect("ideal bits");
+    group.bench_function("Quantiser::read", |b| {
         b.iter(|| {
             for p in &positions {
                 black_box(study.read(black_box(p)));

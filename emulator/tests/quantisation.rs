@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 
 use emulator::physical::Board;
-use emulator::quantisation::{Column, Converter, Study, Tally};
+use emulator::quantisation::{Column, Converter, Quantiser, Tally};
 use emulator::truth::Truth;
 use emulator::verdict::{Cause, Judgement};
 use heuristic::{EdgeState, Move, Node, Position, Side, Size};
@@ -326,7 +326,7 @@ fn check(name: &str, positions: &[Position]) -> (Tally, Counted) {
     let size = positions[0].size();
     let bits: Vec<u8> = BITS.collect();
     let converters = converters();
-    let study = Study::new(&converters, &bits, size).unwrap();
+    let study = Quantiser::new(&converters, &bits, size).unwrap();
     let mut counted = Counted {
         ideal_diverged: vec![0; bits.len()],
         diverged: vec![0; study.columns()],

@@ -5,13 +5,13 @@
 //! A position with k moves played sits only at ply k, so each ply is deduplicated on its own
 //! and only two plies are held at once: the same positions and counts as
 //! `PositionSet::tree`, which keeps every ply (checked at M=3 and M=4 against the README's
-//! table). The cost per decision is `Study::read` with the study's default converters (ideal,
+//! table). The cost per decision is `Quantiser::read` with the study's default converters (ideal,
 //! then every board profile) at every resolution, timed on a sample of the deepest ply built.
 //!
 //! `cargo run --release -p studies --example tree_size -- M [SECONDS] [SAMPLE]`: builds plies
 //! until the next would pass SECONDS of wall time (estimated from the last ply's rate;
 //! default 300). SAMPLE decisions of each ply (default 20) are read as the study reads them
-//! (`Study::read`), and the ply's cost is its decisions times their mean CPU time (the
+//! (`Quantiser::read`), and the ply's cost is its decisions times their mean CPU time (the
 //! thread's, from the kernel: wall time on a shared machine measures the other jobs too).
 use std::collections::HashSet;
 use std::time::Instant;
@@ -160,7 +160,7 @@ fn thread_cpu() -> f64 {
 
 /// The quantisation study as `birdcage study quantisation` runs it by default: the ideal
 /// converter, then every board profile, at every resolution.
-fn study(size: Size) -> emulator::quantisation::Study {
+fn study(size: Size) -> emulator::quantisation::Quantiser {
     let seed = 1;
     let mut converters = vec![Converter::Ideal];
     converters.extend(boards::PROFILES.iter().map(|p| Converter::Board {
@@ -169,5 +169,5 @@ fn study(size: Size) -> emulator::quantisation::Study {
         seed,
     }));
     let bits: Vec<u8> = studies::BITS.collect();
-    emulator::quantisation::Study::new(&converters, &bits, size).expect("the default study")
+    emulator::quantisation::Quantiser::new(&converters, &bits, size).expect("the default study")
 }

@@ -235,7 +235,7 @@ impl Case {
 }
 
 /// Runs every topology and ratio; `profile` supplies the firmware's thresholds. Streams one
-/// CSV row per case. The one-process run: [`run_part`] of shard 1/1, then [`report`].
+/// CSV row per case. The one-process run: [`run_shard`] of shard 1/1, then [`report`].
 pub fn run(
     set: &PositionSet,
     (spec, board, profile): (&str, &Board, &Profile),
@@ -245,7 +245,7 @@ pub fn run(
     csv: &mut CsvWriter,
 ) -> Result<Report, super::report::FileError> {
     let plan = Plan { boards, seed };
-    let part = run_part(
+    let part = run_shard(
         set,
         (board, profile),
         &plan,
@@ -259,7 +259,7 @@ pub fn run(
 /// Runs shard `shard` of the study: in every case, the boards it owns. `csv` (the
 /// one-process run's) gets the header and each case's row as the case finishes, so a
 /// killed run keeps them.
-pub fn run_part(
+pub fn run_shard(
     set: &PositionSet,
     (board, profile): (&Board, &Profile),
     plan: &Plan,
@@ -296,7 +296,7 @@ pub fn run_part(
 
 /// The study in one plain loop, every case over all its boards at once and the report made
 /// from them directly: no shard, no part, no merge. The independent reference a merged
-/// study is checked against (issue 49); it shares with [`run_part`] only each case's
+/// study is checked against (issue 49); it shares with [`run_shard`] only each case's
 /// computation ([`Readings::case`]). Writes what [`write_report`] writes.
 pub fn write_reference(
     set: &PositionSet,
@@ -472,7 +472,7 @@ impl<'a> Readings<'a> {
 
 /// The report from every shard's part (in shard order): each case's counts summed, its
 /// margins' minima taken. A case some shard did not finish is left out (the report says
-/// interrupted). `csv`: where to write the rows when [`run_part`] did not stream them.
+/// interrupted). `csv`: where to write the rows when [`run_shard`] did not stream them.
 pub fn report(
     set: &PositionSet,
     (spec, board): (&str, &Board),
@@ -530,7 +530,7 @@ pub fn write(
     command: &str,
 ) -> Result<String, super::report::WriteError> {
     let mut csv = out.csv("pullups.csv")?;
-    let part = run_part(
+    let part = run_shard(
         set,
         (&board, profile(&spec)),
         plan,
@@ -730,7 +730,7 @@ impl crate::study::Study for PullupStudy {
         rows: Option<&Output>,
     ) -> Result<PullupShard, crate::study::StudyError> {
         let mut csv = rows.map(|out| out.csv("pullups.csv")).transpose()?;
-        Ok(run_part(
+        Ok(run_shard(
             &self.set,
             (&self.board, profile(&self.spec)),
             &self.plan,

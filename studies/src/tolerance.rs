@@ -199,7 +199,7 @@ impl ToleranceShard {
 }
 
 /// Runs the study; `winners` (from [`child_winners`]) gives the outcome impact. Streams one
-/// row per position that ever diverges to `positions_csv`. The one-process run: [`run_part`]
+/// row per position that ever diverges to `positions_csv`. The one-process run: [`run_shard`]
 /// of shard 1/1, then [`cells`].
 pub fn run(
     set: &PositionSet,
@@ -209,7 +209,7 @@ pub fn run(
     control: &Control<'_>,
     positions_csv: &mut CsvWriter,
 ) -> Result<(Vec<Cell>, Option<u64>), super::report::FileError> {
-    let part = run_part(set, board, plan, winners, control, ShardId::WHOLE);
+    let part = run_shard(set, board, plan, winners, control, ShardId::WHOLE);
     let cut_wins = part.cut_wins;
     Ok((
         cells(set, plan, winners.is_some(), part, positions_csv)?,
@@ -218,7 +218,7 @@ pub fn run(
 }
 
 /// Runs shard `shard` of the study: in every cell, the boards it owns.
-pub fn run_part(
+pub fn run_shard(
     set: &PositionSet,
     board: &Board,
     plan: &Plan,
@@ -405,7 +405,7 @@ impl<'a> Readings<'a> {
 
 /// The study in one plain loop, every cell over all its boards, the report written from
 /// those counts: no shard, part or merge. The independent reference a merged study is
-/// checked against (issue 49); it shares with [`run_part`] only each cell's computation and
+/// checked against (issue 49); it shares with [`run_shard`] only each cell's computation and
 /// with [`write_report`] only the files' writer. `perfect` names the solver behind `winner`.
 pub fn write_reference(
     set: &PositionSet,
@@ -563,7 +563,7 @@ pub fn write_part(
     shard: ShardId,
 ) -> ToleranceShard {
     let winners = winner.map(|w| child_winners(set, w));
-    run_part(set, board, plan, winners.as_ref(), control, shard)
+    run_shard(set, board, plan, winners.as_ref(), control, shard)
 }
 
 /// The report [`write`] writes, from every shard's part; `perfect` names the solver the

@@ -126,7 +126,7 @@ fn split_shards_overlap_and_the_merge_keeps_one_each() {
     let size = Size::new(3).unwrap();
     let converters = [studies::quantisation::Converter::Ideal];
     let bits: Vec<u8> = studies::BITS.collect();
-    let study = emulator::quantisation::Study::new(&converters, &bits, size).unwrap();
+    let study = emulator::quantisation::Quantiser::new(&converters, &bits, size).unwrap();
     let parts: Vec<_> = ShardId::all(4)
         .map(|id| run_split(size, &study, 4, id, &Control::unattended()).unwrap())
         .collect();

@@ -158,8 +158,8 @@ fn main() {
         .map_or("count,list,decode,sieve,solve,minimal", String::as_str);
     if wanted == "part" {
         // The part file `birdcage links --part K/P` stores, to stdout, to compare builds.
-        let id = switching::links::PartId { index: k, count: p };
-        let part = switching::links::run_part(n, id, &|_| {}).expect("the part runs");
+        let id = switching::links::ShardId { index: k, count: p };
+        let part = switching::links::run_shard(n, id, &|_| {}).expect("the part runs");
         print!("{part}");
         return;
     }

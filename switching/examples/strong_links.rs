@@ -1,5 +1,5 @@
 //! Minimal strong links on N vertices found directly, not from the weak links
-//! ([`switching::links::strong_links_part`] on every part, in threads).
+//! ([`switching::links::strong_links_shard`] on every part, in threads).
 //!
 //! `cargo run --release -p switching --example strong_links N [PARTS] [K,K,...]` prints the
 //! count and the irreducible counts, to set beside `birdcage links --vertices N+1` (which
@@ -7,7 +7,7 @@
 //! (1-based, of PARTS), only those: a sample, whose links must all be among the derived ones
 //! (N = 11: `switching/results/links-12/README.md`).
 use switching::link::reduce::{Irreducible, Reductions};
-use switching::links::{canonical_forms, strong_links_part};
+use switching::links::{canonical_forms, strong_links_shard};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,7 +32,7 @@ fn main() {
                     let Some(&k) = chosen.get(i) else {
                         return;
                     };
-                    let found = strong_links_part(n, k, parts).expect("nauty's geng");
+                    let found = strong_links_shard(n, k, parts).expect("nauty's geng");
                     all.lock().unwrap().extend(found);
                 }
             });

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use switching::brute::{self, Fault, Game, Kind};
 use switching::enumerate;
-use switching::links::{self, PartId, Report};
+use switching::links::{self, Report, ShardId};
 
 fn nauty() -> bool {
     let ok = enumerate::nauty_available().expect("nauty's geng is installed but does not run");
@@ -20,7 +20,7 @@ fn nauty() -> bool {
 
 /// The search's report on `n` vertices, in one part.
 fn search(n: usize) -> Report {
-    let part = links::run_part(n, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+    let part = links::run_shard(n, ShardId { index: 1, count: 1 }, &|_| {}).unwrap();
     links::merge(&[part]).unwrap()
 }
 

@@ -7,7 +7,7 @@ use switching::enumerate;
 use switching::graph6::SimpleGraph;
 use switching::link::sieve::{Condition, Shape, candidate_pairs};
 use switching::link::{Link, Strength, minimax, reduce};
-use switching::links::{self, LinksShard, PartId};
+use switching::links::{self, LinksShard, ShardId};
 
 fn nauty() -> bool {
     let ok = enumerate::nauty_available().expect("nauty's geng is installed but does not run");
@@ -161,7 +161,7 @@ fn w5z_is_the_one_s_irreducible_minimal_weak_link_of_weight_5() {
     if !nauty() {
         return;
     }
-    let part = links::run_part(7, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+    let part = links::run_shard(7, ShardId { index: 1, count: 1 }, &|_| {}).unwrap();
     let report = links::merge(&[part]).unwrap();
     assert_eq!(report.weak.len(), 5);
     let irreducible: Vec<_> = report.weak.iter().filter(|w| !w.reductions.s).collect();
@@ -211,7 +211,7 @@ fn the_counts_of_tables_1_and_3_up_to_9_vertices() {
         (9, 36, 8, 13),
     ];
     for (n, weak, s_irreducible, strong) in table {
-        let part = links::run_part(n, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+        let part = links::run_shard(n, ShardId { index: 1, count: 1 }, &|_| {}).unwrap();
         assert_eq!(part.graphs, links::CONNECTED_GRAPHS[n]);
         let report = links::merge(&[part]).unwrap();
         assert_eq!(report.weak.len(), weak, "N = {n}");
@@ -242,7 +242,7 @@ fn the_irreducible_counts_of_tables_2_and_3() {
         (7, row(5, 1, 1, 2, 0), Some(row(2, 1, 0, 1, 0))),
         (9, row(36, 8, 8, 20, 2), Some(row(13, 4, 2, 6, 0))),
     ] {
-        let part = links::run_part(n, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+        let part = links::run_shard(n, ShardId { index: 1, count: 1 }, &|_| {}).unwrap();
         let report = links::merge(&[part]).unwrap();
         assert_eq!(report.weak_irreducible(), weak, "N = {n}");
         if let Some(strong) = strong {
@@ -258,7 +258,7 @@ fn the_irreducible_counts_of_tables_2_and_3() {
         max_degree,
     };
     let report = |n| {
-        links::merge(&[links::run_part(n, PartId { index: 1, count: 1 }, &|_| {}).unwrap()])
+        links::merge(&[links::run_shard(n, ShardId { index: 1, count: 1 }, &|_| {}).unwrap()])
             .unwrap()
     };
     let (seven, nine) = (report(7), report(9));
@@ -288,7 +288,7 @@ fn the_minimal_strong_links_of_weight_6() {
         })
         .collect();
     assert_eq!(direct.len(), 13);
-    let part = links::run_part(9, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+    let part = links::run_shard(9, ShardId { index: 1, count: 1 }, &|_| {}).unwrap();
     let derived: BTreeSet<SimpleGraph> = links::merge(&[part])
         .unwrap()
         .strong
@@ -383,10 +383,10 @@ fn parts_merge_into_the_same_report_and_read_back_from_text() {
         return;
     }
     let whole =
-        links::merge(&[links::run_part(9, "1/1".parse().unwrap(), &|_| {}).unwrap()]).unwrap();
+        links::merge(&[links::run_shard(9, "1/1".parse().unwrap(), &|_| {}).unwrap()]).unwrap();
     let parts: Vec<LinksShard> = (1..=3)
         .map(|k| {
-            let part = links::run_part(9, PartId { index: k, count: 3 }, &|_| {}).unwrap();
+            let part = links::run_shard(9, ShardId { index: k, count: 3 }, &|_| {}).unwrap();
             let text = part.to_string();
             let back: LinksShard = text.parse().unwrap();
             assert_eq!(back, part);
@@ -422,7 +422,7 @@ fn pruned_parts_say_so_and_never_mix_with_plain_ones() {
         return;
     }
     let parts: Vec<LinksShard> = (1..=3)
-        .map(|k| links::run_part(9, PartId { index: k, count: 3 }, &|_| {}).unwrap())
+        .map(|k| links::run_shard(9, ShardId { index: k, count: 3 }, &|_| {}).unwrap())
         .collect();
     let plain = links::merge(&parts).unwrap();
     // What a pruning geng gives: the same links from fewer graphs listed.
@@ -476,7 +476,7 @@ fn three_parts_merged_are_the_reference_search() {
     for n in 5..=8 {
         let reference = links::reference::search(n).unwrap();
         let parts: Vec<LinksShard> = (1..=3)
-            .map(|k| links::run_part(n, PartId { index: k, count: 3 }, &|_| {}).unwrap())
+            .map(|k| links::run_shard(n, ShardId { index: k, count: 3 }, &|_| {}).unwrap())
             .collect();
         assert_eq!(links::merge(&parts).unwrap(), reference, "N={n}");
         // Not two empty reports: Steane's table 1 (W3 on 5 vertices and the W5 family on 7).
@@ -501,9 +501,9 @@ fn a_part_file_cut_short_or_garbled_is_refused_with_its_line() {
         .unwrap_err()
         .to_string();
     assert!(junk.starts_with("line 2:"), "{junk}");
-    assert!("0/4".parse::<PartId>().is_err());
-    assert!("5/4".parse::<PartId>().is_err());
-    assert_eq!("2/4".parse::<PartId>().unwrap().to_string(), "2/4");
+    assert!("0/4".parse::<ShardId>().is_err());
+    assert!("5/4".parse::<ShardId>().is_err());
+    assert_eq!("2/4".parse::<ShardId>().unwrap().to_string(), "2/4");
 }
 
 /// The cost cuts (the solver's must-play rule, the graph6 decoder) change no count: every
@@ -526,7 +526,7 @@ fn the_cost_cuts_keep_every_count_of_the_search_before_them() {
         (9, [261_080, 2775, 3957, 2102, 42]),
     ];
     for (n, counts) in before {
-        let p = links::run_part(n, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+        let p = links::run_shard(n, ShardId { index: 1, count: 1 }, &|_| {}).unwrap();
         let now = [p.graphs, p.sieved, p.pairs, p.weak, p.links.len() as u64];
         assert_eq!(now, counts, "N = {n}");
     }
@@ -579,12 +579,12 @@ fn strong_links_found_directly_are_the_derived_ones_up_to_8_vertices() {
         return;
     }
     for n in 4..=8 {
-        let found = links::strong_links_part(n, 0, 1).unwrap();
+        let found = links::strong_links_shard(n, 0, 1).unwrap();
         let direct: BTreeSet<links::Canonical> = links::canonical_forms(&found)
             .unwrap()
             .into_iter()
             .collect();
-        let part = links::run_part(n + 1, PartId { index: 1, count: 1 }, &|_| {}).unwrap();
+        let part = links::run_shard(n + 1, ShardId { index: 1, count: 1 }, &|_| {}).unwrap();
         let derived: BTreeSet<links::Canonical> =
             links::merge(&[part]).unwrap().strong.into_iter().collect();
         assert_eq!(direct, derived, "{n} vertices");
@@ -612,7 +612,7 @@ fn a_sample_of_the_11_vertex_strong_links_is_in_the_committed_report() {
         .map(|l| l.split(' ').next().unwrap().to_string())
         .collect();
     assert_eq!(committed.len(), 1_704);
-    let found = links::strong_links_part(11, 49, 1024).unwrap();
+    let found = links::strong_links_shard(11, 49, 1024).unwrap();
     let direct: BTreeSet<String> = links::canonical_forms(&found)
         .unwrap()
         .into_iter()

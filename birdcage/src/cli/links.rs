@@ -11,7 +11,7 @@ use serde::Serialize;
 use shards::{Mode, ShardArgs};
 use switching::link::Link;
 use switching::link::reduce::{Irreducible, Reductions};
-use switching::links::{self, Canonical, LinksShard, PartId, Report, Spread, paper};
+use switching::links::{self, Canonical, LinksShard, Report, ShardId, Spread, paper};
 
 use super::Format;
 use super::progress::Progress;
@@ -95,7 +95,7 @@ impl Cmd {
         }
         let Some(dir) = &self.out else {
             let count = self.shard.shards.unwrap_or_else(|| default_parts(n));
-            let ids: Vec<PartId> = PartId::all(count).collect();
+            let ids: Vec<ShardId> = ShardId::all(count).collect();
             let parts = run_parts(n, &ids, self.jobs(), None)?;
             return self.report(&parts, None).map(Reply::done);
         };
@@ -133,7 +133,7 @@ impl Cmd {
                 Some(p) => p,
                 None => stored_count(&dir, &job)?.unwrap_or_else(|| default_parts(n)),
             };
-            let ids: Vec<PartId> = PartId::all(count).collect();
+            let ids: Vec<ShardId> = ShardId::all(count).collect();
             let parts = run_parts(n, &ids, self.jobs(), Some((&dir, &job)))?;
             return self.report(&parts, Some(&dir)).map(Reply::done);
         }
@@ -148,9 +148,9 @@ impl Cmd {
             |bodies| -> Result<String> {
                 let parts = bodies
                     .iter()
-                    .zip(PartId::all(bodies.len() as u32))
+                    .zip(ShardId::all(bodies.len() as u32))
                     .map(|(body, id)| {
-                        links::part_from_body(&links::part_path(&dir, &job, id), body, n, id)
+                        links::shard_from_body(&links::shard_path(&dir, &job, id), body, n, id)
                     })
                     .collect::<Result<Vec<LinksShard>, _>>()?;
                 self.report(&parts, Some(&dir))
@@ -208,12 +208,12 @@ fn stored_count(dir: &Path, job: &shards::Job) -> Result<Option<u32>> {
 /// threads, storing each as it finishes; returns every part, stored or run, in order.
 fn run_parts(
     n: usize,
-    ids: &[PartId],
+    ids: &[ShardId],
     jobs: usize,
     store: Option<(&Path, &shards::Job)>,
 ) -> Result<Vec<LinksShard>> {
     let mut done: Vec<Option<LinksShard>> = match (store, ids.first()) {
-        (Some((dir, job)), Some(first)) => links::stored_parts(dir, job, n, first.count)?,
+        (Some((dir, job)), Some(first)) => links::stored_shards(dir, job, n, first.count)?,
         _ => vec![None; ids.len()],
     };
     let todo: Vec<usize> = (0..ids.len()).filter(|&i| done[i].is_none()).collect();
@@ -246,11 +246,11 @@ fn run_parts(
                     }
                     let k = next.fetch_add(1, Ordering::SeqCst);
                     let Some(&i) = todo.get(k) else { return };
-                    let outcome = links::run_part(n, ids[i], &|g| bar.inc(g))
+                    let outcome = links::run_shard(n, ids[i], &|g| bar.inc(g))
                         .map_err(anyhow::Error::from)
                         .and_then(|part| {
                             if let Some((dir, job)) = store {
-                                links::save_part(dir, job, &part).with_context(|| {
+                                links::save_shard(dir, job, &part).with_context(|| {
                                     format!("writing part {} to {}", ids[i], dir.display())
                                 })?;
                             }

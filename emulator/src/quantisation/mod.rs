@@ -46,7 +46,7 @@ pub fn lsb_share(bits: u8, reference: f64) -> f64 {
 /// Converters at resolutions, ready to read any position of one size. A column is one
 /// converter at one resolution: converter-major, resolutions in the order given.
 #[derive(Debug)]
-pub struct Study {
+pub struct Quantiser {
     bits: Vec<u8>,
     converters: Vec<Prepared>,
 }
@@ -71,15 +71,15 @@ pub struct ColumnMove {
     pub lost: f64,
 }
 
-impl Study {
+impl Quantiser {
     /// Prepares `converters` at each of `bits` for positions of `size`; refused when a board
     /// cannot take a resolution.
     pub fn new(
         converters: &[Converter],
         bits: &[u8],
         size: heuristic::Size,
-    ) -> Result<Study, boards::ProfileError> {
-        Ok(Study {
+    ) -> Result<Quantiser, boards::ProfileError> {
+        Ok(Quantiser {
             bits: bits.to_vec(),
             converters: converters
                 .iter()

@@ -93,7 +93,7 @@ impl Column {
 /// The study's findings so far, added to position by position in set order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tally {
-    /// One per column of the [`super::Study`].
+    /// One per column of the [`super::Quantiser`].
     pub columns: Vec<Column>,
     /// Exact margins (best − runner-up), as shares of the supply, binned by [`margin_bin`].
     pub margin_histogram: Vec<u64>,

@@ -29,16 +29,16 @@ use super::positions::PositionSet;
 use super::report::CsvWriter;
 use super::stats::Rate;
 use super::{CHUNK, Control};
-use emulator::quantisation::{Decision, Study, Tally};
+use emulator::quantisation::{Decision, Quantiser, Tally};
 use shards::ShardId;
 
-mod part;
+mod shard;
 pub mod split;
 pub mod walk;
 mod walk_mode;
 mod walk_report;
-pub use part::{QuantisationShard, QuantisationShardError};
-pub use split::{SplitError, SplitPart};
+pub use shard::{PlainShard, QuantisationShardError};
+pub use split::{SplitError, SplitShard};
 pub use walk::{Walk, WalkError, WalkStatus};
 
 /// The rule stated in reports.
@@ -49,7 +49,7 @@ parts + ideal ADC (tolerance), else the drawn ADC's offset/gain/INL/DNL/noise (a
 
 /// Runs the study over the decision positions of `set`, writing one CSV row per position
 /// that diverges somewhere to `positions_csv`. `worst` divergences are kept per row. The
-/// one-process run: [`run_part`] of shard 1/1, then [`report`].
+/// one-process run: [`run_shard`] of shard 1/1, then [`report`].
 pub fn run(
     set: &PositionSet,
     (converters, seed): (&[Converter], u64),
@@ -57,8 +57,8 @@ pub fn run(
     worst: usize,
     control: &Control<'_>,
     positions_csv: &mut CsvWriter,
-) -> Result<Report, StudyError> {
-    let part = run_part(
+) -> Result<Report, QuantisationError> {
+    let part = run_shard(
         set,
         converters,
         bits,
@@ -96,7 +96,7 @@ fn positions_header(converters: &[Converter], bits: &[u8]) -> Vec<String> {
 /// belongs to shard k mod P), in parallel chunks that Ctrl-C can stop. With `stream`, the
 /// divergent positions' rows go to that CSV (header first) as each chunk finishes, so a run
 /// killed half-way keeps them, and not into the part.
-pub fn run_part(
+pub fn run_shard(
     set: &PositionSet,
     converters: &[Converter],
     bits: &[u8],
@@ -104,9 +104,9 @@ pub fn run_part(
     control: &Control<'_>,
     shard: ShardId,
     mut stream: Option<&mut CsvWriter>,
-) -> Result<QuantisationShard, StudyError> {
+) -> Result<PlainShard, QuantisationError> {
     let size = set.size();
-    let study = Study::new(converters, bits, size)?;
+    let study = Quantiser::new(converters, bits, size)?;
     let decisions = set.decisions();
     let owned: Vec<(usize, u32)> = decisions
         .iter()
@@ -114,7 +114,7 @@ pub fn run_part(
         .enumerate()
         .filter(|&(k, _)| shard.owns(k as u64))
         .collect();
-    let mut part = QuantisationShard {
+    let mut part = PlainShard {
         tally: Tally::new(study.columns(), worst),
         rows: Vec::new(),
         done: 0,
@@ -156,13 +156,13 @@ pub fn run_part(
 /// Decision `i` of `set`, the `k`-th, read: into the part's tally, and its positions' row
 /// (when it diverges somewhere) to `stream` or into the part.
 fn take(
-    part: &mut QuantisationShard,
+    part: &mut PlainShard,
     set: &PositionSet,
     bits: &[u8],
     (k, i): (usize, u32),
     decision: &Decision,
     stream: Option<&mut CsvWriter>,
-) -> Result<(), StudyError> {
+) -> Result<(), QuantisationError> {
     part.tally.add(i, decision);
     if let Some(row) = divergent_row(set, bits, i, decision) {
         match stream {
@@ -173,10 +173,10 @@ fn take(
     Ok(())
 }
 
-/// [`run_part`] of the whole tree ([`PositionSet::tree`]) with the tree built as it goes
+/// [`run_shard`] of the whole tree ([`PositionSet::tree`]) with the tree built as it goes
 /// ([`PositionSet::tree_reading`]): each decision read once, Cut's move there taken from
 /// the read's exact choice, which is the heuristic's move, so it is the same tree, read in
-/// the same order, with the same part; [`run_part`] on a tree built first solves every
+/// the same order, with the same part; [`run_shard`] on a tree built first solves every
 /// decision twice (in floats for the tree, exactly for the read). Stopped part-way
 /// (Ctrl-C), the rest of the tree is built from the heuristic's moves alone, so the part
 /// owns every decision of the tree and the report counts the whole tree.
@@ -187,9 +187,9 @@ pub fn run_tree(
     worst: usize,
     control: &Control<'_>,
     mut stream: Option<&mut CsvWriter>,
-) -> Result<(PositionSet, QuantisationShard), StudyError> {
-    let study = Study::new(converters, bits, size)?;
-    let mut part = QuantisationShard {
+) -> Result<(PositionSet, PlainShard), QuantisationError> {
+    let study = Quantiser::new(converters, bits, size)?;
+    let mut part = PlainShard {
         tally: Tally::new(study.columns(), worst),
         rows: Vec::new(),
         done: 0,
@@ -231,7 +231,7 @@ pub fn run_tree(
         // The tree's decisions are known only once it is built: a count and its rate, no
         // total (issue 63: `done/done` drew a bar full from the start, `0s left`).
         (control.progress)(part.done as u64, 0);
-        Ok::<_, StudyError>(true)
+        Ok::<_, QuantisationError>(true)
     })?;
     let set = built.unwrap_or_else(|| PositionSet::tree(size));
     part.owned = set.decisions().len();
@@ -239,18 +239,18 @@ pub fn run_tree(
 }
 
 /// The report from every shard's part, in shard order, as the one-process run makes it:
-/// the tallies merged ([`Tally::merge`]), and into `positions_csv` (None: [`run_part`]
+/// the tallies merged ([`Tally::merge`]), and into `positions_csv` (None: [`run_shard`]
 /// streamed them already) the divergent positions' rows in set order.
 pub fn report(
     set: &PositionSet,
     (converters, seed): (&[Converter], u64),
     bits: &[u8],
     worst: usize,
-    parts: Vec<QuantisationShard>,
+    parts: Vec<PlainShard>,
     positions_csv: Option<&mut CsvWriter>,
-) -> Result<Report, StudyError> {
+) -> Result<Report, QuantisationError> {
     let size = set.size();
-    let study = Study::new(converters, bits, size)?;
+    let study = Quantiser::new(converters, bits, size)?;
     let mut tally = Tally::new(study.columns(), worst);
     let mut done = 0;
     let mut csv_rows = Vec::new();
@@ -279,16 +279,16 @@ pub fn report(
 /// The study in one plain loop: every decision of the set read in order into one tally,
 /// the divergent positions' rows written to `positions_csv` in set order, the report made
 /// from them: no shard, part, chunk or merge. The independent reference a merged study is
-/// checked against (issue 49); it shares with [`run_part`] only the reading of a decision
-/// ([`Study::read`]) and with [`report`] only the report's table ([`from_tally`]).
+/// checked against (issue 49); it shares with [`run_shard`] only the reading of a decision
+/// ([`Quantiser::read`]) and with [`report`] only the report's table ([`from_tally`]).
 pub fn reference(
     set: &PositionSet,
     (converters, seed): (&[Converter], u64),
     bits: &[u8],
     worst: usize,
     positions_csv: &mut CsvWriter,
-) -> Result<Report, StudyError> {
-    let study = Study::new(converters, bits, set.size())?;
+) -> Result<Report, QuantisationError> {
+    let study = Quantiser::new(converters, bits, set.size())?;
     let mut tally = Tally::new(study.columns(), worst);
     let mut rows = Vec::new();
     let decisions = set.decisions();
@@ -321,7 +321,7 @@ fn write_positions(
     converters: &[Converter],
     bits: &[u8],
     rows: &[Vec<String>],
-) -> Result<(), StudyError> {
+) -> Result<(), QuantisationError> {
     csv.row(&positions_header(converters, bits))?;
     for row in rows {
         csv.row(row)?;
@@ -406,7 +406,7 @@ fn from_tally(
     (converters, seed): (&[Converter], u64),
     bits: &[u8],
     worst: usize,
-    study: &Study,
+    study: &Quantiser,
     tally: Tally,
     done: usize,
 ) -> Report {
@@ -486,7 +486,7 @@ pub fn tied_names(size: heuristic::Size, tied: u128) -> Vec<String> {
 
 /// Why a study could not run or write its data.
 #[derive(Debug, thiserror::Error)]
-pub enum StudyError {
+pub enum QuantisationError {
     /// A board value out of range (ADC bits).
     #[error(transparent)]
     Board(#[from] boards::ProfileError),
@@ -496,11 +496,11 @@ pub enum StudyError {
 }
 
 /// The quantisation study's errors as every study's (the trait's module knows no study).
-impl From<StudyError> for crate::study::StudyError {
-    fn from(error: StudyError) -> Self {
+impl From<QuantisationError> for crate::study::StudyError {
+    fn from(error: QuantisationError) -> Self {
         match error {
-            StudyError::Board(e) => e.into(),
-            StudyError::File(e) => e.into(),
+            QuantisationError::Board(e) => e.into(),
+            QuantisationError::File(e) => e.into(),
         }
     }
 }
@@ -528,7 +528,7 @@ impl crate::study::Study for QuantisationStudy {
     const NAME: &'static str = "quantisation";
     const UNIT: &'static str = "decisions";
     type Options = crate::study::CageOptions;
-    type Shard = QuantisationPart;
+    type Shard = QuantisationShard;
 
     fn plan(options: &Self::Options, command: &str) -> Result<Self, crate::study::StudyError> {
         if options.boards.is_some() {
@@ -591,12 +591,12 @@ impl crate::study::Study for QuantisationStudy {
         id: ShardId,
         control: &Control<'_>,
         rows: Option<&crate::report::Output>,
-    ) -> Result<QuantisationPart, crate::study::StudyError> {
+    ) -> Result<QuantisationShard, crate::study::StudyError> {
         let mut csv = rows.map(|out| out.csv(POSITIONS_CSV)).transpose()?;
         let set = match &self.positions {
             Positions::Split(ply) => {
-                let study = Study::new(&self.converters, &self.bits, self.size)?;
-                return Ok(QuantisationPart::Split(split::run_split(
+                let study = Quantiser::new(&self.converters, &self.bits, self.size)?;
+                return Ok(QuantisationShard::Split(split::run_split(
                     self.size, &study, *ply, id, control,
                 )?));
             }
@@ -611,11 +611,11 @@ impl crate::study::Study for QuantisationStudy {
                 )?;
                 // The report's positions: this run's tree (a tree already there is the same).
                 let _ = tree.set(set);
-                return Ok(QuantisationPart::Plain(part));
+                return Ok(QuantisationShard::Plain(part));
             }
             positions => positions.held(self.size).expect("not split"),
         };
-        Ok(QuantisationPart::Plain(run_part(
+        Ok(QuantisationShard::Plain(run_shard(
             set,
             &self.converters,
             &self.bits,
@@ -626,39 +626,39 @@ impl crate::study::Study for QuantisationStudy {
         )?))
     }
 
-    fn finished(&self, shard: &QuantisationPart, _: ShardId) -> bool {
+    fn finished(&self, shard: &QuantisationShard, _: ShardId) -> bool {
         match shard {
-            QuantisationPart::Plain(part) => part.done == part.owned,
-            QuantisationPart::Split(part) => part.complete,
+            QuantisationShard::Plain(part) => part.done == part.owned,
+            QuantisationShard::Split(part) => part.complete,
         }
     }
 
-    fn shard_bytes(&self, shard: QuantisationPart) -> Result<Vec<u8>, crate::study::StudyError> {
+    fn shard_bytes(&self, shard: QuantisationShard) -> Result<Vec<u8>, crate::study::StudyError> {
         Ok(match shard {
-            QuantisationPart::Plain(part) => part.to_bytes(),
-            QuantisationPart::Split(part) => part.into_bytes(),
+            QuantisationShard::Plain(part) => part.to_bytes(),
+            QuantisationShard::Split(part) => part.into_bytes(),
         })
     }
 
-    fn read_shard(&self, bytes: &[u8]) -> Result<QuantisationPart, crate::study::StudyError> {
+    fn read_shard(&self, bytes: &[u8]) -> Result<QuantisationShard, crate::study::StudyError> {
         let shard_error = |why: String| crate::study::StudyError::Shard {
             index: 0,
             count: 0,
             why,
         };
         match self.positions {
-            Positions::Split(_) => SplitPart::from_bytes(bytes)
-                .map(QuantisationPart::Split)
+            Positions::Split(_) => SplitShard::from_bytes(bytes)
+                .map(QuantisationShard::Split)
                 .map_err(|e| shard_error(e.to_string())),
-            _ => QuantisationShard::from_bytes(bytes, self.size, WORST)
-                .map(QuantisationPart::Plain)
+            _ => PlainShard::from_bytes(bytes, self.size, WORST)
+                .map(QuantisationShard::Plain)
                 .map_err(|e| shard_error(e.to_string())),
         }
     }
 
     fn write_report(
         &self,
-        shards: Vec<QuantisationPart>,
+        shards: Vec<QuantisationShard>,
         out: &crate::report::Output,
         streamed: bool,
     ) -> Result<String, crate::study::StudyError> {
@@ -666,15 +666,15 @@ impl crate::study::Study for QuantisationStudy {
         let mut split = Vec::new();
         for shard in shards {
             match shard {
-                QuantisationPart::Plain(part) => plain.push(part),
-                QuantisationPart::Split(part) => split.push(part),
+                QuantisationShard::Plain(part) => plain.push(part),
+                QuantisationShard::Split(part) => split.push(part),
             }
         }
         let merged;
         let (set, parts, streamed) = match self.positions.held(self.size) {
             Some(set) => (set, plain, streamed),
             None => {
-                let columns = Study::new(&self.converters, &self.bits, self.size)?.columns();
+                let columns = Quantiser::new(&self.converters, &self.bits, self.size)?.columns();
                 let (set, part) = split::merge(self.size, &self.bits, columns, WORST, &split)?;
                 merged = set;
                 (&merged, vec![part], false)
@@ -766,18 +766,18 @@ impl Positions {
 /// A shard's part: the plain study's (decisions k mod P of the whole set) or the split
 /// tree's ([`split`]); a study's shards are all of one kind (`--split-ply` is in the spec).
 #[derive(Clone, Debug, PartialEq)]
-pub enum QuantisationPart {
+pub enum QuantisationShard {
     /// Decisions k mod P of the set held whole.
-    Plain(QuantisationShard),
+    Plain(PlainShard),
     /// The subtrees below the split ply.
-    Split(SplitPart),
+    Split(SplitShard),
 }
 
 impl QuantisationStudy {
     /// How this study reads a decision (its converters at every resolution), for the ply
     /// walk ([`walk`]), which reads the tree outside the shard driver.
-    pub fn reader(&self) -> Result<Study, crate::study::StudyError> {
-        Ok(Study::new(&self.converters, &self.bits, self.size)?)
+    pub fn reader(&self) -> Result<Quantiser, crate::study::StudyError> {
+        Ok(Quantiser::new(&self.converters, &self.bits, self.size)?)
     }
 
     /// The report of a finished ply walk into `out`: the same files the one process writes

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-use emulator::quantisation::{ColumnMove, Decision, Study};
+use emulator::quantisation::{ColumnMove, Decision, Quantiser};
 use emulator::truth::Truth;
 use emulator::verdict::Judgement;
 use heuristic::{Edge, MAX_EDGES, Move, Position, Side, Size};
@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use rustc_hash::FxBuildHasher;
 use shards::ShardId;
 
-use super::{QuantisationShard, Tally, divergent_row};
+use super::{PlainShard, Tally, divergent_row};
 use crate::positions::{self, PositionSet, heuristic_move, position_key};
 use crate::{CHUNK, Control};
 
@@ -201,13 +201,13 @@ const MAGIC: &[u8; 8] = b"QSPLIT2\n";
 
 /// One shard's part of the split study: its results, encoded as they are found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SplitPart {
+pub struct SplitShard {
     /// Decisions read.
     pub decisions: u64,
     /// Whether the walk ended (Ctrl-C stops it between chunks).
     pub complete: bool,
     /// The body as the shard file holds it: [`HEADER`] bytes (magic, decisions, the
-    /// completion flag; filled in by [`SplitPart::into_bytes`]), then [`Compact::write`]'s
+    /// completion flag; filled in by [`SplitShard::into_bytes`]), then [`Compact::write`]'s
     /// records, one per decision read. Built in place, so the body is never copied: at M=5
     /// it is gigabytes.
     body: Vec<u8>,
@@ -216,10 +216,10 @@ pub struct SplitPart {
 /// The body's header: the magic, the decisions read (u64) and the completion flag.
 const HEADER: usize = MAGIC.len() + 8 + 1;
 
-impl SplitPart {
+impl SplitShard {
     /// A part with nothing read yet.
-    fn new() -> SplitPart {
-        SplitPart {
+    fn new() -> SplitShard {
+        SplitShard {
             decisions: 0,
             complete: false,
             body: vec![0; HEADER],
@@ -242,7 +242,7 @@ impl SplitPart {
     }
 
     /// A part read back from its body (its records are decoded by the merge).
-    pub fn from_bytes(bytes: &[u8]) -> Result<SplitPart, SplitError> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<SplitShard, SplitError> {
         let mut rest = bytes
             .strip_prefix(MAGIC)
             .ok_or(SplitError::Body("no split part header"))?;
@@ -252,7 +252,7 @@ impl SplitPart {
             [1] => true,
             _ => return Err(SplitError::Body("a completion flag not 0 or 1")),
         };
-        Ok(SplitPart {
+        Ok(SplitShard {
             decisions,
             complete,
             body: bytes.to_vec(),
@@ -291,11 +291,11 @@ pub fn check_ply(size: Size, ply: u32) -> Result<(), SplitError> {
 /// `id`'s, then the subtrees of `id`'s positions of ply `ply`, read with `study`.
 pub fn run_split(
     size: Size,
-    study: &Study,
+    study: &Quantiser,
     ply: u32,
     id: ShardId,
     control: &Control<'_>,
-) -> Result<SplitPart, SplitError> {
+) -> Result<SplitShard, SplitError> {
     check_ply(size, ply)?;
     // Plies 0..ply as the one process builds them, and their decisions in its order.
     let mut level = vec![Position::new(size, Side::Cut)];
@@ -312,7 +312,7 @@ pub fn run_split(
             count: id.count,
         });
     }
-    let mut part = SplitPart::new();
+    let mut part = SplitShard::new();
     let owned = |list: Vec<Position>| -> Vec<Position> {
         list.into_iter()
             .enumerate()
@@ -340,9 +340,9 @@ pub fn run_split(
 /// Cut's move at each position (the exact choice of each decision read).
 fn read_level(
     size: Size,
-    study: &Study,
+    study: &Quantiser,
     level: &[Position],
-    part: &mut SplitPart,
+    part: &mut SplitShard,
     control: &Control<'_>,
 ) -> (bool, Vec<Option<Move>>) {
     let mut cut = Vec::with_capacity(level.len());
@@ -377,8 +377,8 @@ pub fn merge(
     bits: &[u8],
     columns: usize,
     worst: usize,
-    parts: &[SplitPart],
-) -> Result<(PositionSet, QuantisationShard), SplitError> {
+    parts: &[SplitShard],
+) -> Result<(PositionSet, PlainShard), SplitError> {
     let edges: Vec<Edge> = size.edges().collect();
     // A count no body can hold (2^62, its hash recomputed) is refused before any capacity
     // is asked for it.
@@ -448,7 +448,7 @@ pub fn merge(
             rows.push((k as u64, row));
         }
     }
-    let part = QuantisationShard {
+    let part = PlainShard {
         tally,
         rows,
         done: decisions.len(),
@@ -467,14 +467,14 @@ mod tests {
     #[test]
     fn a_body_its_hash_accepts_is_refused_never_a_panic() {
         let size = Size::new(3).unwrap();
-        let merged = |part: SplitPart| {
-            let part = SplitPart::from_bytes(&part.into_bytes()).unwrap();
+        let merged = |part: SplitShard| {
+            let part = SplitShard::from_bytes(&part.into_bytes()).unwrap();
             merge(size, &[10], 1, 1, &[part])
                 .map(|_| ())
                 .unwrap_err()
                 .to_string()
         };
-        let mut huge = SplitPart::new();
+        let mut huge = SplitShard::new();
         huge.decisions = 1 << 62;
         huge.complete = true;
         assert_eq!(
@@ -482,7 +482,7 @@ mod tests {
             SplitError::Body("more decisions than its bytes can hold").to_string()
         );
         let record = |choice: u8| {
-            let mut part = SplitPart::new();
+            let mut part = SplitShard::new();
             let compact = Compact {
                 choice,
                 tied: 1,

@@ -4,7 +4,7 @@
 //! Ply k's positions live on disk in P partitions by a hash of the position ([`PlyKey`]).
 //! Shard K of ply k ([`Walk::run_shard`]) reads partition K (the P files the shards of ply
 //! k-1 wrote for it, each sorted by key and deduplicated), keeps each position once with its
-//! smallest record, reads its decisions ([`Study::read`]), writes its findings (every
+//! smallest record, reads its decisions ([`Quantiser::read`]), writes its findings (every
 //! position of the partition in record order, each decision with its result) and its
 //! children, as P files, one per partition of ply k+1. Every file is a shard file of the
 //! `shards` crate (header, spec hash, content hash, written whole or not at all), so a file
@@ -21,7 +21,7 @@
 
 use std::path::{Path, PathBuf};
 
-use emulator::quantisation::{Decision, Study};
+use emulator::quantisation::{Decision, Quantiser};
 use heuristic::{Edge, Move, Side, Size};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -41,7 +41,7 @@ const FINDINGS_MAGIC: &[u8; 8] = b"QWALK1\n\0";
 pub struct Walk<'a> {
     dir: PathBuf,
     size: Size,
-    study: &'a Study,
+    study: &'a Quantiser,
     parts: u32,
     /// The study's spec (its options and inputs), hashed into every file's job.
     spec: serde_json::Value,
@@ -78,7 +78,7 @@ impl<'a> Walk<'a> {
     pub fn new(
         dir: &Path,
         size: Size,
-        study: &'a Study,
+        study: &'a Quantiser,
         parts: u32,
         spec: serde_json::Value,
         version: &str,

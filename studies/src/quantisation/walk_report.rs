@@ -8,7 +8,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::io::Read;
 
-use emulator::quantisation::{Study, Tally};
+use emulator::quantisation::{Quantiser, Tally};
 use heuristic::{Edge, Move, Position, Record, Side};
 use shards::ShardId;
 
@@ -60,7 +60,7 @@ impl Cursor {
 /// streams ([`shards::open_body`]: checked whole first), merged in record order.
 pub(super) fn report(
     walk: &Walk<'_>,
-    study: &Study,
+    study: &Quantiser,
     (converters, seed): (&[Converter], u64),
     bits: &[u8],
     worst: usize,

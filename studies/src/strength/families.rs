@@ -7,10 +7,10 @@ use rand_chacha::ChaCha8Rng;
 use switching::Graph;
 use switching::graph6::SimpleGraph;
 
-use super::{Family, Plan, StudyError};
+use super::{Family, Plan, StrengthError};
 
 /// Boards of one family and size, built from the plan.
-pub(super) fn boards(plan: &Plan) -> Result<Vec<(Family, Vec<Graph>)>, StudyError> {
+pub(super) fn boards(plan: &Plan) -> Result<Vec<(Family, Vec<Graph>)>, StrengthError> {
     let mut out = Vec::new();
     for n in 2..=plan.max_vertices {
         let games = switching::enumerate::games(n)?

@@ -191,7 +191,7 @@ pub struct Report {
 
 /// Why the study could not run.
 #[derive(Debug, thiserror::Error)]
-pub enum StudyError {
+pub enum StrengthError {
     /// nauty could not enumerate the games.
     #[error(transparent)]
     Nauty(#[from] switching::enumerate::NautyError),
@@ -229,7 +229,7 @@ pub fn run(
     name: &str,
     command: &str,
     control: &Control<'_>,
-) -> Result<Report, StudyError> {
+) -> Result<Report, StrengthError> {
     run_streaming(plan, heuristic, (name, command), control, &mut |_| Ok(()))
 }
 
@@ -241,20 +241,20 @@ pub fn run_streaming(
     (name, command): (&str, &str),
     control: &Control<'_>,
     finished: &mut dyn FnMut(&[Row]) -> Result<(), WriteError>,
-) -> Result<Report, StudyError> {
-    let part = run_part(plan, heuristic, control, ShardId::WHOLE, finished)?;
+) -> Result<Report, StrengthError> {
+    let part = run_shard(plan, heuristic, control, ShardId::WHOLE, finished)?;
     Ok(report(plan, (name, command), vec![part]))
 }
 
 /// Runs shard `shard` of the study: in every family, the boards it owns. `finished` gets each
 /// family's rows (this shard's counts) as the family finishes.
-pub fn run_part(
+pub fn run_shard(
     plan: &Plan,
     heuristic: Heuristic<'_>,
     control: &Control<'_>,
     shard: ShardId,
     finished: &mut dyn FnMut(&[Row]) -> Result<(), WriteError>,
-) -> Result<StrengthShard, StudyError> {
+) -> Result<StrengthShard, StrengthError> {
     let families = boards(plan)?;
     let mut first = 0u64; // the plan's number of each family's first board
     let owned: Vec<Vec<(u64, &Graph)>> = families
@@ -358,14 +358,14 @@ fn count(
 
 /// The study in one plain loop, every board of every family in plan order, both sides, the
 /// report made from those counts: no shard, chunk, part or merge. The independent reference
-/// a merged study is checked against (issue 49); it shares with [`run_part`] only each
+/// a merged study is checked against (issue 49); it shares with [`run_shard`] only each
 /// board's game ([`keeps_win`]) and its counting, and with [`write_report`] the files' writer.
 pub fn write_reference(
     plan: &Plan,
     heuristic: Heuristic<'_>,
     (name, command): (&str, &str),
     out: &Output,
-) -> Result<String, StudyError> {
+) -> Result<String, StrengthError> {
     let mut families = Vec::new();
     let mut smallest: [Option<(u64, Loss)>; 2] = [None, None];
     let mut i = 0u64;
@@ -421,11 +421,11 @@ impl StrengthShard {
 }
 
 /// The heuristic study's errors as every study's (the trait's module knows no study).
-impl From<StudyError> for crate::study::StudyError {
-    fn from(error: StudyError) -> Self {
+impl From<StrengthError> for crate::study::StudyError {
+    fn from(error: StrengthError) -> Self {
         match error {
-            StudyError::Nauty(e) => e.into(),
-            StudyError::Write(e) => e.into(),
+            StrengthError::Nauty(e) => e.into(),
+            StrengthError::Write(e) => e.into(),
         }
     }
 }

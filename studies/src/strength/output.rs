@@ -6,7 +6,7 @@ use std::path::Path;
 use shards::ShardId;
 
 use super::{
-    FamilyCounts, Heuristic, Loss, Plan, Report, Row, StrengthShard, StudyError, run_part,
+    FamilyCounts, Heuristic, Loss, Plan, Report, Row, StrengthError, StrengthShard, run_shard,
 };
 use crate::Control;
 use crate::plot::{self, Axes, Panel, PlotResult, Scale, Series, Title};
@@ -211,7 +211,7 @@ pub fn write(
     command: &str,
     control: &Control<'_>,
     out: &Output,
-) -> Result<String, StudyError> {
+) -> Result<String, StrengthError> {
     let mut csv = out.csv("heuristic.csv").map_err(WriteError::from)?;
     let part = write_part(plan, heuristic, control, ShardId::WHOLE, Some(&mut csv))?;
     write_report(plan, (name, command), vec![part], out, true)
@@ -225,11 +225,11 @@ pub fn write_part(
     control: &Control<'_>,
     shard: ShardId,
     mut csv: Option<&mut CsvWriter>,
-) -> Result<StrengthShard, StudyError> {
+) -> Result<StrengthShard, StrengthError> {
     if let Some(csv) = csv.as_deref_mut() {
         csv.row(&CSV_HEADER).map_err(WriteError::from)?;
     }
-    run_part(
+    run_shard(
         plan,
         heuristic,
         control,
@@ -252,7 +252,7 @@ pub fn write_report(
     parts: Vec<StrengthShard>,
     out: &Output,
     streamed: bool,
-) -> Result<String, StudyError> {
+) -> Result<String, StrengthError> {
     write_files(&report(plan, (name, command), parts), out, streamed)
 }
 
@@ -261,7 +261,7 @@ pub(super) fn write_files(
     report: &Report,
     out: &Output,
     streamed: bool,
-) -> Result<String, StudyError> {
+) -> Result<String, StrengthError> {
     if !streamed {
         out.csv_rows("heuristic.csv", &report.csv_rows())
             .map_err(WriteError::from)?;

@@ -19,7 +19,7 @@ use crate::link::{Link, Strength};
 
 /// The minimal strong links among part `k` (0-based) of `parts` of the biconnected graphs on
 /// `n` vertices (geng's `res/mod`), before isomorphism.
-pub fn strong_links_part(n: usize, k: usize, parts: usize) -> Result<Vec<Found>, LinksError> {
+pub fn strong_links_shard(n: usize, k: usize, parts: usize) -> Result<Vec<Found>, LinksError> {
     if !(3..=super::MAX_VERTICES).contains(&n) {
         return Err(LinksError::Vertices(n));
     }

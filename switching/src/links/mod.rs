@@ -4,7 +4,7 @@
 //! `labelg` keeps one link per isomorphism class (the terminals a colour class of their own,
 //! so swapping them is an isomorphism).
 //!
-//! The search splits into independent parts with geng's `res/mod`: [`run_part`] runs one,
+//! The search splits into independent parts with geng's `res/mod`: [`run_shard`] runs one,
 //! [`LinksShard`]'s text form stores it, and [`merge`] makes the report from all of them, so the
 //! parts of a large run can go to a cluster as a job array and come back as files.
 //! [`reference::search`] is the same report by another road, for tests and CI to hold the
@@ -13,19 +13,20 @@
 mod canonical;
 mod direct;
 pub mod paper;
-mod part;
 pub mod reference;
 mod report;
 mod run;
+mod shard;
 mod store;
 
 pub use canonical::{Canonical, canonical_forms};
-pub use direct::strong_links_part;
-pub use part::{Found, LinksShard, PartId, PartIdError};
+pub use direct::strong_links_shard;
 pub use report::{Report, Spread, WeakLink, merge};
-pub use run::{run_part, small_adjacency};
+pub use run::{run_shard, small_adjacency};
+pub use shard::{Found, LinksShard, ShardId, ShardIdError};
 pub use store::{
-    StoredPartError, links_job, load_parts, part_from_body, part_path, save_part, stored_parts,
+    StoredShardError, links_job, load_shards, save_shard, shard_from_body, shard_path,
+    stored_shards,
 };
 
 use crate::enumerate::NautyError;

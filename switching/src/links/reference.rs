@@ -2,7 +2,7 @@
 //! graph (no `res/mod` split), each graph read by the graph6 parser, every terminal pair
 //! solved (the sieve only counts, it does not choose), the links kept one per isomorphism
 //! class and the strong links derived here. It is independent of the split and the merge: it
-//! uses no [`run_part`](super::run_part), [`LinksShard`](super::LinksShard) or
+//! uses no [`run_shard`](super::run_shard), [`LinksShard`](super::LinksShard) or
 //! [`merge`](super::merge), so a bug that every split of the search shares shows as a
 //! difference from it. It is not independent of the work on each graph: it lists with the
 //! same geng, reads with the crate's graph6 parser, solves each pair with the search's solver

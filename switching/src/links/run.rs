@@ -2,7 +2,7 @@
 
 use std::io::{BufRead, BufReader};
 
-use super::{Found, LinksError, LinksShard, MAX_VERTICES, PartId};
+use super::{Found, LinksError, LinksShard, MAX_VERTICES, ShardId};
 use crate::enumerate::{GENG, NautyError, finish, spawn};
 use crate::graph6::SimpleGraph;
 use crate::link::sieve::{Shape, candidate_pairs};
@@ -54,9 +54,9 @@ const PAIRS: [[u8; 2]; LINK_MAX * (LINK_MAX - 1) / 2] = {
 
 /// Runs one part of the search for minimal weak links on `vertices` vertices; `progress`
 /// hears how many graphs were read, every few thousand.
-pub fn run_part(
+pub fn run_shard(
     vertices: usize,
-    id: PartId,
+    id: ShardId,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<LinksShard, LinksError> {
     if !(3..=MAX_VERTICES).contains(&vertices) {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use shards::{Job, ShardError};
 
-use super::{LinksError, LinksShard, PartId};
+use super::{LinksError, LinksShard, ShardId};
 
 /// What a search computes: its spec, hashed into every part's file.
 #[derive(Serialize)]
@@ -30,18 +30,18 @@ pub fn links_job(vertices: usize, geng: &str, version: &str, command: Vec<String
 }
 
 /// The file of part `id` in `dir`.
-pub fn part_path(dir: &Path, job: &Job, id: PartId) -> PathBuf {
+pub fn shard_path(dir: &Path, job: &Job, id: ShardId) -> PathBuf {
     shards::shard_path(dir, job, id)
 }
 
 /// Writes a part's file whole or not at all.
-pub fn save_part(dir: &Path, job: &Job, part: &LinksShard) -> Result<PathBuf, shards::FileError> {
+pub fn save_shard(dir: &Path, job: &Job, part: &LinksShard) -> Result<PathBuf, shards::FileError> {
     shards::write_shard(dir, job, part.id, part.to_string().as_bytes())
 }
 
 /// Why stored parts could not be used.
 #[derive(Debug, thiserror::Error)]
-pub enum StoredPartError {
+pub enum StoredShardError {
     /// Missing, repeated, corrupt or foreign shard files.
     #[error(transparent)]
     Shards(#[from] ShardError),
@@ -56,13 +56,13 @@ pub enum StoredPartError {
 }
 
 /// Reads a part from its shard body; it must be part `id` of `vertices` vertices.
-pub fn part_from_body(
+pub fn shard_from_body(
     path: &Path,
     body: &[u8],
     vertices: usize,
-    id: PartId,
-) -> Result<LinksShard, StoredPartError> {
-    let bad = |error| StoredPartError::Bad {
+    id: ShardId,
+) -> Result<LinksShard, StoredShardError> {
+    let bad = |error| StoredShardError::Bad {
         path: path.to_path_buf(),
         error,
     };
@@ -84,35 +84,35 @@ pub fn part_from_body(
 
 /// The parts of a split into `count` already whole in `dir`, by index; files of another
 /// search or corrupt ones refuse the run (a resumed run must not mix them in).
-pub fn stored_parts(
+pub fn stored_shards(
     dir: &Path,
     job: &Job,
     vertices: usize,
     count: u32,
-) -> Result<Vec<Option<LinksShard>>, StoredPartError> {
+) -> Result<Vec<Option<LinksShard>>, StoredShardError> {
     let survey = shards::survey(dir, job, count)?;
     if let Some(e) = survey.refused.into_iter().next() {
         return Err(e.into());
     }
     let mut out: Vec<Option<LinksShard>> = vec![None; count as usize];
     for (k, (path, body)) in survey.done {
-        let id = PartId { index: k, count };
-        out[k as usize - 1] = Some(part_from_body(&path, &body, vertices, id)?);
+        let id = ShardId { index: k, count };
+        out[k as usize - 1] = Some(shard_from_body(&path, &body, vertices, id)?);
     }
     Ok(out)
 }
 
 /// Every part of a split into `count` from `dir`, in order: each whole, once, of this search.
-pub fn load_parts(
+pub fn load_shards(
     dir: &Path,
     job: &Job,
     vertices: usize,
     count: u32,
-) -> Result<Vec<LinksShard>, StoredPartError> {
+) -> Result<Vec<LinksShard>, StoredShardError> {
     let bodies = shards::read_shards(dir, job, count)?;
     bodies
         .iter()
-        .zip(PartId::all(count))
-        .map(|(body, id)| part_from_body(&part_path(dir, job, id), body, vertices, id))
+        .zip(ShardId::all(count))
+        .map(|(body, id)| shard_from_body(&shard_path(dir, job, id), body, vertices, id))
         .collect()
 }

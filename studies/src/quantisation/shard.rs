@@ -1,5 +1,6 @@
-//! One shard's part of the quantisation study, and its bytes in a shard file (JSON: floats
-//! written shortest-round-trip, so a part read back is the part written, bit for bit).
+//! One shard of the plain quantisation study (decisions k mod P), and its bytes in a shard
+//! file (JSON: floats written shortest-round-trip, so a shard read back is the shard written,
+//! bit for bit).
 
 use emulator::quantisation::{Column, Lost, Tally};
 use heuristic::{Edge, Size};
@@ -9,7 +10,7 @@ use super::Verdict;
 
 /// What one shard found.
 #[derive(Clone, Debug, PartialEq)]
-pub struct QuantisationShard {
+pub struct PlainShard {
     /// The tally of the decisions it read.
     pub tally: Tally,
     /// The CSV rows of the positions that diverge somewhere, keyed by the decision's ordinal
@@ -51,7 +52,7 @@ struct PartJson {
     rows: Vec<(u64, Vec<String>)>,
 }
 
-impl QuantisationShard {
+impl PlainShard {
     /// The part as bytes for its shard file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let json = PartJson {
@@ -88,7 +89,7 @@ impl QuantisationShard {
         bytes: &[u8],
         size: Size,
         worst: usize,
-    ) -> Result<QuantisationShard, QuantisationShardError> {
+    ) -> Result<PlainShard, QuantisationShardError> {
         let json: PartJson =
             serde_json::from_slice(bytes).map_err(|e| QuantisationShardError(e.to_string()))?;
         let mut tally = Tally::new(json.columns.len(), worst);
@@ -122,7 +123,7 @@ impl QuantisationShard {
             });
         }
         tally.columns = columns;
-        Ok(QuantisationShard {
+        Ok(PlainShard {
             tally,
             rows: json.rows,
             done: json.done,

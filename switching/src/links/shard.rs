@@ -8,7 +8,7 @@ use crate::graph6::SimpleGraph;
 
 /// One of `count` parts of a search, numbered from 1 as a person (and a job array) counts:
 /// a shard of the search ([`shards::ShardId`], the one type every sharded job uses).
-pub use shards::{ShardId as PartId, ShardIdError as PartIdError};
+pub use shards::{ShardId, ShardIdError};
 
 /// A weak link as found: a graph in geng's labelling and its terminals.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,7 +25,7 @@ pub struct LinksShard {
     /// Vertices of every graph.
     pub vertices: usize,
     /// Which part.
-    pub id: PartId,
+    pub id: ShardId,
     /// Connected graphs geng listed in this part.
     pub graphs: u64,
     /// Whether geng carried the PRUNE hook ([`crate::enumerate::geng_prunes`]): it then lists
@@ -93,7 +93,7 @@ impl FromStr for LinksShard {
                 ["listing", "pruned"] => pruned = true,
                 ["part", k] => {
                     id = Some(
-                        k.parse::<PartId>()
+                        k.parse::<ShardId>()
                             .map_err(|e| err(line, format!("part {}: {e}", heuristic::Echo(k))))?,
                     )
                 }
