@@ -427,6 +427,15 @@ fn a_missing_or_misplaced_item_in_a_crate_row_is_named() {
             "{expected}\nin\n{said:#?}"
         );
     }
+    let users =
+        wrong("| [`shards`](shards/) | long jobs; used by `links`, `nothing` and the bench. |");
+    assert!(
+        users.iter().any(|s| s
+            == "README row `shards` says it is used by `nothing`, but no binary that depends on \
+                it has a module `nothing`"),
+        "{users:#?}"
+    );
+    assert!(!users.iter().any(|s| s.contains("`links`")), "{users:#?}");
     // `RunSpec` is re-exported by `config`, `report` is a module: no complaint about either.
     assert!(
         !said

@@ -257,10 +257,8 @@ fn items(text: &str, is_module: &dyn Fn(&str) -> bool) -> Vec<(String, Option<St
                     .filter(|m| before.trim().is_empty() && is_module(m));
                 stack.push(module);
             }
-            ')' => {
-                if stack.len() > 1 {
-                    stack.pop();
-                }
+            ')' if stack.len() > 1 => {
+                stack.pop();
             }
             _ => {}
         }
