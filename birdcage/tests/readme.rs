@@ -1,10 +1,12 @@
 //! The READMEs agree with the program: every runnable `birdcage` line in them (the marking:
 //! `tests/runnable/mod.rs`) exits and prints as written, and the README's CLI summary names
-//! every subcommand and option that `--help` lists.
+//! every subcommand and option that `--help` lists; the crate tables of README.md and
+//! docs/DESIGN.md name every workspace member and only items the code has (`tests/rows`).
 
 use std::path::Path;
 use std::time::Duration;
 
+mod rows;
 mod runnable;
 
 use runnable::{Command, Item, Ran, check, parse};
@@ -366,5 +368,93 @@ let x = 1;\n\
         wrong[2].starts_with("README.md:17: `run by: no/such/file.rs`: cannot read"),
         "{}",
         wrong[2]
+    );
+}
+
+/// The root folder, and the workspace its manifests describe.
+fn workspace() -> rows::Workspace {
+    rows::Workspace::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+}
+
+/// README's and DESIGN's crate tables against the code: a row per workspace member, and each
+/// module, type, function, feature, variable and file a row names where the row says.
+#[test]
+fn the_crate_tables_name_every_member_and_only_what_the_code_has() {
+    let ws = workspace();
+    let read = |doc: &str| std::fs::read_to_string(ws.root.join(doc)).unwrap();
+    let (readme, design) = (read("README.md"), read("docs/DESIGN.md"));
+    let mut wrong = rows::check_rows(&ws, "README", &readme, "## Crates");
+    wrong.extend(rows::check_rows(&ws, "DESIGN", &design, "## Workspace"));
+    wrong.extend(rows::check_arrows(
+        &ws,
+        "README",
+        &readme,
+        "Dependencies point one way",
+    ));
+    wrong.extend(rows::check_arrows(
+        &ws,
+        "DESIGN",
+        &design,
+        "Dependency direction",
+    ));
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The tables were read: a row for each member at least.
+    assert!(rows::rows(&readme, "## Crates").len() >= ws.members.len());
+}
+
+/// The check fails on each kind of drift, naming the row and the item.
+#[test]
+fn a_missing_or_misplaced_item_in_a_crate_row_is_named() {
+    let ws = workspace();
+    let table =
+        |row: &str| format!("# README\n\n## Crates\n\n| crate | role |\n| --- | --- |\n{row}\n");
+    let wrong = |row: &str| rows::check_rows(&ws, "README", &table(row), "## Crates");
+    let said = wrong(
+        "| [`bench`](bench/) | `config` (`RunSpec`, `Stage`), `report`, `nowhere`, `Absent`, \
+         `Config::close`, feature `nofeature`, `bench/tests/none.rs` |",
+    );
+    for expected in [
+        "README has no row for the workspace member `heuristic`",
+        "README row `bench` names `Stage` in `config` but it is declared in bench/src/target/stage.rs",
+        "README row `bench` names `nowhere` but bench/src has no module `nowhere`",
+        "README row `bench` names `Absent` but it is declared in no file of bench/src",
+        "README row `bench` names `Config::close` but no `fn close` is beside `Config`'s declaration",
+        "README row `bench` names the feature `nofeature`, which its Cargo.toml lacks",
+        "README row `bench` names the file `bench/tests/none.rs`, which does not exist",
+    ] {
+        assert!(
+            said.iter().any(|s| s.starts_with(expected)),
+            "{expected}\nin\n{said:#?}"
+        );
+    }
+    let users =
+        wrong("| [`shards`](shards/) | long jobs; used by `links`, `nothing` and the bench. |");
+    assert!(
+        users.iter().any(|s| s
+            == "README row `shards` says it is used by `nothing`, but no binary that depends on \
+                it has a module `nothing`"),
+        "{users:#?}"
+    );
+    assert!(!users.iter().any(|s| s.contains("`links`")), "{users:#?}");
+    // `RunSpec` is re-exported by `config`, `report` is a module: no complaint about either.
+    assert!(
+        !said
+            .iter()
+            .any(|s| s.contains("`RunSpec`") || s.contains("`report`")),
+        "{said:#?}"
+    );
+    let arrows = rows::check_arrows(
+        &ws,
+        "README",
+        "Dependencies point one way: `boards` <- `heuristic`, and `nosuch`.",
+        "Dependencies point one way",
+    );
+    assert_eq!(
+        arrows,
+        [
+            "README, \"Dependencies point one way\": names `nosuch`, but `nosuch` is no workspace member",
+            "README, \"Dependencies point one way\": `boards` <- `heuristic`, but `heuristic` does not \
+             depend on `boards` (its Cargo.toml's [dependencies], through any crate)",
+        ]
     );
 }

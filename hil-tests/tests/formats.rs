@@ -1,14 +1,22 @@
 //! The bench's report formats pinned by committed snapshots (insta), on SIL (no tool
-//! needed): a run of games (summary.md, summary.json, JUnit) and the cage's fault campaign
+//! needed): a run of games (summary.md, summary.json, JUnit, plot.svg with its numbers
+//! rounded as the studies' SVGs are, `needs::snapshot`) and the cage's fault campaign
 //! (faults.md, faults.csv and its JUnit), and on the virtual board the glitch campaign
 //! (glitches.md, glitches.csv and its JUnit; skipped without it). A change that moves a byte of a report fails here
 //! with the diff; review with `cargo insta review` (or `INSTA_UPDATE=always cargo test -p
 //! hil-tests --test formats` and `git diff`). Redacted: the report folder's path, and in the
-//! JUnit the clock (`timestamp`, `time`) and the build (`version`), which a run cannot repeat.
+//! JUnit the clock (`timestamp`, `time`) and the build (`version`, `elf_sha256`), which a run cannot repeat.
 //! `hil-tests/same-reports.sh` remains the check of every report against another build.
+//! The other formats are pinned where a test already writes them: sweep.md and sweep.csv in
+//! `shards.rs`, calibration.json in `calibrate.rs`, coverage.txt in `hostile_files.rs`, the
+//! board faults' report and JUnit and doctor's JUnit in `hil_virtual.rs`.
 
 use std::path::Path;
 use std::process::Command;
+
+mod common;
+
+use common::build_masked;
 
 /// `hil-tests run ARGS --out DIR --junit DIR/junit.xml`, which must exit 0.
 fn run(args: &[&str], dir: &Path) -> String {
@@ -36,33 +44,9 @@ fn read(dir: &Path, file: &str) -> String {
         .replace(&dir.display().to_string(), "DIR")
 }
 
-/// The JUnit with what a run cannot repeat masked: the clock and the build.
+/// The run's JUnit, the clock and the build masked.
 fn junit(dir: &Path) -> String {
-    let mut text = read(dir, "junit.xml");
-    for attribute in ["timestamp", "time"] {
-        let mut out = String::new();
-        let mut rest = text.as_str();
-        let key = format!(" {attribute}=\"");
-        while let Some(at) = rest.find(&key) {
-            let start = at + key.len();
-            out.push_str(&rest[..start]);
-            out.push_str("[masked]");
-            rest = &rest[start..];
-            rest = &rest[rest.find('"').unwrap()..];
-        }
-        out.push_str(rest);
-        text = out;
-    }
-    text.lines()
-        .map(|l| {
-            if l.contains("name=\"version\"") {
-                "[version property masked]".to_string()
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    common::junit_masked(&read(dir, "junit.xml"))
 }
 
 #[test]
@@ -89,6 +73,10 @@ fn a_run_of_games() {
     insta::assert_snapshot!("games-summary.md", read(&out, "summary.md"));
     insta::assert_snapshot!("games-summary.json", read(&out, "summary.json"));
     insta::assert_snapshot!("games-junit.xml", junit(&out));
+    insta::assert_snapshot!(
+        "games-plot.svg",
+        needs::snapshot::svg_normalised(&read(&out, "plot.svg"))
+    );
 }
 
 #[test]
@@ -153,38 +141,4 @@ fn the_glitch_campaign() {
         build_masked(&read(&out, "glitches.csv"))
     );
     insta::assert_snapshot!("glitches-junit.xml", build_masked(&junit(&out)));
-}
-
-/// `text` with what moves with the build's folder masked: `0x` and hex digits as `0x[hex]`,
-/// a run of six or more digits as `N`.
-fn build_masked(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::new();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i] == '0' && chars.get(i + 1) == Some(&'x') {
-            let n = chars[i + 2..]
-                .iter()
-                .take_while(|c| c.is_ascii_hexdigit())
-                .count();
-            if n > 0 {
-                out.push_str("0x[hex]");
-                i += 2 + n;
-                continue;
-            }
-        }
-        if chars[i].is_ascii_digit() {
-            let n = chars[i..].iter().take_while(|c| c.is_ascii_digit()).count();
-            if n >= 6 {
-                out.push('N');
-            } else {
-                out.extend(&chars[i..i + n]);
-            }
-            i += n;
-            continue;
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    out
 }

@@ -104,6 +104,18 @@ fn doctor_brings_up_the_virtual_board_step_by_step() {
             .all(|n| n.attribute("timestamp").is_some()),
         "{xml}"
     );
+    // The JUnit's format, pinned. Masked besides the clock and the build: the paths of the
+    // ELF, the board's binary and the socket's folder (a PID and a random name), and the RTT
+    // block's address, which moves with the folder the firmware is built in.
+    let board = bench::virtual_board_binary().unwrap();
+    let mut pinned = common::junit_masked(&xml)
+        .replace(&elf.display().to_string(), "ELF")
+        .replace(&board.display().to_string(), "VIRTUAL-BOARD");
+    while let Some(at) = pinned.find("gdb:unix:/") {
+        let end = at + pinned[at..].find("/board.sock").unwrap();
+        pinned.replace_range(at..end, "gdb:unix:[socket folder]");
+    }
+    insta::assert_snapshot!("doctor-junit.xml", common::build_masked(&pinned));
 }
 
 #[test]
@@ -433,6 +445,20 @@ fn board_fault_shards_merge_to_the_plain_campaigns_report() {
     let md = std::fs::read_to_string(reference.join("board-faults.md")).unwrap();
     insta::assert_snapshot!("board-faults.md", pc_masked(&registry_masked(&md)));
     insta::assert_snapshot!("board-faults.csv", pc_masked(&registry_masked(&csv)));
+    // Its JUnit as `hil-tests run --board nucleo-f446re --board-seed 7 --probe virtual`
+    // writes it (those options are the suite's properties, `bench/src/jobs/faults.rs`), from
+    // the plain campaign: the whole campaign through the CLI takes seconds more.
+    let properties = [
+        ("board", NUCLEO.name.to_string()),
+        ("board_seed", "7".to_string()),
+        ("probe", "virtual".to_string()),
+    ];
+    let xml = bench::report::junit::xml(&bench::faults::junit::board_faults(&plain, &properties))
+        .unwrap();
+    insta::assert_snapshot!(
+        "board-faults-junit.xml",
+        pc_masked(&registry_masked(&common::junit_masked(&xml)))
+    );
 }
 
 /// `text` with each flash address (`0x08......`) as `0x08[pc]`: where a function lands moves

@@ -161,6 +161,12 @@ fn a_sweep_of_drawn_boards_merged_is_the_one_process_sweep_and_each_board_its_ow
         let steps = summary["tally"]["steps"].as_u64().unwrap();
         assert!(row.starts_with(&format!("{seed},3,{steps},")), "{row}");
     }
+    // The table's format, pinned (no path and no clock in it: nothing masked).
+    insta::assert_snapshot!("sweep.csv", csv);
+    insta::assert_snapshot!(
+        "sweep.md",
+        std::fs::read_to_string(one.join("sweep.md")).unwrap()
+    );
 }
 
 #[test]

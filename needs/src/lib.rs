@@ -16,6 +16,11 @@
 //! only test starting boards) calls [`skip_condition`] instead: a hosted runner that is not
 //! root lacks nothing CI could install, so the skip goes to the ledger, with the condition's
 //! name, and never fails, whatever [`REQUIRE_ENV`] says.
+//!
+//! [`snapshot`]: what a committed snapshot holds of a file whose bytes move for no reader's
+//! reason (an SVG's last float digits), shared by the test crates that pin reports.
+
+pub mod snapshot;
 
 use std::fmt::Display;
 use std::io::Write as _;

@@ -109,3 +109,71 @@ pub fn first_move(target: &mut dyn bench::Target) {
         "{reply:?}"
     );
 }
+
+/// A JUnit file's text with what a run cannot repeat masked: the clock (`timestamp`, `time`)
+/// and the build (the `version` and `elf_sha256` properties' lines).
+#[allow(dead_code)] // Only the test binaries that pin a JUnit file use it.
+pub fn junit_masked(xml: &str) -> String {
+    let mut text = xml.to_string();
+    for attribute in ["timestamp", "time"] {
+        let mut out = String::new();
+        let mut rest = text.as_str();
+        let key = format!(" {attribute}=\"");
+        while let Some(at) = rest.find(&key) {
+            let start = at + key.len();
+            out.push_str(&rest[..start]);
+            out.push_str("[masked]");
+            rest = &rest[start..];
+            rest = &rest[rest.find('"').unwrap()..];
+        }
+        out.push_str(rest);
+        text = out;
+    }
+    text.lines()
+        .map(|l| {
+            match ["version", "elf_sha256"]
+                .into_iter()
+                .find(|name| l.contains(&format!("name=\"{name}\"")))
+            {
+                Some(name) => format!("[{name} property masked]"),
+                None => l.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `text` with what moves with the folder the firmware is built in masked: `0x` and hex
+/// digits as `0x[hex]`, a run of six or more digits as `N`.
+#[allow(dead_code)] // Only the test binaries that pin the board binary's reports use it.
+pub fn build_masked(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '0' && chars.get(i + 1) == Some(&'x') {
+            let n = chars[i + 2..]
+                .iter()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count();
+            if n > 0 {
+                out.push_str("0x[hex]");
+                i += 2 + n;
+                continue;
+            }
+        }
+        if chars[i].is_ascii_digit() {
+            let n = chars[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+            if n >= 6 {
+                out.push('N');
+            } else {
+                out.extend(&chars[i..i + n]);
+            }
+            i += n;
+            continue;
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
