@@ -9,7 +9,7 @@ use shards::ShardId;
 
 use super::{Campaign, Given, JobError, Tick, Trials};
 use crate::config::{DEFAULT_PACE_MS, RunSpec};
-use crate::faults::glitches::{Campaign as Glitches, GlitchClass, Kinds, Prepared, Window};
+use crate::faults::glitches::{GlitchClass, GlitchResults as Glitches, Kinds, Prepared, Window};
 use crate::report::Depends;
 use crate::shard::glitches::{Body, GlitchCampaign, chunks};
 

@@ -11,7 +11,9 @@ use boards::virtual_board::{Monitor, TrialEnd};
 use serde::{Deserialize, Serialize};
 use shards::ShardId;
 
-use crate::faults::glitches::{Board, Campaign, GlitchClass, GlitchError, Judged, Plan, Prepared};
+use crate::faults::glitches::{
+    Board, GlitchClass, GlitchError, GlitchResults, Judged, Plan, Prepared,
+};
 
 /// The trials a one-process campaign plays between two stored files: a killed campaign
 /// loses at most these, and `--resume` goes on from the files.
@@ -152,7 +154,7 @@ impl GlitchCampaign {
 
     /// The campaign from the shards' bodies (in shard order), its trials in order. A
     /// one-process run (one body) may have stopped early.
-    pub fn campaign(&self, bodies: Vec<Body>) -> Result<Campaign, GlitchShardError> {
+    pub fn campaign(&self, bodies: Vec<Body>) -> Result<GlitchResults, GlitchShardError> {
         let count = bodies.len();
         let mut intact: Option<TrialEnd> = None;
         let mut played = Vec::new();
@@ -223,7 +225,7 @@ impl GlitchCampaign {
                 ms,
             })
             .collect();
-        Ok(Campaign {
+        Ok(GlitchResults {
             seconds: trials.iter().map(|t| t.ms).sum::<f64>() / 1000.0,
             intact,
             trials,
