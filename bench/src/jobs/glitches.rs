@@ -121,7 +121,10 @@ impl Campaign for GlitchJob {
         let mut board = self.board.borrow_mut();
         let prepared = match &mut *board {
             Some(prepared) => prepared,
-            None => board.insert(self.campaign.prepare()?),
+            None => {
+                let trials = self.spec.trial_board(&self.campaign.elf)?;
+                board.insert(self.campaign.prepare(trials)?)
+            }
         };
         Ok(self.campaign.run_shard_on(prepared, id, &mut |done, all| {
             progress(&Tick {

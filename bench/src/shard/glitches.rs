@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use shards::ShardId;
 
 use crate::faults::glitches::{
-    Board, GlitchClass, GlitchError, GlitchResults, Judged, Plan, Prepared,
+    Board, GlitchClass, GlitchError, GlitchResults, Judged, Plan, Prepared, TrialBoard,
 };
 
 /// The trials a one-process campaign plays between two stored files: a killed campaign
@@ -96,20 +96,22 @@ impl GlitchCampaign {
         }
     }
 
-    /// Starts the campaign's virtual board and its intact game ([`Prepared`]), for
-    /// [`GlitchCampaign::run_shard_on`].
-    pub fn prepare(&self) -> Result<Prepared, GlitchShardError> {
-        Ok(Prepared::start(&self.elf, self.board(), &self.plan)?)
+    /// The campaign's intact game on `board`, the spec's virtual board for [`Self::elf`]
+    /// (`RunSpec::trial_board`), and its glitches
+    /// ([`Prepared`]), for [`GlitchCampaign::run_shard_on`].
+    pub fn prepare(&self, board: TrialBoard) -> Result<Prepared, GlitchShardError> {
+        Ok(Prepared::on(board, self.board(), &self.plan)?)
     }
 
-    /// Plays shard `id`'s trials on a board of its own; `progress(done, owned)` after each
+    /// Plays shard `id`'s trials on `board`, one of its own; `progress(done, owned)` after each
     /// stops the run by breaking, and a stopped shard is an error: it writes nothing.
     pub fn run_shard(
         &self,
+        board: TrialBoard,
         id: ShardId,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
     ) -> Result<Body, GlitchShardError> {
-        self.run_shard_on(&mut self.prepare()?, id, progress)
+        self.run_shard_on(&mut self.prepare(board)?, id, progress)
     }
 
     /// [`GlitchCampaign::run_shard`] on a board already started: a one-process campaign plays

@@ -3,6 +3,7 @@
 use gdb_probe::GdbError;
 
 use crate::machine::MachineError;
+use crate::target::hil::virtual_board::DialError;
 
 /// Why the campaign could not run.
 #[derive(Debug, thiserror::Error)]
@@ -51,4 +52,14 @@ pub enum GlitchError {
         /// Why.
         source: std::io::Error,
     },
+}
+
+/// The board's and its stub's errors as the campaign's own, worded as they were.
+impl From<DialError> for GlitchError {
+    fn from(e: DialError) -> Self {
+        match e {
+            DialError::Board(e) => GlitchError::Board(e),
+            DialError::Gdb(e) => GlitchError::Gdb(e),
+        }
+    }
 }

@@ -30,10 +30,14 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Starts the virtual board (`elf` on `on`), plays its intact game, refuses one that is
-    /// not SIL's, and draws `plan`'s glitches over it.
+    /// Starts the virtual board (`elf` on `on`) and prepares the campaign on it ([`Prepared::on`]).
     pub fn start(elf: &Path, on: Board<'_>, plan: &Plan) -> Result<Prepared, GlitchError> {
-        let mut board = TrialBoard::start(elf, on.arg, on.seed)?;
+        Prepared::on(TrialBoard::start(elf, on.arg, on.seed)?, on, plan)
+    }
+
+    /// Plays the intact game on `board` (the virtual board of `on`), refuses one that is not
+    /// SIL's, and draws `plan`'s glitches over it.
+    pub fn on(mut board: TrialBoard, on: Board<'_>, plan: &Plan) -> Result<Prepared, GlitchError> {
         let intact = board.intact(plan.pace_ms)?;
         check_against_sil(&intact, on)?;
         let glitches = plan.draw(Clocks {

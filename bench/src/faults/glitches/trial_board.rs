@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
-use boards::virtual_board::{BoardFault, End, Monitor, Trial as GlitchTrial, TrialEnd};
+use boards::virtual_board::{End, Monitor, Trial as GlitchTrial, TrialEnd};
 use gdb_probe::Gdb;
 
 use super::error::GlitchError;
 use crate::machine::VirtualBoard;
+use crate::target::hil::virtual_board::{NO_FIXTURE, dial};
 
 /// The game's noise stream (`monitor game`): the visitor's game is always the same.
 pub const GAME: u64 = 0;
@@ -33,14 +34,15 @@ pub struct TrialBoard {
 }
 
 impl TrialBoard {
-    /// Starts the virtual board (`elf`, `profile`, `board_seed`) and connects to its stub.
+    /// Starts the virtual board (`elf`, `profile`, `board_seed`) on a cage without fixture and
+    /// dials its stub ([`dial`]); a run opens it through its spec
+    /// (`RunSpec::trial_board`).
     pub fn start(
         elf: &Path,
         profile: &str,
         board_seed: Option<u64>,
     ) -> Result<TrialBoard, GlitchError> {
-        let board = VirtualBoard::start(elf, profile, board_seed, None, &[BoardFault::NoFixture])?;
-        let mut gdb = Gdb::connect(&board.address(), crate::virtual_board::QUIRKS)?;
+        let (mut gdb, board) = dial(elf, profile, board_seed, &[NO_FIXTURE])?;
         gdb.set_answer_timeout(TRIAL_TIMEOUT)?;
         Ok(TrialBoard { gdb, _board: board })
     }

@@ -20,7 +20,7 @@ use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
 use super::{Emulation, Hil};
-use crate::machine::VirtualBoard;
+use crate::machine::{MachineError, VirtualBoard};
 use crate::target::retry::Polling;
 use crate::target::{Cage, CageError, Lost, TargetError, lost};
 
@@ -59,6 +59,32 @@ pub fn connect(
     let board = VirtualBoard::start(elf, profile, seed, coverage, faults)?;
     let address = board.address();
     attach(&address, Some(board), faults.contains(&NO_FIXTURE), elf)
+}
+
+/// Why the virtual board's stub could not be dialled ([`dial`]).
+#[derive(Debug, thiserror::Error)]
+pub enum DialError {
+    /// The virtual board did not start.
+    #[error(transparent)]
+    Board(#[from] MachineError),
+    /// Its stub did not answer.
+    #[error("the virtual board's stub: {0}")]
+    Gdb(#[from] gdb_probe::GdbError),
+}
+
+/// The virtual board (`elf`, `profile`, `seed`, `faults`) with its stub dialled directly, not
+/// through probe-rs: for a client of its `monitor` commands alone (the glitch campaign's
+/// trials, each played in a process of the board's own). The connection comes first, so that
+/// dropped in order it closes before the board is killed.
+pub fn dial(
+    elf: &Path,
+    profile: &str,
+    seed: Option<u64>,
+    faults: &[BoardFault],
+) -> Result<(gdb_probe::Gdb, VirtualBoard), DialError> {
+    let board = VirtualBoard::start(elf, profile, seed, None, faults)?;
+    let gdb = gdb_probe::Gdb::connect(&board.address(), QUIRKS)?;
+    Ok((gdb, board))
 }
 
 /// Whether the stub behind `gdb` is a virtual board: it answers `monitor window` (with its
