@@ -28,6 +28,7 @@
 //! - [`semihosting`]: the semihosting calls a test binary makes
 //! - [`operator`]: the simulated visitor: press, read the LEDs, move on the cage
 //! - [`log`]: the defmt log off RTT
+//! - [`plant`]: the planted board faults (`--fault panic`, `hang`): a branch a reset writes
 //! - [`cpu`]: the emulated core (unicorn), its hooks and the debugger's state
 //! - [`stack`]: the stack's bounds and its overflow
 //! - [`speed`]: instructions a second, for the summary
@@ -72,6 +73,7 @@ mod glitch;
 mod log;
 mod operator;
 mod person;
+mod plant;
 mod semihosting;
 mod serve;
 mod speed;
@@ -323,12 +325,10 @@ fn core<'a>(board: Board, elf: &Elf, sram: Sram) -> anyhow::Result<Core<'a>> {
     let hangs = board.has(board::BoardFault::Hang);
     let mut core = Core::new(board, elf, sram).map_err(|e| anyhow::anyhow!("{e}"))?;
     if panics {
-        core.plant_panic(elf)
-            .map_err(|e| anyhow::anyhow!("--fault panic: {e}"))?;
+        plant::panic(&mut core, elf).map_err(|e| anyhow::anyhow!("--fault panic: {e}"))?;
     }
     if hangs {
-        core.plant_hang(elf)
-            .map_err(|e| anyhow::anyhow!("--fault hang: {e}"))?;
+        plant::hang(&mut core, elf).map_err(|e| anyhow::anyhow!("--fault hang: {e}"))?;
     }
     Ok(core)
 }

@@ -382,4 +382,14 @@ impl RunSpec {
                 .faults(faults),
         )
     }
+
+    /// The virtual board running `elf` (the spec's board ELF, found once by the campaign)
+    /// on the spec's drawn board, serving glitch trials: the glitch campaign's target.
+    #[cfg(feature = "probe")]
+    pub fn trial_board(
+        &self,
+        elf: &Path,
+    ) -> Result<crate::faults::glitches::TrialBoard, crate::faults::glitches::GlitchError> {
+        crate::faults::glitches::TrialBoard::start(elf, &self.config.board, self.board_seed)
+    }
 }

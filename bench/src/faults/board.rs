@@ -19,7 +19,7 @@ use firmware::protocol::{Command, Reply};
 use heuristic::Size;
 
 use crate::check::Predictor;
-use crate::faults::{FaultCampaignError, Reference, Verdict, classify, observe, reference};
+use crate::faults::cage::{FaultCampaignError, Reference, Verdict, classify, observe, reference};
 use crate::run::scenario::Script;
 use crate::target::hil::Hil;
 use crate::target::{Lost, Target, TargetError};

@@ -162,3 +162,98 @@ impl Plan {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(trials: u64, seed: u64, window: Window, kinds: Kinds) -> Plan {
+        Plan {
+            trials,
+            seed,
+            window,
+            kinds,
+            pace_ms: 5000,
+        }
+    }
+
+    fn draw(seed: u64, trials: u64, instructions: u64, window: Window) -> Vec<Glitch> {
+        plan(trials, seed, window, Kinds::default()).draw(Clocks {
+            instructions,
+            visit_us: instructions * 100,
+        })
+    }
+
+    #[test]
+    fn a_seed_draws_the_same_glitches_and_another_seed_others() {
+        let a = draw(7, 40, 1_000_000, Window::WHOLE);
+        assert_eq!(a, draw(7, 40, 1_000_000, Window::WHOLE));
+        assert_ne!(a, draw(8, 40, 1_000_000, Window::WHOLE));
+        assert!(a.iter().all(|g| g.at < 1_000_000));
+        assert_eq!(a[6].kind, GlitchKind::Register);
+        // Drawn over the whole game, some instants fall in its first half.
+        assert!(a.iter().any(|g| g.at < 500_000));
+    }
+
+    #[test]
+    fn a_window_holds_every_instant_and_is_written_as_it_is_read() {
+        let late: Window = "85..100".parse().unwrap();
+        assert_eq!(late, Window { from: 85, to: 100 });
+        assert_eq!(late.to_string(), "85..100");
+        let drawn = draw(7, 400, 1_000_000, late);
+        assert!(drawn.iter().all(|g| (850_000..1_000_000).contains(&g.at)));
+        // Spread over it, not piled at one end.
+        assert!(drawn.iter().any(|g| g.at < 900_000) && drawn.iter().any(|g| g.at >= 950_000));
+        // A window too narrow for an instant of its own still holds one.
+        assert_eq!(Window { from: 0, to: 1 }.instants(50), 0..1);
+        for bad in [
+            "", "85", "85..", "..100", "90..80", "50..50", "0..101", "-1..5", "a..b", "85...100",
+        ] {
+            let e = bad.parse::<Window>().unwrap_err();
+            assert!(e.to_string().contains(&format!("`{bad}`")), "{e}");
+        }
+    }
+
+    #[test]
+    fn kinds_are_drawn_in_turn_and_written_as_they_are_read() {
+        let kinds: Kinds = "kept,adc".parse().unwrap();
+        assert_eq!(kinds.as_slice(), [GlitchKind::Kept, GlitchKind::Adc]);
+        assert_eq!(kinds.to_string(), "kept,adc");
+        assert_eq!(
+            Kinds::default().to_string(),
+            "skip,register,sram,adc,fpu",
+            "the default is the five a glitch makes at its instant"
+        );
+        let drawn = plan(6, 7, Window::WHOLE, kinds).draw(Clocks {
+            instructions: 1_000,
+            visit_us: 1_000_000,
+        });
+        // Kept on the visitor's clock, adc on the core's.
+        assert!(
+            drawn
+                .iter()
+                .any(|g| g.kind == GlitchKind::Kept && g.at >= 1_000)
+        );
+        assert!(
+            drawn
+                .iter()
+                .all(|g| g.kind == GlitchKind::Kept || g.at < 1_000)
+        );
+        let drawn: Vec<GlitchKind> = drawn.iter().map(|g| g.kind).collect();
+        assert_eq!(
+            drawn,
+            [
+                GlitchKind::Kept,
+                GlitchKind::Adc,
+                GlitchKind::Kept,
+                GlitchKind::Adc,
+                GlitchKind::Kept,
+                GlitchKind::Adc
+            ]
+        );
+        for bad in ["", "kept,", "kept,kept", "flip", "skip adc"] {
+            let e = bad.parse::<Kinds>().unwrap_err();
+            assert!(e.to_string().contains(&format!("`{bad}`")), "{e}");
+        }
+    }
+}

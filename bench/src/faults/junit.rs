@@ -138,7 +138,7 @@ pub fn board_faults(run: &BoardFaultRun, properties: &[(&str, String)]) -> Junit
 /// trials' total.
 #[cfg(feature = "probe")]
 pub fn glitches(
-    campaign: &crate::faults::glitches::Campaign,
+    campaign: &crate::faults::glitches::GlitchResults,
     fails: &dyn Fn(&str) -> bool,
     properties: &[(&str, String)],
 ) -> Junit {

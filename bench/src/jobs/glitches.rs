@@ -9,7 +9,7 @@ use shards::ShardId;
 
 use super::{Campaign, Given, JobError, Tick, Trials};
 use crate::config::{DEFAULT_PACE_MS, RunSpec};
-use crate::faults::glitches::{Campaign as Glitches, GlitchClass, Kinds, Prepared, Window};
+use crate::faults::glitches::{GlitchClass, GlitchResults as Glitches, Kinds, Prepared, Window};
 use crate::report::Depends;
 use crate::shard::glitches::{Body, GlitchCampaign, chunks};
 
@@ -121,7 +121,10 @@ impl Campaign for GlitchJob {
         let mut board = self.board.borrow_mut();
         let prepared = match &mut *board {
             Some(prepared) => prepared,
-            None => board.insert(self.campaign.prepare()?),
+            None => {
+                let trials = self.spec.trial_board(&self.campaign.elf)?;
+                board.insert(self.campaign.prepare(trials)?)
+            }
         };
         Ok(self.campaign.run_shard_on(prepared, id, &mut |done, all| {
             progress(&Tick {

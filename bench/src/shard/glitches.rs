@@ -11,7 +11,9 @@ use boards::virtual_board::{Monitor, TrialEnd};
 use serde::{Deserialize, Serialize};
 use shards::ShardId;
 
-use crate::faults::glitches::{Board, Campaign, GlitchClass, GlitchError, Judged, Plan, Prepared};
+use crate::faults::glitches::{
+    Board, GlitchClass, GlitchError, GlitchResults, Judged, Plan, Prepared, TrialBoard,
+};
 
 /// The trials a one-process campaign plays between two stored files: a killed campaign
 /// loses at most these, and `--resume` goes on from the files.
@@ -94,20 +96,22 @@ impl GlitchCampaign {
         }
     }
 
-    /// Starts the campaign's virtual board and its intact game ([`Prepared`]), for
-    /// [`GlitchCampaign::run_shard_on`].
-    pub fn prepare(&self) -> Result<Prepared, GlitchShardError> {
-        Ok(Prepared::start(&self.elf, self.board(), &self.plan)?)
+    /// The campaign's intact game on `board`, the spec's virtual board for [`Self::elf`]
+    /// (`RunSpec::trial_board`), and its glitches
+    /// ([`Prepared`]), for [`GlitchCampaign::run_shard_on`].
+    pub fn prepare(&self, board: TrialBoard) -> Result<Prepared, GlitchShardError> {
+        Ok(Prepared::on(board, self.board(), &self.plan)?)
     }
 
-    /// Plays shard `id`'s trials on a board of its own; `progress(done, owned)` after each
+    /// Plays shard `id`'s trials on `board`, one of its own; `progress(done, owned)` after each
     /// stops the run by breaking, and a stopped shard is an error: it writes nothing.
     pub fn run_shard(
         &self,
+        board: TrialBoard,
         id: ShardId,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
     ) -> Result<Body, GlitchShardError> {
-        self.run_shard_on(&mut self.prepare()?, id, progress)
+        self.run_shard_on(&mut self.prepare(board)?, id, progress)
     }
 
     /// [`GlitchCampaign::run_shard`] on a board already started: a one-process campaign plays
@@ -152,7 +156,7 @@ impl GlitchCampaign {
 
     /// The campaign from the shards' bodies (in shard order), its trials in order. A
     /// one-process run (one body) may have stopped early.
-    pub fn campaign(&self, bodies: Vec<Body>) -> Result<Campaign, GlitchShardError> {
+    pub fn campaign(&self, bodies: Vec<Body>) -> Result<GlitchResults, GlitchShardError> {
         let count = bodies.len();
         let mut intact: Option<TrialEnd> = None;
         let mut played = Vec::new();
@@ -223,7 +227,7 @@ impl GlitchCampaign {
                 ms,
             })
             .collect();
-        Ok(Campaign {
+        Ok(GlitchResults {
             seconds: trials.iter().map(|t| t.ms).sum::<f64>() / 1000.0,
             intact,
             trials,

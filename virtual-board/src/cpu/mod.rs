@@ -130,8 +130,9 @@ pub struct State {
 /// The emulated core and its memory.
 pub struct Core<'a> {
     uc: Unicorn<'a, State>,
-    /// Code written over the ELF's at every reset (a planted fault): address and bytes.
-    plant: Option<(u32, [u8; 4])>,
+    /// Code written over the ELF's at every reset ([`Core::patch_every_reset`]): address and
+    /// bytes.
+    patch: Option<(u32, [u8; 4])>,
     /// The SRAM's memory: declared after `uc`, so it outlives the engine that maps it.
     sram: Sram,
     /// The memory hooks of a debugger's watchpoints, by address and length.
@@ -192,7 +193,7 @@ fn count_instructions(bytes: &[u8]) -> u32 {
 
 /// `b.w to` at `from` (Thumb-2 encoding T4, ARMv7-M ARM A7.7.12): the offset from `from + 4`,
 /// ±16 MiB, in S:I1:I2:imm10:imm11 with J1 = !(I1 ^ S), J2 = !(I2 ^ S).
-fn branch_w(from: u32, to: u32) -> Option<[u8; 4]> {
+pub fn branch_w(from: u32, to: u32) -> Option<[u8; 4]> {
     let offset = i64::from(to) - (i64::from(from) + 4);
     if !(-(1 << 24)..(1 << 24)).contains(&offset) || offset & 1 != 0 {
         return None;
@@ -311,7 +312,7 @@ impl<'a> Core<'a> {
         let mut core = Core {
             power_on,
             uc,
-            plant: None,
+            patch: None,
             sram,
             watches: Vec::new(),
             breaks: HashMap::new(),
@@ -336,40 +337,19 @@ impl<'a> Core<'a> {
         Ok(())
     }
 
-    /// Plants [`BoardFault::Panic`](crate::board::BoardFault::Panic): from the next reset on
-    /// (a debugger downloads the ELF, then resets), the entry of `PANIC_AT` branches to the
-    /// firmware's panic handler.
-    pub fn plant_panic(&mut self, elf: &Elf) -> Result<(), String> {
-        use crate::board::{PANIC_AT, PANIC_HANDLER};
-        let find = |name: &str| {
-            elf.function(name).ok_or_else(|| {
-                format!("the ELF has no function {name}, which the panic fault needs")
-            })
-        };
-        let (from, to) = (find(PANIC_AT)?, find(PANIC_HANDLER)?);
-        let code = branch_w(from, to).ok_or("the panic handler is out of a branch's reach")?;
-        self.plant = Some((from, code));
-        self.reset().map_err(|e| e.to_string())
-    }
-
-    /// Plants [`BoardFault::Hang`](crate::board::BoardFault::Hang): from the next reset on,
-    /// the entry of `PANIC_AT` branches to itself (`b.w .`), and the firmware stops feeding
-    /// its watchdog.
-    pub fn plant_hang(&mut self, elf: &Elf) -> Result<(), String> {
-        use crate::board::PANIC_AT;
-        let from = elf.function(PANIC_AT).ok_or_else(|| {
-            format!("the ELF has no function {PANIC_AT}, which the hang fault needs")
-        })?;
-        let code = branch_w(from, from).ok_or("a branch to itself is always in reach")?;
-        self.plant = Some((from, code));
-        self.reset().map_err(|e| e.to_string())
+    /// From the next reset on (a debugger downloads the ELF, then resets), `code` is written
+    /// at `at` over the ELF's at every reset; resets now. The hook of a planted fault
+    /// ([`crate::plant`]): the engine knows no fault.
+    pub fn patch_every_reset(&mut self, at: u32, code: [u8; 4]) -> Result<(), EngineError> {
+        self.patch = Some((at, code));
+        self.reset()
     }
 
     /// A system reset: the board's peripherals at reset, SP and PC from the vector table at
     /// the start of flash (BOOT0 low), thumb state.
     pub fn reset(&mut self) -> Result<(), EngineError> {
         self.allow_sram_code(false)?;
-        if let Some((at, code)) = self.plant {
+        if let Some((at, code)) = self.patch {
             self.uc.mem_write(u64::from(at), &code)?;
             self.uc.get_data_mut().lengths.fill(0);
             self.uc

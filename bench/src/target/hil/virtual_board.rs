@@ -20,7 +20,7 @@ use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
 use super::{Emulation, Hil};
-use crate::machine::{Launch, VirtualBoard};
+use crate::machine::{Launch, MachineError, VirtualBoard};
 use crate::target::retry::Polling;
 use crate::target::{Cage, CageError, Lost, TargetError, lost};
 
@@ -56,6 +56,27 @@ pub fn connect(launch: &Launch<'_>) -> Result<Hil, TargetError> {
         launch.faults.contains(&NO_FIXTURE),
         launch.elf,
     )
+}
+
+/// Why the virtual board's stub could not be dialled ([`dial`]).
+#[derive(Debug, thiserror::Error)]
+pub enum DialError {
+    /// The virtual board did not start.
+    #[error(transparent)]
+    Board(#[from] MachineError),
+    /// Its stub did not answer.
+    #[error("the virtual board's stub: {0}")]
+    Gdb(#[from] gdb_probe::GdbError),
+}
+
+/// The virtual board started as `launch` says, with its stub dialled directly, not
+/// through probe-rs: for a client of its `monitor` commands alone (the glitch campaign's
+/// trials, each played in a process of the board's own). The connection comes first, so that
+/// dropped in order it closes before the board is killed.
+pub fn dial(launch: &Launch<'_>) -> Result<(gdb_probe::Gdb, VirtualBoard), DialError> {
+    let board = VirtualBoard::start(launch)?;
+    let gdb = gdb_probe::Gdb::connect(&board.address(), QUIRKS)?;
+    Ok((gdb, board))
 }
 
 /// Whether the stub behind `gdb` is a virtual board: it answers `monitor window` (with its
