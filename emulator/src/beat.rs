@@ -76,7 +76,7 @@ enum Known {
 
 /// A board the search plays on: the cage ([`Position`]) or a graph ([`Play`]), so that
 /// `birdcage play` can ask the same search on either.
-pub trait Arena: perfect::Board<Move: Send + Sync> + Clone + Send + Sync {
+pub trait Arena: perfect::Solvable<Move: Send + Sync> + Clone + Send + Sync {
     /// Identifies a position among those of one game (the side to move follows from the
     /// counts of cuts and shorts).
     type Key: Eq + Hash + Send + Sync;

@@ -1344,7 +1344,7 @@ fn glitch_shards_merge_to_the_one_process_report_and_the_plain_loops() {
         kinds: "skip,kept,register".parse().unwrap(),
         pace_ms: bench::DEFAULT_PACE_MS,
     };
-    let board = bench::faults::glitches::Board {
+    let board = bench::faults::glitches::CampaignBoard {
         arg: NUCLEO.name,
         profile,
         base: profile,

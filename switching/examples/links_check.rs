@@ -14,7 +14,7 @@
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use serde_json::Value;
-use switching::brute::{self, Kind, Listed};
+use switching::brute::{self, LinkKind, Listed};
 
 /// The report's links as a `links-N.txt` listing: a JSON report's lists written as its lines.
 fn listing(path: &str, text: &str) -> Result<Vec<Listed>, String> {
@@ -66,7 +66,7 @@ fn main() {
     let links = listing(path, &text).unwrap_or_else(|e| fail(e));
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut failed = 0;
-    for kind in [Kind::Weak, Kind::Strong] {
+    for kind in [LinkKind::Weak, LinkKind::Strong] {
         let all: Vec<&Listed> = links.iter().filter(|l| l.kind == kind).collect();
         let start = std::time::Instant::now();
         let picked: Vec<&&Listed> = all.choose_multiple(&mut rng, sample).collect();

@@ -87,7 +87,7 @@ pub struct Game {
 
 /// Which minimal link: weak (Short wins moving first, not second) or strong (moving second).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
+pub enum LinkKind {
     /// Short wins moving first only.
     Weak,
     /// Short wins moving second.
@@ -98,8 +98,8 @@ pub enum Kind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Fault {
     /// Short does not win as the kind says.
-    #[error("Short does not win moving {}", if *.0 == Kind::Weak { "first" } else { "second" })]
-    NotWinning(Kind),
+    #[error("Short does not win moving {}", if *.0 == LinkKind::Weak { "first" } else { "second" })]
+    NotWinning(LinkKind),
     /// Given as weak, but Short wins moving second too.
     #[error("strong, not weak: Short wins moving second")]
     Strong,
@@ -237,12 +237,12 @@ impl Game {
     /// What is wrong with this link as a minimal link of `kind`; `None` when it is one: Short
     /// wins (moving first for weak, second for strong), a weak one is not strong, and with
     /// any one edge removed Short no longer wins so.
-    pub fn fault(&self, kind: Kind) -> Option<Fault> {
-        let short_first = kind == Kind::Weak;
+    pub fn fault(&self, kind: LinkKind) -> Option<Fault> {
+        let short_first = kind == LinkKind::Weak;
         if !self.short_wins(short_first) {
             return Some(Fault::NotWinning(kind));
         }
-        if kind == Kind::Weak && self.short_wins(false) {
+        if kind == LinkKind::Weak && self.short_wins(false) {
             return Some(Fault::Strong);
         }
         self.edges()
@@ -252,7 +252,7 @@ impl Game {
     }
 
     /// Whether this is a minimal link of `kind`.
-    pub fn is_minimal(&self, kind: Kind) -> bool {
+    pub fn is_minimal(&self, kind: LinkKind) -> bool {
         self.fault(kind).is_none()
     }
 
@@ -345,7 +345,7 @@ pub fn connected_graphs(n: usize) -> Result<Vec<Adjacency>, BruteError> {
 
 /// Every minimal link of `kind` among `graphs` with every terminal pair, one per isomorphism
 /// class ([`Game::canonical`]).
-pub fn minimal_links(graphs: &[Adjacency], kind: Kind) -> BTreeSet<(usize, u128)> {
+pub fn minimal_links(graphs: &[Adjacency], kind: LinkKind) -> BTreeSet<(usize, u128)> {
     let mut found = BTreeSet::new();
     for adjacency in graphs {
         let n = adjacency.len();
@@ -370,7 +370,7 @@ pub struct Listed {
     /// Its line, 1-based.
     pub line: usize,
     /// Weak or strong.
-    pub kind: Kind,
+    pub kind: LinkKind,
     /// The graph6 text.
     pub graph6: String,
     /// The link.
@@ -392,8 +392,8 @@ pub fn listing(text: &str) -> Result<Vec<Listed>, BruteError> {
             return Err(bad());
         };
         let kind = match kind {
-            "weak" => Kind::Weak,
-            "strong" => Kind::Strong,
+            "weak" => LinkKind::Weak,
+            "strong" => LinkKind::Strong,
             _ => return Err(bad()),
         };
         let s = s.parse().map_err(|_| bad())?;

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use switching::brute::{self, Fault, Game, Kind};
+use switching::brute::{self, Fault, Game, LinkKind};
 use switching::enumerate;
 use switching::links::{self, Report, ShardId};
 
@@ -70,11 +70,11 @@ fn the_brute_force_finds_the_search_s_links_up_to_8_vertices() {
         let graphs = brute::connected_graphs(n).unwrap();
         let report = search(n);
         let by_search = canonical(report.weak.iter().map(|w| &w.link));
-        let by_brute = brute::minimal_links(&graphs, Kind::Weak);
+        let by_brute = brute::minimal_links(&graphs, LinkKind::Weak);
         assert_eq!(by_brute, by_search, "minimal weak links on {n} vertices");
         weak_found += by_brute.len();
         let strong_brute =
-            brute::minimal_links(&brute::connected_graphs(n - 1).unwrap(), Kind::Strong);
+            brute::minimal_links(&brute::connected_graphs(n - 1).unwrap(), LinkKind::Strong);
         assert_eq!(
             strong_brute,
             canonical(report.strong.iter()),
@@ -95,10 +95,10 @@ fn the_brute_force_finds_the_search_s_links_on_9_vertices() {
         return;
     }
     let report = search(9);
-    let weak = brute::minimal_links(&brute::connected_graphs(9).unwrap(), Kind::Weak);
+    let weak = brute::minimal_links(&brute::connected_graphs(9).unwrap(), LinkKind::Weak);
     assert_eq!(weak, canonical(report.weak.iter().map(|w| &w.link)));
     assert_eq!(weak.len(), 36);
-    let strong = brute::minimal_links(&brute::connected_graphs(8).unwrap(), Kind::Strong);
+    let strong = brute::minimal_links(&brute::connected_graphs(8).unwrap(), LinkKind::Strong);
     assert_eq!(strong, canonical(report.strong.iter()));
     assert_eq!(strong.len(), 13);
 }
@@ -111,7 +111,7 @@ fn a_changed_or_missing_link_is_told_apart() {
         return;
     }
     let report = search(7);
-    let by_brute = brute::minimal_links(&brute::connected_graphs(7).unwrap(), Kind::Weak);
+    let by_brute = brute::minimal_links(&brute::connected_graphs(7).unwrap(), LinkKind::Weak);
     let mut games: Vec<Game> = report
         .weak
         .iter()
@@ -145,7 +145,7 @@ fn listing(path: &str) -> Vec<brute::Listed> {
 #[test]
 fn the_committed_9_vertex_report_passes_the_links_check() {
     let links = listing("results/links-9/links-9.txt");
-    let weak = links.iter().filter(|l| l.kind == Kind::Weak).count();
+    let weak = links.iter().filter(|l| l.kind == LinkKind::Weak).count();
     assert_eq!((weak, links.len() - weak), (36, 13));
     for l in &links {
         assert_eq!(l.game.fault(l.kind), None, "line {}: {}", l.line, l.graph6);
@@ -157,8 +157,11 @@ fn the_committed_9_vertex_report_passes_the_links_check() {
 #[test]
 fn a_sample_of_the_committed_12_vertex_links_passes_the_links_check() {
     let links = listing("results/links-12/links-12.txt");
-    let weak: Vec<_> = links.iter().filter(|l| l.kind == Kind::Weak).collect();
-    let strong: Vec<_> = links.iter().filter(|l| l.kind == Kind::Strong).collect();
+    let weak: Vec<_> = links.iter().filter(|l| l.kind == LinkKind::Weak).collect();
+    let strong: Vec<_> = links
+        .iter()
+        .filter(|l| l.kind == LinkKind::Strong)
+        .collect();
     assert_eq!((weak.len(), strong.len()), (5_133, 1_704));
     let sample = weak.iter().step_by(512).chain(strong.iter().step_by(170));
     let mut checked = 0;
@@ -174,22 +177,22 @@ fn a_sample_of_the_committed_12_vertex_links_passes_the_links_check() {
 #[test]
 fn the_links_check_refuses_a_wrong_entry() {
     let links = listing("results/links-9/links-9.txt");
-    let weak = links.iter().find(|l| l.kind == Kind::Weak).unwrap();
-    let strong = links.iter().find(|l| l.kind == Kind::Strong).unwrap();
-    assert_eq!(strong.game.fault(Kind::Weak), Some(Fault::Strong));
+    let weak = links.iter().find(|l| l.kind == LinkKind::Weak).unwrap();
+    let strong = links.iter().find(|l| l.kind == LinkKind::Strong).unwrap();
+    assert_eq!(strong.game.fault(LinkKind::Weak), Some(Fault::Strong));
     assert_eq!(
-        weak.game.fault(Kind::Strong),
-        Some(Fault::NotWinning(Kind::Strong))
+        weak.game.fault(LinkKind::Strong),
+        Some(Fault::NotWinning(LinkKind::Strong))
     );
     // W1 (the path 0-2-1) with the edge 0-1 added is strong; with a pendant vertex joined to
     // its middle and a terminal it is weak but not minimal.
     let w1 = Game::new(brute::graph6("BW").unwrap(), [0, 1]).unwrap();
-    assert_eq!(w1.fault(Kind::Weak), None);
+    assert_eq!(w1.fault(LinkKind::Weak), None);
     let extra = Game::new(brute::graph6("C\\").unwrap(), [0, 1]).unwrap();
     assert!(
-        matches!(extra.fault(Kind::Weak), Some(Fault::NotMinimal(..))),
+        matches!(extra.fault(LinkKind::Weak), Some(Fault::NotMinimal(..))),
         "{:?}",
-        extra.fault(Kind::Weak)
+        extra.fault(LinkKind::Weak)
     );
     // One entry of the committed listing changed (its terminals moved): refused.
     let text = std::fs::read_to_string(

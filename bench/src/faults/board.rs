@@ -236,7 +236,7 @@ pub struct BoardFaultRun {
 /// A part of a board-fault campaign: the trials of the faults a shard owns, by their index
 /// in the campaign's faults.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct BoardFaultPart {
+pub struct BoardFaultShard {
     /// The game's M.
     pub size: u8,
     /// The reference game's record (the intact virtual board's).
@@ -290,10 +290,10 @@ pub fn board_fault_campaign_part(
     faults: &[BoardFaultCase],
     owns: &dyn Fn(usize) -> bool,
     progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
-) -> Result<BoardFaultPart, FaultCampaignError> {
+) -> Result<BoardFaultShard, FaultCampaignError> {
     let predictor = Predictor::new(profile, size);
     let reference = intact(connect, profile, &predictor, size)?;
-    let mut part = BoardFaultPart {
+    let mut part = BoardFaultShard {
         size: size.get(),
         reference: reference.record.to_string(),
         trials: Vec::new(),

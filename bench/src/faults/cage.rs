@@ -339,7 +339,7 @@ pub fn planned_faults(profile: &boards::Profile, size: Size) -> Vec<(Kind, Defec
 /// A part of a fault campaign on one size: the trials of the faults a shard owns, by their
 /// index in [`planned_faults`].
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct FaultPart {
+pub struct FaultShard {
     /// The target's stage.
     pub stage: crate::target::Setup,
     /// The game's M.
@@ -397,12 +397,12 @@ pub fn fault_campaign_part(
     size: Size,
     owns: &dyn Fn(usize) -> bool,
     progress: &mut dyn FnMut(usize) -> ControlFlow<()>,
-) -> Result<FaultPart, FaultCampaignError> {
+) -> Result<FaultShard, FaultCampaignError> {
     let predictor = Predictor::new(profile, size);
     target.repair();
     let reference = reference(target, &predictor, size)?;
     let faults = planned_faults(profile, size);
-    let mut run = FaultPart {
+    let mut run = FaultShard {
         stage: target.stage(),
         size: size.get(),
         reference: reference.record.to_string(),

@@ -15,6 +15,6 @@ pub mod kinds;
 pub mod table;
 
 pub use cage::{
-    FaultCampaignError, FaultPart, FaultRun, Trial, Verdict, fault_campaign, fault_campaign_part,
+    FaultCampaignError, FaultRun, FaultShard, Trial, Verdict, fault_campaign, fault_campaign_part,
     planned_faults,
 };

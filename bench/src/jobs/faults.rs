@@ -154,7 +154,7 @@ impl Campaign for BoardFaultsJob {
     const REPORT: &'static str = "fault report";
     const KEPT: &'static str = "the faults finished";
     const BODY: &'static str = "the bench's board-fault campaign";
-    type Body = crate::faults::board::BoardFaultPart;
+    type Body = crate::faults::board::BoardFaultShard;
     type Merged = crate::faults::board::BoardFaultRun;
 
     fn refuse(_spec: &RunSpec, given: Given) -> Option<&'static str> {

@@ -15,7 +15,9 @@ use shards::ShardId;
 
 use crate::faults::kinds::DefectTarget;
 use crate::faults::table::write_fault_report;
-use crate::faults::{FaultCampaignError, FaultPart, FaultRun, fault_campaign_part, planned_faults};
+use crate::faults::{
+    FaultCampaignError, FaultRun, FaultShard, fault_campaign_part, planned_faults,
+};
 
 /// Why a fault campaign's shard could not be run or merged.
 #[derive(Debug, thiserror::Error)]
@@ -55,7 +57,7 @@ pub enum FaultShardError {
 /// What a shard of a fault campaign writes: its part of each size's campaign.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Body {
-    parts: Vec<FaultPart>,
+    parts: Vec<FaultShard>,
 }
 
 /// A fault campaign on the emulated cage, on each size asked.
@@ -131,13 +133,13 @@ impl CageFaults {
     /// order. A one-process run (one body) may stop early: its report is marked interrupted.
     pub fn runs(&self, bodies: Vec<Body>) -> Result<Vec<FaultRun>, FaultShardError> {
         let count = bodies.len();
-        let mut parts: Vec<(usize, FaultPart)> = Vec::new();
+        let mut parts: Vec<(usize, FaultShard)> = Vec::new();
         for (k, body) in bodies.into_iter().enumerate() {
             parts.extend(body.parts.into_iter().map(|p| (k, p)));
         }
         let mut runs = Vec::new();
         for &size in &self.sizes {
-            let mine: Vec<&(usize, FaultPart)> =
+            let mine: Vec<&(usize, FaultShard)> =
                 parts.iter().filter(|(_, p)| p.size == size.get()).collect();
             let Some((_, first)) = mine.first() else {
                 if count == 1 {
@@ -259,7 +261,7 @@ impl BoardFaults {
             &[boards::virtual_board::BoardFault],
         ) -> Result<crate::Hil, crate::TargetError>,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-    ) -> Result<crate::faults::board::BoardFaultPart, E>
+    ) -> Result<crate::faults::board::BoardFaultShard, E>
     where
         E: From<FaultShardError>,
     {
@@ -289,14 +291,14 @@ impl BoardFaults {
     /// one-process run (one body) may stop early: its report is marked interrupted.
     pub fn run(
         &self,
-        bodies: Vec<crate::faults::board::BoardFaultPart>,
+        bodies: Vec<crate::faults::board::BoardFaultShard>,
     ) -> Result<crate::faults::board::BoardFaultRun, FaultShardError> {
         let count = bodies.len();
         let mut parts = Vec::new();
         for (k, part) in bodies.into_iter().enumerate() {
             if (part.size, part.planned) != (self.size.get(), self.faults.len())
                 || parts.first().is_some_and(
-                    |(_, f): &(usize, crate::faults::board::BoardFaultPart)| {
+                    |(_, f): &(usize, crate::faults::board::BoardFaultShard)| {
                         f.reference != part.reference
                     },
                 )

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use shards::ShardId;
 
 use crate::faults::glitches::{
-    Board, GlitchClass, GlitchError, GlitchResults, Judged, Plan, Prepared, TrialBoard,
+    CampaignBoard, GlitchClass, GlitchError, GlitchResults, Judged, Plan, Prepared, TrialBoard,
 };
 
 /// The trials a one-process campaign plays between two stored files: a killed campaign
@@ -87,8 +87,8 @@ pub struct GlitchCampaign {
 
 impl GlitchCampaign {
     /// The board it runs on.
-    pub fn board(&self) -> Board<'_> {
-        Board {
+    pub fn board(&self) -> CampaignBoard<'_> {
+        CampaignBoard {
             arg: &self.board_arg,
             profile: self.profile,
             base: self.base,

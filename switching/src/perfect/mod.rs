@@ -7,7 +7,7 @@
 //! - `lehman`: the criterion and the verdicts for either side to move;
 //! - [`minimax`]: brute-force oracles that the tests check the criterion against.
 //!
-//! Every function takes a [`Board`]: a cage [`Position`] (moves are [`Edge`]s) or a
+//! Every function takes a [`Solvable`]: a cage [`Position`] (moves are [`Edge`]s) or a
 //! [`Play`] on a graph (moves are edge indices in file order).
 
 mod lehman;
@@ -23,7 +23,7 @@ use lehman::Game;
 pub use reduced::Reduced;
 
 /// A position the solver can read: its edges' ends and states, whose turn, who has won.
-pub trait Board {
+pub trait Solvable {
     /// How a move is named: an [`Edge`] on the cage, an edge index on a graph.
     type Move: Copy + PartialEq + core::fmt::Debug;
     /// The side to move, `None` once over.
@@ -36,7 +36,7 @@ pub trait Board {
     fn move_of(&self, index: usize) -> Self::Move;
 }
 
-impl Board for Position {
+impl Solvable for Position {
     type Move = Edge;
     fn to_move(&self) -> Option<Side> {
         Position::to_move(self)
@@ -65,7 +65,7 @@ impl Board for Position {
     }
 }
 
-impl Board for Play<'_> {
+impl Solvable for Play<'_> {
     type Move = usize;
     fn to_move(&self) -> Option<Side> {
         Play::to_move(self)
@@ -111,7 +111,7 @@ pub struct Verdict<M = Edge> {
 /// assert_eq!(switching::perfect::winner(&Position::new(m3, Side::Cut)), Side::Cut);
 /// assert_eq!(switching::perfect::winner(&Position::new(m3, Side::Short)), Side::Short);
 /// ```
-pub fn winner<B: Board>(position: &B) -> Side {
+pub fn winner<B: Solvable>(position: &B) -> Side {
     match (position.winner(), position.to_move()) {
         (Some(w), _) => w,
         (None, Some(side)) => Game::new(position.reduced()).winner(side),
@@ -122,7 +122,7 @@ pub fn winner<B: Board>(position: &B) -> Side {
 /// Lehman's criterion alone: whether Short wins when Cut is to move here (two
 /// edge-disjoint trees spanning a vertex set that holds both terminals). Whose turn it
 /// really is does not matter; a finished game answers with its winner.
-pub fn short_wins_second<B: Board>(position: &B) -> bool {
+pub fn short_wins_second<B: Solvable>(position: &B) -> bool {
     match position.winner() {
         Some(w) => w == Side::Short,
         None => Game::new(position.reduced()).short_wins_second(),
@@ -138,7 +138,7 @@ pub fn short_wins_second<B: Board>(position: &B) -> bool {
 /// assert_eq!(v.perfect_winner, Side::Cut);
 /// assert!(v.winning_moves.is_empty()); // Short to move, and lost
 /// ```
-pub fn solve<B: Board>(position: &B) -> Verdict<B::Move> {
+pub fn solve<B: Solvable>(position: &B) -> Verdict<B::Move> {
     let to_move = position.to_move();
     let (perfect_winner, winning_moves) = match (position.winner(), to_move) {
         (Some(w), _) => (w, Vec::new()),
@@ -163,7 +163,7 @@ pub fn solve<B: Board>(position: &B) -> Verdict<B::Move> {
 
 /// One winning move for the side to move (the first in board order), if it has any:
 /// cheaper than [`solve`], which finds them all.
-pub fn winning_move<B: Board>(position: &B) -> Option<B::Move> {
+pub fn winning_move<B: Solvable>(position: &B) -> Option<B::Move> {
     let side = position.to_move()?;
     if position.winner().is_some() {
         return None;

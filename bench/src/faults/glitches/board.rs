@@ -3,7 +3,7 @@
 /// The board a campaign runs on: `--board` as given (a name or a profile file, which the
 /// virtual board reads), the board the bench models and the built-in profile its firmware runs.
 #[derive(Clone, Copy, Debug)]
-pub struct Board<'a> {
+pub struct CampaignBoard<'a> {
     /// `--board` as given.
     pub arg: &'a str,
     /// The board modelled (a profile file's own).

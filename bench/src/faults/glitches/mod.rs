@@ -30,7 +30,7 @@ mod testing;
 mod trial_board;
 
 pub use super::glitch_plan::{Clocks, Kinds, KindsError, Plan, Window, WindowError};
-pub use board::Board;
+pub use board::CampaignBoard;
 pub use class::GlitchClass;
 pub use error::GlitchError;
 pub use judge::{Judged, Judgement};

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use boards::virtual_board::{Trial as GlitchTrial, TrialEnd};
 
-use super::board::Board;
+use super::board::CampaignBoard;
 use super::class::GlitchClass;
 use super::error::GlitchError;
 use super::judge::Judged;
@@ -31,13 +31,17 @@ pub struct Prepared {
 
 impl Prepared {
     /// Starts the virtual board (`elf` on `on`) and prepares the campaign on it ([`Prepared::on`]).
-    pub fn start(elf: &Path, on: Board<'_>, plan: &Plan) -> Result<Prepared, GlitchError> {
+    pub fn start(elf: &Path, on: CampaignBoard<'_>, plan: &Plan) -> Result<Prepared, GlitchError> {
         Prepared::on(TrialBoard::start(elf, on.arg, on.seed)?, on, plan)
     }
 
     /// Plays the intact game on `board` (the virtual board of `on`), refuses one that is not
     /// SIL's, and draws `plan`'s glitches over it.
-    pub fn on(mut board: TrialBoard, on: Board<'_>, plan: &Plan) -> Result<Prepared, GlitchError> {
+    pub fn on(
+        mut board: TrialBoard,
+        on: CampaignBoard<'_>,
+        plan: &Plan,
+    ) -> Result<Prepared, GlitchError> {
         let intact = board.intact(plan.pace_ms)?;
         check_against_sil(&intact, on)?;
         let glitches = plan.draw(Clocks {
@@ -78,7 +82,7 @@ impl Prepared {
 /// against. `tick(done, of)` after each (Break stops early, the trials done kept).
 pub fn run(
     elf: &Path,
-    board: Board<'_>,
+    board: CampaignBoard<'_>,
     plan: &Plan,
     tick: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<GlitchResults, GlitchError> {

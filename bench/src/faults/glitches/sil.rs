@@ -2,13 +2,13 @@
 
 use boards::virtual_board::TrialEnd;
 
-use super::board::Board;
+use super::board::CampaignBoard;
 use super::error::GlitchError;
 use super::trial_board::GAME;
 
 /// SIL's game on `board` with game [`GAME`]'s noise, against the same perfect Short: its
 /// record and winner, as the board's answer words them.
-pub fn sil_game(board: Board<'_>) -> Result<String, GlitchError> {
+pub fn sil_game(board: CampaignBoard<'_>) -> Result<String, GlitchError> {
     let size = heuristic::Size::M4;
     let cage = emulator::emulated::EmulatedCage::new(board.profile, size, board.seed)
         .map_err(|e| GlitchError::Intact(e.to_string()))?;
@@ -26,7 +26,10 @@ pub fn sil_game(board: Board<'_>) -> Result<String, GlitchError> {
 }
 
 /// Refuses an intact game that is not SIL's ([`sil_game`]).
-pub(super) fn check_against_sil(intact: &TrialEnd, board: Board<'_>) -> Result<(), GlitchError> {
+pub(super) fn check_against_sil(
+    intact: &TrialEnd,
+    board: CampaignBoard<'_>,
+) -> Result<(), GlitchError> {
     let sil = sil_game(board)?;
     let winner = match intact.winner {
         Some(heuristic::Side::Cut) => "cut",
@@ -54,7 +57,7 @@ mod tests {
     #[test]
     fn an_intact_game_that_is_not_sils_is_refused() {
         let profile = &boards::NUCLEO_F446RE;
-        let board = Board {
+        let board = CampaignBoard {
             arg: profile.name,
             profile,
             base: profile,
