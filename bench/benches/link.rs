@@ -8,8 +8,7 @@
 use std::time::Duration;
 
 use bench::{
-    PilOptions, Target, target::pil::Pil, target::pil::PilTarget, target::pil::RttPil,
-    target::retry::Polling,
+    Dut, PilOptions, dut::pil::Pil, dut::pil::PilTarget, dut::pil::RttPil, dut::retry::Polling,
 };
 use criterion::{Criterion, criterion_group, criterion_main};
 use firmware::protocol::Command;

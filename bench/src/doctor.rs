@@ -8,10 +8,10 @@ use heuristic::Size;
 
 use crate::check::protocol::{Check, Steps, protocol_checks};
 use crate::config::{Config, ConfigError, Wiring};
+use crate::dut::hil::{BOARD_ELF, Probe};
+use crate::dut::pil::Link;
+use crate::dut::{Dut, DutError, Lost, Stage};
 use crate::machine::{QEMU, firmware_elf, qemu_available, virtual_board_binary};
-use crate::target::hil::{BOARD_ELF, Probe};
-use crate::target::pil::Link;
-use crate::target::{Lost, Stage, Target, TargetError};
 
 const PROBE: &str = "probe found";
 const CHIP: &str = "chip matches the profile";
@@ -175,7 +175,7 @@ fn virtual_stub(binary: &Path, started: Option<String>) -> String {
 /// come up), the RTT step, where the bench first waits on it.
 fn failed_step(error: &ConfigError) -> &'static str {
     match error {
-        ConfigError::Target(TargetError::Lost(Lost::Machine { .. } | Lost::Rtt { .. })) => RTT,
+        ConfigError::Dut(DutError::Lost(Lost::Machine { .. } | Lost::Rtt { .. })) => RTT,
         _ => FLASHED,
     }
 }
@@ -183,8 +183,8 @@ fn failed_step(error: &ConfigError) -> &'static str {
 /// The bring-up step a fault of the path fails: attaching (a core held in reset, a WAIT or
 /// FAULT from the DP), flashing (read protection), or RTT (a core that locked up once run).
 #[cfg(feature = "probe")]
-fn path_step(fault: &crate::target::hil::PathFault) -> &'static str {
-    use crate::target::hil::PathFault;
+fn path_step(fault: &crate::dut::hil::PathFault) -> &'static str {
+    use crate::dut::hil::PathFault;
     match fault {
         PathFault::HeldInReset | PathFault::Wait { .. } | PathFault::Fault { .. } => CHIP,
         PathFault::ReadProtected => FLASHED,
@@ -194,7 +194,7 @@ fn path_step(fault: &crate::target::hil::PathFault) -> &'static str {
 
 impl Bringup<'_> {
     /// QEMU through its gdbstub: the bench's own debugger stands in for the probe.
-    fn qemu(&mut self) -> Option<Box<dyn Target>> {
+    fn qemu(&mut self) -> Option<Box<dyn Dut>> {
         let (elf, board, profile, base, size) =
             (self.elf, self.board, self.profile, self.base, self.size);
         let checks = &mut self.checks;
@@ -264,7 +264,7 @@ impl Bringup<'_> {
                 checks.push(Check::pass(RTT, target.rtt_layout().unwrap_or_default()));
                 Some(target)
             }
-            Err(e @ ConfigError::Target(TargetError::Lost(Lost::Elf { .. }))) => {
+            Err(e @ ConfigError::Dut(DutError::Lost(Lost::Elf { .. }))) => {
                 checks.push(Check::fail(FLASHED, e.to_string(), pass_the_elf));
                 None
             }
@@ -281,7 +281,7 @@ impl Bringup<'_> {
     }
 
     /// The board ELF on the virtual NUCLEO-F446RE, through probe-rs as a board is reached.
-    fn virtual_board(&mut self) -> Option<Box<dyn Target>> {
+    fn virtual_board(&mut self) -> Option<Box<dyn Dut>> {
         let (elf, board, profile, base, size) =
             (self.elf, self.board, self.profile, self.base, self.size);
         let checks = &mut self.checks;
@@ -366,7 +366,7 @@ impl Bringup<'_> {
     }
 
     /// A board behind a probe-rs probe (or chip).
-    fn board_probe(&mut self, probe: &Probe) -> Option<Box<dyn Target>> {
+    fn board_probe(&mut self, probe: &Probe) -> Option<Box<dyn Dut>> {
         let request = probe.to_string();
         let (elf, board, profile) = (self.elf, self.board, self.profile);
         let checks = &mut self.checks;
@@ -417,7 +417,7 @@ impl Bringup<'_> {
                 Some(target)
             }
             #[cfg(feature = "probe")]
-            Err(ConfigError::Target(TargetError::Path(fault))) => {
+            Err(ConfigError::Dut(DutError::Path(fault))) => {
                 let step = path_step(&fault);
                 checks.push(Check::pass(PROBE, format!("the probe for {request}")));
                 if step != CHIP {
@@ -432,7 +432,7 @@ impl Bringup<'_> {
                 checks.push(Check::fail(step, fault.to_string(), fault.remedy()));
                 None
             }
-            Err(e @ ConfigError::Target(TargetError::NoProbe { .. })) => {
+            Err(e @ ConfigError::Dut(DutError::NoProbe { .. })) => {
                 checks.push(Check::fail(
                     PROBE,
                     e.to_string(),

@@ -20,8 +20,8 @@
 //!   an SVG plot, JUnit.
 //! - [`check`]: one decision against the emulator's codes and the ideal tied set, classified
 //!   ([`Class`]); the protocol checks of bring-up ([`check::protocol::protocol_checks`]).
-//! - [`target`]: the device under test, spoken to in the bench protocol ([`Target`]): frames, the
-//!   retry wait, lockstep, defmt; [`Sil`] in-process, [`target::pil::Pil`]/[`target::pil::RttPil`] in QEMU, `Hil` over
+//! - [`dut`]: the device under test, spoken to in the bench protocol ([`Dut`]): frames, the
+//!   retry wait, lockstep, defmt; [`Sil`] in-process, [`dut::pil::Pil`]/[`dut::pil::RttPil`] in QEMU, `Hil` over
 //!   probe-rs (feature `probe`).
 //! - [`machine`]: QEMU started one way, the firmware's ELF read once, the emulated ADC.
 //!
@@ -32,26 +32,26 @@ pub mod calibrate;
 pub mod check;
 pub mod config;
 pub mod doctor;
+pub mod dut;
 pub mod faults;
 pub mod jobs;
 pub mod machine;
 pub mod report;
 pub mod run;
 pub mod shard;
-pub mod target;
 
 pub use check::{Class, Predictor};
 pub use config::{Config, DEFAULT_PACE_MS, RunSpec};
+pub use dut::frame::{decode_reply, encode_command};
+pub use dut::hil::{BOARD_ELF, Probe};
+#[cfg(feature = "probe")]
+pub use dut::hil::{Hil, qemu, virtual_board};
+pub use dut::lockstep::Lockstep;
+pub use dut::sil::Sil;
+pub use dut::{Cage, Dut, DutError, Setup, Stage};
 pub use machine::{PilOptions, QEMU, firmware_elf, qemu_available, virtual_board_binary};
 pub use report::tally::Tally;
 pub use report::{Existing, Header, Misfit, Report, ReportError, STEPS, Scan};
 pub use run::kind::ScenarioKind;
 pub use run::scenario::Scenario;
 pub use run::{CampaignError, campaign, header};
-pub use target::frame::{decode_reply, encode_command};
-pub use target::hil::{BOARD_ELF, Probe};
-#[cfg(feature = "probe")]
-pub use target::hil::{Hil, qemu, virtual_board};
-pub use target::lockstep::Lockstep;
-pub use target::sil::Sil;
-pub use target::{Cage, Setup, Stage, Target, TargetError};

@@ -123,7 +123,7 @@ fn lib_rs_and_the_readme_list_every_module_in_one_order() {
     assert_eq!(listed, declared, "lib.rs lists every module it declares");
 }
 
-/// Every module of the crate, as the path of names from the root (`["target", "hil", "probe"]`),
+/// Every module of the crate, as the path of names from the root (`["dut", "hil", "probe"]`),
 /// with its source text up to its tests (a `#[cfg(test)] mod` names its parent as `super`).
 fn modules() -> BTreeMap<Vec<String>, String> {
     let mut files = Vec::new();
@@ -340,7 +340,7 @@ fn circle(edges: &[(String, String)]) -> Option<Vec<String>> {
 fn no_two_sibling_modules_import_each_other_in_any_folder() {
     let edges = sibling_edges();
     // The walk sees `super::` edges: the HIL targets over emulators use the probe-rs target.
-    let hil = vec!["target".to_string(), "hil".to_string()];
+    let hil = vec!["dut".to_string(), "hil".to_string()];
     assert!(
         edges.contains(&(hil.clone(), "qemu".into(), "probe".into())),
         "{edges:#?}"

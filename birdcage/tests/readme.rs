@@ -415,7 +415,7 @@ fn a_missing_or_misplaced_item_in_a_crate_row_is_named() {
     );
     for expected in [
         "README has no row for the workspace member `heuristic`",
-        "README row `bench` names `Stage` in `config` but it is declared in bench/src/target/stage.rs",
+        "README row `bench` names `Stage` in `config` but it is declared in bench/src/dut/stage.rs",
         "README row `bench` names `nowhere` but bench/src has no module `nowhere`",
         "README row `bench` names `Absent` but it is declared in no file of bench/src",
         "README row `bench` names `Config::close` but no `fn close` is beside `Config`'s declaration",

@@ -11,7 +11,7 @@ use core::fmt::Debug;
 
 use firmware::pil::Up;
 use firmware::protocol::{self, Frame, FrameReader, ProtocolError, MAX_FRAME, Reply};
-use bench::{TargetError, decode_reply};
+use bench::{DutError, decode_reply};
 use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -40,13 +40,13 @@ fuzz_target!(|data: &[u8]| {
     for seq in [asked, asked.wrapping_add(1)] {
         let got = decode_reply(seq, data);
         match frames.iter().find_map(|f| f.as_ref().err()) {
-            Some(&error) => assert!(matches!(got, Err(TargetError::Link(e)) if e == error)),
+            Some(&error) => assert!(matches!(got, Err(DutError::Link(e)) if e == error)),
             None => match frames.last() {
-                None => assert!(matches!(got, Err(TargetError::NoReply { seq: s }) if s == seq)),
+                None => assert!(matches!(got, Err(DutError::NoReply { seq: s }) if s == seq)),
                 Some(Ok(frame)) if frame.seq == seq => assert_eq!(got.unwrap(), frame.body),
                 Some(Ok(frame)) => assert!(matches!(
                     got,
-                    Err(TargetError::LostFrame { expected, got }) if expected == seq && got == frame.seq
+                    Err(DutError::LostFrame { expected, got }) if expected == seq && got == frame.seq
                 )),
                 Some(Err(_)) => unreachable!("the first bad frame is matched above"),
             },

@@ -68,13 +68,11 @@ impl Verdict {
 pub fn of_error(e: &anyhow::Error) -> ExitCode {
     let disagreed = e.chain().any(|cause| {
         matches!(
-            cause.downcast_ref::<bench::TargetError>(),
-            Some(bench::TargetError::Disagree { .. })
+            cause.downcast_ref::<bench::DutError>(),
+            Some(bench::DutError::Disagree { .. })
         ) || matches!(
             cause.downcast_ref::<bench::CampaignError>(),
-            Some(bench::CampaignError::Target(
-                bench::TargetError::Disagree { .. }
-            ))
+            Some(bench::CampaignError::Dut(bench::DutError::Disagree { .. }))
         )
     });
     if disagreed {

@@ -2,7 +2,7 @@
 //! emulated cage (clumsy ones, in one test: a cage of the test's own).
 
 use bench::{
-    Cage, Class, Report, Scenario, Sil, Target, TargetError, header, run::guided::Console,
+    Cage, Class, Dut, DutError, Report, Scenario, Sil, header, run::guided::Console,
     run::guided::GuidedError, run::guided::guided,
 };
 use emulator::emulated::EmulatedCage;
@@ -30,7 +30,7 @@ enum Hands {
 
 fn run(scenario: &Scenario, input: &str, hands: Hands, dir: &std::path::Path, resume: bool) -> Run {
     let sil = Sil::new(NUCLEO, scenario.size, None).unwrap();
-    let mut target: Box<dyn Target> = match hands {
+    let mut target: Box<dyn Dut> = match hands {
         Hands::Steady => Box::new(sil),
         Hands::Clumsy => Box::new(Clumsy {
             cage: ClumsyCage {
@@ -148,11 +148,11 @@ struct Clumsy {
     cage: ClumsyCage,
 }
 
-impl Target for Clumsy {
+impl Dut for Clumsy {
     fn stage(&self) -> bench::Setup {
         self.sil.stage()
     }
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         self.sil.exchange(command)
     }
     fn logs(&mut self) -> Vec<String> {
@@ -170,7 +170,7 @@ struct ClumsyCage {
 }
 
 impl Cage for ClumsyCage {
-    fn set(&mut self, position: &Position) -> Result<Option<Command>, TargetError> {
+    fn set(&mut self, position: &Position) -> Result<Option<Command>, DutError> {
         let before = self.cage.position();
         let shorted = position.size().edges().find(|&e| {
             position.state(e) != before.state(e) && position.state(e) == EdgeState::Short

@@ -7,17 +7,17 @@
 #[test]
 #[ignore = "a board: set BIRDCAGE_HIL_PROBE and BIRDCAGE_HIL_ELF, then run with --ignored"]
 fn hil_campaign_on_a_connected_board() {
-    let probe = bench::target::hil::probe_request().unwrap_or_else(|| {
+    let probe = bench::dut::hil::probe_request().unwrap_or_else(|| {
         panic!(
             "no probe attached: set {} to the probe or chip",
-            bench::target::hil::PROBE_ENV
+            bench::dut::hil::PROBE_ENV
         )
     });
     campaign(&probe);
 }
 
 fn campaign(probe: &str) {
-    use bench::{Class, Report, Scenario, Target, header};
+    use bench::{Class, Dut, Report, Scenario, header};
     let elf = std::env::var("BIRDCAGE_HIL_ELF")
         .expect("BIRDCAGE_HIL_ELF names the firmware ELF to flash");
     let profile = &boards::NUCLEO_F446RE;

@@ -3,7 +3,7 @@
 //! it and attaches RTT, and the bench plays over RTT in lockstep with SIL on the same board.
 //! Says why it skips when QEMU is not installed.
 
-use bench::{Class, Lockstep, Scenario, Sil, Target};
+use bench::{Class, Dut, Lockstep, Scenario, Sil};
 use heuristic::Size;
 
 mod common;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use bench::machine::Launch;
-use bench::{Class, Lockstep, Scenario, Sil, Target};
+use bench::{Class, Dut, Lockstep, Scenario, Sil};
 use heuristic::Size;
 
 mod common;
@@ -263,7 +263,7 @@ fn a_core_stuck_in_a_loop_is_reported_with_its_pc_and_function() {
         .exchange(firmware::protocol::Command::Identify)
         .unwrap_err();
     match &e {
-        bench::TargetError::Hangs { pc, symbol, .. } => {
+        bench::DutError::Hangs { pc, symbol, .. } => {
             assert!((0x0800_0000..0x0808_0000).contains(pc), "{e}");
             assert!(symbol.as_deref().is_some_and(|s| s.contains("main")), "{e}");
         }
@@ -389,8 +389,8 @@ fn board_fault_shards_merge_to_the_plain_campaigns_report() {
         "test",
         vec!["hil-tests".into()],
     );
-    type Connect<'a> = dyn FnMut(&[boards::virtual_board::BoardFault]) -> Result<bench::Hil, bench::TargetError>
-        + 'a;
+    type Connect<'a> =
+        dyn FnMut(&[boards::virtual_board::BoardFault]) -> Result<bench::Hil, bench::DutError> + 'a;
     let run = |dir: &Path, mode: shards::Mode, connect: &mut Connect<'_>| {
         shards::drive(
             dir,

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bench::{
-    Class, Lockstep, PilOptions, Predictor, Scenario, Sil, Target, TargetError,
-    run::game::play_game, run::scenario::Script, target::Lost, target::pil::Pil,
+    Class, Dut, DutError, Lockstep, PilOptions, Predictor, Scenario, Sil, dut::Lost, dut::pil::Pil,
+    run::game::play_game, run::scenario::Script,
 };
 use emulator::emulated::Defect;
 use firmware::protocol::{Command, Reply};
@@ -32,7 +32,7 @@ fn agree(
     profile: &'static boards::Profile,
     scenario: &Scenario,
     seed: Option<u64>,
-) -> Option<(bench::target::lockstep::Compared, bench::Tally)> {
+) -> Option<(bench::dut::lockstep::Compared, bench::Tally)> {
     let sil = Sil::new(profile, scenario.size, seed).unwrap();
     let pil = pil(profile, scenario.size, seed)?;
     let mut both = Lockstep::new(sil, pil);
@@ -133,7 +133,7 @@ fn a_missing_firmware_file_is_a_clear_error() {
     let options = PilOptions::new("/nonexistent/firmware-qemu");
     let error = Pil::start(&options, NUCLEO, NUCLEO, Size::M4, None).unwrap_err();
     assert!(
-        matches!(&error, TargetError::Lost(lost @ Lost::Elf { .. })
+        matches!(&error, DutError::Lost(lost @ Lost::Elf { .. })
             if lost.to_string().contains("/nonexistent/firmware-qemu")),
         "{error}"
     );

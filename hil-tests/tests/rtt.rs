@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bench::{
-    Class, Lockstep, PilOptions, Scenario, Sil, Target, target::pil::RttPil,
-    target::retry::Polling, target::retry::RetryStats,
+    Class, Dut, Lockstep, PilOptions, Scenario, Sil, dut::pil::RttPil, dut::retry::Polling,
+    dut::retry::RetryStats,
 };
 use firmware::protocol::Command;
 use heuristic::Size;
@@ -38,7 +38,7 @@ fn agree(
     scenario: &Scenario,
     seed: Option<u64>,
 ) -> (
-    bench::target::lockstep::Compared,
+    bench::dut::lockstep::Compared,
     bench::Tally,
     RetryStats,
     Vec<String>,

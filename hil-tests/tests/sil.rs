@@ -3,9 +3,8 @@
 use std::ops::ControlFlow;
 
 use bench::{
-    Class, Predictor, Report, Scenario, Sil, Target, TargetError, campaign, check::Step,
-    decode_reply, encode_command, header, run::game::play_game, run::scenario::Script,
-    target::Lost,
+    Class, Dut, DutError, Predictor, Report, Scenario, Sil, campaign, check::Step, decode_reply,
+    dut::Lost, encode_command, header, run::game::play_game, run::scenario::Script,
 };
 use emulator::emulated::Defect;
 use firmware::protocol::{Command, Reply};
@@ -15,7 +14,7 @@ mod common;
 
 const NUCLEO: &boards::Profile = &boards::NUCLEO_F446RE;
 
-fn steps_of(target: &mut dyn Target, size: Size, script: &Script) -> Vec<Step> {
+fn steps_of(target: &mut dyn Dut, size: Size, script: &Script) -> Vec<Step> {
     let predictor = Predictor::new(NUCLEO, size);
     let mut steps = Vec::new();
     play_game(target, &predictor, size, 0, script, &mut |s| steps.push(s)).unwrap();
@@ -57,7 +56,7 @@ fn sil_speaks_the_bench_protocol_with_sequence_numbers() {
     assert!(
         matches!(
             error,
-            TargetError::LostFrame {
+            DutError::LostFrame {
                 expected: 8,
                 got: 7
             }
@@ -163,7 +162,7 @@ fn a_bad_records_file_names_the_line_and_the_move() {
 }
 
 /// Every divergent step of games on a broken board is a fault, and there is one.
-fn assert_reported_as_fault(target: &mut dyn Target, size: Size) {
+fn assert_reported_as_fault(target: &mut dyn Dut, size: Size) {
     let mut faults = 0;
     for seed in 0..5 {
         for s in steps_of(target, size, &Script::Random(seed)) {
@@ -236,17 +235,17 @@ struct Unplugged {
     left: usize,
 }
 
-impl Target for Unplugged {
+impl Dut for Unplugged {
     fn stage(&self) -> bench::Setup {
         self.sil.stage()
     }
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         match self.left.checked_sub(1) {
             Some(left) => {
                 self.left = left;
                 self.sil.exchange(command)
             }
-            None => Err(TargetError::Lost(Lost::Transport("probe unplugged".into()))),
+            None => Err(DutError::Lost(Lost::Transport("probe unplugged".into()))),
         }
     }
     fn logs(&mut self) -> Vec<String> {

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use bench::faults::glitches::{Kinds, Window};
 use bench::{
-    Config, Probe, RunSpec, ScenarioKind, Stage, config::GlitchOptions, report::Depends,
-    shard::seeds::BoardSeeds, target::pil::Link,
+    Config, Probe, RunSpec, ScenarioKind, Stage, config::GlitchOptions, dut::pil::Link,
+    report::Depends, shard::seeds::BoardSeeds,
 };
 use clap::Parser;
 use proptest::prelude::*;

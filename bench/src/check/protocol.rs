@@ -11,8 +11,8 @@ use firmware::protocol::{Command, Reply};
 use heuristic::{Position, Side, Size};
 
 use crate::check::{Fit, Predictor};
-use crate::target::Target;
-use crate::target::ask::measure;
+use crate::dut::Dut;
+use crate::dut::ask::measure;
 
 /// How one step went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,7 +133,7 @@ impl fmt::Display for Check {
 /// on a board `profile` describes, with a cage of `size`; stops at the first step the next
 /// ones need.
 pub fn protocol_checks(
-    target: &mut dyn Target,
+    target: &mut dyn Dut,
     profile: &'static boards::Profile,
     firmware: &'static boards::Profile,
     size: Size,
@@ -152,10 +152,7 @@ pub fn protocol_checks(
         }
         Err(e) => {
             // A machine that stopped (a firmware panic) said why: that is the thing to fix.
-            let stopped = matches!(
-                e,
-                crate::TargetError::Lost(crate::target::Lost::Machine { .. })
-            );
+            let stopped = matches!(e, crate::DutError::Lost(crate::dut::Lost::Machine { .. }));
             checks.push(Check::fail(
                 VERSION,
                 format!("no answer to Identify on the bench channel: {e}"),
@@ -275,7 +272,7 @@ pub fn protocol_checks(
 
 /// The start position's codes for every node against the profile's prediction band (their
 /// fit, or why there are none).
-fn start_codes(fit: Result<Fit, crate::TargetError>, size: Size) -> Check {
+fn start_codes(fit: Result<Fit, crate::DutError>, size: Size) -> Check {
     const STEP: &str = "start position's codes in the profile's band";
     let fit = match fit {
         Ok(fit) => fit,
@@ -314,7 +311,7 @@ fn start_codes(fit: Result<Fit, crate::TargetError>, size: Size) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::target::sil::Sil;
+    use crate::dut::sil::Sil;
     use emulator::emulated::Defect;
     use heuristic::Node;
 

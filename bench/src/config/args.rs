@@ -1,7 +1,7 @@
 //! clap's value parsers for the run's options (feature `clap`): each says what is wrong in
 //! words, the number parsers through [`heuristic::whole`], the one whole-number reader.
 
-use crate::target::Stage;
+use crate::dut::Stage;
 
 /// A `--stage`: one of the three a run is asked for by name (`--compare-sil` puts SIL beside).
 pub fn stage(text: &str) -> Result<Stage, String> {

@@ -8,15 +8,15 @@ use std::time::Duration;
 
 use heuristic::Size;
 
+use crate::dut::hil::BOARD_ELF;
+use crate::dut::hil::Probe;
+use crate::dut::lockstep::Lockstep;
+use crate::dut::pil::{Link, Pil, PilTarget, RttPil};
+use crate::dut::retry::Polling;
+use crate::dut::sil::Sil;
+use crate::dut::{Dut, DutError, Stage};
 use crate::machine::{ELF_ENV, ElfError, MAX_ELF_BYTES, PilOptions, firmware_elf};
 use crate::report::Depends;
-use crate::target::hil::BOARD_ELF;
-use crate::target::hil::Probe;
-use crate::target::lockstep::Lockstep;
-use crate::target::pil::{Link, Pil, PilTarget, RttPil};
-use crate::target::retry::Polling;
-use crate::target::sil::Sil;
-use crate::target::{Stage, Target, TargetError};
 
 #[cfg(feature = "clap")]
 pub mod args;
@@ -159,16 +159,16 @@ pub enum ConfigError {
     Elf(#[from] ElfError),
     /// The target could not be opened.
     #[error(transparent)]
-    Target(#[from] TargetError),
+    Dut(#[from] DutError),
 }
 
 /// The target a run drives: one, or SIL and another in lockstep (kept whole to report what
 /// was compared).
 pub enum Opened {
     /// One target.
-    One(Box<dyn Target>),
+    One(Box<dyn Dut>),
     /// SIL beside an emulated board.
-    Both(Box<Lockstep<Sil, Box<dyn Target>>>),
+    Both(Box<Lockstep<Sil, Box<dyn Dut>>>),
 }
 
 impl fmt::Debug for Opened {
@@ -183,7 +183,7 @@ impl fmt::Debug for Opened {
 
 impl Opened {
     /// The target.
-    pub fn target(&mut self) -> &mut dyn Target {
+    pub fn target(&mut self) -> &mut dyn Dut {
         match self {
             Opened::One(target) => target.as_mut(),
             Opened::Both(both) => both.as_mut(),
@@ -191,7 +191,7 @@ impl Opened {
     }
 
     /// The target, boxed.
-    pub fn into_target(self) -> Box<dyn Target> {
+    pub fn into_target(self) -> Box<dyn Dut> {
         match self {
             Opened::One(target) => target,
             Opened::Both(both) => both,
@@ -367,7 +367,7 @@ impl Config {
     ) -> Result<Opened, ConfigError> {
         let sil = || Sil::new(profile, size, seed);
         self.check_temp_folder()?;
-        let other: Box<dyn Target> = match self.stage {
+        let other: Box<dyn Dut> = match self.stage {
             Stage::Sil => return Ok(Opened::One(Box::new(sil()?))),
             Stage::Pil => Box::new(self.pil(profile, base, size, seed)?),
             Stage::Hil => self.hil(profile, base, size, seed, coverage, wiring)?,
@@ -389,7 +389,7 @@ impl Config {
         seed: Option<u64>,
         coverage: Option<&Path>,
         wiring: Wiring,
-    ) -> Result<Box<dyn Target>, ConfigError> {
+    ) -> Result<Box<dyn Dut>, ConfigError> {
         #[cfg(not(feature = "probe"))]
         {
             let _ = (profile, base, size, seed, coverage, wiring);
@@ -397,7 +397,7 @@ impl Config {
         }
         #[cfg(feature = "probe")]
         {
-            use crate::target::hil::{Hil, qemu, virtual_board};
+            use crate::dut::hil::{Hil, qemu, virtual_board};
             let probe = match &self.probe {
                 Some(Probe::Virtual) => {
                     let faults: &[boards::virtual_board::BoardFault] = match wiring {
@@ -429,7 +429,7 @@ impl Config {
                     (None, None) => {
                         return Err(ConfigError::NoChip {
                             board: profile.name,
-                            env: crate::target::hil::PROBE_ENV,
+                            env: crate::dut::hil::PROBE_ENV,
                         });
                     }
                 },
@@ -446,7 +446,7 @@ impl Config {
             }
             // The guided game's cage is under the operator's hands, not the fixture's.
             Ok(Box::new(match wiring {
-                Wiring::ByHand => board.with_cage(Box::new(crate::target::ByHand)),
+                Wiring::ByHand => board.with_cage(Box::new(crate::dut::ByHand)),
                 Wiring::Fixture => board,
             }))
         }

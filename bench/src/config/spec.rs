@@ -11,15 +11,15 @@ use serde::{Deserialize, Serialize};
 #[cfg(feature = "clap")]
 use super::args;
 use super::{Config, ConfigError, Opened, Wiring};
+use crate::dut::Stage;
+use crate::dut::hil::Probe;
+use crate::dut::lockstep::Lockstep;
+use crate::dut::sil::Sil;
 use crate::faults::glitch_plan::{Kinds, Plan, Window};
 use crate::faults::kinds::DefectTarget;
 use crate::report::Depends;
 use crate::run::kind::ScenarioKind;
 use crate::shard::seeds::BoardSeeds;
-use crate::target::Stage;
-use crate::target::hil::Probe;
-use crate::target::lockstep::Lockstep;
-use crate::target::sil::Sil;
 use shards::options::text;
 
 /// A bench run: what it drives ([`Config`]), the scenario and its games, the seeds, the board
@@ -137,7 +137,7 @@ pub enum RunSpecError {
     DoesNotApply(&'static str),
     /// A campaign on a target it cannot break.
     #[error("{0}")]
-    Target(&'static str),
+    Dut(&'static str),
     /// A board size the fault campaign does not play.
     #[error("the fault campaign runs on the M=3 and M=4 cage, not M={0}")]
     FaultSize(u32),
@@ -153,14 +153,14 @@ impl RunSpec {
     /// Every scenario's option rules, checked before anything is built or started: an option
     /// the scenario does not use is refused by name, never ignored.
     pub fn check(&self) -> Result<(), RunSpecError> {
-        use RunSpecError::{DoesNotApply, Target};
+        use RunSpecError::{DoesNotApply, Dut};
         let config = &self.config;
         config.check()?;
         let glitch = &self.glitches;
         match &self.scenario {
             ScenarioKind::Glitches => {
                 if !config.is_virtual_board() {
-                    return Err(Target(
+                    return Err(Dut(
                         "the glitch campaign glitches the virtual board's core: use it with \
                          --target hil --probe virtual",
                     ));
@@ -212,7 +212,7 @@ impl RunSpec {
     }
 
     fn check_faults(&self) -> Result<(), RunSpecError> {
-        use RunSpecError::{DoesNotApply, Target};
+        use RunSpecError::{DoesNotApply, Dut};
         if self.games.is_some() {
             return Err(DoesNotApply(
                 "--scenario faults plays one reference game per fault; --games does not apply \
@@ -227,7 +227,7 @@ impl RunSpec {
         }
         let virtual_board = self.config.is_virtual_board();
         if self.config.stage == Stage::Hil && !virtual_board {
-            return Err(Target(
+            return Err(Dut(
                 "the fault campaign breaks an emulated cage (--stage sil or pil) or the virtual \
                  board (--stage hil --probe virtual); a real board is broken by hand",
             ));
@@ -375,8 +375,8 @@ impl RunSpec {
         &self,
         elf: &Path,
         faults: &[boards::virtual_board::BoardFault],
-    ) -> Result<crate::target::hil::Hil, crate::target::TargetError> {
-        crate::target::hil::virtual_board::connect(
+    ) -> Result<crate::dut::hil::Hil, crate::dut::DutError> {
+        crate::dut::hil::virtual_board::connect(
             &crate::machine::Launch::new(elf, &self.config.board)
                 .seed(self.board_seed)
                 .faults(faults),

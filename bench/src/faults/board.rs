@@ -19,10 +19,10 @@ use firmware::protocol::{Command, Reply};
 use heuristic::Size;
 
 use crate::check::Predictor;
+use crate::dut::hil::Hil;
+use crate::dut::{Dut, DutError, Lost};
 use crate::faults::cage::{FaultCampaignError, Reference, Verdict, classify, observe, reference};
 use crate::run::scenario::Script;
-use crate::target::hil::Hil;
-use crate::target::{Lost, Target, TargetError};
 
 /// One board fault of the campaign: the fault the virtual board takes, what it breaks and
 /// what a person checks.
@@ -255,7 +255,7 @@ pub struct BoardFaultShard {
 /// the merged shards of the campaign are checked against (issue 49). It shares with
 /// [`board_fault_campaign_part`] only the intact board's game and each fault's trial.
 pub fn board_fault_campaign(
-    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
+    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, DutError>,
     profile: &'static Profile,
     size: Size,
     faults: &[BoardFaultCase],
@@ -284,7 +284,7 @@ pub fn board_fault_campaign(
 /// the same whichever others run before it. `progress(done)` is called after each fault and
 /// stops the part by breaking.
 pub fn board_fault_campaign_part(
-    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
+    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, DutError>,
     profile: &'static Profile,
     size: Size,
     faults: &[BoardFaultCase],
@@ -314,7 +314,7 @@ pub fn board_fault_campaign_part(
 
 /// The intact board's reference game, its LEDs checked first.
 fn intact(
-    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
+    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, DutError>,
     profile: &Profile,
     predictor: &Predictor,
     size: Size,
@@ -330,7 +330,7 @@ fn intact(
 
 /// One fault on a fresh virtual board.
 fn board_trial(
-    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, TargetError>,
+    connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, DutError>,
     profile: &Profile,
     predictor: &Predictor,
     size: Size,
@@ -363,7 +363,7 @@ fn trial(
     reference: &Reference,
     script: &Script,
 ) -> BoardVerdict {
-    let stopped = |board: &mut Hil, e: TargetError| BoardVerdict::Stopped {
+    let stopped = |board: &mut Hil, e: DutError| BoardVerdict::Stopped {
         said: stopped_words(board, e),
     };
     match dark_leds(board, profile) {
@@ -382,8 +382,8 @@ fn trial(
 /// word: what the bench's link hit next, and which log lines the bench had read by then, are
 /// the race between the two processes. Otherwise the bench's error, with the firmware's last
 /// log line the bench read.
-fn stopped_words(board: &mut Hil, e: TargetError) -> String {
-    if let TargetError::Lost(Lost::Machine { said, .. }) = e {
+fn stopped_words(board: &mut Hil, e: DutError) -> String {
+    if let DutError::Lost(Lost::Machine { said, .. }) = e {
         return said;
     }
     let said = e.to_string();
@@ -395,7 +395,7 @@ fn stopped_words(board: &mut Hil, e: TargetError) -> String {
 
 /// After a new game the firmware lights every LED: those it drives that a person would not
 /// see lit, by name and pin (`None`: all lit, or no one can look).
-fn dark_leds(board: &mut Hil, profile: &Profile) -> Result<Option<String>, TargetError> {
+fn dark_leds(board: &mut Hil, profile: &Profile) -> Result<Option<String>, DutError> {
     board.exchange(Command::NewGame)?;
     let driven = match board.exchange(Command::Status)? {
         Reply::Status(status) => status.leds,

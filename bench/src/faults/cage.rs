@@ -18,10 +18,10 @@ use firmware::protocol::{Command, Reply};
 use heuristic::{EdgeState, Position, Record, Side, Size};
 
 use crate::check::{Class, Predictor, Step};
+use crate::dut::{Dut, DutError, Lost};
 use crate::faults::kinds::{DefectTarget, Kind, place};
 use crate::run::game::play_game;
 use crate::run::scenario::Script;
-use crate::target::{Lost, Target, TargetError};
 
 /// What became of one fault.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -145,7 +145,7 @@ impl Trial {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultRun {
     /// The target's stage.
-    pub stage: crate::target::Setup,
+    pub stage: crate::dut::Setup,
     /// The game's M.
     pub size: u8,
     /// The reference game's record (the intact board's game).
@@ -161,7 +161,7 @@ pub struct FaultRun {
 pub enum FaultCampaignError {
     /// The target failed.
     #[error(transparent)]
-    Target(#[from] TargetError),
+    Dut(#[from] DutError),
     /// The emulated board refused a fault.
     #[error(transparent)]
     Fault(#[from] DefectError),
@@ -182,13 +182,13 @@ pub(crate) struct Seen {
 /// A target that remembers every decision and asks, after each move, what the firmware
 /// believes the cage holds (one `Status` more per move; nothing else changes).
 struct Observer<'a> {
-    target: &'a mut dyn Target,
+    target: &'a mut dyn Dut,
     size: Size,
     seen: Seen,
 }
 
 impl Observer<'_> {
-    fn belief(&mut self) -> Result<Vec<EdgeState>, TargetError> {
+    fn belief(&mut self) -> Result<Vec<EdgeState>, DutError> {
         let status = match self.target.exchange(Command::Status)? {
             Reply::Status(status) => status,
             reply => {
@@ -213,12 +213,12 @@ impl Observer<'_> {
     }
 }
 
-impl Target for Observer<'_> {
-    fn stage(&self) -> crate::target::Setup {
+impl Dut for Observer<'_> {
+    fn stage(&self) -> crate::dut::Setup {
         self.target.stage()
     }
 
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         let (start, decide) = (
             matches!(command, Command::NewGame),
             matches!(command, Command::Decide),
@@ -242,11 +242,11 @@ impl Target for Observer<'_> {
         self.target.logs()
     }
 
-    fn cage(&mut self) -> &mut dyn crate::target::Cage {
+    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
         self.target.cage()
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+    fn set_cage(&mut self, position: &Position) -> Result<(), DutError> {
         self.target.set_cage(position)
     }
 
@@ -258,12 +258,12 @@ impl Target for Observer<'_> {
 /// Plays `script` on `target` as a fresh board; returns what the firmware answered and the
 /// bench's steps.
 pub(crate) fn observe(
-    target: &mut dyn Target,
+    target: &mut dyn Dut,
     predictor: &Predictor,
     size: Size,
     index: usize,
     script: &Script,
-) -> Result<(Seen, Vec<Step>), TargetError> {
+) -> Result<(Seen, Vec<Step>), DutError> {
     let mut observer = Observer {
         target,
         size,
@@ -286,7 +286,7 @@ pub(crate) struct Reference {
 }
 
 pub(crate) fn reference(
-    target: &mut dyn Target,
+    target: &mut dyn Dut,
     predictor: &Predictor,
     size: Size,
 ) -> Result<Reference, FaultCampaignError> {
@@ -341,7 +341,7 @@ pub fn planned_faults(profile: &boards::Profile, size: Size) -> Vec<(Kind, Defec
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FaultShard {
     /// The target's stage.
-    pub stage: crate::target::Setup,
+    pub stage: crate::dut::Setup,
     /// The game's M.
     pub size: u8,
     /// The reference game's record.

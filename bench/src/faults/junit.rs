@@ -199,7 +199,7 @@ mod tests {
 
     fn run(trials: Vec<Trial>) -> FaultRun {
         FaultRun {
-            stage: crate::target::Stage::Sil.into(),
+            stage: crate::dut::Stage::Sil.into(),
             size: 3,
             reference: "A5,c5".into(),
             planned: trials.len(),
@@ -271,7 +271,7 @@ mod tests {
     fn every_fault_trial_run_has_its_time_and_the_suite_its_timestamp() {
         let profile = &boards::NUCLEO_F446RE;
         let size = heuristic::Size::M3;
-        let mut sil = crate::target::sil::Sil::new(profile, size, None).unwrap();
+        let mut sil = crate::dut::sil::Sil::new(profile, size, None).unwrap();
         let part =
             crate::faults::fault_campaign_part(&mut sil, profile, size, &|i| i < 3, &mut |_| {
                 std::ops::ControlFlow::Continue(())

@@ -4,15 +4,15 @@
 use emulator::emulated::{Defect, DefectError};
 use heuristic::Size;
 
-use crate::target::Target;
-use crate::target::lockstep::Lockstep;
-use crate::target::pil::Pil;
-use crate::target::pil::PilTarget;
-use crate::target::pil::RttPil;
-use crate::target::sil::Sil;
+use crate::dut::Dut;
+use crate::dut::lockstep::Lockstep;
+use crate::dut::pil::Pil;
+use crate::dut::pil::PilTarget;
+use crate::dut::pil::RttPil;
+use crate::dut::sil::Sil;
 
 /// A target on an emulated board (SIL, PIL, both in lockstep): the bench can break its cage.
-pub trait DefectTarget: Target {
+pub trait DefectTarget: Dut {
     /// Injects `fault` into the emulated cage.
     fn inject(&self, fault: Defect) -> Result<(), DefectError>;
     /// Takes every fault out: the board reads as a fresh one of the same build.
@@ -20,7 +20,7 @@ pub trait DefectTarget: Target {
 }
 
 /// A target with one emulated cage under it.
-pub trait EmulatedTarget: Target {
+pub trait EmulatedTarget: Dut {
     /// The emulated cage.
     fn emulated(&self) -> &emulator::emulated::EmulatedCage;
 }

@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(record_words("A1,c1"), "`A1,c1`");
         assert_eq!(record_words(""), "no move (the empty record)");
         let run = FaultRun {
-            stage: crate::target::Stage::Sil.into(),
+            stage: crate::dut::Stage::Sil.into(),
             size: 3,
             reference: String::new(),
             trials: Vec::new(),

@@ -10,11 +10,11 @@ use shards::{Job, ShardId};
 
 use super::{Campaign, Given, JobError, Tick, Trials};
 use crate::config::RunSpec;
+use crate::dut::Dut;
 use crate::report::{Depends, Existing};
 use crate::run::kind::ScenarioKind;
 use crate::run::scenario::Scenario;
 use crate::shard::games::{Boards, Body, Games, Written};
-use crate::target::Target;
 
 /// The games of a run in shards, or on a sweep of drawn boards.
 #[derive(Debug)]
@@ -42,7 +42,7 @@ impl GamesJob {
     }
 
     /// The target on the board drawn from `seed`.
-    fn connect(&self, seed: Option<u64>) -> Result<Box<dyn Target>, JobError> {
+    fn connect(&self, seed: Option<u64>) -> Result<Box<dyn Dut>, JobError> {
         let size = self.scenario.size;
         Ok(self
             .spec

@@ -7,7 +7,7 @@ use super::*;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
     /// SIL, PIL or HIL.
-    pub stage: crate::target::Setup,
+    pub stage: crate::dut::Setup,
     /// The firmware's version, as it identified itself.
     pub firmware: String,
     /// The board profile, as it identified itself.

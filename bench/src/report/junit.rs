@@ -368,7 +368,7 @@ mod tests {
 
     fn header() -> Header {
         Header {
-            stage: crate::target::Stage::Hil.into(),
+            stage: crate::dut::Stage::Hil.into(),
             firmware: "birdcage-fw 0.1.0".into(),
             board: "nucleo-f446re".into(),
             profile: None,
@@ -498,7 +498,7 @@ mod tests {
     fn every_bring_up_step_has_its_time_and_the_suite_its_timestamp() {
         let profile = &boards::NUCLEO_F446RE;
         let size = heuristic::Size::M4;
-        let mut sil = crate::target::sil::Sil::new(profile, size, None).unwrap();
+        let mut sil = crate::dut::sil::Sil::new(profile, size, None).unwrap();
         let checks = crate::check::protocol::protocol_checks(&mut sil, profile, profile, size);
         assert!(checks.len() > 3, "{checks:?}");
         assert_dashboard_ready(&xml(&bring_up(&checks, &[])).unwrap());

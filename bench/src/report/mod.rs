@@ -48,7 +48,7 @@ pub struct Report {
     /// Why the run stopped before its end, if it did.
     interrupted: Option<String>,
     /// What a transport with recovery went through (PIL over RTT, HIL); `link` in the summary.
-    retry: Option<crate::target::retry::RetryStats>,
+    retry: Option<crate::dut::retry::RetryStats>,
     /// The games played in this process, their times and resends, for JUnit (not written
     /// to the report, whose bytes stay the same).
     played: Played,
@@ -445,7 +445,7 @@ impl Report {
     }
 
     /// Records what the target's link went through, for the summaries.
-    pub fn set_retry_stats(&mut self, retry: Option<crate::target::retry::RetryStats>) {
+    pub fn set_retry_stats(&mut self, retry: Option<crate::dut::retry::RetryStats>) {
         self.retry = retry;
     }
 

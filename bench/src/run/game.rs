@@ -5,22 +5,22 @@ use firmware::protocol::Command;
 use heuristic::{Move, Position, Record, Side, Size};
 
 use crate::check::{Predictor, Step};
+use crate::dut::ask::{measure, turn};
+use crate::dut::{Dut, DutError};
 use crate::run::scenario::{Script, game_rng, random_short};
-use crate::target::ask::{measure, turn};
-use crate::target::{Target, TargetError};
 
 /// Plays game `index` of `script` on `target`, passing every checked step to `step` as it is
 /// made. Stops at the end of the game, at the board's first fault, or where the board leaves
 /// a replayed record. For a [`Script::Branch`], returns the number of Short's replies where
 /// the branch stops (0 when the game ended first).
 pub fn play_game(
-    target: &mut dyn Target,
+    target: &mut dyn Dut,
     predictor: &Predictor,
     size: Size,
     index: usize,
     script: &Script,
     step: &mut dyn FnMut(Step),
-) -> Result<usize, TargetError> {
+) -> Result<usize, DutError> {
     let mut shorts = 0usize;
     let branch_len = match script {
         Script::Branch(path) => path.len(),

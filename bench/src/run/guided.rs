@@ -3,8 +3,8 @@
 //! and checks the codes fit the new position before going on, so a wrong move on the cage is
 //! caught at once and named by node rather than showing up later as a divergence.
 //!
-//! Once Enter is pressed the target's cage is told the position ([`Target::set_cage`]): a
-//! real board's cage is the operator's ([`crate::target::ByHand`]: nothing to do), the virtual
+//! Once Enter is pressed the target's cage is told the position ([`Dut::set_cage`]): a
+//! real board's cage is the operator's ([`crate::dut::ByHand`]: nothing to do), the virtual
 //! board's is wired by its hands (`monitor wire`), SIL's emulated cage does what the operator
 //! was told; tests bring a cage of their own to make mistakes on purpose.
 
@@ -15,10 +15,10 @@ use firmware::protocol::Command;
 use heuristic::{Edge, Move, Position, Record, Side, Size};
 
 use crate::check::Predictor;
+use crate::dut::ask::{measure, turn};
+use crate::dut::{Dut, DutError};
 use crate::report::{Misfit, Report, ReportError};
 use crate::run::scenario::{Scenario, Script, game_rng, random_short};
-use crate::target::ask::{measure, turn};
-use crate::target::{Target, TargetError};
 
 /// One thing the operator is asked to do to the cage.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ impl<'a> Console<'a> {
 pub enum GuidedError {
     /// The target failed.
     #[error(transparent)]
-    Target(#[from] TargetError),
+    Dut(#[from] DutError),
     /// The report could not be written.
     #[error(transparent)]
     Report(#[from] ReportError),
@@ -122,7 +122,7 @@ impl From<std::io::Error> for GuidedError {
 /// Plays every game of the guided `scenario` not yet in `report`, the operator making the
 /// moves on the cage; each board decision is a checked step of the report.
 pub fn guided(
-    target: &mut dyn Target,
+    target: &mut dyn Dut,
     profile: &'static boards::Profile,
     scenario: &Scenario,
     report: &mut Report,
@@ -162,7 +162,7 @@ pub fn guided(
 
 /// One game in progress.
 struct Game<'g, 'c> {
-    target: &'g mut dyn Target,
+    target: &'g mut dyn Dut,
     predictor: &'g Predictor,
     report: &'g mut Report,
     console: &'g mut Console<'c>,

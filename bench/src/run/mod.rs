@@ -11,9 +11,9 @@ use std::ops::ControlFlow;
 use firmware::protocol::{Command, Reply};
 
 use crate::check::Predictor;
+use crate::dut::{Dut, DutError, Lost};
 use crate::report::played::GamePlayed;
 use crate::report::{Depends, GameSink, Header, ReportError};
-use crate::target::{Lost, Target, TargetError};
 use game::play_game;
 use scenario::{Scenario, Script};
 
@@ -22,7 +22,7 @@ use scenario::{Scenario, Script};
 pub enum CampaignError {
     /// The target failed.
     #[error(transparent)]
-    Target(#[from] TargetError),
+    Dut(#[from] DutError),
     /// The report could not be written.
     #[error(transparent)]
     Report(#[from] ReportError),
@@ -38,11 +38,11 @@ pub enum CampaignError {
 
 /// Identifies the target and builds the report header.
 pub fn header(
-    target: &mut dyn Target,
+    target: &mut dyn Dut,
     profile: &boards::Profile,
     scenario: &Scenario,
     board_seed: Option<u64>,
-) -> Result<Header, TargetError> {
+) -> Result<Header, DutError> {
     match target.exchange(Command::Identify)? {
         Reply::Identity(id) => Ok(Header {
             stage: target.stage(),
@@ -72,7 +72,7 @@ pub fn header(
 /// `progress(done, known)` is called after each game, and stops the run by breaking. A tree
 /// grows breadth first from its root branch, one game per branch.
 pub fn campaign(
-    target: &mut dyn Target,
+    target: &mut dyn Dut,
     profile: &'static boards::Profile,
     scenario: &Scenario,
     report: &mut dyn GameSink,

@@ -259,7 +259,7 @@ impl BoardFaults {
         id: ShardId,
         connect: &mut dyn FnMut(
             &[boards::virtual_board::BoardFault],
-        ) -> Result<crate::Hil, crate::TargetError>,
+        ) -> Result<crate::Hil, crate::DutError>,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
     ) -> Result<crate::faults::board::BoardFaultShard, E>
     where

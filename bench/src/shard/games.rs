@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use shards::ShardId;
 
+use crate::dut::retry::RetryStats;
+use crate::dut::{Dut, DutError};
 use crate::report::tally::Tally;
 use crate::report::{Collected, Existing, Header, Report, ReportError};
 use crate::run::scenario::Scenario;
 use crate::run::{CampaignError, campaign, header};
 use crate::shard::seeds::BoardSeeds;
 use crate::shard::sweep;
-use crate::target::retry::RetryStats;
-use crate::target::{Target, TargetError};
 
 /// Which boards a run plays on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -58,7 +58,7 @@ pub enum GamesError {
     Campaign(#[from] CampaignError),
     /// The target did not identify itself.
     #[error(transparent)]
-    Target(#[from] TargetError),
+    Dut(#[from] DutError),
     /// A report could not be written.
     #[error(transparent)]
     Report(#[from] ReportError),
@@ -131,11 +131,7 @@ pub struct Written {
 impl Games<'_> {
     /// The header of the report of the board drawn from `seed`, as `target` identifies
     /// itself: the one every run of these games writes.
-    pub fn header(
-        &self,
-        target: &mut dyn Target,
-        seed: Option<u64>,
-    ) -> Result<Header, TargetError> {
+    pub fn header(&self, target: &mut dyn Dut, seed: Option<u64>) -> Result<Header, DutError> {
         let mut header = header(target, self.profile, self.scenario, seed)?;
         header.profile = (self.board_arg != header.board).then(|| self.board_arg.clone());
         header.depends.elf_sha256 = self.elf_sha256.clone();
@@ -169,7 +165,7 @@ impl Games<'_> {
     pub fn run_shard<E>(
         &self,
         id: ShardId,
-        connect: &mut dyn FnMut(Option<u64>) -> Result<Box<dyn Target>, E>,
+        connect: &mut dyn FnMut(Option<u64>) -> Result<Box<dyn Dut>, E>,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
     ) -> Result<Body, E>
     where
@@ -310,7 +306,7 @@ impl Games<'_> {
         &self,
         dir: &Path,
         existing: Existing,
-        connect: &mut dyn FnMut(Option<u64>) -> Result<Box<dyn Target>, E>,
+        connect: &mut dyn FnMut(Option<u64>) -> Result<Box<dyn Dut>, E>,
         progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
     ) -> Result<Written, E>
     where

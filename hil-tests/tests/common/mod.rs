@@ -55,7 +55,7 @@ pub fn signalled(mut command: Command, out: &Path, signal: &str) -> Output {
 #[allow(dead_code)] // Not every test binary that shares this module plays a campaign.
 pub fn played(
     profile: &'static boards::Profile,
-    target: &mut dyn bench::Target,
+    target: &mut dyn bench::Dut,
     scenario: &bench::Scenario,
     board_seed: Option<u64>,
     dir: &Path,
@@ -96,7 +96,7 @@ pub fn qemu_elf() -> Option<PathBuf> {
 /// Identifies the firmware (which must say it runs on the NUCLEO profile), starts a game and
 /// checks the machine's first decision is a move.
 #[allow(dead_code)] // Only the test binaries that run QEMU use it.
-pub fn first_move(target: &mut dyn bench::Target) {
+pub fn first_move(target: &mut dyn bench::Dut) {
     use firmware::protocol::{Command, Reply};
     let Reply::Identity(id) = target.exchange(Command::Identify).unwrap() else {
         panic!("identify answers an identity");

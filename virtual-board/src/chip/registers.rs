@@ -192,7 +192,7 @@ mod tests {
 
     #[test]
     fn the_bench_probe_rs_target_has_metapacs_memory_map() {
-        let yaml = include_str!("../../../bench/src/target/hil/virtual_nucleo_f446re.yaml");
+        let yaml = include_str!("../../../bench/src/dut/hil/virtual_nucleo_f446re.yaml");
         let flash = METADATA.memory[0]
             .iter()
             .filter(|m| m.kind == MemoryRegionKind::Flash && m.name.starts_with("BANK_1"));

@@ -2,8 +2,8 @@
 
 use gdb_probe::GdbError;
 
+use crate::dut::hil::virtual_board::DialError;
 use crate::machine::MachineError;
-use crate::target::hil::virtual_board::DialError;
 
 /// Why the campaign could not run.
 #[derive(Debug, thiserror::Error)]

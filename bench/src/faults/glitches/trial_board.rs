@@ -7,8 +7,8 @@ use boards::virtual_board::{End, Monitor, Trial as GlitchTrial, TrialEnd};
 use gdb_probe::Gdb;
 
 use super::error::GlitchError;
+use crate::dut::hil::virtual_board::{NO_FIXTURE, dial};
 use crate::machine::VirtualBoard;
-use crate::target::hil::virtual_board::{NO_FIXTURE, dial};
 
 /// The game's noise stream (`monitor game`): the visitor's game is always the same.
 pub const GAME: u64 = 0;

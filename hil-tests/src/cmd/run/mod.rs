@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 
 use bench::{
-    CampaignError, Existing, Report, RunSpec, Scenario, Stage, Target, campaign, config::Opened,
+    CampaignError, Dut, Existing, Report, RunSpec, Scenario, Stage, campaign, config::Opened,
     header,
 };
 use heuristic::Size;
@@ -71,7 +71,7 @@ impl Run {
     /// does what the operator is told (an emulated cage, the virtual board's hands).
     fn guided(
         &self,
-        target: &mut dyn Target,
+        target: &mut dyn Dut,
         profile: &'static boards::Profile,
         scenario: &Scenario,
         report: &mut Report,
@@ -178,7 +178,7 @@ impl Run {
                 Err(e) => eprintln!("error: {e}"),
             }
             // The target answered, and otherwise than SIL: a failure, not a lost run.
-            if let CampaignError::Target(bench::TargetError::Disagree { .. }) = stopped {
+            if let CampaignError::Dut(bench::DutError::Disagree { .. }) = stopped {
                 return Ok(Verdict::Failed(format!(
                     "{why}; the games played are in {}",
                     self.out.display()
@@ -216,7 +216,7 @@ impl Run {
     /// The games are over: the target writes what it measured (the virtual board's
     /// coverage). A file it could not write leaves the report incomplete: no verdict, the
     /// games kept in `--out`.
-    fn finish(&self, target: &mut dyn bench::Target) -> anyhow::Result<()> {
+    fn finish(&self, target: &mut dyn bench::Dut) -> anyhow::Result<()> {
         target.finish().with_context(|| {
             format!(
                 "the games played are in {}, but the report is incomplete",

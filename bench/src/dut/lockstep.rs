@@ -5,7 +5,7 @@
 use firmware::protocol::{Command, Reply};
 use heuristic::Position;
 
-use crate::target::{Setup, Stage, Target, TargetError};
+use crate::dut::{Dut, DutError, Setup, Stage};
 
 /// What a lockstep run compared.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,7 +31,7 @@ fn agree(a: &Reply, b: &Reply) -> bool {
 }
 
 /// Two targets driven as one: the first one's replies are returned, and any difference in a
-/// reply stops the run with [`TargetError::Disagree`].
+/// reply stops the run with [`DutError::Disagree`].
 #[derive(Debug)]
 pub struct Lockstep<A, B> {
     /// The reference (SIL).
@@ -41,7 +41,7 @@ pub struct Lockstep<A, B> {
     compared: Compared,
 }
 
-impl<A: Target, B: Target> Lockstep<A, B> {
+impl<A: Dut, B: Dut> Lockstep<A, B> {
     /// `a` and `b` in lockstep.
     pub fn new(a: A, b: B) -> Lockstep<A, B> {
         Lockstep {
@@ -57,7 +57,7 @@ impl<A: Target, B: Target> Lockstep<A, B> {
     }
 }
 
-impl<A: Target, B: Target> Target for Lockstep<A, B> {
+impl<A: Dut, B: Dut> Dut for Lockstep<A, B> {
     fn stage(&self) -> Setup {
         // SIL against the firmware in QEMU, by stdin/stderr (PIL) or by a probe (HIL).
         Setup::BesideSil(match self.b.stage().stage() {
@@ -78,11 +78,11 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
         self.b.behind()
     }
 
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         let ra = self.a.exchange(command.clone())?;
         let rb = self.b.exchange(command.clone())?;
         if !agree(&ra, &rb) {
-            return Err(TargetError::Disagree {
+            return Err(DutError::Disagree {
                 commands: self.compared.commands,
                 command,
                 stages: [self.a.stage(), self.b.stage()],
@@ -106,12 +106,12 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
         logs
     }
 
-    /// SIL's: the other's is set beside it ([`Target::set_cage`] sets both).
-    fn cage(&mut self) -> &mut dyn crate::target::Cage {
+    /// SIL's: the other's is set beside it ([`Dut::set_cage`] sets both).
+    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
         self.a.cage()
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+    fn set_cage(&mut self, position: &Position) -> Result<(), DutError> {
         self.a.set_cage(position)?;
         self.b.set_cage(position)
     }
@@ -122,11 +122,11 @@ impl<A: Target, B: Target> Target for Lockstep<A, B> {
     }
 
     /// The checked target's link.
-    fn retry_stats(&self) -> Option<crate::target::retry::RetryStats> {
+    fn retry_stats(&self) -> Option<crate::dut::retry::RetryStats> {
         self.b.retry_stats()
     }
 
-    fn finish(&mut self) -> Result<(), TargetError> {
+    fn finish(&mut self) -> Result<(), DutError> {
         self.a.finish()?;
         self.b.finish()
     }

@@ -8,9 +8,9 @@ use gdb_probe::{Address, Quirks};
 use probe_rs::config::Registry;
 
 use super::Kind;
-use crate::target::hil::probe::Hil;
-use crate::target::retry::Polling;
-use crate::target::{Lost, TargetError};
+use crate::dut::hil::probe::Hil;
+use crate::dut::retry::Polling;
+use crate::dut::{DutError, Lost};
 
 /// Recognised by elimination: the last row.
 pub const KIND: Kind = Kind {
@@ -25,7 +25,7 @@ pub(super) fn attach(
     quirks: Quirks,
     profile: &'static boards::Profile,
     elf: &Path,
-) -> Result<Hil, TargetError> {
+) -> Result<Hil, DutError> {
     let chip = profile.probe_rs_chip.ok_or(Lost::NoChip(profile.name))?;
     let target = GdbTarget {
         address: address.clone(),
@@ -40,6 +40,6 @@ fn connect(
     address: &Address,
     profile: &'static boards::Profile,
     elf: &Path,
-) -> Result<Hil, TargetError> {
+) -> Result<Hil, DutError> {
     attach(address, Quirks::PLAIN, profile, elf)
 }

@@ -5,7 +5,7 @@ use firmware::protocol::{Command, MAX_FRAME, Reply};
 use heuristic::Size;
 
 use super::frame::{Sequence, decode_reply, encode_command};
-use super::{Cage, CageError, Target, TargetError};
+use super::{Cage, CageError, Dut, DutError};
 
 /// SIL: the firmware application in-process on the emulated board; frames go through
 /// a [`firmware::Server`] byte by byte, as they would over a wire.
@@ -24,7 +24,7 @@ impl Sil {
         profile: &'static boards::Profile,
         size: Size,
         seed: Option<u64>,
-    ) -> Result<Sil, TargetError> {
+    ) -> Result<Sil, DutError> {
         let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
         let app = cage.app(profile, firmware::Config::default());
         Ok(Sil {
@@ -41,12 +41,12 @@ impl Sil {
     }
 }
 
-impl Target for Sil {
-    fn stage(&self) -> crate::target::Setup {
-        crate::target::Stage::Sil.into()
+impl Dut for Sil {
+    fn stage(&self) -> crate::dut::Setup {
+        crate::dut::Stage::Sil.into()
     }
 
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         let mut out = [0u8; MAX_FRAME];

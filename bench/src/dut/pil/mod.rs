@@ -12,8 +12,8 @@ pub use link::{Link, LinkError};
 pub use rtt::RttPil;
 pub use semihosting::Pil;
 
-use crate::target::retry::RetryStats;
-use crate::target::{Target, TargetError};
+use crate::dut::retry::RetryStats;
+use crate::dut::{Dut, DutError};
 
 /// The firmware in QEMU over one of the links.
 #[derive(Debug)]
@@ -33,7 +33,7 @@ impl PilTarget {
         }
     }
 
-    fn inner(&mut self) -> &mut dyn Target {
+    fn inner(&mut self) -> &mut dyn Dut {
         match self {
             PilTarget::Semihosting(pil) => pil.as_mut(),
             PilTarget::Rtt(pil) => pil.as_mut(),
@@ -41,12 +41,12 @@ impl PilTarget {
     }
 }
 
-impl Target for PilTarget {
-    fn stage(&self) -> crate::target::Setup {
-        crate::target::Stage::Pil.into()
+impl Dut for PilTarget {
+    fn stage(&self) -> crate::dut::Setup {
+        crate::dut::Stage::Pil.into()
     }
 
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         self.inner().exchange(command)
     }
 
@@ -54,7 +54,7 @@ impl Target for PilTarget {
         self.inner().logs()
     }
 
-    fn cage(&mut self) -> &mut dyn crate::target::Cage {
+    fn cage(&mut self) -> &mut dyn crate::dut::Cage {
         self.inner().cage()
     }
 

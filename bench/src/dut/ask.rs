@@ -3,11 +3,11 @@
 use firmware::Outcome;
 use firmware::protocol::{Command, Reply};
 
-use super::{Target, TargetError};
+use super::{Dut, DutError};
 
 /// Asks the board for its codes with the pull-ups on, averaging `samples` conversions per
 /// node (the profile's `adc.samples`: what the firmware averages for its own decisions).
-pub fn measure(target: &mut dyn Target, samples: u8) -> Result<Vec<u16>, TargetError> {
+pub fn measure(target: &mut dyn Dut, samples: u8) -> Result<Vec<u16>, DutError> {
     match target.exchange(Command::Measure {
         pullups: true,
         samples,
@@ -17,14 +17,14 @@ pub fn measure(target: &mut dyn Target, samples: u8) -> Result<Vec<u16>, TargetE
     }
 }
 
-pub(crate) fn turn(target: &mut dyn Target, command: Command) -> Result<Outcome, TargetError> {
+pub(crate) fn turn(target: &mut dyn Dut, command: Command) -> Result<Outcome, DutError> {
     match target.exchange(command)? {
         Reply::Turn(outcome) => Ok(outcome),
         other => Err(unexpected("a turn", &other)),
     }
 }
 
-fn unexpected(expected: &'static str, reply: &Reply) -> TargetError {
+fn unexpected(expected: &'static str, reply: &Reply) -> DutError {
     super::Lost::Unexpected {
         expected,
         reply: reply.clone(),

@@ -1,20 +1,20 @@
 //! The cage under a board, as a type: each way a cage gets its position is a [`Cage`] —
 //! emulated in-process, the edge fixture the firmware drives over the bench protocol, the
 //! virtual board's hands (`monitor wire`), or the operator of the guided game. A target is a
-//! link plus its cage ([`super::Target::cage`]); setting the cage is written once,
-//! [`super::Target::set_cage`].
+//! link plus its cage ([`super::Dut::cage`]); setting the cage is written once,
+//! [`super::Dut::set_cage`].
 
 use emulator::emulated::EmulatedCage;
 use firmware::protocol::{Command, ProtocolError, Reply};
 use heuristic::Position;
 
-use super::{CageError, Lost, TargetError};
+use super::{CageError, DutError, Lost};
 
 /// How a cage gets its position.
 pub trait Cage {
     /// Puts the cage in `position`, or says what to send the firmware for it to do so
     /// (`Some`: a fixture the firmware drives; the target sends it and checks the reply).
-    fn set(&mut self, position: &Position) -> Result<Option<Command>, TargetError>;
+    fn set(&mut self, position: &Position) -> Result<Option<Command>, DutError>;
 
     /// Game `game` of the run starts: an emulated cage starts that game's own noise stream,
     /// so that a run resumed at game `game` reads what the uninterrupted run read there.
@@ -26,7 +26,7 @@ pub trait Cage {
 /// The emulated cage in-process (SIL, PIL, and QEMU's HIL, whose ADC the host answers from
 /// it): the bench wires it.
 impl Cage for EmulatedCage {
-    fn set(&mut self, position: &Position) -> Result<Option<Command>, TargetError> {
+    fn set(&mut self, position: &Position) -> Result<Option<Command>, DutError> {
         let holds = self.position().size();
         if position.size() != holds {
             return Err(CageError::Holds {
@@ -49,7 +49,7 @@ impl Cage for EmulatedCage {
 pub struct Fixture;
 
 impl Cage for Fixture {
-    fn set(&mut self, position: &Position) -> Result<Option<Command>, TargetError> {
+    fn set(&mut self, position: &Position) -> Result<Option<Command>, DutError> {
         let states = boards::cage_states(position).map_err(CageError::from)?;
         Ok(Some(Command::SetEdges(states)))
     }
@@ -60,13 +60,13 @@ impl Cage for Fixture {
 pub struct ByHand;
 
 impl Cage for ByHand {
-    fn set(&mut self, _position: &Position) -> Result<Option<Command>, TargetError> {
+    fn set(&mut self, _position: &Position) -> Result<Option<Command>, DutError> {
         Ok(None)
     }
 }
 
 /// What the firmware answered to a fixture's edges: done, or why not.
-pub(crate) fn fixture_set(reply: Reply) -> Result<(), TargetError> {
+pub(crate) fn fixture_set(reply: Reply) -> Result<(), DutError> {
     match reply {
         Reply::Done => Ok(()),
         Reply::Error(ProtocolError::NoFixture) => Err(CageError::NoFixture.into()),
@@ -111,15 +111,15 @@ mod tests {
         assert!(fixture_set(Reply::Done).is_ok());
         assert!(matches!(
             fixture_set(Reply::Error(ProtocolError::NoFixture)),
-            Err(TargetError::Cage(CageError::NoFixture))
+            Err(DutError::Cage(CageError::NoFixture))
         ));
         assert!(matches!(
             fixture_set(Reply::Error(ProtocolError::Cobs)),
-            Err(TargetError::Cage(CageError::Refused(ProtocolError::Cobs)))
+            Err(DutError::Cage(CageError::Refused(ProtocolError::Cobs)))
         ));
         assert!(matches!(
             fixture_set(Reply::Turn(firmware::Outcome::NewGame { size: 4 })),
-            Err(TargetError::Lost(Lost::Unexpected { .. }))
+            Err(DutError::Lost(Lost::Unexpected { .. }))
         ));
         assert_eq!(ByHand.set(&position).unwrap(), None);
     }

@@ -21,7 +21,7 @@ use heuristic::Position;
 
 /// Why an exchange with a target failed.
 #[derive(Debug, thiserror::Error)]
-pub enum TargetError {
+pub enum DutError {
     /// The command could not be encoded, or the reply could not be read.
     #[error("bench link: {0}")]
     Link(ProtocolError),
@@ -105,21 +105,21 @@ pub enum TargetError {
 
 // Conversions by hand, not `#[from]`: each message above already says its cause, and a
 // `source` would have it said twice by an error chain (anyhow's `{:#}`).
-impl From<ProtocolError> for TargetError {
-    fn from(error: ProtocolError) -> TargetError {
-        TargetError::Link(error)
+impl From<ProtocolError> for DutError {
+    fn from(error: ProtocolError) -> DutError {
+        DutError::Link(error)
     }
 }
 
-impl From<CageError> for TargetError {
-    fn from(error: CageError) -> TargetError {
-        TargetError::Cage(error)
+impl From<CageError> for DutError {
+    fn from(error: CageError) -> DutError {
+        DutError::Cage(error)
     }
 }
 
-impl From<Lost> for TargetError {
-    fn from(error: Lost) -> TargetError {
-        TargetError::Lost(error)
+impl From<Lost> for DutError {
+    fn from(error: Lost) -> DutError {
+        DutError::Lost(error)
     }
 }
 
@@ -204,53 +204,53 @@ pub enum Lost {
         then: String,
     },
     /// The transport under the target failed: the machine it runs on (QEMU: started, exited,
-    /// hung), the emulated ADC it asks, or a transport of an implementor's own (a [`Target`]
-    /// outside this crate). [`TargetError::transport`] looks inside.
+    /// hung), the emulated ADC it asks, or a transport of an implementor's own (a [`Dut`]
+    /// outside this crate). [`DutError::transport`] looks inside.
     #[error("{0}")]
     Transport(Box<dyn std::error::Error + Send + Sync>),
 }
 
-impl TargetError {
+impl DutError {
     /// The transport's error of type `E` under a lost target, if that is what this is.
     pub fn transport<E: std::error::Error + 'static>(&self) -> Option<&E> {
         match self {
-            TargetError::Lost(Lost::Transport(e)) => e.downcast_ref(),
+            DutError::Lost(Lost::Transport(e)) => e.downcast_ref(),
             _ => None,
         }
     }
 }
 
-impl From<crate::machine::MachineError> for TargetError {
-    fn from(error: crate::machine::MachineError) -> TargetError {
-        TargetError::Lost(Lost::Transport(Box::new(error)))
+impl From<crate::machine::MachineError> for DutError {
+    fn from(error: crate::machine::MachineError) -> DutError {
+        DutError::Lost(Lost::Transport(Box::new(error)))
     }
 }
 
-impl From<crate::machine::QemuFailure> for TargetError {
-    fn from(error: crate::machine::QemuFailure) -> TargetError {
-        TargetError::Lost(Lost::Transport(Box::new(error)))
+impl From<crate::machine::QemuFailure> for DutError {
+    fn from(error: crate::machine::QemuFailure) -> DutError {
+        DutError::Lost(Lost::Transport(Box::new(error)))
     }
 }
 
-impl From<crate::machine::AdcError> for TargetError {
-    fn from(error: crate::machine::AdcError) -> TargetError {
-        TargetError::Lost(Lost::Transport(Box::new(error)))
+impl From<crate::machine::AdcError> for DutError {
+    fn from(error: crate::machine::AdcError) -> DutError {
+        DutError::Lost(Lost::Transport(Box::new(error)))
     }
 }
 
-impl From<crate::machine::ElfError> for TargetError {
-    fn from(error: crate::machine::ElfError) -> TargetError {
-        TargetError::Lost(Lost::Elf(error))
+impl From<crate::machine::ElfError> for DutError {
+    fn from(error: crate::machine::ElfError) -> DutError {
+        DutError::Lost(Lost::Elf(error))
     }
 }
 
 /// A board the bench drives: one command at a time, plus the cage under the board.
-pub trait Target {
+pub trait Dut {
     /// The test stage.
     fn stage(&self) -> Setup;
 
     /// Sends one command and waits for its reply.
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError>;
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError>;
 
     /// Log lines the target wrote since the last call (decoded defmt on PIL and HIL).
     fn logs(&mut self) -> Vec<String>;
@@ -260,7 +260,7 @@ pub trait Target {
 
     /// Puts the cage in `position`: the cage sets itself, or the firmware is told the edges
     /// for its fixture.
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+    fn set_cage(&mut self, position: &Position) -> Result<(), DutError> {
         match self.cage().set(position)? {
             Some(command) => cage::fixture_set(self.exchange(command)?),
             None => Ok(()),
@@ -298,13 +298,13 @@ pub trait Target {
     /// The run is over: an emulated board writes what it measured (the virtual board's
     /// coverage). An error says what it could not write, so a run does not end well with its
     /// report short of a file. Called once; dropping the target does it otherwise.
-    fn finish(&mut self) -> Result<(), TargetError> {
+    fn finish(&mut self) -> Result<(), DutError> {
         Ok(())
     }
 }
 
 /// A boxed target is a target: what lets [`lockstep::Lockstep`] hold one chosen at run time.
-impl<T: Target + ?Sized> Target for Box<T> {
+impl<T: Dut + ?Sized> Dut for Box<T> {
     fn stage(&self) -> Setup {
         (**self).stage()
     }
@@ -321,7 +321,7 @@ impl<T: Target + ?Sized> Target for Box<T> {
         (**self).behind()
     }
 
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         (**self).exchange(command)
     }
 
@@ -333,7 +333,7 @@ impl<T: Target + ?Sized> Target for Box<T> {
         (**self).cage()
     }
 
-    fn set_cage(&mut self, position: &Position) -> Result<(), TargetError> {
+    fn set_cage(&mut self, position: &Position) -> Result<(), DutError> {
         (**self).set_cage(position)
     }
 
@@ -345,7 +345,7 @@ impl<T: Target + ?Sized> Target for Box<T> {
         (**self).retry_stats()
     }
 
-    fn finish(&mut self) -> Result<(), TargetError> {
+    fn finish(&mut self) -> Result<(), DutError> {
         (**self).finish()
     }
 }
@@ -368,8 +368,8 @@ fn no_probe(request: &str, attached: &[String]) -> String {
 
 /// A target lost to a probe-rs error.
 #[cfg(feature = "probe")]
-pub(crate) fn lost(e: impl std::error::Error + Send + Sync + 'static) -> TargetError {
-    TargetError::Lost(Lost::Probe(Box::new(e)))
+pub(crate) fn lost(e: impl std::error::Error + Send + Sync + 'static) -> DutError {
+    DutError::Lost(Lost::Probe(Box::new(e)))
 }
 
 #[cfg(test)]
@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn no_probe_says_what_to_do_and_calls_nothing_lost() {
-        let chip = TargetError::NoProbe {
+        let chip = DutError::NoProbe {
             request: "STM32F446RETx".to_string(),
             attached: Vec::new(),
         };
@@ -387,7 +387,7 @@ mod tests {
             "no debug probe attached to reach the STM32F446RETx: plug the board's debug probe \
              (the NUCLEO's ST-LINK) in by USB, or name one with BIRDCAGE_HIL_PROBE=VID:PID[:SERIAL]"
         );
-        let named = TargetError::NoProbe {
+        let named = DutError::NoProbe {
             request: "0483:374b".to_string(),
             attached: vec!["1366:0105:000123".to_string()],
         };

@@ -4,7 +4,7 @@
 use gdb_probe::Gdb;
 
 use super::Kind;
-use crate::target::hil::virtual_board;
+use crate::dut::hil::virtual_board;
 
 /// The virtual board: it answers `monitor window`, which no other stub knows.
 pub const KIND: Kind = Kind {

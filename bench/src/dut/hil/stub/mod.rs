@@ -14,7 +14,7 @@ use gdb_probe::{Address, Gdb, Quirks};
 
 use super::env::Probe;
 use super::probe::Hil;
-use crate::target::TargetError;
+use crate::dut::DutError;
 
 /// One kind of GDB stub.
 pub struct Kind {
@@ -24,7 +24,7 @@ pub struct Kind {
     /// closed before the probe's (a stub may serve one debugger at a time).
     pub recognised: fn(&mut Gdb) -> bool,
     /// Connects the HIL target to the stub at the address, flashing the ELF.
-    pub connect: fn(&Address, &'static boards::Profile, &Path) -> Result<Hil, TargetError>,
+    pub connect: fn(&Address, &'static boards::Profile, &Path) -> Result<Hil, DutError>,
 }
 
 impl std::fmt::Debug for Kind {
@@ -59,7 +59,7 @@ impl Hil {
         request: &str,
         profile: &'static boards::Profile,
         elf: &Path,
-    ) -> Result<Hil, TargetError> {
+    ) -> Result<Hil, DutError> {
         let probe = if let Ok(address) = dap_probe::parse_selector(request) {
             Probe::Dap(address)
         } else if let Ok(address) = gdb_probe::probe::parse_selector(request) {
@@ -76,7 +76,7 @@ impl Hil {
         probe: &Probe,
         profile: &'static boards::Profile,
         elf: &Path,
-    ) -> Result<Hil, TargetError> {
+    ) -> Result<Hil, DutError> {
         match probe {
             Probe::Dap(address) => super::dap_board::connect(address.clone(), profile, elf),
             Probe::Gdb(address) => (recognise(address).connect)(address, profile, elf),

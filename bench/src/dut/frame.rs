@@ -2,7 +2,7 @@
 
 use firmware::protocol::{self, Command, Frame, FrameReader, MAX_FRAME, NO_SEQ, Reply};
 
-use super::TargetError;
+use super::DutError;
 
 /// Sequence numbers for commands: every value but [`NO_SEQ`], wrapping.
 #[derive(Debug, Default)]
@@ -18,7 +18,7 @@ impl Sequence {
 }
 
 /// Encodes a command frame, delimiter included.
-pub fn encode_command(seq: u16, command: Command) -> Result<Vec<u8>, TargetError> {
+pub fn encode_command(seq: u16, command: Command) -> Result<Vec<u8>, DutError> {
     let mut buf = [0u8; MAX_FRAME];
     let n = protocol::encode(&Frame { seq, body: command }, &mut buf)?;
     Ok(buf[..n].to_vec())
@@ -26,7 +26,7 @@ pub fn encode_command(seq: u16, command: Command) -> Result<Vec<u8>, TargetError
 
 /// Reads the reply to command `seq` from `bytes`: a frame that does not decode is a link
 /// error, a reply to another command is a lost frame.
-pub fn decode_reply(seq: u16, bytes: &[u8]) -> Result<Reply, TargetError> {
+pub fn decode_reply(seq: u16, bytes: &[u8]) -> Result<Reply, DutError> {
     let mut reader = FrameReader::new();
     let mut frame = None;
     for &b in bytes {
@@ -34,9 +34,9 @@ pub fn decode_reply(seq: u16, bytes: &[u8]) -> Result<Reply, TargetError> {
             frame = Some(f?);
         }
     }
-    let frame = frame.ok_or(TargetError::NoReply { seq })?;
+    let frame = frame.ok_or(DutError::NoReply { seq })?;
     if frame.seq != seq {
-        return Err(TargetError::LostFrame {
+        return Err(DutError::LostFrame {
             expected: seq,
             got: frame.seq,
         });

@@ -20,9 +20,9 @@ use heuristic::{EdgeState, Move, Position, Side};
 use probe_rs::probe::list::Lister;
 
 use super::{Emulation, Hil};
+use crate::dut::retry::Polling;
+use crate::dut::{Cage, CageError, DutError, Lost, lost};
 use crate::machine::{Launch, MachineError, VirtualBoard};
-use crate::target::retry::Polling;
-use crate::target::{Cage, CageError, Lost, TargetError, lost};
 
 /// The virtual NUCLEO-F446RE's stub (a gdbstub crate server): it models the device registers
 /// itself, its monitor resets the system, and it answers memory packets between instruction
@@ -47,7 +47,7 @@ pub const NO_FIXTURE: BoardFault = BoardFault::NoFixture;
 
 /// The HIL target on a virtual board started as `launch` says (its faults made at register
 /// level; its cage wired through the stub under [`NO_FIXTURE`]).
-pub fn connect(launch: &Launch<'_>) -> Result<Hil, TargetError> {
+pub fn connect(launch: &Launch<'_>) -> Result<Hil, DutError> {
     let board = VirtualBoard::start(launch)?;
     let address = board.address();
     attach(
@@ -90,7 +90,7 @@ pub fn answers(gdb: &mut gdb_probe::Gdb) -> bool {
 /// gdb:unix:PATH`, `virtual-board serve --gdb unix:PATH`): as [`connect`], but its process
 /// stays theirs, and its cage is its fixture (a board started with `--fault no-fixture`
 /// is wired by its owner).
-pub fn connect_served(address: &gdb_probe::Address, elf: &Path) -> Result<Hil, TargetError> {
+pub fn connect_served(address: &gdb_probe::Address, elf: &Path) -> Result<Hil, DutError> {
     attach(address, None, false, elf)
 }
 
@@ -101,7 +101,7 @@ fn attach(
     mut board: Option<VirtualBoard>,
     hands: bool,
     elf: &Path,
-) -> Result<Hil, TargetError> {
+) -> Result<Hil, DutError> {
     let (registry, ram) =
         super::probe::emulated_target(VIRTUAL_NUCLEO_F446RE_YAML, VIRTUAL_NUCLEO_F446RE)?;
     let lister = Lister::with_lister(Box::new(GdbLister::new([GdbTarget {
@@ -143,7 +143,7 @@ fn attach(
 }
 
 /// `error`, with what the board said if it has stopped.
-fn said(board: &mut VirtualBoard, error: TargetError) -> TargetError {
+fn said(board: &mut VirtualBoard, error: DutError) -> DutError {
     match board.said() {
         Some(line) => Lost::Machine {
             said: line,
@@ -174,7 +174,7 @@ struct Hands {
 }
 
 impl Cage for Hands {
-    fn set(&mut self, position: &Position) -> Result<Option<Command>, TargetError> {
+    fn set(&mut self, position: &Position) -> Result<Option<Command>, DutError> {
         let states = boards::cage_states(position).map_err(CageError::from)?;
         let moves = boards::CAGE_SIZE
             .edges()
@@ -217,13 +217,13 @@ impl Emulation for BoardProcess {
             .monitor_running(&Monitor::Game(game as u64).to_string());
     }
 
-    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+    fn hold(&mut self, on: bool) -> Result<(), DutError> {
         self.gdb.hold(on).map_err(lost)
     }
 
     /// `monitor wait`, sent with the core running: the bench sleeps in its read of the answer
     /// while the board runs until an RTT offset moves.
-    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), TargetError>> {
+    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), DutError>> {
         let ms = u32::try_from(limit.as_millis().max(1)).unwrap_or(u32::MAX);
         let command = Monitor::Wait {
             ms,
@@ -242,7 +242,7 @@ impl Emulation for BoardProcess {
         self.board.as_mut()?.said()
     }
 
-    fn finish(&mut self) -> Result<(), TargetError> {
+    fn finish(&mut self) -> Result<(), DutError> {
         // The coverage file (`--coverage`) is written when asked: the process is killed next.
         // The board says in its answer when it cannot write it (issue 52: a run ended 0 with
         // the report short of its coverage). A board gone here failed the run already.
@@ -254,12 +254,12 @@ impl Emulation for BoardProcess {
             .lines()
             .find_map(|line| line.strip_prefix(COVERAGE_NOT_WRITTEN))
         {
-            Some(why) => Err(TargetError::Coverage(why.trim().to_string())),
+            Some(why) => Err(DutError::Coverage(why.trim().to_string())),
             None => Ok(()),
         }
     }
 
-    fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
+    fn lit(&mut self) -> Option<Result<LedPattern, DutError>> {
         Some(
             self.gdb
                 .monitor_output(&Monitor::Leds.to_string())

@@ -18,12 +18,12 @@ use firmware::pil::Up;
 use firmware::protocol::{Command, FrameReader, Reply};
 use heuristic::Size;
 
+use crate::dut::defmt::DefmtLog;
+use crate::dut::frame::{Sequence, encode_command};
+use crate::dut::{Cage, CageError, Dut, DutError, Lost};
 use crate::machine::{
     Adc, Elf, MachineError, PilOptions, QemuEvent, QemuFailure, exit_of, printable, qemu_command,
 };
-use crate::target::defmt::DefmtLog;
-use crate::target::frame::{Sequence, encode_command};
-use crate::target::{Cage, CageError, Lost, Target, TargetError};
 
 /// How many of the last log lines an error quotes.
 const RECENT: usize = 8;
@@ -56,7 +56,7 @@ impl Pil {
         firmware: &'static boards::Profile,
         size: Size,
         seed: Option<u64>,
-    ) -> Result<Pil, TargetError> {
+    ) -> Result<Pil, DutError> {
         let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
         let elf = Elf::read(&options.elf)?;
         let mut defmt = DefmtLog::new(&elf.bytes).map_err(Lost::Defmt)?;
@@ -126,7 +126,7 @@ impl Pil {
 
     /// Why the firmware stopped answering: `what`, QEMU's exit, its own words and the last
     /// log lines.
-    fn failure(&mut self, what: QemuEvent) -> TargetError {
+    fn failure(&mut self, what: QemuEvent) -> DutError {
         let exit = exit_of(&mut self.qemu);
         // Let the log thread catch up with what QEMU wrote before it stopped.
         std::thread::sleep(Duration::from_millis(50));
@@ -150,8 +150,8 @@ impl Pil {
     /// answers each frame it could read (a frame it could not gets an error reply numbered
     /// [`firmware::protocol::NO_SEQ`]). Frames that make the firmware sample (a measure, a
     /// decision) would interleave with the sampler's requests: send those through
-    /// [`Target::exchange`].
-    pub fn noise(&mut self, bytes: &[u8]) -> Result<Vec<(u16, Reply)>, TargetError> {
+    /// [`Dut::exchange`].
+    pub fn noise(&mut self, bytes: &[u8]) -> Result<Vec<(u16, Reply)>, DutError> {
         self.send(bytes)?;
         let seq = self.seq.take();
         let frame = encode_command(seq, Command::Identify)?;
@@ -169,8 +169,8 @@ impl Pil {
     fn reply_to(
         &mut self,
         seq: u16,
-        other: &mut dyn FnMut(u16, Reply) -> Result<(), TargetError>,
-    ) -> Result<Reply, TargetError> {
+        other: &mut dyn FnMut(u16, Reply) -> Result<(), DutError>,
+    ) -> Result<Reply, DutError> {
         let started = Instant::now();
         let deadline = started + self.timeout;
         loop {
@@ -208,7 +208,7 @@ impl Pil {
         }
     }
 
-    fn send(&mut self, bytes: &[u8]) -> Result<(), TargetError> {
+    fn send(&mut self, bytes: &[u8]) -> Result<(), DutError> {
         match self.down.write_all(bytes).and_then(|()| self.down.flush()) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.failure(QemuEvent::Write(e))),
@@ -216,7 +216,7 @@ impl Pil {
     }
 
     /// Answers one request of the firmware's sampler; a reply goes back to the caller.
-    fn answer(&mut self, seq: u16, up: Up) -> Result<Option<Reply>, TargetError> {
+    fn answer(&mut self, seq: u16, up: Up) -> Result<Option<Reply>, DutError> {
         if let Up::Reply(reply) = up {
             return Ok(Some(reply));
         }
@@ -227,17 +227,17 @@ impl Pil {
     }
 }
 
-impl Target for Pil {
-    fn stage(&self) -> crate::target::Setup {
-        crate::target::Stage::Pil.into()
+impl Dut for Pil {
+    fn stage(&self) -> crate::dut::Setup {
+        crate::dut::Stage::Pil.into()
     }
 
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         self.send(&frame)?;
         self.reply_to(seq, &mut |got, _| {
-            Err(TargetError::LostFrame { expected: seq, got })
+            Err(DutError::LostFrame { expected: seq, got })
         })
     }
 

@@ -3,7 +3,7 @@
 //! channel 0, speak the bench protocol on up channel 1 and down channel 0.
 //!
 //! A reply the board's `NoBlockSkip` up channel dropped is asked for again with the same
-//! number ([`crate::target::retry`]). A probe is a USB probe (`VID:PID[:SERIAL]`), a chip
+//! number ([`crate::dut::retry`]). A probe is a USB probe (`VID:PID[:SERIAL]`), a chip
 //! name, a GDB stub (`gdb:unix:PATH`, `gdb:tcp:HOST:PORT`, opened through
 //! [`gdb_probe::probe::GdbLister`] like any probe) or a DAP server (`dap:unix:PATH`,
 //! `dap:tcp:HOST:PORT`, through [`dap_probe::DapLister`]). Run against the firmware in QEMU
@@ -25,11 +25,11 @@ use probe_rs::{Permissions, Session};
 
 use super::image;
 use super::path::{self, PathFault};
+use crate::dut::defmt::DefmtLog;
+use crate::dut::frame::{Sequence, encode_command};
+use crate::dut::retry::{self, Backend, Polled, Polling, RetryStats};
+use crate::dut::{Cage, Dut, DutError, Fixture, Lost, lost};
 use crate::machine::Elf;
-use crate::target::defmt::DefmtLog;
-use crate::target::frame::{Sequence, encode_command};
-use crate::target::retry::{self, Backend, Polled, Polling, RetryStats};
-use crate::target::{Cage, Fixture, Lost, Target, TargetError, lost};
 
 /// How long RTT attach keeps trying (the control block appears once the firmware has run
 /// its `rtt_init!`), and how many times the whole attach is retried.
@@ -59,7 +59,7 @@ pub struct Hil {
     /// The emulated machine behind the probe, watched (QEMU's process, the virtual board's):
     /// declared after the session, so dropped after it.
     emulation: Option<Box<dyn Emulation>>,
-    /// Whether [`Emulation::finish`] ran: once, by [`Target::finish`] or else on drop.
+    /// Whether [`Emulation::finish`] ran: once, by [`Dut::finish`] or else on drop.
     finished: bool,
     /// What flash held before the bench flashed it, said when something went wrong (a
     /// download cut mid-way).
@@ -82,7 +82,7 @@ impl Hil {
         request: &str,
         profile: &'static boards::Profile,
         elf: &Path,
-    ) -> Result<Hil, TargetError> {
+    ) -> Result<Hil, DutError> {
         let lister = Lister::new();
         let probes = lister.list_all();
         let named = request.contains(':');
@@ -95,7 +95,7 @@ impl Hil {
                     request.eq_ignore_ascii_case(&id) || request.eq_ignore_ascii_case(&full)
                 }
             })
-            .ok_or_else(|| TargetError::NoProbe {
+            .ok_or_else(|| DutError::NoProbe {
                 request: request.to_string(),
                 attached: probes
                     .iter()
@@ -126,7 +126,7 @@ impl Hil {
         elf: &Path,
         emulation: Option<Box<dyn Emulation>>,
         polling: Polling,
-    ) -> Result<Hil, TargetError> {
+    ) -> Result<Hil, DutError> {
         let selector = gdb_probe::probe::selector(&target.address);
         let lister = Lister::with_lister(Box::new(GdbLister::new([target])));
         let probe = lister.open(selector).map_err(lost)?;
@@ -147,7 +147,7 @@ impl Hil {
         service: Option<Box<dyn Service>>,
         mut emulation: Option<Box<dyn Emulation>>,
         polling: Polling,
-    ) -> Result<Hil, TargetError> {
+    ) -> Result<Hil, DutError> {
         // Read first: a missing ELF is named as such, not as probe-rs's IO error mid-download.
         let bytes = Elf::read(elf)?.bytes;
         match Self::bring_up(probe, chip, registry, elf, &bytes) {
@@ -188,12 +188,12 @@ impl Hil {
         registry: &Registry,
         elf: &Path,
         bytes: &[u8],
-    ) -> Result<(Session, Rtt, DefmtLog, Option<String>), TargetError> {
+    ) -> Result<(Session, Rtt, DefmtLog, Option<String>), DutError> {
         // The faults probe-rs's attach trips on without naming them: a core held in reset
         // (its attach halts the core), flash read-protected, a DP that answers WAIT or FAULT.
         let (probe, fault) = path::look(probe, chip);
         if let Some(fault) = fault {
-            return Err(TargetError::Path(fault));
+            return Err(DutError::Path(fault));
         }
         let mut session = probe
             .attach_with_registry(chip, Permissions::default(), registry)
@@ -243,7 +243,7 @@ impl Hil {
             let symbol = gdb_probe::symbols::Functions::parse(bytes)
                 .at(pc)
                 .map(|f| f.name.clone());
-            return Err(TargetError::Path(PathFault::LockedUp {
+            return Err(DutError::Path(PathFault::LockedUp {
                 pc,
                 symbol,
                 at_boot: true,
@@ -262,16 +262,16 @@ impl Hil {
 fn named_or_lost(
     e: impl std::error::Error + Send + Sync + 'static,
     during: &'static str,
-) -> TargetError {
+) -> DutError {
     match path::named(&e, during) {
-        Some(fault) => TargetError::Path(fault),
+        Some(fault) => DutError::Path(fault),
         None => lost(e),
     }
 }
 
 /// A lost target in probe-rs's words and its sources' ("The debug probe could not be created."
 /// alone hides the DAP server's answer, which is a source of it).
-pub(super) fn lost_with_sources(e: impl std::error::Error + Send + Sync + 'static) -> TargetError {
+pub(super) fn lost_with_sources(e: impl std::error::Error + Send + Sync + 'static) -> DutError {
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(s) = source {
@@ -286,7 +286,7 @@ impl Drop for Hil {
     fn drop(&mut self) {
         // Before the session's own drop detaches the probe. A run that ended otherwise than
         // by `finish` (stopped, lost) has said why already: what the machine says is moot.
-        let _ = Target::finish(self);
+        let _ = Dut::finish(self);
     }
 }
 
@@ -300,7 +300,7 @@ impl Hil {
 
     /// What the board's LEDs show, as a person at the board sees them: `None` on a real board,
     /// where nothing but a person sees them.
-    pub fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
+    pub fn lit(&mut self) -> Option<Result<LedPattern, DutError>> {
         self.emulation.as_mut()?.lit()
     }
 }
@@ -311,7 +311,7 @@ pub trait Service {
     /// The channel pair (up, down).
     fn channels(&self) -> (usize, usize);
     /// Takes what came up on [`Service::channels`]; returns the bytes to send down.
-    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError>;
+    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, DutError>;
 }
 
 /// The emulated machine behind a probe, watched: its run control around a poll, the line it
@@ -330,7 +330,7 @@ pub trait Emulation {
     /// A poll of the channels begins (`true`) or ends. QEMU cannot be read while its guest
     /// runs, so its probe stops the guest for each access; held, the guest stays stopped from
     /// the first access of a poll to its end (one stop per poll instead of some ten).
-    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+    fn hold(&mut self, on: bool) -> Result<(), DutError> {
         let _ = on;
         Ok(())
     }
@@ -340,17 +340,17 @@ pub trait Emulation {
     }
     /// The run is over, the session still open (the virtual board writes its coverage); an
     /// error says what the machine could not write, which the report then lacks.
-    fn finish(&mut self) -> Result<(), TargetError> {
+    fn finish(&mut self) -> Result<(), DutError> {
         Ok(())
     }
     /// What a person at the board sees lit, if the machine shows it (the virtual board).
-    fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
+    fn lit(&mut self) -> Option<Result<LedPattern, DutError>> {
         None
     }
     /// Blocks until a word of `words` (target address, value) holds another value or `limit`
     /// passes, if the machine can say so (the virtual board's `monitor wait`); `None`: it
     /// cannot, and the bench pauses between polls instead.
-    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), TargetError>> {
+    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), DutError>> {
         let _ = (words, limit);
         None
     }
@@ -361,7 +361,7 @@ pub trait Emulation {
 pub(crate) fn emulated_target(
     yaml: &str,
     name: &str,
-) -> Result<(Registry, Vec<std::ops::Range<u64>>), TargetError> {
+) -> Result<(Registry, Vec<std::ops::Range<u64>>), DutError> {
     let mut registry = Registry::new();
     registry.add_target_family_from_yaml(yaml).map_err(lost)?;
     let target = registry.get_target_by_name(name).map_err(lost)?;
@@ -417,7 +417,7 @@ impl Link<'_> {
     /// The words whose change means the firmware moved (RTT offsets, read now): an up
     /// channel's write offset against the read offset the bench left (data to read), and with
     /// `room` the down channel's read offset (the firmware took bytes).
-    fn moving_words(&mut self, room: bool) -> Result<Vec<(u32, u32)>, TargetError> {
+    fn moving_words(&mut self, room: bool) -> Result<Vec<(u32, u32)>, DutError> {
         use rtt_layout::*;
         let block = self.rtt.ptr();
         let max_up = match *self.max_up {
@@ -463,7 +463,7 @@ impl Hil {
 
     /// `error` with what the machine said, if it stopped, a board that reset, or (no reply)
     /// where the core is.
-    fn explain(&mut self, error: TargetError) -> TargetError {
+    fn explain(&mut self, error: DutError) -> DutError {
         if let Some(mut line) = self.emulation.as_mut().and_then(|e| e.said()) {
             // Its last error on RTT (a panic's message), when the bench read it before the
             // machine could: the machine's line then lacks it.
@@ -481,12 +481,12 @@ impl Hil {
         }
         if let Some(cause) = self.reset_cause() {
             let then = match &error {
-                TargetError::Lost(lost) => lost.to_string(),
+                DutError::Lost(lost) => lost.to_string(),
                 other => other.to_string(),
             };
-            return TargetError::Reset { cause, then };
+            return DutError::Reset { cause, then };
         }
-        let TargetError::NoReply { seq } = error else {
+        let DutError::NoReply { seq } = error else {
             return error;
         };
         // A core that locked up (a fault it could not take) is not hanging: DHCSR says so.
@@ -496,7 +496,7 @@ impl Hil {
             .ok()
             .and_then(|mut core| path::locked_up(&mut core));
         if let Some(pc) = locked {
-            return TargetError::Path(PathFault::LockedUp {
+            return DutError::Path(PathFault::LockedUp {
                 pc,
                 symbol: self.symbol(pc),
                 at_boot: false,
@@ -509,7 +509,7 @@ impl Hil {
             .and_then(|mut core| core.halt(Duration::from_millis(500)).ok())
             .map(|info| info.pc as u32);
         match pc {
-            Some(pc) => TargetError::Hangs {
+            Some(pc) => DutError::Hangs {
                 seq,
                 pc,
                 symbol: self.symbol(pc),
@@ -524,7 +524,7 @@ fn pump_logs(
     rtt: &mut Rtt,
     defmt: &mut DefmtLog,
     core: &mut probe_rs::Core<'_>,
-) -> Result<(), TargetError> {
+) -> Result<(), DutError> {
     let mut buf = [0u8; 1024];
     let Some(up) = rtt.up_channel(0) else {
         return Ok(());
@@ -535,7 +535,7 @@ fn pump_logs(
 }
 
 /// Tells the emulated machine a poll begins (`true`) or ends.
-fn hold(emulation: &mut Option<Box<dyn Emulation>>, on: bool) -> Result<(), TargetError> {
+fn hold(emulation: &mut Option<Box<dyn Emulation>>, on: bool) -> Result<(), DutError> {
     match emulation {
         Some(emulation) => emulation.hold(on),
         None => Ok(()),
@@ -549,7 +549,7 @@ fn write_all(
     core: &mut probe_rs::Core<'_>,
     number: usize,
     bytes: &[u8],
-) -> Result<bool, TargetError> {
+) -> Result<bool, DutError> {
     let down = rtt.down_channel(number).ok_or(Lost::NoChannel {
         direction: "down",
         number,
@@ -570,7 +570,7 @@ fn serve(
     rtt: &mut Rtt,
     service: &mut dyn Service,
     core: &mut probe_rs::Core<'_>,
-) -> Result<bool, TargetError> {
+) -> Result<bool, DutError> {
     let (up_number, down_number) = service.channels();
     let mut buf = [0u8; 256];
     let up = rtt.up_channel(up_number).ok_or(Lost::NoChannel {
@@ -589,9 +589,9 @@ fn serve(
     Ok(true)
 }
 
-impl Target for Hil {
-    fn stage(&self) -> crate::target::Setup {
-        crate::target::Stage::Hil.into()
+impl Dut for Hil {
+    fn stage(&self) -> crate::dut::Setup {
+        crate::dut::Stage::Hil.into()
     }
 
     /// As probe-rs found them.
@@ -621,7 +621,7 @@ impl Target for Hil {
         Some(format!("at {ptr:#010x}; up: {up}; down: {down}"))
     }
 
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         let polling = self.polling;
@@ -680,7 +680,7 @@ impl Target for Hil {
         self.cage.as_mut()
     }
 
-    fn finish(&mut self) -> Result<(), TargetError> {
+    fn finish(&mut self) -> Result<(), DutError> {
         if std::mem::replace(&mut self.finished, true) {
             return Ok(());
         }
@@ -694,11 +694,11 @@ impl Target for Hil {
 impl Backend for Link<'_> {
     /// Writes the frame to the bench down channel (0) with the guest running (not held: the
     /// firmware takes the bytes as they come, so a frame never stays torn).
-    fn send(&mut self, frame: &[u8]) -> Result<bool, TargetError> {
+    fn send(&mut self, frame: &[u8]) -> Result<bool, DutError> {
         write_all(self.rtt, &mut self.core, 0, frame)
     }
 
-    fn poll(&mut self) -> Result<Polled, TargetError> {
+    fn poll(&mut self) -> Result<Polled, DutError> {
         hold(self.emulation, true)?;
         let polled = (|| {
             let mut buf = [0u8; 256];
@@ -717,7 +717,7 @@ impl Backend for Link<'_> {
                 Some(service) => serve(self.rtt, service.as_mut(), &mut self.core)?,
                 None => false,
             };
-            Ok::<_, TargetError>(Polled {
+            Ok::<_, DutError>(Polled {
                 replies,
                 busy: n > 0 || served,
             })
@@ -729,7 +729,7 @@ impl Backend for Link<'_> {
     /// On a machine that can say when the firmware moved, blocks on it (the bench sleeps
     /// while the board runs: issue 52, a bench that yielded between polls took 14 times as
     /// long beside two busy processes); elsewhere the pause.
-    fn idle(&mut self, room: bool, interval: Duration, limit: Duration) -> Result<(), TargetError> {
+    fn idle(&mut self, room: bool, interval: Duration, limit: Duration) -> Result<(), DutError> {
         let limit = limit.min(WAIT_CAP);
         if self.emulation.is_some() && !limit.is_zero() {
             let words = self.moving_words(room)?;
@@ -741,11 +741,11 @@ impl Backend for Link<'_> {
         Ok(())
     }
 
-    fn bad_frame(&mut self, error: ProtocolError) -> TargetError {
-        TargetError::Link(error)
+    fn bad_frame(&mut self, error: ProtocolError) -> DutError {
+        DutError::Link(error)
     }
 
-    fn timed_out(&mut self, seq: u16) -> TargetError {
-        TargetError::NoReply { seq }
+    fn timed_out(&mut self, seq: u16) -> DutError {
+        DutError::NoReply { seq }
     }
 }

@@ -16,8 +16,8 @@ use probe_rs::probe::list::Lister;
 
 use super::probe::lost_with_sources;
 use super::{Emulation, Hil};
-use crate::target::retry::Polling;
-use crate::target::{Lost, TargetError, lost};
+use crate::dut::retry::Polling;
+use crate::dut::{DutError, Lost, lost};
 
 /// The HIL target through a server of pyOCD's remote-probe protocol (a DAP) through probe-rs's
 /// lister, attached as the profile's chip from probe-rs's built-in targets: the DAP is the
@@ -27,7 +27,7 @@ pub fn connect(
     address: gdb_probe::Address,
     profile: &'static boards::Profile,
     elf: &Path,
-) -> Result<Hil, TargetError> {
+) -> Result<Hil, DutError> {
     let chip = profile.probe_rs_chip.ok_or(Lost::NoChip(profile.name))?;
     let selector = dap_probe::selector(&address);
     let lister = Lister::with_lister(Box::new(dap_probe::DapLister::new([address.clone()])));
@@ -70,7 +70,7 @@ impl Emulation for DapBoard {
 
     /// `monitor wait` over the DAP: the bench sleeps in its read of the answer while the
     /// board runs until an RTT offset moves (as over the GDB stub).
-    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), TargetError>> {
+    fn wait(&mut self, words: &[(u32, u32)], limit: Duration) -> Option<Result<(), DutError>> {
         let ms = u32::try_from(limit.as_millis().max(1)).unwrap_or(u32::MAX);
         let command = Monitor::Wait {
             ms,
@@ -88,14 +88,14 @@ impl Emulation for DapBoard {
         })
     }
 
-    fn finish(&mut self) -> Result<(), TargetError> {
+    fn finish(&mut self) -> Result<(), DutError> {
         self.connection
             .monitor(&Monitor::Coverage.to_string())
             .map(|_| ())
             .map_err(lost)
     }
 
-    fn lit(&mut self) -> Option<Result<LedPattern, TargetError>> {
+    fn lit(&mut self) -> Option<Result<LedPattern, DutError>> {
         Some(
             self.connection
                 .monitor(&Monitor::Leds.to_string())

@@ -23,14 +23,14 @@ use gdb_probe::Gdb;
 use gdb_probe::rtt::{ControlBlock, RttError};
 use heuristic::Size;
 
+use crate::dut::defmt::DefmtLog;
+use crate::dut::frame::{Sequence, encode_command};
+use crate::dut::retry::{self, Backend, Polled, Polling, RetryStats};
+use crate::dut::{Cage, CageError, Dut, DutError, Lost};
 use crate::machine::{
     Adc, Elf, GdbMachine, PilOptions, QemuEvent, QemuFailure, exit_of, printable, qemu_command,
     spawn_with_gdbstub,
 };
-use crate::target::defmt::DefmtLog;
-use crate::target::frame::{Sequence, encode_command};
-use crate::target::retry::{self, Backend, Polled, Polling, RetryStats};
-use crate::target::{Cage, CageError, Lost, Target, TargetError};
 
 /// How many of the last log lines an error quotes.
 const RECENT: usize = 8;
@@ -68,7 +68,7 @@ impl RttPil {
         firmware: &'static boards::Profile,
         size: Size,
         seed: Option<u64>,
-    ) -> Result<RttPil, TargetError> {
+    ) -> Result<RttPil, DutError> {
         let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
         let elf = Elf::read(&options.elf)?;
         let defmt = DefmtLog::new(&elf.bytes).map_err(Lost::Defmt)?;
@@ -147,12 +147,12 @@ impl RttPil {
 
     /// One poll: halts the guest, takes the logs, answers the ADC, takes the bench's bytes,
     /// and lets it run again. Returns the bench frames that came whole.
-    fn poll_once(&mut self) -> Result<Vec<Result<Frame<Reply>, ProtocolError>>, TargetError> {
+    fn poll_once(&mut self) -> Result<Vec<Result<Frame<Reply>, ProtocolError>>, DutError> {
         match self.poll_halted() {
             Ok(replies) => Ok(replies),
             Err(PollError::Rtt(e)) => Err(self.failure(QemuEvent::Rtt(e))),
             Err(PollError::Adc(e)) => Err(self.failure(QemuEvent::Link(e))),
-            Err(PollError::Target(e)) => Err(e),
+            Err(PollError::Dut(e)) => Err(e),
         }
     }
 
@@ -177,7 +177,7 @@ impl RttPil {
             };
             let frame = frame.map_err(PollError::Adc)?;
             let answer = self.adc.answer(frame.seq, frame.body);
-            if let Some(answer) = answer.map_err(|e| PollError::Target(e.into()))? {
+            if let Some(answer) = answer.map_err(|e| PollError::Dut(e.into()))? {
                 // The sampler waits for each answer before it asks again: there is room.
                 if !self.block.write_down(&mut self.gdb, ADC_DOWN, &answer)? {
                     return Err(PollError::Rtt(RttError::Full {
@@ -204,7 +204,7 @@ impl RttPil {
     }
 
     /// Writes a command frame to the bench down channel if it fits whole.
-    fn try_send(&mut self, frame: &[u8]) -> Result<bool, TargetError> {
+    fn try_send(&mut self, frame: &[u8]) -> Result<bool, DutError> {
         let running = !self.gdb.is_halted();
         let sent = (|| -> Result<bool, RttError> {
             self.gdb.halt()?;
@@ -219,7 +219,7 @@ impl RttPil {
 
     /// Why the firmware stopped answering: `what`, QEMU's exit, its own words and the last
     /// log lines.
-    fn failure(&mut self, what: QemuEvent) -> TargetError {
+    fn failure(&mut self, what: QemuEvent) -> DutError {
         let exit = exit_of(&mut self.qemu.child);
         let mut said = Vec::new();
         while let Ok(bytes) = self.said.try_recv() {
@@ -242,7 +242,7 @@ enum PollError {
     /// A frame on the ADC channel did not decode.
     Adc(ProtocolError),
     /// The ADC request could not be answered.
-    Target(TargetError),
+    Dut(DutError),
 }
 
 impl From<RttError> for PollError {
@@ -271,9 +271,9 @@ fn attach(gdb: &mut Gdb, addr: u32) -> Result<ControlBlock, RttError> {
     }
 }
 
-impl Target for RttPil {
-    fn stage(&self) -> crate::target::Setup {
-        crate::target::Stage::Pil.into()
+impl Dut for RttPil {
+    fn stage(&self) -> crate::dut::Setup {
+        crate::dut::Stage::Pil.into()
     }
 
     /// As the bench's own reader found them, with each channel's mode.
@@ -294,7 +294,7 @@ impl Target for RttPil {
         ))
     }
 
-    fn exchange(&mut self, command: Command) -> Result<Reply, TargetError> {
+    fn exchange(&mut self, command: Command) -> Result<Reply, DutError> {
         let seq = self.seq.take();
         let frame = encode_command(seq, command)?;
         let (polling, timeout) = (self.polling, self.timeout);
@@ -318,22 +318,22 @@ impl Target for RttPil {
 }
 
 impl Backend for RttPil {
-    fn send(&mut self, frame: &[u8]) -> Result<bool, TargetError> {
+    fn send(&mut self, frame: &[u8]) -> Result<bool, DutError> {
         self.try_send(frame)
     }
 
-    fn poll(&mut self) -> Result<Polled, TargetError> {
+    fn poll(&mut self) -> Result<Polled, DutError> {
         Ok(Polled {
             replies: self.poll_once()?,
             busy: false,
         })
     }
 
-    fn bad_frame(&mut self, error: ProtocolError) -> TargetError {
+    fn bad_frame(&mut self, error: ProtocolError) -> DutError {
         self.failure(QemuEvent::Link(error))
     }
 
-    fn timed_out(&mut self, seq: u16) -> TargetError {
+    fn timed_out(&mut self, seq: u16) -> DutError {
         let event = QemuEvent::timed_out(seq, self.qemu.child.id(), None, self.timeout);
         self.failure(event)
     }

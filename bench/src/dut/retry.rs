@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use firmware::protocol::{Frame, NO_SEQ, ProtocolError, Reply};
 
-use crate::target::TargetError;
+use crate::dut::DutError;
 
 /// How the bench polls a link.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,17 +114,17 @@ impl Awaiting {
     /// answer; further copies and replies to earlier numbers are counted and ignored; the
     /// firmware's word that it could not read a frame is that link error; a reply to a number
     /// not sent yet is a lost frame.
-    pub fn take(&mut self, frame: Frame<Reply>, stats: &mut RetryStats) -> Result<(), TargetError> {
+    pub fn take(&mut self, frame: Frame<Reply>, stats: &mut RetryStats) -> Result<(), DutError> {
         if let (NO_SEQ, Reply::Error(error)) = (frame.seq, &frame.body) {
             // The firmware could not read a frame of ours: say why.
-            return Err(TargetError::Link(*error));
+            return Err(DutError::Link(*error));
         }
         if frame.seq == self.seq && self.answer.is_none() {
             self.answer = Some(frame.body);
         } else if frame.seq == self.seq || is_earlier(frame.seq, self.seq) {
             stats.stale += 1;
         } else {
-            return Err(TargetError::LostFrame {
+            return Err(DutError::LostFrame {
                 expected: self.seq,
                 got: frame.seq,
             });
@@ -169,22 +169,22 @@ pub struct Polled {
 /// A link polled for replies, under [`exchange`].
 pub trait Backend {
     /// Writes a command frame to the target, whole; whether it went (no room yet: `false`).
-    fn send(&mut self, frame: &[u8]) -> Result<bool, TargetError>;
+    fn send(&mut self, frame: &[u8]) -> Result<bool, DutError>;
     /// One poll: takes what came up (replies, logs, service requests). Log lines that say a
     /// reply was dropped are the backend's to count ([`RetryStats::log_line`]).
-    fn poll(&mut self) -> Result<Polled, TargetError>;
+    fn poll(&mut self) -> Result<Polled, DutError>;
     /// Waits for the target to move, at most `limit`: for room in the down channel (`room`)
     /// or for anything up. A target that can say when it moved blocks here (the virtual
     /// board: the bench sleeps while the board runs); by default, a pause of `interval`.
-    fn idle(&mut self, room: bool, interval: Duration, limit: Duration) -> Result<(), TargetError> {
+    fn idle(&mut self, room: bool, interval: Duration, limit: Duration) -> Result<(), DutError> {
         let _ = (room, limit);
         pause(interval);
         Ok(())
     }
     /// The error for a frame that did not decode.
-    fn bad_frame(&mut self, error: ProtocolError) -> TargetError;
+    fn bad_frame(&mut self, error: ProtocolError) -> DutError;
     /// The error for no reply to command `seq` in time.
-    fn timed_out(&mut self, seq: u16) -> TargetError;
+    fn timed_out(&mut self, seq: u16) -> DutError;
 }
 
 /// The pause between two polls: `interval`, or with none, the core yielded to whoever needs it.
@@ -206,7 +206,7 @@ pub fn exchange(
     polling: Polling,
     timeout: Duration,
     stats: &mut RetryStats,
-) -> Result<Reply, TargetError> {
+) -> Result<Reply, DutError> {
     let start = Instant::now();
     // The down channel holds one command: wait for the firmware to take the last one.
     while !backend.send(frame)? {
@@ -283,13 +283,11 @@ mod tests {
         };
         assert!(matches!(
             wait.take(unreadable, &mut stats),
-            Err(TargetError::Link(
-                firmware::protocol::ProtocolError::Checksum
-            ))
+            Err(DutError::Link(firmware::protocol::ProtocolError::Checksum))
         ));
         assert!(matches!(
             wait.take(reply(11), &mut stats),
-            Err(TargetError::LostFrame {
+            Err(DutError::LostFrame {
                 expected: 10,
                 got: 11
             })

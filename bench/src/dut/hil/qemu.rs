@@ -20,9 +20,9 @@ use heuristic::Size;
 use probe_rs::probe::list::Lister;
 
 use super::{Emulation, Hil, Service};
+use crate::dut::retry::Polling;
+use crate::dut::{CageError, DutError, Lost, lost};
 use crate::machine::{Adc, GdbMachine, qemu_machine, spawn_with_gdbstub};
-use crate::target::retry::Polling;
-use crate::target::{CageError, Lost, TargetError, lost};
 
 /// The HIL target on the firmware in QEMU: probe-rs attaches to QEMU's `mps2-an386` through
 /// the gdbstub, downloads `elf`, resets and attaches RTT, exactly as [`Hil::connect`] does on
@@ -35,7 +35,7 @@ pub fn connect(
     firmware: &'static boards::Profile,
     size: Size,
     seed: Option<u64>,
-) -> Result<Hil, TargetError> {
+) -> Result<Hil, DutError> {
     let cage = EmulatedCage::new(profile, size, seed).map_err(CageError::from)?;
     let (registry, ram) = super::probe::emulated_target(MPS2_AN386_YAML, MPS2_AN386)?;
     let mut command = qemu_machine();
@@ -96,7 +96,7 @@ struct Qemu {
 }
 
 impl Emulation for Qemu {
-    fn hold(&mut self, on: bool) -> Result<(), TargetError> {
+    fn hold(&mut self, on: bool) -> Result<(), DutError> {
         self.gdb.hold(on).map_err(lost)
     }
 }
@@ -106,7 +106,7 @@ impl Service for AdcService {
         (firmware::rtt::ADC_UP, firmware::rtt::ADC_DOWN)
     }
 
-    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, TargetError> {
+    fn serve(&mut self, bytes: &[u8]) -> Result<Vec<u8>, DutError> {
         let mut out = Vec::new();
         for &b in bytes {
             if let Some(frame) = self.reader.push::<Up>(b) {

@@ -6,8 +6,8 @@ use std::path::Path;
 use gdb_probe::{Address, Gdb, Quirks};
 
 use super::Kind;
-use crate::target::TargetError;
-use crate::target::hil::probe::Hil;
+use crate::dut::DutError;
+use crate::dut::hil::probe::Hil;
 
 /// QEMU's gdbstub: its monitor is QEMU's, whose `help` lists `system_reset` (the reset its
 /// quirks use).
@@ -24,6 +24,6 @@ fn connect(
     address: &Address,
     profile: &'static boards::Profile,
     elf: &Path,
-) -> Result<Hil, TargetError> {
+) -> Result<Hil, DutError> {
     super::plain::attach(address, Quirks::QEMU, profile, elf)
 }
