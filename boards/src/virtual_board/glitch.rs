@@ -143,7 +143,7 @@ impl fmt::Display for Trial {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TrialError {
     /// Not a glitch kind.
-    #[error("{0:?} is not a glitch kind (skip, register, sram, adc, fpu or kept)")]
+    #[error("{0:?} is not a glitch kind ({kinds})", kinds = crate::Listed(GlitchKind::ALL, " or "))]
     Kind(String),
     /// A number that is not one.
     #[error("trial: {0:?} is not a whole number")]
