@@ -8,8 +8,9 @@ pub fn stage(text: &str) -> Result<Stage, String> {
     match text.parse::<Stage>() {
         Ok(stage) if Stage::CHOSEN.contains(&stage) => Ok(stage),
         _ => Err(format!(
-            "{} (expected sil, pil or hil)",
-            heuristic::Echo(text)
+            "{} (expected {})",
+            heuristic::Echo(text),
+            boards::Listed(Stage::CHOSEN.map(Stage::arg), " or ")
         )),
     }
 }

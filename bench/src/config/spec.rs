@@ -100,7 +100,7 @@ pub struct GlitchOptions {
     )]
     pub window: Option<Window>,
     /// The fault kinds `glitches` draws in turn, separated by commas: skip, register, sram,
-    /// adc (these four without it, each at its instant) and kept (a bit of the state the
+    /// adc, fpu (these five without it, each at its instant) and kept (a bit of the state the
     /// machine keeps between presses, flipped while it waits for the next one).
     #[serde(with = "text::option")]
     #[cfg_attr(

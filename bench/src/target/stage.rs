@@ -24,7 +24,11 @@ pub enum Stage {
 
 /// A stage's name that is none of the five.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown stage {} (expected sil, pil or hil)", heuristic::Echo(.0))]
+#[error(
+    "unknown stage {} (expected {chosen})",
+    heuristic::Echo(.0),
+    chosen = boards::Listed(Stage::CHOSEN.map(Stage::arg), " or ")
+)]
 pub struct StageError(pub String);
 
 impl Stage {

@@ -1,0 +1,321 @@
+//! Every word list a user reads beside the table it comes from (issue 65): the parsers, their
+//! errors and the board's answers name their words from the tables, but `--help`'s doc
+//! comments and the READMEs are literal text, so each of their lists is read here and held to
+//! its table. A list that drifts fails the one test below, named with the word it lacks or
+//! has beyond its table.
+
+use std::path::Path;
+use std::process::Command;
+
+use bench::ScenarioKind;
+use bench::faults::board::BoardVerdict;
+use bench::faults::glitches::{GlitchClass, Kinds};
+use boards::virtual_board::{BoardFault, GlitchKind};
+
+/// One word list as written, and the table it must say.
+struct List {
+    /// Where it is written.
+    name: &'static str,
+    /// The table's words.
+    table: Vec<String>,
+    /// The words as written (empty when the list was not found).
+    written: Vec<String>,
+    /// Whether the order must be the table's too.
+    ordered: bool,
+}
+
+impl List {
+    /// What is wrong with the list, if anything: the words it lacks, those beyond the table,
+    /// or its order.
+    fn drift(&self) -> Option<String> {
+        let missing: Vec<&String> = self
+            .table
+            .iter()
+            .filter(|w| !self.written.contains(w))
+            .collect();
+        let extra: Vec<&String> = self
+            .written
+            .iter()
+            .filter(|w| !self.table.contains(w))
+            .collect();
+        let mut wrong = Vec::new();
+        if !missing.is_empty() {
+            wrong.push(format!("lacks {missing:?}"));
+        }
+        if !extra.is_empty() {
+            wrong.push(format!("has {extra:?} beyond its table"));
+        }
+        if wrong.is_empty() && self.ordered && self.written != self.table {
+            wrong.push(format!("is in another order than {:?}", self.table));
+        }
+        (!wrong.is_empty()).then(|| {
+            format!(
+                "{}: {} (written: {:?})",
+                self.name,
+                wrong.join(", "),
+                self.written
+            )
+        })
+    }
+}
+
+fn words<I: IntoIterator<Item = S>, S: ToString>(words: I) -> Vec<String> {
+    words.into_iter().map(|w| w.to_string()).collect()
+}
+
+/// The text between `from` and the next `to` after it, if both are there.
+fn between<'a>(text: &'a str, from: &str, to: &str) -> Option<&'a str> {
+    let start = text.find(from)? + from.len();
+    let end = text[start..].find(to)?;
+    Some(&text[start..start + end])
+}
+
+/// `a, b, c` or `a, b and c` as its words.
+fn split_list(text: Option<&str>) -> Vec<String> {
+    text.map_or_else(Vec::new, |t| {
+        t.split([',', ' '])
+            .filter(|w| !w.is_empty() && *w != "and" && *w != "or")
+            .map(|w| w.trim_matches('`').to_string())
+            .collect()
+    })
+}
+
+/// The words in backquotes that a ` (` follows: the named items of a list in prose
+/// (`` `tree3` (every position...), `random4` (...) ``).
+fn named_items(text: &str) -> Vec<String> {
+    text.split('`')
+        .collect::<Vec<_>>()
+        .windows(2)
+        .enumerate()
+        .filter(|(i, pair)| i % 2 == 1 && pair[1].starts_with(" ("))
+        .map(|(_, pair)| pair[0].to_string())
+        .collect()
+}
+
+/// An option's text in `hil-tests run --help`, its lines joined by single spaces.
+fn option_help(help: &str, option: &str) -> String {
+    let mut lines = help.lines().skip_while(|l| {
+        !l.trim_start()
+            .strip_prefix(option)
+            .is_some_and(|rest| rest.starts_with(' ') || rest.is_empty())
+    });
+    lines.next();
+    let text: Vec<&str> = lines
+        .take_while(|l| l.is_empty() || l.starts_with("          "))
+        .collect();
+    text.join(" ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A README's section (from its `## ` heading to the next).
+fn section<'a>(readme: &'a str, heading: &str) -> &'a str {
+    let start = readme.find(heading).unwrap_or(readme.len());
+    let rest = &readme[start..];
+    let end = rest[heading.len()..]
+        .find("\n## ")
+        .map_or(rest.len(), |e| e + heading.len());
+    &rest[..end]
+}
+
+/// The backquoted words of the first column of the first table in `text`.
+fn first_column(text: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| !l.starts_with("| "))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| between(l, "| `", "`"))
+        .map(str::to_string)
+        .collect()
+}
+
+fn read(path: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every list: `hil-tests run --help`'s, hil-tests/README.md's, virtual-board/README.md's.
+fn lists() -> Vec<List> {
+    let out = Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+        .args(["run", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "hil-tests run --help failed");
+    let help = String::from_utf8(out.stdout).unwrap();
+    let kinds = option_help(&help, "--kinds");
+    let fail_on = option_help(&help, "--fail-on");
+    let hil = read("README.md");
+    let board = read("../virtual-board/README.md");
+    let glitch_campaign = section(&hil, "## Glitch campaign on the virtual board");
+    let glitch_trials = section(&board, "## Glitch trials (`monitor trial`)");
+
+    let kinds_table = words(GlitchKind::ALL);
+    let at_the_instant = words(GlitchKind::AT_THE_INSTANT);
+    let not_at_the_instant: Vec<String> = kinds_table
+        .iter()
+        .filter(|k| !at_the_instant.contains(k))
+        .cloned()
+        .collect();
+    let scenarios = words(ScenarioKind::names());
+    let glitch_classes = words(GlitchClass::WORDS);
+    let fault_classes = words(bench::faults::Verdict::WORDS);
+    let board_classes: Vec<String> = words(BoardVerdict::WORDS)
+        .into_iter()
+        .filter(|w| !fault_classes.contains(w))
+        .collect();
+    let list = |name, table: &Vec<String>, written, ordered| List {
+        name,
+        table: table.clone(),
+        written,
+        ordered,
+    };
+    vec![
+        list(
+            "run --help, --kinds (the default kinds)",
+            &at_the_instant,
+            split_list(between(&kinds, "separated by commas: ", " (these")),
+            true,
+        ),
+        list(
+            "run --help, --kinds (the kinds besides)",
+            &not_at_the_instant,
+            split_list(between(&kinds, "each at its instant) and ", " (")),
+            true,
+        ),
+        list(
+            "run --help, --scenario",
+            &scenarios,
+            named_items(&option_help(&help, "--scenario")),
+            true,
+        ),
+        list(
+            "run --help, --fail-on (glitches)",
+            &glitch_classes,
+            split_list(between(&fail_on, "for `glitches` ", " (default")),
+            true,
+        ),
+        list(
+            "run --help, --fail-on (faults)",
+            &fault_classes,
+            split_list(between(
+                &fail_on,
+                "for `faults` ",
+                ", and on the virtual board",
+            )),
+            true,
+        ),
+        list(
+            "run --help, --fail-on (board faults)",
+            &board_classes,
+            split_list(between(&fail_on, "on the virtual board ", " (default")),
+            true,
+        ),
+        list(
+            "hil-tests/README.md, the command line's --scenario",
+            &scenarios,
+            between(&hil, "--scenario tree3", " ")
+                .map(|rest| words(format!("tree3{rest}").split('|')))
+                .unwrap_or_default(),
+            true,
+        ),
+        list(
+            "hil-tests/README.md, the glitch campaign's default kinds",
+            &at_the_instant,
+            split_list(between(glitch_campaign, "(default `", "`)")),
+            true,
+        ),
+        list(
+            "hil-tests/README.md, the glitch campaign's table of kinds",
+            &kinds_table,
+            first_column(glitch_campaign),
+            false,
+        ),
+        list(
+            "hil-tests/README.md, --fail-on's glitch classes",
+            &glitch_classes,
+            split_list(between(&hil, "the visitor saw; its classes: ", ");")),
+            true,
+        ),
+        list(
+            "hil-tests/README.md, --fail-on's fault classes",
+            &fault_classes,
+            split_list(
+                between(
+                    &hil,
+                    "a measurement; its classes: ",
+                    ", and on the virtual board",
+                )
+                .map(|t| t.replace(" (a changed move outside the tie set)", ""))
+                .as_deref(),
+            ),
+            true,
+        ),
+        list(
+            "hil-tests/README.md, --fail-on's board fault classes",
+            &board_classes,
+            split_list(between(&hil, "and on the virtual board `", "),").map(|t| t.trim())),
+            true,
+        ),
+        list(
+            "virtual-board/README.md, the board faults' table",
+            &words(BoardFault::FORMS),
+            first_column(section(&board, "## Board faults (`--fault`)")),
+            false,
+        ),
+        list(
+            "virtual-board/README.md, the glitch trials' kinds",
+            &kinds_table,
+            named_items(between(glitch_trials, "The kinds:", "AT is").unwrap_or_default()),
+            true,
+        ),
+    ]
+}
+
+/// The figure of issue 65: 0 drifted word lists. Each list above is found (a list that
+/// moved is a failure too, not a pass on nothing) and says its table's words.
+#[test]
+fn every_word_list_says_its_table() {
+    let drifted: Vec<String> = lists().iter().filter_map(List::drift).collect();
+    assert!(
+        drifted.is_empty(),
+        "{} drifted word lists:\n{}",
+        drifted.len(),
+        drifted.join("\n")
+    );
+}
+
+/// The reader above finds what it is meant to: a list with a word gone, one too many or two
+/// swapped is named, so the test above cannot pass by reading nothing.
+#[test]
+fn a_drifted_list_is_named_with_its_word() {
+    let table = words(["skip", "register", "fpu"]);
+    let drift = |written: &str, ordered| {
+        List {
+            name: "a list",
+            table: table.clone(),
+            written: split_list(Some(written)),
+            ordered,
+        }
+        .drift()
+    };
+    assert_eq!(drift("skip, register and fpu", true), None);
+    assert_eq!(
+        drift("skip, register", true).unwrap(),
+        "a list: lacks [\"fpu\"] (written: [\"skip\", \"register\"])"
+    );
+    assert!(
+        drift("skip, register, fpu, zap", true)
+            .unwrap()
+            .contains("has [\"zap\"]")
+    );
+    assert!(
+        drift("register, skip, fpu", true)
+            .unwrap()
+            .contains("another order")
+    );
+    assert_eq!(drift("register, skip, fpu", false), None);
+    assert_eq!(
+        named_items("`tree3` (all), with `--size`, or `records:FILE` (one)"),
+        ["tree3", "records:FILE"]
+    );
+}
