@@ -9,7 +9,7 @@ use std::process::Command;
 
 use bench::ScenarioKind;
 use bench::faults::board::BoardVerdict;
-use bench::faults::glitches::{GlitchClass, Kinds};
+use bench::faults::glitches::GlitchClass;
 use boards::virtual_board::{BoardFault, GlitchKind};
 
 /// One word list as written, and the table it must say.
@@ -92,21 +92,41 @@ fn named_items(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// An option's text in `hil-tests run --help`, its lines joined by single spaces.
+/// An option's text in `hil-tests run --help` (on the option's line or below it), its lines
+/// joined by single spaces.
 fn option_help(help: &str, option: &str) -> String {
     let mut lines = help.lines().skip_while(|l| {
         !l.trim_start()
             .strip_prefix(option)
             .is_some_and(|rest| rest.starts_with(' ') || rest.is_empty())
     });
-    lines.next();
-    let text: Vec<&str> = lines
-        .take_while(|l| l.is_empty() || l.starts_with("          "))
-        .collect();
-    text.join(" ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    let first = lines.next().unwrap_or_default().trim_start();
+    let first = first.get(option.len()..).unwrap_or_default().trim_start();
+    let first = match first.strip_prefix('<') {
+        Some(value) => value.split_once('>').map_or("", |(_, text)| text),
+        None => first,
+    };
+    let below = lines.take_while(|l| l.starts_with("          "));
+    flat(
+        &std::iter::once(first)
+            .chain(below)
+            .collect::<Vec<_>>()
+            .join(" "),
+    )
+}
+
+/// The text with every run of white space one space: a README's lists wrap anywhere.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The values of `option` in a synopsis (`--scenario a|b|c`), its alternatives' words.
+fn synopsis_values(text: &str, option: &str) -> Vec<String> {
+    text.split(&format!("{option} "))
+        .skip(1)
+        .filter_map(|rest| rest.split_whitespace().next())
+        .find(|values| values.contains('|'))
+        .map_or_else(Vec::new, |values| words(values.split('|')))
 }
 
 /// A README's section (from its `## ` heading to the next).
@@ -144,10 +164,11 @@ fn lists() -> Vec<List> {
     let help = String::from_utf8(out.stdout).unwrap();
     let kinds = option_help(&help, "--kinds");
     let fail_on = option_help(&help, "--fail-on");
-    let hil = read("README.md");
-    let board = read("../virtual-board/README.md");
-    let glitch_campaign = section(&hil, "## Glitch campaign on the virtual board");
-    let glitch_trials = section(&board, "## Glitch trials (`monitor trial`)");
+    let hil_raw = read("README.md");
+    let board_raw = read("../virtual-board/README.md");
+    let hil = flat(&hil_raw);
+    let glitch_campaign = section(&hil_raw, "## Glitch campaign on the virtual board");
+    let glitch_trials = flat(section(&board_raw, "## Glitch trials (`monitor trial`)"));
 
     let kinds_table = words(GlitchKind::ALL);
     let at_the_instant = words(GlitchKind::AT_THE_INSTANT);
@@ -213,9 +234,7 @@ fn lists() -> Vec<List> {
         list(
             "hil-tests/README.md, the command line's --scenario",
             &scenarios,
-            between(&hil, "--scenario tree3", " ")
-                .map(|rest| words(format!("tree3{rest}").split('|')))
-                .unwrap_or_default(),
+            synopsis_values(section(&hil_raw, "## The command line"), "--scenario"),
             true,
         ),
         list(
@@ -259,13 +278,13 @@ fn lists() -> Vec<List> {
         list(
             "virtual-board/README.md, the board faults' table",
             &words(BoardFault::FORMS),
-            first_column(section(&board, "## Board faults (`--fault`)")),
+            first_column(section(&board_raw, "## Board faults (`--fault`)")),
             false,
         ),
         list(
             "virtual-board/README.md, the glitch trials' kinds",
             &kinds_table,
-            named_items(between(glitch_trials, "The kinds:", "AT is").unwrap_or_default()),
+            named_items(between(&glitch_trials, "The kinds:", "AT is").unwrap_or_default()),
             true,
         ),
     ]
