@@ -228,3 +228,40 @@ fn a_command_without_an_option_is_another_spec() {
     assert_ne!(back, spec);
     assert_ne!(hash(&back), hash(&spec));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// glitches.md's command, run again, draws the same trials: its words (after
+    /// `hil-tests run`) parse into a spec of the same plan, board seed, scenario, stage and
+    /// probe, so an option of the plan cannot be left out of it or written otherwise.
+    #[test]
+    fn the_glitch_report_s_command_parses_back_into_its_plan(
+        glitches in glitches(),
+        seed in any::<u64>(),
+        board_seed in prop::option::of(any::<u64>()),
+    ) {
+        let mut spec = parse(&[
+            "--stage=hil".into(),
+            "--probe=virtual".into(),
+            "--scenario=glitches".into(),
+        ])
+        .unwrap();
+        spec.glitches = glitches;
+        spec.seed = seed;
+        spec.board_seed = board_seed;
+        let command = bench::jobs::glitches::command(&spec);
+        let words = command
+            .strip_prefix("hil-tests run ")
+            .expect("the command is hil-tests run's");
+        let args: Vec<String> = words.split(' ').map(String::from).collect();
+        let back = parse(&args).map_err(|e| TestCaseError::fail(format!("{command}: {e}")))?;
+        prop_assert_eq!(back.glitch_plan(), spec.glitch_plan(), "{}", command);
+        prop_assert_eq!(
+            (back.board_seed, &back.scenario, back.config.stage, &back.config.probe),
+            (spec.board_seed, &spec.scenario, spec.config.stage, &spec.config.probe),
+            "{}",
+            command
+        );
+    }
+}
