@@ -265,3 +265,55 @@ proptest! {
         );
     }
 }
+
+/// The command in the glitch report's snapshot (tests/formats.rs, which skips without the
+/// board ELF and the virtual board) is the one written from that run's options, byte for
+/// byte; with every option of the plan given, each is written after the plan's trials and
+/// seed, in the order the reports have always had.
+#[test]
+fn the_glitch_report_s_command_is_the_snapshot_s() {
+    let snapshot = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/snapshots/formats__glitches-glitches.md.snap"
+    ))
+    .unwrap();
+    let written = snapshot
+        .lines()
+        .find_map(|l| l.strip_prefix('`')?.strip_suffix('`'))
+        .expect("the snapshot has the command in backquotes");
+    let args = [
+        "--target",
+        "hil",
+        "--probe",
+        "virtual",
+        "--scenario",
+        "glitches",
+        "--trials",
+        "12",
+        "--seed",
+        "4",
+        "--kinds",
+        "kept",
+    ];
+    let spec = parse(&args.map(String::from)).unwrap();
+    assert_eq!(bench::jobs::glitches::command(&spec), written);
+    let every = parse(
+        &[
+            "--stage=hil",
+            "--probe=virtual",
+            "--scenario=glitches",
+            "--board-seed=9",
+            "--pace-ms=300",
+            "--kinds=adc,skip",
+            "--window=85..100",
+            "--seed=2",
+        ]
+        .map(String::from),
+    )
+    .unwrap();
+    assert_eq!(
+        bench::jobs::glitches::command(&every),
+        "hil-tests run --target hil --probe virtual --scenario glitches --trials 100 --seed 2 \
+         --window 85..100 --kinds adc,skip --pace-ms 300 --board-seed 9"
+    );
+}
