@@ -10,7 +10,7 @@ use std::process::Command;
 use bench::ScenarioKind;
 use bench::faults::board::BoardVerdict;
 use bench::faults::glitches::GlitchClass;
-use boards::virtual_board::{BoardFault, GlitchKind};
+use boards::virtual_board::{BoardFault, End, GlitchKind};
 
 /// One word list as written, and the table it must say.
 struct List {
@@ -287,7 +287,50 @@ fn lists() -> Vec<List> {
             named_items(between(&glitch_trials, "The kinds:", "AT is").unwrap_or_default()),
             true,
         ),
+        list(
+            "virtual-board/README.md, the glitch trials' ends",
+            &words(End::WORDS.map(|(_, word)| word)),
+            quoted_once(between(&glitch_trials, "END is ", ". The PC").unwrap_or_default()),
+            true,
+        ),
     ]
+}
+
+/// The words in backquotes, each once, in the order they first appear.
+fn quoted_once(text: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    for word in text.split('`').skip(1).step_by(2) {
+        if !seen.iter().any(|w| w == word) {
+            seen.push(word.to_string());
+        }
+    }
+    seen
+}
+
+/// The GDB stubs' kinds are one table, `KINDS`; bench/README.md says its rows in prose
+/// (`the virtual board's, QEMU's, then any stub with no quirks`): one item a row, each but
+/// the last (the catch-all) the start of its row's name.
+#[test]
+fn the_bench_readme_names_each_stub_kind() {
+    use bench::target::hil::stub::KINDS;
+    let readme = flat(&read("../bench/README.md"));
+    let items: Vec<&str> = between(&readme, "(`KINDS`: ", ")")
+        .expect("bench/README.md lists KINDS")
+        .split(", ")
+        .map(|item| item.trim_start_matches("then "))
+        .collect();
+    assert_eq!(
+        items.len(),
+        KINDS.len(),
+        "bench/README.md lists {items:?} for the stub kinds {KINDS:?}"
+    );
+    for (item, kind) in items.iter().zip(&KINDS[..KINDS.len() - 1]) {
+        assert!(
+            kind.name.starts_with(item),
+            "bench/README.md says {item:?} for the stub kind {:?}",
+            kind.name
+        );
+    }
 }
 
 /// The figure of issue 65: 0 drifted word lists. Each list above is found (a list that

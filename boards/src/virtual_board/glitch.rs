@@ -211,7 +211,8 @@ pub enum End {
 }
 
 impl End {
-    const WORDS: [(End, &'static str); 8] = [
+    /// Every end and its word in a trial's answer, in the order READMEs list them.
+    pub const WORDS: [(End, &'static str); 8] = [
         (End::Verdict, "verdict"),
         (End::SelfCheck, "self-check"),
         (End::Trouble, "trouble"),
