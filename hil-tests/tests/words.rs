@@ -10,6 +10,7 @@ use std::process::Command;
 use bench::ScenarioKind;
 use bench::faults::board::BoardVerdict;
 use bench::faults::glitches::GlitchClass;
+use bench::faults::kinds::Kind;
 use boards::virtual_board::{BoardFault, End, GlitchKind};
 
 /// One word list as written, and the table it must say.
@@ -184,6 +185,7 @@ fn lists() -> Vec<List> {
         .into_iter()
         .filter(|w| !fault_classes.contains(w))
         .collect();
+    let fault_kinds = words(Kind::ALL.map(Kind::label));
     let list = |name, table: &Vec<String>, written, ordered| List {
         name,
         table: table.clone(),
@@ -288,12 +290,45 @@ fn lists() -> Vec<List> {
             true,
         ),
         list(
+            "hil-tests/README.md, Scenarios",
+            &scenarios,
+            section(&hil_raw, "## Scenarios")
+                .lines()
+                .filter_map(|l| between(l, "- `", "`:"))
+                .map(str::to_string)
+                .collect(),
+            false,
+        ),
+        list(
+            "hil-tests/README.md, the fault campaign's M=3 table",
+            &fault_kinds,
+            plain_first_column(between(&hil_raw, "\nM=3:\n", "\nM=4:").unwrap_or_default()),
+            true,
+        ),
+        list(
+            "hil-tests/README.md, the fault campaign's M=4 table",
+            &fault_kinds,
+            plain_first_column(between(&hil_raw, "\nM=4:\n", "\nWhy:").unwrap_or_default()),
+            true,
+        ),
+        list(
             "virtual-board/README.md, the glitch trials' ends",
             &words(End::WORDS.map(|(_, word)| word)),
             quoted_once(between(&glitch_trials, "END is ", ". The PC").unwrap_or_default()),
             true,
         ),
     ]
+}
+
+/// The first column of the first table in `text`, below its header.
+fn plain_first_column(text: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| !l.starts_with("| "))
+        .take_while(|l| l.starts_with('|'))
+        .skip(2)
+        .filter_map(|l| l.split('|').nth(1))
+        .map(|cell| cell.trim().to_string())
+        .collect()
 }
 
 /// The words in backquotes, each once, in the order they first appear.
