@@ -7,10 +7,11 @@
 use std::path::Path;
 use std::process::Command;
 
-use bench::ScenarioKind;
 use bench::faults::board::BoardVerdict;
 use bench::faults::glitches::GlitchClass;
 use bench::faults::kinds::Kind;
+use bench::target::pil::Link;
+use bench::{ScenarioKind, Stage};
 use boards::virtual_board::{BoardFault, End, GlitchKind};
 
 /// One word list as written, and the table it must say.
@@ -287,6 +288,24 @@ fn lists() -> Vec<List> {
             "virtual-board/README.md, the glitch trials' kinds",
             &kinds_table,
             named_items(between(&glitch_trials, "The kinds:", "AT is").unwrap_or_default()),
+            true,
+        ),
+        list(
+            "hil-tests/README.md, the command line's --stage",
+            &words(Stage::CHOSEN.map(Stage::arg)),
+            synopsis_values(section(&hil_raw, "## The command line"), "--stage"),
+            true,
+        ),
+        list(
+            "hil-tests/README.md, the command line's --link",
+            &words(Link::ALL),
+            synopsis_values(section(&hil_raw, "## The command line"), "--link"),
+            true,
+        ),
+        list(
+            "run --help, --link",
+            &words(Link::ALL),
+            named_items(&option_help(&help, "--link")),
             true,
         ),
         list(
