@@ -650,3 +650,41 @@ fn a_scripted_game_draws_cuts_as_the_terminal_does() {
     let board = "  ● = ●\n3 ×   |\n2 ● - ●\n1 |   |\n  ● = ●\n  A B C\n";
     assert!(text.contains(&format!("You: A3\n\n{board}")), "{text}");
 }
+
+/// README's list of exit codes is prose (`the exit codes (0; 1 when ...; 2 ...)`): the number
+/// opening each of its items is a code of the table `--help` prints, all of them, in order
+/// (it lacked 1 and 130 before issue 65).
+#[test]
+fn the_readme_s_exit_codes_are_the_help_s() {
+    let help = stdout(&["--help"]);
+    let table = &help[help
+        .find("Exit status:")
+        .expect("--help prints the exit codes")..];
+    let codes = |lines: Vec<&str>| -> Vec<u32> {
+        lines
+            .iter()
+            .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+            .collect()
+    };
+    let in_help = codes(
+        table
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.starts_with("     "))
+            .collect(),
+    );
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let start = readme
+        .find("the exit codes (")
+        .expect("README lists the exit codes")
+        + "the exit codes (".len();
+    let listed = &readme[start..start + readme[start..].find(");").unwrap_or(0)];
+    assert_eq!(
+        codes(listed.split("; ").collect()),
+        in_help,
+        "birdcage/README.md's exit codes are not --help's: {listed}"
+    );
+}

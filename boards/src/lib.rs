@@ -33,6 +33,7 @@ mod cage;
 pub mod file;
 mod fixture;
 mod led;
+mod listed;
 mod nucleo_f446re;
 mod pin;
 mod pin_map;
@@ -53,6 +54,7 @@ pub use button::{Button, ButtonPull};
 pub use cage::{CAGE_EDGES, CAGE_SIZE, CageSizeError, cage_states};
 pub use fixture::{EdgeFixture, FixtureSignal, SpiBus};
 pub use led::LedDrive;
+pub use listed::Listed;
 pub use nucleo_f446re::NUCLEO_F446RE;
 pub use pin::{AnalogInput, ArduinoPin, Level, Pin, PinFamily, Port};
 pub use pin_map::{

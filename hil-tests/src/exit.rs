@@ -1,6 +1,6 @@
 //! How a `hil-tests` command ends: one exit code per meaning, so a CI job can gate on the
 //! status alone (issue 49: the bench exited 0 when every game failed). `--help` and
-//! hil-tests/README.md print [`TABLE`]; `tests/exit.rs` checks both say the same.
+//! hil-tests/README.md print [`TABLE`]; `tests/cli.rs` checks both say the same.
 
 use std::process::ExitCode;
 

@@ -228,3 +228,92 @@ fn a_command_without_an_option_is_another_spec() {
     assert_ne!(back, spec);
     assert_ne!(hash(&back), hash(&spec));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// glitches.md's command, run again, draws the same trials: its words (after
+    /// `hil-tests run`) parse into a spec of the same plan, board seed, scenario, stage and
+    /// probe, so an option of the plan cannot be left out of it or written otherwise.
+    #[test]
+    fn the_glitch_report_s_command_parses_back_into_its_plan(
+        glitches in glitches(),
+        seed in any::<u64>(),
+        board_seed in prop::option::of(any::<u64>()),
+    ) {
+        let mut spec = parse(&[
+            "--stage=hil".into(),
+            "--probe=virtual".into(),
+            "--scenario=glitches".into(),
+        ])
+        .unwrap();
+        spec.glitches = glitches;
+        spec.seed = seed;
+        spec.board_seed = board_seed;
+        let command = bench::jobs::glitches::command(&spec);
+        let words = command
+            .strip_prefix("hil-tests run ")
+            .expect("the command is hil-tests run's");
+        let args: Vec<String> = words.split(' ').map(String::from).collect();
+        let back = parse(&args).map_err(|e| TestCaseError::fail(format!("{command}: {e}")))?;
+        prop_assert_eq!(back.glitch_plan(), spec.glitch_plan(), "{}", command);
+        prop_assert_eq!(
+            (back.board_seed, &back.scenario, back.config.stage, &back.config.probe),
+            (spec.board_seed, &spec.scenario, spec.config.stage, &spec.config.probe),
+            "{}",
+            command
+        );
+    }
+}
+
+/// The command in the glitch report's snapshot (tests/formats.rs, which skips without the
+/// board ELF and the virtual board) is the one written from that run's options, byte for
+/// byte; with every option of the plan given, each is written after the plan's trials and
+/// seed, in the order the reports have always had.
+#[test]
+fn the_glitch_report_s_command_is_the_snapshot_s() {
+    let snapshot = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/snapshots/formats__glitches-glitches.md.snap"
+    ))
+    .unwrap();
+    let written = snapshot
+        .lines()
+        .find_map(|l| l.strip_prefix('`')?.strip_suffix('`'))
+        .expect("the snapshot has the command in backquotes");
+    let args = [
+        "--target",
+        "hil",
+        "--probe",
+        "virtual",
+        "--scenario",
+        "glitches",
+        "--trials",
+        "12",
+        "--seed",
+        "4",
+        "--kinds",
+        "kept",
+    ];
+    let spec = parse(&args.map(String::from)).unwrap();
+    assert_eq!(bench::jobs::glitches::command(&spec), written);
+    let every = parse(
+        &[
+            "--stage=hil",
+            "--probe=virtual",
+            "--scenario=glitches",
+            "--board-seed=9",
+            "--pace-ms=300",
+            "--kinds=adc,skip",
+            "--window=85..100",
+            "--seed=2",
+        ]
+        .map(String::from),
+    )
+    .unwrap();
+    assert_eq!(
+        bench::jobs::glitches::command(&every),
+        "hil-tests run --stage hil --probe virtual --scenario glitches --trials 100 --seed 2 \
+         --window 85..100 --kinds adc,skip --pace-ms 300 --board-seed 9"
+    );
+}

@@ -44,9 +44,8 @@
 //! - [`clock`]: virtual time
 //! - [`budget`](mod@budget): the instruction budget against its baseline
 //!
-//! Exit codes: 0 done, 2 bad input, 3 a configuration fault, 4 an unmodelled register access,
-//! 5 the CPU stopped, 6 a game (`play`, `visit`) ended without a verdict (what to check is on stderr),
-//! 101 the firmware panicked.
+//! Exit codes: `EXIT_STATUS` below, which `--help` prints (each stop's is `Stop::exit_code`'s;
+//! the tests hold README's list and the stops to it).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -701,5 +700,132 @@ impl BoardArgs {
             path,
             merge: self.coverage_merge,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// The codes `EXIT_STATUS` lists, in order.
+    fn table_codes() -> Vec<i32> {
+        EXIT_STATUS
+            .lines()
+            .filter(|l| l.starts_with("  ") && !l.starts_with("     "))
+            .filter_map(|l| l.split_whitespace().next()?.parse().ok())
+            .collect()
+    }
+
+    /// README's "Exit codes:" paragraph is prose (`0 done, 2 bad input (one line: ...), ...`):
+    /// the number opening each of its items, its parentheses' commas skipped.
+    #[test]
+    fn the_readme_s_exit_codes_are_the_table_s() {
+        let readme = include_str!("../README.md");
+        let start = readme
+            .find("Exit codes: ")
+            .expect("README lists the exit codes");
+        let text = &readme[start + "Exit codes: ".len()..];
+        let text = &text[..text.find(".\n").unwrap_or(text.len())];
+        let (mut depth, mut items, mut item) = (0, Vec::new(), String::new());
+        for c in text.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                ',' if depth == 0 => {
+                    items.push(std::mem::take(&mut item));
+                    continue;
+                }
+                _ => {}
+            }
+            item.push(c);
+        }
+        items.push(item);
+        let codes: Vec<i32> = items
+            .iter()
+            .filter_map(|i| i.split_whitespace().next()?.parse().ok())
+            .collect();
+        assert_eq!(
+            codes,
+            table_codes(),
+            "virtual-board/README.md's exit codes are not EXIT_STATUS's: {text}"
+        );
+    }
+
+    /// Every stop's exit code is a line of the table `--help` prints.
+    #[test]
+    fn every_stop_s_exit_code_is_in_the_table() {
+        let place = stop::Place {
+            pc: 0x0800_0000,
+            symbol: None,
+            exact: true,
+        };
+        let access = stop::Access {
+            address: 0x4000_0000,
+            offset: 0,
+            peripheral: None,
+            register: None,
+            written: None,
+            size: 4,
+        };
+        let stops = [
+            Stop::Unmodelled {
+                access: access.clone(),
+                place: place.clone(),
+            },
+            Stop::Config {
+                fault: stop::ConfigFault {
+                    what: "x".into(),
+                    rule: "RM0390",
+                },
+                place: place.clone(),
+            },
+            Stop::StackOverflow {
+                access,
+                sp: 0x2000_0000,
+                place: place.clone(),
+            },
+            Stop::Panic {
+                place: place.clone(),
+                message: Vec::new(),
+            },
+            Stop::Breakpoint {
+                imm: 0,
+                place: place.clone(),
+            },
+            Stop::Cpu {
+                what: "x".into(),
+                place,
+            },
+        ];
+        let table = table_codes();
+        for stop in stops {
+            assert!(
+                table.contains(&stop.exit_code()),
+                "{stop:?} exits {}, which EXIT_STATUS does not list",
+                stop.exit_code()
+            );
+        }
+    }
+
+    /// `--fault`'s help is a doc comment: it names every form of `BoardFault::FORMS`, in order.
+    #[test]
+    fn the_fault_option_names_every_board_fault() {
+        let cli = Cli::command();
+        let run = cli.find_subcommand("run").expect("a run subcommand");
+        let fault = run
+            .get_arguments()
+            .find(|a| a.get_long() == Some("fault"))
+            .expect("run takes --fault");
+        let help = fault
+            .get_help()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let named: Vec<&str> = help.split('`').skip(1).step_by(2).collect();
+        assert_eq!(
+            named,
+            board::BoardFault::FORMS,
+            "virtual-board --fault's help does not name BoardFault::FORMS: {help}"
+        );
     }
 }

@@ -5,8 +5,13 @@ use crate::dut::Stage;
 
 /// A `--stage`: one of the three a run is asked for by name (`--compare-sil` puts SIL beside).
 pub fn stage(text: &str) -> Result<Stage, String> {
-    text.parse::<Stage>()
-        .map_err(|_| format!("{} (expected {})", heuristic::Echo(text), Stage::expected()))
+    text.parse::<Stage>().map_err(|_| {
+        format!(
+            "{} (expected {})",
+            heuristic::Echo(text),
+            boards::Listed(Stage::ALL.map(Stage::arg), " or ")
+        )
+    })
 }
 
 /// Any option read through its type's `FromStr`, whose error says what is wrong.

@@ -100,7 +100,7 @@ pub struct GlitchOptions {
     )]
     pub window: Option<Window>,
     /// The fault kinds `glitches` draws in turn, separated by commas: skip, register, sram,
-    /// adc (these four without it, each at its instant) and kept (a bit of the state the
+    /// adc, fpu (these five without it, each at its instant) and kept (a bit of the state the
     /// machine keeps between presses, flipped while it waits for the next one).
     #[serde(with = "text::option")]
     #[cfg_attr(
@@ -162,7 +162,7 @@ impl RunSpec {
                 if !config.is_virtual_board() {
                     return Err(Dut(
                         "the glitch campaign glitches the virtual board's core: use it with \
-                         --target hil --probe virtual",
+                         --stage hil --probe virtual",
                     ));
                 }
                 if self.games.is_some() || self.size.is_some() || self.board_seeds.is_some() {

@@ -21,7 +21,11 @@ pub enum Stage {
 
 /// A stage's name that is none of the three.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown stage {} (expected {})", heuristic::Echo(.0), Stage::expected())]
+#[error(
+    "unknown stage {} (expected {all})",
+    heuristic::Echo(.0),
+    all = boards::Listed(Stage::ALL.map(Stage::arg), " or ")
+)]
 pub struct StageError(pub String);
 
 impl Stage {
@@ -31,16 +35,6 @@ impl Stage {
     /// SIL in lockstep with this stage (SIL beside PIL or HIL; `None` for SIL itself).
     pub fn beside_sil(self) -> Option<Setup> {
         (self != Stage::Sil).then_some(Setup::BesideSil(self))
-    }
-
-    /// The stages' names for an error or a help text, from [`Stage::ALL`]: `sil, pil or hil`.
-    pub fn expected() -> String {
-        let names = Stage::ALL.map(Stage::arg);
-        match names.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-            None => String::new(),
-        }
     }
 
     /// The command line's name (`sil`, `pil`, `hil`).

@@ -83,7 +83,8 @@ impl Kinds {
 /// A `--kinds` that is not a list of glitch kinds, each once.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "`{0}` is not a list of glitch kinds, each once, separated by commas: skip, register, sram, adc, fpu, kept"
+    "`{0}` is not a list of glitch kinds, each once, separated by commas: {kinds}",
+    kinds = boards::Listed(GlitchKind::ALL, ", ")
 )]
 pub struct KindsError(String);
 

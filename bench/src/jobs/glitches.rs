@@ -33,6 +33,45 @@ impl std::fmt::Debug for GlitchJob {
     }
 }
 
+/// The command glitches.md prints to run the campaign again: `hil-tests run` and the options
+/// that decide its trials, each written from the spec's own value (the plan's options only
+/// when they are not the default). `--stage` is printed by its old name, `--target`, as the
+/// reports have always printed it. `tests/spec.rs` parses it back into the same plan.
+pub fn command(spec: &RunSpec) -> String {
+    let plan = spec.glitch_plan();
+    let given = |value: String, not_default: bool| not_default.then_some(value);
+    let options = [
+        ("--stage", Some(spec.config.stage.arg())),
+        (
+            "--probe",
+            spec.config.probe.as_ref().map(ToString::to_string),
+        ),
+        ("--scenario", Some(spec.scenario.to_string())),
+        ("--trials", Some(plan.trials.to_string())),
+        ("--seed", Some(plan.seed.to_string())),
+        (
+            "--window",
+            given(plan.window.to_string(), plan.window != Window::WHOLE),
+        ),
+        (
+            "--kinds",
+            given(plan.kinds.to_string(), plan.kinds != Kinds::default()),
+        ),
+        (
+            "--pace-ms",
+            given(plan.pace_ms.to_string(), plan.pace_ms != DEFAULT_PACE_MS),
+        ),
+        ("--board-seed", spec.board_seed.map(|seed| seed.to_string())),
+    ];
+    let mut command = String::from("hil-tests run");
+    for (option, value) in options {
+        if let Some(value) = value {
+            command.push_str(&format!(" {option} {value}"));
+        }
+    }
+    command
+}
+
 impl Campaign for GlitchJob {
     const NAME: &'static str = "glitches";
     const UNIT: &'static str = "trials";
@@ -71,24 +110,7 @@ impl Campaign for GlitchJob {
             board_seed: spec.board_seed,
             plan: plan.clone(),
         };
-        // The plan's options, each only when it is not the default.
-        let mut command = format!(
-            "hil-tests run --target hil --probe virtual --scenario glitches --trials {} \
-             --seed {}",
-            plan.trials, plan.seed
-        );
-        if plan.window != Window::WHOLE {
-            command.push_str(&format!(" --window {}", plan.window));
-        }
-        if plan.kinds != Kinds::default() {
-            command.push_str(&format!(" --kinds {}", plan.kinds));
-        }
-        if plan.pace_ms != DEFAULT_PACE_MS {
-            command.push_str(&format!(" --pace-ms {}", plan.pace_ms));
-        }
-        if let Some(seed) = spec.board_seed {
-            command.push_str(&format!(" --board-seed {seed}"));
-        }
+        let command = command(spec);
         Ok(GlitchJob {
             spec: spec.clone(),
             campaign,

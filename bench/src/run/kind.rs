@@ -8,7 +8,7 @@ use heuristic::Size;
 
 use super::scenario::{MAX_RECORDS_BYTES, Scenario, ScenarioError};
 
-/// The scenarios by name: `tree3`, `random4`, `guided`, `faults`, `glitches` or `records:FILE`.
+/// The scenarios by name: the words of [`ScenarioKind::NAMED`], or `records:FILE`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ScenarioKind {
     /// Every position of the M=3 tree.
@@ -25,6 +25,14 @@ pub enum ScenarioKind {
     /// One game record per line of a file.
     Records(PathBuf),
 }
+
+/// A `--scenario` that names none: the error lists [`ScenarioKind::names`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown scenario `{0}` (expected {names})",
+    names = boards::Listed(ScenarioKind::names(), " or ")
+)]
+pub struct UnknownScenario(pub String);
 
 /// Why the games of a scenario could not be made from the run's options.
 #[derive(Debug, thiserror::Error)]
@@ -57,7 +65,7 @@ pub enum ScenarioChoiceError {
     /// The records file holds no record.
     #[error("records file {} holds no game (one record per line, # comments)", .0.display())]
     Empty(PathBuf),
-    /// A record that does not parse or replay, or an unknown name.
+    /// A record that does not parse or replay.
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
     /// `faults` or `glitches` names a campaign, which has no games.
@@ -66,6 +74,40 @@ pub enum ScenarioChoiceError {
 }
 
 impl ScenarioKind {
+    /// The scenarios named by one word, in the order `--scenario`'s error lists them (then
+    /// `records:FILE`): the one table its parser, its words and its error read.
+    pub const NAMED: [ScenarioKind; 5] = [
+        ScenarioKind::Tree3,
+        ScenarioKind::Random4,
+        ScenarioKind::Guided,
+        ScenarioKind::Faults,
+        ScenarioKind::Glitches,
+    ];
+
+    /// What comes before the file of a records scenario.
+    pub const RECORDS: &'static str = "records:";
+
+    /// Its name: its word, or `records:FILE` (the file as a placeholder).
+    pub fn name(&self) -> &'static str {
+        match self {
+            ScenarioKind::Tree3 => "tree3",
+            ScenarioKind::Random4 => "random4",
+            ScenarioKind::Guided => "guided",
+            ScenarioKind::Faults => "faults",
+            ScenarioKind::Glitches => "glitches",
+            ScenarioKind::Records(_) => "records:FILE",
+        }
+    }
+
+    /// Every scenario's name, in order: [`ScenarioKind::NAMED`]'s, then `records:FILE`.
+    pub fn names() -> impl Iterator<Item = &'static str> + Clone {
+        let records = ScenarioKind::Records(std::path::PathBuf::new()).name();
+        ScenarioKind::NAMED
+            .map(|kind| kind.name())
+            .into_iter()
+            .chain([records])
+    }
+
     /// The games: `size` is `--size` (M; `guided` and records default to 4), `games` is
     /// `--games` (random4 defaults to 100 games, guided to 1), `seed` draws them. A fixed
     /// scenario refuses a size or count it would ignore.
@@ -83,21 +125,21 @@ impl ScenarioKind {
         let chosen = size.unwrap_or(Size::new(4).expect("4 is a board size"));
         Ok(match self {
             ScenarioKind::Tree3 => {
-                let size = fixed("tree3", 3)?;
+                let size = fixed(self.name(), 3)?;
                 if games.is_some() {
                     return Err(ScenarioChoiceError::FixedGames {
-                        name: "tree3",
+                        name: self.name(),
                         why: "plays every branch of the tree",
                     });
                 }
                 Scenario::tree(size)
             }
-            ScenarioKind::Random4 => Scenario::random(fixed("random4", 4)?, count(100), seed),
+            ScenarioKind::Random4 => Scenario::random(fixed(self.name(), 4)?, count(100), seed),
             ScenarioKind::Guided => Scenario::guided(chosen, count(1), seed),
             ScenarioKind::Records(file) => {
                 if games.is_some() {
                     return Err(ScenarioChoiceError::FixedGames {
-                        name: "records:FILE",
+                        name: self.name(),
                         why: "plays the file's games",
                     });
                 }
@@ -113,8 +155,9 @@ impl ScenarioKind {
                 }
                 scenario
             }
-            ScenarioKind::Faults => return Err(ScenarioChoiceError::Campaign("faults")),
-            ScenarioKind::Glitches => return Err(ScenarioChoiceError::Campaign("glitches")),
+            ScenarioKind::Faults | ScenarioKind::Glitches => {
+                return Err(ScenarioChoiceError::Campaign(self.name()));
+            }
         })
     }
 }
@@ -122,31 +165,23 @@ impl ScenarioKind {
 impl fmt::Display for ScenarioKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ScenarioKind::Tree3 => f.write_str("tree3"),
-            ScenarioKind::Random4 => f.write_str("random4"),
-            ScenarioKind::Guided => f.write_str("guided"),
-            ScenarioKind::Faults => f.write_str("faults"),
-            ScenarioKind::Glitches => f.write_str("glitches"),
-            ScenarioKind::Records(file) => write!(f, "records:{}", file.display()),
+            ScenarioKind::Records(file) => write!(f, "{}{}", ScenarioKind::RECORDS, file.display()),
+            named => f.write_str(named.name()),
         }
     }
 }
 
 impl FromStr for ScenarioKind {
-    type Err = ScenarioError;
+    type Err = UnknownScenario;
 
-    fn from_str(text: &str) -> Result<ScenarioKind, ScenarioError> {
-        Ok(match text {
-            "tree3" => ScenarioKind::Tree3,
-            "random4" => ScenarioKind::Random4,
-            "guided" => ScenarioKind::Guided,
-            "faults" => ScenarioKind::Faults,
-            "glitches" => ScenarioKind::Glitches,
-            other => match other.strip_prefix("records:") {
-                Some(file) => ScenarioKind::Records(file.into()),
-                None => return Err(ScenarioError::Unknown(other.to_string())),
-            },
-        })
+    fn from_str(text: &str) -> Result<ScenarioKind, UnknownScenario> {
+        if let Some(named) = ScenarioKind::NAMED.into_iter().find(|k| k.name() == text) {
+            return Ok(named);
+        }
+        match text.strip_prefix(ScenarioKind::RECORDS) {
+            Some(file) => Ok(ScenarioKind::Records(file.into())),
+            None => Err(UnknownScenario(text.to_string())),
+        }
     }
 }
 

@@ -61,11 +61,6 @@ pub enum ScenarioError {
         /// What is wrong.
         error: heuristic::RecordError,
     },
-    /// An unknown scenario name.
-    #[error(
-        "unknown scenario `{0}` (expected tree3, random4, guided, faults, glitches or records:FILE)"
-    )]
-    Unknown(String),
 }
 
 impl Scenario {

@@ -45,10 +45,7 @@ pub enum BoardFault {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardFaultError {
     /// Not one of the faults.
-    #[error(
-        "{0:?}: give no-fixture, miso-low, pll-stuck, panic, adc-open:PIN, led-dead:PIN \
-         or adc-stuck:PIN:CODE"
-    )]
+    #[error("{0:?}: give {forms}", forms = crate::Listed(BoardFault::FORMS, " or "))]
     Unknown(String),
     /// The pin is not `P`, a port letter and a number.
     #[error("{0:?} is not a pin like PA0")]
@@ -69,17 +66,43 @@ pub enum BoardFaultError {
     Code(String),
 }
 
+impl BoardFault {
+    /// Every fault's form on the command line, in the order `--fault`'s help and the error
+    /// list them: the error names them from here, and a test holds [`FromStr`] and
+    /// `Display` to it.
+    pub const FORMS: [&'static str; 8] = [
+        "no-fixture",
+        "miso-low",
+        "pll-stuck",
+        "panic",
+        "hang",
+        "adc-open:PIN",
+        "adc-stuck:PIN:CODE",
+        "led-dead:PIN",
+    ];
+
+    /// Its form: its words with the pin `PIN` and the code `CODE` (`adc-stuck:PIN:CODE`).
+    pub fn form(self) -> &'static str {
+        match self {
+            BoardFault::NoFixture => "no-fixture",
+            BoardFault::MisoLow => "miso-low",
+            BoardFault::PllStuck => "pll-stuck",
+            BoardFault::Panic => "panic",
+            BoardFault::Hang => "hang",
+            BoardFault::AdcOpen(_) => "adc-open:PIN",
+            BoardFault::AdcStuck(..) => "adc-stuck:PIN:CODE",
+            BoardFault::LedDead(_) => "led-dead:PIN",
+        }
+    }
+}
+
 impl fmt::Display for BoardFault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BoardFault::NoFixture => f.write_str("no-fixture"),
-            BoardFault::MisoLow => f.write_str("miso-low"),
-            BoardFault::PllStuck => f.write_str("pll-stuck"),
-            BoardFault::Panic => f.write_str("panic"),
-            BoardFault::Hang => f.write_str("hang"),
             BoardFault::AdcOpen(pin) => write!(f, "adc-open:{pin}"),
             BoardFault::LedDead(pin) => write!(f, "led-dead:{pin}"),
             BoardFault::AdcStuck(pin, code) => write!(f, "adc-stuck:{pin}:{code}"),
+            bare => f.write_str(bare.form()),
         }
     }
 }
@@ -171,6 +194,7 @@ mod tests {
         #[test]
         fn every_fault_reads_back_as_written(fault in fault()) {
             prop_assert_eq!(fault.to_string().parse::<BoardFault>(), Ok(fault));
+            prop_assert!(BoardFault::FORMS.contains(&fault.form()), "{} is not in FORMS", fault.form());
         }
     }
 
@@ -192,13 +216,26 @@ mod tests {
         }
     }
 
+    /// The table the error lists is the parser's: each form, its PIN and CODE filled in,
+    /// reads as a fault of that form and writes back as it was read.
+    #[test]
+    fn every_form_in_the_table_is_read_and_written() {
+        for form in BoardFault::FORMS {
+            let words = form.replace("PIN", "PB3").replace("CODE", "7");
+            let fault: BoardFault = words
+                .parse()
+                .unwrap_or_else(|e| panic!("FORMS lists {form}, which FromStr refuses: {e}"));
+            assert_eq!((fault.form(), fault.to_string()), (form, words));
+        }
+    }
+
     #[test]
     fn an_error_names_what_is_wrong() {
         let said = |s: &str| s.parse::<BoardFault>().unwrap_err().to_string();
         assert_eq!(
             said("pll"),
-            "\"pll\": give no-fixture, miso-low, pll-stuck, panic, adc-open:PIN, \
-             led-dead:PIN or adc-stuck:PIN:CODE"
+            "\"pll\": give no-fixture, miso-low, pll-stuck, panic, hang, adc-open:PIN, \
+             adc-stuck:PIN:CODE or led-dead:PIN"
         );
         assert_eq!(said("adc-open:A0"), "\"A0\" is not a pin like PA0");
         assert_eq!(said("adc-open:PE1"), "\"PE1\": no port E on LQFP64");

@@ -143,7 +143,7 @@ impl fmt::Display for Trial {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TrialError {
     /// Not a glitch kind.
-    #[error("{0:?} is not a glitch kind (skip, register, sram, adc, fpu or kept)")]
+    #[error("{0:?} is not a glitch kind ({kinds})", kinds = crate::Listed(GlitchKind::ALL, " or "))]
     Kind(String),
     /// A number that is not one.
     #[error("trial: {0:?} is not a whole number")]
@@ -211,7 +211,8 @@ pub enum End {
 }
 
 impl End {
-    const WORDS: [(End, &'static str); 8] = [
+    /// Every end and its word in a trial's answer, in the order READMEs list them.
+    pub const WORDS: [(End, &'static str); 8] = [
         (End::Verdict, "verdict"),
         (End::SelfCheck, "self-check"),
         (End::Trouble, "trouble"),

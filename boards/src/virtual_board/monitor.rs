@@ -446,6 +446,19 @@ mod tests {
         );
     }
 
+    /// `help`'s line for `trial` is literal text (a `&'static str`): it names the glitch
+    /// kinds of [`GlitchKind::ALL`](super::super::GlitchKind::ALL), all and in order.
+    #[test]
+    fn the_trial_help_names_every_glitch_kind() {
+        let trial = COMMANDS.iter().find(|c| c.word() == "trial").unwrap();
+        let listed = format!("({})", crate::Listed(super::super::GlitchKind::ALL, ", "));
+        assert!(
+            trial.what.contains(&listed),
+            "monitor help's trial line does not list GlitchKind::ALL {listed}: {}",
+            trial.what
+        );
+    }
+
     #[test]
     fn an_error_names_what_is_wrong() {
         let said = |s: &str| s.parse::<Monitor>().unwrap_err().to_string();

@@ -14,7 +14,11 @@ pub enum Link {
 
 /// A `--link` that is neither.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown link {} (expected semihosting or rtt)", heuristic::Echo(.0))]
+#[error(
+    "unknown link {} (expected {links})",
+    heuristic::Echo(.0),
+    links = boards::Listed(Link::ALL, " or ")
+)]
 pub struct LinkError(pub String);
 
 impl Link {

@@ -1,4 +1,4 @@
-//! The glitch campaign on the virtual board (`hil-tests run --target hil --probe virtual
+//! The glitch campaign on the virtual board (`hil-tests run --stage hil --probe virtual
 //! --scenario glitches --trials N --seed S`): the unmodified board binary, a simulated
 //! visitor's game from power-on (perfect Short, the cage wired by hand, game 0's ADC noise),
 //! and in each trial one fault, as a lab glitches a board: an instruction skipped, a bit of a
