@@ -14,7 +14,7 @@
 //! - [`faults`]: every single fault at every place of an emulated cage, and with `probe` every
 //!   board fault the virtual board makes at register level, against one reference game.
 //! - [`run`]: scenarios (replayed records, the M=3 tree, random games), games played step by
-//!   step, [`campaign`]s into a report, games an operator guides ([`run::guided`]).
+//!   step, [`play_scenario`]: a scenario's games into a report, games an operator guides ([`run::guided`]).
 //! - [`calibrate`](mod@calibrate): a board's part values fitted from its codes.
 //! - [`report`]: JSON lines as the run goes, resumption, JSON and Markdown summaries, tallies,
 //!   an SVG plot, JUnit.
@@ -54,4 +54,4 @@ pub use report::tally::Tally;
 pub use report::{Existing, Header, Misfit, Report, ReportError, STEPS, Scan};
 pub use run::kind::ScenarioKind;
 pub use run::scenario::Scenario;
-pub use run::{CampaignError, campaign, header};
+pub use run::{PlayError, header, play_scenario};

@@ -71,8 +71,8 @@ pub fn of_error(e: &anyhow::Error) -> ExitCode {
             cause.downcast_ref::<bench::DutError>(),
             Some(bench::DutError::Disagree { .. })
         ) || matches!(
-            cause.downcast_ref::<bench::CampaignError>(),
-            Some(bench::CampaignError::Dut(bench::DutError::Disagree { .. }))
+            cause.downcast_ref::<bench::PlayError>(),
+            Some(bench::PlayError::Dut(bench::DutError::Disagree { .. }))
         )
     });
     if disagreed {

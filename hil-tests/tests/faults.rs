@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use bench::{
     Sil, faults::FaultRun, faults::Trial, faults::Verdict, faults::fault_campaign,
-    faults::kinds::Kind, faults::table::fault_rows,
+    faults::kinds::FaultKind, faults::table::fault_rows,
 };
 use heuristic::{Edge, Model, Node, Position, Side, Size};
 
@@ -31,7 +31,7 @@ fn run(size: Size) -> &'static FaultRun {
     })
 }
 
-fn trials(size: Size, kind: Kind) -> impl Iterator<Item = &'static Trial> {
+fn trials(size: Size, kind: FaultKind) -> impl Iterator<Item = &'static Trial> {
     run(size).trials.iter().filter(move |t| t.kind == kind)
 }
 
@@ -51,10 +51,15 @@ fn every_kind_is_injected_once_at_every_place_of_the_board() {
         assert_eq!(run.trials.len(), run.planned);
         for (kind, row) in fault_rows(&run.trials) {
             let places = match kind {
-                Kind::Open | Kind::TenTimes | Kind::Tenth | Kind::WireLeft => edges,
-                Kind::Swapped => edges * (edges - 1) / 2,
-                Kind::StuckZero | Kind::StuckFull | Kind::StuckMid | Kind::NoPullup => measured,
-                Kind::SeriesShorted => 1,
+                FaultKind::Open | FaultKind::TenTimes | FaultKind::Tenth | FaultKind::WireLeft => {
+                    edges
+                }
+                FaultKind::Swapped => edges * (edges - 1) / 2,
+                FaultKind::StuckZero
+                | FaultKind::StuckFull
+                | FaultKind::StuckMid
+                | FaultKind::NoPullup => measured,
+                FaultKind::SeriesShorted => 1,
             };
             assert_eq!(row.places, places, "M={size} {kind:?}");
             let mut names: Vec<&str> = trials(size, kind).map(|t| t.place.as_str()).collect();
@@ -75,7 +80,7 @@ fn a_wrong_resistor_is_detected_at_the_first_check_where_it_carries_current() {
         // carry nothing, so only the vertical ones can show at the start.
         let start = emulator::exact::solve_model(&Position::new(size, Side::Cut), Model::Ideal);
         let mut late = 0;
-        for kind in [Kind::Open, Kind::TenTimes, Kind::Tenth] {
+        for kind in [FaultKind::Open, FaultKind::TenTimes, FaultKind::Tenth] {
             for t in trials(size, kind) {
                 let edge = Edge::parse(size, &t.place).unwrap();
                 let carries = start.drop(edge).unwrap().to_string() != "0";
@@ -104,7 +109,7 @@ fn a_channel_stuck_at_zero_is_detected_at_the_first_check() {
         // start position cannot be.
         let thresholds = firmware::GameOverThresholds::derive(NUCLEO, size);
         assert_eq!(thresholds.judge(0), Some(Side::Cut));
-        for t in trials(size, Kind::StuckZero) {
+        for t in trials(size, FaultKind::StuckZero) {
             let Verdict::Detected { after, fault } = &t.verdict else {
                 panic!("M={size}: {t:?}");
             };
@@ -129,7 +134,7 @@ fn a_wire_left_in_is_on_the_cage_only_where_the_machine_cut_and_is_seen_at_once(
             .filter(|m| m.side == Side::Cut)
             .map(|m| m.edge.to_string())
             .collect();
-        for t in trials(size, Kind::WireLeft) {
+        for t in trials(size, FaultKind::WireLeft) {
             if cut.contains(&t.place) {
                 assert!(
                     matches!(t.verdict, Verdict::Detected { .. }) && t.latency() == Some(0),
@@ -146,7 +151,7 @@ fn a_wire_left_in_is_on_the_cage_only_where_the_machine_cut_and_is_seen_at_once(
 fn a_swap_is_idle_only_between_edges_the_game_never_played() {
     for size in [Size::M3, Size::M4] {
         let played = played(size);
-        for t in trials(size, Kind::Swapped) {
+        for t in trials(size, FaultKind::Swapped) {
             let (a, b) = t.place.split_once('+').unwrap();
             let touched = [a, b]
                 .iter()
@@ -165,7 +170,7 @@ fn a_wire_moved_onto_a_resistor_is_taken_for_shorts_move() {
         let first_short = record.moves()[1].edge;
         let untouched: Vec<Edge> = size.edges().filter(|e| !played(size).contains(e)).collect();
         let mut moved = 0;
-        for t in trials(size, Kind::Swapped) {
+        for t in trials(size, FaultKind::Swapped) {
             let (a, b) = t.place.split_once('+').unwrap();
             let (a, b) = (Edge::parse(size, a).unwrap(), Edge::parse(size, b).unwrap());
             if (a == first_short && untouched.contains(&b))
@@ -189,7 +194,7 @@ fn a_wire_moved_onto_a_resistor_is_taken_for_shorts_move() {
 #[test]
 fn a_missing_pull_up_is_silent_and_changes_a_move_only_within_a_tie() {
     for size in [Size::M3, Size::M4] {
-        for t in trials(size, Kind::NoPullup) {
+        for t in trials(size, FaultKind::NoPullup) {
             match &t.verdict {
                 Verdict::Silent => {}
                 Verdict::Changed { after, tied, .. } => {
@@ -201,7 +206,7 @@ fn a_missing_pull_up_is_silent_and_changes_a_move_only_within_a_tie() {
         }
     }
     // The known case: without A2's pull-up the M=3 board opens with E1, not A1.
-    let a2 = trials(Size::M3, Kind::NoPullup)
+    let a2 = trials(Size::M3, FaultKind::NoPullup)
         .find(|t| t.place == "A2")
         .unwrap();
     assert!(
@@ -213,7 +218,7 @@ fn a_missing_pull_up_is_silent_and_changes_a_move_only_within_a_tie() {
 #[test]
 fn a_shorted_series_resistor_is_detected_before_the_first_move() {
     for size in [Size::M3, Size::M4] {
-        let t = trials(size, Kind::SeriesShorted).next().unwrap();
+        let t = trials(size, FaultKind::SeriesShorted).next().unwrap();
         assert!(
             matches!(t.verdict, Verdict::Detected { after: 0, .. }),
             "M={size} {t:?}"

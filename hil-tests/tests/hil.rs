@@ -26,7 +26,7 @@ fn campaign(probe: &str) {
     let dir = tempfile::tempdir().unwrap();
     let header = header(&mut hil, profile, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
-    bench::campaign(&mut hil, profile, &scenario, &mut report, &mut |_, _| {
+    bench::play_scenario(&mut hil, profile, &scenario, &mut report, &mut |_, _| {
         std::ops::ControlFlow::Continue(())
     })
     .unwrap();

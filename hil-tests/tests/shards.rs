@@ -78,7 +78,7 @@ fn random_games_merged_from_shards_in_any_order_are_the_one_process_report() {
     let (_tmp, one, split) = dirs();
     let whole = ok(&bench(&RANDOM, &one, &[]));
     let merged = sharded(&RANDOM, &split, &[3, 1, 4, 2]);
-    // The one-process run plays its games through `bench::campaign` and `Report` directly,
+    // The one-process run plays its games through `bench::play_scenario` and `Report` directly,
     // never through the shard code: an independent reference.
     same_folders(&one, &split);
     // The same summary printed, and the games all there (11, dealt over 4 shards).

@@ -3,8 +3,8 @@
 use std::ops::ControlFlow;
 
 use bench::{
-    Class, Dut, DutError, Predictor, Report, Scenario, Sil, campaign, check::Step, decode_reply,
-    dut::Lost, encode_command, header, run::game::play_game, run::scenario::Script,
+    Class, Dut, DutError, Predictor, Report, Scenario, Sil, check::Step, decode_reply, dut::Lost,
+    encode_command, header, play_scenario, run::game::play_game, run::scenario::Script,
 };
 use emulator::emulated::Defect;
 use firmware::protocol::{Command, Reply};
@@ -286,7 +286,7 @@ fn a_probe_lost_mid_run_is_summed_up_as_interrupted_and_the_run_resumes() {
     };
     let header = header(&mut target, NUCLEO, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
-    let error = campaign(&mut target, NUCLEO, &scenario, &mut report, &mut |_, _| {
+    let error = play_scenario(&mut target, NUCLEO, &scenario, &mut report, &mut |_, _| {
         ControlFlow::Continue(())
     })
     .unwrap_err();
@@ -319,7 +319,7 @@ fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
     let mut sil = Sil::new(NUCLEO, Size::M4, None).unwrap();
     let header = header(&mut sil, NUCLEO, &scenario, None).unwrap();
     let mut report = Report::open(dir.path(), header, bench::Existing::Refuse).unwrap();
-    let error = campaign(&mut sil, NUCLEO, &scenario, &mut report, &mut |done, _| {
+    let error = play_scenario(&mut sil, NUCLEO, &scenario, &mut report, &mut |done, _| {
         if done == 2 {
             ControlFlow::Break(())
         } else {
@@ -328,7 +328,7 @@ fn a_run_stopped_between_games_says_how_far_it_got_and_resumes() {
     })
     .unwrap_err();
     assert!(
-        matches!(error, bench::CampaignError::Stopped { games: 2, known: 6 }),
+        matches!(error, bench::PlayError::Stopped { games: 2, known: 6 }),
         "{error}"
     );
     assert_eq!(report.tally().games, 2);

@@ -10,7 +10,7 @@ use std::process::Command;
 use bench::dut::pil::Link;
 use bench::faults::board::BoardVerdict;
 use bench::faults::glitches::GlitchClass;
-use bench::faults::kinds::Kind;
+use bench::faults::kinds::FaultKind;
 use bench::{ScenarioKind, Stage};
 use boards::virtual_board::{BoardFault, End, GlitchKind};
 
@@ -186,7 +186,7 @@ fn lists() -> Vec<List> {
         .into_iter()
         .filter(|w| !fault_classes.contains(w))
         .collect();
-    let fault_kinds = words(Kind::ALL.map(Kind::label));
+    let fault_kinds = words(FaultKind::ALL.map(FaultKind::label));
     let list = |name, table: &Vec<String>, written, ordered| List {
         name,
         table: table.clone(),

@@ -19,7 +19,7 @@ use heuristic::{EdgeState, Position, Record, Side, Size};
 
 use crate::check::{Class, Predictor, Step};
 use crate::dut::{Dut, DutError, Lost};
-use crate::faults::kinds::{DefectTarget, Kind, place};
+use crate::faults::kinds::{DefectTarget, FaultKind, place};
 use crate::run::game::play_game;
 use crate::run::scenario::Script;
 
@@ -86,7 +86,7 @@ pub struct Trial {
     /// The game's M.
     pub size: u8,
     /// Its kind.
-    pub kind: Kind,
+    pub kind: FaultKind,
     /// Where: [`place`].
     pub place: String,
     /// What became of it.
@@ -150,7 +150,7 @@ pub struct FaultRun {
     pub size: u8,
     /// The reference game's record (the intact board's game).
     pub reference: String,
-    /// One per fault, in [`Kind::ALL`] and place order.
+    /// One per fault, in [`FaultKind::ALL`] and place order.
     pub trials: Vec<Trial>,
     /// Faults the campaign has (all of them once it finished).
     pub planned: usize,
@@ -323,10 +323,10 @@ pub(crate) fn reference(
     })
 }
 
-/// The faults of the campaign on `size`: every kind at every place, in [`Kind::ALL`] and
+/// The faults of the campaign on `size`: every kind at every place, in [`FaultKind::ALL`] and
 /// place order.
-pub fn planned_faults(profile: &boards::Profile, size: Size) -> Vec<(Kind, Defect)> {
-    Kind::ALL
+pub fn planned_faults(profile: &boards::Profile, size: Size) -> Vec<(FaultKind, Defect)> {
+    FaultKind::ALL
         .iter()
         .flat_map(|&k| {
             k.faults(size, profile.full_scale_code())
@@ -431,7 +431,7 @@ fn fault_trial(
     size: Size,
     reference: &Reference,
     i: usize,
-    (kind, fault): (Kind, Defect),
+    (kind, fault): (FaultKind, Defect),
 ) -> Result<Trial, FaultCampaignError> {
     let begun = std::time::Instant::now();
     let script = Script::Record(Box::new(reference.record.clone()));

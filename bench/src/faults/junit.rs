@@ -183,12 +183,12 @@ pub fn glitches(
 mod tests {
     use super::*;
     use crate::faults::Trial;
-    use crate::faults::kinds::Kind;
+    use crate::faults::kinds::FaultKind;
 
     fn trial(place: &str, verdict: Verdict) -> Trial {
         Trial {
             size: 3,
-            kind: Kind::Open,
+            kind: FaultKind::Open,
             place: place.into(),
             verdict,
             active_from: Some(0),

@@ -71,7 +71,7 @@ impl<A: DefectTarget, B: DefectTarget> DefectTarget for Lockstep<A, B> {
 
 /// The kinds of fault, each injected at every place it can be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Kind {
+pub enum FaultKind {
     /// [`Defect::Open`], at every edge.
     Open,
     /// [`Defect::TenTimes`], at every edge.
@@ -94,34 +94,34 @@ pub enum Kind {
     SeriesShorted,
 }
 
-impl Kind {
+impl FaultKind {
     /// Every kind, in table order.
-    pub const ALL: [Kind; 10] = [
-        Kind::Open,
-        Kind::TenTimes,
-        Kind::Tenth,
-        Kind::WireLeft,
-        Kind::Swapped,
-        Kind::StuckZero,
-        Kind::StuckFull,
-        Kind::StuckMid,
-        Kind::NoPullup,
-        Kind::SeriesShorted,
+    pub const ALL: [FaultKind; 10] = [
+        FaultKind::Open,
+        FaultKind::TenTimes,
+        FaultKind::Tenth,
+        FaultKind::WireLeft,
+        FaultKind::Swapped,
+        FaultKind::StuckZero,
+        FaultKind::StuckFull,
+        FaultKind::StuckMid,
+        FaultKind::NoPullup,
+        FaultKind::SeriesShorted,
     ];
 
     /// The kind's name in tables.
     pub fn label(self) -> &'static str {
         match self {
-            Kind::Open => "resistor open",
-            Kind::TenTimes => "resistor ×10",
-            Kind::Tenth => "resistor ×0.1",
-            Kind::WireLeft => "wire left in after a cut",
-            Kind::Swapped => "pair of edges swapped",
-            Kind::StuckZero => "ADC channel stuck at 0",
-            Kind::StuckFull => "ADC channel stuck at full scale",
-            Kind::StuckMid => "ADC channel stuck at mid-scale",
-            Kind::NoPullup => "pull-up missing",
-            Kind::SeriesShorted => "series resistor shorted",
+            FaultKind::Open => "resistor open",
+            FaultKind::TenTimes => "resistor ×10",
+            FaultKind::Tenth => "resistor ×0.1",
+            FaultKind::WireLeft => "wire left in after a cut",
+            FaultKind::Swapped => "pair of edges swapped",
+            FaultKind::StuckZero => "ADC channel stuck at 0",
+            FaultKind::StuckFull => "ADC channel stuck at full scale",
+            FaultKind::StuckMid => "ADC channel stuck at mid-scale",
+            FaultKind::NoPullup => "pull-up missing",
+            FaultKind::SeriesShorted => "series resistor shorted",
         }
     }
 
@@ -133,20 +133,20 @@ impl Kind {
         let nodes = size.nodes().filter(|n| *n != heuristic::Node::Top);
         let stuck = |code: u16| nodes.clone().map(|n| Defect::Stuck(n, code)).collect();
         match self {
-            Kind::Open => edges.into_iter().map(Defect::Open).collect(),
-            Kind::TenTimes => edges.into_iter().map(Defect::TenTimes).collect(),
-            Kind::Tenth => edges.into_iter().map(Defect::Tenth).collect(),
-            Kind::WireLeft => edges.into_iter().map(Defect::WireLeft).collect(),
-            Kind::Swapped => edges
+            FaultKind::Open => edges.into_iter().map(Defect::Open).collect(),
+            FaultKind::TenTimes => edges.into_iter().map(Defect::TenTimes).collect(),
+            FaultKind::Tenth => edges.into_iter().map(Defect::Tenth).collect(),
+            FaultKind::WireLeft => edges.into_iter().map(Defect::WireLeft).collect(),
+            FaultKind::Swapped => edges
                 .iter()
                 .enumerate()
                 .flat_map(|(i, &a)| edges[i + 1..].iter().map(move |&b| Defect::Swapped(a, b)))
                 .collect(),
-            Kind::StuckZero => stuck(0),
-            Kind::StuckFull => stuck(full_scale),
-            Kind::StuckMid => stuck(full_scale / 2 + 1),
-            Kind::NoPullup => nodes.map(Defect::NoPullup).collect(),
-            Kind::SeriesShorted => vec![Defect::SeriesShorted],
+            FaultKind::StuckZero => stuck(0),
+            FaultKind::StuckFull => stuck(full_scale),
+            FaultKind::StuckMid => stuck(full_scale / 2 + 1),
+            FaultKind::NoPullup => nodes.map(Defect::NoPullup).collect(),
+            FaultKind::SeriesShorted => vec![Defect::SeriesShorted],
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::faults::kinds::Kind;
+use crate::faults::kinds::FaultKind;
 use crate::faults::{FaultRun, Trial, Verdict};
 
 /// One kind of fault, summed over its places.
@@ -47,9 +47,9 @@ impl FaultRow {
     }
 }
 
-/// The rows of `trials`, one per kind present, in [`Kind::ALL`] order.
-pub fn fault_rows(trials: &[Trial]) -> Vec<(Kind, FaultRow)> {
-    Kind::ALL
+/// The rows of `trials`, one per kind present, in [`FaultKind::ALL`] order.
+pub fn fault_rows(trials: &[Trial]) -> Vec<(FaultKind, FaultRow)> {
+    FaultKind::ALL
         .iter()
         .filter_map(|&kind| {
             let mut row = FaultRow::default();

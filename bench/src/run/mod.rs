@@ -19,7 +19,7 @@ use scenario::{Scenario, Script};
 
 /// Why a campaign stopped.
 #[derive(Debug, thiserror::Error)]
-pub enum CampaignError {
+pub enum PlayError {
     /// The target failed.
     #[error(transparent)]
     Dut(#[from] DutError),
@@ -71,13 +71,13 @@ pub fn header(
 /// shard owns: [`crate::report::Collected`]), writing each step as it comes;
 /// `progress(done, known)` is called after each game, and stops the run by breaking. A tree
 /// grows breadth first from its root branch, one game per branch.
-pub fn campaign(
+pub fn play_scenario(
     target: &mut dyn Dut,
     profile: &'static boards::Profile,
     scenario: &Scenario,
     report: &mut dyn GameSink,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
-) -> Result<(), CampaignError> {
+) -> Result<(), PlayError> {
     let predictor = Predictor::new(profile, scenario.size);
     let mut games: std::collections::VecDeque<Script> = scenario.games.iter().cloned().collect();
     let mut index = 0;
@@ -122,7 +122,7 @@ pub fn campaign(
         index += 1;
         let known = index + games.len();
         if progress(index, known).is_break() && !games.is_empty() {
-            return Err(CampaignError::Stopped {
+            return Err(PlayError::Stopped {
                 games: index,
                 known,
             });
@@ -145,7 +145,7 @@ mod tests {
         let header = header(&mut sil, profile, &scenario, None).unwrap();
         let before = std::time::SystemTime::now();
         let mut report = Report::open(dir.path(), header, Existing::Refuse).unwrap();
-        campaign(&mut sil, profile, &scenario, &mut report, &mut |_, _| {
+        play_scenario(&mut sil, profile, &scenario, &mut report, &mut |_, _| {
             ControlFlow::Continue(())
         })
         .unwrap();

@@ -18,7 +18,7 @@ use crate::dut::{Dut, DutError};
 use crate::report::tally::Tally;
 use crate::report::{Collected, Existing, Header, Report, ReportError};
 use crate::run::scenario::Scenario;
-use crate::run::{CampaignError, campaign, header};
+use crate::run::{PlayError, header, play_scenario};
 use crate::shard::seeds::BoardSeeds;
 use crate::shard::sweep;
 
@@ -55,7 +55,7 @@ impl Boards {
 pub enum GamesError {
     /// A game or the report failed.
     #[error(transparent)]
-    Campaign(#[from] CampaignError),
+    Campaign(#[from] PlayError),
     /// The target did not identify itself.
     #[error(transparent)]
     Dut(#[from] DutError),
@@ -188,7 +188,7 @@ impl Games<'_> {
                 .header(target.as_mut(), *seed)
                 .map_err(GamesError::from)?;
             let mut collected = Collected::new(&owns);
-            let played = campaign(
+            let played = play_scenario(
                 target.as_mut(),
                 self.profile,
                 self.scenario,
@@ -324,7 +324,7 @@ impl Games<'_> {
                 .map_err(GamesError::from)?;
             let mut report = Report::open(&self.boards.dir(dir, *seed), header.clone(), existing)
                 .map_err(GamesError::from)?;
-            let played = campaign(
+            let played = play_scenario(
                 target.as_mut(),
                 self.profile,
                 self.scenario,

@@ -60,10 +60,10 @@ pub fn played(
     board_seed: Option<u64>,
     dir: &Path,
     resume: bool,
-) -> Result<bench::Report, bench::CampaignError> {
+) -> Result<bench::Report, bench::PlayError> {
     let header = bench::header(target, profile, scenario, board_seed)?;
     let mut report = bench::Report::open(dir, header, existing(resume))?;
-    bench::campaign(target, profile, scenario, &mut report, &mut |_, _| {
+    bench::play_scenario(target, profile, scenario, &mut report, &mut |_, _| {
         std::ops::ControlFlow::Continue(())
     })?;
     Ok(report)

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 
 use bench::{
-    CampaignError, Dut, Existing, Report, RunSpec, Scenario, Stage, campaign, config::Opened,
-    header,
+    Dut, Existing, PlayError, Report, RunSpec, Scenario, Stage, config::Opened, header,
+    play_scenario,
 };
 use heuristic::Size;
 use indicatif::HumanCount;
@@ -156,7 +156,7 @@ impl Run {
         }
         stop::on_signals();
         let bar = progress("", "games", scenario.games.len());
-        let played = campaign(
+        let played = play_scenario(
             target,
             profile,
             &scenario,
@@ -170,7 +170,7 @@ impl Run {
         if let Err(stopped) = played {
             // What was finished is summed up, marked INTERRUPTED with why.
             let why = match stopped {
-                CampaignError::Stopped { .. } => format!("{stopped} ({STOP_SIGNALS})"),
+                PlayError::Stopped { .. } => format!("{stopped} ({STOP_SIGNALS})"),
                 _ => stopped.to_string(),
             };
             match report.interrupted(&why) {
@@ -178,7 +178,7 @@ impl Run {
                 Err(e) => eprintln!("error: {e}"),
             }
             // The target answered, and otherwise than SIL: a failure, not a lost run.
-            if let CampaignError::Dut(bench::DutError::Disagree { .. }) = stopped {
+            if let PlayError::Dut(bench::DutError::Disagree { .. }) = stopped {
                 return Ok(Verdict::Failed(format!(
                     "{why}; the games played are in {}",
                     self.out.display()

@@ -17,7 +17,7 @@ use super::probe::Hil;
 use crate::dut::DutError;
 
 /// One kind of GDB stub.
-pub struct Kind {
+pub struct StubKind {
     /// What it is called.
     pub name: &'static str,
     /// Whether the stub behind `gdb` is of this kind: asked on a connection of its own,
@@ -27,18 +27,18 @@ pub struct Kind {
     pub connect: fn(&Address, &'static boards::Profile, &Path) -> Result<Hil, DutError>,
 }
 
-impl std::fmt::Debug for Kind {
+impl std::fmt::Debug for StubKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name)
     }
 }
 
 /// The kinds, tried in order: the virtual board's, QEMU's, then any stub.
-pub const KINDS: &[Kind] = &[virtual_board::KIND, qemu::KIND, plain::KIND];
+pub const KINDS: &[StubKind] = &[virtual_board::KIND, qemu::KIND, plain::KIND];
 
 /// The kind of the stub at `address`: the first row that recognises it, else the last (a
 /// stub that does not answer is left to the connection to name what is wrong).
-pub fn recognise(address: &Address) -> &'static Kind {
+pub fn recognise(address: &Address) -> &'static StubKind {
     let any = &KINDS[KINDS.len() - 1];
     let Ok(mut gdb) = Gdb::connect(address, Quirks::PLAIN) else {
         return any;

@@ -7,13 +7,13 @@ use gdb_probe::probe::GdbTarget;
 use gdb_probe::{Address, Quirks};
 use probe_rs::config::Registry;
 
-use super::Kind;
+use super::StubKind;
 use crate::dut::hil::probe::Hil;
 use crate::dut::retry::Polling;
 use crate::dut::{DutError, Lost};
 
 /// Recognised by elimination: the last row.
-pub const KIND: Kind = Kind {
+pub const KIND: StubKind = StubKind {
     name: "a GDB stub",
     recognised: |_| true,
     connect,

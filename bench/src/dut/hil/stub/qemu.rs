@@ -5,13 +5,13 @@ use std::path::Path;
 
 use gdb_probe::{Address, Gdb, Quirks};
 
-use super::Kind;
+use super::StubKind;
 use crate::dut::DutError;
 use crate::dut::hil::probe::Hil;
 
 /// QEMU's gdbstub: its monitor is QEMU's, whose `help` lists `system_reset` (the reset its
 /// quirks use).
-pub const KIND: Kind = Kind {
+pub const KIND: StubKind = StubKind {
     name: "QEMU's gdbstub",
     recognised: |gdb: &mut Gdb| {
         gdb.monitor_output("help")

@@ -3,11 +3,11 @@
 
 use gdb_probe::Gdb;
 
-use super::Kind;
+use super::StubKind;
 use crate::dut::hil::virtual_board;
 
 /// The virtual board: it answers `monitor window`, which no other stub knows.
-pub const KIND: Kind = Kind {
+pub const KIND: StubKind = StubKind {
     name: "the virtual board's stub",
     recognised: |gdb: &mut Gdb| virtual_board::answers(gdb),
     connect: |address, _profile, elf| virtual_board::connect_served(address, elf),
