@@ -534,7 +534,7 @@ pub fn write(
     out: &Output,
     command: &str,
 ) -> Result<String, super::report::WriteError> {
-    let part = write_part(
+    let part = write_shard(
         set,
         &board,
         plan,
@@ -554,7 +554,7 @@ pub fn write(
 }
 
 /// Shard `shard` of the study [`write`] runs.
-pub fn write_part(
+pub fn write_shard(
     set: &PositionSet,
     board: &Board,
     plan: &Plan,
@@ -833,7 +833,7 @@ impl crate::study::Study for ToleranceStudy {
         _: Option<&Output>,
     ) -> Result<ToleranceShard, crate::study::StudyError> {
         let winner: Winner<'_> = &perfect_winner;
-        Ok(write_part(
+        Ok(write_shard(
             &self.set,
             &self.board.1,
             &self.plan,

@@ -253,7 +253,7 @@ pub struct BoardFaultShard {
 ///
 /// The campaign in one plain loop, no part, no shard, no merge: the independent reference
 /// the merged shards of the campaign are checked against (issue 49). It shares with
-/// [`board_fault_campaign_part`] only the intact board's game and each fault's trial.
+/// [`board_fault_campaign_shard`] only the intact board's game and each fault's trial.
 pub fn board_fault_campaign(
     connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, DutError>,
     profile: &'static Profile,
@@ -283,7 +283,7 @@ pub fn board_fault_campaign(
 /// the intact board's reference game (which every part plays for itself): a fault's trial is
 /// the same whichever others run before it. `progress(done)` is called after each fault and
 /// stops the part by breaking.
-pub fn board_fault_campaign_part(
+pub fn board_fault_campaign_shard(
     connect: &mut dyn FnMut(&[virtual_board::BoardFault]) -> Result<Hil, DutError>,
     profile: &'static Profile,
     size: Size,

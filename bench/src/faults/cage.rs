@@ -358,7 +358,7 @@ pub struct FaultShard {
 ///
 /// The campaign as the bench ran it before shards: one plain loop, no part, no shard, no
 /// merge. It is the independent reference the merged shards of a campaign are checked
-/// against (issue 49), so it shares with [`fault_campaign_part`] only each fault's trial.
+/// against (issue 49), so it shares with [`fault_campaign_shard`] only each fault's trial.
 pub fn fault_campaign(
     target: &mut dyn DefectTarget,
     profile: &'static boards::Profile,
@@ -391,7 +391,7 @@ pub fn fault_campaign(
 /// intact board's reference game: each on the board repaired first, played as game
 /// `index + 1`, so a fault's trial is the same whichever others run before it.
 /// `progress(done)` is called after each fault and stops the part by breaking.
-pub fn fault_campaign_part(
+pub fn fault_campaign_shard(
     target: &mut dyn DefectTarget,
     profile: &'static boards::Profile,
     size: Size,

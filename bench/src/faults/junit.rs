@@ -273,7 +273,7 @@ mod tests {
         let size = heuristic::Size::M3;
         let mut sil = crate::dut::sil::Sil::new(profile, size, None).unwrap();
         let part =
-            crate::faults::fault_campaign_part(&mut sil, profile, size, &|i| i < 3, &mut |_| {
+            crate::faults::fault_campaign_shard(&mut sil, profile, size, &|i| i < 3, &mut |_| {
                 std::ops::ControlFlow::Continue(())
             })
             .unwrap();

@@ -15,6 +15,6 @@ pub mod kinds;
 pub mod table;
 
 pub use cage::{
-    FaultCampaignError, FaultRun, FaultShard, Trial, Verdict, fault_campaign, fault_campaign_part,
+    FaultCampaignError, FaultRun, FaultShard, Trial, Verdict, fault_campaign, fault_campaign_shard,
     planned_faults,
 };

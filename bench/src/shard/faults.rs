@@ -16,7 +16,7 @@ use shards::ShardId;
 use crate::faults::kinds::DefectTarget;
 use crate::faults::table::write_fault_report;
 use crate::faults::{
-    FaultCampaignError, FaultRun, FaultShard, fault_campaign_part, planned_faults,
+    FaultCampaignError, FaultRun, FaultShard, fault_campaign_shard, planned_faults,
 };
 
 /// Why a fault campaign's shard could not be run or merged.
@@ -108,7 +108,7 @@ impl CageFaults {
             }
             let mut target = connect(size)?;
             let part =
-                fault_campaign_part(target.as_mut(), self.profile, size, &owns, &mut |done| {
+                fault_campaign_shard(target.as_mut(), self.profile, size, &owns, &mut |done| {
                     progress(size, done, owned)
                 })
                 .map_err(FaultShardError::from)?;
@@ -267,7 +267,7 @@ impl BoardFaults {
     {
         let owns = |k: usize| id.owns(k as u64);
         let owned = (0..self.faults.len()).filter(|&k| owns(k)).count();
-        let part = crate::faults::board::board_fault_campaign_part(
+        let part = crate::faults::board::board_fault_campaign_shard(
             connect,
             self.profile,
             self.size,

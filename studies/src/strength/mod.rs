@@ -27,7 +27,7 @@ mod output;
 mod search;
 
 pub use families::{erdos_renyi, grid, planar};
-pub use output::{report, write, write_part, write_report};
+pub use output::{report, write, write_report, write_shard};
 pub use search::{Heuristic, Outcome, keeps_win};
 
 use super::Control;
@@ -502,7 +502,7 @@ impl crate::study::Study for StrengthStudy {
         rows: Option<&Output>,
     ) -> Result<StrengthShard, crate::study::StudyError> {
         let mut csv = rows.map(|out| out.csv("heuristic.csv")).transpose()?;
-        Ok(write_part(
+        Ok(write_shard(
             &self.plan,
             &ideal_heuristic,
             control,

@@ -213,13 +213,13 @@ pub fn write(
     out: &Output,
 ) -> Result<String, StrengthError> {
     let mut csv = out.csv("heuristic.csv").map_err(WriteError::from)?;
-    let part = write_part(plan, heuristic, control, ShardId::WHOLE, Some(&mut csv))?;
+    let part = write_shard(plan, heuristic, control, ShardId::WHOLE, Some(&mut csv))?;
     write_report(plan, (name, command), vec![part], out, true)
 }
 
 /// Shard `shard` of the study [`write`] runs; `csv` (the one-process run's) gets each
 /// family's rows as the family finishes, so a killed run keeps them.
-pub fn write_part(
+pub fn write_shard(
     plan: &Plan,
     heuristic: Heuristic<'_>,
     control: &Control<'_>,
