@@ -25,7 +25,7 @@ out=target/bench/hardening
 mkdir -p "$out"
 fw=target/thumbv7em-none-eabihf/fw
 campaign() { # name elf args...
-    target/debug/hil-tests run --target hil --probe virtual --scenario glitches \
+    target/debug/hil-tests run --stage hil --probe virtual --scenario glitches \
         --elf "$2" --out "$out/$1" --force --fail-on none "${@:3}" >/dev/null
 }
 # The two builds of each campaign run side by side, one a core.
