@@ -859,6 +859,27 @@ fn slurm_walks_a_ply_array_after_another_then_merges() {
         text.contains("shard 1/2 done shard 2/2 failed (task 105_2 ran out of memory"),
         "{text}"
     );
+    // While a task of the earlier chain is still queued, a second chain is refused: it
+    // would run that shard twice.
+    let squeue = bin.join("squeue");
+    std::fs::write(&squeue, "#!/bin/sh\necho '105|2|PD'\n").unwrap();
+    let out = birdcage_with_path(bin.to_str().unwrap(), &submit);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: jobs of an earlier submission are still queued or running (105_2): wait for them to end, or cancel them (scancel 105), then submit again\n"
+    );
+    std::fs::write(&squeue, "#!/bin/sh\nexit 0\n").unwrap();
+    // A dry run writes the scripts and submits nothing.
+    let dry = walk(&dir, &["--slurm", "--shards", "2", "--dry-run"]);
+    let dry: Vec<&str> = dry.iter().map(String::as_str).collect();
+    let out = birdcage_with_path(bin.to_str().unwrap(), &dry);
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("dry run: nothing submitted")
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 15);
     std::fs::write(&ran, "").unwrap();
     // Resubmitted: ply 5's shard 2 alone, then every shard of plies 6 to 13, then the merge.
     let out = birdcage_with_path(bin.to_str().unwrap(), &submit);
