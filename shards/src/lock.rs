@@ -194,12 +194,28 @@ fn read_holder(path: &Path) -> Option<String> {
     (!text.is_empty()).then(|| text.chars().take(300).collect())
 }
 
-/// The holders of the shard locks in `dir` that are held now (the tasks of a running array).
+/// The holders of the shard locks in `dir` that are held now (the tasks of a running array),
+/// and in its subfolders one level down (a job whose shards live there: [`lock_shard_in`]).
 fn shard_holders(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
     let mut held = Vec::new();
+    holders_in(dir, &mut held);
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            // A folder, never a link to one: the lock files of another tree are not ours.
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                holders_in(&entry.path(), &mut held);
+            }
+        }
+    }
+    held.sort();
+    held
+}
+
+/// The holders of the shard locks held now in `dir` itself, added to `held`.
+fn holders_in(dir: &Path, held: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if !(name.starts_with('.') && name.ends_with(".lock") && name != FOLDER_LOCK) {
@@ -212,8 +228,6 @@ fn shard_holders(dir: &Path) -> Vec<String> {
             held.push(read_holder(&entry.path()).unwrap_or_else(|| name.clone()));
         }
     }
-    held.sort();
-    held
 }
 
 fn busy(dir: &Path, holders: Vec<String>) -> LockError {

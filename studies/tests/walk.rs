@@ -383,7 +383,11 @@ fn the_walk_takes_the_folders_lock() {
             "{e}"
         );
         let e = run(&walk_options, &Mode::Whole).unwrap_err();
-        assert!(e.contains("is in use by"), "{e}");
+        assert!(
+            e.starts_with(&format!("{} is in use by pid ", dir.display()))
+                && e.ends_with(": ply 0 shard 1/2; wait for it to end, or use another folder"),
+            "{e}"
+        );
         // The other shard of the ply runs beside it.
         let two = ShardId::new(2, 2).unwrap();
         run(&shard_options, &Mode::Shard(two)).unwrap();
