@@ -722,3 +722,190 @@ fn a_profile_file_edited_between_shards_refuses_the_merge() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fake sbatch that runs what it is given at once, in order (each array's tasks one after
+/// another, `SLURM_ARRAY_TASK_ID` set; a merge script as it is), their output into `ran`,
+/// logs its arguments into `log` and answers job ids 100, 101, …; a task whose
+/// task named in `skip` (`PLY/K`: task K of the array whose script is in folder `ply-PLY`)
+/// is not run the first time, as if cancelled before it started.
+fn running_sbatch(log: &Path, ran: &Path, skip: &str) -> String {
+    format!(
+        r#"echo "$*" >> '{log}'
+for script; do :; done
+n=$(cat '{log}.n' 2>/dev/null || echo 100); echo $((n + 1)) > '{log}.n'
+list=$(sed -n 's/^#SBATCH --array=\([0-9,-]*\).*/\1/p' "$script")
+if [ -z "$list" ]; then sh "$script" >> '{ran}' 2>&1 || echo "merge failed" >> '{ran}'; fi
+ply=$(basename "$(dirname "$script")" | sed -n 's/^ply-0*\([0-9]\)/\1/p')
+for r in $(echo "$list" | tr ',' ' '); do
+  case $r in *-*) a=${{r%-*}}; b=${{r#*-}} ;; *) a=$r; b=$r ;; esac
+  for k in $(seq "$a" "$b"); do
+    case " {skip} " in *" $ply/$k "*)
+      if [ ! -e '{log}.skipped' ]; then touch '{log}.skipped'; continue; fi ;;
+    esac
+    SLURM_ARRAY_TASK_ID=$k sh "$script" >> '{ran}' 2>&1 || echo "task ${{n}}_$k failed" >> '{ran}'
+  done
+done
+echo "$n""#,
+        log = log.display(),
+        ran = ran.display(),
+    )
+}
+
+/// Issue 64: `--slurm` under `--ply-walk P` submits a job array of P tasks per ply, from the
+/// ply in hand to the last an M=3 game can reach (its 13 edges: plies 0 to 13), each after
+/// the one before it (`afterok`, killed with it), then the merge after the last. Run by a
+/// fake sbatch that runs each script as it is submitted, the walk's report equals the
+/// one-process walk's file for file. A task that never ran stops the walk at its ply:
+/// `--status` names the ply, the shard and why its task left (from scontrol); the same
+/// `--slurm` command then resubmits that shard alone and the plies after it.
+#[test]
+fn slurm_walks_a_ply_array_after_another_then_merges() {
+    let dir = scratch("slurm-walk");
+    let one = scratch("slurm-walk-one");
+    let fake = scratch("slurm-walk-fake");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::create_dir_all(&fake).unwrap();
+    let (log, ran) = (fake.join("sbatch.log"), fake.join("ran.log"));
+    let walk = |out: &Path, extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = ["study", "quantisation", "--size", "3", "--ply-walk", "2"]
+            .map(String::from)
+            .to_vec();
+        args.extend(["--out".to_string(), out.display().to_string()]);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    ok(&walk(&one, &[])
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>());
+    // Task 2 of ply 5's array never runs (cancelled while queued); scontrol says so.
+    let bin = fake_slurm("slurm-walk-bin", &running_sbatch(&log, &ran, "5/2"));
+    let scontrol = bin.join("scontrol");
+    std::fs::write(
+        &scontrol,
+        "#!/bin/sh\ncase \"$*\" in *105*) echo 'JobId=120 ArrayJobId=105 ArrayTaskId=2 JobName=findings JobState=OUT_OF_MEMORY Reason=OutOfMemory Dependency=(null) ExitCode=0:125' ;; esac\n",
+    )
+    .unwrap();
+    let submit = walk(&dir, &["--slurm", "--shards", "2", "--mem", "300M"]);
+    let submit: Vec<&str> = submit.iter().map(String::as_str).collect();
+    let out = birdcage_with_path(bin.to_str().unwrap(), &submit);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("plies 0 to 13 (the last an M=3 game can reach"),
+        "{text}"
+    );
+    assert!(
+        text.contains("submitted 14 array jobs (100 to 113), each after the one before it (afterok), and merge job 114 after the last"),
+        "{text}"
+    );
+    let calls = std::fs::read_to_string(&log).unwrap();
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(calls.len(), 15, "{calls:?}");
+    let d = dir.display();
+    assert_eq!(
+        calls[0],
+        format!("--parsable {d}/ply-00/findings.slurm-array.sh")
+    );
+    for (ply, call) in calls.iter().enumerate().take(14).skip(1) {
+        assert_eq!(
+            *call,
+            format!(
+                "--parsable --dependency=afterok:{} --kill-on-invalid-dep=yes {d}/ply-{ply:02}/findings.slurm-array.sh",
+                99 + ply
+            )
+        );
+    }
+    assert_eq!(
+        calls[14],
+        format!(
+            "--parsable --dependency=afterok:113 --kill-on-invalid-dep=yes {d}/quantisation-walk.slurm-merge.sh"
+        )
+    );
+    let script = std::fs::read_to_string(dir.join("ply-07/findings.slurm-array.sh")).unwrap();
+    for line in [
+        "#SBATCH --array=1-2\n".to_string(),
+        "#SBATCH --mem=300M\n".to_string(),
+        format!("#SBATCH --output={d}/ply-07/findings.slurm-%A_%a.out\n"),
+        format!(
+            "exec {BIN} study quantisation --size 3 --seed 1 --out {d} --ply-walk 2 --ply 7 --shard \"${{SLURM_ARRAY_TASK_ID}}/2\"\n"
+        ),
+    ] {
+        assert!(script.contains(&line), "{line} not in\n{script}");
+    }
+    let merge = std::fs::read_to_string(dir.join("quantisation-walk.slurm-merge.sh")).unwrap();
+    assert!(
+        merge.contains(&format!(
+            "exec {BIN} study quantisation --size 3 --seed 1 --out {d} --ply-walk 2 --merge\n"
+        )),
+        "{merge}"
+    );
+    // Ply 5's task 2 never ran: the plies after it and the merge had nothing to read.
+    assert!(!dir.join("summary.md").exists());
+    let status = walk(&dir, &["--status"]);
+    let status: Vec<&str> = status.iter().map(String::as_str).collect();
+    let out = birdcage_with_path(bin.to_str().unwrap(), &status);
+    assert_eq!(out.status.code(), Some(3));
+    let text = words(&String::from_utf8(out.stdout).unwrap());
+    assert!(
+        text.starts_with("plies 0 to 4 finished; ply 5: 1 of 2 shards not done: 2/2"),
+        "{text}"
+    );
+    assert!(
+        text.contains("shard 1/2 done shard 2/2 failed (task 105_2 ran out of memory"),
+        "{text}"
+    );
+    // While a task of the earlier chain is still queued, a second chain is refused: it
+    // would run that shard twice.
+    let squeue = bin.join("squeue");
+    std::fs::write(&squeue, "#!/bin/sh\necho '105|2|PD'\n").unwrap();
+    let out = birdcage_with_path(bin.to_str().unwrap(), &submit);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "error: jobs of an earlier submission are still queued or running (105_2): wait for them to end, or cancel them (scancel 105), then submit again\n"
+    );
+    std::fs::write(&squeue, "#!/bin/sh\nexit 0\n").unwrap();
+    // A dry run writes the scripts and submits nothing.
+    let dry = walk(&dir, &["--slurm", "--shards", "2", "--dry-run"]);
+    let dry: Vec<&str> = dry.iter().map(String::as_str).collect();
+    let out = birdcage_with_path(bin.to_str().unwrap(), &dry);
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("dry run: nothing submitted")
+    );
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 15);
+    std::fs::write(&ran, "").unwrap();
+    // Resubmitted: ply 5's shard 2 alone, then every shard of plies 6 to 13, then the merge.
+    let out = birdcage_with_path(bin.to_str().unwrap(), &submit);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    assert!(text.starts_with("plies 5 to 13"), "{text}");
+    let script = std::fs::read_to_string(dir.join("ply-05/findings.slurm-array.sh")).unwrap();
+    assert!(script.contains("#SBATCH --array=2\n"), "{script}");
+    let ran_log = std::fs::read_to_string(&ran).unwrap();
+    assert!(!ran_log.contains("failed"), "{ran_log}");
+    assert_eq!(same_report(&one, &dir), 8);
+    // Every finished ply's inputs are gone but the last's; every findings file is kept.
+    for ply in 0..=13 {
+        let names: Vec<String> = std::fs::read_dir(dir.join(format!("ply-{ply:02}")))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let parts = names.iter().filter(|n| n.starts_with("part")).count();
+        let findings = names
+            .iter()
+            .filter(|n| n.starts_with("findings.") && n.ends_with(".shard"))
+            .count();
+        assert_eq!(findings, 2, "ply {ply}: {names:?}");
+        assert_eq!(parts, if ply >= 12 { 4 } else { 0 }, "ply {ply}: {names:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&one);
+    let _ = std::fs::remove_dir_all(&fake);
+}

@@ -192,17 +192,9 @@ where
     }
 }
 
-/// Submissions into one folder one at a time (two at once would both submit the same
-/// shards): an exclusive lock of its own, apart from the folder's, which running tasks share.
-fn slurm_lock(dir: &Path, job: &Job) -> Result<crate::lock::Held, ModelError> {
-    let path = dir.join(format!(".{}.slurm.lock", job.name));
-    crate::lock::acquire(&path, true)?.ok_or_else(|| {
-        LockError::Busy {
-            dir: dir.to_path_buf(),
-            holder: "another --slurm submission".into(),
-        }
-        .into()
-    })
+/// Submissions into one folder one at a time ([`crate::lock_submission`]).
+fn slurm_lock(dir: &Path, job: &Job) -> Result<crate::Lock, ModelError> {
+    Ok(crate::lock_submission(dir, &job.name)?)
 }
 
 /// The header of every shard file of `job.name` in `dir`, with its file.

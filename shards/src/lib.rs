@@ -44,6 +44,9 @@ pub use file::{
     write_shard,
 };
 pub use id::{MAX_SHARDS, ShardId, ShardIdError};
-pub use lock::{FOLDER_LOCK, Lock, LockError, lock_folder, lock_shard, shard_running};
+pub use lock::{
+    FOLDER_LOCK, Lock, LockError, lock_folder, lock_shard, lock_shard_in, lock_submission,
+    shard_running,
+};
 pub use safe::FileError;
 pub use spec::{Job, sha256_hex, shell_quote};

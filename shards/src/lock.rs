@@ -194,12 +194,28 @@ fn read_holder(path: &Path) -> Option<String> {
     (!text.is_empty()).then(|| text.chars().take(300).collect())
 }
 
-/// The holders of the shard locks in `dir` that are held now (the tasks of a running array).
+/// The holders of the shard locks in `dir` that are held now (the tasks of a running array),
+/// and in its subfolders one level down (a job whose shards live there: [`lock_shard_in`]).
 fn shard_holders(dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
     let mut held = Vec::new();
+    holders_in(dir, &mut held);
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries.flatten() {
+            // A folder, never a link to one: the lock files of another tree are not ours.
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                holders_in(&entry.path(), &mut held);
+            }
+        }
+    }
+    held.sort();
+    held
+}
+
+/// The holders of the shard locks held now in `dir` itself, added to `held`.
+fn holders_in(dir: &Path, held: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if !(name.starts_with('.') && name.ends_with(".lock") && name != FOLDER_LOCK) {
@@ -212,8 +228,6 @@ fn shard_holders(dir: &Path) -> Vec<String> {
             held.push(read_holder(&entry.path()).unwrap_or_else(|| name.clone()));
         }
     }
-    held.sort();
-    held
 }
 
 fn busy(dir: &Path, holders: Vec<String>) -> LockError {
@@ -253,9 +267,26 @@ pub fn lock_folder(dir: &Path, what: &str) -> Result<Lock, LockError> {
 /// Locks `dir` for running shard `id` of `job`: the folder shared with the other tasks, the
 /// shard alone.
 pub fn lock_shard(dir: &Path, job: &Job, id: ShardId, what: &str) -> Result<Lock, LockError> {
-    let folder_path = dir.join(FOLDER_LOCK);
-    let Some(folder) = acquire(&folder_path, false)? else {
-        return Err(busy(dir, read_holder(&folder_path).into_iter().collect()));
+    lock_shard_in(dir, dir, job, id, what)
+}
+
+/// [`lock_shard`] for a job whose shards live in a subfolder `dir` of the folder `folder`
+/// (a ply of the quantisation study's walk, `DIR/ply-KK`): `folder`'s lock shared, so a
+/// run of the whole folder is refused while the shard runs, and the shard's lock in `dir`
+/// alone, where [`shard_running`] and a status look for it.
+pub fn lock_shard_in(
+    folder: &Path,
+    dir: &Path,
+    job: &Job,
+    id: ShardId,
+    what: &str,
+) -> Result<Lock, LockError> {
+    let folder_path = folder.join(FOLDER_LOCK);
+    let Some(shared) = acquire(&folder_path, false)? else {
+        return Err(busy(
+            folder,
+            read_holder(&folder_path).into_iter().collect(),
+        ));
     };
     let path = shard_lock_path(dir, job, id);
     let Some(mut shard) = acquire(&path, true)? else {
@@ -264,7 +295,22 @@ pub fn lock_shard(dir: &Path, job: &Job, id: ShardId, what: &str) -> Result<Lock
     sign(&mut shard, what)?;
     Ok(Lock {
         _shard: Some(shard),
-        _folder: folder,
+        _folder: shared,
+    })
+}
+
+/// Locks `dir` for one submission of job `name` to Slurm (two at once would both submit the
+/// same shards): an exclusive lock of its own, `DIR/.NAME.slurm.lock`, apart from the
+/// folder's, which the running tasks share.
+pub fn lock_submission(dir: &Path, name: &str) -> Result<Lock, LockError> {
+    let path = dir.join(format!(".{name}.slurm.lock"));
+    let held = acquire(&path, true)?.ok_or_else(|| LockError::Busy {
+        dir: dir.to_path_buf(),
+        holder: "another --slurm submission".into(),
+    })?;
+    Ok(Lock {
+        _shard: None,
+        _folder: held,
     })
 }
 

@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 use crate::safe::{FileError, write_file};
 use crate::{Job, ShardError, ShardId, survey};
 
+mod chain;
 mod left;
+pub use chain::{ChainSubmission, Link, submit_chain};
 pub use left::{Left, Source};
 
 /// How each task is sized on the cluster. The defaults are measured on this project's
@@ -158,6 +160,17 @@ pub enum SlurmError {
         value: String,
         /// The forms it may take.
         expected: &'static str,
+    },
+    /// Jobs of an earlier submission of a chain still in the queue: a second chain beside
+    /// them would run the same shards twice.
+    #[error(
+        "jobs of an earlier submission are still queued or running ({jobs}): wait for them to end, or cancel them (scancel {cancel}), then submit again"
+    )]
+    StillQueued {
+        /// The tasks, `ARRAY_K`, a few of them.
+        jobs: String,
+        /// Their arrays' ids, for scancel.
+        cancel: String,
     },
     /// A path Slurm's `#SBATCH` lines cannot carry.
     #[error("{}: a folder for --slurm must have no spaces, quotes or newlines in its path", .0.display())]
@@ -711,13 +724,7 @@ pub fn submit(
     dry_run: bool,
 ) -> Result<Submission, SlurmError> {
     options.check()?;
-    let text = dir.to_string_lossy();
-    if text
-        .chars()
-        .any(|c| c.is_whitespace() || "'\"\\$`".contains(c))
-    {
-        return Err(SlurmError::Path(dir.to_path_buf()));
-    }
+    check_path(dir)?;
     let survey = survey(dir, job, count)?;
     // Copies and other jobs' shards would refuse the merge however often it runs.
     if let Some(e) = survey
@@ -824,6 +831,18 @@ pub fn submit(
     submission.array = array;
     submission.merge = Some(merge);
     Ok(submission)
+}
+
+/// Refuses a folder whose path `#SBATCH` lines cannot carry.
+fn check_path(dir: &Path) -> Result<(), SlurmError> {
+    let text = dir.to_string_lossy();
+    if text
+        .chars()
+        .any(|c| c.is_whitespace() || "'\"\\$`".contains(c))
+    {
+        return Err(SlurmError::Path(dir.to_path_buf()));
+    }
+    Ok(())
 }
 
 /// The merge's `--dependency`: the new array, and of earlier arrays only the tasks still

@@ -157,8 +157,10 @@ pub struct CageOptions {
     /// The quantisation study of the tree walked a ply at a time in P partitions on disk
     /// (every decision read once, no process holding more than a partition of a ply): with
     /// --out alone the whole walk and its report, resuming from the last finished ply; with
-    /// --ply K --shard I/P one shard; --status, --merge. Not in the spec: the walk's files
-    /// carry P themselves.
+    /// --ply K --shard I/P one shard; --status, --merge; --slurm --shards P a job array per
+    /// ply, each after the one before it, then the merge. A finished ply's input files are
+    /// removed once the next ply is finished (the findings stay). Not in the spec: the walk's
+    /// files carry P themselves.
     #[serde(skip)]
     #[cfg_attr(feature = "clap", arg(long, value_name = "P", allow_negative_numbers = true,
           value_parser = shards::whole::<u32>(1, u64::from(shards::MAX_SHARDS)),

@@ -29,6 +29,14 @@ pub enum WalkError {
         #[from]
         error: shards::FileError,
     },
+    /// A finished ply's file that could not be removed.
+    #[error("removing {}: {source}", .path.display())]
+    Remove {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The converters do not make a study (ADC bits out of range).
     #[error(transparent)]
     Board(#[from] boards::ProfileError),

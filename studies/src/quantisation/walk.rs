@@ -194,6 +194,11 @@ impl<'a> Walk<'a> {
                 m: self.size.get(),
             });
         }
+        // Ply k-2's files of this partition: read by no shard once ply k-1 is finished
+        // (a rerun of ply k-1's shard, which a damaged file of ply k names, reads ply k-1's).
+        if ply >= 2 && self.finished(ply - 1) {
+            self.remove_partition(ply - 2, id.index - 1)?;
+        }
         let entries = self.positions(ply, id)?;
         let edges: Vec<Edge> = self.size.edges().collect();
         let mut findings = Vec::new();
@@ -301,6 +306,30 @@ impl<'a> Walk<'a> {
         Ok((positions, decisions))
     }
 
+    /// Whether every shard of ply `ply` has stored its findings (by the files' names).
+    fn finished(&self, ply: u32) -> bool {
+        let dir = self.ply_dir(ply);
+        let job = self.findings_job(ply);
+        ShardId::all(self.parts).all(|id| shards::shard_path(&dir, &job, id).is_file())
+    }
+
+    /// Removes partition `part`'s files of ply `ply` (one from each shard of ply `ply - 1`),
+    /// those there are: the positions a finished ply read, which neither a resumption nor
+    /// `--status` nor `--merge` reads again (the findings stay).
+    fn remove_partition(&self, ply: u32, part: u32) -> Result<(), WalkError> {
+        let dir = self.ply_dir(ply);
+        let job = self.part_job(ply, part);
+        for maker in ShardId::all(self.parts) {
+            let path = shards::shard_path(&dir, &job, maker);
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(source) => return Err(WalkError::Remove { path, source }),
+            }
+        }
+        Ok(())
+    }
+
     /// The last ply of the walk: the edges' count (no game is longer); the plies past the
     /// tree's end are empty, and cost a few empty files each.
     pub fn last_ply(&self) -> u32 {
@@ -338,6 +367,13 @@ impl<'a> Walk<'a> {
         loop {
             let status = self.status()?;
             if status.complete {
+                // The last ply but one's files, which no shard of a later ply removed (the
+                // last ply's stay: the positions of the walk's end, empty past the tree's).
+                if let Some(ply) = self.last_ply().checked_sub(1) {
+                    for part in 0..self.parts {
+                        self.remove_partition(ply, part)?;
+                    }
+                }
                 return Ok(status);
             }
             for id in status.not_done {
