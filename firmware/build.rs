@@ -22,6 +22,7 @@ fn main() {
     for (bin, map) in MAPS {
         // One folder per binary, so that cortex-m-rt's `INCLUDE memory.x` finds only its own.
         let dir = out.join(bin);
+        #[allow(clippy::disallowed_methods)] // cargo's own OUT_DIR, no shared folder (clippy.toml)
         fs::create_dir_all(&dir).expect("create a memory map folder in OUT_DIR");
         fs::copy(map, dir.join("memory.x")).expect("copy a memory map to OUT_DIR");
         // `-L` and the folder as two arguments: flip-link (the linker wrapper) reads only
