@@ -18,7 +18,7 @@
 //! - [`create_file`]: a file written as it goes, made new under a temporary name and renamed
 //!   at once;
 //! - [`create_dir_all`]: a folder and its missing parents, something else at its name refused
-//!   by name.
+//!   by name; [`create_dir`]: a new folder, refused if anything (a link) is at its name.
 //!
 //! It is the workspace's one writer: `clippy.toml` forbids `std::fs::write`, `File::create`,
 //! `OpenOptions::open`, `create_dir` and `create_dir_all` everywhere else (`disallowed_methods`;
@@ -245,6 +245,15 @@ pub fn create_dir_all(path: &Path) -> Result<(), FileError> {
         },
         _ => write_error(path.to_path_buf(), e),
     })
+}
+
+/// Makes the new folder `path`, its parent already there: refused if anything is at its
+/// name, a link included (`mkdir` never follows one), so a folder of a guessable name in a
+/// shared place (`/tmp/NAME-PID`) is this process's own or an error.
+pub fn create_dir(path: &Path) -> Result<(), FileError> {
+    #[allow(clippy::disallowed_methods)] // the one writer's own folder maker
+    let made = fs::create_dir(path);
+    made.map_err(|e| write_error(path.to_path_buf(), e))
 }
 
 /// `Ok` if [`write_file`] may replace `path`: a regular file there, or nothing. A file
@@ -491,5 +500,12 @@ mod tests {
             })
         ));
         assert!(!dir.path().join("nowhere").exists());
+        let e = create_dir(&dangling).unwrap_err();
+        assert!(
+            matches!(&e, FileError::Write { source, .. } if source.kind() == io::ErrorKind::AlreadyExists),
+            "{e:?}"
+        );
+        create_dir(&dir.path().join("new")).unwrap();
+        assert!(create_dir(&dir.path().join("new")).is_err());
     }
 }
