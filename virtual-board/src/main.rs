@@ -48,6 +48,8 @@
 //! 5 the CPU stopped, 6 a game (`play`, `visit`) ended without a verdict (what to check is on stderr),
 //! 101 the firmware panicked.
 
+#![cfg_attr(test, allow(clippy::disallowed_methods))] // tests write their fixtures freely (clippy.toml)
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -599,7 +601,7 @@ fn budget(args: &BoardArgs, baseline: &Path, write: bool) -> anyhow::Result<Exit
             .map(|s| format!(" --seed {s}"))
             .unwrap_or_default();
         let scenario = format!("a simulated visitor's game (virtual-board visit{seed})");
-        std::fs::write(baseline, run.render(&scenario))
+        shards::safe::write_file(baseline, run.render(&scenario).as_bytes())
             .with_context(|| format!("writing {}", baseline.display()))?;
         println!(
             "wrote {} ({} functions)",
