@@ -2,6 +2,8 @@
 //! board binary (and its study build without the self-check), `qemu/memory.x` (QEMU's mps2-an386) for the QEMU one. The library and host
 //! builds do not link against either.
 
+#![allow(clippy::disallowed_methods)] // a build script writes only into cargo's own OUT_DIR (clippy.toml)
+
 use std::{env, fs, path::PathBuf};
 
 /// (binary, memory map in this crate)
@@ -22,7 +24,6 @@ fn main() {
     for (bin, map) in MAPS {
         // One folder per binary, so that cortex-m-rt's `INCLUDE memory.x` finds only its own.
         let dir = out.join(bin);
-        #[allow(clippy::disallowed_methods)] // cargo's own OUT_DIR, no shared folder (clippy.toml)
         fs::create_dir_all(&dir).expect("create a memory map folder in OUT_DIR");
         fs::copy(map, dir.join("memory.x")).expect("copy a memory map to OUT_DIR");
         // `-L` and the folder as two arguments: flip-link (the linker wrapper) reads only
