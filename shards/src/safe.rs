@@ -21,8 +21,8 @@
 //!   by name; [`create_dir`]: a new folder, refused if anything (a link) is at its name.
 //!
 //! It is the workspace's one writer: `clippy.toml` forbids `std::fs::write`, `File::create`,
-//! `OpenOptions::open`, `create_dir` and `create_dir_all` everywhere else (`disallowed_methods`;
-//! CI's clippy runs with `-D warnings`), and the few sites that must open a file themselves (a
+//! `OpenOptions::open`, `fs::copy`, `create_dir`, `create_dir_all` and `DirBuilder::create`
+//! everywhere else (`disallowed_methods`; CI's clippy runs with `-D warnings`), and the few sites that must open a file themselves (a
 //! shared memory window, a private folder of mode 0700, a build script's `OUT_DIR`) say why in
 //! an `#[allow]` of their own.
 
