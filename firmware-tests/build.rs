@@ -2,6 +2,8 @@
 //! source) and embedded-test's linker script, which keeps its `.embedded_test` section. The
 //! host build links nothing of it.
 
+#![allow(clippy::disallowed_methods)] // a build script writes only into cargo's own OUT_DIR (clippy.toml)
+
 use std::{env, fs, path::PathBuf};
 
 const MEMORY: &str = "../firmware/memory.x";

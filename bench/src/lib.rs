@@ -28,6 +28,8 @@
 //! The items other crates use are also re-exported here, the bench's vocabulary; every other
 //! item is reached by its module's path (`bench::faults::table::fault_csv`).
 
+#![cfg_attr(test, allow(clippy::disallowed_methods))] // tests write their fixtures freely (clippy.toml)
+
 pub mod calibrate;
 pub mod check;
 pub mod config;

@@ -1,5 +1,7 @@
 //! `birdcage analyze|next --board|--adc-bits` and `birdcage export` as users see them.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use serde_json::Value;

@@ -1,6 +1,8 @@
 //! Graph files at the command line: `graph`, `solve --graph`, `play --graph`, the errors a
 //! user sees in a bad file, and the cage drawn as Gale's game (`play --view gale`).
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use heuristic::Size;

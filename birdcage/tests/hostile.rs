@@ -2,6 +2,8 @@
 //! already holds a report. Every case is one line on stderr and exit 2, never a panic, a hang
 //! or an allocation failure.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use std::process::{Command, Output, Stdio};

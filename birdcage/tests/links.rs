@@ -1,6 +1,8 @@
 //! `birdcage link` and `birdcage links` at the command line: a link from a graph file or
 //! graph6, the search's report, its parts, resume and merge.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use support::{assert_bad_input, json, nauty, scratch_file, stdout};

@@ -2,6 +2,8 @@
 //! characters of it; a number out of range names its range in words (negative numbers too);
 //! a folder or a file where the other is expected says so with its path.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use std::process::Command;

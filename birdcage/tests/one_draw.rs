@@ -13,6 +13,8 @@
 //! statistic against a reader that averages one conversion instead of the profile's four must
 //! reject, so the test can tell a different converter.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use emulator::emulated::EmulatedCage;

@@ -2,6 +2,8 @@
 //! The terminal is util-linux's `script`, which runs the command on a pseudo-terminal; the
 //! command's stdout goes to a file, so that the transcript holds only what stderr drew.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use std::path::PathBuf;

@@ -3,6 +3,8 @@
 //! every subcommand and option that `--help` lists; the crate tables of README.md and
 //! docs/DESIGN.md name every workspace member and only items the code has (`tests/rows`).
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::Path;
 use std::time::Duration;
 

@@ -3,6 +3,8 @@
 //! with the command that remakes them; `--slurm` without Slurm, with a cluster that refuses
 //! the job, and as a dry run.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use std::path::{Path, PathBuf};

@@ -2,6 +2,8 @@
 //! analyze`, determinism, bad input, records files, interrupts. The studies themselves are
 //! tested in `emulator/tests/study.rs`.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 mod support;
 
 use emulator::physical::Board;

@@ -18,6 +18,8 @@
 //! The WebDriver client is a few lines over `std::net` (JSON over HTTP/1.1), so the test
 //! pulls no async runtime into the workspace's build.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};

@@ -3,6 +3,7 @@
 //! inside the site folder are served. Each test starts the real binary on a free port and
 //! speaks HTTP over plain `std::net` sockets, byte by byte where it matters.
 #![cfg(unix)]
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
 
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};

@@ -1,6 +1,7 @@
 //! Profile files: read into the same `Profile` the built-in boards are, checked once by
 //! `Profile::validate`, with errors that name the file, the line and the field.
 #![cfg(feature = "file")]
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
 
 use boards::file::{FileError, load, parse};
 use boards::{AdcReference, Distribution, GameOverReading, NUCLEO_F446RE, Pullups, RailRelease};

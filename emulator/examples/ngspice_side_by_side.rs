@@ -32,7 +32,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         return Err("ngspice is not installed (apt-get install ngspice)".into());
     }
     let dir = std::env::temp_dir().join(format!("birdcage-side-by-side-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
+    // A guessable name in the shared temporary folder: made new (a link planted there is
+    // refused, not followed), and written through the one writer.
+    shards::safe::create_dir(&dir)?;
     let mut rng = ChaCha8Rng::seed_from_u64(2026);
     let cases: Vec<_> = (0..count).map(|_| random_board_case(&mut rng)).collect();
     let mut paths = Vec::with_capacity(count);
@@ -42,9 +44,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             parts: c.parts.clone(),
         };
         let path = dir.join(format!("case{k}.cir"));
-        std::fs::write(
+        shards::safe::write_file(
             &path,
-            spice::netlist(&network, &c.position, "random", c.pullups)?,
+            spice::netlist(&network, &c.position, "random", c.pullups)?.as_bytes(),
         )?;
         paths.push(path);
     }

@@ -6,6 +6,8 @@
 //!
 //! Needs Debian's `ngspice` (`.ci/run` installs it); without it the test says it is skipped.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::collections::BTreeMap;
 use std::process::Command;
 

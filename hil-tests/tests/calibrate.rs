@@ -1,6 +1,8 @@
 //! Calibration on SIL boards with drawn 1 % parts: the fit finds the values the emulator
 //! drew, and its predictions meet the codes better than nominal ones.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::process::Command;
 
 use bench::{

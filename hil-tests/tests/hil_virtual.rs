@@ -5,6 +5,8 @@
 //! skips without the board ELF or the virtual board's binary. The M=3 tree runs in CI
 //! (`.ci/run`); here a few random M=4 games, doctor, and the errors.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

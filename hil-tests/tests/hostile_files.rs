@@ -3,6 +3,8 @@
 //! written into a FIFO (refused by name, exit 2, at once), and a resumed virtual-board
 //! report keeps the coverage its earlier runs measured.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

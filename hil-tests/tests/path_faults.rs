@@ -6,6 +6,8 @@
 //! a DP that answers WAIT or FAULT, a core held in reset, a core that locks up at boot. Skips,
 //! saying why, without the board ELF (`cargo fw`) or the virtual board's binary.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};

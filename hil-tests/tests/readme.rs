@@ -3,6 +3,8 @@
 //! subcommand, option and value `--help` lists. The marking and its reader are the
 //! birdcage CLI's, shared (one reader for every README).
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::Path;
 
 #[path = "../../birdcage/tests/runnable/mod.rs"]

@@ -2,6 +2,8 @@
 //! garbled, repeated or from another run. Each time the earlier steps are kept and the resumed
 //! report equals the uninterrupted one, or the bench refuses with one line and touches nothing.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};

@@ -3,6 +3,8 @@
 //! installs it); says why it skips otherwise. The firmware ELF is `BIRDCAGE_PIL_ELF`, or built
 //! once here.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::PathBuf;
 use std::time::Duration;
 

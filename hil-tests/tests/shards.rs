@@ -3,6 +3,8 @@
 //! campaign); a missing or foreign shard is refused with the command that makes it again; and
 //! one report folder is written by one run at a time.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

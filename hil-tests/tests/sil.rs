@@ -1,5 +1,7 @@
 //! SIL: the bench against the firmware application in-process on the emulated board.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::ops::ControlFlow;
 
 use bench::{

@@ -221,7 +221,7 @@ pub(crate) fn read_header(path: &Path) -> Result<Option<HeaderLines>, String> {
                 return Ok(None);
             }
         }
-        Err(FileError::NotRegular { kind, .. }) => {
+        Err(FileError::NotRegular { kind, .. } | FileError::NotAFolder { kind, .. }) => {
             return Err(format!("{kind}, not a regular file"));
         }
         Err(_) => return Ok(None),
@@ -345,7 +345,7 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
         // By type before opening: a FIFO named like a shard would block the open forever.
         let file = match open_regular(&path) {
             Ok(file) => file,
-            Err(FileError::NotRegular { kind, .. }) => {
+            Err(FileError::NotRegular { kind, .. } | FileError::NotAFolder { kind, .. }) => {
                 survey.refused.push(ShardError::Corrupt {
                     command: remake_of(None),
                     why: format!("{kind}, not a regular file"),
@@ -484,7 +484,7 @@ pub fn open_body(
     };
     let file = match open_regular(&path) {
         Ok(file) => file,
-        Err(FileError::NotRegular { kind, .. }) => {
+        Err(FileError::NotRegular { kind, .. } | FileError::NotAFolder { kind, .. }) => {
             return Err(corrupt(format!("{kind}, not a regular file")));
         }
         Err(FileError::Read { source, .. } | FileError::Write { source, .. }) => {

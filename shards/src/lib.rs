@@ -24,6 +24,8 @@
 //! Nothing here schedules: a shard is an ordinary command line, run by Slurm, GNU parallel
 //! or a shell loop.
 
+#![cfg_attr(test, allow(clippy::disallowed_methods))] // tests write their fixtures freely (clippy.toml)
+
 #[cfg(feature = "clap")]
 mod args;
 pub mod compare;

@@ -12,10 +12,19 @@
 //! - [`open_regular`]: a file opened for reading only if it is a regular file, checked by type
 //!   before opening (so a FIFO is never opened) and again on the open file (so a swap in
 //!   between is caught), opened without following a link and without blocking;
-//! - [`open_or_create`]: the same for a file read and written in place (a lock file).
+//! - [`open_or_create`]: the same for a file read and written in place (a lock file);
+//! - [`open_append`]: the same for a regular file already there, appended to (a report's
+//!   steps after a resume);
+//! - [`create_file`]: a file written as it goes, made new under a temporary name and renamed
+//!   at once;
+//! - [`create_dir_all`]: a folder and its missing parents, something else at its name refused
+//!   by name; [`create_dir`]: a new folder, refused if anything (a link) is at its name.
 //!
-//! Other crates writing into such folders (the bench's JUnit, coverage, glitch files) can use
-//! the same functions.
+//! It is the workspace's one writer: `clippy.toml` forbids `std::fs::write`, `File::create`,
+//! `OpenOptions::open`, `fs::copy`, `create_dir`, `create_dir_all` and `DirBuilder::create`
+//! everywhere else (`disallowed_methods`; CI's clippy runs with `-D warnings`), and the few sites that must open a file themselves (a
+//! shared memory window, a private folder of mode 0700, a build script's `OUT_DIR`) say why in
+//! an `#[allow]` of their own.
 
 use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -40,6 +49,14 @@ pub enum FileError {
         path: PathBuf,
         /// Why.
         source: io::Error,
+    },
+    /// Something other than a folder where one is made (a file, a dangling link).
+    #[error("{} is {kind}, not a folder: refused", .path.display())]
+    NotAFolder {
+        /// The path.
+        path: PathBuf,
+        /// What it is: `a regular file`, `a symbolic link`, `a FIFO`, ….
+        kind: &'static str,
     },
     /// Writing failed.
     #[error("writing {}", .path.display())]
@@ -152,7 +169,7 @@ fn write_error(path: PathBuf, source: io::Error) -> FileError {
     FileError::Write { path, source }
 }
 
-/// Opens with `options`, never following a link at the last component and never blocking
+/// Opens with `options` (the one `OpenOptions::open` of the workspace's writers), never following a link at the last component and never blocking
 /// (a FIFO swapped in after the type check must not hang the open), then checks the open
 /// file is regular. A link met at open time is refused by name, as the check before would.
 fn open_checked(
@@ -165,6 +182,7 @@ fn open_checked(
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
+    #[allow(clippy::disallowed_methods)] // the one writer's own open
     let file = options.open(path).map_err(|e| {
         #[cfg(unix)]
         if e.raw_os_error() == Some(libc::ELOOP) {
@@ -201,6 +219,41 @@ pub fn open_or_create(path: &Path) -> Result<File, FileError> {
             .truncate(false),
         write_error,
     )
+}
+
+/// Opens the regular file `path` to append to it (a report's steps after a resume), as
+/// `OpenOptions::new().append(true)` would, but never through a link and never onto a FIFO
+/// or a device: refused by type before it is opened. Nothing is made: absent is an error.
+pub fn open_append(path: &Path) -> Result<File, FileError> {
+    let meta = fs::symlink_metadata(path).map_err(|e| write_error(path.to_path_buf(), e))?;
+    regular(path, &meta)?;
+    open_checked(path, OpenOptions::new().append(true), write_error)
+}
+
+/// Makes the folder `path` and its missing parents, as `std::fs::create_dir_all` does; a
+/// folder already there is fine. Something else at `path` (a file, a dangling link, a FIFO)
+/// is refused by name. The folder's own path is the caller's (`--out DIR`): a link the user
+/// names as the folder leads to it, as any path they give does; what is written inside goes
+/// through this module's writers, which follow no link.
+pub fn create_dir_all(path: &Path) -> Result<(), FileError> {
+    #[allow(clippy::disallowed_methods)] // the one writer's own folder maker
+    let made = fs::create_dir_all(path);
+    made.map_err(|e| match fs::symlink_metadata(path) {
+        Ok(meta) if !fs::metadata(path).is_ok_and(|m| m.is_dir()) => FileError::NotAFolder {
+            path: path.to_path_buf(),
+            kind: irregular_kind(&meta).unwrap_or("a regular file"),
+        },
+        _ => write_error(path.to_path_buf(), e),
+    })
+}
+
+/// Makes the new folder `path`, its parent already there: refused if anything is at its
+/// name, a link included (`mkdir` never follows one), so a folder of a guessable name in a
+/// shared place (`/tmp/NAME-PID`) is this process's own or an error.
+pub fn create_dir(path: &Path) -> Result<(), FileError> {
+    #[allow(clippy::disallowed_methods)] // the one writer's own folder maker
+    let made = fs::create_dir(path);
+    made.map_err(|e| write_error(path.to_path_buf(), e))
 }
 
 /// `Ok` if [`write_file`] may replace `path`: a regular file there, or nothing. A file
@@ -396,5 +449,63 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn an_append_goes_to_the_end_of_a_regular_file_and_never_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("steps.jsonl");
+        let e = open_append(&path).unwrap_err();
+        assert!(matches!(e, FileError::Write { .. }), "{e}");
+        fs::write(&path, b"one\n").unwrap();
+        open_append(&path).unwrap().write_all(b"two\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"one\ntwo\n");
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let e = open_append(&link).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a symbolic link, not a regular file: refused (remove it)",
+                link.display()
+            )
+        );
+        assert_eq!(fs::read(&path).unwrap(), b"one\ntwo\n");
+    }
+
+    #[test]
+    fn a_folder_is_made_with_its_parents_and_a_file_in_the_way_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a").join("b");
+        create_dir_all(&deep).unwrap();
+        create_dir_all(&deep).unwrap();
+        assert!(fs::symlink_metadata(&deep).unwrap().is_dir());
+        let file = dir.path().join("file");
+        fs::write(&file, b"").unwrap();
+        let e = create_dir_all(&file).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a regular file, not a folder: refused",
+                file.display()
+            )
+        );
+        let dangling = dir.path().join("dangling");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+        assert!(matches!(
+            create_dir_all(&dangling),
+            Err(FileError::NotAFolder {
+                kind: "a symbolic link",
+                ..
+            })
+        ));
+        assert!(!dir.path().join("nowhere").exists());
+        let e = create_dir(&dangling).unwrap_err();
+        assert!(
+            matches!(&e, FileError::Write { source, .. } if source.kind() == io::ErrorKind::AlreadyExists),
+            "{e:?}"
+        );
+        create_dir(&dir.path().join("new")).unwrap();
+        assert!(create_dir(&dir.path().join("new")).is_err());
     }
 }

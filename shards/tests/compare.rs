@@ -2,6 +2,8 @@
 //! folder, a file missing from it, one changed byte, in a subfolder too; the machinery's
 //! files (shards, locks, Slurm's) are not the report's.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::fs;
 use std::path::Path;
 

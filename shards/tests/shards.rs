@@ -1,6 +1,8 @@
 //! Shard files and the merge reader: whole shards merge, every bad one is refused by name
 //! with the command that makes it again; the folder lock refuses a second writer.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::fs;
 use std::path::Path;
 

@@ -8,6 +8,8 @@
 //! `cargo run --release -p studies --example ply_walk -- M DIR P [SECONDS]`. Every converter,
 //! seed 1, as `birdcage study quantisation --size M` by default. Peak memory per shard: the
 //! kernel's high-water mark, reset before each shard (`/proc/self/clear_refs`).
+
+#![allow(clippy::disallowed_methods)] // a measuring script run by hand into a folder of its own, not a command of the workspace (clippy.toml)
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;

@@ -18,6 +18,8 @@
 //! (rayon) and gathered in order. A [`Control`] carries the stop flag (Ctrl-C) checked
 //! between chunks, so an interrupted run still reports what it finished.
 
+#![cfg_attr(test, allow(clippy::disallowed_methods))] // tests write their fixtures freely (clippy.toml)
+
 pub mod outcome;
 pub mod plot;
 pub mod ply_key;

@@ -207,7 +207,7 @@ impl Output {
             let error = io::Error::new(io::ErrorKind::NotADirectory, "it is a file, not a folder");
             return Err(FileError::at("create folder", dir)(error));
         }
-        std::fs::create_dir_all(dir).map_err(FileError::at("create folder", dir))?;
+        shards::safe::create_dir_all(dir).map_err(|e| safe_error("create folder", dir, e))?;
         Ok(Output {
             dir: dir.to_path_buf(),
         })
@@ -318,6 +318,10 @@ fn safe_error(action: &'static str, path: &Path, e: shards::FileError) -> FileEr
         shards::FileError::NotRegular { kind, .. } => io::Error::new(
             io::ErrorKind::InvalidInput,
             format!("it is {kind}, not a regular file: refused (remove it)"),
+        ),
+        shards::FileError::NotAFolder { kind, .. } => io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("it is {kind}, not a folder"),
         ),
     };
     FileError::at(action, path)(source)

@@ -2,6 +2,8 @@
 //! give the one-process study's report byte for byte, where the one-process report comes
 //! from the plain path (the whole tree held, no `--split-ply`), not from the split code.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::{Path, PathBuf};
 
 use heuristic::Size;

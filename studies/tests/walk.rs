@@ -3,6 +3,8 @@
 //! the plain path (the whole tree held, read in one process), which shares no code with the
 //! walk's partitions, shard files or merge.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::{Path, PathBuf};
 
 use heuristic::Size;

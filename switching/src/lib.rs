@@ -19,6 +19,7 @@
 //! Rules on the cage and the heuristic come from [`heuristic`]; the resistor networks of
 //! these graphs are solved in `emulator`, which is where circuits live.
 #![forbid(unsafe_code)]
+#![cfg_attr(test, allow(clippy::disallowed_methods))] // tests write their fixtures freely (clippy.toml)
 
 pub mod brute;
 pub mod enumerate;

@@ -47,6 +47,8 @@
 //! Exit codes: `EXIT_STATUS` below, which `--help` prints (each stop's is `Stop::exit_code`'s;
 //! the tests hold README's list and the stops to it).
 
+#![cfg_attr(test, allow(clippy::disallowed_methods))] // tests write their fixtures freely (clippy.toml)
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -598,7 +600,7 @@ fn budget(args: &BoardArgs, baseline: &Path, write: bool) -> anyhow::Result<Exit
             .map(|s| format!(" --seed {s}"))
             .unwrap_or_default();
         let scenario = format!("a simulated visitor's game (virtual-board visit{seed})");
-        std::fs::write(baseline, run.render(&scenario))
+        shards::safe::write_file(baseline, run.render(&scenario).as_bytes())
             .with_context(|| format!("writing {}", baseline.display()))?;
         println!(
             "wrote {} ({} functions)",

@@ -32,6 +32,9 @@ impl Sram {
     /// readable and writable by its owner only, shared with whoever of theirs maps it.
     pub fn shared(path: &Path, size: u32) -> std::io::Result<Sram> {
         use std::os::unix::fs::OpenOptionsExt;
+        // A memory window mapped shared with the bench (mode 0600, O_EXCL, sized here): not
+        // a file written whole, so not `shards::safe`'s temporary name and rename.
+        #[allow(clippy::disallowed_methods)]
         let file = OpenOptions::new()
             .read(true)
             .write(true)

@@ -7,6 +7,8 @@
 //!
 //! The program served is hand-assembled (`common::COUNTER`): a counter stored to SRAM.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};

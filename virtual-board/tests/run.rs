@@ -6,6 +6,8 @@
 //! The small programs here are hand-assembled Thumb code in a minimal ELF, so that each stop
 //! is made on purpose by one known instruction.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

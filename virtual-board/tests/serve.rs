@@ -8,6 +8,8 @@
 //! The program served is hand-assembled (no `cargo fw` needed): a counter stored to SRAM in a
 //! loop, so that a breakpoint is hit again and again and a watchpoint sees every store.
 
+#![allow(clippy::disallowed_methods)] // a test writes its fixtures freely (clippy.toml)
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::UnixStream;

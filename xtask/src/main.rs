@@ -10,6 +10,8 @@
 //!   default, a folder any web server or GitHub Pages can host. It fails when the
 //!   WebAssembly is over its budget.
 
+#![cfg_attr(test, allow(clippy::disallowed_methods))] // tests write their fixtures freely (clippy.toml)
+
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, bail};

@@ -488,11 +488,15 @@ pub fn write_board_fault_report(
     run: &BoardFaultRun,
     board: &str,
     seed: Option<u64>,
-) -> std::io::Result<String> {
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("board-faults.csv"), board_fault_csv(run))?;
+) -> Result<String, shards::FileError> {
+    // Whole or not at all, and never through a link planted in a shared --out.
+    shards::safe::create_dir_all(dir)?;
+    shards::safe::write_file(
+        &dir.join("board-faults.csv"),
+        board_fault_csv(run).as_bytes(),
+    )?;
     let md = board_fault_markdown(run, board, seed);
-    std::fs::write(dir.join("board-faults.md"), &md)?;
+    shards::safe::write_file(&dir.join("board-faults.md"), md.as_bytes())?;
     Ok(md)
 }
 

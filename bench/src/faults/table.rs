@@ -219,11 +219,12 @@ pub fn write_fault_report(
     runs: &[FaultRun],
     board: &str,
     board_seed: Option<u64>,
-) -> std::io::Result<String> {
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("faults.csv"), fault_csv(runs))?;
+) -> Result<String, shards::FileError> {
+    // Whole or not at all, and never through a link planted in a shared --out.
+    shards::safe::create_dir_all(dir)?;
+    shards::safe::write_file(&dir.join("faults.csv"), fault_csv(runs).as_bytes())?;
     let md = fault_markdown(runs, board, board_seed);
-    std::fs::write(dir.join("faults.md"), &md)?;
+    shards::safe::write_file(&dir.join("faults.md"), md.as_bytes())?;
     Ok(md)
 }
 

@@ -10,7 +10,6 @@
 //! firmware's log cannot break the file.
 
 use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -291,71 +290,20 @@ pub fn xml(report: &Junit) -> Result<String, JunitError> {
 /// sees half a file. `path` must be a regular file or nothing: a device, a FIFO, a folder or
 /// a link is refused (renaming over `/dev/null` would replace it). The temporary file has a
 /// name no one can plant beforehand: made with `O_CREAT | O_EXCL | O_NOFOLLOW`, it is a new
-/// file or an error, never a link someone left there.
+/// file or an error, never a link someone left there (the one writer, `shards::safe`).
 pub fn write(report: &Junit, path: &Path) -> Result<(), JunitError> {
     let xml = xml(report)?;
-    let io = |source| JunitError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if !meta.file_type().is_file() => {
-            return Err(JunitError::NotAFile(path.to_path_buf()));
+    shards::safe::write_file(path, xml.as_bytes()).map_err(|e| match e {
+        shards::FileError::NotRegular { .. } | shards::FileError::NotAFolder { .. } => {
+            JunitError::NotAFile(path.to_path_buf())
         }
-        Ok(_) => {}
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(io(e)),
-    }
-    let Some(name) = path.file_name() else {
-        return Err(JunitError::NotAFile(path.to_path_buf()));
-    };
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let (tmp, mut file) = temporary(dir, name).map_err(io)?;
-    let written = file
-        .write_all(xml.as_bytes())
-        .and_then(|()| file.sync_all())
-        .and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io(e));
-    }
-    Ok(())
-}
-
-/// The counter in [`temporary`]'s names.
-static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
-/// A new file in `dir` named after `name`, the process and a counter: created exclusively
-/// and without following a link (the name is guessable, so the open, not the name, is what
-/// keeps it safe); a name taken is passed over for the next.
-fn temporary(dir: &Path, name: &std::ffi::OsStr) -> std::io::Result<(PathBuf, std::fs::File)> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut last = None;
-    for _ in 0..100 {
-        let mut tmp_name = std::ffi::OsString::from(".");
-        tmp_name.push(name);
-        tmp_name.push(format!(
-            ".{}.{}.tmp",
-            std::process::id(),
-            NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-        ));
-        let tmp = dir.join(tmp_name);
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .custom_flags(libc::O_NOFOLLOW)
-            .mode(0o666)
-            .open(&tmp)
-        {
-            Ok(file) => return Ok((tmp, file)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
+        shards::FileError::Read { source, .. } | shards::FileError::Write { source, .. } => {
+            JunitError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
         }
-    }
-    Err(last.unwrap_or_else(|| std::io::Error::from(std::io::ErrorKind::AlreadyExists)))
+    })
 }
 
 #[cfg(test)]
@@ -675,11 +623,10 @@ mod tests {
         let path = dir.path().join("junit.xml");
         let victim = dir.path().join("victim");
         std::fs::write(&victim, "precious").unwrap();
-        // The old fixed name, and the next names this process's writer will try.
-        let next = NEXT.load(std::sync::atomic::Ordering::Relaxed);
+        // The old fixed name, and the first names this process's writer will try.
         let pid = std::process::id();
-        let mut planted = vec!["junit.xml.tmp".to_string()];
-        planted.extend((next..next + 20).map(|n| format!(".junit.xml.{pid}.{n}.tmp")));
+        let mut planted = vec!["junit.xml.tmp".to_string(), format!(".junit.xml.tmp-{pid}")];
+        planted.extend((1..20).map(|n| format!(".junit.xml.tmp-{pid}-{n}")));
         for name in &planted {
             std::os::unix::fs::symlink(&victim, dir.path().join(name)).unwrap();
         }

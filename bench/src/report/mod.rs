@@ -198,12 +198,9 @@ const LISTED: usize = 50;
 /// summaries already there can be replaced.
 fn writable(dir: &Path) -> Result<(), ReportError> {
     let probe = dir.join(format!(".write-check-{}", std::process::id()));
-    let made = File::create(&probe).map(drop);
+    let made = shards::safe::write_file(&probe, b"");
     let _ = fs::remove_file(&probe);
-    made.map_err(|error| ReportError::Io {
-        path: dir.to_path_buf(),
-        error,
-    })?;
+    made.map_err(|e| file_error(e, dir))?;
     for name in [STEPS, SUMMARY_JSON, SUMMARY_MD, PLOT] {
         let path = dir.join(name);
         match fs::symlink_metadata(&path) {
@@ -212,14 +209,24 @@ fn writable(dir: &Path) -> Result<(), ReportError> {
             Ok(_) => {}
             Err(_) => continue,
         }
-        {
-            fs::OpenOptions::new()
-                .append(true)
-                .open(&path)
-                .map_err(|error| ReportError::Io { path, error })?;
-        }
+        shards::safe::open_append(&path).map_err(|e| file_error(e, &path))?;
     }
     Ok(())
+}
+
+/// The one writer's error (`shards::safe`) as the report's: what is not a regular file is
+/// [`ReportError::NotAFile`], an I/O error keeps its cause with `path` named.
+pub(crate) fn file_error(e: shards::FileError, path: &Path) -> ReportError {
+    match e {
+        shards::FileError::NotRegular { path, .. } => ReportError::NotAFile(path),
+        shards::FileError::NotAFolder { path, .. } => ReportError::NotAFolder(path),
+        shards::FileError::Read { source, .. } | shards::FileError::Write { source, .. } => {
+            ReportError::Io {
+                path: path.to_path_buf(),
+                error: source,
+            }
+        }
+    }
 }
 
 impl Report {
@@ -238,7 +245,7 @@ impl Report {
             return Err(ReportError::NotAFolder(dir.to_path_buf()));
         }
         // Nothing to refuse in a folder that did not exist: making it touches no report.
-        fs::create_dir_all(dir).map_err(io(dir))?;
+        shards::safe::create_dir_all(dir).map_err(|e| file_error(e, dir))?;
         let path = dir.join(STEPS);
         if fs::symlink_metadata(dir.join(SUMMARY_MD)).is_ok_and(|m| m.is_file())
             && fs::symlink_metadata(&path).is_err()
@@ -278,10 +285,7 @@ impl Report {
         writable(dir)?;
         let (file, chain) = match &scan {
             Some(scan) => {
-                let file = fs::OpenOptions::new()
-                    .append(true)
-                    .open(&path)
-                    .map_err(io(&path))?;
+                let file = shards::safe::open_append(&path).map_err(|e| file_error(e, &path))?;
                 // The unfinished game and a torn last line go; the rest stays as written.
                 file.set_len(scan.kept as u64).map_err(io(&path))?;
                 (file, scan.chain)
@@ -294,7 +298,9 @@ impl Report {
                 if fs::symlink_metadata(&coverage).is_ok_and(|m| m.is_file()) {
                     fs::remove_file(&coverage).map_err(io(&coverage))?;
                 }
-                (File::create(&path).map_err(io(&path))?, Chain::default())
+                // Made new and renamed onto the old report's: no link there followed.
+                let file = shards::safe::create_file(&path).map_err(|e| file_error(e, &path))?;
+                (file, Chain::default())
             }
         };
         let mut report = Report {

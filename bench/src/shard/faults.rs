@@ -45,13 +45,21 @@ pub enum FaultShardError {
         why: String,
     },
     /// The report could not be written.
-    #[error("cannot write the fault report in {}: {error}", .dir.display())]
+    #[error("cannot write the fault report in {}: {}", .dir.display(), why(error))]
     Write {
         /// The folder.
         dir: std::path::PathBuf,
-        /// Why.
-        error: std::io::Error,
+        /// Why: the file and its cause (the one writer, `shards::safe`).
+        error: shards::FileError,
     },
+}
+
+/// The one writer's error and its cause in one line: `writing PATH: CAUSE`.
+fn why(error: &shards::FileError) -> String {
+    match std::error::Error::source(error) {
+        Some(cause) => format!("{error}: {cause}"),
+        None => error.to_string(),
+    }
 }
 
 /// What a shard of a fault campaign writes: its part of each size's campaign.

@@ -17,10 +17,7 @@ pub fn folder(dir: &std::path::Path) -> Result<(), crate::ReportError> {
     if dir.exists() && !dir.is_dir() {
         return Err(crate::ReportError::NotAFolder(dir.to_path_buf()));
     }
-    std::fs::create_dir_all(dir).map_err(|error| crate::ReportError::Io {
-        path: dir.to_path_buf(),
-        error,
-    })
+    shards::safe::create_dir_all(dir).map_err(|e| crate::report::file_error(e, dir))
 }
 
 /// Locks the report folder `dir` (made if missing) for a one-process run, `command` saying

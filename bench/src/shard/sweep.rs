@@ -86,7 +86,9 @@ pub(crate) fn write(
     md.push_str(" |\n");
     for (name, text) in [(SWEEP_MD, &md), (SWEEP_CSV, &csv)] {
         let path = dir.join(name);
-        std::fs::write(&path, text).map_err(|error| ReportError::Io { path, error })?;
+        // Whole or not at all, and never through a link planted in a shared --out.
+        shards::safe::write_file(&path, text.as_bytes())
+            .map_err(|e| crate::report::file_error(e, &path))?;
     }
     Ok(md)
 }

@@ -51,7 +51,7 @@ impl ManCmd {
         if dir.exists() && !dir.is_dir() {
             bail!("--dir {}: a file, not a folder", dir.display());
         }
-        std::fs::create_dir_all(dir).with_context(|| format!("--dir {}", dir.display()))?;
+        shards::safe::create_dir_all(dir).with_context(|| format!("--dir {}", dir.display()))?;
         // Every page's name is checked before any is written: a FIFO there would block the
         // write until a reader came, and a refusal half-way would leave half the pages.
         for (name, _) in &pages {

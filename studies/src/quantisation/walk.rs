@@ -403,10 +403,5 @@ fn edge_byte(edges: &[Edge], edge: Edge) -> u8 {
 }
 
 fn make_dir(dir: &Path) -> Result<(), WalkError> {
-    std::fs::create_dir_all(dir).map_err(|source| WalkError::Write {
-        error: shards::FileError::Write {
-            path: dir.to_path_buf(),
-            source,
-        },
-    })
+    shards::safe::create_dir_all(dir).map_err(|error| WalkError::Write { error })
 }

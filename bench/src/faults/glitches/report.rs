@@ -248,9 +248,12 @@ impl GlitchResults {
         let md = format!("{}\n## Verdict\n\n{verdict}\n", self.markdown(command));
         // Whole or not at all, and never through a link planted in a shared --out.
         let put = |name: &str, text: &str| -> Result<(), GlitchError> {
-            std::fs::create_dir_all(dir).map_err(|source| GlitchError::Write {
-                path: dir.display().to_string(),
-                source,
+            shards::safe::create_dir_all(dir).map_err(|e| match e {
+                shards::FileError::Write { source, .. } => GlitchError::Write {
+                    path: dir.display().to_string(),
+                    source,
+                },
+                e => GlitchError::File(e),
             })?;
             Ok(shards::safe::write_file(&dir.join(name), text.as_bytes())?)
         };
