@@ -203,12 +203,6 @@ pub(super) fn run(
 pub(super) const WALK_JOB: &str = "quantisation-walk";
 
 fn make_dir(dir: &Path) -> Result<(), StudyError> {
-    std::fs::create_dir_all(dir).map_err(|source| {
-        StudyError::Walk(crate::walk_error::WalkError::Write {
-            error: shards::FileError::Write {
-                path: dir.to_path_buf(),
-                source,
-            },
-        })
-    })
+    shards::safe::create_dir_all(dir)
+        .map_err(|error| StudyError::Walk(crate::walk_error::WalkError::Write { error }))
 }
