@@ -171,6 +171,63 @@ fn links_in_parts_resume_and_merge_to_the_same_report() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Issue 62 item 2: a search stopped by a signal (Ctrl-C, SIGTERM) finishes the parts in hand,
+/// starts no other, exits 2 and says how many parts finished and where: each of them is stored,
+/// and nothing else (no report of a partial search).
+#[test]
+fn a_stopped_search_exits_2_naming_the_parts_it_finished() {
+    if !nauty() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("links");
+    // 11 vertices in 4,096 parts, one at a time: tens of seconds in all, so the stop comes
+    // first, and no part takes long to finish.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_birdcage"))
+        .args(["links", "--vertices", "11", "--shards", "4096", "--jobs", "1", "--out"])
+        .arg(&out)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let shards = || {
+        std::fs::read_dir(&out).map_or(0, |entries| {
+            entries
+                .filter(|e| {
+                    e.as_ref()
+                        .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".shard"))
+                })
+                .count()
+        })
+    };
+    let started = std::time::Instant::now();
+    while shards() == 0 {
+        assert!(child.try_wait().unwrap().is_none(), "the search ended");
+        assert!(started.elapsed().as_secs() < 120, "no part finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let run = child.wait_with_output().unwrap();
+    let err = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    let finished = shards();
+    assert_eq!(
+        err.lines().last().unwrap(),
+        format!(
+            "error: interrupted: {finished} of 4096 parts finished; they are in {}, and the \
+             same command runs the rest",
+            out.display()
+        )
+    );
+    assert!(finished < 4096);
+    assert!(!out.join("links-11.json").exists() && !out.join("links-11.txt").exists());
+}
+
 /// Issue 17: an error that printed its cause and also chained it said it twice ("cannot read
 /// P: Is a directory (os error 21): Is a directory (os error 21)"); now once, with the path.
 #[test]

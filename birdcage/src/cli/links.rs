@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, anyhow};
 use clap::Args;
@@ -204,8 +204,13 @@ fn stored_count(dir: &Path, job: &shards::Job) -> Result<Option<u32>> {
     }
 }
 
+/// Set by Ctrl-C, SIGTERM or SIGHUP: the search finishes the parts in hand (each stored as it
+/// finishes) and starts no other, then says it stopped.
+static STOP: AtomicBool = AtomicBool::new(false);
+
 /// Runs the parts not already stored in `store` (a folder and the search's job) on `jobs`
-/// threads, storing each as it finishes; returns every part, stored or run, in order.
+/// threads, storing each as it finishes; returns every part, stored or run, in order. A stop
+/// (Ctrl-C) before every part ran is an error that says how many finished and where they are.
 fn run_parts(
     n: usize,
     ids: &[ShardId],
@@ -234,6 +239,8 @@ fn run_parts(
             ids.len()
         ));
     }
+    // A second handler (tests run the CLI once per process) is not an error worth stopping for.
+    let _ = ctrlc::set_handler(|| STOP.store(true, Ordering::SeqCst));
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
@@ -241,7 +248,9 @@ fn run_parts(
         for _ in 0..jobs.min(todo.len()).max(1) {
             scope.spawn(|| {
                 loop {
-                    if failure.lock().expect("not poisoned").is_some() {
+                    if failure.lock().expect("not poisoned").is_some()
+                        || STOP.load(Ordering::SeqCst)
+                    {
                         return;
                     }
                     let k = next.fetch_add(1, Ordering::SeqCst);
@@ -273,8 +282,10 @@ fn run_parts(
     let failure = failure.into_inner().expect("not poisoned");
     let results = results.into_inner().expect("not poisoned");
     let graphs = bar.done();
+    let stopped = failure.is_none() && results.len() < todo.len();
     bar.finish(&match &failure {
         Some(_) => "failed".to_string(),
+        None if stopped => "stopped".to_string(),
         None => format!(
             "{} graphs; parts: {} run, {reused} already done",
             indicatif::HumanCount(graphs),
@@ -283,6 +294,21 @@ fn run_parts(
     });
     if let Some(e) = failure {
         return Err(e);
+    }
+    if stopped {
+        let finished = reused + results.len();
+        return Err(anyhow!(
+            "interrupted: {finished} of {} parts finished{}",
+            ids.len(),
+            match store {
+                Some((dir, _)) => format!(
+                    "; they are in {}, and the same command runs the rest",
+                    dir.display()
+                ),
+                None => " and nothing was written (--out DIR keeps each part as it finishes)"
+                    .to_string(),
+            }
+        ));
     }
     for (i, part) in results {
         done[i] = Some(part);

@@ -116,7 +116,7 @@ impl Report {
             s.push_str("\nThe heuristic kept every winnable start.\n");
         }
         if self.interrupted {
-            s.push_str("\nInterrupted: the rows cover the families finished.\n");
+            s.push_str("\nINTERRUPTED: the rows cover the families finished.\n");
         }
         s
     }
