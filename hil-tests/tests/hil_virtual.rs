@@ -835,7 +835,7 @@ fn a_kept_state_flip_strikes_while_the_machine_waits_for_a_press() {
     // for the press that ends its turn: the core is then in its main loop's tick, and the byte
     // is one of the stack above SP (the main loop's frame: the game, the tracker) or the
     // statics.
-    let presses = intact.shown.len() as u64;
+    let presses = intact.presses.len() as u64;
     let pace_us = bench::DEFAULT_PACE_MS * 1000;
     assert!(
         intact.visit_us > presses * pace_us && intact.visit_us < presses * (pace_us + 1_000_000),
