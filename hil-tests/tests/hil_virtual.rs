@@ -922,6 +922,7 @@ fn unchecked_elf(elf: &Path) -> Option<PathBuf> {
 fn every_glitch_class_is_reached_on_fixed_seeds() {
     use bench::faults::glitches::{GlitchClass as Class, TrialBoard};
     use boards::virtual_board::GlitchKind::{Kept, Register};
+    use boards::virtual_board::Press;
     let Some(elf) = ready() else { return };
     let Some(unchecked) = unchecked_elf(&elf) else {
         return;
@@ -960,8 +961,9 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
             Class::Detected,
             "shipped kept seed 1, 1158",
         ),
-        // The shipped build's trial 59: the machine misses the second press (its LEDs stay
-        // on A1); the visitor presses again and the game goes on as the intact one.
+        // The shipped build's trial 59: the machine misses the second press (its button
+        // handler does not run, its LEDs stay on A1: the answer says `missed`, checked
+        // below); the visitor presses again and the game goes on as the intact one.
         (
             &elf,
             Kept,
@@ -1008,6 +1010,15 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
             .unwrap_or_else(|e| panic!("{e}"));
         let judged = Class::of(&end, intact);
         assert_eq!(judged.class, class, "{found}: {end}");
+        // Every press of the intact game is taken (its handler found and counted), and trial
+        // 59's second press is a missed one, not A1 taken and shown again (a wrong move).
+        assert!(
+            intact.presses.iter().all(|p| matches!(p, Press::Taken(_))),
+            "{intact}"
+        );
+        if found.ends_with(", 59") {
+            assert_eq!(end.presses.get(1), Some(&Press::Missed), "{found}: {end}");
+        }
         assert_eq!(
             judged.wrong.is_some(),
             class.showed_a_wrong_move(),
