@@ -951,6 +951,17 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
             Class::Late,
             "unchecked kept seed 1, 1987",
         ),
+        // Its trial 1158 on the study build: the third press taken and C1, already cut, lit
+        // again: a wrong move shown (the visitor cannot cut it), late. Before the answer said
+        // which presses were taken, the visitor pressed again and it read as no effect.
+        (
+            &unchecked,
+            Kept,
+            14_941_546,
+            2_933_688_777,
+            Class::Late,
+            "unchecked kept seed 1, 1158",
+        ),
         // Its trial 1158 on the shipped build: found by the seal or the self-check before
         // anything is lit.
         (
@@ -1018,6 +1029,11 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
         );
         if found.ends_with(", 59") {
             assert_eq!(end.presses.get(1), Some(&Press::Missed), "{found}: {end}");
+        }
+        if found == "unchecked kept seed 1, 1158" {
+            let c1 = Press::Taken("C1".parse().unwrap());
+            assert_eq!(end.presses[1..], [c1, c1], "{found}: {end}");
+            assert_eq!(judged.wrong, Some(3), "{found}: {end}");
         }
         assert_eq!(
             judged.wrong.is_some(),
