@@ -837,7 +837,7 @@ fn a_kept_state_flip_strikes_while_the_machine_waits_for_a_press() {
     // for the press that ends its turn: the core is then in its main loop's tick, and the byte
     // is one of the stack above SP (the main loop's frame: the game, the tracker) or the
     // statics.
-    let presses = intact.shown.len() as u64;
+    let presses = intact.presses.len() as u64;
     let pace_us = bench::DEFAULT_PACE_MS * 1000;
     assert!(
         intact.visit_us > presses * pace_us && intact.visit_us < presses * (pace_us + 1_000_000),
@@ -924,6 +924,7 @@ fn unchecked_elf(elf: &Path) -> Option<PathBuf> {
 fn every_glitch_class_is_reached_on_fixed_seeds() {
     use bench::faults::glitches::{GlitchClass as Class, TrialBoard};
     use boards::virtual_board::GlitchKind::{Kept, Register};
+    use boards::virtual_board::Press;
     let Some(elf) = ready() else { return };
     let Some(unchecked) = unchecked_elf(&elf) else {
         return;
@@ -952,6 +953,17 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
             Class::Late,
             "unchecked kept seed 1, 1987",
         ),
+        // Its trial 1158 on the study build: the third press taken and C1, already cut, lit
+        // again: a wrong move shown (the visitor cannot cut it), late. Before the answer said
+        // which presses were taken, the visitor pressed again and it read as no effect.
+        (
+            &unchecked,
+            Kept,
+            14_941_546,
+            2_933_688_777,
+            Class::Late,
+            "unchecked kept seed 1, 1158",
+        ),
         // Its trial 1158 on the shipped build: found by the seal or the self-check before
         // anything is lit.
         (
@@ -962,8 +974,9 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
             Class::Detected,
             "shipped kept seed 1, 1158",
         ),
-        // The shipped build's trial 59: the machine misses the second press (its LEDs stay
-        // on A1); the visitor presses again and the game goes on as the intact one.
+        // The shipped build's trial 59: the machine misses the second press (its button
+        // handler does not run, its LEDs stay on A1: the answer says `missed`, checked
+        // below); the visitor presses again and the game goes on as the intact one.
         (
             &elf,
             Kept,
@@ -1010,6 +1023,20 @@ fn every_glitch_class_is_reached_on_fixed_seeds() {
             .unwrap_or_else(|e| panic!("{e}"));
         let judged = Class::of(&end, intact);
         assert_eq!(judged.class, class, "{found}: {end}");
+        // Every press of the intact game is taken (its handler found and counted), and trial
+        // 59's second press is a missed one, not A1 taken and shown again (a wrong move).
+        assert!(
+            intact.presses.iter().all(|p| matches!(p, Press::Taken(_))),
+            "{intact}"
+        );
+        if found.ends_with(", 59") {
+            assert_eq!(end.presses.get(1), Some(&Press::Missed), "{found}: {end}");
+        }
+        if found == "unchecked kept seed 1, 1158" {
+            let c1 = Press::Taken("C1".parse().unwrap());
+            assert_eq!(end.presses[1..], [c1, c1], "{found}: {end}");
+            assert_eq!(judged.wrong, Some(3), "{found}: {end}");
+        }
         assert_eq!(
             judged.wrong.is_some(),
             class.showed_a_wrong_move(),

@@ -10,7 +10,7 @@
 //! outruns its limit as a hang: a trial never runs past its limit, and a core sent into
 //! unmapped memory or undefined code is a stop the board already names.
 
-use boards::virtual_board::{BoardFault, End, Glitch, GlitchKind, Shown, Trial, TrialEnd};
+use boards::virtual_board::{BoardFault, End, Glitch, GlitchKind, Press, Shown, Trial, TrialEnd};
 use firmware::LedPattern;
 use heuristic::{Side, Size};
 use object::{Object, ObjectSymbol};
@@ -20,7 +20,7 @@ use crate::chip::{FLASH, SRAM};
 use crate::clock::PER_MS;
 use crate::cpu::{Core, Instant};
 use crate::elf::Elf;
-use crate::operator::HandGame;
+use crate::operator::{Answer, HandGame};
 use crate::stop::{Place, Stop};
 
 /// What ends a trial that outran its limit (a [`Stop::Cpu`] only this module makes).
@@ -262,7 +262,13 @@ fn shown(pattern: LedPattern, size: Size) -> Shown {
     } else if pattern == LedPattern::OFF {
         Shown::Dark
     } else {
-        crate::operator::shown_edge(pattern, size).map_or(Shown::Other, Shown::Move)
+        crate::operator::shown_edge(pattern, size).map_or(
+            Shown::Lit {
+                rows: pattern.rows,
+                columns: pattern.columns,
+            },
+            Shown::Move,
+        )
     }
 }
 
@@ -343,7 +349,15 @@ pub fn trial(core: &mut Core<'_>, elf: &Elf, trial: Trial) -> TrialEnd {
         visit_us,
         winner: game.winner,
         record: game.record(),
-        shown: game.shown.iter().map(|&p| shown(p, size)).collect(),
+        presses: game
+            .presses
+            .iter()
+            .map(|answer| match *answer {
+                Answer::Taken(p) => Press::Taken(shown(p, size)),
+                Answer::Missed => Press::Missed,
+                Answer::Untaken(p) => Press::Untaken(shown(p, size)),
+            })
+            .collect(),
         struck: slot.struck,
         target,
         pc,

@@ -21,8 +21,22 @@ pub(crate) const PRESS_MS: u64 = 30;
 const WAIT_MS: u64 = 3_000;
 /// The most presses a game can take (an M=4 game has at most 25 moves).
 const MAX_PRESSES: usize = 40;
-/// Presses a visitor makes again when the LEDs do not change, before giving up.
+/// Presses a visitor makes again when nothing happened, before giving up.
 const UNANSWERED_PRESSES: usize = 2;
+/// The firmware's button handler (`App::on_button`, demangled): entered, it took the press.
+pub(crate) const BUTTON_HANDLER: &str = "firmware::app::App<S,L,P,D,F>::on_button";
+
+/// One press the visitor made, as the board saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// The firmware took it (ran [`BUTTON_HANDLER`]), then the LEDs showed this, changed or
+    /// not.
+    Taken(LedPattern),
+    /// The handler did not run and the LEDs stayed as they were: the visitor presses again.
+    Missed,
+    /// The handler did not run, yet the LEDs changed to this: the visitor reads them.
+    Untaken(LedPattern),
+}
 
 /// How a game by hand ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -33,9 +47,11 @@ pub struct HandGame {
     pub winner: Option<Side>,
     /// Without a winner: what the visitor saw, and what to check on a real board.
     pub trouble: Option<String>,
-    /// What the LEDs showed after each press made, in order (the visitor's view of the game,
-    /// which a glitch trial compares press by press with the intact game's).
+    /// What the LEDs showed after each press acted on, in order (the visitor's view of the
+    /// game, which a glitch trial compares press by press with the intact game's).
     pub shown: Vec<LedPattern>,
+    /// Every press made, the missed ones too, in order.
+    pub presses: Vec<Answer>,
 }
 
 impl HandGame {
@@ -89,6 +105,30 @@ pub(crate) fn press(core: &mut Core<'_>, elf: &Elf) -> Result<LedPattern, Stop> 
     core.state_mut().board.press(false);
     run_ms(core, elf, PRESS_MS)?;
     wait_for_leds(core, elf)
+}
+
+/// One press, after LEDs showing `before`: taken when the firmware's button handler ran
+/// during it (the block hook counts its entries; an ELF without the handler's symbol: when
+/// the LEDs changed), recorded in `game`.
+fn press_once(
+    core: &mut Core<'_>,
+    elf: &Elf,
+    before: LedPattern,
+    game: &mut HandGame,
+) -> Result<Answer, Stop> {
+    let entered = core.state().entered;
+    let shown = press(core, elf)?;
+    let taken = match core.state().entry {
+        Some(_) => core.state().entered > entered,
+        None => shown != before,
+    };
+    let answer = match (taken, shown == before) {
+        (true, _) => Answer::Taken(shown),
+        (false, true) => Answer::Missed,
+        (false, false) => Answer::Untaken(shown),
+    };
+    game.presses.push(answer);
+    Ok(answer)
 }
 
 /// The edge whose row and column alone are lit, if that is what `pattern` shows.
@@ -181,25 +221,27 @@ pub fn visit_into(
         return Ok(());
     }
     let size = core.state().board.cage().position().size();
+    core.state_mut().entry = elf.function(BUTTON_HANDLER);
     let mut before = shown;
     for k in 1..=MAX_PRESSES {
         before_press(core, elf, k);
-        let mut shown = press(core, elf)?;
-        // LEDs that still show what they showed before the press: the machine did not take
-        // it (a move is never shown twice), and a visitor presses again.
+        let mut answer = press_once(core, elf, before, game)?;
+        // Nothing happened (the handler did not run, the LEDs as they were): a visitor presses
+        // again. A press the machine took is never made again, whatever it lit: a cut shown
+        // again is its move.
         for _ in 0..UNANSWERED_PRESSES {
-            if shown != before {
+            if answer != Answer::Missed {
                 break;
             }
-            shown = press(core, elf)?;
+            answer = press_once(core, elf, before, game)?;
         }
-        if shown == before {
+        let (Answer::Taken(shown) | Answer::Untaken(shown)) = answer else {
             game.trouble = Some(format!(
                 "the machine did not answer {} presses: its LEDs stayed as they were",
                 UNANSWERED_PRESSES + 1
             ));
             return Ok(());
-        }
+        };
         before = shown;
         game.shown.push(shown);
         if shown == LedPattern::CUT_WON || shown == LedPattern::SHORT_WON {

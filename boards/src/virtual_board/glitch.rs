@@ -245,29 +245,81 @@ impl End {
 ///
 /// ```
 /// use boards::virtual_board::Shown;
-/// for word in ["A1", "cut-won", "short-won", "fault", "other", "dark"] {
+/// for word in ["A1", "cut-won", "short-won", "fault", "lit:1357:ABCDEFG", "lit:-:C", "dark"] {
 ///     assert_eq!(word.parse::<Shown>().unwrap().to_string(), word);
 /// }
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shown {
-    /// One row and one column: the machine's cut.
+    /// One row and one column that are an edge of the cage: the machine's cut.
     Move(heuristic::Edge),
     /// A verdict: the winner.
     Won(heuristic::Side),
     /// The machine's fault pattern.
     Fault,
-    /// Something else lit (the visitor sees no move).
-    Other,
+    /// Any other lit pattern (`lit:ROWS:COLUMNS`, rows as digits from 1, columns as letters
+    /// from A, `-` for none): no move, no verdict, not the fault pattern, so the visitor
+    /// cannot read it as the machine's (or, one row and one column off the cage, reads a cut
+    /// that cannot be made).
+    Lit {
+        /// The rows lit, row 1 in bit 0.
+        rows: u8,
+        /// The columns lit, column A in bit 0.
+        columns: u8,
+    },
     /// Nothing lit.
     Dark,
 }
 
 impl Shown {
-    /// Whether it is a move or a verdict: something the visitor acts on, right or wrong.
-    pub fn is_a_move_or_verdict(self) -> bool {
-        matches!(self, Shown::Move(_) | Shown::Won(_))
+    /// Whether the visitor reads it as a move or a verdict, right or wrong: a cut, a verdict,
+    /// or one row and one column that are no edge of the cage (a cut that cannot be made).
+    pub fn reads_as_a_move_or_verdict(self) -> bool {
+        match self {
+            Shown::Move(_) | Shown::Won(_) => true,
+            Shown::Lit { rows, columns } => rows.count_ones() == 1 && columns.count_ones() == 1,
+            Shown::Fault | Shown::Dark => false,
+        }
     }
+
+    /// Whether it is a lit pattern that is neither a move, a verdict nor the fault pattern,
+    /// and not one row and one column: LEDs the visitor sees are wrong, and no machine's
+    /// check said so.
+    pub fn is_garbled(self) -> bool {
+        matches!(self, Shown::Lit { .. }) && !self.reads_as_a_move_or_verdict()
+    }
+}
+
+/// `bits` as `first`, the next letter or digit, ... for each bit set (bit 0 first); `-` for
+/// none.
+fn lit_word(bits: u8, first: u8) -> String {
+    let word: String = (0..8u8)
+        .filter(|i| bits & (1 << i) != 0)
+        .map(|i| (first + i) as char)
+        .collect();
+    if word.is_empty() {
+        "-".to_string()
+    } else {
+        word
+    }
+}
+
+/// The bits a [`lit_word`] names, if it names some in order.
+fn lit_bits(word: &str, first: u8) -> Option<u8> {
+    if word == "-" {
+        return Some(0);
+    }
+    let mut bits = 0u8;
+    let mut last = None;
+    for c in word.bytes() {
+        let i = c.checked_sub(first).filter(|&i| i < 8)?;
+        if last.is_some_and(|l| l >= i) {
+            return None;
+        }
+        last = Some(i);
+        bits |= 1 << i;
+    }
+    (bits != 0).then_some(bits)
 }
 
 impl fmt::Display for Shown {
@@ -277,7 +329,14 @@ impl fmt::Display for Shown {
             Shown::Won(heuristic::Side::Cut) => f.write_str("cut-won"),
             Shown::Won(heuristic::Side::Short) => f.write_str("short-won"),
             Shown::Fault => f.write_str("fault"),
-            Shown::Other => f.write_str("other"),
+            Shown::Lit { rows, columns } => {
+                write!(
+                    f,
+                    "lit:{}:{}",
+                    lit_word(*rows, b'1'),
+                    lit_word(*columns, b'A')
+                )
+            }
             Shown::Dark => f.write_str("dark"),
         }
     }
@@ -287,15 +346,83 @@ impl FromStr for Shown {
     type Err = TrialError;
 
     fn from_str(s: &str) -> Result<Self, TrialError> {
+        let bad = || TrialError::Answer(s.to_string());
         Ok(match s {
             "cut-won" => Shown::Won(heuristic::Side::Cut),
             "short-won" => Shown::Won(heuristic::Side::Short),
             "fault" => Shown::Fault,
-            "other" => Shown::Other,
             "dark" => Shown::Dark,
-            _ => match heuristic::Move::parse(heuristic::Size::MAX, s) {
-                Ok(mv) if mv.side == heuristic::Side::Cut => Shown::Move(mv.edge),
-                _ => return Err(TrialError::Answer(s.to_string())),
+            _ => {
+                if let Some(lit) = s.strip_prefix("lit:") {
+                    let (rows, columns) = lit.split_once(':').ok_or_else(bad)?;
+                    let rows = lit_bits(rows, b'1').ok_or_else(bad)?;
+                    let columns = lit_bits(columns, b'A').ok_or_else(bad)?;
+                    if rows | columns == 0 {
+                        return Err(bad());
+                    }
+                    return Ok(Shown::Lit { rows, columns });
+                }
+                match heuristic::Move::parse(heuristic::Size::MAX, s) {
+                    Ok(mv) if mv.side == heuristic::Side::Cut => Shown::Move(mv.edge),
+                    _ => return Err(bad()),
+                }
+            }
+        })
+    }
+}
+
+/// One press the visitor made, and whether the firmware took it (ran its button handler).
+///
+/// ```
+/// use boards::virtual_board::{Press, Shown};
+/// for word in ["A1", "missed", "untaken:fault", "lit:-:C"] {
+///     assert_eq!(word.parse::<Press>().unwrap().to_string(), word);
+/// }
+/// assert_eq!("missed".parse::<Press>().unwrap().seen(), None);
+/// assert_eq!("untaken:dark".parse::<Press>().unwrap().seen(), Some(Shown::Dark));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Press {
+    /// The firmware took it, and then the LEDs showed this (the word alone: `A1`), the same
+    /// as before the press or not: a cut shown again is a move shown.
+    Taken(Shown),
+    /// The handler did not run and the LEDs stayed as they were (`missed`): nothing happened,
+    /// and the visitor presses again.
+    Missed,
+    /// The handler did not run, yet the LEDs changed to this (`untaken:A1`): the visitor
+    /// reads it as after any press.
+    Untaken(Shown),
+}
+
+impl Press {
+    /// What the visitor read off this press and acted on; none for a missed press.
+    pub fn seen(self) -> Option<Shown> {
+        match self {
+            Press::Taken(shown) | Press::Untaken(shown) => Some(shown),
+            Press::Missed => None,
+        }
+    }
+}
+
+impl fmt::Display for Press {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Press::Taken(shown) => write!(f, "{shown}"),
+            Press::Missed => f.write_str("missed"),
+            Press::Untaken(shown) => write!(f, "untaken:{shown}"),
+        }
+    }
+}
+
+impl FromStr for Press {
+    type Err = TrialError;
+
+    fn from_str(s: &str) -> Result<Self, TrialError> {
+        Ok(match s {
+            "missed" => Press::Missed,
+            _ => match s.strip_prefix("untaken:") {
+                Some(shown) => Press::Untaken(shown.parse()?),
+                None => Press::Taken(s.parse()?),
             },
         })
     }
@@ -303,13 +430,14 @@ impl FromStr for Shown {
 
 /// The board's answer to a trial: `trial END INSTRUCTIONS VISIT_US WINNER RECORD SHOWN STRUCK
 /// TARGET PC FUNCTION`, `-` for what is not known (the function last: a Rust path may hold
-/// spaces). SHOWN is what the LEDs showed after each press, joined by commas.
+/// spaces). SHOWN is each press the visitor made ([`Press`]), joined by commas.
 ///
 /// ```
-/// use boards::virtual_board::{End, Shown, TrialEnd};
-/// let end: TrialEnd = "trial verdict 5000 15000000 cut A7,c5 A7,cut-won 2 r3:bit7 0x08001234 firmware::tracker::observe".parse().unwrap();
+/// use boards::virtual_board::{End, Press, Shown, TrialEnd};
+/// let end: TrialEnd = "trial verdict 5000 15000000 cut A7,c5 A7,missed,cut-won 2 r3:bit7 0x08001234 firmware::tracker::observe".parse().unwrap();
 /// assert_eq!(end.end, End::Verdict);
-/// assert_eq!(end.shown[1], Shown::Won(heuristic::Side::Cut));
+/// assert_eq!(end.presses[1], Press::Missed);
+/// assert_eq!(end.seen(), ["A7".parse::<Shown>().unwrap(), Shown::Won(heuristic::Side::Cut)]);
 /// assert_eq!(end.struck, Some(2));
 /// assert_eq!(end.function.as_deref(), Some("firmware::tracker::observe"));
 /// assert_eq!(end.to_string().parse(), Ok(end));
@@ -327,8 +455,8 @@ pub struct TrialEnd {
     pub winner: Option<heuristic::Side>,
     /// The moves made on the cage, Cut first (`A7,c5,...`).
     pub record: String,
-    /// What the LEDs showed after each press, in order.
-    pub shown: Vec<Shown>,
+    /// Each press the visitor made, in order: taken or not, and what the LEDs showed.
+    pub presses: Vec<Press>,
     /// The press the glitch struck before (1: before the first press, during power-on or
     /// the visitor's first turn), if it fired.
     pub struck: Option<u32>,
@@ -341,6 +469,14 @@ pub struct TrialEnd {
     pub function: Option<String>,
 }
 
+impl TrialEnd {
+    /// What the visitor read off the LEDs, press by press, the missed presses (pressed
+    /// again) left out: the n-th is the n-th press of the intact game's.
+    pub fn seen(&self) -> Vec<Shown> {
+        self.presses.iter().filter_map(|p| p.seen()).collect()
+    }
+}
+
 impl fmt::Display for TrialEnd {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let or = |s: Option<&str>| s.filter(|s| !s.is_empty()).unwrap_or("-").to_string();
@@ -349,7 +485,7 @@ impl fmt::Display for TrialEnd {
             Some(heuristic::Side::Short) => "short",
             None => "-",
         };
-        let shown: Vec<String> = self.shown.iter().map(ToString::to_string).collect();
+        let shown: Vec<String> = self.presses.iter().map(ToString::to_string).collect();
         write!(
             f,
             "trial {} {} {} {winner} {} {} {} {} {} {}",
@@ -404,7 +540,7 @@ impl FromStr for TrialEnd {
                 _ => return Err(bad()),
             },
             record: known(record).unwrap_or_default(),
-            shown: match known(shown) {
+            presses: match known(shown) {
                 Some(list) => list
                     .split(',')
                     .map(|w| w.parse().map_err(|_| bad()))
@@ -456,6 +592,43 @@ mod tests {
     }
 
     #[test]
+    fn every_pattern_and_press_reads_back_and_bad_words_are_refused() {
+        for rows in 0..=0x7fu8 {
+            for columns in [0u8, 1, 0b101_0101, 0x7f] {
+                if rows | columns == 0 {
+                    continue;
+                }
+                let lit = Shown::Lit { rows, columns };
+                assert_eq!(lit.to_string().parse(), Ok(lit));
+                for press in [Press::Taken(lit), Press::Untaken(lit), Press::Missed] {
+                    assert_eq!(press.to_string().parse(), Ok(press));
+                }
+            }
+        }
+        // Written by hand: what a visitor reads off each.
+        let lit = |rows, columns| Shown::Lit { rows, columns };
+        assert_eq!(lit(0b101, 0b10).to_string(), "lit:13:B");
+        assert!(lit(1, 2).reads_as_a_move_or_verdict() && !lit(1, 2).is_garbled());
+        assert!(lit(0x7f, 0x7f).is_garbled() && lit(0, 4).is_garbled());
+        assert!(!Shown::Fault.is_garbled() && !Shown::Dark.is_garbled());
+        for bad in [
+            "lit:-:-",
+            "lit:31:A",
+            "lit:1:AA",
+            "lit:9:A",
+            "lit:1",
+            "lit:1:a",
+            "other",
+            "untaken:",
+            "untaken:missed",
+            "a1",
+            "",
+        ] {
+            assert!(bad.parse::<Press>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
     fn an_answer_without_a_glitch_reads_back() {
         let end = TrialEnd {
             end: End::Slow,
@@ -463,7 +636,7 @@ mod tests {
             visit_us: 9,
             winner: None,
             record: String::new(),
-            shown: Vec::new(),
+            presses: Vec::new(),
             struck: None,
             target: None,
             pc: None,

@@ -10,5 +10,5 @@ mod glitch;
 mod monitor;
 
 pub use fault::{BoardFault, BoardFaultError};
-pub use glitch::{End, Glitch, GlitchKind, Shown, Trial, TrialEnd, TrialError};
+pub use glitch::{End, Glitch, GlitchKind, Press, Shown, Trial, TrialEnd, TrialError};
 pub use monitor::{COMMANDS, Command, Lit, LitError, Monitor, MonitorError, Waited};

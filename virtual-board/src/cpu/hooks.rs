@@ -240,6 +240,9 @@ pub(super) fn block(uc: &mut Unicorn<'_, State>, address: u64, size: u32) {
     };
     let state = uc.get_data_mut();
     state.block = at;
+    if state.entry == Some(at) {
+        state.entered += 1;
+    }
     if let Some(profile) = &mut state.profile {
         *profile.entry(at).or_default() += spins;
     }

@@ -125,6 +125,11 @@ pub struct State {
     /// A stop at an instruction count and what runs there, which a campaign arms (the
     /// glitch trials, `monitor trial`): the core knows no campaign.
     pub instant: Instant,
+    /// A function whose entries the block hook counts into `entered` (the visitor's: the
+    /// firmware's button handler, to tell a press taken from one missed).
+    pub entry: Option<u32>,
+    /// Blocks run at `entry` since power-on.
+    pub entered: u64,
 }
 
 /// The emulated core and its memory.
@@ -242,6 +247,8 @@ impl<'a> Core<'a> {
             breakpoint_hit: false,
             step_off: None,
             instant: Instant::default(),
+            entry: None,
+            entered: 0,
         };
         let mut uc = Unicorn::new_with_data(Arch::ARM, Mode::THUMB, state)?;
         // Before any mapping: after, the model cannot change (TOOLCHAIN.md: the default

@@ -67,7 +67,12 @@ impl GlitchResults {
             "# Glitch campaign: {n} trials, seed {}\n",
             self.plan.seed
         );
-        let shown: Vec<String> = self.intact.shown.iter().map(ToString::to_string).collect();
+        let shown: Vec<String> = self
+            .intact
+            .presses
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         let _ = writeln!(
             out,
             "`{command}`\n\nIntact game (noise of game {GAME}, equal to SIL's): {} instructions, \
@@ -140,7 +145,8 @@ impl GlitchResults {
             };
             count(&mut functions, function, class);
             if matches!(class, GlitchClass::Detected | GlitchClass::Late) {
-                *how.entry(j.end.end.word().to_string()).or_default() += 1;
+                *how.entry(j.judgement.noticed_by(&j.end).to_string())
+                    .or_default() += 1;
             }
         }
         let _ = writeln!(out, "## By fault kind\n");
@@ -218,7 +224,7 @@ impl GlitchResults {
         let or_empty = |p: Option<u32>| p.map_or(String::new(), |p| p.to_string());
         for (i, j) in self.trials.iter().enumerate() {
             let Some(g) = j.trial.glitch else { continue };
-            let shown: Vec<String> = j.end.shown.iter().map(ToString::to_string).collect();
+            let shown: Vec<String> = j.end.presses.iter().map(ToString::to_string).collect();
             let _ = writeln!(
                 out,
                 "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",

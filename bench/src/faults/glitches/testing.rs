@@ -1,12 +1,13 @@
 //! The glitch campaign's tests' answers and plans, made by hand.
 
-use boards::virtual_board::{End, Shown, TrialEnd};
+use boards::virtual_board::{End, Press, Shown, TrialEnd};
 
 use crate::faults::glitch_plan::{Kinds, Plan, Window};
 
-/// An answer that ended `end` after the LEDs showed `shown` (words, by press).
-pub(super) fn end(end: End, shown: &str) -> TrialEnd {
-    let shown: Vec<Shown> = shown
+/// An answer that ended `end` after the presses `presses` (words: `A1`, `missed`,
+/// `untaken:A1`).
+pub(super) fn end(end: End, presses: &str) -> TrialEnd {
+    let presses: Vec<Press> = presses
         .split(',')
         .filter(|w| !w.is_empty())
         .map(|w| w.parse().unwrap())
@@ -15,12 +16,12 @@ pub(super) fn end(end: End, shown: &str) -> TrialEnd {
         end,
         instructions: 1,
         visit_us: 1,
-        winner: shown.iter().find_map(|s| match s {
-            Shown::Won(side) => Some(*side),
+        winner: presses.iter().find_map(|p| match p.seen() {
+            Some(Shown::Won(side)) => Some(side),
             _ => None,
         }),
         record: String::new(),
-        shown,
+        presses,
         struck: None,
         target: None,
         pc: None,
