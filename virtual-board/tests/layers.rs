@@ -20,8 +20,8 @@ fn listed() -> Vec<String> {
 fn declared() -> Vec<String> {
     let main = std::fs::read_to_string(Path::new(SRC).join("main.rs")).unwrap();
     main.lines()
-        .filter_map(|l| l.strip_prefix("mod "))
-        .map(|l| l.trim_end_matches(';').to_string())
+        .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+        .map(str::to_string)
         .collect()
 }
 
