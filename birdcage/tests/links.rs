@@ -184,7 +184,16 @@ fn a_stopped_search_exits_2_naming_the_parts_it_finished() {
     // 11 vertices in 4,096 parts, one at a time: tens of seconds in all, so the stop comes
     // first, and no part takes long to finish.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_birdcage"))
-        .args(["links", "--vertices", "11", "--shards", "4096", "--jobs", "1", "--out"])
+        .args([
+            "links",
+            "--vertices",
+            "11",
+            "--shards",
+            "4096",
+            "--jobs",
+            "1",
+            "--out",
+        ])
         .arg(&out)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
