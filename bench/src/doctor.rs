@@ -104,17 +104,7 @@ fn config(probe: Probe, board: &str, elf: PathBuf) -> Config {
 }
 
 fn qemu_version() -> String {
-    std::process::Command::new(QEMU)
-        .arg("--version")
-        .output()
-        .ok()
-        .and_then(|o| {
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .next()
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| QEMU.to_string())
+    crate::machine::qemu_version().unwrap_or_else(|| QEMU.to_string())
 }
 
 /// What is wrong with `elf` as a firmware file before anything connects: a file that cannot

@@ -765,6 +765,48 @@ fn the_glitch_campaign_writes_its_tables_and_examples() {
     assert!(said.contains("already holds a glitch report"), "{said}");
 }
 
+/// Issue 62 item 3: the virtual board's binary is in the spec, by content: its model decides
+/// the glitch classes, so a shard of another build of it is refused as a shard of another
+/// spec, naming the binary, never merged into one report.
+#[test]
+fn shards_of_two_virtual_board_builds_do_not_merge() {
+    let Some(elf) = ready() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let binary = bench::virtual_board_binary().unwrap();
+    let bytes = std::fs::read(&binary).unwrap();
+    let other = dir.path().join("virtual-board-2");
+    // One byte more after the ELF: the same program, another build as far as its bytes say.
+    std::fs::write(&other, [bytes.as_slice(), b"\0"].concat()).unwrap();
+    std::fs::set_permissions(&other, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = dir.path().join("report");
+    let shard = |k: &str, board: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_hil-tests"))
+            .args(["run", "--stage", "hil", "--probe", "virtual"])
+            .args(["--scenario", "glitches", "--trials", "2", "--seed", "5"])
+            .args(["--shard", k, "--elf"])
+            .arg(&elf)
+            .arg("--out")
+            .arg(&out)
+            .env("BIRDCAGE_VIRTUAL_BOARD", board)
+            .output()
+            .unwrap()
+    };
+    let first = shard("1/2", &binary);
+    assert!(first.status.success(), "shard 1/2: {first:?}");
+    // Shard 2 by the other build: refused, naming what differs.
+    let refused = shard("2/2", &other);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(
+        said.contains("another spec: depends.virtual_board_sha256"),
+        "{said}"
+    );
+    assert!(!out.join("bench-glitches.2-of-2.shard").exists());
+    // The same build: the shard is stored, so the refusal was the binary's.
+    let second = shard("2/2", &binary);
+    assert!(second.status.success(), "shard 2/2: {second:?}");
+}
+
 #[test]
 fn a_campaign_window_draws_its_instants_from_that_part_of_the_game_alone() {
     let Some(elf) = ready() else { return };

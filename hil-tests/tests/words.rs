@@ -12,7 +12,7 @@ use bench::faults::board::BoardVerdict;
 use bench::faults::glitches::GlitchClass;
 use bench::faults::kinds::FaultKind;
 use bench::{ScenarioKind, Stage};
-use boards::virtual_board::{BoardFault, End, GlitchKind};
+use boards::virtual_board::{BoardFault, End, GlitchKind, Shown};
 
 /// One word list as written, and the table it must say.
 struct List {
@@ -331,12 +331,45 @@ fn lists() -> Vec<List> {
             true,
         ),
         list(
+            "hil-tests/README.md, the hardening table's classes",
+            &words(GlitchClass::ALL.map(GlitchClass::name)),
+            classes_after_trials(&hil_raw),
+            true,
+        ),
+        list(
+            "hil-tests/hardening.sh, the table it prints",
+            &words(GlitchClass::ALL.map(GlitchClass::name)),
+            classes_after_trials(&read("hardening.sh")),
+            true,
+        ),
+        list(
+            "virtual-board/README.md, the glitch trials' fixed LED words",
+            &words(Shown::NAMED.map(|(_, word)| word)),
+            quoted_once(
+                between(&glitch_trials, "`A1,C1,fault`: an edge, ", ", or `lit:")
+                    .unwrap_or_default(),
+            ),
+            true,
+        ),
+        list(
             "virtual-board/README.md, the glitch trials' ends",
             &words(End::WORDS.map(|(_, word)| word)),
             quoted_once(between(&glitch_trials, "END is ", ". The PC").unwrap_or_default()),
             true,
         ),
     ]
+}
+
+/// The class columns of the first table headed `| build | campaign | trials | ...` in `text`.
+fn classes_after_trials(text: &str) -> Vec<String> {
+    const HEAD: &str = "| build | campaign | trials |";
+    text.lines()
+        .find_map(|line| line.split_once(HEAD))
+        .map(|(_, cells)| {
+            let cells = cells.trim_end_matches('"').trim_end().trim_end_matches('|');
+            cells.split('|').map(|c| c.trim().to_string()).collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The first column of the first table in `text`, below its header.

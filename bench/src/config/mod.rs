@@ -281,9 +281,14 @@ impl Config {
     /// QEMU's probe) and neither `elf` nor [`ELF_ENV`] names one. A command line says so
     /// before the wait.
     pub fn builds_qemu_firmware(&self) -> bool {
-        let runs_it = self.stage == Stage::Pil
-            || (self.stage == Stage::Hil && self.probe == Some(Probe::Qemu));
-        runs_it && self.elf.is_none() && std::env::var_os(ELF_ENV).is_none_or(|v| v.is_empty())
+        self.runs_qemu()
+            && self.elf.is_none()
+            && std::env::var_os(ELF_ENV).is_none_or(|v| v.is_empty())
+    }
+
+    /// Whether the firmware runs in QEMU: PIL, or HIL through QEMU's gdbstub.
+    pub fn runs_qemu(&self) -> bool {
+        self.stage == Stage::Pil || (self.stage == Stage::Hil && self.probe == Some(Probe::Qemu))
     }
 
     /// The QEMU firmware: `elf`, [`ELF_ENV`], or built with cargo.

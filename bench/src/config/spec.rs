@@ -144,6 +144,14 @@ pub enum RunSpecError {
     /// A board size the board-fault campaign does not play.
     #[error("the board-fault campaign plays the M=3 or M=4 cage, not M={0}")]
     BoardFaultSize(u32),
+    /// A program the run depends on could not be read for its digest.
+    #[error("cannot read {} for the run's spec: {source}", path.display())]
+    Program {
+        /// The program.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
     /// The spec has no JSON (it always has: its fields are words and numbers).
     #[error("cannot write the run's spec as JSON: {0}")]
     Json(#[from] serde_json::Error),
@@ -276,16 +284,36 @@ impl RunSpec {
     }
 
     /// What the run's bytes depend on besides the spec: the board's validated profile, the
-    /// firmware's and the records file's contents, by digest.
+    /// firmware's and the records file's contents, by digest; the virtual board's binary on
+    /// the virtual board, QEMU's version in QEMU. A program that cannot be found is left out:
+    /// the run that needs it stops naming it.
     pub fn depends(
         &self,
         profile: &boards::Profile,
         records_sha256: Option<String>,
     ) -> Result<Depends, RunSpecError> {
+        let virtual_board_sha256 = match self.config.is_virtual_board() {
+            true => match crate::machine::virtual_board_binary() {
+                Ok(binary) => Some(Depends::file(&std::fs::read(&binary).map_err(
+                    |source| RunSpecError::Program {
+                        path: binary.clone(),
+                        source,
+                    },
+                )?)),
+                Err(_) => None,
+            },
+            false => None,
+        };
         Ok(Depends {
             profile_sha256: Some(Depends::profile(profile)),
             elf_sha256: self.config.elf_digest()?,
             records_sha256,
+            virtual_board_sha256,
+            qemu: self
+                .config
+                .runs_qemu()
+                .then(crate::machine::qemu_version)
+                .flatten(),
         })
     }
 

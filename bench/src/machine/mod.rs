@@ -100,6 +100,23 @@ pub fn qemu_command(
     qemu
 }
 
+/// QEMU's version, the first line of its `--version` (`None` when it cannot be started): what
+/// a spec and bring-up name.
+pub fn qemu_version() -> Option<String> {
+    Process::new(QEMU)
+        .arg("--version")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .map(|l| l.trim().to_string())
+        })
+        .filter(|l| !l.is_empty())
+}
+
 /// Whether `qemu-system-arm` can be started.
 pub fn qemu_available() -> bool {
     Process::new(QEMU)

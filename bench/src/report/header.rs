@@ -43,6 +43,15 @@ pub struct Depends {
     /// The records file of a `records:FILE` scenario.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records_sha256: Option<String>,
+    /// The `virtual-board` binary a run on the virtual board (`--probe virtual`) starts: its
+    /// model of the chip and of the visitor decides what the firmware sees and how a glitch
+    /// trial is judged, so two builds of it are two specs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_board_sha256: Option<String>,
+    /// QEMU's version (its `--version`'s first line) when the firmware runs in QEMU (PIL, or
+    /// HIL through QEMU's gdbstub): another QEMU is another machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qemu: Option<String>,
 }
 
 impl Depends {
@@ -109,6 +118,7 @@ pub(super) fn differences(ours: &Header, theirs: &Header) -> String {
                 "depends.profile_sha256" => Some("the board profile's values changed"),
                 "depends.elf_sha256" => Some("the firmware ELF changed"),
                 "depends.records_sha256" => Some("the records file changed"),
+                "depends.virtual_board_sha256" => Some("the virtual-board binary changed"),
                 _ => None,
             };
             let short = |v: &serde_json::Value| match v.as_str() {

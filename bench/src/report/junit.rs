@@ -327,7 +327,7 @@ mod tests {
             depends: Depends {
                 profile_sha256: None,
                 elf_sha256: Some("ab12".into()),
-                records_sha256: None,
+                ..Depends::default()
             },
         }
     }

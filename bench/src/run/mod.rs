@@ -55,8 +55,8 @@ pub fn header(
             games: scenario.games.len(),
             depends: Depends {
                 profile_sha256: Some(Depends::profile(profile)),
-                elf_sha256: None,
                 records_sha256: scenario.source_sha256.clone(),
+                ..Depends::default()
             },
         }),
         reply => Err(Lost::Unexpected {

@@ -272,6 +272,15 @@ pub enum Shown {
 }
 
 impl Shown {
+    /// The patterns written as a fixed word (the others: an edge, or `lit:ROWS:COLUMNS`), the
+    /// one table its text and its parser read.
+    pub const NAMED: [(Shown, &'static str); 4] = [
+        (Shown::Won(heuristic::Side::Cut), "cut-won"),
+        (Shown::Won(heuristic::Side::Short), "short-won"),
+        (Shown::Fault, "fault"),
+        (Shown::Dark, "dark"),
+    ];
+
     /// Whether the visitor reads it as a move or a verdict, right or wrong: a cut, a verdict,
     /// or one row and one column that are no edge of the cage (a cut that cannot be made).
     pub fn reads_as_a_move_or_verdict(self) -> bool {
@@ -326,9 +335,6 @@ impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Shown::Move(edge) => write!(f, "{edge}"),
-            Shown::Won(heuristic::Side::Cut) => f.write_str("cut-won"),
-            Shown::Won(heuristic::Side::Short) => f.write_str("short-won"),
-            Shown::Fault => f.write_str("fault"),
             Shown::Lit { rows, columns } => {
                 write!(
                     f,
@@ -337,7 +343,12 @@ impl fmt::Display for Shown {
                     lit_word(*columns, b'A')
                 )
             }
-            Shown::Dark => f.write_str("dark"),
+            named => f.write_str(
+                Shown::NAMED
+                    .iter()
+                    .find(|(shown, _)| shown == named)
+                    .map_or("?", |(_, word)| word),
+            ),
         }
     }
 }
@@ -347,27 +358,22 @@ impl FromStr for Shown {
 
     fn from_str(s: &str) -> Result<Self, TrialError> {
         let bad = || TrialError::Answer(s.to_string());
-        Ok(match s {
-            "cut-won" => Shown::Won(heuristic::Side::Cut),
-            "short-won" => Shown::Won(heuristic::Side::Short),
-            "fault" => Shown::Fault,
-            "dark" => Shown::Dark,
-            _ => {
-                if let Some(lit) = s.strip_prefix("lit:") {
-                    let (rows, columns) = lit.split_once(':').ok_or_else(bad)?;
-                    let rows = lit_bits(rows, b'1').ok_or_else(bad)?;
-                    let columns = lit_bits(columns, b'A').ok_or_else(bad)?;
-                    if rows | columns == 0 {
-                        return Err(bad());
-                    }
-                    return Ok(Shown::Lit { rows, columns });
-                }
-                match heuristic::Move::parse(heuristic::Size::MAX, s) {
-                    Ok(mv) if mv.side == heuristic::Side::Cut => Shown::Move(mv.edge),
-                    _ => return Err(bad()),
-                }
+        if let Some((shown, _)) = Shown::NAMED.iter().find(|(_, word)| *word == s) {
+            return Ok(*shown);
+        }
+        if let Some(lit) = s.strip_prefix("lit:") {
+            let (rows, columns) = lit.split_once(':').ok_or_else(bad)?;
+            let rows = lit_bits(rows, b'1').ok_or_else(bad)?;
+            let columns = lit_bits(columns, b'A').ok_or_else(bad)?;
+            if rows | columns == 0 {
+                return Err(bad());
             }
-        })
+            return Ok(Shown::Lit { rows, columns });
+        }
+        match heuristic::Move::parse(heuristic::Size::MAX, s) {
+            Ok(mv) if mv.side == heuristic::Side::Cut => Ok(Shown::Move(mv.edge)),
+            _ => Err(bad()),
+        }
     }
 }
 
