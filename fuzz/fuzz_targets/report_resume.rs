@@ -15,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 /// The header a resume is asked for when the input has none of its own.
 fn stand_in() -> Header {
     Header {
-        stage: bench::Stage::Sil,
+        stage: bench::Stage::Sil.into(),
         firmware: "fuzz".into(),
         board: "nucleo-f446re".into(),
         profile: None,
