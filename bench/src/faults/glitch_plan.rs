@@ -165,10 +165,11 @@ impl Plan {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn plan(trials: u64, seed: u64, window: Window, kinds: Kinds) -> Plan {
+    /// A plan made by hand (the glitch campaign's tests use it too).
+    pub(crate) fn plan(trials: u64, seed: u64, window: Window, kinds: Kinds) -> Plan {
         Plan {
             trials,
             seed,

@@ -2,7 +2,7 @@
 
 use boards::virtual_board::{End, Press, Shown, TrialEnd};
 
-use crate::faults::glitch_plan::{Kinds, Plan, Window};
+pub(super) use crate::faults::glitch_plan::tests::plan;
 
 /// An answer that ended `end` after the presses `presses` (words: `A1`, `missed`,
 /// `untaken:A1`).
@@ -26,15 +26,5 @@ pub(super) fn end(end: End, presses: &str) -> TrialEnd {
         target: None,
         pc: None,
         function: None,
-    }
-}
-
-pub(super) fn plan(trials: u64, seed: u64, window: Window, kinds: Kinds) -> Plan {
-    Plan {
-        trials,
-        seed,
-        window,
-        kinds,
-        pace_ms: 5000,
     }
 }
