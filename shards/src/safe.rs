@@ -20,6 +20,15 @@
 //! - [`create_dir_all`]: a folder and its missing parents, something else at its name refused
 //!   by name; [`create_dir`]: a new folder, refused if anything (a link) is at its name.
 //!
+//! Every path is walked a component at a time from `/` or the current folder, each folder
+//! held by its descriptor (`openat(O_DIRECTORY|O_NOFOLLOW)`), and all of the above is done
+//! relative to the held parent (`statat`, `openat`, `renameat`, `mkdirat`, its `fsync`): a
+//! folder swapped for a link between a check and a rename is not written through. A link on
+//! the way is followed only if this user or root owns it (the user's own `--out` link, `/lib
+//! -> usr/lib`); another user's (`OUT/board-3 -> ~victim/site`) is refused by name
+//! ([`FileError::ForeignLink`]), as is a loop of more than [`MAX_LINKS`]. `..` is the held
+//! folder's parent, as the kernel resolves it. Elsewhere than unix the same is done by path.
+//!
 //! It is the workspace's one writer: `clippy.toml` forbids `std::fs::write`, `File::create`,
 //! `OpenOptions::open`, `fs::copy`, `create_dir`, `create_dir_all` and `DirBuilder::create`
 //! everywhere else (`disallowed_methods`; CI's clippy runs with `-D warnings`), and the few sites that must open a file themselves (a
@@ -277,7 +286,10 @@ fn open_checked(
 pub fn open_regular(path: &Path) -> Result<File, FileError> {
     let (folder, name) = parent(path, read_error)?;
     if !regular_or_absent(&folder, name, path, read_error)? {
-        return Err(read_error(path.to_path_buf(), io::ErrorKind::NotFound.into()));
+        return Err(read_error(
+            path.to_path_buf(),
+            io::ErrorKind::NotFound.into(),
+        ));
     }
     open_checked(&folder, name, Open::Read, path, read_error)
 }
@@ -296,7 +308,10 @@ pub fn open_or_create(path: &Path) -> Result<File, FileError> {
 pub fn open_append(path: &Path) -> Result<File, FileError> {
     let (folder, name) = parent(path, write_error)?;
     if !regular_or_absent(&folder, name, path, write_error)? {
-        return Err(write_error(path.to_path_buf(), io::ErrorKind::NotFound.into()));
+        return Err(write_error(
+            path.to_path_buf(),
+            io::ErrorKind::NotFound.into(),
+        ));
     }
     open_checked(&folder, name, Open::Append, path, write_error)
 }
@@ -626,7 +641,12 @@ mod tests {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        assert_eq!(names, ["plot.svg"], "something was made in {}", site.display());
+        assert_eq!(
+            names,
+            ["plot.svg"],
+            "something was made in {}",
+            site.display()
+        );
         assert_eq!(fs::read(site.join("plot.svg")).unwrap(), b"the victim's");
     }
 
@@ -687,7 +707,9 @@ mod tests {
         assert!(refused(create_file(&plot).unwrap_err()));
         assert!(refused(open_regular(&plot).unwrap_err()));
         assert!(refused(open_append(&plot).unwrap_err()));
-        assert!(refused(open_or_create(&board.join("new.lock")).unwrap_err()));
+        assert!(refused(
+            open_or_create(&board.join("new.lock")).unwrap_err()
+        ));
         assert!(refused(replaceable(&plot).unwrap_err()));
         assert!(refused(create_dir(&board.join("new")).unwrap_err()));
         untouched(&site);

@@ -175,7 +175,7 @@ fn step(
     held: &OwnedFd,
     name: &OsStr,
     make: Make,
-    shown: &mut PathBuf,
+    shown: &Path,
     links: &mut u32,
 ) -> Result<OwnedFd, Stop> {
     let stat = match rustix::fs::statat(held, name, AtFlags::SYMLINK_NOFOLLOW) {
@@ -194,7 +194,7 @@ fn step(
         FileType::Directory => open_folder(held, name),
         FileType::Symlink => follow(held, name, make, shown, links),
         kind => Err(Stop::Refused(FileError::NotAFolder {
-            path: shown.clone(),
+            path: shown.to_path_buf(),
             kind: words(kind).unwrap_or("a regular file"),
         })),
     }
@@ -206,19 +206,19 @@ fn follow(
     held: &OwnedFd,
     name: &OsStr,
     make: Make,
-    shown: &mut PathBuf,
+    shown: &Path,
     links: &mut u32,
 ) -> Result<OwnedFd, Stop> {
     *links += 1;
     if *links > MAX_LINKS {
         return Err(Stop::Refused(FileError::TooManyLinks {
-            path: shown.clone(),
+            path: shown.to_path_buf(),
         }));
     }
     let (uid, target) = read_link(held, name)?;
     if uid != super::me() && uid != 0 {
         return Err(Stop::Refused(FileError::ForeignLink {
-            path: shown.clone(),
+            path: shown.to_path_buf(),
             uid,
         }));
     }
@@ -227,7 +227,7 @@ fn follow(
     match walk_in(from, &target, Make::Nothing, &mut inner, links) {
         Err(Stop::Io(e)) if e.kind() == io::ErrorKind::NotFound && make == Make::Missing => {
             Err(Stop::Refused(FileError::NotAFolder {
-                path: shown.clone(),
+                path: shown.to_path_buf(),
                 kind: "a symbolic link",
             }))
         }
