@@ -221,7 +221,7 @@ pub(crate) fn read_header(path: &Path) -> Result<Option<HeaderLines>, String> {
                 return Ok(None);
             }
         }
-        Err(FileError::NotRegular { kind, .. } | FileError::NotAFolder { kind, .. }) => {
+        Err(FileError::NotRegular { kind, .. }) => {
             return Err(format!("{kind}, not a regular file"));
         }
         Err(_) => return Ok(None),
@@ -345,7 +345,7 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
         // By type before opening: a FIFO named like a shard would block the open forever.
         let file = match open_regular(&path) {
             Ok(file) => file,
-            Err(FileError::NotRegular { kind, .. } | FileError::NotAFolder { kind, .. }) => {
+            Err(FileError::NotRegular { kind, .. }) => {
                 survey.refused.push(ShardError::Corrupt {
                     command: remake_of(None),
                     why: format!("{kind}, not a regular file"),
@@ -355,6 +355,18 @@ pub fn survey(dir: &Path, job: &Job, count: u32) -> Result<Survey, ShardError> {
             }
             Err(FileError::Read { source, .. } | FileError::Write { source, .. }) => {
                 return Err(ShardError::Io { path, source });
+            }
+            // Something on the way to DIR is not a folder to walk (another user's link, a
+            // loop): no shard is read there.
+            Err(
+                e @ (FileError::NotAFolder { .. }
+                | FileError::ForeignLink { .. }
+                | FileError::TooManyLinks { .. }),
+            ) => {
+                return Err(ShardError::Io {
+                    path,
+                    source: io::Error::other(e),
+                });
             }
         };
         let meta = file.metadata().map_err(io_error(&path))?;
@@ -484,7 +496,7 @@ pub fn open_body(
     };
     let file = match open_regular(&path) {
         Ok(file) => file,
-        Err(FileError::NotRegular { kind, .. } | FileError::NotAFolder { kind, .. }) => {
+        Err(FileError::NotRegular { kind, .. }) => {
             return Err(corrupt(format!("{kind}, not a regular file")));
         }
         Err(FileError::Read { source, .. } | FileError::Write { source, .. }) => {
@@ -497,6 +509,12 @@ pub fn open_body(
                 _ => io_error(source),
             });
         }
+        // Something on the way to DIR is not a folder to walk (another user's link, a loop).
+        Err(
+            e @ (FileError::NotAFolder { .. }
+            | FileError::ForeignLink { .. }
+            | FileError::TooManyLinks { .. }),
+        ) => return Err(io_error(io::Error::other(e))),
     };
     let length = file.metadata().map_err(io_error)?.len();
     let mut reader = io::BufReader::new(file);

@@ -20,15 +20,35 @@
 //! - [`create_dir_all`]: a folder and its missing parents, something else at its name refused
 //!   by name; [`create_dir`]: a new folder, refused if anything (a link) is at its name.
 //!
+//! Every path is walked a component at a time from `/` or the current folder, each folder
+//! held by its descriptor (`openat(O_DIRECTORY|O_NOFOLLOW)`), and all of the above is done
+//! relative to the held parent (`statat`, `openat`, `renameat`, `mkdirat`, its `fsync`): a
+//! folder swapped for a link between a check and a rename is not written through. A link on
+//! the way is followed only if this user or root owns it (the user's own `--out` link, `/lib
+//! -> usr/lib`); another user's (`OUT/board-3 -> ~victim/site`) is refused by name
+//! ([`FileError::ForeignLink`]), as is a loop of more than [`MAX_LINKS`]. `..` is the held
+//! folder's parent, as the kernel resolves it. Elsewhere than unix the same is done by path.
+//!
 //! It is the workspace's one writer: `clippy.toml` forbids `std::fs::write`, `File::create`,
 //! `OpenOptions::open`, `fs::copy`, `create_dir`, `create_dir_all` and `DirBuilder::create`
 //! everywhere else (`disallowed_methods`; CI's clippy runs with `-D warnings`), and the few sites that must open a file themselves (a
 //! shared memory window, a private folder of mode 0700, a build script's `OUT_DIR`) say why in
 //! an `#[allow]` of their own.
 
-use std::fs::{self, File, Metadata, OpenOptions};
+use std::ffi::{OsStr, OsString};
+use std::fs::{File, Metadata};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+#[cfg(not(unix))]
+mod by_path;
+#[cfg(unix)]
+mod held;
+
+#[cfg(not(unix))]
+use by_path::{Folder, Make, Stop};
+#[cfg(unix)]
+use held::{Folder, Make, Stop};
 
 /// A file that is not there to be read or written safely.
 #[derive(Debug, thiserror::Error)]
@@ -50,7 +70,8 @@ pub enum FileError {
         /// Why.
         source: io::Error,
     },
-    /// Something other than a folder where one is made (a file, a dangling link).
+    /// Something other than a folder where one is made or walked through (a file, a
+    /// dangling link).
     #[error("{} is {kind}, not a folder: refused", .path.display())]
     NotAFolder {
         /// The path.
@@ -66,14 +87,42 @@ pub enum FileError {
         /// Why.
         source: io::Error,
     },
+    /// A symbolic link on the way owned by neither this user nor root: whoever owns it
+    /// chooses where it leads (`OUT/board-3 -> ~victim/site`), so it is not followed, as
+    /// Linux's `fs.protected_symlinks` does not follow one in a shared sticky folder.
+    #[error(
+        "{} is a symbolic link of another user (uid {uid}), not followed: refused",
+        .path.display()
+    )]
+    ForeignLink {
+        /// The link, as the path walked names it.
+        path: PathBuf,
+        /// Its owner.
+        uid: u32,
+    },
+    /// More links on the way than the kernel follows (40): a loop.
+    #[error(
+        "{}: more than {} symbolic links on the way (a loop?): refused",
+        .path.display(),
+        MAX_LINKS
+    )]
+    TooManyLinks {
+        /// The link met last, as the path walked names it.
+        path: PathBuf,
+    },
 }
 
-/// The user this process runs as: `/proc/self` is theirs (std has no getuid, and the
-/// workspace has no `unsafe`); `u32::MAX`, no one's, where there is no `/proc`.
+/// How many links one path may lead through (Linux's `MAXSYMLINKS`).
+#[cfg(unix)]
+pub const MAX_LINKS: u32 = held::MAX_LINKS;
+/// How many links one path may lead through (Linux's `MAXSYMLINKS`).
+#[cfg(not(unix))]
+pub const MAX_LINKS: u32 = 40;
+
+/// The user this process runs as (`getuid`).
 #[cfg(unix)]
 pub fn me() -> u32 {
-    use std::os::unix::fs::MetadataExt;
-    fs::metadata("/proc/self").map_or(u32::MAX, |m| m.uid())
+    rustix::process::getuid().as_raw()
 }
 
 /// Why a file read back from an out folder (a shard, a Slurm record) is not to be trusted,
@@ -108,58 +157,50 @@ pub fn untrusted(_meta: &Metadata) -> Option<String> {
 
 /// What a file of this type is, in words; `None` for a regular file.
 pub fn irregular_kind(meta: &Metadata) -> Option<&'static str> {
-    let kind = meta.file_type();
-    if kind.is_file() {
-        return None;
-    }
-    if kind.is_symlink() {
-        return Some("a symbolic link");
-    }
-    if kind.is_dir() {
-        return Some("a folder");
-    }
     #[cfg(unix)]
     {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return Some("a FIFO");
-        }
-        if kind.is_socket() {
-            return Some("a socket");
-        }
-        if kind.is_block_device() {
-            return Some("a block device");
-        }
-        if kind.is_char_device() {
-            return Some("a character device");
-        }
+        use std::os::unix::fs::MetadataExt;
+        held::words(rustix::fs::FileType::from_raw_mode(meta.mode()))
     }
-    Some("not a file")
-}
-
-/// `Err` unless `meta` is a regular file's.
-fn regular(path: &Path, meta: &Metadata) -> Result<(), FileError> {
-    match irregular_kind(meta) {
-        None => Ok(()),
-        Some(kind) => Err(FileError::NotRegular {
-            path: path.to_path_buf(),
-            kind,
-        }),
+    #[cfg(not(unix))]
+    {
+        let kind = meta.file_type();
+        if kind.is_file() {
+            return None;
+        }
+        if kind.is_symlink() {
+            return Some("a symbolic link");
+        }
+        if kind.is_dir() {
+            return Some("a folder");
+        }
+        Some("not a file")
     }
 }
 
-/// `Ok(false)` if `path` is absent, `Ok(true)` if it is a regular file, else why not; the
-/// path's own type, a link not followed.
-fn regular_or_absent(
-    path: &Path,
-    err: fn(PathBuf, io::Error) -> FileError,
-) -> Result<bool, FileError> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) => regular(path, &meta).map(|()| true),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
-        Err(e) => Err(err(path.to_path_buf(), e)),
-    }
+/// What is at a name in a folder, a link not followed.
+enum Entry {
+    Absent,
+    Regular,
+    /// Something else, in words (`a symbolic link`, `a FIFO`, …).
+    Other(&'static str),
 }
+
+/// How a file is opened: every open of the module is one of these.
+#[derive(Clone, Copy)]
+enum Open {
+    /// For reading.
+    Read,
+    /// For reading and writing in place, made if absent, not truncated (a lock file).
+    ReadWrite,
+    /// To append to, not made.
+    Append,
+    /// Made new (`O_CREAT|O_EXCL`), mode 0644 whatever the umask's group bits.
+    New,
+}
+
+/// Which error an I/O failure is: reading or writing the path.
+type Failure = fn(PathBuf, io::Error) -> FileError;
 
 fn read_error(path: PathBuf, source: io::Error) -> FileError {
     FileError::Read { path, source }
@@ -169,23 +210,60 @@ fn write_error(path: PathBuf, source: io::Error) -> FileError {
     FileError::Write { path, source }
 }
 
-/// Opens with `options` (the one `OpenOptions::open` of the workspace's writers), never following a link at the last component and never blocking
+/// The walk's stop as the module's error for `path`.
+fn stopped(path: &Path, err: Failure) -> impl FnOnce(Stop) -> FileError + '_ {
+    move |stop| match stop {
+        Stop::Io(e) => err(path.to_path_buf(), e),
+        Stop::Refused(e) => e,
+    }
+}
+
+/// A file's folder, held (walked as [`Folder::walk`] walks), and its name in it. A path
+/// without a file name (`/`, `..`) names a folder.
+fn parent(path: &Path, err: Failure) -> Result<(Folder, &OsStr), FileError> {
+    let Some(name) = path.file_name() else {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind: "a folder",
+        });
+    };
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let folder = Folder::walk(dir, Make::Nothing).map_err(stopped(path, err))?;
+    Ok((folder, name))
+}
+
+/// `Ok(false)` if `name` is absent from `folder`, `Ok(true)` if it is a regular file, else
+/// why not; its own type, a link not followed.
+fn regular_or_absent(
+    folder: &Folder,
+    name: &OsStr,
+    path: &Path,
+    err: Failure,
+) -> Result<bool, FileError> {
+    match folder.entry(name) {
+        Ok(Entry::Absent) => Ok(false),
+        Ok(Entry::Regular) => Ok(true),
+        Ok(Entry::Other(kind)) => Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind,
+        }),
+        Err(e) => Err(err(path.to_path_buf(), e)),
+    }
+}
+
+/// Opens `name` in `folder` as `how` says, never following a link at it and never blocking
 /// (a FIFO swapped in after the type check must not hang the open), then checks the open
 /// file is regular. A link met at open time is refused by name, as the check before would.
 fn open_checked(
+    folder: &Folder,
+    name: &OsStr,
+    how: Open,
     path: &Path,
-    options: &mut OpenOptions,
-    err: fn(PathBuf, io::Error) -> FileError,
+    err: Failure,
 ) -> Result<File, FileError> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    #[allow(clippy::disallowed_methods)] // the one writer's own open
-    let file = options.open(path).map_err(|e| {
+    let file = folder.open(name, how).map_err(|e| {
         #[cfg(unix)]
-        if e.raw_os_error() == Some(libc::ELOOP) {
+        if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
             return FileError::NotRegular {
                 path: path.to_path_buf(),
                 kind: "a symbolic link",
@@ -194,73 +272,84 @@ fn open_checked(
         err(path.to_path_buf(), e)
     })?;
     let meta = file.metadata().map_err(|e| err(path.to_path_buf(), e))?;
-    regular(path, &meta)?;
+    if let Some(kind) = irregular_kind(&meta) {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind,
+        });
+    }
     Ok(file)
 }
 
 /// Opens `path` for reading if it is a regular file: anything else (a link, a FIFO, a
 /// device, a folder) is refused by type before it is opened, so nothing blocks.
 pub fn open_regular(path: &Path) -> Result<File, FileError> {
-    let meta = fs::symlink_metadata(path).map_err(|e| read_error(path.to_path_buf(), e))?;
-    regular(path, &meta)?;
-    open_checked(path, OpenOptions::new().read(true), read_error)
+    let (folder, name) = parent(path, read_error)?;
+    if !regular_or_absent(&folder, name, path, read_error)? {
+        return Err(read_error(
+            path.to_path_buf(),
+            io::ErrorKind::NotFound.into(),
+        ));
+    }
+    open_checked(&folder, name, Open::Read, path, read_error)
 }
 
 /// Opens `path` for reading and writing in place (a lock file), made if absent, never
 /// truncated here; anything there that is not a regular file is refused by type first.
 pub fn open_or_create(path: &Path) -> Result<File, FileError> {
-    regular_or_absent(path, write_error)?;
-    open_checked(
-        path,
-        OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false),
-        write_error,
-    )
+    let (folder, name) = parent(path, write_error)?;
+    regular_or_absent(&folder, name, path, write_error)?;
+    open_checked(&folder, name, Open::ReadWrite, path, write_error)
 }
 
 /// Opens the regular file `path` to append to it (a report's steps after a resume), as
 /// `OpenOptions::new().append(true)` would, but never through a link and never onto a FIFO
 /// or a device: refused by type before it is opened. Nothing is made: absent is an error.
 pub fn open_append(path: &Path) -> Result<File, FileError> {
-    let meta = fs::symlink_metadata(path).map_err(|e| write_error(path.to_path_buf(), e))?;
-    regular(path, &meta)?;
-    open_checked(path, OpenOptions::new().append(true), write_error)
+    let (folder, name) = parent(path, write_error)?;
+    if !regular_or_absent(&folder, name, path, write_error)? {
+        return Err(write_error(
+            path.to_path_buf(),
+            io::ErrorKind::NotFound.into(),
+        ));
+    }
+    open_checked(&folder, name, Open::Append, path, write_error)
 }
 
-/// Makes the folder `path` and its missing parents, as `std::fs::create_dir_all` does; a
-/// folder already there is fine. Something else at `path` (a file, a dangling link, a FIFO)
-/// is refused by name. The folder's own path is the caller's (`--out DIR`): a link the user
-/// names as the folder leads to it, as any path they give does; what is written inside goes
-/// through this module's writers, which follow no link.
+/// Makes the folder `path` and its missing parents, as `std::fs::create_dir_all` does, each
+/// made in its parent held (`mkdirat`) and entered without following a link; a folder
+/// already there is fine. Something else at `path` or on the way (a file, a dangling link, a
+/// FIFO, another user's link) is refused by name. A link of this user's (the `--out DIR` they
+/// name) leads to its target, where nothing missing is made.
 pub fn create_dir_all(path: &Path) -> Result<(), FileError> {
-    #[allow(clippy::disallowed_methods)] // the one writer's own folder maker
-    let made = fs::create_dir_all(path);
-    made.map_err(|e| match fs::symlink_metadata(path) {
-        Ok(meta) if !fs::metadata(path).is_ok_and(|m| m.is_dir()) => FileError::NotAFolder {
-            path: path.to_path_buf(),
-            kind: irregular_kind(&meta).unwrap_or("a regular file"),
-        },
-        _ => write_error(path.to_path_buf(), e),
-    })
+    Folder::walk(path, Make::Missing)
+        .map(drop)
+        .map_err(stopped(path, write_error))
 }
 
 /// Makes the new folder `path`, its parent already there: refused if anything is at its
 /// name, a link included (`mkdir` never follows one), so a folder of a guessable name in a
 /// shared place (`/tmp/NAME-PID`) is this process's own or an error.
 pub fn create_dir(path: &Path) -> Result<(), FileError> {
-    #[allow(clippy::disallowed_methods)] // the one writer's own folder maker
-    let made = fs::create_dir(path);
-    made.map_err(|e| write_error(path.to_path_buf(), e))
+    let Some(name) = path.file_name() else {
+        return Err(write_error(
+            path.to_path_buf(),
+            io::ErrorKind::AlreadyExists.into(),
+        ));
+    };
+    let dir = path.parent().unwrap_or(Path::new(""));
+    let folder = Folder::walk(dir, Make::Nothing).map_err(stopped(path, write_error))?;
+    folder
+        .make(name)
+        .map_err(|e| write_error(path.to_path_buf(), e))
 }
 
 /// `Ok` if [`write_file`] may replace `path`: a regular file there, or nothing. A file
 /// written later by another process (the virtual board's coverage) is checked with this
 /// before that process is started, so the run is refused at once, by name, not at its end.
 pub fn replaceable(path: &Path) -> Result<(), FileError> {
-    regular_or_absent(path, write_error).map(drop)
+    let (folder, name) = parent(path, write_error)?;
+    regular_or_absent(&folder, name, path, write_error).map(drop)
 }
 
 /// How many temporary names [`write_file_with`] tries before it gives up: a name is taken
@@ -277,27 +366,26 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
 /// `path`'s folder, created new and never through a link (`O_CREAT|O_EXCL|O_NOFOLLOW`),
 /// synced, then renamed onto `path`, which must be a regular file or absent (a link, FIFO,
 /// device or folder there is refused by name). A process killed mid-write leaves only the
-/// temporary file, and the folder is synced so the rename survives a crash.
+/// temporary file, and the folder is synced so the rename survives a crash. The folder is
+/// held from the first check to the rename, so a folder swapped meanwhile is not written.
 pub fn write_file_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), FileError> {
-    let (dir, tmp, file) = temporary_beside(path)?;
+    let made = Temporary::beside(path)?;
     let written = (|| {
-        let mut out = BufWriter::new(file);
+        let mut out = BufWriter::new(&made.file);
         write(&mut out)?;
-        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()
+        out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        made.file.sync_all()
     })()
     .map_err(|e| write_error(path.to_path_buf(), e))
-    // Checked again: the type may have changed while the file was written.
-    .and_then(|()| regular_or_absent(path, write_error))
-    .and_then(|_| fs::rename(&tmp, path).map_err(|e| write_error(path.to_path_buf(), e)));
+    .and_then(|()| made.rename_onto(path));
     if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
+        made.remove();
         return Err(e);
     }
-    sync_folder(dir);
+    made.folder.sync();
     Ok(())
 }
 
@@ -307,79 +395,92 @@ pub fn write_file_with(
 /// No link at `path` is followed and no file of someone else's is truncated in place; what
 /// is written after is the caller's to sync.
 pub fn create_file(path: &Path) -> Result<File, FileError> {
-    let (dir, tmp, file) = temporary_beside(path)?;
-    let renamed = regular_or_absent(path, write_error)
-        .and_then(|_| fs::rename(&tmp, path).map_err(|e| write_error(path.to_path_buf(), e)));
-    if let Err(e) = renamed {
-        let _ = fs::remove_file(&tmp);
+    let made = Temporary::beside(path)?;
+    if let Err(e) = made.rename_onto(path) {
+        made.remove();
         return Err(e);
     }
-    sync_folder(dir);
-    Ok(file)
+    made.folder.sync();
+    Ok(made.file)
 }
 
-/// The rename is durable once the folder is synced; a folder that cannot be opened for that
-/// (some file systems) still holds the file.
-fn sync_folder(dir: &Path) {
-    if let Ok(folder) = File::open(dir) {
-        let _ = folder.sync_all();
-    }
+/// A new file `.NAME.tmp-PID[-N]` in a destination's folder, held.
+struct Temporary<'a> {
+    folder: Folder,
+    /// The destination's name in the folder.
+    name: &'a OsStr,
+    /// The temporary's.
+    tmp: OsString,
+    file: File,
 }
 
-/// A new file `.NAME.tmp-PID[-N]` in `path`'s folder (`O_CREAT|O_EXCL|O_NOFOLLOW`, mode
-/// 0644), after checking `path` is a regular file or absent: the folder, its path, the file.
-fn temporary_beside(path: &Path) -> Result<(&Path, PathBuf, File), FileError> {
-    let Some(name) = path.file_name() else {
-        return Err(write_error(
-            path.to_path_buf(),
-            io::Error::new(io::ErrorKind::InvalidInput, "no file name"),
-        ));
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    regular_or_absent(path, write_error)?;
-    let name = name.to_string_lossy();
-    let pid = std::process::id();
-    let mut made = None;
-    for n in 0..TEMP_NAMES {
-        let tmp = match n {
-            0 => dir.join(format!(".{name}.tmp-{pid}")),
-            _ => dir.join(format!(".{name}.tmp-{pid}-{n}")),
-        };
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        // Not group-writable even under a umask of 002: read back, it must pass `untrusted`.
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o644);
-        match open_checked(&tmp, &mut options, write_error) {
-            Ok(file) => {
-                made = Some((tmp, file));
-                break;
+impl<'a> Temporary<'a> {
+    /// Made new (`O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0644) after checking `path` is a regular
+    /// file or absent.
+    fn beside(path: &'a Path) -> Result<Self, FileError> {
+        let (folder, name) = match parent(path, write_error) {
+            Err(FileError::NotRegular { .. }) => {
+                return Err(write_error(
+                    path.to_path_buf(),
+                    io::Error::new(io::ErrorKind::InvalidInput, "no file name"),
+                ));
             }
-            Err(FileError::Write { source, .. })
-                if source.kind() == io::ErrorKind::AlreadyExists => {}
-            // A link in the way is not followed (ELOOP): take another name.
-            Err(FileError::NotRegular { .. }) => {}
-            Err(e) => return Err(e),
+            parent => parent?,
+        };
+        regular_or_absent(&folder, name, path, write_error)?;
+        let pid = std::process::id();
+        let dir = path.parent().unwrap_or(Path::new(""));
+        for n in 0..TEMP_NAMES {
+            let mut tmp = OsString::from(".");
+            tmp.push(name);
+            tmp.push(match n {
+                0 => format!(".tmp-{pid}"),
+                _ => format!(".tmp-{pid}-{n}"),
+            });
+            // Not group-writable even under a umask of 002: read back, it must pass `untrusted`.
+            match open_checked(&folder, &tmp, Open::New, &dir.join(&tmp), write_error) {
+                Ok(file) => {
+                    return Ok(Temporary {
+                        folder,
+                        name,
+                        tmp,
+                        file,
+                    });
+                }
+                Err(FileError::Write { source, .. })
+                    if source.kind() == io::ErrorKind::AlreadyExists => {}
+                // A link in the way is not followed (ELOOP): take another name.
+                Err(FileError::NotRegular { .. }) => {}
+                Err(e) => return Err(e),
+            }
         }
-    }
-    let Some((tmp, file)) = made else {
-        return Err(write_error(
+        Err(write_error(
             path.to_path_buf(),
             io::Error::new(
                 io::ErrorKind::AlreadyExists,
                 format!("{TEMP_NAMES} temporary names beside it are all taken"),
             ),
-        ));
-    };
-    Ok((dir, tmp, file))
+        ))
+    }
+
+    /// Renames the temporary onto the destination, checked again (its type may have changed
+    /// while the file was written), in the folder held.
+    fn rename_onto(&self, path: &Path) -> Result<(), FileError> {
+        regular_or_absent(&self.folder, self.name, path, write_error)?;
+        self.folder
+            .rename(&self.tmp, self.name)
+            .map_err(|e| write_error(path.to_path_buf(), e))
+    }
+
+    fn remove(&self) {
+        let _ = self.folder.remove(&self.tmp);
+    }
 }
 
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn a_file_is_written_and_replaced_whole() {
@@ -507,5 +608,192 @@ mod tests {
         );
         create_dir(&dir.path().join("new")).unwrap();
         assert!(create_dir(&dir.path().join("new")).is_err());
+    }
+
+    /// A user other than root and this one, to own a planted link: `nobody`.
+    const OTHER: u32 = 65534;
+
+    /// The link `link -> target`, owned by [`OTHER`]; `None` (the test skipped) unless this
+    /// process is root, the one user who can give a link away.
+    fn foreign_link(target: &Path, link: &Path) -> Option<()> {
+        if me() != 0 {
+            needs::skip_condition(
+                "root",
+                "a link owned by another user is made by root only (lchown)",
+            );
+            return None;
+        }
+        std::os::unix::fs::symlink(target, link).unwrap();
+        std::os::unix::fs::lchown(link, Some(OTHER), Some(OTHER)).unwrap();
+        Some(())
+    }
+
+    /// A victim's folder holding `plot.svg`, to check nothing reached it.
+    fn victim(dir: &Path) -> PathBuf {
+        let site = dir.join("site");
+        fs::create_dir(&site).unwrap();
+        fs::write(site.join("plot.svg"), b"the victim's").unwrap();
+        site
+    }
+
+    fn untouched(site: &Path) {
+        let names: Vec<_> = fs::read_dir(site)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            names,
+            ["plot.svg"],
+            "something was made in {}",
+            site.display()
+        );
+        assert_eq!(fs::read(site.join("plot.svg")).unwrap(), b"the victim's");
+    }
+
+    #[test]
+    fn an_own_link_on_the_way_is_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::create_dir(&real).unwrap();
+        // The user's own `--out` link, and a link of theirs inside it.
+        let out = dir.path().join("out");
+        std::os::unix::fs::symlink(&real, &out).unwrap();
+        create_dir_all(&out.join("board-3")).unwrap();
+        std::os::unix::fs::symlink("board-3", real.join("latest")).unwrap();
+        write_file(&out.join("latest").join("plot.svg"), b"plot").unwrap();
+        assert_eq!(fs::read(real.join("board-3/plot.svg")).unwrap(), b"plot");
+        let mut text = String::new();
+        io::Read::read_to_string(
+            &mut open_regular(&out.join("board-3/plot.svg")).unwrap(),
+            &mut text,
+        )
+        .unwrap();
+        assert_eq!(text, "plot");
+    }
+
+    #[test]
+    fn a_parent_component_after_a_link_is_the_kernels() {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("real/sub")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("real/sub"), dir.path().join("l")).unwrap();
+        // `l/..` is `real`, the parent of where `l` leads, not `dir`.
+        let path = dir.path().join("l/../x.txt");
+        write_file(&path, b"x").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"x");
+        assert!(dir.path().join("real/x.txt").is_file());
+        assert!(!dir.path().join("x.txt").exists());
+    }
+
+    #[test]
+    fn another_users_link_on_the_way_is_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = victim(dir.path());
+        let out = dir.path().join("out");
+        fs::create_dir(&out).unwrap();
+        let board = out.join("board-3");
+        let Some(()) = foreign_link(&site, &board) else {
+            return;
+        };
+        let plot = board.join("plot.svg");
+        let e = write_file(&plot, b"overwritten").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a symbolic link of another user (uid 65534), not followed: refused",
+                board.display()
+            )
+        );
+        let refused = |e: FileError| matches!(e, FileError::ForeignLink { uid: OTHER, .. });
+        assert!(refused(create_file(&plot).unwrap_err()));
+        assert!(refused(open_regular(&plot).unwrap_err()));
+        assert!(refused(open_append(&plot).unwrap_err()));
+        assert!(refused(
+            open_or_create(&board.join("new.lock")).unwrap_err()
+        ));
+        assert!(refused(replaceable(&plot).unwrap_err()));
+        assert!(refused(create_dir(&board.join("new")).unwrap_err()));
+        untouched(&site);
+    }
+
+    #[test]
+    fn a_folder_swapped_for_another_users_link_after_a_write_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = victim(dir.path());
+        let board = dir.path().join("out/board-3");
+        create_dir_all(&board).unwrap();
+        let plot = board.join("plot.svg");
+        write_file(&plot, b"first").unwrap();
+        fs::rename(&board, dir.path().join("out/board-3.old")).unwrap();
+        let Some(()) = foreign_link(&site, &board) else {
+            return;
+        };
+        assert!(matches!(
+            write_file(&plot, b"second"),
+            Err(FileError::ForeignLink { uid: OTHER, .. })
+        ));
+        untouched(&site);
+    }
+
+    #[test]
+    fn a_folder_swapped_between_the_check_and_the_rename_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = victim(dir.path());
+        let board = dir.path().join("out/board-3");
+        create_dir_all(&board).unwrap();
+        let plot = board.join("plot.svg");
+        // Checked and the temporary made; then the folder swapped for a link (any owner's)
+        // before the rename, as a racing user would.
+        let made = Temporary::beside(&plot).unwrap();
+        fs::rename(&board, dir.path().join("out/board-3.old")).unwrap();
+        std::os::unix::fs::symlink(&site, &board).unwrap();
+        (&made.file).write_all(b"plot").unwrap();
+        made.rename_onto(&plot).unwrap();
+        untouched(&site);
+        assert_eq!(
+            fs::read(dir.path().join("out/board-3.old/plot.svg")).unwrap(),
+            b"plot"
+        );
+    }
+
+    #[test]
+    fn folders_are_not_made_through_another_users_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let site = victim(dir.path());
+        let link = dir.path().join("out");
+        let Some(()) = foreign_link(&site, &link) else {
+            return;
+        };
+        let e = create_dir_all(&link.join("board-3/steps")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{} is a symbolic link of another user (uid 65534), not followed: refused",
+                link.display()
+            )
+        );
+        assert!(matches!(
+            create_dir_all(&link),
+            Err(FileError::ForeignLink { uid: OTHER, .. })
+        ));
+        untouched(&site);
+    }
+
+    #[test]
+    fn a_loop_of_links_is_named_not_followed_forever() {
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink("b", dir.path().join("a")).unwrap();
+        std::os::unix::fs::symlink("a", dir.path().join("b")).unwrap();
+        let e = write_file(&dir.path().join("a/plot.svg"), b"x").unwrap_err();
+        let message = format!(
+            "{}: more than 40 symbolic links on the way (a loop?): refused",
+            dir.path().join("a").display()
+        );
+        assert_eq!(e.to_string(), message);
+        let e = create_dir_all(&dir.path().join("a/board-3")).unwrap_err();
+        assert_eq!(e.to_string(), message);
+        assert!(matches!(
+            open_regular(&dir.path().join("b/plot.svg")),
+            Err(FileError::TooManyLinks { .. })
+        ));
     }
 }

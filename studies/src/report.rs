@@ -323,6 +323,10 @@ fn safe_error(action: &'static str, path: &Path, e: shards::FileError) -> FileEr
             io::ErrorKind::NotADirectory,
             format!("it is {kind}, not a folder"),
         ),
+        // Another user's link on the way, or a loop: the refusal names its own path.
+        e @ (shards::FileError::ForeignLink { .. } | shards::FileError::TooManyLinks { .. }) => {
+            io::Error::other(e)
+        }
     };
     FileError::at(action, path)(source)
 }

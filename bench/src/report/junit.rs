@@ -303,6 +303,13 @@ pub fn write(report: &Junit, path: &Path) -> Result<(), JunitError> {
                 source,
             }
         }
+        // Another user's link on the way, or a loop: the refusal names its own path.
+        e @ (shards::FileError::ForeignLink { .. } | shards::FileError::TooManyLinks { .. }) => {
+            JunitError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::other(e),
+            }
+        }
     })
 }
 

@@ -226,6 +226,13 @@ pub(crate) fn file_error(e: shards::FileError, path: &Path) -> ReportError {
                 error: source,
             }
         }
+        // Another user's link on the way, or a loop: the refusal names its own path.
+        e @ (shards::FileError::ForeignLink { .. } | shards::FileError::TooManyLinks { .. }) => {
+            ReportError::Io {
+                path: path.to_path_buf(),
+                error: std::io::Error::other(e),
+            }
+        }
     }
 }
 
