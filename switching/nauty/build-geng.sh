@@ -20,11 +20,15 @@ mkdir -p "$out"
 objects="gtoolsW.o nautyW1.o nautilW1.o naugraphW1.o schreier.o naurng.o"
 (
     cd "$src"
-    [ -e makefile ] || ./configure --quiet
+    # --enable-generic: no -march=native, so the objects are the same on any x86-64 machine.
+    [ -e makefile ] || ./configure --quiet --enable-generic
     # shellcheck disable=SC2086
     make --quiet $objects
 )
 # shellcheck disable=SC2046,SC2086
-cc -O3 -DWORDSIZE=32 -DMAXN=WORDSIZE -DPRUNE=links_prune -I"$src" \
+${CC:-cc} -O3 -DWORDSIZE=32 -DMAXN=WORDSIZE -DPRUNE=links_prune -I"$src" \
     -o "$out/nauty-geng" "$src/geng.c" "$here/prune.c" $(for o in $objects; do echo "$src/$o"; done)
+# The hook compiled, by hash: `birdcage links` puts the committed prune.c's hash in its parts'
+# spec and refuses a pruned geng whose record is absent or another.
+sha256sum "$here/prune.c" | cut -d ' ' -f 1 >"$out/nauty-geng.prune-sha256"
 "$out/nauty-geng" -c -u 10 2>&1 | tail -1
