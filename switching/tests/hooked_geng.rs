@@ -10,7 +10,9 @@
 //!
 //! The hooked binary is the one `BIRDCAGE_HOOKED_GENG` names (the test command sets it), else
 //! `hooked-geng/nauty-geng` in this build's target folder; the plain geng is Debian's
-//! `nauty-geng` on PATH. Both listings are streamed, never held.
+//! `nauty-geng` on PATH. Both listings are streamed, never held. The hooked binary's record
+//! must name the committed prune.c (`switching::links::hook`): a stale build fails, naming the
+//! rebuild.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
@@ -102,6 +104,10 @@ fn finished(name: &str, mut child: Child) {
 /// the hooked geng listed.
 fn check(n: usize) -> Option<u64> {
     let hooked_geng = hooked()?;
+    // Built from the committed prune.c (its record, `links::hook`), or it checks another hook.
+    if let Err(e) = switching::links::hook::checked(&hooked_geng) {
+        panic!("{e}");
+    }
     assert!(
         !switching::enumerate::geng_prunes().unwrap(),
         "the geng on PATH has the PRUNE hook: this test needs Debian's plain nauty-geng first"
