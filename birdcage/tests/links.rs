@@ -341,3 +341,89 @@ fn pruned_without_a_pruning_geng_is_refused_naming_the_script() {
     assert!(!said.contains("PRUNE hook"), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 62: a geng with the PRUNE hook (here a stand-in that counts 218 graphs on 7 vertices
+/// and lists with Debian's geng) is taken only with the record `build-geng.sh` leaves beside
+/// it, the sha256 of the prune.c it compiled, and only when that is the committed prune.c's:
+/// the parts' spec then names it. Absent or another, the run is refused in one line naming
+/// both.
+#[test]
+fn a_pruned_geng_is_named_by_its_prune_c_hash_and_refused_without_it() {
+    use std::os::unix::fs::PermissionsExt;
+    if !nauty() {
+        return;
+    }
+    let real = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|dir| dir.join("nauty-geng"))
+        .find(|p| p.is_file())
+        .expect("nauty is installed");
+    let dir = std::env::temp_dir().join(format!("birdcage-prune-hash-{}", std::process::id()));
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let fake = bin.join("nauty-geng");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in\n  *-u*) echo '>Z 218 graphs generated in 0.00 sec' >&2 ;;\n  \
+             --version) echo 'Nauty&Traces version 2.8080 (32 bits)' ;;\n  \
+             *) exec '{}' \"$@\" ;;\nesac\n",
+            real.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let committed = switching::links::hook::prune_c_sha256();
+    let record = bin.join("nauty-geng.prune-sha256");
+    let run = |out: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_birdcage"))
+            .args(["links", "--vertices", "7", "--out"])
+            .arg(dir.join(out))
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    let refused = |out: &std::process::Output, wanted: &[&str]| {
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        for w in wanted {
+            assert!(err.contains(w), "{w:?} not in {err}");
+        }
+    };
+    // No record.
+    refused(
+        &run("none"),
+        &["nauty-geng.prune-sha256: no such file", &committed],
+    );
+    // Another prune.c's.
+    let other = "1".repeat(64);
+    std::fs::write(&record, format!("{other}\n")).unwrap();
+    refused(&run("other"), &[&other, &committed]);
+    // The committed one's: the run goes, and each part's spec names it.
+    std::fs::write(&record, format!("{committed}\n")).unwrap();
+    let out = run("same");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let named = std::fs::read_dir(dir.join("same"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path()).ok())
+        .filter_map(|body| {
+            String::from_utf8_lossy(&body)
+                .lines()
+                .find_map(|l| l.strip_prefix("inputs ").map(str::to_string))
+        })
+        .collect::<Vec<_>>();
+    assert!(!named.is_empty(), "no part file with its spec");
+    for inputs in named {
+        assert!(
+            inputs.contains(&format!("\"prune_c_sha256\":\"{committed}\"")),
+            "{inputs}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,6 +3,9 @@
 //! - `test [--no-install] [-- ARGS]`: README's test command (`test.rs`): sets up what it can,
 //!   names what it cannot with the one `apt-get install` line, runs the workspace's tests.
 //! - `setup`: installs every Debian package the workspace uses (`system.rs`, one table), for CI.
+//! - `hooked-geng`: builds geng with the links search's PRUNE hook into `target/hooked-geng`
+//!   from PyPI's pynauty source package, pinned by hash (`hooked_geng.rs`); the test command
+//!   builds it too where nauty is, for the test that checks its listing.
 //! - `web [--out DIR]`: builds the web app (`web/`) for `wasm32-unknown-unknown` with the
 //!   `web` profile (size over speed, fat LTO), runs wasm-bindgen (`web-bindgen`, a binary of
 //!   the workspace with the very version of web/'s `wasm-bindgen`, so nothing needs a separate
@@ -20,6 +23,7 @@ use anyhow::{Result, bail};
 #[cfg(test)]
 mod circles;
 mod figures;
+mod hooked_geng;
 mod system;
 mod test;
 mod web;
@@ -36,10 +40,11 @@ fn main() -> Result<()> {
         ["web", "--out", dir] => web::web(Some(PathBuf::from(dir))),
         ["test", ..] => test::test(&test::Options::parse(&args[1..])?),
         ["setup"] => test::setup(),
+        ["hooked-geng"] => hooked_geng::hooked_geng().map(drop),
         ["figures"] => figures::figures(false),
         ["figures", "--check"] => figures::figures(true),
         _ => bail!(
-            "usage: cargo xtask test [--no-install] [-- CARGO-TEST-ARGS] | setup | web [--out DIR] | figures [--check]"
+            "usage: cargo xtask test [--no-install] [-- CARGO-TEST-ARGS] | setup | hooked-geng | web [--out DIR] | figures [--check]"
         ),
     }
 }

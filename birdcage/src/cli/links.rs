@@ -113,19 +113,29 @@ impl Cmd {
         }
         // Without geng here (a merge of parts made elsewhere), the spec says so: parts made by
         // a geng are then refused naming the versions, and a part to run fails on geng itself.
-        let geng = match switching::enumerate::geng_version() {
-            Err(switching::enumerate::NautyError::NotFound(_)) => "no geng here".to_string(),
+        let (geng, prune_c) = match switching::enumerate::geng_version() {
+            Err(switching::enumerate::NautyError::NotFound(_)) => {
+                ("no geng here".to_string(), None)
+            }
             other => {
                 let version = other.context("the parts' spec names geng's version")?;
-                // A geng with the PRUNE hook lists other graphs: its parts are another spec.
+                // A geng with the PRUNE hook lists other graphs: its parts are another spec,
+                // which names the prune.c it was built from (refused unless the committed one).
                 if switching::enumerate::geng_prunes().context("the parts' spec names geng")? {
-                    format!("{version} with the links PRUNE hook")
+                    let hash = links::hook::checked_on_path()?;
+                    (format!("{version} with the links PRUNE hook"), Some(hash))
                 } else {
-                    version
+                    (version, None)
                 }
             }
         };
-        let job = links::links_job(n, &geng, shard::VERSION, shard::command(&dir, &args)?);
+        let job = links::links_job(
+            n,
+            &geng,
+            prune_c.as_deref(),
+            shard::VERSION,
+            shard::command(&dir, &args)?,
+        );
         let mode = self.shard.mode();
         if mode == Mode::Whole {
             let _lock = shards::lock_folder(&dir, &job.command_with(&[]))?;

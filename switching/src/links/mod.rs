@@ -12,6 +12,7 @@
 
 mod canonical;
 mod direct;
+pub mod hook;
 pub mod paper;
 pub mod reference;
 mod report;

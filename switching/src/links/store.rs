@@ -15,15 +15,30 @@ struct Spec<'a> {
     vertices: usize,
     /// geng's version ([`crate::enumerate::geng_version`]): the graphs a part lists are its.
     geng: &'a str,
+    /// With a pruned geng, the sha256 of the prune.c it was built from ([`super::hook`]):
+    /// what it drops. Absent otherwise, so a plain search's spec hash is what it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    prune_c_sha256: Option<&'a str>,
 }
 
 /// The search on `vertices` vertices as a sharded job named `links-N`, its graphs listed by
-/// `geng` (its version line), computed by `version` of the program, run by `command` (the
-/// one-process command line).
-pub fn links_job(vertices: usize, geng: &str, version: &str, command: Vec<String>) -> Job {
+/// `geng` (its version line) built with the hook of `prune_c_sha256` if any
+/// ([`super::hook::checked_on_path`]), computed by `version` of the program, run by `command`
+/// (the one-process command line).
+pub fn links_job(
+    vertices: usize,
+    geng: &str,
+    prune_c_sha256: Option<&str>,
+    version: &str,
+    command: Vec<String>,
+) -> Job {
     Job::new(
         &format!("links-{vertices}"),
-        &Spec { vertices, geng },
+        &Spec {
+            vertices,
+            geng,
+            prune_c_sha256,
+        },
         version,
         command,
     )
