@@ -14,8 +14,10 @@ use crate::beat::{Arena, Plan, Ties};
 /// time until the budget is spent: a win against this machine is mostly a few moves deep,
 /// but not always within the three moves of those `birdcage beat` found from the start
 /// (issue 63: after moves of one's own at M=6 every hint fell back on perfect play). That is
-/// 72,693 positions at M=6 and 26,867 at M=7, where a search that finds nothing ends in
-/// about 1.5 s on this 2-core machine (`cargo bench -p emulator --bench hint`).
+/// 88,113 positions at M=6 and 32,566 at M=7, where a search that finds nothing ends in
+/// about 0.9 s on this 2-core machine (`cargo bench -p emulator --bench hint`). It was
+/// 16.5e9 until the search got faster a position; the wins `hint_reach` knows at M=6 need up
+/// to 73,226 (issue 63, item 5).
 const HINT_WORK: u64 = 20_000_000_000;
 
 /// How many positions the hint's search may solve on a board of `edges` edges.
