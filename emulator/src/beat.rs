@@ -268,7 +268,7 @@ struct Search<'p, B: Arena> {
     /// `hint_reach -- 6 2 16` and `-- 6 3 16` with four times the budget found the same 32
     /// wins with 435,091 positions solved in all, 580,596 in board order, and the slowest
     /// (issue 63's miss, `A11,h10,C11,c9,E11`) with 149,324 rather than 161,394 (before
-    /// [`Search::root_move`], which then found it with 51,179).
+    /// [`Search::root_move`], which then found it with about 50,000).
     by_drop: HashMap<B::Key, Vec<B::Move>>,
     /// Positions solved so far (the heuristic's move or the perfect verdict: the search's
     /// cost), and the most allowed: at the limit every answer about a new position is "no"
