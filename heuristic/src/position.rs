@@ -187,8 +187,7 @@ impl Position {
         };
         self.plies += 1;
         self.to_move = mv.side.opponent();
-        // The game was open: only the mover can have won by this move.
-        self.winner = self.won_by(mv.side).then_some(mv.side);
+        self.winner = self.decide_winner();
         Ok(())
     }
 
@@ -235,20 +234,16 @@ impl Position {
     }
 
     fn decide_winner(&self) -> Option<Side> {
-        [Side::Short, Side::Cut]
-            .into_iter()
-            .find(|&side| self.won_by(side))
-    }
-
-    /// Whether `side` has won: Short's shorts join the terminals, or Cut's cuts leave no
-    /// path between them. A search plays millions of moves, each asking only of the mover.
-    fn won_by(&self, side: Side) -> bool {
         let (top, bottom) = (Node::Top.index(self.size), Node::Bottom.index(self.size));
-        match side {
-            Side::Short => self
-                .connectivity(|s| s == EdgeState::Short)
-                .same(top, bottom),
-            Side::Cut => !self.connectivity(|s| s != EdgeState::Cut).same(top, bottom),
+        if self
+            .connectivity(|s| s == EdgeState::Short)
+            .same(top, bottom)
+        {
+            Some(Side::Short)
+        } else if !self.connectivity(|s| s != EdgeState::Cut).same(top, bottom) {
+            Some(Side::Cut)
+        } else {
+            None
         }
     }
 }
