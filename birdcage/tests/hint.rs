@@ -266,10 +266,13 @@ fn after_moves_of_ones_own_at_m6_and_m7_the_hints_still_beat_the_machine() {
     // hint said `none`. Issue 63: from M=6 up, after moves of one's own, every hint fell
     // back on perfect play (its search stopped at three moves of the person's) and following
     // them lost. The search now deepens as far as its budget goes: from these positions it
-    // finds a strategy that beats this machine, and playing the hints wins.
+    // finds a strategy that beats this machine, and playing the hints wins. After h10 and
+    // c9 the win is four moves deep, and the search once spent its budget on the moves it
+    // tried first (issue 63, item 5).
     for (size, moves) in [
         ("6", &["g9", "i9"][..]),
         ("6", &["g9", "i9", "k9"][..]),
+        ("6", &["h10", "c9"][..]),
         ("7", &["c1", "e1"][..]),
     ] {
         let args = ["--size", size];

@@ -10,9 +10,11 @@ use heuristic::{Model, Move, Position, Side, Size};
 use std::hint::black_box;
 
 /// (M, the record so far, Short to move against the heuristic on the ideal network.)
-const POSITIONS: [(u32, &str); 5] = [
+const POSITIONS: [(u32, &str); 6] = [
     // Issue 52's two moves, g9 and i9: a win against this machine, four moves deep.
     (6, "A11,g9,G11,i9,I11"),
+    // Issue 63's miss: a win four moves of one's own deep that the moves tried first hid.
+    (6, "A11,h10,C11,c9,E11"),
     // The issue's "three moves of one's own".
     (6, "A11,g9,G11,i9,I11,k9,K11"),
     // The slowest win found among 32 positions after two or three random moves of one's own

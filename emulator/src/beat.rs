@@ -11,10 +11,12 @@
 //! is to move against the heuristic, on the cage or on a graph ([`Arena`]): the hint of
 //! `birdcage play`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::Hash;
 
 use heuristic::{Edge, EdgeState, Model, Move, Position, Side, Size};
+// The search's tables take millions of lookups; std's DoS-proof hash was a tenth of its time.
+use rustc_hash::FxHashMap as HashMap;
 use switching::{Play, perfect};
 
 use crate::graphs;
@@ -79,7 +81,7 @@ enum Known {
 pub trait Arena: perfect::Solvable<Move: Send + Sync> + Clone + Send + Sync {
     /// Identifies a position among those of one game (the side to move follows from the
     /// counts of cuts and shorts).
-    type Key: Eq + Hash + Send + Sync;
+    type Key: Eq + Hash + Clone + Send + Sync;
     /// This position's key.
     fn key(&self) -> Self::Key;
     /// The key of this position's mirror image, when the board has one that keeps the
@@ -106,6 +108,12 @@ pub trait Arena: perfect::Solvable<Move: Send + Sync> + Clone + Send + Sync {
     /// that line's start ([`crate::beaten`], the cage's): tried first by [`plan_within`].
     fn known_move(&self, _model: Model) -> Option<Self::Move> {
         None
+    }
+    /// The resistors left, the largest drop on `model` first (ties in board order): the
+    /// order in which [`plan_within`] tries the player's moves that have not won elsewhere.
+    /// Board order where the drops are not read (the default).
+    fn by_drop(&self, _model: Model) -> Vec<Self::Move> {
+        self.open()
     }
 }
 
@@ -154,6 +162,22 @@ impl Arena for Position {
     }
     fn known_move(&self, model: Model) -> Option<Edge> {
         crate::beaten::next_move(self, model)
+    }
+    fn by_drop(&self, model: Model) -> Vec<Edge> {
+        let circuit = model.circuit::<f64>(self.size());
+        let Ok(voltages) = heuristic::solve(self, &circuit) else {
+            return self.open();
+        };
+        let mut moves: Vec<(f64, Edge)> = self
+            .resistors()
+            .map(|e| {
+                let drop = heuristic::edge_drop(self, voltages.values(), e);
+                (drop.unwrap_or(0.0), e)
+            })
+            .collect();
+        // Stable: equal drops stay in board order.
+        moves.sort_by(|a, b| b.0.total_cmp(&a.0));
+        moves.into_iter().map(|(_, e)| e).collect()
     }
 }
 
@@ -238,12 +262,23 @@ struct Search<'p, B: Arena> {
     /// `hint_reach -- 6 2 16` and `-- 6 3 16` (emulator's examples): the same wins found,
     /// the median search 0.017 and 0.18 s with it, 0.22 and 0.40 s without (load 7 to 8).
     history: Vec<(B::Move, u32)>,
+    /// Player to move, with [`Search::known_first`]: the moves by drop
+    /// ([`Arena::by_drop`]), worked out once for every iteration that expands the position.
+    /// Among moves that have not won elsewhere, a short across a large drop is tried first:
+    /// `hint_reach -- 6 2 16` and `-- 6 3 16` with four times the budget found the same 32
+    /// wins with 435,091 positions solved in all, 580,596 in board order, and the slowest
+    /// (issue 63's miss, `A11,h10,C11,c9,E11`) with 149,324 rather than 161,394 (before
+    /// [`Search::root_move`], which then found it with about 50,000).
+    by_drop: HashMap<B::Key, Vec<B::Move>>,
     /// Positions solved so far (the heuristic's move or the perfect verdict: the search's
     /// cost), and the most allowed: at the limit every answer about a new position is "no"
     /// and `gave_up` is set.
     visited: usize,
     limit: usize,
     gave_up: bool,
+    /// Where the share of the root move being searched ends ([`Search::root_move`]): there
+    /// the search gives up as at the limit, until the next round.
+    share_end: usize,
 }
 
 fn lookup<K: Eq + Hash>(table: &HashMap<K, Known>, key: &K, budget: u8) -> Option<bool> {
@@ -281,6 +316,10 @@ impl<K: Eq + Hash> Verdicts<'_, K> {
     }
 }
 
+/// The positions each of the player's first moves may solve in the first round of
+/// [`Search::root_move`].
+const FIRST_SHARE: usize = 1024;
+
 /// New positions between two calls of the search's progress callback.
 const TICK: usize = 1024;
 
@@ -297,26 +336,28 @@ impl<'p, B: Arena> Search<'p, B> {
             player,
             model,
             ties,
-            mine: HashMap::new(),
-            machine: HashMap::new(),
-            choices: HashMap::new(),
-            perfect: HashMap::new(),
-            ahead_choices: HashMap::new(),
-            ahead_perfect: HashMap::new(),
+            mine: HashMap::default(),
+            machine: HashMap::default(),
+            choices: HashMap::default(),
+            perfect: HashMap::default(),
+            ahead_choices: HashMap::default(),
+            ahead_perfect: HashMap::default(),
             ahead: false,
             mirror: false,
             ran_out: false,
             known_first: false,
             history: Vec::new(),
+            by_drop: HashMap::default(),
             visited: 0,
             limit,
             gave_up: false,
+            share_end: usize::MAX,
         }
     }
 
     /// Counts one more position to solve; `false` (and gives up) once the limit is reached.
     fn visit(&mut self) -> bool {
-        if self.visited >= self.limit {
+        if self.visited >= self.limit.min(self.share_end) {
             self.gave_up = true;
         }
         if !self.gave_up {
@@ -336,8 +377,12 @@ impl<'p, B: Arena> Search<'p, B> {
 
     /// The moves the machine may make here, each position solved once.
     fn machine_moves(&mut self, position: &B) -> Vec<B::Move> {
+        self.machine_moves_at(position, position.key())
+    }
+
+    /// [`Search::machine_moves`] at `position`, whose key is `key`.
+    fn machine_moves_at(&mut self, position: &B, key: B::Key) -> Vec<B::Move> {
         let (model, ties) = (self.model, self.ties);
-        let key = position.key();
         if let Some(moves) = self.choices.get(&key) {
             return moves.clone();
         }
@@ -462,19 +507,26 @@ impl<'p, B: Arena> Search<'p, B> {
             return false;
         }
         // The machine has blundered: the player wins against perfect play from here.
-        let won = self.machine_lost(position) || {
+        let won = self.machine_lost_at(position, key.clone()) || {
             if budget == 1 {
                 self.ran_out = true;
                 false
             } else {
                 // No move of the player's loses the machine at once here, so each child
                 // must be searched.
-                let moves = self.player_moves(position);
-                let children: Vec<B> = moves.iter().map(|&f| position.after(f)).collect();
-                self.prefetch(&children, budget - 1);
-                let winner = children
-                    .iter()
-                    .position(|c| self.machine_loses(c, budget - 1));
+                let moves = self.player_moves(position, &key, budget);
+                let winner = if self.ahead {
+                    let children: Vec<B> = moves.iter().map(|&f| position.after(f)).collect();
+                    self.prefetch(&children, budget - 1);
+                    children
+                        .iter()
+                        .position(|c| self.machine_loses(c, budget - 1))
+                } else {
+                    // Each child made only when its turn comes: a win spares the rest.
+                    moves
+                        .iter()
+                        .position(|&f| self.machine_loses(&position.after(f), budget - 1))
+                };
                 if let Some(at) = winner {
                     self.remember(moves[at]);
                 }
@@ -488,14 +540,65 @@ impl<'p, B: Arena> Search<'p, B> {
         won
     }
 
-    /// The player's moves in the order they are tried: board order; with
-    /// [`Search::known_first`], a known line's move first, then the others by how often
-    /// they won elsewhere ([`Search::history`]), ties in board order.
-    fn player_moves(&self, position: &B) -> Vec<B::Move> {
-        let mut moves = position.open();
-        if !self.known_first {
-            return moves;
+    /// Player to move at the root of [`plan_within`], not yet won, with `budget` >= 2: a
+    /// move after which the machine loses whatever it does within the budget. The moves
+    /// take turns, each with a share of the positions to solve that grows fourfold a round
+    /// from [`FIRST_SHARE`], so that a move whose strategy is cheap to prove is not reached
+    /// only once the moves before it have spent the limit on subtrees that hold no win.
+    /// A move cut short by its share is searched again in the next round: what it solved
+    /// stays in the tables, only the walk down to it is repeated. Issue 63's miss, M=6
+    /// after `A11,h10,C11,c9,E11`: the win of `f10` is proven with 1,775 positions, yet in
+    /// order the moves before it spent 113,000 first.
+    fn root_move(&mut self, position: &B, budget: u8) -> Option<B::Move> {
+        let key = position.key();
+        let mut open = self.player_moves(position, &key, budget);
+        let mut share = FIRST_SHARE;
+        while !open.is_empty() {
+            let mut cut_short = Vec::new();
+            for (rank, &f) in open.iter().enumerate() {
+                self.share_end = self.visited.saturating_add(share / (rank + 1));
+                let won = self.machine_loses(&position.after(f), budget - 1);
+                self.share_end = usize::MAX;
+                if won {
+                    self.remember(f);
+                    store(&mut self.mine, key, budget, true);
+                    return Some(f);
+                }
+                if self.gave_up {
+                    if self.visited >= self.limit {
+                        return None;
+                    }
+                    // Only the share was spent: this move's "no" is not one yet.
+                    self.gave_up = false;
+                    cut_short.push(f);
+                }
+            }
+            open = cut_short;
+            share = share.saturating_mul(4);
         }
+        store(&mut self.mine, key, budget, false);
+        None
+    }
+
+    /// The player's moves at `position` (whose key is `key`) in the order they are tried:
+    /// board order; with [`Search::known_first`], a known line's move first, then the
+    /// others by how often they won elsewhere ([`Search::history`]), ties by drop
+    /// ([`Search::by_drop`]).
+    fn player_moves(&mut self, position: &B, key: &B::Key, budget: u8) -> Vec<B::Move> {
+        if !self.known_first {
+            return position.open();
+        }
+        // With one move left before the machine must have blundered, every move costs the
+        // same two positions: the drops would cost a solve and spare none.
+        let mut moves = if budget <= 2 {
+            position.open()
+        } else if let Some(moves) = self.by_drop.get(key) {
+            moves.clone()
+        } else {
+            let moves = position.by_drop(self.model);
+            self.by_drop.insert(key.clone(), moves.clone());
+            moves
+        };
         let wins = |m: &B::Move| {
             self.history
                 .iter()
@@ -525,13 +628,17 @@ impl<'p, B: Arena> Search<'p, B> {
 
     /// Whether the player wins against perfect play here (player to move), solved once.
     fn machine_lost(&mut self, position: &B) -> bool {
+        self.machine_lost_at(position, position.key())
+    }
+
+    /// [`Search::machine_lost`] at `position`, whose key is `key`.
+    fn machine_lost_at(&mut self, position: &B, key: B::Key) -> bool {
         let player = self.player;
-        let key = position.key();
         if let Some(&won) = self.perfect.get(&key) {
             return won;
         }
         let won = self.ahead_perfect.remove(&key).or_else(|| {
-            let image = position.mirror_key();
+            let image = self.mirror.then(|| position.mirror_key()).flatten();
             self.verdicts().known(&key, image.as_ref())
         });
         let won = won.unwrap_or_else(|| perfect::winner(position) == player);
@@ -552,7 +659,7 @@ impl<'p, B: Arena> Search<'p, B> {
             return false;
         }
         let won = self
-            .machine_moves(position)
+            .machine_moves_at(position, key.clone())
             .into_iter()
             .all(|e| self.player_wins(&position.after(e), budget));
         if won || !self.gave_up {
@@ -569,7 +676,7 @@ impl<'p, B: Arena> Search<'p, B> {
             return perfect::winning_move(position);
         }
         let rest = budget.checked_sub(1)?;
-        self.player_moves(position)
+        self.player_moves(position, &position.key(), budget)
             .into_iter()
             .find(|&f| self.machine_loses(&position.after(f), rest))
     }
@@ -690,7 +797,14 @@ pub fn plan_within<B: Arena>(
     let most = u8::try_from(position.open().len() / 2 + 1).unwrap_or(u8::MAX);
     for budget in 1..=most.min(moves) {
         search.ran_out = false;
-        if search.player_wins(position, budget) {
+        if budget >= 2 {
+            if let Some(first) = search.root_move(position, budget) {
+                return Plan::Wins {
+                    first,
+                    perfect: false,
+                };
+            }
+        } else if search.player_wins(position, budget) {
             // The won children are in the memo, so this finds one even past the limit.
             if let Some(first) = search.strategy_move(position, budget) {
                 return Plan::Wins {

@@ -14,9 +14,11 @@ use crate::beat::{Arena, Plan, Ties};
 /// time until the budget is spent: a win against this machine is mostly a few moves deep,
 /// but not always within the three moves of those `birdcage beat` found from the start
 /// (issue 63: after moves of one's own at M=6 every hint fell back on perfect play). That is
-/// 72,693 positions at M=6 and 26,867 at M=7, where a search that finds nothing ends in
-/// about 1.5 s on this 2-core machine (`cargo bench -p emulator --bench hint`).
-const HINT_WORK: u64 = 16_500_000_000;
+/// 88,113 positions at M=6 and 32,566 at M=7, where a search that finds nothing ends in
+/// about 0.9 s on this 2-core machine (`cargo bench -p emulator --bench hint`). It was
+/// 16.5e9 until the search got faster a position; the wins `hint_reach` knows at M=6 need up
+/// to 73,226 (issue 63, item 5).
+const HINT_WORK: u64 = 20_000_000_000;
 
 /// How many positions the hint's search may solve on a board of `edges` edges.
 pub fn hint_limit(edges: usize) -> usize {
@@ -315,6 +317,65 @@ mod tests {
             Move { side, edge }.to_string()
         });
         (hint.mv, format!("{} {}", hint.line, hint.why))
+    }
+
+    /// Issue 63, item 5: at M=6 after `A11,h10,C11,c9,E11` the machine can be beaten (four
+    /// moves of the person's before it blunders), yet the hint's search spent its budget on
+    /// the moves it tried first and fell back on a best try. It finds the win now; that the
+    /// move wins is checked by playing it out against the machine: the machine's own moves,
+    /// the hint's while it names a strategy, perfect play once the machine has blundered, and
+    /// the game's rules say who won.
+    #[test]
+    fn at_m6_after_h10_c9_the_hint_finds_the_win_against_this_machine() {
+        let record = "A11,h10,C11,c9,E11";
+        let rival = Rival::Heuristic(Model::Ideal);
+        let (first, said) = cage_hint(6, record, rival);
+        assert!(
+            said.starts_with(&format!("Hint: {}: {WINS_HERE}.", short(first))),
+            "{said}"
+        );
+        let size = Size::new(6).unwrap();
+        let mut p = Position::from_record(size, Side::Cut, record).unwrap();
+        assert_eq!(
+            switching::perfect::winner(&p),
+            Side::Cut,
+            "lost against perfect play"
+        );
+        let mut game = vec![record.to_string()];
+        let mut mv = first;
+        while p.winner().is_none() {
+            let edge = match p.to_move() {
+                Some(Side::Cut) => crate::players::heuristic_move(&p, Model::Ideal),
+                _ if switching::perfect::winner(&p) == Side::Short => {
+                    crate::players::perfect_move(&p)
+                }
+                _ => mv.take(),
+            }
+            .unwrap_or_else(|| panic!("no winning move after {}", game.join(",")));
+            game.push(
+                Move {
+                    side: p.to_move().unwrap(),
+                    edge,
+                }
+                .to_string(),
+            );
+            p = p.after(edge);
+            if p.to_move() == Some(Side::Short) && switching::perfect::winner(&p) != Side::Short {
+                let (next, said) = cage_hint(6, &game.join(","), rival);
+                assert!(said.contains(WINS_HERE), "{}: {said}", game.join(","));
+                mv = next;
+            }
+        }
+        assert_eq!(p.winner(), Some(Side::Short), "{}", game.join(","));
+    }
+
+    fn short(edge: Option<heuristic::Edge>) -> String {
+        let edge = edge.expect("a move");
+        Move {
+            side: Side::Short,
+            edge,
+        }
+        .to_string()
     }
 
     #[test]
