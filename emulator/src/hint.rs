@@ -15,8 +15,8 @@ use crate::beat::{Arena, Plan, Ties};
 /// but not always within the three moves of those `birdcage beat` found from the start
 /// (issue 63: after moves of one's own at M=6 every hint fell back on perfect play). That is
 /// 88,113 positions at M=6 and 32,566 at M=7, where a search that finds nothing ends in
-/// about 0.9 s on this 2-core machine (`cargo bench -p emulator --bench hint`). It was
-/// 16.5e9 until the search got faster a position; the wins `hint_reach` knows at M=6 need up
+/// about 1.2 s on this 2-core machine (`cargo bench -p emulator --bench hint`). It was
+/// 16.5e9 before the position's moves took turns; the wins `hint_reach` knows at M=6 need up
 /// to 73,226 (issue 63, item 5).
 const HINT_WORK: u64 = 20_000_000_000;
 
