@@ -440,8 +440,9 @@ fn cli_a_study_file_that_cannot_be_written_is_named() {
     assert_eq!(
         String::from_utf8(out.stderr).unwrap(),
         format!(
-            "error: cannot create folder {}: Not a directory (os error 20)\n",
-            under.display()
+            "error: cannot create folder {}: {} is a regular file, not a folder\n",
+            under.display(),
+            file.display()
         )
     );
 }

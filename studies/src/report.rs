@@ -319,9 +319,14 @@ fn safe_error(action: &'static str, path: &Path, e: shards::FileError) -> FileEr
             io::ErrorKind::InvalidInput,
             format!("it is {kind}, not a regular file: refused (remove it)"),
         ),
-        shards::FileError::NotAFolder { kind, .. } => io::Error::new(
+        // A walk stops at the first part of the path that is not a folder: named if it is
+        // not the folder asked for (`OUT` a file, where `OUT/study` was asked).
+        shards::FileError::NotAFolder { kind, path: at } => io::Error::new(
             io::ErrorKind::NotADirectory,
-            format!("it is {kind}, not a folder"),
+            match at == path {
+                true => format!("it is {kind}, not a folder"),
+                false => format!("{} is {kind}, not a folder", at.display()),
+            },
         ),
         // Another user's link on the way, or a loop: the refusal names its own path.
         e @ (shards::FileError::ForeignLink { .. } | shards::FileError::TooManyLinks { .. }) => {
