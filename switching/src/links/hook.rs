@@ -99,15 +99,26 @@ pub fn checked_on_path() -> Result<String, HookError> {
 /// The first of `names` that is an executable file in one of `path`'s folders (each name
 /// through every folder before the next name, as the search's spawn tries them).
 fn on_path(names: [&str; 2], path: &std::ffi::OsStr) -> Option<PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
     names.iter().find_map(|name| {
         std::env::split_paths(path)
             .map(|dir| dir.join(name))
-            .find(|file| {
-                file.metadata()
-                    .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-            })
+            .find(|file| file.metadata().is_ok_and(|m| m.is_file() && executable(&m)))
     })
+}
+
+/// Whether a file's mode lets it run (where there are modes: the web app builds this crate
+/// for WebAssembly, which has no processes to spawn anyway).
+fn executable(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        true
+    }
 }
 
 #[cfg(test)]
