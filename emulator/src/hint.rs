@@ -327,14 +327,27 @@ mod tests {
     /// the game's rules say who won.
     #[test]
     fn at_m6_after_h10_c9_the_hint_finds_the_win_against_this_machine() {
-        let record = "A11,h10,C11,c9,E11";
+        plays_the_hints_to_a_win(6, "A11,h10,C11,c9,E11");
+    }
+
+    /// Issue 63, item 5: at M=7 after `A13,k1,K3,d4,M3,a5,I3` the machine can be beaten
+    /// with five moves of the person's, yet ruling out a strategy of four took the hint's
+    /// whole budget, and it fell back on a best try. Played out as at M=6.
+    #[test]
+    fn at_m7_after_k1_d4_a5_the_hint_finds_the_win_against_this_machine() {
+        plays_the_hints_to_a_win(7, "A13,k1,K3,d4,M3,a5,I3");
+    }
+
+    /// Asserts that the hint at the M cage after `record` (the person to move) says it
+    /// wins, then plays it out: every later hint must say so too, and the person wins.
+    fn plays_the_hints_to_a_win(m: u32, record: &str) {
         let rival = Rival::Heuristic(Model::Ideal);
-        let (first, said) = cage_hint(6, record, rival);
+        let (first, said) = cage_hint(m, record, rival);
         assert!(
             said.starts_with(&format!("Hint: {}: {WINS_HERE}.", short(first))),
             "{said}"
         );
-        let size = Size::new(6).unwrap();
+        let size = Size::new(m).unwrap();
         let mut p = Position::from_record(size, Side::Cut, record).unwrap();
         assert_eq!(
             switching::perfect::winner(&p),
@@ -361,7 +374,7 @@ mod tests {
             );
             p = p.after(edge);
             if p.to_move() == Some(Side::Short) && switching::perfect::winner(&p) != Side::Short {
-                let (next, said) = cage_hint(6, &game.join(","), rival);
+                let (next, said) = cage_hint(m, &game.join(","), rival);
                 assert!(said.contains(WINS_HERE), "{}: {said}", game.join(","));
                 mv = next;
             }
