@@ -15,9 +15,11 @@ use crate::beat::{Arena, Plan, Ties};
 /// but not always within the three moves of those `birdcage beat` found from the start
 /// (issue 63: after moves of one's own at M=6 every hint fell back on perfect play). That is
 /// 88,113 positions at M=6 and 32,566 at M=7, where a search that finds nothing ends in
-/// about 1.2 s on this 2-core machine (`cargo bench -p emulator --bench hint`). It was
-/// 16.5e9 before the position's moves took turns; the wins `hint_reach` knows at M=6 need up
-/// to 73,226 (issue 63, item 5).
+/// about 1.5 s on this 2-core machine at a load of 3 to 4 (`cargo bench -p emulator --bench
+/// hint`). It was 16.5e9 before the position's moves took turns; the wins `hint_reach` knows
+/// at M=6 need up to 73,226 (issue 63, item 5). Each depth but the last may spend half of
+/// what is left ([`crate::beat::plan_within`]): at M=7 after `A13,k1,K3,d4,M3,a5,I3` ruling
+/// out a win four moves deep takes 209,830, and the win five deep is found within 32,566.
 const HINT_WORK: u64 = 20_000_000_000;
 
 /// How many positions the hint's search may solve on a board of `edges` edges.
