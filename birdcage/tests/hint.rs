@@ -268,12 +268,14 @@ fn after_moves_of_ones_own_at_m6_and_m7_the_hints_still_beat_the_machine() {
     // them lost. The search now deepens as far as its budget goes: from these positions it
     // finds a strategy that beats this machine, and playing the hints wins. After h10 and
     // c9 the win is four moves deep, and the search once spent its budget on the moves it
-    // tried first (issue 63, item 5).
+    // tried first (issue 63, item 5). After k1, d4 and a5 at M=7 the win is five moves
+    // deep, and proving that none is four deep took the whole budget.
     for (size, moves) in [
         ("6", &["g9", "i9"][..]),
         ("6", &["g9", "i9", "k9"][..]),
         ("6", &["h10", "c9"][..]),
         ("7", &["c1", "e1"][..]),
+        ("7", &["k1", "d4", "a5"][..]),
     ] {
         let args = ["--size", size];
         let game = play_the_hints_after(&args, moves);

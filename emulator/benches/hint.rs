@@ -10,7 +10,7 @@ use heuristic::{Model, Move, Position, Side, Size};
 use std::hint::black_box;
 
 /// (M, the record so far, Short to move against the heuristic on the ideal network.)
-const POSITIONS: [(u32, &str); 6] = [
+const POSITIONS: [(u32, &str); 7] = [
     // Issue 52's two moves, g9 and i9: a win against this machine, four moves deep.
     (6, "A11,g9,G11,i9,I11"),
     // Issue 63's miss: a win four moves of one's own deep that the moves tried first hid.
@@ -22,6 +22,8 @@ const POSITIONS: [(u32, &str); 6] = [
     (6, "A11,d8,C11,b10,E11"),
     // `birdcage play --size 7` after c1 and e1.
     (7, "A13,c1,C13,e1,E13"),
+    // Issue 63's M=7 miss: a win five moves deep, after ruling out four (`hint_reach -- 7 3 16`).
+    (7, "A13,k1,K3,d4,M3,a5,I3"),
     // No win found within the budget (nor within 400,000 positions): the longest wait.
     (7, "A13,l12,C13,e11,E13"),
 ];

@@ -15,9 +15,11 @@ use crate::beat::{Arena, Plan, Ties};
 /// but not always within the three moves of those `birdcage beat` found from the start
 /// (issue 63: after moves of one's own at M=6 every hint fell back on perfect play). That is
 /// 88,113 positions at M=6 and 32,566 at M=7, where a search that finds nothing ends in
-/// about 1.2 s on this 2-core machine (`cargo bench -p emulator --bench hint`). It was
-/// 16.5e9 before the position's moves took turns; the wins `hint_reach` knows at M=6 need up
-/// to 73,226 (issue 63, item 5).
+/// about 1.5 s on this 2-core machine at a load of 3 to 4 (`cargo bench -p emulator --bench
+/// hint`). It was 16.5e9 before the position's moves took turns; the wins `hint_reach` knows
+/// at M=6 need up to 73,226 (issue 63, item 5). Each depth but the last may spend half of
+/// what is left ([`crate::beat::plan_within`]): at M=7 after `A13,k1,K3,d4,M3,a5,I3` ruling
+/// out a win four moves deep takes 209,830, and the win five deep is found within 32,566.
 const HINT_WORK: u64 = 20_000_000_000;
 
 /// How many positions the hint's search may solve on a board of `edges` edges.
@@ -327,14 +329,27 @@ mod tests {
     /// the game's rules say who won.
     #[test]
     fn at_m6_after_h10_c9_the_hint_finds_the_win_against_this_machine() {
-        let record = "A11,h10,C11,c9,E11";
+        plays_the_hints_to_a_win(6, "A11,h10,C11,c9,E11");
+    }
+
+    /// Issue 63, item 5: at M=7 after `A13,k1,K3,d4,M3,a5,I3` the machine can be beaten
+    /// with five moves of the person's, yet ruling out a strategy of four took the hint's
+    /// whole budget, and it fell back on a best try. Played out as at M=6.
+    #[test]
+    fn at_m7_after_k1_d4_a5_the_hint_finds_the_win_against_this_machine() {
+        plays_the_hints_to_a_win(7, "A13,k1,K3,d4,M3,a5,I3");
+    }
+
+    /// Asserts that the hint at the M cage after `record` (the person to move) says it
+    /// wins, then plays it out: every later hint must say so too, and the person wins.
+    fn plays_the_hints_to_a_win(m: u32, record: &str) {
         let rival = Rival::Heuristic(Model::Ideal);
-        let (first, said) = cage_hint(6, record, rival);
+        let (first, said) = cage_hint(m, record, rival);
         assert!(
             said.starts_with(&format!("Hint: {}: {WINS_HERE}.", short(first))),
             "{said}"
         );
-        let size = Size::new(6).unwrap();
+        let size = Size::new(m).unwrap();
         let mut p = Position::from_record(size, Side::Cut, record).unwrap();
         assert_eq!(
             switching::perfect::winner(&p),
@@ -361,7 +376,7 @@ mod tests {
             );
             p = p.after(edge);
             if p.to_move() == Some(Side::Short) && switching::perfect::winner(&p) != Side::Short {
-                let (next, said) = cage_hint(6, &game.join(","), rival);
+                let (next, said) = cage_hint(m, &game.join(","), rival);
                 assert!(said.contains(WINS_HERE), "{}: {said}", game.join(","));
                 mv = next;
             }
