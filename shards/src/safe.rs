@@ -46,9 +46,24 @@ mod by_path;
 mod held;
 
 #[cfg(not(unix))]
-use by_path::{Folder, Make, Stop};
+use by_path::Folder;
 #[cfg(unix)]
-use held::{Folder, Make, Stop};
+use held::Folder;
+
+/// Why a walk to a folder stopped: an I/O error (the caller names its own path) or a
+/// refusal by name. One type for both ways of reaching a folder (`held`, `by_path`).
+enum Stop {
+    Io(io::Error),
+    Refused(FileError),
+}
+
+/// Whether a walk makes the folders missing on the way (`create_dir_all`). Never inside a
+/// link's target: a dangling link is refused, as `mkdir` through it would be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Make {
+    Nothing,
+    Missing,
+}
 
 /// A file that is not there to be read or written safely.
 #[derive(Debug, thiserror::Error)]

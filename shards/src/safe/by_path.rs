@@ -6,23 +6,10 @@ use std::fs::{self, File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{Entry, FileError, Open};
+use super::{Entry, FileError, Make, Open, Stop};
 
 /// A folder, by its path.
 pub(super) struct Folder(PathBuf);
-
-/// Why a walk stopped: an I/O error (the caller names its own path) or a refusal by name.
-pub(super) enum Stop {
-    Io(io::Error),
-    Refused(FileError),
-}
-
-/// Whether a walk makes the folders missing on the way (`create_dir_all`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Make {
-    Nothing,
-    Missing,
-}
 
 impl Folder {
     /// The folder `path` names, made with its parents if `make` says so.

@@ -16,7 +16,7 @@ use std::path::{Component, Path, PathBuf};
 
 use rustix::fs::{AtFlags, CWD, FileType, Mode, OFlags};
 
-use super::{Entry, FileError, Open};
+use super::{Entry, FileError, Make, Open, Stop};
 
 /// How many links one walk follows, as Linux's `MAXSYMLINKS`: more is a loop (ELOOP).
 pub(super) const MAX_LINKS: u32 = 40;
@@ -31,24 +31,10 @@ const HOLD: OFlags = OFlags::RDONLY;
 /// A folder, held open.
 pub(super) struct Folder(OwnedFd);
 
-/// Why a walk stopped: an I/O error (the caller names its own path) or a refusal by name.
-pub(super) enum Stop {
-    Io(io::Error),
-    Refused(FileError),
-}
-
 impl From<rustix::io::Errno> for Stop {
     fn from(e: rustix::io::Errno) -> Self {
         Stop::Io(e.into())
     }
-}
-
-/// Whether a walk makes the folders missing on the way (`create_dir_all`). Never inside a
-/// link's target: a dangling link is refused, as `mkdir` through it would be.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Make {
-    Nothing,
-    Missing,
 }
 
 impl Folder {
