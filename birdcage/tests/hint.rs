@@ -269,13 +269,15 @@ fn after_moves_of_ones_own_at_m6_and_m7_the_hints_still_beat_the_machine() {
     // finds a strategy that beats this machine, and playing the hints wins. After h10 and
     // c9 the win is four moves deep, and the search once spent its budget on the moves it
     // tried first (issue 63, item 5). After k1, d4 and a5 at M=7 the win is five moves
-    // deep, and proving that none is four deep took the whole budget.
+    // deep, and proving that none is four deep took the whole budget; after l12, e11 and
+    // m11 too, found only since the search also dives to eight moves at once.
     for (size, moves) in [
         ("6", &["g9", "i9"][..]),
         ("6", &["g9", "i9", "k9"][..]),
         ("6", &["h10", "c9"][..]),
         ("7", &["c1", "e1"][..]),
         ("7", &["k1", "d4", "a5"][..]),
+        ("7", &["l12", "e11", "m11"][..]),
     ] {
         let args = ["--size", size];
         let game = play_the_hints_after(&args, moves);
@@ -321,7 +323,7 @@ fn the_hints_words_at_a_glance_and_behind_why() {
     // that line, after which the machine has blundered; c5, c3, off it, proven lost
     // against this machine (the M=4 search is exhaustive); the perfect player and the
     // firmware, lost from the start against perfect play; Cut, who wins with perfect play;
-    // M=7 after l12 and e11, where the search's budget ends before any win is found.
+    // M=7 after l10 and b12, where the search's budget ends before any win is found.
     let cases: [(&[&str], &str); 8] = [
         (&["--size", "4"], "why\nhint\nwhy\n"),
         (&["--size", "4"], "c7\nhint\nwhy\n"),
@@ -330,7 +332,7 @@ fn the_hints_words_at_a_glance_and_behind_why() {
         (&["--size", "4", "--opponent", "perfect"], "hint\nwhy\n"),
         (&["--size", "4", "--opponent", "firmware"], "hint\nwhy\n"),
         (&["--size", "4", "--you", "cut"], "hint\nwhy\n"),
-        (&["--size", "7"], "l12\ne11\nhint\nwhy\n"),
+        (&["--size", "7"], "l10\nb12\nhint\nwhy\n"),
     ];
     let mut said = String::new();
     for (args, input) in cases {

@@ -10,7 +10,7 @@ use heuristic::{Model, Move, Position, Side, Size};
 use std::hint::black_box;
 
 /// (M, the record so far, Short to move against the heuristic on the ideal network.)
-const POSITIONS: [(u32, &str); 7] = [
+const POSITIONS: [(u32, &str); 10] = [
     // Issue 52's two moves, g9 and i9: a win against this machine, four moves deep.
     (6, "A11,g9,G11,i9,I11"),
     // Issue 63's miss: a win four moves of one's own deep that the moves tried first hid.
@@ -24,8 +24,15 @@ const POSITIONS: [(u32, &str); 7] = [
     (7, "A13,c1,C13,e1,E13"),
     // Issue 63's M=7 miss: a win five moves deep, after ruling out four (`hint_reach -- 7 3 16`).
     (7, "A13,k1,K3,d4,M3,a5,I3"),
-    // No win found within the budget (nor within 400,000 positions): the longest wait.
+    // Issue 63's last M=7 miss: a win five moves deep, found only with ten times the budget
+    // while the search deepened a move at a time; the dive to eight moves finds it.
+    (7, "A13,l12,C13,e11,E13,m11,G13"),
+    // Once the longest wait (no win within ten times the budget); the dive finds one.
     (7, "A13,l12,C13,e11,E13"),
+    // No win found within the budget: the longest waits, M=7 and M=6 (the slowest of 400
+    // positions after two to five random moves of one's own, `hint_reach`'s games).
+    (7, "A13,l10,C13,b12,E13"),
+    (6, "A11,e11,E9,h2,G9,j2,C9"),
 ];
 
 fn bench(c: &mut Criterion) {

@@ -4,8 +4,9 @@
 //! the position; where it finds nothing, the same search with ten times the budget says
 //! whether a win was there to find. Prints one line a position and a summary.
 //!
-//! `cargo run --release -p emulator --example hint_reach -- M OWN SEEDS`
-//! (issue 63: `-- 6 2 16`, `-- 6 3 16`, `-- 7 2 16`, `-- 7 3 16`).
+//! `cargo run --release -p emulator --example hint_reach -- M OWN SEEDS [FIRST]`, the games
+//! seeded FIRST (0 unless given) onwards (issue 63: `-- 6 2 16`, `-- 6 3 16`, `-- 7 2 16`,
+//! `-- 7 3 16`).
 
 use std::time::Instant;
 
@@ -19,15 +20,17 @@ fn main() -> Result<(), String> {
         .skip(1)
         .map(|a| a.parse().map_err(|_| format!("`{a}` is not a number")))
         .collect::<Result<_, _>>()?;
-    let [m, own, seeds] = args[..] else {
-        return Err("usage: hint_reach M OWN SEEDS".to_string());
+    let (m, own, seeds, first) = match args[..] {
+        [m, own, seeds] => (m, own, seeds, 0),
+        [m, own, seeds, first] => (m, own, seeds, first),
+        _ => return Err("usage: hint_reach M OWN SEEDS [FIRST]".to_string()),
     };
     let size = Size::new(m).map_err(|e| e.to_string())?;
     let limit = hint_limit(size.edge_count());
     let model = Model::Ideal;
     let (mut found, mut missed, mut none) = (0, 0, 0);
     let mut times = Vec::new();
-    for seed in 0..u64::from(seeds) {
+    for seed in u64::from(first)..u64::from(first) + u64::from(seeds) {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let mut p = Position::new(size, Side::Cut);
         let mut record = Vec::new();

@@ -68,11 +68,13 @@ pub struct BeatReport {
     pub budget: Option<u8>,
 }
 
-/// What the search knows of a position: proven won for the player (with some budget), or
-/// not won within a budget of the player's moves.
+/// What the search knows of a position: proven won for the player (with some budget),
+/// proven not won with any budget (its search cut no branch for want of budget), or not won
+/// within a budget of the player's moves.
 #[derive(Clone, Copy, Debug)]
 enum Known {
     Won,
+    Lost,
     NotWithin(u8),
 }
 
@@ -95,6 +97,13 @@ pub trait Arena: perfect::Solvable<Move: Send + Sync> + Clone + Send + Sync {
     /// board order: the moves here.
     fn mirror_moves(&self, moves: &[Self::Move]) -> Vec<Self::Move> {
         moves.to_vec()
+    }
+    /// The key of the position after the side to move plays `mv` here, this position's key
+    /// being `key`, without making that position: the search asks its tables before it
+    /// plays a move whose answer it may know (making a cage position checks it for a win,
+    /// a quarter of a hint's search by perf).
+    fn child_key(&self, _key: &Self::Key, mv: Self::Move) -> Self::Key {
+        self.after(mv).key()
     }
     /// The resistors left, in board order.
     fn open(&self) -> Vec<Self::Move>;
@@ -140,6 +149,13 @@ impl Arena for Position {
         let mut mirrored: Vec<Edge> = moves.iter().map(|&e| mirror(size, e)).collect();
         mirrored.sort_by_key(|e| e.index(size));
         mirrored
+    }
+    fn child_key(&self, &(cut, short): &(u128, u128), edge: Edge) -> (u128, u128) {
+        let bit = 1u128 << edge.index(self.size());
+        match self.to_move() {
+            Some(Side::Cut) => (cut | bit, short),
+            _ => (cut, short | bit),
+        }
     }
     fn open(&self) -> Vec<Edge> {
         self.resistors().collect()
@@ -191,6 +207,14 @@ impl Arena for Play<'_> {
     type Key = Vec<EdgeState>;
     fn key(&self) -> Vec<EdgeState> {
         self.states().to_vec()
+    }
+    fn child_key(&self, key: &Vec<EdgeState>, edge: usize) -> Vec<EdgeState> {
+        let mut child = key.clone();
+        child[edge] = match self.to_move() {
+            Some(Side::Cut) => EdgeState::Cut,
+            _ => EdgeState::Short,
+        };
+        child
     }
     fn open(&self) -> Vec<usize> {
         self.resistors().collect()
@@ -268,7 +292,8 @@ struct Search<'p, B: Arena> {
     /// `hint_reach -- 6 2 16` and `-- 6 3 16` with four times the budget found the same 32
     /// wins with 435,091 positions solved in all, 580,596 in board order, and the slowest
     /// (issue 63's miss, `A11,h10,C11,c9,E11`) with 149,324 rather than 161,394 (before
-    /// [`Search::root_move`], which then found it with about 50,000).
+    /// the root's moves took turns, [`Search::root_turn`], which then found it with about
+    /// 50,000).
     by_drop: HashMap<B::Key, Vec<B::Move>>,
     /// Positions solved so far (the heuristic's move or the perfect verdict: the search's
     /// cost), and the most allowed: at the limit every answer about a new position is "no"
@@ -276,28 +301,49 @@ struct Search<'p, B: Arena> {
     visited: usize,
     limit: usize,
     gave_up: bool,
-    /// Where the share of the root move being searched ends ([`Search::root_move`]): there
-    /// the search gives up as at the limit, until the next round.
+    /// Where the share of the root move being searched ends ([`Search::root_turn`]): there
+    /// the search gives up as at the limit, until the depth's next turn.
     share_end: usize,
 }
 
-fn lookup<K: Eq + Hash>(table: &HashMap<K, Known>, key: &K, budget: u8) -> Option<bool> {
-    match table.get(key)? {
-        Known::Won => Some(true),
-        Known::NotWithin(b) if *b >= budget => Some(false),
-        Known::NotWithin(_) => None,
+/// What `table` settles of a position searched with `budget`: won, or not won within
+/// that budget or a larger one; `None` when only a smaller budget's "no" is known.
+fn lookup<K: Eq + Hash>(table: &HashMap<K, Known>, key: &K, budget: u8) -> Option<Known> {
+    match *table.get(key)? {
+        Known::NotWithin(b) if b < budget => None,
+        known => Some(known),
     }
 }
 
-fn store<K: Eq + Hash>(table: &mut HashMap<K, Known>, key: K, budget: u8, won: bool) {
-    table.insert(
-        key,
-        if won {
-            Known::Won
-        } else {
-            Known::NotWithin(budget)
-        },
-    );
+/// Whether the player wins at the position with `key` within `budget`, when `table`
+/// settles it ([`lookup`]). A "no" within a budget rests on branches cut for want of it, so
+/// it sets `ran_out` wherever it is read: the budget of [`plan_within`]'s depth that reads
+/// it may not be the one that stored it.
+fn settled<K: Eq + Hash>(
+    table: &HashMap<K, Known>,
+    key: &K,
+    budget: u8,
+    ran_out: &mut bool,
+) -> Option<bool> {
+    match lookup(table, key, budget)? {
+        Known::Won => Some(true),
+        Known::Lost => Some(false),
+        Known::NotWithin(_) => {
+            *ran_out = true;
+            Some(false)
+        }
+    }
+}
+
+/// Stores what a search with `budget` found: `won`, or not, and whether it `cut` a branch
+/// for want of budget (a "no" that a larger budget may overturn).
+fn store<K: Eq + Hash>(table: &mut HashMap<K, Known>, key: K, budget: u8, won: bool, cut: bool) {
+    let known = match (won, cut) {
+        (true, _) => Known::Won,
+        (false, true) => Known::NotWithin(budget),
+        (false, false) => Known::Lost,
+    };
+    table.insert(key, known);
 }
 
 /// The search's perfect verdicts, shared with the threads that work ahead.
@@ -316,11 +362,66 @@ impl<K: Eq + Hash> Verdicts<'_, K> {
     }
 }
 
-/// The positions each of the player's first moves may solve in the first round of
-/// [`Search::root_move`]. Each budget's rounds walk again through what the earlier ones
-/// solved: with 1,024, a whole-budget hint search at M=7 (after `l12,e11`) took 2.0 s rather
-/// than 1.2 s once [`plan_within`] went on to deeper budgets ([`plan_within`]'s cap).
+/// A budget searched at the root of [`plan_within`]: the player's moves not yet settled
+/// there, in the order they are tried, and the share of positions the first of them may
+/// solve at the depth's next turn ([`Search::root_turn`]).
+struct Depth<M> {
+    budget: u8,
+    /// Whether the depth moves on to the next budget once this one is settled without a win.
+    deepens: bool,
+    open: Vec<M>,
+    share: usize,
+    /// Whether a branch was cut for want of budget: a "no" at this depth is then no proof
+    /// that no longer strategy wins.
+    ran_out: bool,
+}
+
+impl<M> Depth<M> {
+    /// `budget` at `position`, every move open, with the first turn's share.
+    fn new<B: Arena<Move = M>>(
+        search: &mut Search<'_, B>,
+        position: &B,
+        budget: u8,
+        deepens: bool,
+    ) -> Self {
+        Depth {
+            budget,
+            deepens,
+            open: search.player_moves(position, &position.key(), budget),
+            share: FIRST_SHARE,
+            ran_out: false,
+        }
+    }
+
+    /// The depth with the share it will use at its next turn.
+    fn with_share(self, share: usize) -> Self {
+        Depth { share, ..self }
+    }
+}
+
+/// How a depth's turn ended.
+enum Turn<M> {
+    /// This move wins within the depth's budget.
+    Won(M),
+    /// The search's limit is reached.
+    Spent,
+    /// Every open move had its share; those cut short by it stay open.
+    Went,
+}
+
+/// The positions the first of the player's moves may solve at a depth's first turn
+/// ([`Search::root_turn`]). Each turn walks again through what the earlier ones solved:
+/// with 1,024, the search that only deepened took 2.0 s rather than 1.2 s to spend the
+/// hint's budget at M=7 after `l12,e11`.
 const FIRST_SHARE: usize = 4096;
+
+/// The budget of [`plan_within`]'s diving depth: seven moves of the player's, then the
+/// perfect player's. Chosen on 400 positions after two to five random moves of one's own at
+/// M=6 and M=7 (`hint_reach`'s games, seeds 0 to 39, 100 to 123 and 200 to 219; the last
+/// group drawn only to decide between the two best), 356 of them with a win that some
+/// search found: within the hint's budget the dive to 8 beside deepening finds 354, dives
+/// to 6 and 10 353, deepening alone (the search before) 340.
+const DIVE: u8 = 8;
 
 /// New positions between two calls of the search's progress callback.
 const TICK: usize = 1024;
@@ -501,13 +602,15 @@ impl<'p, B: Arena> Search<'p, B> {
             return false;
         }
         let key = position.key();
-        if let Some(known) = lookup(&self.mine, &key, budget) {
+        if let Some(known) = settled(&self.mine, &key, budget, &mut self.ran_out) {
             return known;
         }
         // Only a position new to the solver costs (a deeper budget's visit is cheap).
         if !self.perfect.contains_key(&key) && !self.visit() {
             return false;
         }
+        // Whether this position's own search cuts a branch for want of budget.
+        let outer = std::mem::take(&mut self.ran_out);
         // The machine has blundered: the player wins against perfect play from here.
         let won = self.machine_lost_at(position, key.clone()) || {
             if budget == 1 {
@@ -527,7 +630,7 @@ impl<'p, B: Arena> Search<'p, B> {
                     // Each child made only when its turn comes: a win spares the rest.
                     moves
                         .iter()
-                        .position(|&f| self.machine_loses(&position.after(f), budget - 1))
+                        .position(|&f| self.machine_loses_after(position, &key, f, budget - 1))
                 };
                 if let Some(at) = winner {
                     self.remember(moves[at]);
@@ -535,51 +638,85 @@ impl<'p, B: Arena> Search<'p, B> {
                 winner.is_some()
             }
         };
+        let cut = self.ran_out;
+        self.ran_out = cut || outer;
         // A win is proven whatever happened elsewhere; a "no" past the limit is not.
         if won || !self.gave_up {
-            store(&mut self.mine, key, budget, won);
+            store(&mut self.mine, key, budget, won, cut);
         }
         won
     }
 
-    /// Player to move at the root of [`plan_within`], not yet won, with `budget` >= 2: a
-    /// move after which the machine loses whatever it does within the budget. The moves
-    /// take turns, each with a share of the positions to solve that grows fourfold a round
-    /// from [`FIRST_SHARE`], so that a move whose strategy is cheap to prove is not reached
-    /// only once the moves before it have spent the limit on subtrees that hold no win.
-    /// A move cut short by its share is searched again in the next round: what it solved
-    /// stays in the tables, only the walk down to it is repeated. Issue 63's miss, M=6
-    /// after `A11,h10,C11,c9,E11`: the win of `f10` is proven with 1,775 positions, yet in
-    /// order the moves before it spent 113,000 first.
-    fn root_move(&mut self, position: &B, budget: u8) -> Option<B::Move> {
-        let key = position.key();
-        let mut open = self.player_moves(position, &key, budget);
-        let mut share = FIRST_SHARE;
-        while !open.is_empty() {
-            let mut cut_short = Vec::new();
-            for (rank, &f) in open.iter().enumerate() {
-                self.share_end = self.visited.saturating_add(share / (rank + 1));
-                let won = self.machine_loses(&position.after(f), budget - 1);
-                self.share_end = usize::MAX;
-                if won {
-                    self.remember(f);
-                    store(&mut self.mine, key, budget, true);
-                    return Some(f);
-                }
-                if self.gave_up {
-                    if self.visited >= self.limit {
-                        return None;
-                    }
-                    // Only the share was spent: this move's "no" is not one yet.
-                    self.gave_up = false;
-                    cut_short.push(f);
-                }
-            }
-            open = cut_short;
-            share = share.saturating_mul(4);
+    /// [`Search::player_wins`] after the machine's move `mv` at `position` (whose key is
+    /// `key`), from the table when it settles the answer: only an unsettled position is
+    /// made. A settled key is of an open game (a finished one is never stored) and the
+    /// budget is not 0 (a 0 answers without the table).
+    fn player_wins_after(&mut self, position: &B, key: &B::Key, mv: B::Move, budget: u8) -> bool {
+        if budget >= 1
+            && let Some(known) = settled(
+                &self.mine,
+                &position.child_key(key, mv),
+                budget,
+                &mut self.ran_out,
+            )
+        {
+            return known;
         }
-        store(&mut self.mine, key, budget, false);
-        None
+        self.player_wins(&position.after(mv), budget)
+    }
+
+    /// [`Search::machine_loses`] after the player's move `mv` at `position` (whose key is
+    /// `key`), from the table when it settles the answer ([`Search::player_wins_after`]).
+    fn machine_loses_after(&mut self, position: &B, key: &B::Key, mv: B::Move, budget: u8) -> bool {
+        if let Some(known) = settled(
+            &self.machine,
+            &position.child_key(key, mv),
+            budget,
+            &mut self.ran_out,
+        ) {
+            return known;
+        }
+        self.machine_loses(&position.after(mv), budget)
+    }
+
+    /// One turn of a depth at the root of [`plan_within`] (player to move, not yet won):
+    /// each move still open at `depth.budget` is searched with a share of the positions to
+    /// solve, `depth.share` divided by its rank, so that a move whose strategy is cheap to
+    /// prove is not reached only once the moves before it have spent the limit on subtrees
+    /// that hold no win. A move cut short by its share stays open for the depth's next turn,
+    /// with four times the share: what it solved stays in the tables, only the walk down to
+    /// it is repeated. Issue 63's miss, M=6 after `A11,h10,C11,c9,E11`: the win of `f10` is
+    /// proven with 1,775 positions, yet in order the moves before it spent 113,000 first.
+    fn root_turn(&mut self, position: &B, depth: &mut Depth<B::Move>) -> Turn<B::Move> {
+        let budget = depth.budget;
+        let key = position.key();
+        let mut cut_short = Vec::new();
+        for (rank, &f) in depth.open.iter().enumerate() {
+            self.ran_out = false;
+            self.share_end = self.visited.saturating_add(depth.share / (rank + 1));
+            let won = self.machine_loses_after(position, &key, f, budget - 1);
+            self.share_end = usize::MAX;
+            depth.ran_out |= self.ran_out;
+            if won {
+                self.remember(f);
+                store(&mut self.mine, key, budget, true, false);
+                return Turn::Won(f);
+            }
+            if self.gave_up {
+                if self.visited >= self.limit {
+                    return Turn::Spent;
+                }
+                // Only the share was spent: this move's "no" is not one yet.
+                self.gave_up = false;
+                cut_short.push(f);
+            }
+        }
+        depth.open = cut_short;
+        depth.share = depth.share.saturating_mul(4);
+        if depth.open.is_empty() {
+            store(&mut self.mine, key, budget, false, depth.ran_out);
+        }
+        Turn::Went
     }
 
     /// The player's moves at `position` (whose key is `key`) in the order they are tried:
@@ -654,18 +791,21 @@ impl<'p, B: Arena> Search<'p, B> {
             return w == self.player;
         }
         let key = position.key();
-        if let Some(known) = lookup(&self.machine, &key, budget) {
+        if let Some(known) = settled(&self.machine, &key, budget, &mut self.ran_out) {
             return known;
         }
         if !self.choices.contains_key(&key) && !self.visit() {
             return false;
         }
+        let outer = std::mem::take(&mut self.ran_out);
         let won = self
             .machine_moves_at(position, key.clone())
             .into_iter()
-            .all(|e| self.player_wins(&position.after(e), budget));
+            .all(|e| self.player_wins_after(position, &key, e, budget));
+        let cut = self.ran_out;
+        self.ran_out = cut || outer;
         if won || !self.gave_up {
-            store(&mut self.machine, key, budget, won);
+            store(&mut self.machine, key, budget, won, cut);
         }
         won
     }
@@ -798,48 +938,59 @@ pub fn plan_within<B: Arena>(
     // The player makes at most every other move; a budget that large never runs out.
     let most = u8::try_from(position.open().len() / 2 + 1).unwrap_or(u8::MAX);
     let last = most.min(moves);
-    // Each budget but the last may spend half of what is left of the limit: proving that no
-    // strategy is that short can cost more than finding a longer one (issue 63, item 5: M=7
-    // after `A13,k1,K3,d4,M3,a5,I3`, no win four moves deep took 209,830 positions to rule
-    // out, the win five deep of `c1` or `g3` under 16,000 alone). A budget cut at its cap
-    // proves no "no"; the next gets the rest of the limit, and a win it finds is one.
-    let mut capped = false;
-    for budget in 1..=last {
-        search.ran_out = false;
-        search.limit = if capped || budget == last {
-            limit
-        } else {
-            search.visited + (limit - search.visited) / 2
+    if last >= 1 && search.player_wins(position, 1) {
+        // The machine has blundered already.
+        return match perfect::winning_move(position) {
+            Some(first) => Plan::Wins {
+                first,
+                perfect: true,
+            },
+            None => Plan::Loses,
         };
-        if budget >= 2 {
-            if let Some(first) = search.root_move(position, budget) {
-                return Plan::Wins {
-                    first,
-                    perfect: false,
-                };
+    }
+    // Two depths take turns ([`Depth`]): one that deepens a move at a time from 2, and one
+    // that dives at once to [`DIVE`] moves. Deepening proves a budget empty before the next;
+    // at M=7 that can cost more than the whole limit (after `A13,l12,C13,e11,E13,m11,G13`,
+    // 217,388 positions on strategies of up to four moves, ruling out three took 109,116),
+    // where the dive, trying the moves that won elsewhere first, finds a longer win within a
+    // few hundred. A dive too deep spends its share on long lines that do not work, where
+    // deepening finds the shorter win: each covers what the other misses.
+    let mut depths = vec![Depth::new(&mut search, position, 2, true)];
+    if DIVE < last {
+        depths.push(Depth::new(&mut search, position, DIVE, false));
+    }
+    while !depths.is_empty() {
+        for depth in &mut depths {
+            match search.root_turn(position, depth) {
+                Turn::Won(first) => {
+                    return Plan::Wins {
+                        first,
+                        perfect: false,
+                    };
+                }
+                Turn::Spent => {
+                    return Plan::GaveUp {
+                        visited: search.visited,
+                    };
+                }
+                Turn::Went => {}
             }
-        } else if search.player_wins(position, budget) {
-            // The won children are in the memo, so this finds one even past the limit.
-            if let Some(first) = search.strategy_move(position, budget) {
-                return Plan::Wins {
-                    first,
-                    perfect: search.machine_lost(position),
-                };
+            if !depth.open.is_empty() {
+                continue;
+            }
+            // Every move settled without a win: with no branch cut for want of budget, no
+            // strategy of any length wins.
+            if !depth.ran_out {
+                return Plan::Loses;
+            }
+            if depth.deepens && depth.budget < last {
+                *depth = Depth::new(&mut search, position, depth.budget + 1, true)
+                    .with_share(depth.share);
             }
         }
-        if search.gave_up && search.limit < limit {
-            capped = true;
-            search.gave_up = false;
-            continue;
-        }
-        if search.gave_up {
-            return Plan::GaveUp {
-                visited: search.visited,
-            };
-        }
-        if !search.ran_out {
-            return Plan::Loses;
-        }
+        // A budget that deepening has reached needs no dive of its own.
+        let reached = depths.iter().find(|d| d.deepens).map_or(0, |d| d.budget);
+        depths.retain(|d| !d.open.is_empty() && (d.deepens || d.budget > reached));
     }
     if moves < most {
         Plan::NotWithin { moves }

@@ -8,24 +8,23 @@ use heuristic::{Model, Side};
 
 use crate::beat::{Arena, Plan, Ties};
 
-/// The hint search's budget, in positions times the cube of the board's edges (about what
-/// solving one costs: the exact solve is Bareiss elimination on a matrix of about that many
-/// rows). Strategies of any length are searched, deepening one move of the person's at a
-/// time until the budget is spent: a win against this machine is mostly a few moves deep,
-/// but not always within the three moves of those `birdcage beat` found from the start
-/// (issue 63: after moves of one's own at M=6 every hint fell back on perfect play). That is
-/// 88,113 positions at M=6 and 32,566 at M=7, where a search that finds nothing ends in
-/// about 1.5 s on this 2-core machine at a load of 3 to 4 (`cargo bench -p emulator --bench
-/// hint`). It was 16.5e9 before the position's moves took turns; the wins `hint_reach` knows
-/// at M=6 need up to 73,226 (issue 63, item 5). Each depth but the last may spend half of
-/// what is left ([`crate::beat::plan_within`]): at M=7 after `A13,k1,K3,d4,M3,a5,I3` ruling
-/// out a win four moves deep takes 209,830, and the win five deep is found within 32,566.
-const HINT_WORK: u64 = 20_000_000_000;
+/// The hint search's budget, in positions times the square of the board's edges. Strategies
+/// of any length are searched ([`crate::beat::plan_within`]: one depth deepening a move of
+/// the person's at a time, one diving to eight moves at once) until the budget is spent: a
+/// win against this machine is mostly a few moves deep, but not always within the three
+/// moves of those `birdcage beat` found from the start (issue 63: after moves of one's own at
+/// M=6 every hint fell back on perfect play). That is 63,155 positions at M=6 and 32,525 at
+/// M=7, where a search that finds nothing ends in about 1.5 and 1.1 s on this 2-core machine
+/// (`cargo bench -p emulator --bench hint`). The square, not the cube of the exact solve's
+/// elimination: a position cost 24 µs at M=6 and 34 µs at M=7, and with the cube (at
+/// 20e9, 88,113 positions at M=6) the wait at M=6 was twice that at M=7, 2.1 s against 1.1 s,
+/// with the same wins found at M=6 (139 of 160 positions, `hint_reach`'s games).
+const HINT_WORK: u64 = 235_000_000;
 
 /// How many positions the hint's search may solve on a board of `edges` edges.
 pub fn hint_limit(edges: usize) -> usize {
-    let cube = (edges as u64).pow(3).max(1);
-    usize::try_from(HINT_WORK / cube).unwrap_or(usize::MAX)
+    let square = (edges as u64).pow(2).max(1);
+    usize::try_from(HINT_WORK / square).unwrap_or(usize::MAX)
 }
 
 /// What the hint knows of the machine in front of the person.
@@ -338,6 +337,28 @@ mod tests {
     #[test]
     fn at_m7_after_k1_d4_a5_the_hint_finds_the_win_against_this_machine() {
         plays_the_hints_to_a_win(7, "A13,k1,K3,d4,M3,a5,I3");
+    }
+
+    /// Issue 63, item 5: at M=7 after `A13,l12,C13,e11,E13,m11,G13` a win five moves deep
+    /// (`i13`) was found only with ten times the hint's budget: deepening a move at a time
+    /// spent 217,388 positions on strategies of up to four moves. The dive to eight moves
+    /// finds it within a few hundred.
+    #[test]
+    fn at_m7_after_l12_e11_m11_the_hint_finds_the_win_against_this_machine() {
+        plays_the_hints_to_a_win(7, "A13,l12,C13,e11,E13,m11,G13");
+    }
+
+    /// A "no" one depth of the search stored, read by another, proves no loss (it may rest
+    /// on branches cut for want of the first depth's budget). Where they were read as
+    /// proofs, the hint called these positions lost against this machine; each is won.
+    #[test]
+    fn a_no_within_a_budget_read_by_another_depth_proves_no_loss() {
+        for record in [
+            "A11,e9,E11,c5,C11,i9,G11,f8,I11",
+            "A11,g9,G11,a7,C11,a3,E11,f10,I11",
+        ] {
+            plays_the_hints_to_a_win(6, record);
+        }
     }
 
     /// Asserts that the hint at the M cage after `record` (the person to move) says it
