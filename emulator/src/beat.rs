@@ -955,7 +955,10 @@ pub fn plan_within<B: Arena>(
     // where the dive, trying the moves that won elsewhere first, finds a longer win within a
     // few hundred. A dive too deep spends its share on long lines that do not work, where
     // deepening finds the shorter win: each covers what the other misses.
-    let mut depths = vec![Depth::new(&mut search, position, 2, true)];
+    let mut depths = Vec::new();
+    if last >= 2 {
+        depths.push(Depth::new(&mut search, position, 2, true));
+    }
     if DIVE < last {
         depths.push(Depth::new(&mut search, position, DIVE, false));
     }

@@ -370,9 +370,9 @@ fn the_known_lines_are_beats_own_and_each_makes_the_third_cut_a_blunder() {
 
 #[test]
 fn on_the_known_line_the_plan_is_found_within_a_few_hundred_positions_at_m8() {
-    // In board order the search after the opening at M=8 on the reference network needs
-    // more than the hint's budget (140,000,000 / 113² = 10,964 positions); on the line it
-    // finds the strategy's move, and the next, within a few hundred.
+    // In board order the search after the opening at M=8 on the reference network needed
+    // more than the hint's budget of the time (140,000,000 / 113² = 10,964 positions); on
+    // the line it finds the strategy's move, and the next, within a few hundred.
     let size = Size::new(8).unwrap();
     for (record, next) in [("A1", "C1"), ("A1,c1,C3", "A5")] {
         let p = Position::from_record(size, Side::Cut, record).unwrap();
@@ -387,4 +387,31 @@ fn on_the_known_line_the_plan_is_found_within_a_few_hundred_positions_at_m8() {
             other => panic!("{record}: {other:?}"),
         }
     }
+}
+
+#[test]
+fn the_plan_looks_no_deeper_than_it_is_asked() {
+    // The first M=4 position after the opening and a move each where one move of Short's
+    // makes the machine blunder (a strategy within `moves` = 2): asked for none of Short's
+    // moves before the blunder (`moves` = 1), the plan finds none.
+    let size = Size::new(4).unwrap();
+    let start = Position::from_record(size, Side::Cut, "A7").unwrap();
+    let mut checked = 0;
+    for s in start.resistors() {
+        let mut p = start.clone();
+        p.play_edge(s).unwrap();
+        p.play_edge(heuristic_move(&p, Model::Ideal).unwrap())
+            .unwrap();
+        if p.winner().is_some() || switching::perfect::winner(&p) == Side::Short {
+            continue;
+        }
+        let within = |moves| {
+            emulator::beat::plan_within(&p, Model::Ideal, Ties::ReadingOrder, 100_000, moves)
+        };
+        if matches!(within(2), Plan::Wins { .. }) {
+            assert_eq!(within(1), Plan::NotWithin { moves: 1 }, "A7,{s}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no position with a win one move deep");
 }
