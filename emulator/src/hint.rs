@@ -14,8 +14,8 @@ use crate::beat::{Arena, Plan, Ties};
 /// win against this machine is mostly a few moves deep, but not always within the three
 /// moves of those `birdcage beat` found from the start (issue 63: after moves of one's own at
 /// M=6 every hint fell back on perfect play). That is 63,155 positions at M=6 and 32,525 at
-/// M=7, where a search that finds nothing ends in about 1.5 and 1.1 s on this 2-core machine
-/// (`cargo bench -p emulator --bench hint`). The square, not the cube of the exact solve's
+/// M=7, where a search that finds nothing ends in 1.2 s and 1.1 to 1.3 s on this 2-core
+/// machine (`cargo bench -p emulator --bench hint`). The square, not the cube of the exact solve's
 /// elimination: a position cost 24 µs at M=6 and 34 µs at M=7, and with the cube (at
 /// 20e9, 88,113 positions at M=6) the wait at M=6 was twice that at M=7, 2.1 s against 1.1 s,
 /// with the same wins found at M=6 (139 of 160 positions, `hint_reach`'s games).
